@@ -1,0 +1,30 @@
+package apiclient
+
+import (
+	"sort"
+	"time"
+
+	"github.com/cenkalti/backoff/v4"
+)
+
+// newBackoff is one call's retry schedule: exponential from base with ±50%
+// jitter, capped at 8s; the attempt limit is the client's, not the library's.
+func newBackoff(base time.Duration) *backoff.ExponentialBackOff {
+	b := backoff.NewExponentialBackOff()
+	b.InitialInterval = base
+	b.RandomizationFactor = 0.5
+	b.Multiplier = 2
+	b.MaxInterval = 8 * time.Second
+	b.MaxElapsedTime = 0
+	b.Reset()
+	return b
+}
+
+func sortDeprecations(d []Deprecation) {
+	sort.Slice(d, func(i, j int) bool {
+		if d[i].Op != d[j].Op {
+			return d[i].Op < d[j].Op
+		}
+		return d[i].Version < d[j].Version
+	})
+}

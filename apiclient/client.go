@@ -1,0 +1,397 @@
+// Package apiclient is the one client every pane uses: it builds requests from
+// the operation catalog, authenticates (HTTP Digest, OAuth service accounts or
+// a bearer token), sends each operation's resource version, retries what is
+// safe to retry, pages, and turns every failure into a typed error.
+package apiclient
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient/catalog"
+)
+
+// DefaultBaseURL is the real cloud's address.
+const DefaultBaseURL = "https://cloud.mongodb.com"
+
+// DefaultService is the API's path segment: /api/{service}/v2.
+const DefaultService = "atlas"
+
+// maxBody bounds what the client reads of any response.
+const maxBody = 64 << 20
+
+// Options configure a Client.
+type Options struct {
+	BaseURL    string // default DefaultBaseURL
+	Service    string // default DefaultService
+	AppVersion string // sent in User-Agent: dbadmin-tui/<version>
+	Auth       Auth   // default NoAuth
+	// HTTPClient supplies the underlying transport and timeouts; the client
+	// wraps its Transport with authentication.
+	HTTPClient *http.Client
+	Logger     *slog.Logger // default: discard
+	// MaxRetries bounds retries of idempotent calls (default 3; negative: none).
+	MaxRetries int
+	// Gate, when set, refuses operations the caller may not run before they
+	// are sent, and learns from 403 answers.
+	Gate *Gate
+	// Backoff is the first retry delay (default 250ms); it doubles, with
+	// jitter, up to 8s.
+	Backoff time.Duration
+}
+
+// Client calls the Administration API. It is safe for concurrent use.
+type Client struct {
+	base      *url.URL
+	service   string
+	userAgent string
+	auth      Auth
+	http      *http.Client
+	log       *slog.Logger
+	retries   int
+	backoff   time.Duration
+	gate      *Gate
+
+	mu           sync.Mutex
+	deprecations map[string]Deprecation
+}
+
+// Deprecation records a Deprecation or Sunset header the server sent.
+type Deprecation struct {
+	Op          string
+	Version     string
+	Deprecation string
+	Sunset      string
+}
+
+// New validates the options and builds a client.
+func New(o Options) (*Client, error) {
+	raw := o.BaseURL
+	if raw == "" {
+		raw = DefaultBaseURL
+	}
+	u, err := url.Parse(strings.TrimRight(raw, "/"))
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("malformed base URL %q: want http(s)://host[:port]", raw)
+	}
+	service := o.Service
+	if service == "" {
+		service = DefaultService
+	}
+	if strings.ContainsAny(service, "/?#% ") {
+		return nil, fmt.Errorf("malformed service segment %q", service)
+	}
+	auth := o.Auth
+	if auth == nil {
+		auth = NoAuth()
+	}
+	hc := &http.Client{Timeout: 60 * time.Second}
+	if o.HTTPClient != nil {
+		copied := *o.HTTPClient
+		hc = &copied
+	}
+	baseRT := hc.Transport
+	if baseRT == nil {
+		baseRT = http.DefaultTransport
+	}
+	hc.Transport = auth.transport(baseRT, u.String())
+	log := o.Logger
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	retries := o.MaxRetries
+	if retries == 0 {
+		retries = 3
+	}
+	if retries < 0 {
+		retries = 0
+	}
+	backoff := o.Backoff
+	if backoff <= 0 {
+		backoff = 250 * time.Millisecond
+	}
+	version := o.AppVersion
+	if version == "" {
+		version = "dev"
+	}
+	return &Client{
+		base: u, service: service, userAgent: "dbadmin-tui/" + version, auth: auth,
+		http: hc, log: log, retries: retries, backoff: backoff, gate: o.Gate,
+		deprecations: map[string]Deprecation{},
+	}, nil
+}
+
+// BaseURL is the service address the client talks to.
+func (c *Client) BaseURL() string { return c.base.String() }
+
+// Service is the path segment of /api/{service}/v2.
+func (c *Client) Service() string { return c.service }
+
+// AuthMode names the authentication scheme in use.
+func (c *Client) AuthMode() string { return c.auth.Mode() }
+
+// Principal is the caller's non-secret name (public key or client id).
+func (c *Client) Principal() string { return c.auth.Principal() }
+
+// Gate is the client's action gate (nil when none was configured).
+func (c *Client) Gate() *Gate { return c.gate }
+
+// Request is what varies between calls of one operation.
+type Request struct {
+	Params   map[string]string // path parameters: groupId, clusterName, ...
+	Query    url.Values        // extra query parameters
+	Body     any               // JSON-encoded with the operation's media type
+	List     *ListOptions      // paging, for paged operations
+	Envelope bool              // ask for envelope=true and unwrap it
+}
+
+// Response is a successful answer's metadata.
+type Response struct {
+	StatusCode         int
+	Header             http.Header
+	RateLimitLimit     int // -1 when not sent
+	RateLimitRemaining int // -1 when not sent
+	Attempts           int
+}
+
+// URL builds the full URL of an operation, for logs and tests.
+func (c *Client) URL(op catalog.Op, r Request) (string, error) {
+	path, err := op.Expand(r.Params)
+	if err != nil {
+		return "", err
+	}
+	version := "v2"
+	if op.Legacy {
+		version = "v1.0"
+	}
+	u := *c.base
+	u.Path = strings.TrimRight(c.base.Path, "/") + "/api/" + c.service + "/" + version + path
+	u.RawPath = ""
+	if raw := strings.TrimRight(c.base.EscapedPath(), "/") + "/api/" + c.service + "/" + version + path; raw != u.EscapedPath() {
+		u.RawPath = raw
+	}
+	q := url.Values{}
+	for k, v := range r.Query {
+		q[k] = append([]string(nil), v...)
+	}
+	if r.List != nil && op.Paged {
+		r.List.apply(q)
+	}
+	if r.Envelope {
+		q.Set("envelope", "true")
+	}
+	u.RawQuery = q.Encode()
+	return u.String(), nil
+}
+
+// Do calls the operation opID and decodes a successful body into out (which
+// may be nil). Failures are *Error (non-2xx), *DecodeError (unreadable 2xx
+// body), *DeniedError (refused by the gate, nothing sent) or a transport error.
+func (c *Client) Do(ctx context.Context, opID string, r Request, out any) (*Response, error) {
+	op, ok := catalog.Get(opID)
+	if !ok {
+		return nil, fmt.Errorf("unknown operation %q", opID)
+	}
+	if c.gate != nil {
+		if allowed, why := c.gate.AllowedIn(op, c.gate.target(r.Params)); !allowed {
+			return nil, &DeniedError{Op: op.ID, Reason: why}
+		}
+	}
+	target, err := c.URL(op, r)
+	if err != nil {
+		return nil, err
+	}
+	mediaType := "application/json"
+	versionDate := ""
+	if !op.Legacy {
+		v, _ := op.Current()
+		versionDate = v.Date
+		mediaType = catalog.MediaType(c.service, v.Date)
+	}
+	var body []byte
+	if r.Body != nil {
+		if body, err = json.Marshal(r.Body); err != nil {
+			return nil, fmt.Errorf("%s: encode body: %w", op.ID, err)
+		}
+	}
+
+	schedule := newBackoff(c.backoff)
+	for attempt := 1; ; attempt++ {
+		res, data, err := c.send(ctx, op, target, mediaType, body)
+		var result *Response
+		if err == nil {
+			result = newResponse(res, attempt)
+			c.noteDeprecation(op, versionDate, res.Header)
+			if res.StatusCode < 200 || res.StatusCode > 299 {
+				apiErr := parseError(op.ID, res, data)
+				err = apiErr
+				if apiErr.Status == http.StatusForbidden && c.gate != nil {
+					c.gate.Learn(op.ID, r.Params["groupId"], apiErr)
+				}
+			} else if err = decode(op, data, r.Envelope, out); err == nil {
+				return result, nil
+			} else {
+				err = &DecodeError{Op: op.ID, Status: res.StatusCode, Err: err}
+			}
+		}
+		wait, retry := c.shouldRetry(op, attempt, schedule.NextBackOff(), err)
+		if !retry {
+			return result, err
+		}
+		c.log.Debug("retrying", "op", op.ID, "attempt", attempt, "wait", wait, "err", err)
+		select {
+		case <-ctx.Done():
+			return result, fmt.Errorf("%s: %w (last error: %v)", op.ID, ctx.Err(), err)
+		case <-time.After(wait):
+		}
+	}
+}
+
+func (c *Client) send(ctx context.Context, op catalog.Op, target, mediaType string, body []byte) (*http.Response, []byte, error) {
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(ctx, op.Method, target, rd)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", op.ID, err)
+	}
+	req.Header.Set("Accept", mediaType)
+	req.Header.Set("User-Agent", c.userAgent)
+	if body != nil {
+		req.Header.Set("Content-Type", mediaType)
+	}
+	res, err := c.http.Do(req)
+	if err != nil {
+		return nil, nil, &TransportError{Op: op.ID, Err: err}
+	}
+	defer res.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(res.Body, maxBody))
+	if err != nil {
+		return nil, nil, &TransportError{Op: op.ID, Err: fmt.Errorf("read body: %w", err), afterSend: true}
+	}
+	return res, data, nil
+}
+
+// TransportError is a failure to get an answer at all.
+type TransportError struct {
+	Op        string
+	Err       error
+	afterSend bool
+}
+
+func (e *TransportError) Error() string { return e.Op + ": " + e.Err.Error() }
+func (e *TransportError) Unwrap() error { return e.Err }
+
+// neverSent reports whether the request surely did not reach the server: the
+// connection could not even be opened.
+func (e *TransportError) neverSent() bool {
+	if e.afterSend {
+		return false
+	}
+	var op *net.OpError
+	return errors.As(e.Err, &op) && op.Op == "dial"
+}
+
+func newResponse(res *http.Response, attempt int) *Response {
+	r := &Response{StatusCode: res.StatusCode, Header: res.Header, RateLimitLimit: -1, RateLimitRemaining: -1, Attempts: attempt}
+	if v, err := strconv.Atoi(res.Header.Get("RateLimit-Limit")); err == nil {
+		r.RateLimitLimit = v
+	}
+	if v, err := strconv.Atoi(res.Header.Get("RateLimit-Remaining")); err == nil {
+		r.RateLimitRemaining = v
+	}
+	return r
+}
+
+func decode(op catalog.Op, data []byte, envelope bool, out any) error {
+	if out == nil || len(bytes.TrimSpace(data)) == 0 {
+		if out != nil && op.OK != http.StatusNoContent && op.OK != http.StatusAccepted && !(op.Method == "DELETE") {
+			return errors.New("empty body")
+		}
+		return nil
+	}
+	if envelope {
+		var env struct {
+			Content json.RawMessage `json:"content"`
+		}
+		if err := json.Unmarshal(data, &env); err == nil && len(env.Content) > 0 {
+			data = env.Content
+		}
+	}
+	return json.Unmarshal(data, out)
+}
+
+// shouldRetry decides whether to try again and how long to wait first.
+// Idempotent reads are retried on transport errors, 5xx, 429 and malformed
+// bodies. Writes are retried only when the request never left this machine.
+func (c *Client) shouldRetry(op catalog.Op, attempt int, wait time.Duration, err error) (time.Duration, bool) {
+	if err == nil || attempt > c.retries {
+		return 0, false
+	}
+	var te *TransportError
+	if errors.As(err, &te) {
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			return 0, false
+		}
+		return wait, !op.Mutates() || te.neverSent()
+	}
+	if op.Mutates() {
+		return 0, false
+	}
+	var de *DecodeError
+	if errors.As(err, &de) {
+		return wait, true
+	}
+	if apiErr, ok := AsError(err); ok {
+		switch {
+		case apiErr.Status == http.StatusTooManyRequests || apiErr.Status == http.StatusServiceUnavailable:
+			if apiErr.RetryAfter > wait {
+				wait = apiErr.RetryAfter
+			}
+			return wait, true
+		case apiErr.Status >= 500:
+			return wait, true
+		}
+	}
+	return 0, false
+}
+
+func (c *Client) noteDeprecation(op catalog.Op, version string, h http.Header) {
+	dep, sunset := h.Get("Deprecation"), h.Get("Sunset")
+	if dep == "" && sunset == "" {
+		return
+	}
+	key := op.ID + "@" + version
+	c.mu.Lock()
+	_, seen := c.deprecations[key]
+	c.deprecations[key] = Deprecation{Op: op.ID, Version: version, Deprecation: dep, Sunset: sunset}
+	c.mu.Unlock()
+	if !seen {
+		c.log.Warn("deprecated API version in use", "op", op.ID, "version", version, "deprecation", dep, "sunset", sunset)
+	}
+}
+
+// Deprecations lists the Deprecation/Sunset headers seen so far, by operation.
+func (c *Client) Deprecations() []Deprecation {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make([]Deprecation, 0, len(c.deprecations))
+	for _, d := range c.deprecations {
+		out = append(out, d)
+	}
+	sortDeprecations(out)
+	return out
+}
