@@ -1,0 +1,134 @@
+// Package keymap holds every key binding of the dashboard in one place, with
+// help text, the catalog operation each action calls and whether it is
+// dangerous. A KeyMap is a value: build one with Default, change it with
+// Apply (user overrides) and Disable (role gating), and hand it to the root
+// model; there is no package-level mutable state.
+package keymap
+
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
+
+// Scope is a group of actions that are shown together in help and checked
+// together for conflicts.
+type Scope string
+
+// Scopes. Global, Navigation and (for table panes) Table are active together
+// with one pane scope; Dialog is active alone while a dialog is open.
+const (
+	ScopeGlobal     Scope = "global"
+	ScopeNavigation Scope = "nav"
+	ScopeTable      Scope = "table"
+	ScopeDialog     Scope = "dialog"
+	ScopeAlerts     Scope = "alerts"
+	ScopeBackups    Scope = "backups"
+	ScopeSearch     Scope = "search"
+	ScopeAccessLogs Scope = "accesslogs"
+	ScopeMigration  Scope = "migration"
+	ScopeSettings   Scope = "settings"
+)
+
+// PaneScopes lists the pane scopes in the order of the number keys 1-6.
+var PaneScopes = [...]Scope{ScopeAlerts, ScopeBackups, ScopeSearch, ScopeAccessLogs, ScopeMigration, ScopeSettings}
+
+// Title is the human name of a scope, for help headings.
+func (s Scope) Title() string {
+	switch s {
+	case ScopeGlobal:
+		return "Global"
+	case ScopeNavigation:
+		return "Navigation"
+	case ScopeTable:
+		return "Table"
+	case ScopeDialog:
+		return "Dialog"
+	case ScopeAlerts:
+		return "Alerts"
+	case ScopeBackups:
+		return "Backups"
+	case ScopeSearch:
+		return "Search"
+	case ScopeAccessLogs:
+		return "Access logs"
+	case ScopeMigration:
+		return "Migration"
+	case ScopeSettings:
+		return "Settings"
+	}
+	return string(s)
+}
+
+// usesTable reports whether a pane shows its data in a components.Table, so
+// the Table scope is active together with it.
+func (s Scope) usesTable() bool {
+	switch s {
+	case ScopeAlerts, ScopeBackups, ScopeSearch, ScopeMigration, ScopeSettings:
+		return true
+	}
+	return false
+}
+
+// Action is one thing the user can do, with the key(s) that do it.
+type Action struct {
+	// Name is the stable name used in config overrides, e.g. "alerts.ack".
+	Name string
+	// Binding holds the keys and the help text. A disabled binding never
+	// matches and is hidden by bubbles/help.
+	Binding key.Binding
+	// Op is the catalog operation id the action calls, e.g.
+	// "acknowledgeAlert"; empty for purely local actions.
+	Op string
+	// Dangerous marks destructive actions: they need a confirmation whose
+	// default is No and are disabled in read-only mode.
+	Dangerous bool
+	// Shadows names an action of a wider scope that this one deliberately
+	// replaces while its pane is active (the access-log pane's `/` searches
+	// the log instead of filtering a table). The shared key is not a
+	// conflict.
+	Shadows string
+	// DisabledReason says why the action is disabled (e.g. "needs
+	// PROJECT_OWNER", "read-only mode"); empty when enabled.
+	DisabledReason string
+}
+
+// Matches reports whether a key press triggers the action. Disabled actions
+// never match.
+func (a Action) Matches(msg tea.KeyPressMsg) bool { return key.Matches(msg, a.Binding) }
+
+// Enabled reports whether the action is enabled.
+func (a Action) Enabled() bool { return a.Binding.Enabled() }
+
+// Keys returns the keys bound to the action.
+func (a Action) Keys() []string { return a.Binding.Keys() }
+
+// Help returns the help key label and description.
+func (a Action) Help() key.Help { return a.Binding.Help() }
+
+// Scope returns the scope part of the action name ("alerts" for "alerts.ack").
+func (a Action) Scope() Scope {
+	for i := 0; i < len(a.Name); i++ {
+		if a.Name[i] == '.' {
+			return Scope(a.Name[:i])
+		}
+	}
+	return Scope(a.Name)
+}
+
+// newAction builds an action; the first key is shown in help unless helpKey
+// is given.
+func newAction(name, helpKey, desc string, keys ...string) Action {
+	if helpKey == "" {
+		helpKey = keys[0]
+	}
+	return Action{
+		Name:    name,
+		Binding: key.NewBinding(key.WithKeys(keys...), key.WithHelp(helpKey, desc)),
+	}
+}
+
+func (a Action) op(id string) Action { a.Op = id; return a }
+
+func (a Action) dangerous() Action { a.Dangerous = true; return a }
+
+func (a Action) shadows(name string) Action { a.Shadows = name; return a }
