@@ -176,12 +176,14 @@ func (c *Client) URL(op catalog.Op, r Request) (string, error) {
 	if op.Legacy {
 		version = "v1.0"
 	}
-	u := *c.base
-	u.Path = strings.TrimRight(c.base.Path, "/") + "/api/" + c.service + "/" + version + path
-	u.RawPath = ""
-	if raw := strings.TrimRight(c.base.EscapedPath(), "/") + "/api/" + c.service + "/" + version + path; raw != u.EscapedPath() {
-		u.RawPath = raw
+	// path is already escaped by Expand; keep that form on the wire.
+	raw := strings.TrimRight(c.base.EscapedPath(), "/") + "/api/" + c.service + "/" + version + path
+	unescaped, err := url.PathUnescape(raw)
+	if err != nil {
+		return "", fmt.Errorf("%s: bad path: %w", op.ID, err)
 	}
+	u := *c.base
+	u.Path, u.RawPath = unescaped, raw
 	q := url.Values{}
 	for k, v := range r.Query {
 		q[k] = append([]string(nil), v...)

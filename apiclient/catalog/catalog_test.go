@@ -1,0 +1,125 @@
+package catalog
+
+import (
+	"net/http"
+	"regexp"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+var dateRE = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+
+func TestEveryOperationIsWellFormed(t *testing.T) {
+	methods := map[string]bool{"GET": true, "POST": true, "PUT": true, "PATCH": true, "DELETE": true}
+	for _, op := range All() {
+		assert.True(t, methods[op.Method], "%s: method %q", op.ID, op.Method)
+		assert.True(t, op.Path == "" || op.Path[0] == '/', "%s: path %q", op.ID, op.Path)
+		assert.NotZero(t, op.OK, "%s: success status", op.ID)
+		assert.NotEmpty(t, op.Area, op.ID)
+		assert.NotEmpty(t, op.Summary, op.ID)
+		if op.Legacy {
+			assert.Empty(t, op.Versions, "%s: legacy ops use application/json", op.ID)
+			continue
+		}
+		require.NotEmpty(t, op.Versions, op.ID)
+		for i, v := range op.Versions {
+			assert.Regexp(t, dateRE, v.Date, op.ID)
+			if v.Sunset != "" {
+				assert.Regexp(t, dateRE, v.Sunset, op.ID)
+			}
+			if i > 0 {
+				assert.Less(t, op.Versions[i-1].Date, v.Date, "%s: versions ascend", op.ID)
+			}
+		}
+		_, ok := op.Current()
+		assert.True(t, ok, "%s has a version on or before %s", op.ID, ResourceVersion)
+		for _, r := range op.Roles {
+			assert.True(t, r.Known(), "%s: role %s", op.ID, r)
+		}
+	}
+}
+
+func TestPerOperationVersionsMatchTheRealService(t *testing.T) {
+	want := map[string]string{
+		"acknowledgeAlert":              "2024-05-30",
+		"listAlerts":                    "2023-01-01",
+		"createAtlasSearchIndex":        "2024-05-30",
+		"listAtlasSearchIndexes":        "2024-05-30",
+		"listClusters":                  "2024-08-05",
+		"getBackupSchedule":             "2024-08-05",
+		"getDataProtectionSettings":     "2023-10-01",
+		"disableDataProtectionSettings": "2024-11-13",
+		"listFlexBackups":               "2024-11-13",
+		"createPushMigration":           "2024-05-30",
+		"getValidationStatus":           "2023-01-01",
+		"listExportBuckets":             "2024-05-30",
+		"getSystemStatus":               "2023-01-01",
+	}
+	for id, date := range want {
+		v, ok := MustGet(id).Current()
+		require.True(t, ok, id)
+		assert.Equal(t, date, v.Date, id)
+	}
+	// The spec's own release date resolves to the same per-operation version.
+	v, _ := MustGet("acknowledgeAlert").Resolve("2025-03-12")
+	assert.Equal(t, "2024-05-30", v.Date)
+	_, ok := MustGet("acknowledgeAlert").Resolve("2022-12-31")
+	assert.False(t, ok, "no version before the first")
+	old, _ := MustGet("acknowledgeAlert").Resolve("2023-06-01")
+	assert.Equal(t, "2027-07-01", old.Sunset, "the 2023-01-01 acknowledge version is deprecated")
+	sv, _ := MustGet("listServerlessBackups").Current()
+	assert.Equal(t, "2026-01-22", sv.Sunset)
+}
+
+func TestEveryPatternRegistersWithoutConflict(t *testing.T) {
+	mux := http.NewServeMux()
+	for _, op := range All() {
+		require.NotPanics(t, func() { mux.HandleFunc(op.Pattern("atlas"), func(http.ResponseWriter, *http.Request) {}) }, op.ID)
+	}
+	assert.Equal(t, "GET /api/atlas/v2", MustGet("getSystemStatus").Pattern("atlas"))
+	assert.Equal(t, "GET /api/x/v1.0/groups/{groupId}/clusters/{clusterName}/fts/analyzers", MustGet("listAtlasSearchAnalyzers").Pattern("x"))
+}
+
+func TestExpandRequiresEveryParameterAndEscapes(t *testing.T) {
+	op := MustGet("getAtlasSearchIndexByName")
+	assert.Equal(t, []string{"groupId", "clusterName", "databaseName", "collectionName", "indexName"}, op.Params())
+	_, err := op.Expand(map[string]string{"groupId": "g"})
+	assert.ErrorContains(t, err, "missing path parameter clusterName")
+	p, err := op.Expand(map[string]string{"groupId": "g", "clusterName": "c", "databaseName": "d", "collectionName": "a b", "indexName": "../x"})
+	require.NoError(t, err)
+	assert.Equal(t, "/groups/g/clusters/c/search/indexes/d/a%20b/..%2Fx", p)
+}
+
+func TestSpecOperationsArePresent(t *testing.T) {
+	// One name per operation of spec section 4 (seed names), plus who-am-I.
+	for _, id := range []string{
+		"listAccessLogsByClusterName", "listAccessLogsByHostname",
+		"listAlertConfigurationMatchersFieldNames", "listAlertConfigurations", "createAlertConfiguration",
+		"deleteAlertConfiguration", "getAlertConfiguration", "toggleAlertConfiguration", "updateAlertConfiguration",
+		"listAlertConfigurationsByAlertId", "listAlertsByAlertConfigurationId", "listAlerts", "getAlert", "acknowledgeAlert",
+		"createAtlasSearchIndex", "createAtlasSearchIndexDeprecated", "listAtlasSearchIndexes", "getAtlasSearchIndexByName",
+		"updateAtlasSearchIndexByName", "deleteAtlasSearchIndexByName", "getAtlasSearchIndex", "updateAtlasSearchIndex",
+		"deleteAtlasSearchIndex", "listAtlasSearchAnalyzers", "updateAtlasSearchAnalyzers",
+		"getAuditingConfiguration", "updateAuditingConfiguration", "getAwsCustomDns", "toggleAwsCustomDns",
+		"listExportBuckets", "createExportBucket", "deleteExportBucket", "getExportBucket", "getDataProtectionSettings",
+		"updateDataProtectionSettings", "listBackupExportJobs", "createBackupExportJob", "getBackupExportJob",
+		"listBackupRestoreJobs", "createBackupRestoreJob", "cancelBackupRestoreJob", "getBackupRestoreJob",
+		"deleteAllBackupSchedules", "getBackupSchedule", "updateBackupSchedule", "listReplicaSetBackups", "takeSnapshot",
+		"getReplicaSetBackup", "deleteReplicaSetBackup", "updateSnapshotRetention", "listShardedClusterBackups",
+		"getShardedClusterBackup", "deleteShardedClusterBackup", "listServerlessBackupRestoreJobs",
+		"createServerlessBackupRestoreJob", "getServerlessBackupRestoreJob", "listServerlessBackups", "getServerlessBackup",
+		"listFlexBackupRestoreJobs", "createFlexBackupRestoreJob", "getFlexBackupRestoreJob", "listFlexBackups", "getFlexBackup",
+		"createPushMigration", "validateMigration", "getValidationStatus", "getPushMigration", "cutoverMigration",
+		"listSourceProjects", "deleteLinkToken", "createLinkToken",
+		"listCloudProviderAccessRoles", "createCloudProviderAccessRole", "deauthorizeCloudProviderAccessRole",
+		"getCloudProviderAccessRole", "authorizeCloudProviderAccessRole",
+		"getSharedClusterBackup", "listDropIndexes", "listClusterSuggestedIndexes", "getEncryptionAtRestPrivateEndpoint",
+		"requestEncryptionAtRestPrivateEndpointDeletion", "listServerlessPrivateEndpoints", "createServerlessPrivateEndpoint",
+		"getDatabaseMeasurements", "listOrganizations", "listProjects", "listClusters", "getSystemStatus",
+	} {
+		_, ok := Get(id)
+		assert.True(t, ok, id)
+	}
+}
