@@ -1,0 +1,159 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"regexp"
+	"runtime"
+
+	"github.com/BurntSushi/toml"
+)
+
+// FileError is a problem with one config file: bad TOML (with Line and Col),
+// a key of the wrong type or value (with Key), or a file that cannot be read.
+// Its message is one line and never quotes a value.
+type FileError struct {
+	Path string
+	Line int    // 1-based; 0 when the problem has no position
+	Col  int    // 1-based; 0 when unknown
+	Key  string // dotted key the problem is about, if any
+	Msg  string
+}
+
+func (e *FileError) Error() string {
+	switch {
+	case e.Line > 0 && e.Col > 0:
+		return fmt.Sprintf("config: %s:%d:%d: %s", e.Path, e.Line, e.Col, e.Msg)
+	case e.Line > 0:
+		return fmt.Sprintf("config: %s:%d: %s", e.Path, e.Line, e.Msg)
+	case e.Key != "":
+		return fmt.Sprintf("config: %s: %s: %s", e.Path, e.Key, e.Msg)
+	}
+	return fmt.Sprintf("config: %s: %s", e.Path, e.Msg)
+}
+
+// PermissionError refuses a file that holds secrets but can be read by
+// group or others.
+type PermissionError struct {
+	Path string
+	Mode fs.FileMode
+}
+
+func (e *PermissionError) Error() string {
+	return fmt.Sprintf("config: %s is readable by others (mode %04o) and holds secrets; run: chmod 600 %s",
+		e.Path, e.Mode.Perm(), e.Path)
+}
+
+// tomlFile is one parsed config file.
+type tomlFile struct {
+	path string
+	mode fs.FileMode
+	root map[string]any
+}
+
+// readTOML parses path. A missing file is (nil, nil) unless mustExist.
+func readTOML(path string, mustExist bool) (*tomlFile, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) && !mustExist {
+			return nil, nil
+		}
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, &FileError{Path: path, Msg: "no such file"}
+		}
+		if errors.Is(err, fs.ErrPermission) {
+			return nil, &FileError{Path: path, Msg: "permission denied"}
+		}
+		return nil, &FileError{Path: path, Msg: "cannot read: " + rootCause(err)}
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, &FileError{Path: path, Msg: "cannot stat: " + rootCause(err)}
+	}
+	if info.IsDir() {
+		return nil, &FileError{Path: path, Msg: "is a directory"}
+	}
+	root := map[string]any{}
+	if _, err := toml.Decode(string(data), &root); err != nil {
+		return nil, tomlError(path, err)
+	}
+	return &tomlFile{path: path, mode: info.Mode(), root: root}, nil
+}
+
+// quotedValue matches the double-quoted excerpts the TOML parser puts in its
+// messages; they can be the start of a mistyped secret, so they are dropped.
+var quotedValue = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
+
+func tomlError(path string, err error) error {
+	var pe toml.ParseError
+	if errors.As(err, &pe) {
+		msg := quotedValue.ReplaceAllString(pe.Message, "a value")
+		return &FileError{Path: path, Line: pe.Position.Line, Col: pe.Position.Col, Msg: "invalid TOML: " + msg}
+	}
+	return &FileError{Path: path, Msg: "invalid TOML"}
+}
+
+// checkSecretsMode refuses a file with secrets that group or others can read.
+// Windows has no such mode bits, so the check does not apply there.
+func (f *tomlFile) checkSecretsMode(holdsSecrets bool) error {
+	if !holdsSecrets || runtime.GOOS == "windows" {
+		return nil
+	}
+	if f.mode.Perm()&0o077 != 0 {
+		return &PermissionError{Path: f.path, Mode: f.mode.Perm()}
+	}
+	return nil
+}
+
+// rootCause is the innermost error's text, so a message names the cause
+// without repeating every layer that wrapped it.
+func rootCause(err error) string {
+	for {
+		next := errors.Unwrap(err)
+		if next == nil {
+			return err.Error()
+		}
+		err = next
+	}
+}
+
+// Helpers that read typed values out of a decoded table and name the key
+// when the type is wrong.
+
+func getString(f *tomlFile, t map[string]any, key, where string) (string, bool, error) {
+	v, ok := t[key]
+	if !ok {
+		return "", false, nil
+	}
+	s, ok := v.(string)
+	if !ok {
+		return "", false, &FileError{Path: f.path, Key: where + key, Msg: "must be a string"}
+	}
+	return s, true, nil
+}
+
+func getBool(f *tomlFile, t map[string]any, key, where string) (value, set bool, err error) {
+	v, ok := t[key]
+	if !ok {
+		return false, false, nil
+	}
+	b, ok := v.(bool)
+	if !ok {
+		return false, false, &FileError{Path: f.path, Key: where + key, Msg: "must be true or false"}
+	}
+	return b, true, nil
+}
+
+func getInt(f *tomlFile, t map[string]any, key, where string) (int64, bool, error) {
+	v, ok := t[key]
+	if !ok {
+		return 0, false, nil
+	}
+	n, ok := v.(int64)
+	if !ok {
+		return 0, false, &FileError{Path: f.path, Key: where + key, Msg: "must be an integer"}
+	}
+	return n, true, nil
+}

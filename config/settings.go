@@ -1,0 +1,170 @@
+package config
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Global settings of our own file.
+const (
+	keyTheme     = "theme"
+	keyKeys      = "keys"
+	keyPoll      = "poll"
+	keyLogBuffer = "log_buffer"
+)
+
+// ownGlobalKeys are our file's top-level settings; every other top-level
+// table is a profile.
+var ownGlobalKeys = map[string]bool{keyTheme: true, keyKeys: true, keyPoll: true, keyLogBuffer: true}
+
+// Themes lists the accepted theme names; "" picks one from the terminal.
+var Themes = []string{"dark", "light", "mono"}
+
+// Intervals are the base polling periods of the live panes. Panes adapt
+// around them (faster while something moves, slower when idle).
+type Intervals struct {
+	Alerts     time.Duration
+	Backups    time.Duration
+	Search     time.Duration
+	AccessLogs time.Duration
+	Migration  time.Duration
+}
+
+// DefaultIntervals apply to every pane the file does not set.
+var DefaultIntervals = Intervals{
+	Alerts:     15 * time.Second,
+	Backups:    10 * time.Second,
+	Search:     10 * time.Second,
+	AccessLogs: 5 * time.Second,
+	Migration:  5 * time.Second,
+}
+
+// DefaultLogBuffer is how many access-log lines the tail pane keeps.
+const DefaultLogBuffer = 5000
+
+type settings struct {
+	theme     string
+	keys      map[string][]string
+	poll      Intervals
+	logBuffer int
+}
+
+func defaultSettings() settings {
+	return settings{poll: DefaultIntervals, logBuffer: DefaultLogBuffer}
+}
+
+// readSettings reads the global keys of our file over the defaults.
+func readSettings(f *tomlFile) (settings, error) {
+	s := defaultSettings()
+	if f == nil {
+		return s, nil
+	}
+	for k, v := range f.root {
+		if ownGlobalKeys[k] {
+			continue
+		}
+		if _, isTable := v.(map[string]any); !isTable {
+			return s, &FileError{Path: f.path, Key: k, Msg: fmt.Sprintf("unknown setting (want %s, or a [profile] table)", strings.Join(sortedNames(ownGlobalKeys), ", "))}
+		}
+	}
+	theme, _, err := getString(f, f.root, keyTheme, "")
+	if err != nil {
+		return s, err
+	}
+	if theme != "" && !slices.Contains(Themes, theme) {
+		return s, &FileError{Path: f.path, Key: keyTheme, Msg: fmt.Sprintf("unknown theme %q (want %s, or leave it empty to follow the terminal)", theme, strings.Join(Themes, ", "))}
+	}
+	s.theme = theme
+	if n, ok, err := getInt(f, f.root, keyLogBuffer, ""); err != nil {
+		return s, err
+	} else if ok {
+		if n <= 0 || n > 10_000_000 {
+			return s, &FileError{Path: f.path, Key: keyLogBuffer, Msg: "must be a number of lines between 1 and 10000000"}
+		}
+		s.logBuffer = int(n)
+	}
+	if s.keys, err = readKeys(f); err != nil {
+		return s, err
+	}
+	if s.poll, err = readPoll(f); err != nil {
+		return s, err
+	}
+	return s, nil
+}
+
+// readKeys reads [keys]: action = "k" or action = ["k1", "k2"]. The keymap
+// package validates action and key names; this only checks the shape.
+func readKeys(f *tomlFile) (map[string][]string, error) {
+	raw, ok := f.root[keyKeys]
+	if !ok {
+		return nil, nil
+	}
+	t, ok := raw.(map[string]any)
+	if !ok {
+		return nil, &FileError{Path: f.path, Key: keyKeys, Msg: "must be a table: [keys]"}
+	}
+	out := make(map[string][]string, len(t))
+	for action, v := range t {
+		key := keyKeys + "." + action
+		switch kv := v.(type) {
+		case string:
+			if kv == "" {
+				return nil, &FileError{Path: f.path, Key: key, Msg: "empty key"}
+			}
+			out[action] = []string{kv}
+		case []any:
+			list := make([]string, 0, len(kv))
+			for _, item := range kv {
+				s, ok := item.(string)
+				if !ok || s == "" {
+					return nil, &FileError{Path: f.path, Key: key, Msg: `must list keys as strings, e.g. ["a", "ctrl+a"]`}
+				}
+				list = append(list, s)
+			}
+			out[action] = list
+		default:
+			return nil, &FileError{Path: f.path, Key: key, Msg: `must be a key or a list of keys, e.g. ["a", "ctrl+a"]`}
+		}
+	}
+	return out, nil
+}
+
+// readPoll reads [poll]: pane = "15s".
+func readPoll(f *tomlFile) (Intervals, error) {
+	iv := DefaultIntervals
+	raw, ok := f.root[keyPoll]
+	if !ok {
+		return iv, nil
+	}
+	t, ok := raw.(map[string]any)
+	if !ok {
+		return iv, &FileError{Path: f.path, Key: keyPoll, Msg: "must be a table: [poll]"}
+	}
+	fields := map[string]*time.Duration{
+		"alerts": &iv.Alerts, "backups": &iv.Backups, "search": &iv.Search,
+		"accesslogs": &iv.AccessLogs, "migration": &iv.Migration,
+	}
+	names := sortedNames(fields)
+	for pane, v := range t {
+		key := keyPoll + "." + pane
+		dst, ok := fields[pane]
+		if !ok {
+			return iv, &FileError{Path: f.path, Key: key, Msg: "unknown pane (want " + strings.Join(names, ", ") + ")"}
+		}
+		s, ok := v.(string)
+		if !ok {
+			return iv, &FileError{Path: f.path, Key: key, Msg: `must be a duration string such as "15s"`}
+		}
+		d, err := time.ParseDuration(s)
+		if err != nil {
+			return iv, &FileError{Path: f.path, Key: key, Msg: fmt.Sprintf("bad duration %q (use a value such as \"15s\" or \"1m\")", s)}
+		}
+		if d < time.Second || d > 24*time.Hour {
+			return iv, &FileError{Path: f.path, Key: key, Msg: fmt.Sprintf("duration %s out of range (1s to 24h)", s)}
+		}
+		*dst = d
+	}
+	return iv, nil
+}
