@@ -1,0 +1,78 @@
+package components
+
+import (
+	"math/rand"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestSanitize(t *testing.T) {
+	cases := []struct{ in, line, text string }{
+		{"plain", "plain", "plain"},
+		{"a\x1b]0;pwned\x07b", "ab", "ab"},
+		{"a\x1b]0;pwned\x1b\\b", "ab", "ab"},
+		{"\x1b[2Jclear", "clear", "clear"},
+		{"\x1b[31mred\x1b[0m", "red", "red"},
+		{"x\x1b[?1049hy", "xy", "xy"},
+		{"x\x1bPq#0;2;0;0;0\x1b\\y", "xy", "xy"},
+		{"x\x1b_apc\x07y", "xy", "xy"},
+		{"x\x1bcy", "xy", "xy"},
+		{"x\x1b(By", "xy", "xy"},
+		{"x\u009b2Jy", "xy", "xy"},
+		{"x\u009d0;t\u009cy", "xy", "xy"},
+		{"x\u0085y", "xy", "xy"},
+		{"bell\a", "bell", "bell"},
+		{"two\nlines", "two lines", "two\nlines"},
+		{"crlf\r\nx", "crlf x", "crlf\nx"},
+		{"over\rwrite", "overwrite", "overwrite"},
+		{"tab\tx", "tab x", "tab    x"},
+		{"bs\b\x7fx", "bsx", "bsx"},
+		{"évil\u202egnp.exe", "évilgnp.exe", "évilgnp.exe"},
+		{"bad\xffutf", "bad\uFFFDutf", "bad\uFFFDutf"},
+		{"unterminated \x1b]0;pwned", "unterminated ", "unterminated "},
+		{"trailing esc \x1b", "trailing esc ", "trailing esc "},
+		{"日本語 ok", "日本語 ok", "日本語 ok"},
+	}
+	for _, c := range cases {
+		if got := Sanitize(c.in); got != c.line {
+			t.Errorf("Sanitize(%q) = %q, want %q", c.in, got, c.line)
+		}
+		if got := SanitizeText(c.in); got != c.text {
+			t.Errorf("SanitizeText(%q) = %q, want %q", c.in, got, c.text)
+		}
+	}
+}
+
+// Property: whatever bytes come in, nothing that a terminal acts on comes out.
+func TestSanitizeProperty(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	alphabet := []string{"\x1b", "[", "]", "P", "\\", "\a", "\x9b", "\u009b", "\u009d", "\u0090", "0", ";", "m", "J", "a", "é", "\n", "\r", "\t", "\x00", "\x7f", "\xc2", "\x9c", "\u202e", " "}
+	for n := 0; n < 20000; n++ {
+		var b strings.Builder
+		for j := rng.Intn(40); j > 0; j-- {
+			b.WriteString(alphabet[rng.Intn(len(alphabet))])
+		}
+		in := b.String()
+		for _, out := range []string{Sanitize(in), SanitizeText(in)} {
+			if !utf8.ValidString(out) {
+				t.Fatalf("invalid UTF-8 from %q: %q", in, out)
+			}
+			for _, r := range out {
+				if r == 0x1b || r == 0x07 || r == '\r' || (r >= 0x80 && r <= 0x9f) || isBidi(r) || (r < 0x20 && r != '\n') || r == 0x7f {
+					t.Fatalf("control %U survived in %q (from %q)", r, out, in)
+				}
+			}
+		}
+		if strings.Contains(Sanitize(in), "\n") {
+			t.Fatalf("newline in single-line output from %q", in)
+		}
+	}
+}
+
+func TestSanitizeCleanDoesNotAllocate(t *testing.T) {
+	s := "a perfectly clean cell – with ünïcode"
+	if n := testing.AllocsPerRun(100, func() { _ = Sanitize(s) }); n != 0 {
+		t.Fatalf("clean string allocated %v times", n)
+	}
+}

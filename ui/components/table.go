@@ -1,0 +1,710 @@
+package components
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/dbadmin-tui/dbadmin-tui/keymap"
+	"github.com/dbadmin-tui/dbadmin-tui/themes"
+)
+
+// Row is one table row. ID must be unique and stable across refreshes: the
+// cursor and the marks follow it.
+type Row struct {
+	ID    string
+	Cells []string
+	// Class picks the row's style: a severity (CRITICAL, WARNING, …) or a
+	// state (ok, running, failed, muted, or an API status). Empty: plain.
+	Class string
+}
+
+// Align is a column's horizontal alignment.
+type Align int
+
+// Alignments.
+const (
+	AlignLeft Align = iota
+	AlignRight
+	AlignCenter
+)
+
+// Column describes one column.
+type Column struct {
+	Title string
+	// Width > 0 is a fixed width in cells. Width == 0 makes the column
+	// flexible: it shares the remaining width by Flex (default 1) and gets
+	// at least MinWidth.
+	Width    int
+	MinWidth int
+	Flex     int
+	Align    Align
+	// SortKey gives the sort key of a row for this column; nil sorts by the
+	// cell's text, case-insensitively. SortNumber, when set, sorts
+	// numerically instead (sizes, counts, durations).
+	SortKey    func(Row) string
+	SortNumber func(Row) float64
+	// NoSort leaves the column out of the sort cycle.
+	NoSort bool
+}
+
+// MarkGlyph is drawn in the gutter of marked rows.
+const MarkGlyph = "●"
+
+const gutterWidth = 2
+
+// Table is an ID-stable, sortable, filterable, multi-select table that
+// renders only the rows it shows. Sorting and filtering are computed when
+// rows, sort or filter change, never per frame, and rendered row text is
+// cached, so a frame over 100,000 rows costs what a frame over 60 does.
+type Table struct {
+	cols   []Column
+	rows   []Row          // sanitized
+	byID   map[string]int // row ID -> index in rows
+	order  []int          // rows indices, sorted
+	view   []int          // order filtered: what is shown
+	cursor int            // index into view
+	offset int            // first shown index into view
+	width  int
+	height int
+
+	sortCol  int // -1: rows keep their given order
+	sortDesc bool
+	filter   string
+	marks    map[string]struct{}
+
+	theme      themes.Theme
+	nav        keymap.Navigation
+	keys       keymap.Table
+	classStyle func(class string) lipgloss.Style
+
+	c *tableCache
+}
+
+// tableCache holds derived render state. It is replaced, never cleared,
+// so copies of a Table made before a change keep rendering correctly.
+type tableCache struct {
+	widths   []int
+	overflow bool
+	header   string
+	bodies   map[int]string // rows index -> padded cell text
+	hay      []string       // lowercased row text for filtering
+	styles   map[string][2]string
+}
+
+// NewTable builds a table. km may be nil (keymap.Default is used).
+func NewTable(cols []Column, th themes.Theme, km *keymap.KeyMap) Table {
+	if km == nil {
+		km = keymap.Default()
+	}
+	t := Table{
+		cols:    slices.Clone(cols),
+		byID:    map[string]int{},
+		sortCol: -1,
+		marks:   map[string]struct{}{},
+		theme:   th,
+		nav:     km.Navigation,
+		keys:    km.Table,
+	}
+	t.classStyle = th.Class
+	t.c = &tableCache{}
+	return t
+}
+
+// SetTheme switches styles.
+func (t *Table) SetTheme(th themes.Theme) {
+	t.theme = th
+	t.classStyle = th.Class
+	t.invalidate(false)
+}
+
+// SetKeyMap takes new navigation and table bindings (after overrides).
+func (t *Table) SetKeyMap(km *keymap.KeyMap) {
+	t.nav = km.Navigation
+	t.keys = km.Table
+}
+
+// SetStyleFunc replaces the Row.Class -> style lookup (default: the theme's
+// Class).
+func (t *Table) SetStyleFunc(f func(class string) lipgloss.Style) {
+	t.classStyle = f
+	t.invalidate(false)
+}
+
+// SetColumns replaces the columns and keeps rows, cursor and marks. A sort
+// on a column that no longer exists is dropped.
+func (t *Table) SetColumns(cols []Column) {
+	t.cols = slices.Clone(cols)
+	if t.sortCol >= len(cols) {
+		t.sortCol = -1
+	}
+	t.invalidate(false)
+	t.rebuild(true, t.SelectedID())
+}
+
+// SetSize sets the width and the height in lines, header included.
+func (t *Table) SetSize(w, h int) {
+	if w == t.width && h == t.height {
+		return
+	}
+	t.width, t.height = max(w, 0), max(h, 0)
+	t.invalidate(false)
+	t.clampOffset()
+}
+
+// Width and Height return the size set with SetSize.
+func (t Table) Width() int  { return t.width }
+func (t Table) Height() int { return t.height }
+
+// SetRows replaces the rows (a refresh). Cells are sanitized. The cursor
+// stays on the row with the same ID; if that row is gone it stays at the
+// same position. Marks of vanished rows are dropped.
+func (t *Table) SetRows(rows []Row) {
+	keep := t.SelectedID()
+	clean := make([]Row, len(rows))
+	byID := make(map[string]int, len(rows))
+	for i, r := range rows {
+		cells := r.Cells
+		for j, c := range cells {
+			if s := Sanitize(c); s != c {
+				if &cells[0] == &r.Cells[0] {
+					cells = slices.Clone(r.Cells)
+				}
+				cells[j] = s
+			}
+		}
+		clean[i] = Row{ID: r.ID, Cells: cells, Class: r.Class}
+		byID[r.ID] = i
+	}
+	for id := range t.marks {
+		if _, ok := byID[id]; !ok {
+			delete(t.marks, id)
+		}
+	}
+	t.rows, t.byID = clean, byID
+	t.invalidate(true)
+	t.rebuild(true, keep)
+}
+
+// Rows returns every row (sanitized), in the order given to SetRows.
+func (t Table) Rows() []Row { return t.rows }
+
+// Len is the number of rows shown (after the filter); Total is all rows.
+func (t Table) Len() int   { return len(t.view) }
+func (t Table) Total() int { return len(t.rows) }
+
+// VisibleRows returns the shown rows in display order (sorted, filtered).
+func (t Table) VisibleRows() []Row {
+	out := make([]Row, len(t.view))
+	for i, ri := range t.view {
+		out[i] = t.rows[ri]
+	}
+	return out
+}
+
+// Cursor is the cursor's index among the shown rows (-1 when empty).
+func (t Table) Cursor() int {
+	if len(t.view) == 0 {
+		return -1
+	}
+	return t.cursor
+}
+
+// SelectedRow returns the row under the cursor.
+func (t Table) SelectedRow() (Row, bool) {
+	if len(t.view) == 0 {
+		return Row{}, false
+	}
+	return t.rows[t.view[t.cursor]], true
+}
+
+// SelectedID is the ID of the row under the cursor, or "".
+func (t Table) SelectedID() string {
+	r, _ := t.SelectedRow()
+	return r.ID
+}
+
+// SetCursor moves the cursor to a shown index (clamped).
+func (t *Table) SetCursor(i int) {
+	t.cursor = clampInt(i, 0, len(t.view)-1)
+	t.ensureVisible()
+}
+
+// SetCursorID moves the cursor to the row with the given ID; false if that
+// row is not shown.
+func (t *Table) SetCursorID(id string) bool {
+	ri, ok := t.byID[id]
+	if !ok {
+		return false
+	}
+	for i, v := range t.view {
+		if v == ri {
+			t.cursor = i
+			t.ensureVisible()
+			return true
+		}
+	}
+	return false
+}
+
+// SetFilter filters the shown rows: a case-insensitive substring across all
+// cells; a leading "!" keeps the rows that do NOT contain the rest.
+func (t *Table) SetFilter(q string) {
+	if q == t.filter {
+		return
+	}
+	keep := t.SelectedID()
+	t.filter = q
+	t.rebuild(false, keep)
+}
+
+// Filter returns the current filter.
+func (t Table) Filter() string { return t.filter }
+
+// SortBy sorts by a column (stable); col < 0 restores the given order.
+func (t *Table) SortBy(col int, desc bool) {
+	if col >= len(t.cols) {
+		col = -1
+	}
+	keep := t.SelectedID()
+	t.sortCol, t.sortDesc = col, desc && col >= 0
+	t.invalidate(false)
+	t.rebuild(true, keep)
+}
+
+// Sort returns the sort column (-1 for none) and direction.
+func (t Table) Sort() (col int, desc bool) { return t.sortCol, t.sortDesc }
+
+// CycleSort moves the sort to the next sortable column, ascending, then
+// back to no sort.
+func (t *Table) CycleSort() {
+	next := -1
+	for c := t.sortCol + 1; c < len(t.cols); c++ {
+		if !t.cols[c].NoSort {
+			next = c
+			break
+		}
+	}
+	t.SortBy(next, false)
+}
+
+// ReverseSort flips the sort direction (sorting by the first sortable
+// column if there was no sort).
+func (t *Table) ReverseSort() {
+	if t.sortCol < 0 {
+		t.CycleSort()
+		return
+	}
+	t.SortBy(t.sortCol, !t.sortDesc)
+}
+
+// ToggleMark marks or unmarks a row by ID.
+func (t *Table) ToggleMark(id string) {
+	if _, ok := t.byID[id]; !ok {
+		return
+	}
+	if _, ok := t.marks[id]; ok {
+		delete(t.marks, id)
+	} else {
+		t.marks[id] = struct{}{}
+	}
+}
+
+// IsMarked reports whether the row is marked.
+func (t Table) IsMarked(id string) bool { _, ok := t.marks[id]; return ok }
+
+// Marked returns the marked IDs in the order of the rows given to SetRows.
+func (t Table) Marked() []string {
+	if len(t.marks) == 0 {
+		return nil
+	}
+	out := make([]string, 0, len(t.marks))
+	for _, r := range t.rows {
+		if _, ok := t.marks[r.ID]; ok {
+			out = append(out, r.ID)
+		}
+	}
+	return out
+}
+
+// ClearMarks unmarks every row.
+func (t *Table) ClearMarks() { clear(t.marks) }
+
+// Update handles navigation, mark and sort keys.
+func (t Table) Update(msg tea.Msg) (Table, tea.Cmd) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return t, nil
+	}
+	page := max(t.bodyHeight(), 1)
+	switch {
+	case t.nav.Up.Matches(k):
+		t.move(-1)
+	case t.nav.Down.Matches(k):
+		t.move(1)
+	case t.nav.PageUp.Matches(k):
+		t.move(-page)
+	case t.nav.PageDown.Matches(k):
+		t.move(page)
+	case t.nav.HalfUp.Matches(k):
+		t.move(-max(page/2, 1))
+	case t.nav.HalfDown.Matches(k):
+		t.move(max(page/2, 1))
+	case t.nav.Home.Matches(k):
+		t.SetCursor(0)
+	case t.nav.End.Matches(k):
+		t.SetCursor(len(t.view) - 1)
+	case t.keys.Mark.Matches(k):
+		if id := t.SelectedID(); id != "" {
+			t.ToggleMark(id)
+			t.move(1)
+		}
+	case t.keys.SortNext.Matches(k):
+		t.CycleSort()
+	case t.keys.SortReverse.Matches(k):
+		t.ReverseSort()
+	case t.keys.ClearMarks.Matches(k):
+		t.ClearMarks()
+	}
+	return t, nil
+}
+
+// MoveCursor moves the cursor by n shown rows (negative: up).
+func (t *Table) MoveCursor(n int) { t.move(n) }
+
+func (t *Table) move(n int) {
+	if len(t.view) == 0 {
+		return
+	}
+	t.cursor = clampInt(t.cursor+n, 0, len(t.view)-1)
+	t.ensureVisible()
+}
+
+func (t Table) bodyHeight() int { return max(t.height-1, 0) }
+
+func (t *Table) ensureVisible() {
+	h := t.bodyHeight()
+	if t.cursor < t.offset {
+		t.offset = t.cursor
+	} else if h > 0 && t.cursor >= t.offset+h {
+		t.offset = t.cursor - h + 1
+	}
+	t.clampOffset()
+}
+
+func (t *Table) clampOffset() {
+	t.offset = clampInt(t.offset, 0, max(len(t.view)-t.bodyHeight(), 0))
+	if t.cursor < t.offset || t.cursor >= t.offset+t.bodyHeight() {
+		if t.bodyHeight() > 0 && len(t.view) > 0 {
+			t.offset = clampInt(t.cursor-t.bodyHeight()+1, 0, t.cursor)
+			t.offset = clampInt(t.offset, 0, max(len(t.view)-t.bodyHeight(), 0))
+		}
+	}
+}
+
+// invalidate drops cached render state; rowsChanged also drops the filter
+// haystack.
+func (t *Table) invalidate(rowsChanged bool) {
+	old := t.c
+	t.c = &tableCache{}
+	if !rowsChanged && old != nil {
+		t.c.hay = old.hay
+	}
+}
+
+// rebuild recomputes order (when resort) and view, keeping the cursor on
+// the row keepID if it is still shown, else at the same position.
+func (t *Table) rebuild(resort bool, keepID string) {
+	pos := t.cursor
+	if resort || len(t.order) != len(t.rows) {
+		t.order = t.sorted()
+	}
+	t.view = t.filtered()
+	t.cursor = clampInt(pos, 0, len(t.view)-1)
+	if keepID == "" || !t.SetCursorID(keepID) {
+		t.ensureVisible()
+	}
+}
+
+func (t *Table) sorted() []int {
+	order := make([]int, len(t.rows))
+	for i := range order {
+		order[i] = i
+	}
+	if t.sortCol < 0 || t.sortCol >= len(t.cols) {
+		return order
+	}
+	col, c := t.cols[t.sortCol], t.sortCol
+	dir := 1
+	if t.sortDesc {
+		dir = -1
+	}
+	if col.SortNumber != nil {
+		keys := make([]float64, len(t.rows))
+		for i, r := range t.rows {
+			keys[i] = col.SortNumber(r)
+		}
+		slices.SortStableFunc(order, func(a, b int) int { return dir * cmp.Compare(keys[a], keys[b]) })
+		return order
+	}
+	keys := make([]string, len(t.rows))
+	for i, r := range t.rows {
+		if col.SortKey != nil {
+			keys[i] = col.SortKey(r)
+		} else if c < len(r.Cells) {
+			keys[i] = strings.ToLower(r.Cells[c])
+		}
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return dir * strings.Compare(keys[a], keys[b]) })
+	return order
+}
+
+func (t *Table) filtered() []int {
+	q, invert := t.filter, false
+	if strings.HasPrefix(q, "!") {
+		q, invert = q[1:], true
+	}
+	q = strings.ToLower(q)
+	if q == "" {
+		return t.order
+	}
+	if len(t.c.hay) != len(t.rows) {
+		t.c.hay = make([]string, len(t.rows))
+		for i, r := range t.rows {
+			t.c.hay[i] = strings.ToLower(strings.Join(r.Cells, "\x00"))
+		}
+	}
+	out := make([]int, 0, len(t.order))
+	for _, ri := range t.order {
+		if strings.Contains(t.c.hay[ri], q) != invert {
+			out = append(out, ri)
+		}
+	}
+	return out
+}
+
+// View renders the header and the shown window of rows, exactly Height
+// lines (fewer only when Height is 0).
+func (t Table) View() string {
+	if t.width <= 0 || t.height <= 0 {
+		return ""
+	}
+	c := t.c
+	if c.widths == nil {
+		c.widths, c.overflow = t.layout()
+		c.bodies = make(map[int]string, 2*t.bodyHeight())
+	}
+	if c.header == "" {
+		c.header = t.renderHeader(c.widths)
+	}
+	h := t.bodyHeight()
+	var b strings.Builder
+	b.Grow((t.width + 32) * (h + 1))
+	b.WriteString(c.header)
+	end := min(t.offset+h, len(t.view))
+	for i := t.offset; i < end; i++ {
+		ri := t.view[i]
+		row := t.rows[ri]
+		body, ok := c.bodies[ri]
+		if !ok {
+			if len(c.bodies) > 4096 {
+				clear(c.bodies)
+			}
+			body = t.renderBody(row, c.widths, c.overflow)
+			c.bodies[ri] = body
+		}
+		_, marked := t.marks[row.ID]
+		var pre, suf string
+		switch {
+		case i == t.cursor:
+			pre, suf = t.stylePair("\x00cursor", t.theme.TableSelected)
+		case marked:
+			pre, suf = t.stylePair("\x00marked", t.theme.TableMarked)
+		default:
+			pre, suf = t.stylePair(row.Class, lipgloss.Style{})
+		}
+		b.WriteByte('\n')
+		b.WriteString(pre)
+		if marked {
+			b.WriteString(MarkGlyph + " ")
+		} else {
+			b.WriteString("  ")
+		}
+		b.WriteString(body)
+		b.WriteString(suf)
+	}
+	shown := end - t.offset
+	if len(t.view) == 0 && h > 0 {
+		msg := "no rows"
+		if t.filter != "" && len(t.rows) > 0 {
+			msg = "no rows match " + strconv.Quote(t.filter)
+		}
+		b.WriteString("\n  ")
+		b.WriteString(t.theme.Muted.Render(ansi.Truncate(Sanitize(msg), max(t.width-gutterWidth, 0), "…")))
+		shown = 1
+	}
+	for ; shown < h; shown++ {
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// stylePair returns the SGR prefix and suffix of a style, cached by key.
+// Rows are styled as whole lines so a frame costs two string writes per
+// row, not one lipgloss render per cell.
+func (t Table) stylePair(key string, st lipgloss.Style) (string, string) {
+	if p, ok := t.c.styles[key]; ok {
+		return p[0], p[1]
+	}
+	if key != "" && key[0] != 0 {
+		st = t.classStyle(key)
+	} else if key == "" {
+		st = t.theme.TableCell
+	}
+	r := st.Inline(true).Render("X")
+	i := strings.LastIndexByte(r, 'X')
+	pair := [2]string{r[:i], r[i+1:]}
+	if t.c.styles == nil {
+		t.c.styles = map[string][2]string{}
+	}
+	t.c.styles[key] = pair
+	return pair[0], pair[1]
+}
+
+// layout computes column widths for the current width.
+func (t Table) layout() ([]int, bool) {
+	avail := t.width - gutterWidth - max(len(t.cols)-1, 0)
+	widths := make([]int, len(t.cols))
+	fixed, flexW := 0, 0
+	for i, c := range t.cols {
+		if c.Width > 0 {
+			widths[i] = c.Width
+			fixed += c.Width
+		} else {
+			widths[i] = max(c.MinWidth, 1)
+			fixed += widths[i]
+			flexW += max(c.Flex, 1)
+		}
+	}
+	if spare := avail - fixed; spare > 0 && flexW > 0 {
+		given, last := 0, -1
+		for i, c := range t.cols {
+			if c.Width == 0 {
+				add := spare * max(c.Flex, 1) / flexW
+				widths[i] += add
+				given += add
+				last = i
+			}
+		}
+		widths[last] += spare - given
+	}
+	total := 0
+	for _, w := range widths {
+		total += w
+	}
+	return widths, total > avail
+}
+
+func (t Table) renderHeader(widths []int) string {
+	var b strings.Builder
+	b.WriteString(strings.Repeat(" ", gutterWidth))
+	for i, c := range t.cols {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		title := Sanitize(c.Title)
+		marker := ""
+		if i == t.sortCol {
+			marker = "▲"
+			if t.sortDesc {
+				marker = "▼"
+			}
+		}
+		if marker != "" && widths[i] >= 1 {
+			// The marker takes one cell, and a space before it when there is room.
+			text := fit(title, widths[i]-1)
+			if textWidth(text)+2 <= widths[i] {
+				text += " "
+			}
+			gap := widths[i] - textWidth(text) - 1
+			if c.Align == AlignRight {
+				text = strings.Repeat(" ", gap) + text
+				gap = 0
+			}
+			b.WriteString(t.theme.TableHeader.Render(text))
+			b.WriteString(t.theme.SortMarker.Render(marker))
+			b.WriteString(strings.Repeat(" ", gap))
+			continue
+		}
+		b.WriteString(t.theme.TableHeader.Render(pad(fit(title, widths[i]), widths[i], c.Align)))
+	}
+	line := b.String()
+	if lipgloss.Width(line) > t.width {
+		line = ansi.Truncate(line, t.width, "…")
+	}
+	return line
+}
+
+func (t Table) renderBody(r Row, widths []int, overflow bool) string {
+	var b strings.Builder
+	for i, c := range t.cols {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		cell := ""
+		if i < len(r.Cells) {
+			cell = r.Cells[i]
+		}
+		b.WriteString(pad(fit(cell, widths[i]), widths[i], c.Align))
+	}
+	if overflow {
+		return ansi.Truncate(b.String(), max(t.width-gutterWidth, 0), "…")
+	}
+	return b.String()
+}
+
+// textWidth is the display width of s, with a fast path for ASCII.
+func textWidth(s string) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return ansi.StringWidth(s)
+		}
+	}
+	return len(s)
+}
+
+// fit truncates s to w cells with an ellipsis.
+func fit(s string, w int) string {
+	if textWidth(s) <= w {
+		return s
+	}
+	return ansi.Truncate(s, w, "…")
+}
+
+// pad pads s to w cells.
+func pad(s string, w int, a Align) string {
+	gap := w - textWidth(s)
+	if gap <= 0 {
+		return s
+	}
+	switch a {
+	case AlignRight:
+		return strings.Repeat(" ", gap) + s
+	case AlignCenter:
+		l := gap / 2
+		return strings.Repeat(" ", l) + s + strings.Repeat(" ", gap-l)
+	}
+	return s + strings.Repeat(" ", gap)
+}
+
+func clampInt(v, lo, hi int) int {
+	if hi < lo {
+		return lo
+	}
+	return min(max(v, lo), hi)
+}
