@@ -1,0 +1,160 @@
+package components
+
+import (
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"github.com/dbadmin-tui/dbadmin-tui/keymap"
+	"github.com/dbadmin-tui/dbadmin-tui/themes"
+)
+
+// ConfirmResultMsg is sent when a Confirm or TypedConfirm closes. ID and
+// Payload are what the caller gave when opening it, so the caller knows
+// what was (or was not) confirmed.
+type ConfirmResultMsg struct {
+	ID        string
+	Payload   any
+	Confirmed bool
+}
+
+func resultCmd(id string, payload any, ok bool) tea.Cmd {
+	return func() tea.Msg { return ConfirmResultMsg{ID: id, Payload: payload, Confirmed: ok} }
+}
+
+// maxDialogWidth is the widest a dialog box grows (border included).
+const maxDialogWidth = 64
+
+// dialogWidth is the outer width of a dialog in an area w cells wide.
+func dialogWidth(w int) int {
+	if w <= 0 {
+		return maxDialogWidth
+	}
+	return max(min(maxDialogWidth, w-4), 20)
+}
+
+// box draws a dialog: the title, then the body, in the theme's border, at
+// the given outer width.
+func box(th themes.Theme, outer int, title string, body ...string) string {
+	st := th.DialogBorder
+	inner := max(outer-st.GetHorizontalFrameSize(), 1)
+	parts := make([]string, 0, len(body)+2)
+	if title != "" {
+		parts = append(parts, th.DialogTitle.Render(fit(Sanitize(title), inner)), "")
+	}
+	parts = append(parts, body...)
+	return st.Width(outer).Render(strings.Join(parts, "\n"))
+}
+
+// wrap word-wraps sanitized text to w cells.
+func wrap(s string, w int) string {
+	return lipgloss.NewStyle().Width(max(w, 1)).Render(SanitizeText(s))
+}
+
+// buttons renders "[ No ]  [ Yes ]" with the focused one highlighted.
+func buttons(th themes.Theme, labels []string, focused int) string {
+	out := make([]string, len(labels))
+	for i, l := range labels {
+		st := th.ButtonUnfocused
+		if i == focused {
+			st = th.ButtonFocused
+		}
+		out[i] = st.Render(l)
+	}
+	return strings.Join(out, "  ")
+}
+
+// Confirm is a yes/no question whose default answer is No: enter on a fresh
+// dialog answers No, y answers Yes, n or esc answers No. Left/right/tab
+// move the focus between the buttons; every other key is ignored.
+type Confirm struct {
+	id        string
+	payload   any
+	title     string
+	body      string
+	yesLabel  string
+	noLabel   string
+	yes       bool // focus on Yes
+	done      bool
+	dangerous bool
+	width     int
+	theme     themes.Theme
+	keys      keymap.Dialog
+}
+
+// NewConfirm builds a confirm. id and payload come back in the
+// ConfirmResultMsg. km may be nil.
+func NewConfirm(id, title, body string, payload any, th themes.Theme, km *keymap.KeyMap) Confirm {
+	if km == nil {
+		km = keymap.Default()
+	}
+	return Confirm{id: id, payload: payload, title: title, body: body, yesLabel: "Yes", noLabel: "No",
+		theme: th, keys: km.Dialog}
+}
+
+// WithLabels changes the button labels (e.g. "Cut over", "Keep running").
+func (c Confirm) WithLabels(yes, no string) Confirm { c.yesLabel, c.noLabel = yes, no; return c }
+
+// WithDangerous marks the question as destructive; the title is drawn in
+// the error style.
+func (c Confirm) WithDangerous(d bool) Confirm { c.dangerous = d; return c }
+
+// ID returns the id given at construction.
+func (c Confirm) ID() string { return c.id }
+
+// Done reports whether the dialog has answered.
+func (c Confirm) Done() bool { return c.done }
+
+// SetSize gives the area the dialog is centred in.
+func (c *Confirm) SetSize(w, _ int) { c.width = w }
+
+// Size is the outer size of the box View draws.
+func (c Confirm) Size() (w, h int) { return lipgloss.Size(c.View()) }
+
+// Update answers on y/n/esc/enter; the answer comes as a ConfirmResultMsg.
+func (c Confirm) Update(msg tea.Msg) (Confirm, tea.Cmd) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok || c.done {
+		return c, nil
+	}
+	switch {
+	case c.keys.Yes.Matches(k):
+		return c.answer(true)
+	case c.keys.No.Matches(k), c.keys.Cancel.Matches(k):
+		return c.answer(false)
+	case c.keys.Submit.Matches(k):
+		return c.answer(c.yes)
+	case c.keys.Left.Matches(k), c.keys.PrevField.Matches(k):
+		c.yes = false
+	case c.keys.Right.Matches(k), c.keys.NextField.Matches(k):
+		c.yes = true
+	}
+	return c, nil
+}
+
+func (c Confirm) answer(yes bool) (Confirm, tea.Cmd) {
+	c.done = true
+	return c, resultCmd(c.id, c.payload, yes)
+}
+
+// View draws the dialog box.
+func (c Confirm) View() string {
+	outer := dialogWidth(c.width)
+	inner := outer - c.theme.DialogBorder.GetHorizontalFrameSize()
+	focused := 0
+	if c.yes {
+		focused = 1
+	}
+	title := c.title
+	th := c.theme
+	if c.dangerous {
+		th.DialogTitle = th.DialogTitle.Inherit(th.ErrorText)
+	}
+	return box(th, outer, title,
+		wrap(c.body, inner),
+		"",
+		buttons(c.theme, []string{c.noLabel, c.yesLabel}, focused),
+		c.theme.Muted.Render(fit("y yes · n/esc no · enter "+strings.ToLower([]string{c.noLabel, c.yesLabel}[focused]), inner)),
+	)
+}

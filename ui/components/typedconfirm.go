@@ -1,0 +1,115 @@
+package components
+
+import (
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"github.com/dbadmin-tui/dbadmin-tui/keymap"
+	"github.com/dbadmin-tui/dbadmin-tui/themes"
+)
+
+// TypedConfirm guards the worst actions (restore over a cluster, delete an
+// index, cut over): the user must type the resource name exactly. Enter with
+// a mismatch confirms nothing and says why; esc cancels.
+type TypedConfirm struct {
+	id       string
+	payload  any
+	title    string
+	body     string
+	expected string
+	input    Input
+	mismatch bool
+	done     bool
+	width    int
+	theme    themes.Theme
+	keys     keymap.Dialog
+}
+
+// NewTypedConfirm builds a typed confirm that accepts only expected (the
+// resource name, sanitized the way it is displayed). km may be nil.
+func NewTypedConfirm(id, title, body, expected string, payload any, th themes.Theme, km *keymap.KeyMap) TypedConfirm {
+	if km == nil {
+		km = keymap.Default()
+	}
+	in := themedInput(th)
+	in.Prompt = "> "
+	in.CharLimit = max(len([]rune(expected))*2, 64)
+	in.Focus()
+	return TypedConfirm{id: id, payload: payload, title: title, body: body, expected: Sanitize(expected),
+		input: in, theme: th, keys: km.Dialog}
+}
+
+// ID returns the id given at construction.
+func (c TypedConfirm) ID() string { return c.id }
+
+// Done reports whether the dialog has closed.
+func (c TypedConfirm) Done() bool { return c.done }
+
+// Value is what the user has typed so far.
+func (c TypedConfirm) Value() string { return c.input.Value() }
+
+// SetSize gives the area the dialog is centred in.
+func (c *TypedConfirm) SetSize(w, _ int) {
+	c.width = w
+	c.input.SetWidth(max(dialogWidth(w)-c.theme.DialogBorder.GetHorizontalFrameSize()-3, 4))
+}
+
+// Size is the outer size of the box View draws.
+func (c TypedConfirm) Size() (w, h int) { return lipgloss.Size(c.View()) }
+
+// Update takes text; enter confirms only on an exact match.
+func (c TypedConfirm) Update(msg tea.Msg) (TypedConfirm, tea.Cmd) {
+	if c.done {
+		return c, nil
+	}
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		switch {
+		case c.keys.Cancel.Matches(k):
+			c.done = true
+			return c, resultCmd(c.id, c.payload, false)
+		case c.keys.Submit.Matches(k):
+			if c.input.Value() != c.expected {
+				c.mismatch = true
+				return c, nil
+			}
+			c.done = true
+			return c, resultCmd(c.id, c.payload, true)
+		}
+	}
+	var cmd tea.Cmd
+	before := c.input.Value()
+	c.input, cmd = c.input.Update(msg)
+	if c.input.Value() != before {
+		c.mismatch = false
+	}
+	return c, cmd
+}
+
+// View draws the dialog box.
+func (c TypedConfirm) View() string {
+	outer := dialogWidth(c.width)
+	inner := outer - c.theme.DialogBorder.GetHorizontalFrameSize()
+	th := c.theme
+	th.DialogTitle = th.DialogTitle.Inherit(th.ErrorText)
+	status := c.theme.Muted.Render(fit("enter confirm · esc cancel", inner))
+	if c.mismatch {
+		status = c.theme.ErrorText.Render(wrap("does not match "+quoteName(c.expected)+": nothing was done", inner))
+	}
+	return box(th, outer, c.title,
+		wrap(c.body, inner),
+		"",
+		"Type "+c.theme.FieldFocused.Render(quoteName(c.expected))+" to confirm:",
+		c.input.View(),
+		status,
+	)
+}
+
+func quoteName(s string) string { return "\u201c" + s + "\u201d" }
+
+// themedInput is an Input styled from the theme.
+func themedInput(th themes.Theme) Input {
+	in := NewInput()
+	in.PromptStyle = th.FieldFocused
+	in.PlaceholderStyle = th.Muted
+	return in
+}
