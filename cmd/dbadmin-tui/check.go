@@ -1,0 +1,618 @@
+package main
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"text/tabwriter"
+	"time"
+	"unicode"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient/catalog"
+	"github.com/dbadmin-tui/dbadmin-tui/config"
+	"golang.org/x/oauth2"
+)
+
+// paneAction is one action a pane offers, with the operation it calls: what
+// `check` evaluates against the caller's roles.
+type paneAction struct {
+	pane, action, opID string
+}
+
+// paneActions lists the dashboard's actions, pane by pane.
+var paneActions = []paneAction{
+	{"alerts", "list", "listAlerts"},
+	{"alerts", "acknowledge", "acknowledgeAlert"},
+	{"alerts", "unacknowledge", "acknowledgeAlert"},
+	{"alerts", "enable/disable config", "toggleAlertConfiguration"},
+	{"alerts", "edit config", "updateAlertConfiguration"},
+	{"alerts", "delete config", "deleteAlertConfiguration"},
+	{"backups", "list snapshots", "listReplicaSetBackups"},
+	{"backups", "take snapshot", "takeSnapshot"},
+	{"backups", "delete snapshot", "deleteReplicaSetBackup"},
+	{"backups", "restore", "createBackupRestoreJob"},
+	{"backups", "cancel restore", "cancelBackupRestoreJob"},
+	{"backups", "export snapshot", "createBackupExportJob"},
+	{"backups", "edit schedule", "updateBackupSchedule"},
+	{"search", "list indexes", "listAtlasSearchIndexesCluster"},
+	{"search", "create index", "createAtlasSearchIndex"},
+	{"search", "edit index", "updateAtlasSearchIndex"},
+	{"search", "delete index", "deleteAtlasSearchIndex"},
+	{"access logs", "tail", "listAccessLogsByClusterName"},
+	{"migration", "watch", "getPushMigration"},
+	{"migration", "validate", "validateMigration"},
+	{"migration", "start", "createPushMigration"},
+	{"migration", "cut over", "cutoverMigration"},
+	{"migration", "create link token", "createLinkToken"},
+	{"settings", "view auditing", "getAuditingConfiguration"},
+	{"settings", "update auditing", "updateAuditingConfiguration"},
+	{"settings", "toggle custom DNS", "toggleAwsCustomDns"},
+	{"settings", "authorize cloud access role", "authorizeCloudProviderAccessRole"},
+}
+
+// Limits that keep `check` quick on large accounts.
+const (
+	checkDialTimeout     = 5 * time.Second
+	checkWhoAmITimeout   = 20 * time.Second
+	checkTotalTimeout    = 90 * time.Second
+	checkClusterProjects = 50 // projects whose clusters are listed
+	checkListMax         = 1000
+	checkConcurrency     = 4
+)
+
+// checkCommand holds what `check` takes from its surroundings, so tests can
+// supply the environment and the HTTP transport.
+type checkCommand struct {
+	env       func(string) string
+	transport http.RoundTripper // nil: a transport with the timeouts above
+}
+
+// runCheck is `dbadmin-tui check`: it resolves the profile, authenticates,
+// and reports what the caller can see and do. It returns the exit code.
+func runCheck(args []string, stdout, stderr io.Writer) int {
+	return checkCommand{env: os.Getenv}.run(context.Background(), args, stdout, stderr)
+}
+
+func (cc checkCommand) run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var opts config.LoadOptions
+	fs.StringVar(&opts.Profile, "profile", "", "profile to use (default: $MONGODB_ATLAS_PROFILE, the only profile, or default)")
+	fs.StringVar(&opts.Profile, "P", "", "shorthand for --profile")
+	fs.StringVar(&opts.BaseURL, "base-url", "", "service address (default: the profile's, $MONGODB_ATLAS_OPS_MANAGER_URL, or the cloud)")
+	fs.StringVar(&opts.ServiceSegment, "service", "", "API path segment: /api/{service}/v2 (default atlas)")
+	fs.StringVar(&opts.ConfigPath, "config", "", "our config file (default: $XDG_CONFIG_HOME/dbadmin-tui/config.toml)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(stdout, "usage: dbadmin-tui check [--profile P] [--base-url URL] [--service S] [--config FILE]")
+			fs.SetOutput(stdout)
+			fs.PrintDefaults()
+			return 0
+		}
+		return fail(stderr, nil, "%s (see dbadmin-tui check -h)", err)
+	}
+	if fs.NArg() > 0 {
+		return fail(stderr, nil, "unexpected argument %q (see dbadmin-tui check -h)", fs.Arg(0))
+	}
+	opts.Env = cc.env
+
+	prof, err := config.Load(opts)
+	if err != nil {
+		return fail(stderr, nil, "%s", err)
+	}
+	secrets := []config.Secret{prof.PrivateKey, prof.ClientSecret, prof.AccessToken}
+	auth, err := prof.Auth()
+	if err != nil {
+		return fail(stderr, secrets, "%s", err)
+	}
+
+	transport := cc.transport
+	if transport == nil {
+		transport = newCheckTransport()
+	}
+	client, err := apiclient.New(apiclient.Options{
+		BaseURL:    prof.BaseURL,
+		Service:    prof.Service,
+		Auth:       auth,
+		HTTPClient: &http.Client{Transport: transport},
+		MaxRetries: -1, // a diagnosis reports the first failure as it is
+	})
+	if err != nil {
+		return fail(stderr, secrets, "%s", err)
+	}
+
+	ctx, cancel := context.WithTimeout(ctx, checkTotalTimeout)
+	defer cancel()
+	whoCtx, whoCancel := context.WithTimeout(ctx, checkWhoAmITimeout)
+	status, err := client.WhoAmI(whoCtx)
+	whoCancel()
+	if err != nil {
+		return fail(stderr, secrets, "%s", describeFailure(err, prof, client.BaseURL()))
+	}
+
+	out := &scrubWriter{w: stdout, secrets: secrets}
+	report := gatherReport(ctx, client, prof, status)
+	report.print(out)
+	return 0
+}
+
+// newCheckTransport dials and handshakes with short timeouts, so an
+// unreachable host fails in seconds rather than minutes.
+func newCheckTransport() http.RoundTripper {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.DialContext = (&net.Dialer{Timeout: checkDialTimeout, KeepAlive: 30 * time.Second}).DialContext
+	t.TLSHandshakeTimeout = checkDialTimeout
+	t.ResponseHeaderTimeout = checkWhoAmITimeout
+	return t
+}
+
+// fail prints one line on stderr and returns the exit code for failure.
+func fail(stderr io.Writer, secrets []config.Secret, format string, args ...any) int {
+	line := oneLine(fmt.Sprintf(format, args...))
+	line = scrub(line, secrets)
+	fmt.Fprintln(stderr, "dbadmin-tui check: "+line)
+	return 1
+}
+
+// describeFailure turns the who-am-I failure into one sentence that says what
+// went wrong and what to do, instead of the chain of wrapped errors.
+func describeFailure(err error, prof *config.Resolved, baseURL string) string {
+	profile := prof.Name
+	var (
+		apiErr     *apiclient.Error
+		retrieve   *oauth2.RetrieveError
+		unknownCA  x509.UnknownAuthorityError
+		badHost    x509.HostnameError
+		badCert    x509.CertificateInvalidError
+		verifyErr  *tls.CertificateVerificationError
+		recordErr  tls.RecordHeaderError
+		alertErr   tls.AlertError
+		dnsErr     *net.DNSError
+		decodeErr  *apiclient.DecodeError
+		opErr      *net.OpError
+		timeoutErr interface{ Timeout() bool }
+	)
+	switch {
+	case errors.As(err, &retrieve):
+		status := 0
+		if retrieve.Response != nil {
+			status = retrieve.Response.StatusCode
+		}
+		if status == http.StatusUnauthorized || status == http.StatusBadRequest || status == http.StatusForbidden {
+			return fmt.Sprintf("authentication failed (%d from the token endpoint %s/api/oauth/token): check the client id/secret for profile %s", status, baseURL, profile)
+		}
+		return fmt.Sprintf("could not get a service-account token from %s/api/oauth/token (HTTP %d)", baseURL, status)
+	case errors.As(err, &apiErr):
+		return describeAPIError(apiErr, prof, baseURL)
+	case errors.As(err, &unknownCA):
+		return fmt.Sprintf("TLS handshake with %s failed: certificate signed by an unknown authority", baseURL)
+	case errors.As(err, &badHost):
+		return fmt.Sprintf("TLS handshake with %s failed: the certificate is not valid for %s", baseURL, badHost.Host)
+	case errors.As(err, &badCert):
+		return fmt.Sprintf("TLS handshake with %s failed: %s", baseURL, strings.TrimPrefix(badCert.Error(), "x509: "))
+	case errors.As(err, &verifyErr):
+		return fmt.Sprintf("TLS handshake with %s failed: the certificate could not be verified", baseURL)
+	case errors.As(err, &recordErr):
+		return fmt.Sprintf("TLS handshake with %s failed: the server did not answer in TLS (is it http:// rather than https://?)", baseURL)
+	case errors.As(err, &alertErr):
+		return fmt.Sprintf("TLS handshake with %s failed: the server sent alert %q", baseURL, alertErr.Error())
+	case errors.As(err, &dnsErr):
+		return fmt.Sprintf("cannot reach %s: unknown host %s", baseURL, dnsErr.Name)
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return fmt.Sprintf("cannot reach %s: connection refused", baseURL)
+	case errors.Is(err, syscall.ECONNRESET):
+		return fmt.Sprintf("cannot reach %s: connection reset by the server", baseURL)
+	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &timeoutErr) && timeoutErr.Timeout():
+		return fmt.Sprintf("cannot reach %s: no answer within %s", baseURL, checkWhoAmITimeout)
+	case errors.As(err, &decodeErr):
+		return fmt.Sprintf("%s answered who-am-I with a body that is not the Administration API's (check --base-url and --service)", baseURL)
+	case errors.As(err, &opErr):
+		return fmt.Sprintf("cannot reach %s: %s", baseURL, innermost(err))
+	}
+	return fmt.Sprintf("check against %s failed: %s", baseURL, innermost(err))
+}
+
+func describeAPIError(e *apiclient.Error, prof *config.Resolved, baseURL string) string {
+	code := e.ErrorCode
+	if code == "" {
+		code = e.Reason
+	}
+	what := fmt.Sprintf("%d %s", e.Status, code)
+	switch e.Status {
+	case http.StatusUnauthorized:
+		return fmt.Sprintf("authentication failed (%s): check the %s for profile %s", what, credentialNoun(prof.AuthType), prof.Name)
+	case http.StatusForbidden:
+		detail := ""
+		if e.Detail != "" {
+			detail = ": " + strings.TrimRight(clean(e.Detail), ". ")
+		}
+		return fmt.Sprintf("access denied (%s)%s; the credentials of profile %s were recognised but may not call the API (check the key's IP access list and roles)", what, detail, prof.Name)
+	case http.StatusNotFound:
+		return fmt.Sprintf("%s has no Administration API at /api/%s/v2 (%s): check --base-url and --service", baseURL, prof.Service, what)
+	case http.StatusTooManyRequests:
+		return fmt.Sprintf("rate limited by %s (%s): try again later", baseURL, what)
+	}
+	if e.NotAPIShape {
+		return fmt.Sprintf("%s answered HTTP %d with %s (check --base-url)", baseURL, e.Status, e.Detail)
+	}
+	if e.Detail != "" {
+		return fmt.Sprintf("%s answered %s: %s", baseURL, what, e.Detail)
+	}
+	return fmt.Sprintf("%s answered %s", baseURL, what)
+}
+
+func credentialNoun(authType string) string {
+	switch authType {
+	case config.AuthServiceAccount:
+		return "client id/secret"
+	case config.AuthUserAccount:
+		return "access token (it may have expired; log in again with the cloud CLI)"
+	case config.AuthNone:
+		return "auth_type (no_auth sends no credentials)"
+	}
+	return "public/private key"
+}
+
+// innermost is the deepest error's text: the cause without the layers.
+func innermost(err error) string {
+	for {
+		next := errors.Unwrap(err)
+		if next == nil {
+			return err.Error()
+		}
+		err = next
+	}
+}
+
+// oneLine makes text safe to print as one terminal line: control characters
+// and escape sequences (which could come from a server) become spaces.
+func oneLine(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || !unicode.IsPrint(r) {
+			return ' '
+		}
+		return r
+	}, s)
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// scrub replaces any secret that slipped into text with its masked form: a
+// last line of defence, the messages are built without them.
+func scrub(s string, secrets []config.Secret) string {
+	for _, sec := range secrets {
+		if v := sec.Reveal(); len(v) >= 6 {
+			s = strings.ReplaceAll(s, v, sec.Masked())
+		}
+	}
+	return s
+}
+
+// scrubWriter scrubs secrets from everything written through it.
+type scrubWriter struct {
+	w       io.Writer
+	secrets []config.Secret
+}
+
+func (s *scrubWriter) Write(p []byte) (int, error) {
+	if _, err := io.WriteString(s.w, scrub(string(p), s.secrets)); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// What `check` found once authenticated.
+
+type checkOrg struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+}
+
+type checkProject struct {
+	ID    string `json:"id"`
+	Name  string `json:"name"`
+	OrgID string `json:"orgId"`
+}
+
+type checkCluster struct {
+	ID             string `json:"id"`
+	Name           string `json:"name"`
+	ClusterType    string `json:"clusterType"`
+	MongoDBVersion string `json:"mongoDBVersion"`
+	StateName      string `json:"stateName"`
+	Paused         bool   `json:"paused"`
+}
+
+type projectClusters struct {
+	project  checkProject
+	clusters []checkCluster
+	err      error
+}
+
+type actionVerdict struct {
+	paneAction
+	allowed bool
+	reason  string
+}
+
+type checkReport struct {
+	prof   *config.Resolved
+	client *apiclient.Client
+	status *apiclient.SystemStatus
+
+	roles       []catalog.Assignment
+	rolesSource string
+
+	orgs        []checkOrg
+	orgsErr     error
+	projects    []checkProject
+	projectsErr error
+	clusters    []projectClusters
+	skipped     int // projects whose clusters were not listed
+
+	selected     *checkProject
+	selectedNote string
+	verdicts     []actionVerdict
+	deprecations []apiclient.Deprecation
+}
+
+func gatherReport(ctx context.Context, c *apiclient.Client, prof *config.Resolved, status *apiclient.SystemStatus) *checkReport {
+	r := &checkReport{prof: prof, client: c, status: status}
+	switch {
+	case status.APIKey != nil && len(status.APIKey.Roles) > 0:
+		r.roles, r.rolesSource = status.APIKey.Roles, "reported by the server"
+	case prof.Roles != nil:
+		r.roles, r.rolesSource = prof.Roles, "from profile "+prof.Name+" (the server did not report them)"
+	}
+
+	all := apiclient.AllOptions{MaxItems: checkListMax}
+	r.orgs, r.orgsErr = apiclient.ListAll[checkOrg](ctx, c, "listOrganizations", apiclient.Request{}, all)
+	r.projects, r.projectsErr = apiclient.ListAll[checkProject](ctx, c, "listProjects", apiclient.Request{}, all)
+	sort.SliceStable(r.projects, func(i, j int) bool { return r.projects[i].Name < r.projects[j].Name })
+
+	listed := r.projects
+	if len(listed) > checkClusterProjects {
+		r.skipped = len(listed) - checkClusterProjects
+		listed = listed[:checkClusterProjects]
+	}
+	r.clusters = make([]projectClusters, len(listed))
+	sem := make(chan struct{}, checkConcurrency)
+	var wg sync.WaitGroup
+	for i, p := range listed {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			cl, err := apiclient.ListAll[checkCluster](ctx, c, "listClusters",
+				apiclient.Request{Params: map[string]string{"groupId": p.ID}}, all)
+			sort.SliceStable(cl, func(a, b int) bool { return cl[a].Name < cl[b].Name })
+			r.clusters[i] = projectClusters{project: p, clusters: cl, err: err}
+		}()
+	}
+	wg.Wait()
+
+	r.selectProject()
+	r.evaluateActions()
+	r.deprecations = c.Deprecations()
+	return r
+}
+
+// selectProject picks the project whose actions are evaluated: the profile's,
+// else the only one visible, else the first by name.
+func (r *checkReport) selectProject() {
+	id := r.prof.ProjectID
+	if id != "" {
+		for i := range r.projects {
+			if r.projects[i].ID == id {
+				r.selected, r.selectedNote = &r.projects[i], "the profile's project"
+				return
+			}
+		}
+		r.selected = &checkProject{ID: id, Name: "(not visible to this caller)", OrgID: r.prof.OrgID}
+		r.selectedNote = "the profile's project"
+		return
+	}
+	switch len(r.projects) {
+	case 0:
+		return
+	case 1:
+		r.selected, r.selectedNote = &r.projects[0], "the only visible project"
+	default:
+		r.selected = &r.projects[0]
+		r.selectedNote = "the first visible project; set project_id or MONGODB_ATLAS_PROJECT_ID to choose"
+	}
+}
+
+func (r *checkReport) evaluateActions() {
+	if r.selected == nil {
+		return
+	}
+	gate := apiclient.NewGate(r.roles)
+	gate.SetReadOnly(r.prof.ReadOnly)
+	for _, p := range r.projects {
+		gate.SetProjectOrg(p.ID, p.OrgID)
+	}
+	if r.selected.OrgID != "" {
+		gate.SetProjectOrg(r.selected.ID, r.selected.OrgID)
+	}
+	for _, a := range paneActions {
+		ok, why := gate.Allowed(a.opID, r.selected.ID)
+		r.verdicts = append(r.verdicts, actionVerdict{paneAction: a, allowed: ok, reason: why})
+	}
+}
+
+func (r *checkReport) print(w io.Writer) {
+	p := r.prof
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	line := func(format string, args ...any) { fmt.Fprintf(tw, format+"\n", args...) }
+
+	line("profile\t%s", p.Name)
+	if len(p.Source) > 0 {
+		line("from\t%s", strings.Join(p.Source, "; "))
+	} else {
+		line("from\tdefaults only")
+	}
+	line("endpoint\t%s/api/%s/v2", r.client.BaseURL(), r.client.Service())
+	line("service\t%s build %s%s", clean(r.status.AppName), clean(r.status.Build), map[bool]string{true: " (throttling on)"}[r.status.Throttling])
+	line("auth\t%s (%s)", r.client.AuthMode(), orDash(p.AuthType))
+	line("caller\t%s", r.caller())
+	if p.ReadOnly {
+		line("read-only\tyes: every mutating action is disabled")
+	}
+	tw.Flush()
+
+	fmt.Fprintln(w)
+	if r.roles == nil {
+		fmt.Fprintf(w, "Roles: unknown: the server did not report them and profile %s lists none (add [[%s.roles]] to %s); actions show as allowed until the server refuses them\n",
+			p.Name, p.Name, p.ConfigPath)
+	} else {
+		fmt.Fprintf(w, "Roles (%s):\n", r.rolesSource)
+		for _, a := range r.roles {
+			on := "project " + clean(a.GroupID)
+			if a.OrgID != "" {
+				on = "organization " + clean(a.OrgID)
+			}
+			line("  %s\t%s\ton %s", clean(string(a.RoleName)), a.RoleName.Label(), on)
+		}
+		if len(r.roles) == 0 {
+			line("  none")
+		}
+		tw.Flush()
+	}
+
+	fmt.Fprintln(w)
+	if r.orgsErr != nil {
+		fmt.Fprintf(w, "Organizations: could not list: %s\n", listError(r.orgsErr))
+	} else {
+		fmt.Fprintf(w, "Organizations (%d):\n", len(r.orgs))
+		for _, o := range r.orgs {
+			line("  %s\t%s", clean(o.Name), clean(o.ID))
+		}
+		tw.Flush()
+	}
+
+	fmt.Fprintln(w)
+	if r.projectsErr != nil {
+		fmt.Fprintf(w, "Projects: could not list: %s\n", listError(r.projectsErr))
+	} else {
+		fmt.Fprintf(w, "Projects (%d):\n", len(r.projects))
+		for _, pr := range r.projects {
+			line("  %s\t%s\torg %s", clean(pr.Name), clean(pr.ID), clean(pr.OrgID))
+		}
+		tw.Flush()
+	}
+
+	if len(r.clusters) > 0 {
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "Clusters:")
+		for _, pc := range r.clusters {
+			switch {
+			case pc.err != nil:
+				fmt.Fprintf(w, "  %s: could not list: %s\n", clean(pc.project.Name), listError(pc.err))
+			case len(pc.clusters) == 0:
+				fmt.Fprintf(w, "  %s: none\n", clean(pc.project.Name))
+			default:
+				fmt.Fprintf(w, "  %s:\n", clean(pc.project.Name))
+				for _, c := range pc.clusters {
+					state := clean(c.StateName)
+					if c.Paused {
+						state += " (paused)"
+					}
+					line("    %s\t%s\t%s\t%s\t%s", clean(c.Name), clean(c.ID), orDash(clean(c.ClusterType)), orDash(clean(c.MongoDBVersion)), orDash(state))
+				}
+				tw.Flush()
+			}
+		}
+		if r.skipped > 0 {
+			fmt.Fprintf(w, "  (clusters of %d more projects not listed)\n", r.skipped)
+		}
+	}
+
+	fmt.Fprintln(w)
+	if len(r.deprecations) == 0 {
+		fmt.Fprintln(w, "Deprecations: none seen")
+	} else {
+		fmt.Fprintln(w, "Deprecations seen:")
+		for _, d := range r.deprecations {
+			line("  %s\tversion %s\tdeprecated %s\tsunset %s", d.Op, orDash(d.Version), orDash(clean(d.Deprecation)), orDash(clean(d.Sunset)))
+		}
+		tw.Flush()
+	}
+
+	fmt.Fprintln(w)
+	if r.selected == nil {
+		fmt.Fprintln(w, "Actions: not evaluated: no project is visible and the profile names none")
+		return
+	}
+	fmt.Fprintf(w, "Actions in project %s (%s; %s):\n", clean(r.selected.Name), clean(r.selected.ID), r.selectedNote)
+	for _, v := range r.verdicts {
+		verdict := "allowed"
+		switch {
+		case !v.allowed:
+			verdict = "denied: " + v.reason
+		case r.roles == nil:
+			verdict = "allowed (roles unknown)"
+		}
+		line("  %s\t%s\t%s\t%s", v.pane, v.action, v.opID, verdict)
+	}
+	tw.Flush()
+}
+
+// caller names who authenticated, never with a secret: the API key's public
+// key (an identifier the console shows too), the service account's client
+// id, or "user account".
+func (r *checkReport) caller() string {
+	if k := r.status.APIKey; k != nil && k.PublicKey != "" {
+		s := "API key " + clean(k.PublicKey)
+		if k.ID != "" {
+			s += " (id " + clean(k.ID) + ")"
+		}
+		return s
+	}
+	switch r.prof.AuthType {
+	case config.AuthServiceAccount:
+		return "service account " + clean(r.client.Principal())
+	case config.AuthUserAccount:
+		return "user account (access token from the profile or environment)"
+	case config.AuthNone:
+		return "anonymous (no_auth)"
+	}
+	return clean(r.client.Principal())
+}
+
+// listError is a failed list call in a few words.
+func listError(err error) string {
+	if e, ok := apiclient.AsError(err); ok {
+		s := fmt.Sprintf("%d %s", e.Status, e.ErrorCode)
+		if e.Detail != "" {
+			s += ": " + e.Detail
+		}
+		return clean(s)
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return "timed out"
+	}
+	return clean(innermost(err))
+}
+
+// clean strips control characters from server-provided text.
+func clean(s string) string { return oneLine(s) }
+
+func orDash(s string) string {
+	if strings.TrimSpace(s) == "" {
+		return "-"
+	}
+	return s
+}

@@ -1,0 +1,372 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient/catalog"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// fakeAPI is a small Administration API: who-am-I, organizations, projects
+// and clusters, behind a bearer token or service-account credentials.
+type fakeAPI struct {
+	token        string               // accepted bearer token
+	clientID     string               // accepted service account
+	clientSecret string               //
+	roles        []catalog.Assignment // reported in apiKey.roles; nil: no apiKey at all
+	forbidden    bool                 // answer 403 to who-am-I
+}
+
+func (f *fakeAPI) handler() http.Handler {
+	mux := http.NewServeMux()
+	writeJSON := func(w http.ResponseWriter, status int, v any) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		_ = json.NewEncoder(w).Encode(v)
+	}
+	authed := func(next http.HandlerFunc) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			if r.Header.Get("Authorization") != "Bearer "+f.token {
+				w.Header().Set("WWW-Authenticate", `Digest realm="fake", nonce="0123456789abcdef", qop="auth", algorithm=MD5`)
+				writeJSON(w, http.StatusUnauthorized, map[string]any{"error": 401, "errorCode": "UNAUTHORIZED", "reason": "Unauthorized", "detail": "You are not authorized for this resource."})
+				return
+			}
+			next(w, r)
+		}
+	}
+	mux.HandleFunc("POST /api/oauth/token", func(w http.ResponseWriter, r *http.Request) {
+		id, secret, ok := r.BasicAuth()
+		if !ok || f.clientID == "" || id != f.clientID || secret != f.clientSecret {
+			writeJSON(w, http.StatusUnauthorized, map[string]any{"error": "invalid_client"})
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"access_token": f.token, "token_type": "Bearer", "expires_in": 3600})
+	})
+	mux.HandleFunc("GET /api/atlas/v2", authed(func(w http.ResponseWriter, r *http.Request) {
+		if f.forbidden {
+			writeJSON(w, http.StatusForbidden, map[string]any{"error": 403, "errorCode": "IP_ADDRESS_NOT_ON_ACCESS_LIST", "reason": "Forbidden", "detail": "IP address 10.0.0.1 is not allowed to access this resource."})
+			return
+		}
+		status := map[string]any{"appName": "MongoDB Atlas", "build": "fake-1", "throttling": false}
+		if f.roles != nil {
+			status["apiKey"] = map[string]any{"id": "65a000000000000000000001", "publicKey": "readonly1", "roles": f.roles}
+		}
+		writeJSON(w, http.StatusOK, status)
+	}))
+	mux.HandleFunc("GET /api/atlas/v2/orgs", authed(func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusOK, map[string]any{"results": []any{map[string]any{"id": "org1", "name": "Acme"}}, "totalCount": 1})
+	}))
+	mux.HandleFunc("GET /api/atlas/v2/groups", authed(func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusOK, map[string]any{"results": []any{
+			map[string]any{"id": "grp1", "name": "Payments", "orgId": "org1"},
+			map[string]any{"id": "grp2", "name": "Analytics", "orgId": "org1"},
+		}, "totalCount": 2})
+	}))
+	mux.HandleFunc("GET /api/atlas/v2/groups/{groupId}/clusters", authed(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Deprecation", "@1735689600")
+		w.Header().Set("Sunset", "Thu, 01 Jul 2027 00:00:00 GMT")
+		var results []any
+		if r.PathValue("groupId") == "grp1" {
+			results = append(results, map[string]any{"id": "cl1", "name": "payments-main", "clusterType": "REPLICASET", "mongoDBVersion": "7.0.12", "stateName": "IDLE"})
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"results": results, "totalCount": len(results)})
+	}))
+	return mux
+}
+
+// checkRun runs `check` with an isolated config home and the given env.
+type checkRun struct {
+	code           int
+	stdout, stderr string
+}
+
+func runCheckWith(t *testing.T, env map[string]string, args ...string) checkRun {
+	t.Helper()
+	home := t.TempDir()
+	full := map[string]string{"XDG_CONFIG_HOME": home, "HOME": home}
+	for k, v := range env {
+		full[k] = v
+	}
+	var stdout, stderr bytes.Buffer
+	code := checkCommand{env: func(k string) string { return full[k] }}.run(context.Background(), args, &stdout, &stderr)
+	return checkRun{code: code, stdout: stdout.String(), stderr: stderr.String()}
+}
+
+// assertOneLineFailure checks the contract for every failure: non-zero exit,
+// exactly one line on stderr, no Go internals, nothing on stdout.
+func assertOneLineFailure(t *testing.T, r checkRun, wantParts ...string) {
+	t.Helper()
+	assert.NotZero(t, r.code)
+	assert.Empty(t, r.stdout)
+	assert.Equal(t, 1, strings.Count(r.stderr, "\n"), "stderr: %q", r.stderr)
+	assert.True(t, strings.HasSuffix(r.stderr, "\n"))
+	for _, bad := range []string{"goroutine", "panic", "runtime.", "&{", "%!"} {
+		assert.NotContains(t, r.stderr, bad)
+	}
+	for _, p := range wantParts {
+		assert.Contains(t, r.stderr, p)
+	}
+}
+
+func startFake(t *testing.T, f *fakeAPI) string {
+	t.Helper()
+	srv := httptest.NewServer(f.handler())
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+func readOnlyRoles() []catalog.Assignment {
+	return []catalog.Assignment{
+		{RoleName: catalog.GroupReadOnly, GroupID: "grp1"},
+		{RoleName: catalog.OrgMember, OrgID: "org1"},
+	}
+}
+
+// actionLine finds the action table row for pane and action.
+func actionLine(t *testing.T, stdout, pane, action string) string {
+	t.Helper()
+	re := regexp.MustCompile(`(?m)^  ` + regexp.QuoteMeta(pane) + ` +` + regexp.QuoteMeta(action) + `  .*$`)
+	line := re.FindString(stdout)
+	require.NotEmpty(t, line, "no row for %s/%s in:\n%s", pane, action, stdout)
+	return line
+}
+
+func TestCheckReadOnlyCallerSeesDeniedActions(t *testing.T) {
+	const token = "bearer-token-value-123456"
+	base := startFake(t, &fakeAPI{token: token, roles: readOnlyRoles()})
+	r := runCheckWith(t, map[string]string{
+		"MONGODB_ATLAS_ACCESS_TOKEN":    token,
+		"MONGODB_ATLAS_OPS_MANAGER_URL": base,
+		"MONGODB_ATLAS_PROJECT_ID":      "grp1",
+	})
+	require.Equal(t, 0, r.code, "stderr: %s", r.stderr)
+	assert.Empty(t, r.stderr)
+	out := r.stdout
+	t.Log("\n" + out)
+
+	assert.Contains(t, out, "endpoint  "+base+"/api/atlas/v2")
+	assert.Contains(t, out, "bearer (user_account)")
+	assert.Contains(t, out, "API key readonly1")
+	assert.Contains(t, out, "Roles (reported by the server):")
+	assert.Regexp(t, `GROUP_READ_ONLY +Project Read Only +on project grp1`, out)
+	assert.Regexp(t, `ORG_MEMBER +Organization Member +on organization org1`, out)
+	assert.Regexp(t, `Acme +org1`, out)
+	assert.Regexp(t, `Payments +grp1 +org org1`, out)
+	assert.Regexp(t, `payments-main +cl1 +REPLICASET +7\.0\.12 +IDLE`, out)
+	assert.Contains(t, out, "Analytics: none")
+	assert.Regexp(t, `listClusters +version 2024-08-05 +deprecated @1735689600 +sunset Thu, 01 Jul 2027`, out)
+	assert.Contains(t, out, "Actions in project Payments (grp1; the profile's project)")
+
+	assert.Contains(t, actionLine(t, out, "alerts", "acknowledge"), "denied: needs Organization Owner or Project Owner or Project Alerts Manager")
+	assert.Contains(t, actionLine(t, out, "alerts", "list"), "allowed")
+	assert.Contains(t, actionLine(t, out, "backups", "take snapshot"), "denied: needs Project Backup Manager")
+	assert.Contains(t, actionLine(t, out, "migration", "cut over"), "denied: needs Organization Owner")
+	assert.Contains(t, actionLine(t, out, "settings", "toggle custom DNS"), "denied")
+	assert.NotContains(t, out, token)
+}
+
+func TestCheckOwnerMayAcknowledge(t *testing.T) {
+	const token = "owner-token-value-987654"
+	base := startFake(t, &fakeAPI{token: token, roles: []catalog.Assignment{{RoleName: catalog.OrgOwner, OrgID: "org1"}}})
+	r := runCheckWith(t, map[string]string{"MONGODB_ATLAS_ACCESS_TOKEN": token}, "--base-url", base)
+	require.Equal(t, 0, r.code, "stderr: %s", r.stderr)
+	assert.Contains(t, r.stdout, "the first visible project")
+	assert.Regexp(t, `acknowledgeAlert +allowed$`, actionLine(t, r.stdout, "alerts", "acknowledge"))
+	assert.Regexp(t, `cutoverMigration +allowed$`, actionLine(t, r.stdout, "migration", "cut over"))
+	assert.Regexp(t, `createLinkToken +allowed$`, actionLine(t, r.stdout, "migration", "create link token"))
+}
+
+func TestCheckServiceAccountRolesFromProfile(t *testing.T) {
+	const secret = "sa-client-secret-abcdef"
+	f := &fakeAPI{token: "issued-token-000111222", clientID: "mdb_sa_id_1", clientSecret: secret}
+	base := startFake(t, f)
+	home := t.TempDir()
+	own := filepath.Join(home, "dbadmin-tui", "config.toml")
+	require.NoError(t, os.MkdirAll(filepath.Dir(own), 0o700))
+	require.NoError(t, os.WriteFile(own, []byte(`
+[ci]
+ops_manager_url = "`+base+`"
+client_id = "mdb_sa_id_1"
+client_secret = "`+secret+`"
+project_id = "grp2"
+read_only = true
+
+[[ci.roles]]
+role = "GROUP_OWNER"
+group_id = "grp2"
+`), 0o600))
+	r := runCheckWith(t, map[string]string{"XDG_CONFIG_HOME": home}, "--profile", "ci")
+	require.Equal(t, 0, r.code, "stderr: %s", r.stderr)
+	out := r.stdout
+	assert.Contains(t, out, "oauth (service_account)")
+	assert.Contains(t, out, "service account mdb_sa_id_1")
+	assert.Contains(t, out, "Roles (from profile ci (the server did not report them)):")
+	assert.Contains(t, out, "read-only  yes")
+	assert.Contains(t, actionLine(t, out, "alerts", "acknowledge"), "denied: read-only mode")
+	assert.Regexp(t, `listAlerts +allowed$`, actionLine(t, out, "alerts", "list"))
+	assert.NotContains(t, out, secret)
+	assert.NotContains(t, out, f.token)
+}
+
+func TestCheckFailuresAreOneLine(t *testing.T) {
+	const token = "good-token-aaaabbbbcccc"
+	base := startFake(t, &fakeAPI{token: token, roles: readOnlyRoles()})
+	forbidden := startFake(t, &fakeAPI{token: token, roles: readOnlyRoles(), forbidden: true})
+	notAPI := httptest.NewServer(http.NotFoundHandler())
+	t.Cleanup(notAPI.Close)
+	tlsSrv := httptest.NewUnstartedServer(http.NotFoundHandler())
+	tlsSrv.Config.ErrorLog = log.New(io.Discard, "", 0) // the refused handshake is the point
+	tlsSrv.StartTLS()
+	t.Cleanup(tlsSrv.Close)
+	closed := closedPort(t)
+
+	cases := []struct {
+		name string
+		env  map[string]string
+		args []string
+		want []string
+	}{
+		{
+			name: "unreachable host",
+			env:  map[string]string{"MONGODB_ATLAS_ACCESS_TOKEN": token},
+			args: []string{"--base-url", "http://" + closed},
+			want: []string{"cannot reach http://" + closed + ": connection refused"},
+		},
+		{
+			name: "wrong API key",
+			env: map[string]string{
+				"MONGODB_ATLAS_PUBLIC_API_KEY": "wrongpub", "MONGODB_ATLAS_PRIVATE_API_KEY": "wrong-private-key-000",
+				"MONGODB_ATLAS_OPS_MANAGER_URL": base,
+			},
+			want: []string{"authentication failed (401 UNAUTHORIZED): check the public/private key for profile default"},
+		},
+		{
+			name: "wrong service account secret",
+			env: map[string]string{
+				"MONGODB_ATLAS_CLIENT_ID": "mdb_sa_id_x", "MONGODB_ATLAS_CLIENT_SECRET": "wrong-client-secret-1",
+				"MONGODB_ATLAS_OPS_MANAGER_URL": base,
+			},
+			want: []string{"authentication failed (401 from the token endpoint", "check the client id/secret for profile default"},
+		},
+		{
+			name: "forbidden",
+			env:  map[string]string{"MONGODB_ATLAS_ACCESS_TOKEN": token, "MONGODB_ATLAS_OPS_MANAGER_URL": forbidden},
+			want: []string{"access denied (403 IP_ADDRESS_NOT_ON_ACCESS_LIST)", "IP access list"},
+		},
+		{
+			name: "malformed base URL",
+			env:  map[string]string{"MONGODB_ATLAS_ACCESS_TOKEN": token},
+			args: []string{"--base-url", "ht!tp://x"},
+			want: []string{`malformed base URL "ht!tp://x"`},
+		},
+		{
+			name: "not the API",
+			env:  map[string]string{"MONGODB_ATLAS_ACCESS_TOKEN": token, "MONGODB_ATLAS_OPS_MANAGER_URL": notAPI.URL},
+			want: []string{"has no Administration API at /api/atlas/v2 (404", "--base-url"},
+		},
+		{
+			name: "untrusted TLS certificate",
+			env:  map[string]string{"MONGODB_ATLAS_ACCESS_TOKEN": token, "MONGODB_ATLAS_OPS_MANAGER_URL": tlsSrv.URL},
+			want: []string{"TLS handshake with " + tlsSrv.URL + " failed: certificate signed by an unknown authority"},
+		},
+		{
+			name: "missing credentials",
+			env:  map[string]string{"MONGODB_ATLAS_OPS_MANAGER_URL": base},
+			want: []string{"no credentials", "MONGODB_ATLAS_PUBLIC_API_KEY", "--profile"},
+		},
+		{
+			name: "unknown profile",
+			env:  map[string]string{"MONGODB_ATLAS_ACCESS_TOKEN": token},
+			args: []string{"--profile", "nope"},
+			want: []string{`profile not found: "nope"`},
+		},
+		{
+			name: "bad flag",
+			args: []string{"--bogus"},
+			want: []string{"flag provided but not defined: -bogus"},
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := runCheckWith(t, tc.env, tc.args...)
+			t.Log(r.stderr)
+			assertOneLineFailure(t, r, tc.want...)
+			for _, v := range tc.env {
+				if strings.Contains(v, "secret") || strings.Contains(v, "private") || strings.Contains(v, "token") {
+					assert.NotContains(t, r.stderr, v)
+				}
+			}
+		})
+	}
+}
+
+func TestCheckRefusesWorldReadableSecrets(t *testing.T) {
+	home := t.TempDir()
+	cli := filepath.Join(home, "atlascli", "config.toml")
+	require.NoError(t, os.MkdirAll(filepath.Dir(cli), 0o700))
+	require.NoError(t, os.WriteFile(cli, []byte("[default]\npublic_api_key = \"pub12345\"\nprivate_api_key = \"file-private-key-999\"\n"), 0o600))
+	require.NoError(t, os.Chmod(cli, 0o644))
+
+	r := runCheckWith(t, map[string]string{"XDG_CONFIG_HOME": home})
+	assertOneLineFailure(t, r, cli+" is readable by others (mode 0644)", "run: chmod 600 "+cli)
+	assert.NotContains(t, r.stderr, "file-private-key-999")
+}
+
+// TestCheckEntryPoint runs the real entry point, which reads the process
+// environment.
+func TestCheckEntryPoint(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", home)
+	t.Setenv("HOME", home)
+	for _, k := range []string{"MONGODB_ATLAS_PROFILE", "MONGODB_ATLAS_PUBLIC_API_KEY", "MONGODB_ATLAS_PRIVATE_API_KEY",
+		"MONGODB_ATLAS_CLIENT_ID", "MONGODB_ATLAS_CLIENT_SECRET", "MONGODB_ATLAS_ACCESS_TOKEN", "MONGODB_ATLAS_AUTH_TYPE",
+		"MONGODB_ATLAS_OPS_MANAGER_URL", "MONGODB_ATLAS_BASE_URL", "MONGODB_ATLAS_SERVICE"} {
+		t.Setenv(k, "")
+	}
+	t.Setenv("MONGODB_ATLAS_ACCESS_TOKEN", "entry-token-123456789")
+	t.Setenv("MONGODB_ATLAS_OPS_MANAGER_URL", "http://"+closedPort(t))
+
+	var stdout, stderr bytes.Buffer
+	code := runCheck(nil, &stdout, &stderr)
+	assertOneLineFailure(t, checkRun{code: code, stdout: stdout.String(), stderr: stderr.String()}, "connection refused")
+
+	stdout.Reset()
+	stderr.Reset()
+	assert.Equal(t, 0, runCheck([]string{"-h"}, &stdout, &stderr))
+	assert.Contains(t, stdout.String(), "usage: dbadmin-tui check")
+}
+
+func TestPaneActionsNameCatalogOperations(t *testing.T) {
+	seen := map[string]bool{}
+	for _, a := range paneActions {
+		_, ok := catalog.Get(a.opID)
+		assert.True(t, ok, "%s/%s: unknown operation %s", a.pane, a.action, a.opID)
+		key := a.pane + "/" + a.action
+		assert.False(t, seen[key], "duplicate action %s", key)
+		seen[key] = true
+	}
+	assert.GreaterOrEqual(t, len(paneActions), 20)
+}
+
+// closedPort returns a loopback address nothing listens on.
+func closedPort(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := ln.Addr().String()
+	require.NoError(t, ln.Close())
+	return addr
+}
