@@ -1,0 +1,483 @@
+package apiclient
+
+import (
+	"context"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient/catalog"
+)
+
+// ProjectsService serves the context picker: organizations, projects,
+// clusters of every kind, processes, service-account roles, and the
+// read-only cluster insights (measurements, performance advisor).
+type ProjectsService struct{ c *Client }
+
+// Projects is the picker's service.
+func (c *Client) Projects() ProjectsService { return ProjectsService{c} }
+
+// Organization is AtlasOrganization.
+type Organization struct {
+	ID                        string `json:"id"`
+	Name                      string `json:"name"`
+	IsDeleted                 bool   `json:"isDeleted"`
+	SkipDefaultAlertsSettings bool   `json:"skipDefaultAlertsSettings,omitempty"`
+	Links                     []Link `json:"links,omitempty"`
+}
+
+// Tag is a resource tag.
+type Tag struct {
+	Key   string `json:"key"`
+	Value string `json:"value"`
+}
+
+// Project is a Group: a project.
+type Project struct {
+	ID                        string    `json:"id"`
+	Name                      string    `json:"name"`
+	OrgID                     string    `json:"orgId"`
+	ClusterCount              int64     `json:"clusterCount"`
+	Created                   time.Time `json:"created"`
+	RegionUsageRestrictions   string    `json:"regionUsageRestrictions,omitempty"`
+	Tags                      []Tag     `json:"tags,omitempty"`
+	WithDefaultAlertsSettings *bool     `json:"withDefaultAlertsSettings,omitempty"`
+	Links                     []Link    `json:"links,omitempty"`
+}
+
+// ClusterState is a cluster's stateName.
+type ClusterState string
+
+const (
+	ClusterIdle      ClusterState = "IDLE"
+	ClusterCreating  ClusterState = "CREATING"
+	ClusterUpdating  ClusterState = "UPDATING"
+	ClusterDeleting  ClusterState = "DELETING"
+	ClusterRepairing ClusterState = "REPAIRING"
+)
+
+// ClusterType is a cluster's topology.
+type ClusterType string
+
+const (
+	ClusterReplicaSet ClusterType = "REPLICASET"
+	ClusterSharded    ClusterType = "SHARDED"
+	ClusterGeoSharded ClusterType = "GEOSHARDED"
+)
+
+// Cluster is ClusterDescription20240805, the members the picker and the
+// panes need: identity, state, version, backup flags and enough of the
+// replication specs to tell the tier.
+type Cluster struct {
+	ID                           string             `json:"id"`
+	GroupID                      string             `json:"groupId"`
+	Name                         string             `json:"name"`
+	ClusterType                  ClusterType        `json:"clusterType"`
+	StateName                    ClusterState       `json:"stateName"`
+	MongoDBVersion               string             `json:"mongoDBVersion"`
+	MongoDBMajorVersion          string             `json:"mongoDBMajorVersion,omitempty"`
+	Paused                       bool               `json:"paused"`
+	BackupEnabled                bool               `json:"backupEnabled"`
+	PitEnabled                   bool               `json:"pitEnabled"`
+	TerminationProtectionEnabled bool               `json:"terminationProtectionEnabled"`
+	VersionReleaseSystem         string             `json:"versionReleaseSystem,omitempty"` // LTS, CONTINUOUS
+	CreateDate                   *time.Time         `json:"createDate,omitempty"`
+	ConnectionStrings            *ConnectionStrings `json:"connectionStrings,omitempty"`
+	ReplicationSpecs             []ReplicationSpec  `json:"replicationSpecs,omitempty"`
+	Tags                         []Tag              `json:"tags,omitempty"`
+	Links                        []Link             `json:"links,omitempty"`
+}
+
+// ConnectionStrings are a cluster's URIs.
+type ConnectionStrings struct {
+	Standard    string `json:"standard,omitempty"`
+	StandardSrv string `json:"standardSrv,omitempty"`
+	Private     string `json:"private,omitempty"`
+	PrivateSrv  string `json:"privateSrv,omitempty"`
+}
+
+// ReplicationSpec is one zone (or shard) of a cluster.
+type ReplicationSpec struct {
+	ID            string         `json:"id,omitempty"`
+	ZoneID        string         `json:"zoneId,omitempty"`
+	ZoneName      string         `json:"zoneName,omitempty"`
+	RegionConfigs []RegionConfig `json:"regionConfigs"`
+}
+
+// RegionConfig is one region's hardware. A tenant (M0/M2/M5) cluster has
+// providerName TENANT and the real provider in backingProviderName.
+type RegionConfig struct {
+	ProviderName        string        `json:"providerName"`
+	BackingProviderName string        `json:"backingProviderName,omitempty"`
+	RegionName          string        `json:"regionName"`
+	Priority            int           `json:"priority"`
+	ElectableSpecs      *HardwareSpec `json:"electableSpecs,omitempty"`
+	ReadOnlySpecs       *HardwareSpec `json:"readOnlySpecs,omitempty"`
+	AnalyticsSpecs      *HardwareSpec `json:"analyticsSpecs,omitempty"`
+}
+
+// HardwareSpec is a node group's size.
+type HardwareSpec struct {
+	InstanceSize  string  `json:"instanceSize"`
+	NodeCount     int     `json:"nodeCount,omitempty"`
+	DiskSizeGB    float64 `json:"diskSizeGB,omitempty"`
+	DiskIOPS      int     `json:"diskIOPS,omitempty"`
+	EBSVolumeType string  `json:"ebsVolumeType,omitempty"`
+}
+
+// InstanceSize is the electable tier of the first region ("M10", "M0", ...),
+// or "" when the answer carried no specs.
+func (c Cluster) InstanceSize() string {
+	for _, rs := range c.ReplicationSpecs {
+		for _, rc := range rs.RegionConfigs {
+			if rc.ElectableSpecs != nil && rc.ElectableSpecs.InstanceSize != "" {
+				return rc.ElectableSpecs.InstanceSize
+			}
+		}
+	}
+	return ""
+}
+
+// Tenant reports a shared-tier cluster (M0, M2, M5): no access logs, no
+// auditing, no cloud backup snapshots of the dedicated kind.
+func (c Cluster) Tenant() bool {
+	for _, rs := range c.ReplicationSpecs {
+		for _, rc := range rs.RegionConfigs {
+			if rc.ProviderName == "TENANT" {
+				return true
+			}
+		}
+	}
+	return TenantSize(c.InstanceSize())
+}
+
+// TenantSize reports whether an instance size is a shared tier.
+func TenantSize(size string) bool {
+	switch strings.ToUpper(size) {
+	case "M0", "M2", "M5":
+		return true
+	}
+	return false
+}
+
+// ClusterListOptions page listClusters.
+type ClusterListOptions struct {
+	IncludeDeletedWithRetainedBackups bool
+	ListOptions
+}
+
+// NameListOptions page a list that can be filtered by name.
+type NameListOptions struct {
+	Name string
+	ListOptions
+}
+
+// OrgGroupClusters is one project of GET /clusters, with its clusters.
+type OrgGroupClusters struct {
+	GroupID   string           `json:"groupId"`
+	GroupName string           `json:"groupName"`
+	OrgID     string           `json:"orgId"`
+	OrgName   string           `json:"orgName"`
+	PlanType  string           `json:"planType,omitempty"`
+	Tags      []string         `json:"tags,omitempty"`
+	Clusters  []ClusterSummary `json:"clusters"`
+}
+
+// ClusterSummary is a cluster as GET /clusters describes it.
+type ClusterSummary struct {
+	ClusterID     string   `json:"clusterId"`
+	Name          string   `json:"name"`
+	Type          string   `json:"type"`         // REPLICA_SET, SHARDED_CLUSTER
+	Availability  string   `json:"availability"` // available, dead, unavailable, warning
+	Versions      []string `json:"versions,omitempty"`
+	BackupEnabled bool     `json:"backupEnabled"`
+	AuthEnabled   bool     `json:"authEnabled"`
+	SSLEnabled    bool     `json:"sslEnabled"`
+	AlertCount    int      `json:"alertCount"`
+	NodeCount     int      `json:"nodeCount"`
+	DataSizeBytes int64    `json:"dataSizeBytes,omitempty"`
+}
+
+// FlexCluster is FlexClusterDescription20241113.
+type FlexCluster struct {
+	ID                           string             `json:"id"`
+	GroupID                      string             `json:"groupId"`
+	Name                         string             `json:"name"`
+	ClusterType                  ClusterType        `json:"clusterType,omitempty"`
+	StateName                    ClusterState       `json:"stateName"`
+	MongoDBVersion               string             `json:"mongoDBVersion"`
+	CreateDate                   *time.Time         `json:"createDate,omitempty"`
+	ProviderSettings             FlexProvider       `json:"providerSettings"`
+	BackupSettings               *BackupSettings    `json:"backupSettings,omitempty"`
+	ConnectionStrings            *ConnectionStrings `json:"connectionStrings,omitempty"`
+	TerminationProtectionEnabled bool               `json:"terminationProtectionEnabled"`
+	VersionReleaseSystem         string             `json:"versionReleaseSystem,omitempty"`
+	Tags                         []Tag              `json:"tags,omitempty"`
+}
+
+// FlexProvider is where a flex cluster runs.
+type FlexProvider struct {
+	ProviderName        string  `json:"providerName"` // FLEX
+	BackingProviderName string  `json:"backingProviderName"`
+	RegionName          string  `json:"regionName"`
+	DiskSizeGB          float64 `json:"diskSizeGB,omitempty"`
+}
+
+// BackupSettings says whether a flex cluster is backed up.
+type BackupSettings struct {
+	Enabled bool `json:"enabled"`
+}
+
+// ServerlessInstance is ServerlessInstanceDescription.
+type ServerlessInstance struct {
+	ID                           string                   `json:"id"`
+	GroupID                      string                   `json:"groupId"`
+	Name                         string                   `json:"name"`
+	StateName                    ClusterState             `json:"stateName"`
+	MongoDBVersion               string                   `json:"mongoDBVersion"`
+	CreateDate                   *time.Time               `json:"createDate,omitempty"`
+	ProviderSettings             ServerlessProvider       `json:"providerSettings"`
+	ConnectionStrings            *ServerlessConnStrings   `json:"connectionStrings,omitempty"`
+	ServerlessBackupOptions      *ServerlessBackupOptions `json:"serverlessBackupOptions,omitempty"`
+	TerminationProtectionEnabled bool                     `json:"terminationProtectionEnabled"`
+	Tags                         []Tag                    `json:"tags,omitempty"`
+	Links                        []Link                   `json:"links,omitempty"`
+}
+
+// ServerlessProvider is where a serverless instance runs.
+type ServerlessProvider struct {
+	ProviderName        string `json:"providerName"` // SERVERLESS
+	BackingProviderName string `json:"backingProviderName"`
+	RegionName          string `json:"regionName"`
+}
+
+// ServerlessConnStrings are a serverless instance's URIs.
+type ServerlessConnStrings struct {
+	StandardSrv     string                     `json:"standardSrv,omitempty"`
+	PrivateEndpoint []ServerlessPrivateConnStr `json:"privateEndpoint,omitempty"`
+}
+
+// ServerlessPrivateConnStr is a private-endpoint URI of a serverless instance.
+type ServerlessPrivateConnStr struct {
+	SRVConnectionString string `json:"srvConnectionString,omitempty"`
+	Type                string `json:"type,omitempty"`
+}
+
+// ServerlessBackupOptions say whether continuous backup is on.
+type ServerlessBackupOptions struct {
+	ServerlessContinuousBackupEnabled bool `json:"serverlessContinuousBackupEnabled"`
+}
+
+// ProcessType is a process's typeName.
+type ProcessType string
+
+const (
+	ProcessPrimary         ProcessType = "REPLICA_PRIMARY"
+	ProcessSecondary       ProcessType = "REPLICA_SECONDARY"
+	ProcessRecovering      ProcessType = "RECOVERING"
+	ProcessMongos          ProcessType = "SHARD_MONGOS"
+	ProcessConfig          ProcessType = "SHARD_CONFIG"
+	ProcessShardStandalone ProcessType = "SHARD_STANDALONE"
+	ProcessShardPrimary    ProcessType = "SHARD_PRIMARY"
+	ProcessShardSecondary  ProcessType = "SHARD_SECONDARY"
+	ProcessNoData          ProcessType = "NO_DATA"
+)
+
+// Process is one mongod or mongos of a project (ApiHostViewAtlas).
+type Process struct {
+	ID             string      `json:"id"` // hostname:port
+	GroupID        string      `json:"groupId,omitempty"`
+	Hostname       string      `json:"hostname"`
+	Port           int         `json:"port"`
+	TypeName       ProcessType `json:"typeName"`
+	ReplicaSetName string      `json:"replicaSetName,omitempty"`
+	ShardName      string      `json:"shardName,omitempty"`
+	UserAlias      string      `json:"userAlias,omitempty"`
+	Version        string      `json:"version,omitempty"`
+	Created        *time.Time  `json:"created,omitempty"`
+	LastPing       *time.Time  `json:"lastPing,omitempty"`
+	Links          []Link      `json:"links,omitempty"`
+}
+
+// HostPort is the process's address as the access log route wants it.
+func (p Process) HostPort() string { return p.Hostname + ":" + strconv.Itoa(p.Port) }
+
+// ServiceAccount is a service account with its roles on one organization or
+// project (OrgServiceAccount, GroupServiceAccount).
+type ServiceAccount struct {
+	ClientID    string                 `json:"clientId"`
+	Name        string                 `json:"name"`
+	Description string                 `json:"description,omitempty"`
+	CreatedAt   *time.Time             `json:"createdAt,omitempty"`
+	Roles       []string               `json:"roles"`
+	Secrets     []ServiceAccountSecret `json:"secrets,omitempty"`
+}
+
+// ServiceAccountSecret describes one secret; the value itself is masked.
+type ServiceAccountSecret struct {
+	ID                string     `json:"id"`
+	CreatedAt         *time.Time `json:"createdAt,omitempty"`
+	ExpiresAt         *time.Time `json:"expiresAt,omitempty"`
+	LastUsedAt        *time.Time `json:"lastUsedAt,omitempty"`
+	MaskedSecretValue string     `json:"maskedSecretValue,omitempty"`
+}
+
+// OrgAssignments turns org roles into the gate's assignments.
+func (s ServiceAccount) OrgAssignments(orgID string) []catalog.Assignment {
+	out := make([]catalog.Assignment, len(s.Roles))
+	for i, r := range s.Roles {
+		out[i] = catalog.Assignment{RoleName: catalog.Role(r), OrgID: orgID}
+	}
+	return out
+}
+
+// GroupAssignments turns project roles into the gate's assignments.
+func (s ServiceAccount) GroupAssignments(groupID string) []catalog.Assignment {
+	out := make([]catalog.Assignment, len(s.Roles))
+	for i, r := range s.Roles {
+		out[i] = catalog.Assignment{RoleName: catalog.Role(r), GroupID: groupID}
+	}
+	return out
+}
+
+// LegacyCluster is a cluster as the v1.0 routes describe it.
+type LegacyCluster struct {
+	ID                  string                  `json:"id"`
+	GroupID             string                  `json:"groupId"`
+	Name                string                  `json:"name"`
+	ClusterType         ClusterType             `json:"clusterType"`
+	StateName           ClusterState            `json:"stateName"`
+	MongoDBVersion      string                  `json:"mongoDBVersion"`
+	MongoDBMajorVersion string                  `json:"mongoDBMajorVersion,omitempty"`
+	Paused              bool                    `json:"paused"`
+	ProviderSettings    *LegacyProviderSettings `json:"providerSettings,omitempty"`
+	Links               []Link                  `json:"links,omitempty"`
+}
+
+// LegacyProviderSettings carries a v1.0 cluster's tier.
+type LegacyProviderSettings struct {
+	ProviderName        string `json:"providerName"`
+	BackingProviderName string `json:"backingProviderName,omitempty"`
+	InstanceSizeName    string `json:"instanceSizeName"`
+	RegionName          string `json:"regionName,omitempty"`
+}
+
+// Orgs fetches one page of the organizations the caller can see.
+func (s ProjectsService) Orgs(ctx context.Context, o NameListOptions) (*Page[Organization], error) {
+	return getPage[Organization](ctx, s.c, "listOrganizations", Request{Query: queryOf("name", o.Name)}, o.ListOptions)
+}
+
+// AllOrgs fetches every organization the caller can see.
+func (s ProjectsService) AllOrgs(ctx context.Context) ([]Organization, error) {
+	return getAll[Organization](ctx, s.c, "listOrganizations", Request{})
+}
+
+// List fetches one page of the projects the caller can see.
+func (s ProjectsService) List(ctx context.Context, o ListOptions) (*Page[Project], error) {
+	return getPage[Project](ctx, s.c, "listProjects", Request{}, o)
+}
+
+// All fetches every project the caller can see.
+func (s ProjectsService) All(ctx context.Context) ([]Project, error) {
+	return getAll[Project](ctx, s.c, "listProjects", Request{})
+}
+
+// Get fetches one project.
+func (s ProjectsService) Get(ctx context.Context, groupID string) (*Project, error) {
+	return getJSON[Project](ctx, s.c, "getProject", Request{Params: pathParams("groupId", groupID)})
+}
+
+// OrgProjects fetches one page of an organization's projects.
+func (s ProjectsService) OrgProjects(ctx context.Context, orgID string, o NameListOptions) (*Page[Project], error) {
+	return getPage[Project](ctx, s.c, "listOrganizationProjects", Request{Params: pathParams("orgId", orgID), Query: queryOf("name", o.Name)}, o.ListOptions)
+}
+
+// AllOrgProjects fetches every project of an organization.
+func (s ProjectsService) AllOrgProjects(ctx context.Context, orgID string) ([]Project, error) {
+	return getAll[Project](ctx, s.c, "listOrganizationProjects", Request{Params: pathParams("orgId", orgID)})
+}
+
+// Clusters fetches one page of a project's dedicated and tenant clusters.
+func (s ProjectsService) Clusters(ctx context.Context, groupID string, o ClusterListOptions) (*Page[Cluster], error) {
+	return getPage[Cluster](ctx, s.c, "listClusters", clusterListRequest(groupID, o.IncludeDeletedWithRetainedBackups), o.ListOptions)
+}
+
+// AllClusters fetches every cluster of a project.
+func (s ProjectsService) AllClusters(ctx context.Context, groupID string) ([]Cluster, error) {
+	return getAll[Cluster](ctx, s.c, "listClusters", clusterListRequest(groupID, false))
+}
+
+func clusterListRequest(groupID string, withDeleted bool) Request {
+	r := Request{Params: pathParams("groupId", groupID)}
+	if withDeleted {
+		r.Query = url.Values{"includeDeletedWithRetainedBackups": {"true"}}
+	}
+	return r
+}
+
+// Cluster fetches one cluster.
+func (s ProjectsService) Cluster(ctx context.Context, groupID, clusterName string) (*Cluster, error) {
+	return getJSON[Cluster](ctx, s.c, "getCluster", Request{Params: pathParams("groupId", groupID, "clusterName", clusterName)})
+}
+
+// ClustersAllProjects fetches one page of GET /clusters: every project the
+// caller can see, each with its clusters.
+func (s ProjectsService) ClustersAllProjects(ctx context.Context, o ListOptions) (*Page[OrgGroupClusters], error) {
+	return getPage[OrgGroupClusters](ctx, s.c, "listClustersForAllProjects", Request{}, o)
+}
+
+// FlexClusters fetches one page of a project's flex clusters.
+func (s ProjectsService) FlexClusters(ctx context.Context, groupID string, o ListOptions) (*Page[FlexCluster], error) {
+	return getPage[FlexCluster](ctx, s.c, "listFlexClusters", Request{Params: pathParams("groupId", groupID)}, o)
+}
+
+// AllFlexClusters fetches every flex cluster of a project.
+func (s ProjectsService) AllFlexClusters(ctx context.Context, groupID string) ([]FlexCluster, error) {
+	return getAll[FlexCluster](ctx, s.c, "listFlexClusters", Request{Params: pathParams("groupId", groupID)})
+}
+
+// ServerlessInstances fetches one page of a project's serverless instances.
+func (s ProjectsService) ServerlessInstances(ctx context.Context, groupID string, o ListOptions) (*Page[ServerlessInstance], error) {
+	return getPage[ServerlessInstance](ctx, s.c, "listServerlessInstances", Request{Params: pathParams("groupId", groupID)}, o)
+}
+
+// AllServerlessInstances fetches every serverless instance of a project.
+func (s ProjectsService) AllServerlessInstances(ctx context.Context, groupID string) ([]ServerlessInstance, error) {
+	return getAll[ServerlessInstance](ctx, s.c, "listServerlessInstances", Request{Params: pathParams("groupId", groupID)})
+}
+
+// Processes fetches one page of a project's processes (hosts).
+func (s ProjectsService) Processes(ctx context.Context, groupID string, o ListOptions) (*Page[Process], error) {
+	return getPage[Process](ctx, s.c, "listAtlasProcesses", Request{Params: pathParams("groupId", groupID)}, o)
+}
+
+// AllProcesses fetches every process of a project.
+func (s ProjectsService) AllProcesses(ctx context.Context, groupID string) ([]Process, error) {
+	return getAll[Process](ctx, s.c, "listAtlasProcesses", Request{Params: pathParams("groupId", groupID)})
+}
+
+// ServiceAccount fetches a service account with its roles on an organization.
+func (s ProjectsService) ServiceAccount(ctx context.Context, orgID, clientID string) (*ServiceAccount, error) {
+	return getJSON[ServiceAccount](ctx, s.c, "getServiceAccount", Request{Params: pathParams("orgId", orgID, "clientId", clientID)})
+}
+
+// ProjectServiceAccount fetches a service account with its roles on a project.
+func (s ProjectsService) ProjectServiceAccount(ctx context.Context, groupID, clientID string) (*ServiceAccount, error) {
+	return getJSON[ServiceAccount](ctx, s.c, "getProjectServiceAccount", Request{Params: pathParams("groupId", groupID, "clientId", clientID)})
+}
+
+// LegacyList fetches one page of projects from the v1.0 routes.
+func (s ProjectsService) LegacyList(ctx context.Context, o ListOptions) (*Page[Project], error) {
+	return getPage[Project](ctx, s.c, "legacyListProjects", Request{}, o)
+}
+
+// LegacyClusters fetches one page of a project's clusters from the v1.0 routes.
+func (s ProjectsService) LegacyClusters(ctx context.Context, groupID string, o ListOptions) (*Page[LegacyCluster], error) {
+	return getPage[LegacyCluster](ctx, s.c, "legacyListClusters", Request{Params: pathParams("groupId", groupID)}, o)
+}
+
+// LegacyCluster fetches one cluster from the v1.0 routes.
+func (s ProjectsService) LegacyCluster(ctx context.Context, groupID, clusterName string) (*LegacyCluster, error) {
+	return getJSON[LegacyCluster](ctx, s.c, "legacyGetCluster", Request{Params: pathParams("groupId", groupID, "clusterName", clusterName)})
+}
