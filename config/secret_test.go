@@ -20,6 +20,9 @@ func TestSecretMask(t *testing.T) {
 	}
 	for in, want := range cases {
 		assert.Equal(t, want, Secret(in).Masked(), in)
+		assert.Equal(t, want, Secret(in).String(), in)
+		assert.Equal(t, want, fmt.Sprint(Secret(in)), in)
+		assert.Equal(t, in, Secret(in).Reveal())
 	}
 }
 
