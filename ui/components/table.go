@@ -668,10 +668,11 @@ func (t Table) renderBody(r Row, widths []int, overflow bool) string {
 	return b.String()
 }
 
-// textWidth is the display width of s, with a fast path for ASCII.
+// textWidth is the display width of s (ANSI-aware), with a fast path for
+// plain ASCII.
 func textWidth(s string) int {
 	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
+		if s[i] >= 0x80 || s[i] == 0x1b {
 			return ansi.StringWidth(s)
 		}
 	}

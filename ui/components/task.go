@@ -1,0 +1,168 @@
+package components
+
+import (
+	"fmt"
+	"time"
+
+	"charm.land/bubbles/v2/spinner"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dbadmin-tui/dbadmin-tui/themes"
+)
+
+// TaskState is where a footer task is.
+type TaskState int
+
+// Task states.
+const (
+	TaskRunning TaskState = iota
+	TaskDone
+	TaskFailed
+)
+
+// TaskClearDelay is how long a finished task stays on the line.
+const TaskClearDelay = 3 * time.Second
+
+// TaskClearMsg removes a finished task from the line.
+type TaskClearMsg struct {
+	ID  string
+	Gen int
+}
+
+type task struct {
+	id     string
+	label  string
+	state  TaskState
+	reason string
+	gen    int
+}
+
+// TaskLine is the footer's task indicator: a spinner and a label while a
+// request runs, then "✓ done" or "✗ failed: reason" for a few seconds.
+// Several tasks may run; the newest is shown with a count of the others.
+type TaskLine struct {
+	tasks   []task
+	spin    spinner.Model
+	ticking bool
+	gen     int
+	width   int
+	theme   themes.Theme
+}
+
+// NewTaskLine returns an idle task line.
+func NewTaskLine(th themes.Theme) TaskLine {
+	s := spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(th.StateRunning))
+	return TaskLine{spin: s, theme: th}
+}
+
+// SetSize sets the width; the height is one line.
+func (t *TaskLine) SetSize(w, _ int) { t.width = w }
+
+// Running reports how many tasks are running.
+func (t TaskLine) Running() int {
+	n := 0
+	for _, tk := range t.tasks {
+		if tk.state == TaskRunning {
+			n++
+		}
+	}
+	return n
+}
+
+// Start shows a running task (a new id, or restarts one) and returns the
+// spinner's tick when the spinner was idle.
+func (t *TaskLine) Start(id, label string) tea.Cmd {
+	t.gen++
+	t.remove(id)
+	t.tasks = append(t.tasks, task{id: id, label: Sanitize(label), state: TaskRunning, gen: t.gen})
+	if t.ticking {
+		return nil
+	}
+	t.ticking = true
+	return t.spin.Tick
+}
+
+// Finish marks a task done (err == nil) or failed, and returns the tick
+// that clears it after TaskClearDelay. done is the text shown on success
+// ("" keeps "done").
+func (t *TaskLine) Finish(id string, err error, done string) tea.Cmd {
+	for i := range t.tasks {
+		if t.tasks[i].id != id {
+			continue
+		}
+		t.gen++
+		tk := &t.tasks[i]
+		tk.gen = t.gen
+		if err != nil {
+			tk.state, tk.reason = TaskFailed, Sanitize(err.Error())
+		} else {
+			tk.state, tk.reason = TaskDone, Sanitize(done)
+		}
+		gen := t.gen
+		return tea.Tick(TaskClearDelay, func(time.Time) tea.Msg { return TaskClearMsg{ID: id, Gen: gen} })
+	}
+	return nil
+}
+
+func (t *TaskLine) remove(id string) {
+	for i, tk := range t.tasks {
+		if tk.id == id {
+			t.tasks = append(t.tasks[:i:i], t.tasks[i+1:]...)
+			return
+		}
+	}
+}
+
+// Update advances the spinner while something runs and clears finished
+// tasks.
+func (t TaskLine) Update(msg tea.Msg) (TaskLine, tea.Cmd) {
+	switch msg := msg.(type) {
+	case spinner.TickMsg:
+		if msg.ID != t.spin.ID() {
+			return t, nil
+		}
+		if t.Running() == 0 {
+			t.ticking = false // let the tick loop die
+			return t, nil
+		}
+		var cmd tea.Cmd
+		t.spin, cmd = t.spin.Update(msg)
+		return t, cmd
+	case TaskClearMsg:
+		for _, tk := range t.tasks {
+			if tk.id == msg.ID && tk.gen == msg.Gen && tk.state != TaskRunning {
+				t.remove(msg.ID)
+				break
+			}
+		}
+	}
+	return t, nil
+}
+
+// View renders the newest task, or "" when there is none.
+func (t TaskLine) View() string {
+	if len(t.tasks) == 0 {
+		return ""
+	}
+	tk := t.tasks[len(t.tasks)-1]
+	var s string
+	switch tk.state {
+	case TaskRunning:
+		s = t.spin.View() + " " + tk.label + "…"
+	case TaskDone:
+		text := tk.reason
+		if text == "" {
+			text = tk.label + ": done"
+		}
+		s = t.theme.StateOK.Render("✓ " + text)
+	case TaskFailed:
+		s = t.theme.StateFailed.Render("✗ " + tk.label + " failed: " + tk.reason)
+	}
+	if others := len(t.tasks) - 1; others > 0 {
+		s += t.theme.Muted.Render(fmt.Sprintf(" (+%d)", others))
+	}
+	if t.width > 0 {
+		s = fit(s, t.width)
+	}
+	return s
+}

@@ -1,0 +1,201 @@
+package components
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"github.com/dbadmin-tui/dbadmin-tui/themes"
+)
+
+// ToastLevel says how a toast behaves: info toasts expire, errors stay
+// until dismissed.
+type ToastLevel int
+
+// Toast levels.
+const (
+	ToastInfo ToastLevel = iota
+	ToastError
+)
+
+// DefaultToastTTL is how long an info toast stays.
+const DefaultToastTTL = 4 * time.Second
+
+// ShowToastMsg asks whoever owns the Toasts (the root) to show one. Panes
+// return it through ShowToast instead of holding toasts themselves.
+type ShowToastMsg struct {
+	Level ToastLevel
+	Text  string
+}
+
+// ShowToast is a command that emits a ShowToastMsg.
+func ShowToast(level ToastLevel, text string) tea.Cmd {
+	return func() tea.Msg { return ShowToastMsg{Level: level, Text: text} }
+}
+
+// ToastExpireMsg is the tick that removes an info toast.
+type ToastExpireMsg struct{ ID int }
+
+// Toast is one notice.
+type Toast struct {
+	ID    int
+	Level ToastLevel
+	Text  string // sanitized
+	Count int    // how many times the same notice came in a row
+}
+
+// Toasts is a stack of notices, newest last.
+type Toasts struct {
+	items []Toast
+	next  int
+	ttl   time.Duration
+	max   int
+	width int
+	theme themes.Theme
+}
+
+// NewToasts returns an empty stack that keeps at most 5 toasts.
+func NewToasts(th themes.Theme) Toasts {
+	return Toasts{ttl: DefaultToastTTL, max: 5, width: 40, theme: th}
+}
+
+// SetTTL changes how long info toasts stay.
+func (t *Toasts) SetTTL(d time.Duration) { t.ttl = d }
+
+// SetTheme switches styles.
+func (t *Toasts) SetTheme(th themes.Theme) { t.theme = th }
+
+// SetSize sets the width of the toast column; the height is ignored.
+func (t *Toasts) SetSize(w, _ int) { t.width = max(w, 12) }
+
+// Items returns the toasts, oldest first.
+func (t Toasts) Items() []Toast { return t.items }
+
+// Len is the number of toasts shown.
+func (t Toasts) Len() int { return len(t.items) }
+
+// HasError reports whether a sticky error is shown (esc could dismiss it).
+func (t Toasts) HasError() bool {
+	for _, it := range t.items {
+		if it.Level == ToastError {
+			return true
+		}
+	}
+	return false
+}
+
+// Push adds a toast and returns the command that expires it (nil for
+// errors). The same text and level as the newest toast bumps its count
+// instead of stacking.
+func (t *Toasts) Push(level ToastLevel, text string) tea.Cmd {
+	text = Sanitize(text)
+	if n := len(t.items); n > 0 && t.items[n-1].Text == text && t.items[n-1].Level == level {
+		t.items[n-1].Count++
+		if level == ToastInfo {
+			// Restart its life: a new id makes the older tick a no-op.
+			t.next++
+			t.items[n-1].ID = t.next
+			return t.expire(t.next)
+		}
+		return nil
+	}
+	t.next++
+	t.items = append(t.items, Toast{ID: t.next, Level: level, Text: text, Count: 1})
+	for len(t.items) > t.max {
+		t.dropOldest()
+	}
+	if level == ToastInfo {
+		return t.expire(t.next)
+	}
+	return nil
+}
+
+// Info and Error are Push with a level.
+func (t *Toasts) Info(text string) tea.Cmd  { return t.Push(ToastInfo, text) }
+func (t *Toasts) Error(text string) tea.Cmd { return t.Push(ToastError, text) }
+
+func (t *Toasts) expire(id int) tea.Cmd {
+	return tea.Tick(t.ttl, func(time.Time) tea.Msg { return ToastExpireMsg{ID: id} })
+}
+
+// dropOldest removes the oldest info toast, or the oldest toast if all are
+// errors.
+func (t *Toasts) dropOldest() {
+	for i, it := range t.items {
+		if it.Level == ToastInfo {
+			t.items = append(t.items[:i:i], t.items[i+1:]...)
+			return
+		}
+	}
+	t.items = t.items[1:]
+}
+
+// Dismiss removes the newest error toast; it reports whether there was one.
+func (t *Toasts) Dismiss() bool {
+	for i := len(t.items) - 1; i >= 0; i-- {
+		if t.items[i].Level == ToastError {
+			t.items = append(t.items[:i:i], t.items[i+1:]...)
+			return true
+		}
+	}
+	return false
+}
+
+// Clear removes every toast.
+func (t *Toasts) Clear() { t.items = nil }
+
+// Update handles ShowToastMsg and ToastExpireMsg.
+func (t Toasts) Update(msg tea.Msg) (Toasts, tea.Cmd) {
+	switch msg := msg.(type) {
+	case ShowToastMsg:
+		return t, t.Push(msg.Level, msg.Text)
+	case ToastExpireMsg:
+		for i, it := range t.items {
+			if it.ID == msg.ID && it.Level == ToastInfo {
+				t.items = append(t.items[:i:i], t.items[i+1:]...)
+				break
+			}
+		}
+	}
+	return t, nil
+}
+
+// View renders the stack, newest at the bottom, each toast a bordered box
+// at most the width given with SetSize. Empty when there are none.
+func (t Toasts) View() string {
+	if len(t.items) == 0 {
+		return ""
+	}
+	boxes := make([]string, 0, len(t.items))
+	for _, it := range t.items {
+		st := t.theme.ToastInfo
+		icon := "ℹ "
+		if it.Level == ToastError {
+			st, icon = t.theme.ToastError, "✗ "
+		}
+		text := icon + it.Text
+		if it.Count > 1 {
+			text += fmt.Sprintf(" (×%d)", it.Count)
+		}
+		inner := max(t.width-st.GetHorizontalFrameSize(), 4)
+		w := min(lipgloss.Width(text), inner)
+		boxes = append(boxes, st.Width(w+st.GetHorizontalFrameSize()).Render(text))
+	}
+	return lipgloss.JoinVertical(lipgloss.Right, boxes...)
+}
+
+// Line renders the newest toast as one plain line for a status bar.
+func (t Toasts) Line(width int) string {
+	if len(t.items) == 0 {
+		return ""
+	}
+	it := t.items[len(t.items)-1]
+	st, icon := t.theme.Footer, "ℹ "
+	if it.Level == ToastError {
+		st, icon = t.theme.ErrorText, "✗ "
+	}
+	return st.Render(fit(strings.TrimSpace(icon+it.Text), max(width, 1)))
+}
