@@ -68,7 +68,6 @@ const (
 	checkWhoAmITimeout   = 20 * time.Second
 	checkTotalTimeout    = 90 * time.Second
 	checkClusterProjects = 50 // projects whose clusters are listed
-	checkListMax         = 1000
 	checkConcurrency     = 4
 )
 
@@ -314,30 +313,16 @@ func (s *scrubWriter) Write(p []byte) (int, error) {
 
 // What `check` found once authenticated.
 
-type checkOrg struct {
-	ID   string `json:"id"`
-	Name string `json:"name"`
-}
-
-type checkProject struct {
-	ID    string `json:"id"`
-	Name  string `json:"name"`
-	OrgID string `json:"orgId"`
-}
-
-type checkCluster struct {
-	ID             string `json:"id"`
-	Name           string `json:"name"`
-	ClusterType    string `json:"clusterType"`
-	MongoDBVersion string `json:"mongoDBVersion"`
-	StateName      string `json:"stateName"`
-	Paused         bool   `json:"paused"`
+// clusterRow is one cluster of any kind, as `check` lists it.
+type clusterRow struct {
+	id, name, kind, version, state string
 }
 
 type projectClusters struct {
-	project  checkProject
-	clusters []checkCluster
-	err      error
+	project  apiclient.Project
+	clusters []clusterRow
+	err      error // listing dedicated clusters failed
+	flexErr  error // listing flex clusters failed (other than "not supported")
 }
 
 type actionVerdict struct {
@@ -354,14 +339,14 @@ type checkReport struct {
 	roles       []catalog.Assignment
 	rolesSource string
 
-	orgs        []checkOrg
+	orgs        []apiclient.Organization
 	orgsErr     error
-	projects    []checkProject
+	projects    []apiclient.Project
 	projectsErr error
 	clusters    []projectClusters
 	skipped     int // projects whose clusters were not listed
 
-	selected     *checkProject
+	selected     *apiclient.Project
 	selectedNote string
 	verdicts     []actionVerdict
 	deprecations []apiclient.Deprecation
@@ -376,9 +361,8 @@ func gatherReport(ctx context.Context, c *apiclient.Client, prof *config.Resolve
 		r.roles, r.rolesSource = prof.Roles, "from profile "+prof.Name+" (the server did not report them)"
 	}
 
-	all := apiclient.AllOptions{MaxItems: checkListMax}
-	r.orgs, r.orgsErr = apiclient.ListAll[checkOrg](ctx, c, "listOrganizations", apiclient.Request{}, all)
-	r.projects, r.projectsErr = apiclient.ListAll[checkProject](ctx, c, "listProjects", apiclient.Request{}, all)
+	r.orgs, r.orgsErr = c.Projects().AllOrgs(ctx)
+	r.projects, r.projectsErr = c.Projects().All(ctx)
 	sort.SliceStable(r.projects, func(i, j int) bool { return r.projects[i].Name < r.projects[j].Name })
 
 	listed := r.projects
@@ -395,10 +379,7 @@ func gatherReport(ctx context.Context, c *apiclient.Client, prof *config.Resolve
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			cl, err := apiclient.ListAll[checkCluster](ctx, c, "listClusters",
-				apiclient.Request{Params: map[string]string{"groupId": p.ID}}, all)
-			sort.SliceStable(cl, func(a, b int) bool { return cl[a].Name < cl[b].Name })
-			r.clusters[i] = projectClusters{project: p, clusters: cl, err: err}
+			r.clusters[i] = listProjectClusters(ctx, c, p)
 		}()
 	}
 	wg.Wait()
@@ -407,6 +388,41 @@ func gatherReport(ctx context.Context, c *apiclient.Client, prof *config.Resolve
 	r.evaluateActions()
 	r.deprecations = c.Deprecations()
 	return r
+}
+
+// listProjectClusters lists a project's dedicated and flex clusters. A
+// service without the flex API (404) simply has none.
+func listProjectClusters(ctx context.Context, c *apiclient.Client, p apiclient.Project) projectClusters {
+	pc := projectClusters{project: p}
+	dedicated, err := c.Projects().AllClusters(ctx, p.ID)
+	pc.err = err
+	for _, cl := range dedicated {
+		kind := string(cl.ClusterType)
+		if size := cl.InstanceSize(); size != "" {
+			kind += " " + size
+		}
+		if cl.Tenant() {
+			kind += " (shared)"
+		}
+		state := string(cl.StateName)
+		if cl.Paused {
+			state += " (paused)"
+		}
+		pc.clusters = append(pc.clusters, clusterRow{id: cl.ID, name: cl.Name, kind: kind, version: cl.MongoDBVersion, state: state})
+	}
+	flex, err := c.Projects().AllFlexClusters(ctx, p.ID)
+	if err != nil && !apiclient.IsNotFound(err) {
+		pc.flexErr = err
+	}
+	for _, fl := range flex {
+		kind := "FLEX"
+		if fl.ProviderSettings.BackingProviderName != "" {
+			kind += " on " + fl.ProviderSettings.BackingProviderName
+		}
+		pc.clusters = append(pc.clusters, clusterRow{id: fl.ID, name: fl.Name, kind: kind, version: fl.MongoDBVersion, state: string(fl.StateName)})
+	}
+	sort.SliceStable(pc.clusters, func(a, b int) bool { return pc.clusters[a].name < pc.clusters[b].name })
+	return pc
 }
 
 // selectProject picks the project whose actions are evaluated: the profile's,
@@ -420,7 +436,7 @@ func (r *checkReport) selectProject() {
 				return
 			}
 		}
-		r.selected = &checkProject{ID: id, Name: "(not visible to this caller)", OrgID: r.prof.OrgID}
+		r.selected = &apiclient.Project{ID: id, Name: "(not visible to this caller)", OrgID: r.prof.OrgID}
 		r.selectedNote = "the profile's project"
 		return
 	}
@@ -518,21 +534,24 @@ func (r *checkReport) print(w io.Writer) {
 		fmt.Fprintln(w)
 		fmt.Fprintln(w, "Clusters:")
 		for _, pc := range r.clusters {
+			name := clean(pc.project.Name)
 			switch {
-			case pc.err != nil:
-				fmt.Fprintf(w, "  %s: could not list: %s\n", clean(pc.project.Name), listError(pc.err))
+			case pc.err != nil && len(pc.clusters) == 0:
+				fmt.Fprintf(w, "  %s: could not list: %s\n", name, listError(pc.err))
 			case len(pc.clusters) == 0:
-				fmt.Fprintf(w, "  %s: none\n", clean(pc.project.Name))
+				fmt.Fprintf(w, "  %s: none\n", name)
 			default:
-				fmt.Fprintf(w, "  %s:\n", clean(pc.project.Name))
+				fmt.Fprintf(w, "  %s:\n", name)
 				for _, c := range pc.clusters {
-					state := clean(c.StateName)
-					if c.Paused {
-						state += " (paused)"
-					}
-					line("    %s\t%s\t%s\t%s\t%s", clean(c.Name), clean(c.ID), orDash(clean(c.ClusterType)), orDash(clean(c.MongoDBVersion)), orDash(state))
+					line("    %s\t%s\t%s\t%s\t%s", clean(c.name), clean(c.id), orDash(clean(c.kind)), orDash(clean(c.version)), orDash(clean(c.state)))
 				}
 				tw.Flush()
+				if pc.err != nil {
+					fmt.Fprintf(w, "    (dedicated clusters: could not list: %s)\n", listError(pc.err))
+				}
+			}
+			if pc.flexErr != nil {
+				fmt.Fprintf(w, "    (flex clusters: could not list: %s)\n", listError(pc.flexErr))
 			}
 		}
 		if r.skipped > 0 {

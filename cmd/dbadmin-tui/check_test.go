@@ -80,7 +80,16 @@ func (f *fakeAPI) handler() http.Handler {
 		w.Header().Set("Sunset", "Thu, 01 Jul 2027 00:00:00 GMT")
 		var results []any
 		if r.PathValue("groupId") == "grp1" {
-			results = append(results, map[string]any{"id": "cl1", "name": "payments-main", "clusterType": "REPLICASET", "mongoDBVersion": "7.0.12", "stateName": "IDLE"})
+			results = append(results, map[string]any{"id": "cl1", "name": "payments-main", "clusterType": "REPLICASET", "mongoDBVersion": "7.0.12", "stateName": "IDLE",
+				"replicationSpecs": []any{map[string]any{"regionConfigs": []any{map[string]any{"providerName": "AWS", "regionName": "US_EAST_1", "electableSpecs": map[string]any{"instanceSize": "M30"}}}}}})
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"results": results, "totalCount": len(results)})
+	}))
+	mux.HandleFunc("GET /api/atlas/v2/groups/{groupId}/flexClusters", authed(func(w http.ResponseWriter, r *http.Request) {
+		var results []any
+		if r.PathValue("groupId") == "grp1" {
+			results = append(results, map[string]any{"id": "fl1", "name": "payments-flex", "mongoDBVersion": "8.0.4", "stateName": "IDLE",
+				"providerSettings": map[string]any{"providerName": "FLEX", "backingProviderName": "AWS", "regionName": "US_EAST_1"}})
 		}
 		writeJSON(w, http.StatusOK, map[string]any{"results": results, "totalCount": len(results)})
 	}))
@@ -165,7 +174,8 @@ func TestCheckReadOnlyCallerSeesDeniedActions(t *testing.T) {
 	assert.Regexp(t, `ORG_MEMBER +Organization Member +on organization org1`, out)
 	assert.Regexp(t, `Acme +org1`, out)
 	assert.Regexp(t, `Payments +grp1 +org org1`, out)
-	assert.Regexp(t, `payments-main +cl1 +REPLICASET +7\.0\.12 +IDLE`, out)
+	assert.Regexp(t, `payments-main +cl1 +REPLICASET M30 +7\.0\.12 +IDLE`, out)
+	assert.Regexp(t, `payments-flex +fl1 +FLEX on AWS +8\.0\.4 +IDLE`, out)
 	assert.Contains(t, out, "Analytics: none")
 	assert.Regexp(t, `listClusters +version 2024-08-05 +deprecated @1735689600 +sunset Thu, 01 Jul 2027`, out)
 	assert.Contains(t, out, "Actions in project Payments (grp1; the profile's project)")
