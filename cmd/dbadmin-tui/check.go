@@ -84,7 +84,15 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	return checkCommand{env: os.Getenv}.run(context.Background(), args, stdout, stderr)
 }
 
-func (cc checkCommand) run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+func (cc checkCommand) run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int) {
+	// A bug here must still end in one line, not a stack dump on the
+	// terminal of someone diagnosing their setup.
+	var secrets []config.Secret
+	defer func() {
+		if p := recover(); p != nil {
+			code = fail(stderr, secrets, "internal error: %v (please report it)", p)
+		}
+	}()
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	var opts config.LoadOptions
@@ -111,7 +119,7 @@ func (cc checkCommand) run(ctx context.Context, args []string, stdout, stderr io
 	if err != nil {
 		return fail(stderr, nil, "%s", err)
 	}
-	secrets := []config.Secret{prof.PrivateKey, prof.ClientSecret, prof.AccessToken}
+	secrets = []config.Secret{prof.PrivateKey, prof.ClientSecret, prof.AccessToken}
 	auth, err := prof.Auth()
 	if err != nil {
 		return fail(stderr, secrets, "%s", err)
