@@ -1,0 +1,221 @@
+package components
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/viewport"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/glamour/v2"
+
+	"github.com/dbadmin-tui/dbadmin-tui/keymap"
+	"github.com/dbadmin-tui/dbadmin-tui/themes"
+)
+
+type detailKind int
+
+const (
+	detailText detailKind = iota
+	detailMarkdown
+)
+
+type renderKey struct {
+	content string
+	width   int
+	style   string
+}
+
+// renderCache keeps a few glamour renders so resizing back and forth, or
+// flipping between two items, does not re-render.
+type renderCache struct {
+	entries map[renderKey]string
+	order   []renderKey
+	renders int // glamour calls made, for tests
+}
+
+const renderCacheSize = 16
+
+func (c *renderCache) get(k renderKey) (string, bool) {
+	s, ok := c.entries[k]
+	return s, ok
+}
+
+func (c *renderCache) put(k renderKey, s string) {
+	if c.entries == nil {
+		c.entries = map[renderKey]string{}
+	}
+	if _, ok := c.entries[k]; !ok {
+		c.order = append(c.order, k)
+		if len(c.order) > renderCacheSize {
+			delete(c.entries, c.order[0])
+			c.order = c.order[1:]
+		}
+	}
+	c.entries[k] = s
+}
+
+// Detail is a scrollable view of one item: markdown rendered with glamour
+// in the theme's style, pretty-printed JSON (rendered as a json code block
+// for highlighting), or plain text. Content is sanitized before rendering.
+type Detail struct {
+	vp      viewport.Model
+	kind    detailKind
+	content string // sanitized source (markdown or text)
+	style   string // glamour style
+	width   int
+	height  int
+	cache   *renderCache
+	nav     keymap.Navigation
+	err     error
+}
+
+// NewDetail returns an empty detail view. km may be nil.
+func NewDetail(th themes.Theme, km *keymap.KeyMap) Detail {
+	if km == nil {
+		km = keymap.Default()
+	}
+	vp := viewport.New()
+	vp.KeyMap = viewport.KeyMap{} // keys come from our keymap
+	return Detail{vp: vp, style: th.Glamour, cache: &renderCache{}, nav: km.Navigation}
+}
+
+// SetTheme switches the glamour style.
+func (d *Detail) SetTheme(th themes.Theme) {
+	d.style = th.Glamour
+	d.refresh(false)
+}
+
+// SetSize sets the size; markdown is re-wrapped to the width.
+func (d *Detail) SetSize(w, h int) {
+	d.width, d.height = max(w, 0), max(h, 0)
+	d.vp.SetWidth(d.width)
+	d.vp.SetHeight(d.height)
+	d.refresh(false)
+}
+
+// SetMarkdown shows markdown and scrolls to the top.
+func (d *Detail) SetMarkdown(md string) {
+	d.kind, d.content = detailMarkdown, SanitizeText(md)
+	d.refresh(true)
+}
+
+// SetText shows plain text (wrapped by the viewport) and scrolls to the top.
+func (d *Detail) SetText(s string) {
+	d.kind, d.content = detailText, SanitizeText(s)
+	d.refresh(true)
+}
+
+// SetJSON pretty-prints raw JSON, or marshals any other value, and shows it
+// as a highlighted code block under an optional markdown heading.
+func (d *Detail) SetJSON(title string, v any) error {
+	var raw []byte
+	switch x := v.(type) {
+	case []byte:
+		raw = x
+	case json.RawMessage:
+		raw = x
+	case string:
+		raw = []byte(x)
+	default:
+		b, err := json.Marshal(v)
+		if err != nil {
+			return fmt.Errorf("detail json: %w", err)
+		}
+		raw = b
+	}
+	var buf bytes.Buffer
+	if err := json.Indent(&buf, raw, "", "  "); err != nil {
+		d.SetText(string(raw))
+		return fmt.Errorf("detail json: %w", err)
+	}
+	var md strings.Builder
+	if title != "" {
+		md.WriteString("# " + Sanitize(title) + "\n\n")
+	}
+	md.WriteString("```json\n")
+	md.Write(buf.Bytes())
+	md.WriteString("\n```\n")
+	d.SetMarkdown(md.String())
+	return nil
+}
+
+// Err is the last glamour error (the view then falls back to plain text).
+func (d Detail) Err() error { return d.err }
+
+// Renders is how many times glamour has run (cache misses).
+func (d Detail) Renders() int { return d.cache.renders }
+
+func (d *Detail) refresh(top bool) {
+	if d.width <= 0 {
+		return
+	}
+	out := d.content
+	if d.kind == detailMarkdown {
+		out = d.render()
+	}
+	d.vp.SoftWrap = d.kind == detailText
+	d.vp.SetContent(out)
+	if top {
+		d.vp.GotoTop()
+	}
+}
+
+func (d *Detail) render() string {
+	k := renderKey{content: d.content, width: d.width, style: d.style}
+	if s, ok := d.cache.get(k); ok {
+		return s
+	}
+	d.cache.renders++
+	r, err := glamour.NewTermRenderer(glamour.WithStandardStyle(d.style), glamour.WithWordWrap(max(d.width-2, 10)))
+	var out string
+	if err == nil {
+		out, err = r.Render(d.content)
+	}
+	d.err = err
+	if err != nil {
+		out = d.content
+	}
+	out = strings.TrimRight(out, "\n")
+	d.cache.put(k, out)
+	return out
+}
+
+// Update scrolls.
+func (d Detail) Update(msg tea.Msg) (Detail, tea.Cmd) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return d, nil
+	}
+	switch {
+	case d.nav.Up.Matches(k):
+		d.vp.ScrollUp(1)
+	case d.nav.Down.Matches(k):
+		d.vp.ScrollDown(1)
+	case d.nav.PageUp.Matches(k):
+		d.vp.PageUp()
+	case d.nav.PageDown.Matches(k):
+		d.vp.PageDown()
+	case d.nav.HalfUp.Matches(k):
+		d.vp.HalfPageUp()
+	case d.nav.HalfDown.Matches(k):
+		d.vp.HalfPageDown()
+	case d.nav.Home.Matches(k):
+		d.vp.GotoTop()
+	case d.nav.End.Matches(k):
+		d.vp.GotoBottom()
+	}
+	return d, nil
+}
+
+// YOffset is the scroll position.
+func (d Detail) YOffset() int { return d.vp.YOffset() }
+
+// View renders the visible part.
+func (d Detail) View() string {
+	if d.width <= 0 || d.height <= 0 {
+		return ""
+	}
+	return d.vp.View()
+}
