@@ -2,6 +2,8 @@ package apiclient
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"net/url"
 	"strconv"
 	"strings"
@@ -480,4 +482,128 @@ func (s ProjectsService) LegacyClusters(ctx context.Context, groupID string, o L
 // LegacyCluster fetches one cluster from the v1.0 routes.
 func (s ProjectsService) LegacyCluster(ctx context.Context, groupID, clusterName string) (*LegacyCluster, error) {
 	return getJSON[LegacyCluster](ctx, s.c, "legacyGetCluster", Request{Params: pathParams("groupId", groupID, "clusterName", clusterName)})
+}
+
+// MeasurementOptions select a database's measurements. Granularity (an
+// ISO 8601 duration such as PT1M) is required; give Period, or Start and End.
+type MeasurementOptions struct {
+	Granularity string
+	Period      string
+	Start, End  *time.Time
+	Metrics     []string // m=...; empty: all
+}
+
+func (o MeasurementOptions) query() (url.Values, error) {
+	if o.Granularity == "" {
+		return nil, invalidField("granularity", "required")
+	}
+	if (o.Start == nil) != (o.End == nil) {
+		return nil, invalidField("start", "start and end go together")
+	}
+	if o.Period != "" && o.Start != nil {
+		return nil, invalidField("period", "give period or start and end, not both")
+	}
+	q := queryOf("granularity", o.Granularity, "period", o.Period)
+	if o.Start != nil {
+		q.Set("start", o.Start.UTC().Format(time.RFC3339))
+		q.Set("end", o.End.UTC().Format(time.RFC3339))
+	}
+	for _, m := range o.Metrics {
+		q.Add("m", m)
+	}
+	return q, nil
+}
+
+// Measurements is a series of measurements of one database on one process.
+type Measurements struct {
+	DatabaseName string        `json:"databaseName"`
+	GroupID      string        `json:"groupId"`
+	HostID       string        `json:"hostId"`
+	ProcessID    string        `json:"processId"`
+	Granularity  string        `json:"granularity"`
+	Start        time.Time     `json:"start"`
+	End          time.Time     `json:"end"`
+	Measurements []Measurement `json:"measurements"`
+	Links        []Link        `json:"links,omitempty"`
+}
+
+// Measurement is one metric's data points.
+type Measurement struct {
+	Name       string      `json:"name"`
+	Units      string      `json:"units"`
+	DataPoints []DataPoint `json:"dataPoints"`
+}
+
+// DataPoint is one reading; Value is nil when the process sent none.
+type DataPoint struct {
+	Timestamp time.Time `json:"timestamp"`
+	Value     *float64  `json:"value"`
+}
+
+// DatabaseMeasurements fetches one database's measurements on a process
+// (processID is hostname:port).
+func (s ProjectsService) DatabaseMeasurements(ctx context.Context, groupID, processID, databaseName string, o MeasurementOptions) (*Measurements, error) {
+	q, err := o.query()
+	if err != nil {
+		return nil, fmt.Errorf("database measurements: %w", err)
+	}
+	return getJSON[Measurements](ctx, s.c, "getDatabaseMeasurements", Request{Params: pathParams("groupId", groupID, "processId", processID, "databaseName", databaseName), Query: q})
+}
+
+// IndexKey is one index key document, e.g. {"customerId": 1}.
+type IndexKey map[string]any
+
+// DropIndexSuggestions are the performance advisor's indexes to drop.
+type DropIndexSuggestions struct {
+	HiddenIndexes    []IndexUsage `json:"hiddenIndexes"`
+	RedundantIndexes []IndexUsage `json:"redundantIndexes"`
+	UnusedIndexes    []IndexUsage `json:"unusedIndexes"`
+}
+
+// IndexUsage describes an existing index and how much it is used.
+type IndexUsage struct {
+	Name        string     `json:"name"`
+	Namespace   string     `json:"namespace"`
+	Index       []IndexKey `json:"index"`
+	AccessCount int64      `json:"accessCount"`
+	SizeBytes   int64      `json:"sizeBytes"`
+	Since       *time.Time `json:"since,omitempty"`
+	Shards      []string   `json:"shards,omitempty"`
+}
+
+// SuggestedIndexes are the performance advisor's indexes to create and the
+// query shapes that motivate them.
+type SuggestedIndexes struct {
+	Shapes           []QueryShape     `json:"shapes"`
+	SuggestedIndexes []SuggestedIndex `json:"suggestedIndexes"`
+}
+
+// QueryShape is a family of slow queries.
+type QueryShape struct {
+	ID                string            `json:"id"`
+	Namespace         string            `json:"namespace"`
+	AvgMs             int64             `json:"avgMs"`
+	Count             int64             `json:"count"`
+	InefficiencyScore int64             `json:"inefficiencyScore"`
+	Operations        []json.RawMessage `json:"operations,omitempty"`
+}
+
+// SuggestedIndex is one index the advisor recommends.
+type SuggestedIndex struct {
+	ID         string     `json:"id"`
+	Namespace  string     `json:"namespace"`
+	Index      []IndexKey `json:"index"`
+	Impact     []string   `json:"impact"` // ids of the shapes it helps
+	Weight     float64    `json:"weight"`
+	AvgObjSize float64    `json:"avgObjSize"`
+}
+
+// DropIndexSuggestions asks the performance advisor which indexes to drop.
+func (s ProjectsService) DropIndexSuggestions(ctx context.Context, groupID, clusterName string) (*DropIndexSuggestions, error) {
+	return getJSON[DropIndexSuggestions](ctx, s.c, "listDropIndexes", Request{Params: pathParams("groupId", groupID, "clusterName", clusterName)})
+}
+
+// SuggestedIndexes asks the performance advisor which indexes to create.
+func (s ProjectsService) SuggestedIndexes(ctx context.Context, groupID, clusterName string) (*SuggestedIndexes, error) {
+	return getJSON[SuggestedIndexes](ctx, s.c, "listClusterSuggestedIndexes", Request{Params: pathParams("groupId", groupID, "clusterName", clusterName)})
 }
