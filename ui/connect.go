@@ -1,0 +1,222 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient/catalog"
+	"github.com/dbadmin-tui/dbadmin-tui/keymap"
+	"github.com/dbadmin-tui/dbadmin-tui/views"
+)
+
+// connectTimeout bounds the whole start-up conversation.
+const connectTimeout = 30 * time.Second
+
+type org struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+}
+
+type project struct {
+	ID    string `json:"id"`
+	Name  string `json:"name"`
+	OrgID string `json:"orgId"`
+}
+
+type cluster struct {
+	Name           string `json:"name"`
+	ClusterType    string `json:"clusterType"`
+	MongoDBVersion string `json:"mongoDBVersion"`
+	StateName      string `json:"stateName"`
+}
+
+// scope is what the caller can see and what is selected.
+type scope struct {
+	roles    []catalog.Assignment
+	orgs     []org
+	projects []project
+	clusters []cluster // of the selected project
+	org      org
+	project  project
+	cluster  string
+}
+
+func (s scope) orgName(id string) string {
+	for _, o := range s.orgs {
+		if o.ID == id {
+			return o.Name
+		}
+	}
+	return id
+}
+
+// want is the context asked for at start: flags, else the remembered one.
+type want struct {
+	orgID, project, cluster string
+}
+
+type connectedMsg struct {
+	attempt int
+	scope   scope
+	warn    string
+	err     error
+}
+
+// connect asks who the caller is and loads the organizations, projects and
+// the selected project's clusters. Everything it needs is captured first.
+func (m *Model) connect() tea.Cmd {
+	m.attempt++
+	m.phase = phaseConnecting
+	client, attempt := m.client, m.attempt
+	w := want{orgID: m.opts.OrgID, project: m.opts.Project, cluster: m.opts.Cluster}
+	if w.project == "" && m.opts.State != nil {
+		if r, ok := m.opts.State.Load(m.opts.Profile); ok {
+			w = want{orgID: r.OrgID, project: r.GroupID, cluster: r.ClusterName}
+			if m.opts.Cluster != "" {
+				w.cluster = m.opts.Cluster
+			}
+		}
+	}
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
+		defer cancel()
+		s, warn, err := loadScope(ctx, client, w)
+		return connectedMsg{attempt: attempt, scope: s, warn: warn, err: err}
+	}
+}
+
+func loadScope(ctx context.Context, c *apiclient.Client, w want) (scope, string, error) {
+	var s scope
+	who, err := c.WhoAmI(ctx)
+	if err != nil {
+		return s, "", err
+	}
+	if who.APIKey != nil {
+		s.roles = who.APIKey.Roles
+		if s.roles == nil {
+			s.roles = []catalog.Assignment{}
+		}
+	}
+	if s.orgs, err = apiclient.ListAll[org](ctx, c, "listOrganizations", apiclient.Request{}, apiclient.AllOptions{}); err != nil {
+		return s, "", fmt.Errorf("list organizations: %w", err)
+	}
+	if s.projects, err = apiclient.ListAll[project](ctx, c, "listProjects", apiclient.Request{}, apiclient.AllOptions{}); err != nil {
+		return s, "", fmt.Errorf("list projects: %w", err)
+	}
+	var warn string
+	p, found := pickProject(s.projects, w.orgID, w.project)
+	if !found && w.project != "" {
+		warn = fmt.Sprintf("project %q not found", w.project)
+	}
+	s.project = p
+	s.org = org{ID: p.OrgID, Name: s.orgName(p.OrgID)}
+	if p.ID == "" && w.orgID != "" {
+		s.org = org{ID: w.orgID, Name: s.orgName(w.orgID)}
+	}
+	if p.ID == "" {
+		return s, warn, nil
+	}
+	if s.clusters, err = listClusters(ctx, c, p.ID); err != nil {
+		return s, "", fmt.Errorf("list clusters of %s: %w", p.Name, err)
+	}
+	if w.cluster != "" {
+		for _, cl := range s.clusters {
+			if cl.Name == w.cluster {
+				s.cluster = cl.Name
+			}
+		}
+		if s.cluster == "" && warn == "" {
+			warn = fmt.Sprintf("cluster %q not found in %s", w.cluster, p.Name)
+		}
+	}
+	return s, warn, nil
+}
+
+func listClusters(ctx context.Context, c *apiclient.Client, groupID string) ([]cluster, error) {
+	return apiclient.ListAll[cluster](ctx, c, "listClusters",
+		apiclient.Request{Params: map[string]string{"groupId": groupID}}, apiclient.AllOptions{})
+}
+
+// pickProject finds the asked-for project by id or name (case-insensitive);
+// with nothing asked, the first project of the org, else the first at all.
+func pickProject(ps []project, orgID, ask string) (project, bool) {
+	if ask != "" {
+		for _, p := range ps {
+			if p.ID == ask {
+				return p, true
+			}
+		}
+		for _, p := range ps {
+			if strings.EqualFold(p.Name, ask) {
+				return p, true
+			}
+		}
+	}
+	for _, p := range ps {
+		if orgID == "" || p.OrgID == orgID {
+			return p, ask == ""
+		}
+	}
+	return project{}, ask == ""
+}
+
+// connected takes the start-up answer: on failure the error screen, on
+// success the panes are built and the first one starts.
+func (m *Model) connected(msg connectedMsg) tea.Cmd {
+	if msg.attempt != m.attempt {
+		return nil
+	}
+	if msg.err != nil {
+		m.phase = phaseFailed
+		m.connErr = msg.err
+		return nil
+	}
+	m.phase = phaseReady
+	m.connErr = nil
+	m.scope = msg.scope
+	if msg.scope.roles != nil { // nil: the server did not say; keep the profile's
+		m.gate.SetRoles(msg.scope.roles)
+	}
+	for _, p := range msg.scope.projects {
+		m.gate.SetProjectOrg(p.ID, p.OrgID)
+	}
+	m.syncContext()
+	var cmds []tea.Cmd
+	if msg.warn != "" {
+		cmds = append(cmds, m.toast(msg.warn, true))
+	}
+	if m.panes == nil {
+		m.panes = make([]views.Pane, 0, len(m.opts.Panes))
+		for _, f := range m.opts.Panes {
+			m.panes = append(m.panes, f(m.ctx))
+		}
+		m.inited = make([]bool, len(m.panes))
+		if m.active >= len(m.panes) {
+			m.active = 0
+		}
+	} else {
+		cmds = append(cmds, m.broadcast(views.ContextChangedMsg{Ctx: m.ctx, Scope: true}))
+	}
+	m.layoutPanes()
+	cmds = append(cmds, m.show(m.active), m.remember())
+	return tea.Batch(cmds...)
+}
+
+// syncContext rebuilds the panes' Context from the model and re-gates the
+// keymap so help shows what is allowed now.
+func (m *Model) syncContext() {
+	s := m.scope
+	m.ctx.OrgID, m.ctx.OrgName = s.org.ID, s.org.Name
+	m.ctx.GroupID, m.ctx.ProjectName = s.project.ID, s.project.Name
+	m.ctx.ClusterName = s.cluster
+	m.ctx.Theme = m.theme
+	m.ctx.ReadOnly = m.gate.ReadOnly()
+	m.ctx.Paused = m.paused
+	m.ctx.Layout = views.LayoutFor(m.width)
+	m.keys.Gate(func(a keymap.Action) (bool, string) { return m.check(a) })
+}

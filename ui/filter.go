@@ -1,0 +1,60 @@
+package ui
+
+import (
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dbadmin-tui/dbadmin-tui/views"
+)
+
+// filterLayer is the `/` bar. Every edit is sent to the active pane as a
+// FilterMsg, so the list narrows while typing; enter keeps the filter, esc
+// clears it.
+type filterLayer struct {
+	input lineInput
+}
+
+func (m *Model) openFilter() tea.Cmd {
+	if m.activePane() == nil {
+		return nil
+	}
+	in := newInput(m, "/")
+	in.Placeholder = "filter (! inverts)"
+	in.SetValue(m.filters[m.panes[m.active].ID()])
+	in.CursorEnd()
+	m.layers.push(&filterLayer{input: in})
+	return in.Focus()
+}
+
+func (f *filterLayer) rank() int { return rankFilter }
+
+func (f *filterLayer) key(m *Model, msg tea.KeyPressMsg) (bool, tea.Cmd) {
+	if msg.String() == "enter" {
+		return true, nil
+	}
+	before := f.input.Value()
+	var cmd tea.Cmd
+	f.input, cmd = f.input.Update(msg)
+	if v := f.input.Value(); v != before {
+		return false, tea.Batch(cmd, m.setFilter(v))
+	}
+	return false, cmd
+}
+
+func (f *filterLayer) dismiss(m *Model) tea.Cmd { return m.setFilter("") }
+
+// The filter bar draws in the footer, not over the pane.
+func (f *filterLayer) overlay(_ *Model, base string, _, _ int) string { return base }
+
+func (f *filterLayer) line(w int) string {
+	f.input.SetWidth(max(1, w-2))
+	return f.input.View()
+}
+
+// setFilter records the active pane's filter and tells the pane.
+func (m *Model) setFilter(text string) tea.Cmd {
+	if m.activePane() == nil {
+		return nil
+	}
+	m.filters[m.panes[m.active].ID()] = text
+	return m.updatePane(m.active, views.FilterMsg{Text: text})
+}

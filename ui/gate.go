@@ -1,0 +1,79 @@
+package ui
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient/catalog"
+	"github.com/dbadmin-tui/dbadmin-tui/keymap"
+	"github.com/dbadmin-tui/dbadmin-tui/views"
+)
+
+// check is the one gate every pane action passes before the pane hears of
+// it: read-only mode refuses anything that mutates or is dangerous, then the
+// caller's roles (apiclient.Gate, including what 403s taught it) decide.
+// Local actions (no Op) are allowed unless the pane disabled them itself.
+func (m *Model) check(a keymap.Action) (bool, string) {
+	mutating := a.Dangerous
+	var op catalog.Op
+	if a.Op != "" {
+		var ok bool
+		if op, ok = catalog.Get(a.Op); !ok {
+			return false, "unknown operation " + a.Op
+		}
+		mutating = mutating || op.Mutates()
+	}
+	if mutating && m.gate.ReadOnly() {
+		return false, "read-only mode"
+	}
+	if a.Op == "" {
+		return true, ""
+	}
+	return m.gate.Allowed(a.Op, m.ctx.GroupID)
+}
+
+// bound reports whether key k is one of the action's keys. It ignores the
+// enabled flag on purpose: a disabled action's key must still be recognised
+// so the user is told why nothing happens, and never falls through to the
+// pane as a plain key.
+func bound(a keymap.Action, k string) bool { return slices.Contains(a.Keys(), k) }
+
+// paneAction finds the action of pane i bound to key k, or by name.
+func (m *Model) paneAction(i int, k, name string) (keymap.Action, bool) {
+	for _, a := range m.panes[i].Actions() {
+		if (k != "" && bound(a, k)) || (name != "" && a.Name == name) {
+			return a, true
+		}
+	}
+	return keymap.Action{}, false
+}
+
+// deliverAction is the only way an ActionMsg reaches a pane: it re-checks
+// the gate at the moment of delivery (a confirmation may come long after the
+// key press, and read-only mode may have been turned on in between).
+func (m *Model) deliverAction(i int, a keymap.Action, msg views.ActionMsg) tea.Cmd {
+	if ok, why := m.check(a); !ok {
+		return m.toast(deniedText(a, why), true)
+	}
+	if disabled := a.DisabledReason; disabled != "" && !a.Enabled() {
+		return m.toast(deniedText(a, disabled), true)
+	}
+	msg.Name = a.Name
+	return m.updatePane(i, msg)
+}
+
+// deniedText says why an action was refused: "acknowledge needs Project
+// Owner or ...", "acknowledge: read-only mode".
+func deniedText(a keymap.Action, why string) string {
+	desc := a.Help().Desc
+	if desc == "" {
+		desc = a.Name
+	}
+	if strings.HasPrefix(why, "needs ") {
+		return desc + " " + why
+	}
+	return fmt.Sprintf("%s: %s", desc, why)
+}

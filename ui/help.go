@@ -1,0 +1,103 @@
+package ui
+
+import (
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"github.com/dbadmin-tui/dbadmin-tui/keymap"
+)
+
+// helpLayer is the `?` overlay, generated from the keymap: the active pane's
+// actions, the table, navigation and global keys. Disabled actions are
+// shown greyed with the reason (the role they need, read-only mode).
+type helpLayer struct {
+	offset int
+}
+
+func (m *Model) openHelp() tea.Cmd {
+	m.layers.removeRank(rankHelp)
+	m.layers.push(&helpLayer{})
+	return nil
+}
+
+func (h *helpLayer) rank() int { return rankHelp }
+
+func (h *helpLayer) dismiss(*Model) tea.Cmd { return nil }
+
+func (h *helpLayer) key(m *Model, msg tea.KeyPressMsg) (bool, tea.Cmd) {
+	switch msg.String() {
+	case "?", "q":
+		return true, nil
+	case "down", "j":
+		h.offset++
+	case "up", "k":
+		h.offset = max(0, h.offset-1)
+	case "pgdown", "space":
+		h.offset += 10
+	case "pgup":
+		h.offset = max(0, h.offset-10)
+	case "home", "g":
+		h.offset = 0
+	}
+	return false, nil
+}
+
+// helpScope is the keymap scope whose actions help lists first.
+func (m *Model) helpScope() keymap.Scope {
+	if p := m.activePane(); p != nil {
+		return p.ID().Scope()
+	}
+	return keymap.ScopeGlobal
+}
+
+// helpLines renders the groups as one column of lines, each group a title
+// and its entries; the context picker key is added to the global group.
+func (m *Model) helpLines(width int) []string {
+	st := m.theme.Styles
+	keyW := 12
+	var lines []string
+	for _, g := range m.keys.HelpGroups(m.helpScope()) {
+		if len(lines) > 0 {
+			lines = append(lines, "")
+		}
+		lines = append(lines, st.DialogTitle.Render(g.Title))
+		entries := g.Entries
+		if g.Scope == keymap.ScopeGlobal {
+			entries = append(entries, keymap.HelpEntry{Key: strings.Join(contextKeys, "/"), Desc: "org/project/cluster picker"})
+		}
+		for _, e := range entries {
+			k := padRight(e.Key, keyW)
+			desc := e.Desc
+			if e.Dangerous {
+				desc += " (!)"
+			}
+			if e.Disabled {
+				row := truncate(k+" "+desc+" — "+e.Reason, width)
+				lines = append(lines, st.Disabled.Render(row))
+				continue
+			}
+			lines = append(lines, truncate(st.HelpKey.Render(k)+" "+st.HelpDesc.Render(desc), width))
+		}
+	}
+	return lines
+}
+
+func (h *helpLayer) overlay(m *Model, base string, w, hgt int) string {
+	st := m.theme.Styles
+	inner := max(20, min(76, w-6))
+	rows := max(3, hgt-6)
+	lines := m.helpLines(inner)
+	h.offset = max(0, min(h.offset, len(lines)-rows))
+	end := min(len(lines), h.offset+rows-1)
+	body := lines[h.offset:end]
+	footer := "j/k scroll • esc/? close"
+	if end < len(lines) {
+		footer = "more below • " + footer
+	}
+	content := lipgloss.JoinVertical(lipgloss.Left,
+		lipgloss.JoinVertical(lipgloss.Left, body...),
+		st.Muted.Render(footer))
+	return center(base, st.DialogBorder.Render(content), w, hgt)
+}

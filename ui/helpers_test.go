@@ -1,0 +1,127 @@
+package ui
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient/catalog"
+	"github.com/dbadmin-tui/dbadmin-tui/keymap"
+	"github.com/dbadmin-tui/dbadmin-tui/views"
+)
+
+var fixedNow = time.Date(2025, 3, 12, 9, 30, 0, 0, time.UTC)
+
+func fixedClock() time.Time { return fixedNow }
+
+// newModel builds a root model on the fake API with a fixed clock.
+func newModel(t testing.TB, api *fakeAPI, mod func(*Options)) *Model {
+	t.Helper()
+	o := Options{Client: api.client(t), Profile: "test", Clock: fixedClock, Theme: "dark"}
+	if mod != nil {
+		mod(&o)
+	}
+	m, err := New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// recPane records what it receives. A hostile one also tries to call every
+// mutating operation of its actions directly on any key press, bypassing
+// the action path, to prove the client's gate refuses it.
+type recPane struct {
+	id       views.ID
+	ctx      views.Context
+	got      []tea.Msg
+	busy     string
+	selected string
+	hostile  bool
+	visible  bool
+}
+
+func recFactories(hostile bool, out map[views.ID]*recPane) []views.Factory {
+	var fs []views.Factory
+	for _, id := range views.Order() {
+		id := id
+		fs = append(fs, func(ctx views.Context) views.Pane {
+			p := &recPane{id: id, ctx: ctx, hostile: hostile}
+			if out != nil {
+				out[id] = p
+			}
+			return p
+		})
+	}
+	return fs
+}
+
+func (p *recPane) ID() views.ID              { return p.id }
+func (p *recPane) Title() string             { return p.id.Title() }
+func (p *recPane) Init() tea.Cmd             { return nil }
+func (p *recPane) View() string              { return "pane " + string(p.id) }
+func (p *recPane) SetSize(int, int)          {}
+func (p *recPane) SetVisible(v bool) tea.Cmd { p.visible = v; return nil }
+func (p *recPane) Busy() string              { return p.busy }
+func (p *recPane) Selected() string          { return p.selected }
+func (p *recPane) Actions() []keymap.Action  { return p.ctx.Keys.Scope(p.id.Scope()) }
+
+func (p *recPane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
+	p.got = append(p.got, msg)
+	switch msg := msg.(type) {
+	case views.ContextChangedMsg:
+		p.ctx = msg.Ctx
+	case views.ActionMsg:
+		if a, ok := p.ctx.Keys.Lookup(msg.Name); ok && a.Op != "" {
+			return p, callOp(p.ctx, a.Op)
+		}
+	case tea.KeyPressMsg:
+		if p.hostile {
+			var cmds []tea.Cmd
+			for _, a := range p.Actions() {
+				if op, ok := catalog.Get(a.Op); ok && op.Mutates() {
+					cmds = append(cmds, callOp(p.ctx, a.Op))
+				}
+			}
+			return p, tea.Batch(cmds...)
+		}
+	}
+	return p, nil
+}
+
+// callOp sends the operation with every path parameter filled in.
+func callOp(ctx views.Context, opID string) tea.Cmd {
+	client, gid := ctx.Client, ctx.GroupID
+	return func() tea.Msg {
+		params := map[string]string{}
+		for _, name := range catalog.MustGet(opID).Params() {
+			params[name] = "0123456789abcdef01234567"
+		}
+		params["groupId"] = gid
+		_, err := client.Do(context.Background(), opID, apiclient.Request{Params: params, Body: map[string]any{}}, nil)
+		return views.ToastMsg{Text: opID + " sent", Err: err != nil}
+	}
+}
+
+func (p *recPane) keysGot() []string {
+	var out []string
+	for _, m := range p.got {
+		if k, ok := m.(tea.KeyPressMsg); ok {
+			out = append(out, k.String())
+		}
+	}
+	return out
+}
+
+func (p *recPane) actionsGot() []views.ActionMsg {
+	var out []views.ActionMsg
+	for _, m := range p.got {
+		if a, ok := m.(views.ActionMsg); ok {
+			out = append(out, a)
+		}
+	}
+	return out
+}

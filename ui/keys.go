@@ -1,0 +1,176 @@
+package ui
+
+import (
+	"slices"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dbadmin-tui/dbadmin-tui/keymap"
+	"github.com/dbadmin-tui/dbadmin-tui/views"
+)
+
+// contextKeys open the context picker. The keymap has no binding for it
+// (yet), so the root owns it; `@` is free in every pane and in the globals.
+var contextKeys = []string{"@", "ctrl+o"}
+
+// handleKey sends a key press to whoever owns it: the start-up screens, the
+// "too small" screen, the top layer, or the pane level (pane actions through
+// the gate, then the global keys, then the pane itself).
+func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := msg.String()
+	switch {
+	case m.phase != phaseReady:
+		return m.startKey(k)
+	case m.tooSmall():
+		if bound(m.keys.Global.Quit, k) {
+			return m.quit()
+		}
+		return nil
+	}
+	if top := m.layers.top(); top != nil {
+		if k == "esc" {
+			m.layers.remove(top)
+			return top.dismiss(m)
+		}
+		done, cmd := top.key(m, msg)
+		if done {
+			m.layers.remove(top)
+		}
+		return cmd
+	}
+	return m.paneLevelKey(msg)
+}
+
+// startKey handles the connecting and error screens: retry and quit.
+func (m *Model) startKey(k string) tea.Cmd {
+	switch {
+	case bound(m.keys.Global.Quit, k):
+		return tea.Quit
+	case m.phase == phaseFailed && bound(m.keys.Global.Refresh, k):
+		return m.connect()
+	}
+	return nil
+}
+
+func (m *Model) paneLevelKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := msg.String()
+	if p := m.activePane(); p != nil {
+		if a, ok := m.paneAction(m.active, k, ""); ok {
+			return m.deliverAction(m.active, a, views.ActionMsg{Name: a.Name})
+		}
+	}
+	if cmd, ok := m.globalKey(k); ok {
+		return cmd
+	}
+	if m.activePane() == nil {
+		return nil
+	}
+	return m.updatePane(m.active, msg)
+}
+
+// globalKey runs the global binding of k, if any. ok is false when the key
+// is not global (or, for esc, when there is nothing for the root to close),
+// so the pane gets it.
+func (m *Model) globalKey(k string) (tea.Cmd, bool) {
+	g := &m.keys.Global
+	for i, a := range g.Panes() {
+		if bound(*a, k) {
+			return m.switchTo(i), true
+		}
+	}
+	if slices.Contains(contextKeys, k) {
+		return m.openPicker(stageOrg), true
+	}
+	handlers := []struct {
+		a  keymap.Action
+		do func() tea.Cmd
+	}{
+		{g.NextPane, func() tea.Cmd { return m.switchTo((m.active + 1) % len(m.panes)) }},
+		{g.PrevPane, func() tea.Cmd { return m.switchTo((m.active + len(m.panes) - 1) % len(m.panes)) }},
+		{g.Palette, m.openPalette},
+		{g.Filter, m.openFilter},
+		{g.Help, m.openHelp},
+		{g.Refresh, m.refresh},
+		{g.Pause, m.togglePause},
+		{g.Yank, m.yank},
+		{g.Quit, m.quit},
+	}
+	for _, h := range handlers {
+		if bound(h.a, k) {
+			return h.do(), true
+		}
+	}
+	if bound(g.Close, k) {
+		return m.closeAtPaneLevel()
+	}
+	return nil, false
+}
+
+// closeAtPaneLevel: esc with no layer open dismisses a sticky error toast,
+// then clears the active filter; otherwise the pane gets esc (back from a
+// detail view).
+func (m *Model) closeAtPaneLevel() (tea.Cmd, bool) {
+	if m.toasts.dismissError() {
+		return nil, true
+	}
+	if id := m.panes[m.active].ID(); m.filters[id] != "" {
+		return m.setFilter(""), true
+	}
+	return nil, false
+}
+
+// switchTo makes pane i the active one.
+func (m *Model) switchTo(i int) tea.Cmd {
+	if len(m.panes) == 0 || i < 0 || i >= len(m.panes) || i == m.active {
+		return nil
+	}
+	old := m.active
+	m.active = i
+	return tea.Batch(m.panes[old].SetVisible(false), m.show(i))
+}
+
+// show makes pane i visible, starting it on first show.
+func (m *Model) show(i int) tea.Cmd {
+	if i < 0 || i >= len(m.panes) {
+		return nil
+	}
+	var cmds []tea.Cmd
+	if !m.inited[i] {
+		m.inited[i] = true
+		cmds = append(cmds, m.panes[i].Init())
+	}
+	cmds = append(cmds, m.panes[i].SetVisible(true))
+	return tea.Batch(cmds...)
+}
+
+func (m *Model) refresh() tea.Cmd {
+	if m.activePane() == nil {
+		return nil
+	}
+	return m.updatePane(m.active, views.RefreshMsg{})
+}
+
+func (m *Model) togglePause() tea.Cmd {
+	m.paused = !m.paused
+	m.ctx.Paused = m.paused
+	text := "live updates resumed"
+	if m.paused {
+		text = "live updates paused"
+	}
+	return tea.Batch(m.broadcast(views.PauseMsg{Paused: m.paused}), m.toast(text, false))
+}
+
+// quit leaves at once unless a pane reports a started restore or migration
+// still running; then it asks, and the default answer is No.
+func (m *Model) quit() tea.Cmd {
+	busy := m.Busy()
+	if len(busy) == 0 {
+		return tea.Quit
+	}
+	m.layers.push(newConfirm(m, confirmSpec{
+		title: "Quit?",
+		body:  "Still running:\n" + bulletList(busy) + "\nIt goes on on the server, but this session stops watching it.",
+		onYes: func(*Model) tea.Cmd { return tea.Quit },
+	}))
+	return nil
+}

@@ -1,0 +1,250 @@
+// Package ui is the dashboard's root model: it connects, lays out the header,
+// the pane tabs, the active pane and the footer, owns the layer stack
+// (dialog > help > palette > filter > pane) that decides who gets a key,
+// and is the only place where an action key is checked against the gate
+// before a pane hears of it.
+package ui
+
+import (
+	"errors"
+	"time"
+
+	"charm.land/bubbles/v2/spinner"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
+	"github.com/dbadmin-tui/dbadmin-tui/keymap"
+	"github.com/dbadmin-tui/dbadmin-tui/themes"
+	"github.com/dbadmin-tui/dbadmin-tui/views"
+)
+
+// Minimum terminal size; below it the dashboard shows a "too small" screen.
+const (
+	MinWidth  = 60
+	MinHeight = 16
+)
+
+// Options configure the root model.
+type Options struct {
+	// Client talks to the API. It must carry a Gate (apiclient.Options.Gate):
+	// the gate refuses a mutating request even if a pane tried to send one
+	// outside the action path.
+	Client  *apiclient.Client
+	Profile string
+	// OrgID, Project (an id or a name) and Cluster select the starting
+	// context; empty ones come from the remembered context, then from the
+	// first project the caller can see.
+	OrgID   string
+	Project string
+	Cluster string
+	Pane    views.ID // the starting pane; default alerts
+	// ReadOnly refuses every mutating action.
+	ReadOnly bool
+	// Theme is the configured theme name; "" or "auto" follows the
+	// terminal's background. NoColor (NO_COLOR set) forces mono.
+	Theme   string
+	NoColor bool
+	Keys    *keymap.KeyMap   // default keymap.Default()
+	Clock   func() time.Time // default time.Now
+	Poll    views.Poll       // default views.DefaultPoll
+	// State remembers the context per profile; nil remembers nothing.
+	State *ContextStore
+	// Panes build the panes in tab order; default DefaultPanes().
+	Panes []views.Factory
+	// Tmux wraps clipboard writes in tmux's passthrough as well.
+	Tmux bool
+}
+
+type phase int
+
+const (
+	phaseConnecting phase = iota
+	phaseFailed
+	phaseReady
+)
+
+// Model is the root Bubble Tea model.
+type Model struct {
+	opts   Options
+	client *apiclient.Client
+	gate   *apiclient.Gate
+	keys   *keymap.KeyMap
+	clock  func() time.Time
+
+	theme      themes.Theme
+	themeFixed bool // configured or NO_COLOR: ignore the terminal's background
+
+	width, height int
+
+	phase    phase
+	attempt  int // connection attempt; late answers of an earlier one are dropped
+	scopeSeq int // project switch; late answers of an earlier one are dropped
+	connErr  error
+	scope    scope // orgs, projects, clusters and the selection
+	ctx      views.Context
+
+	panes   []views.Pane
+	inited  []bool
+	active  int
+	filters map[views.ID]string
+	updated map[views.ID]time.Time
+	paused  bool
+
+	layers  stack
+	spinner spinner.Model
+	tasks   taskLine
+	toasts  toastQueue
+}
+
+// New builds the root model.
+func New(o Options) (*Model, error) {
+	if o.Client == nil {
+		return nil, errors.New("ui: no API client")
+	}
+	if o.Client.Gate() == nil {
+		return nil, errors.New("ui: the API client has no gate")
+	}
+	if o.Keys == nil {
+		o.Keys = keymap.Default()
+	}
+	if o.Clock == nil {
+		o.Clock = time.Now
+	}
+	if o.Poll.Normal == 0 {
+		o.Poll = views.DefaultPoll
+	}
+	if o.Panes == nil {
+		o.Panes = DefaultPanes()
+	}
+	if o.Pane == "" {
+		o.Pane = views.Alerts
+	}
+	m := &Model{
+		opts:    o,
+		client:  o.Client,
+		gate:    o.Client.Gate(),
+		keys:    o.Keys,
+		clock:   o.Clock,
+		filters: map[views.ID]string{},
+		updated: map[views.ID]time.Time{},
+		spinner: spinner.New(spinner.WithSpinner(spinner.Dot)),
+	}
+	m.themeFixed = o.NoColor || (o.Theme != "" && o.Theme != "auto")
+	m.theme = themes.Resolve(o.Theme, o.NoColor, true)
+	m.gate.SetReadOnly(o.ReadOnly)
+	m.ctx = views.Context{
+		Client: o.Client, Gate: m.gate, Theme: m.theme, Keys: m.keys, Clock: o.Clock,
+		Profile: o.Profile, ReadOnly: o.ReadOnly, Poll: o.Poll,
+	}
+	for i, id := range views.Order() {
+		if id == o.Pane {
+			m.active = i
+		}
+	}
+	return m, nil
+}
+
+// Init connects and, unless the theme is fixed, asks the terminal for its
+// background colour.
+func (m *Model) Init() tea.Cmd {
+	cmds := []tea.Cmd{m.connect()}
+	if !m.themeFixed {
+		cmds = append(cmds, tea.RequestBackgroundColor)
+	}
+	return tea.Batch(cmds...)
+}
+
+// Update routes a message: size and colour to the model, keys through the
+// layer stack, results and pane messages to their pane, the rest to the
+// layers and the footer.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		return m, m.resize(msg.Width, msg.Height)
+	case tea.BackgroundColorMsg:
+		return m, m.setBackground(msg.IsDark())
+	case tea.KeyPressMsg:
+		return m, m.handleKey(msg)
+	case connectedMsg:
+		return m, m.connected(msg)
+	case scopeLoadedMsg:
+		return m, m.scopeLoaded(msg)
+	}
+	if cmd, ok := m.routeToPane(msg); ok {
+		return m, cmd
+	}
+	if cmd, ok := m.handleShared(msg); ok {
+		return m, cmd
+	}
+	return m, m.updateLayers(msg)
+}
+
+// View renders the whole screen.
+func (m *Model) View() tea.View {
+	v := tea.NewView(m.render())
+	v.AltScreen = true
+	v.WindowTitle = "dbadmin-tui"
+	if m.opts.Profile != "" {
+		v.WindowTitle += ": " + clean(m.opts.Profile)
+	}
+	return v
+}
+
+// Busy lists what a pane reports as still running (a restore or migration
+// this session started).
+func (m *Model) Busy() []string {
+	var out []string
+	for _, p := range m.panes {
+		if b := p.Busy(); b != "" {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+func (m *Model) activePane() views.Pane {
+	if m.phase != phaseReady || m.active >= len(m.panes) {
+		return nil
+	}
+	return m.panes[m.active]
+}
+
+func (m *Model) paneIndex(id views.ID) int {
+	for i, p := range m.panes {
+		if p.ID() == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// updatePane hands a message to one pane and keeps the pane it returns.
+func (m *Model) updatePane(i int, msg tea.Msg) tea.Cmd {
+	if i < 0 || i >= len(m.panes) {
+		return nil
+	}
+	p, cmd := m.panes[i].Update(msg)
+	if p != nil {
+		m.panes[i] = p
+	}
+	return cmd
+}
+
+// broadcast hands a message to every pane.
+func (m *Model) broadcast(msg tea.Msg) tea.Cmd {
+	cmds := make([]tea.Cmd, 0, len(m.panes))
+	for i := range m.panes {
+		cmds = append(cmds, m.updatePane(i, msg))
+	}
+	return tea.Batch(cmds...)
+}
+
+func (m *Model) updateLayers(msg tea.Msg) tea.Cmd {
+	var cmds []tea.Cmd
+	for _, l := range m.layers.all() {
+		if u, ok := l.(updater); ok {
+			cmds = append(cmds, u.update(m, msg))
+		}
+	}
+	return tea.Batch(cmds...)
+}

@@ -1,0 +1,19 @@
+package ui
+
+import (
+	"github.com/dbadmin-tui/dbadmin-tui/views"
+	"github.com/dbadmin-tui/dbadmin-tui/views/placeholder"
+)
+
+// DefaultPanes builds the six panes in tab order. Each area's own issue
+// replaces its placeholder here.
+func DefaultPanes() []views.Factory {
+	return []views.Factory{
+		placeholder.NewAlerts,
+		placeholder.Factory(views.Backups),
+		placeholder.Factory(views.Search),
+		placeholder.Factory(views.AccessLogs),
+		placeholder.Factory(views.Migration),
+		placeholder.Factory(views.Settings),
+	}
+}

@@ -1,0 +1,327 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient/catalog"
+	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
+	"github.com/dbadmin-tui/dbadmin-tui/views"
+)
+
+// Rows the chrome takes: header and tabs above the pane, help and task
+// line below.
+const (
+	chromeTop    = 2
+	chromeBottom = 2
+)
+
+func clean(s string) string     { return components.Sanitize(s) }
+func cleanText(s string) string { return components.SanitizeText(s) }
+
+func truncate(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	return ansi.Truncate(s, w, "…")
+}
+
+func padRight(s string, w int) string {
+	if d := w - lipgloss.Width(s); d > 0 {
+		return s + strings.Repeat(" ", d)
+	}
+	return s
+}
+
+// place draws box over base at (x, y).
+func place(base, box string, x, y int) string {
+	return lipgloss.NewCompositor(
+		lipgloss.NewLayer(base),
+		lipgloss.NewLayer(box).X(max(0, x)).Y(max(0, y)).Z(1),
+	).Render()
+}
+
+// center draws box over the middle of a w x h base.
+func center(base, box string, w, h int) string {
+	bw, bh := lipgloss.Size(box)
+	return place(base, box, (w-bw)/2, (h-bh)/2)
+}
+
+// resize records the terminal size, tells the panes their new layout and
+// size.
+func (m *Model) resize(w, h int) tea.Cmd {
+	m.width, m.height = max(0, w), max(0, h)
+	var cmd tea.Cmd
+	if views.LayoutFor(m.width) != m.ctx.Layout && m.phase == phaseReady {
+		cmd = m.presentationChanged()
+	}
+	m.ctx.Layout = views.LayoutFor(m.width)
+	m.layoutPanes()
+	return cmd
+}
+
+func (m *Model) paneSize() (int, int) {
+	return max(0, m.width), max(0, m.height-chromeTop-chromeBottom)
+}
+
+func (m *Model) layoutPanes() {
+	w, h := m.paneSize()
+	for _, p := range m.panes {
+		p.SetSize(w, h)
+	}
+}
+
+func (m *Model) tooSmall() bool { return m.width < MinWidth || m.height < MinHeight }
+
+// render draws the screen for the current phase and size.
+func (m *Model) render() string {
+	switch {
+	case m.width <= 0 || m.height <= 0:
+		return "dbadmin-tui: starting…"
+	case m.tooSmall():
+		return m.renderTooSmall()
+	case m.phase == phaseConnecting:
+		return m.renderStart("Connecting to "+clean(m.client.BaseURL())+"…", "q quit")
+	case m.phase == phaseFailed:
+		return m.renderStart(m.failureText(), "r retry • q quit")
+	}
+	screen := lipgloss.JoinVertical(lipgloss.Left,
+		m.renderHeader(), m.renderTabs(), m.renderPane(), m.renderFooter())
+	for _, l := range m.layers.all() {
+		screen = l.overlay(m, screen, m.width, m.height)
+	}
+	return screen
+}
+
+func (m *Model) renderTooSmall() string {
+	msg := fmt.Sprintf("Terminal too small: %dx%d\nNeed at least %dx%d", m.width, m.height, MinWidth, MinHeight)
+	return lipgloss.Place(m.width, m.height, lipgloss.Center, lipgloss.Center, msg)
+}
+
+// renderStart is the connecting / cannot-connect screen.
+func (m *Model) renderStart(body, keys string) string {
+	st := m.theme.Styles
+	w := max(10, min(m.width-4, 90))
+	lines := []string{
+		st.DialogTitle.Render("dbadmin-tui"),
+		st.Muted.Render(truncate("profile "+clean(orDash(m.opts.Profile))+" • "+clean(m.client.BaseURL()), w)),
+		"",
+		lipgloss.NewStyle().Width(w).Render(body),
+		"",
+		st.HelpKey.Render(keys),
+	}
+	return lipgloss.Place(m.width, m.height, lipgloss.Center, lipgloss.Center, lipgloss.JoinVertical(lipgloss.Left, lines...))
+}
+
+// failureText says why the start failed, with a hint for the usual causes.
+func (m *Model) failureText() string {
+	st := m.theme.Styles
+	err := m.connErr
+	hint := ""
+	switch {
+	case apiclient.IsUnauthorized(err):
+		hint = "The credentials were refused: check the profile's API key or service account."
+	case apiclient.IsForbidden(err):
+		hint = "The key is not allowed here: check its access list and roles."
+	default:
+		if _, ok := apiclient.AsError(err); !ok {
+			hint = "Is the address right and the service reachable? (--base-url, --profile)"
+		}
+	}
+	text := st.ErrorText.Render("Cannot connect") + "\n\n" + cleanText(err.Error())
+	if hint != "" {
+		text += "\n\n" + hint
+	}
+	return text
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}
+
+// renderHeader: profile, org › project › cluster on the left; role badge,
+// read-only badge, freshness and live/paused on the right.
+func (m *Model) renderHeader() string {
+	st := m.theme.Styles
+	sep := st.BreadcrumbSep.Render(" › ")
+	crumbs := []string{clean(orDash(m.scope.org.Name)), clean(orDash(m.scope.project.Name))}
+	if m.scope.cluster != "" {
+		crumbs = append(crumbs, clean(m.scope.cluster))
+	} else {
+		crumbs = append(crumbs, "all clusters")
+	}
+	left := " " + clean(orDash(m.opts.Profile)) + st.BreadcrumbSep.Render(" │ ") + st.Breadcrumb.Render(strings.Join(crumbs, sep))
+
+	var right []string
+	if role := m.roleBadge(); role != "" {
+		right = append(right, st.RoleBadge.Render(role))
+	}
+	if m.gate.ReadOnly() {
+		right = append(right, st.ReadOnlyBadge.Render("READ-ONLY"))
+	}
+	right = append(right, m.freshness())
+	if m.paused {
+		right = append(right, "⏸ paused")
+	} else {
+		right = append(right, "● live")
+	}
+	r := strings.Join(right, " ") + " "
+	avail := m.width - lipgloss.Width(r) - 1
+	if avail < 20 {
+		r = truncate(r, max(0, m.width-21))
+		avail = m.width - lipgloss.Width(r) - 1
+	}
+	left = truncate(left, avail)
+	line := padRight(left, m.width-lipgloss.Width(r)) + r
+	return st.Header.Render(padRight(line, m.width))
+}
+
+// freshness says when the active pane last got data.
+func (m *Model) freshness() string {
+	p := m.activePane()
+	if p == nil {
+		return ""
+	}
+	at, ok := m.updated[p.ID()]
+	if !ok {
+		return "not updated yet"
+	}
+	d := m.clock().Sub(at)
+	if d < 0 {
+		d = 0
+	}
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("updated %ds ago", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("updated %dm ago", int(d.Minutes()))
+	}
+	return fmt.Sprintf("updated %dh ago", int(d.Hours()))
+}
+
+// roleBadge names the caller's strongest role on the selected project or its
+// org.
+func (m *Model) roleBadge() string {
+	roles := m.gate.Roles()
+	if roles == nil {
+		return ""
+	}
+	best, rank := catalog.Role(""), len(catalog.AllRoles())
+	order := map[catalog.Role]int{}
+	for i, r := range catalog.AllRoles() {
+		order[r] = i
+	}
+	for _, a := range roles {
+		on := (a.GroupID != "" && a.GroupID == m.scope.project.ID) || (a.OrgID != "" && a.OrgID == m.scope.org.ID)
+		if i, ok := order[a.RoleName]; on && ok && i < rank {
+			best, rank = a.RoleName, i
+		}
+	}
+	if best == "" {
+		return "no role here"
+	}
+	return best.Label()
+}
+
+// renderTabs: one tab a pane; narrow terminals show only numbers for the
+// inactive ones.
+func (m *Model) renderTabs() string {
+	st := m.theme.Styles
+	narrow := views.LayoutFor(m.width) == views.LayoutNarrow
+	var parts []string
+	for i, p := range m.panes {
+		label := fmt.Sprintf("%d %s", i+1, clean(p.Title()))
+		if i == m.active {
+			parts = append(parts, st.TabActive.Render(label))
+			continue
+		}
+		if narrow {
+			label = fmt.Sprint(i + 1)
+		}
+		parts = append(parts, st.TabInactive.Render(label))
+	}
+	return truncate(strings.Join(parts, ""), m.width)
+}
+
+func (m *Model) renderPane() string {
+	w, h := m.paneSize()
+	body := ""
+	if p := m.activePane(); p != nil {
+		body = p.View()
+	}
+	return lipgloss.NewStyle().Width(w).Height(h).MaxWidth(w).MaxHeight(h).Render(body)
+}
+
+// renderFooter: the help line (or the filter bar), then the task line with
+// the newest toast on the right.
+func (m *Model) renderFooter() string {
+	st := m.theme.Styles
+	var first string
+	for _, l := range m.layers.all() {
+		if f, ok := l.(*filterLayer); ok {
+			first = f.line(m.width)
+		}
+	}
+	if first == "" {
+		first = m.shortHelp()
+	}
+	second := m.taskText()
+	if t, ok := m.toasts.latest(); ok {
+		style := st.Muted
+		text := t.text
+		if t.isErr {
+			style = st.ErrorText
+			text += " (esc)"
+		}
+		toast := style.Render(truncate(text, max(0, m.width-lipgloss.Width(second)-2)))
+		second = padRight(second, m.width-lipgloss.Width(toast)) + toast
+	}
+	return lipgloss.JoinVertical(lipgloss.Left, truncate(first, m.width), truncate(second, m.width))
+}
+
+// shortHelp is the one-line key summary: the active filter first, then the
+// pane's enabled actions and the global keys.
+func (m *Model) shortHelp() string {
+	st := m.theme.Styles
+	var parts []string
+	if p := m.activePane(); p != nil {
+		if f := m.filters[p.ID()]; f != "" {
+			parts = append(parts, st.HelpKey.Render("filter:")+" "+clean(f)+st.HelpDesc.Render(" (esc clears)"))
+		}
+	}
+	for _, b := range m.keys.HelpFor(m.helpScope()).ShortHelp() {
+		if !b.Enabled() {
+			continue
+		}
+		h := b.Help()
+		parts = append(parts, st.HelpKey.Render(h.Key)+" "+st.HelpDesc.Render(h.Desc))
+	}
+	return " " + strings.Join(parts, st.HelpSep.Render(" • "))
+}
+
+func (m *Model) taskText() string {
+	st := m.theme.Styles
+	switch {
+	case m.tasks.running():
+		t := m.tasks.run[len(m.tasks.run)-1]
+		text := " " + m.spinner.View() + " " + clean(t.text) + "…"
+		if n := len(m.tasks.run) - 1; n > 0 {
+			text += fmt.Sprintf(" (+%d)", n)
+		}
+		return st.StateRunning.Render(text)
+	case m.tasks.last != nil && m.tasks.last.err != nil:
+		return st.StateFailed.Render(" ✗ " + clean(m.tasks.last.text) + ": " + clean(m.tasks.last.err.Error()))
+	case m.tasks.last != nil:
+		return st.StateOK.Render(" ✓ " + clean(m.tasks.last.text))
+	}
+	return ""
+}

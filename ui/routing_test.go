@@ -1,0 +1,241 @@
+package ui
+
+import (
+	"encoding/base64"
+	"fmt"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dbadmin-tui/dbadmin-tui/views"
+)
+
+func TestPressHelperMatchesKeymapNames(t *testing.T) {
+	for _, k := range []string{"a", "G", "?", ":", "/", "@", "1", "enter", "esc", "tab", "shift+tab", "space", "ctrl+c", "ctrl+o", "up", "pgdown"} {
+		assert.Equal(t, k, press(k).String())
+	}
+}
+
+func readyModel(t *testing.T, mod func(*Options)) (*driver, map[views.ID]*recPane, *fakeAPI) {
+	api := newFakeAPI(t, orgOwner())
+	panes := map[views.ID]*recPane{}
+	m := newModel(t, api, func(o *Options) {
+		o.Panes = recFactories(false, panes)
+		if mod != nil {
+			mod(o)
+		}
+	})
+	d := newDriver(t, m, 120, 40)
+	d.settle()
+	require.Equal(t, phaseReady, m.phase, "connected")
+	return d, panes, api
+}
+
+func TestNumberKeysAndTabSwitchPanes(t *testing.T) {
+	d, panes, _ := readyModel(t, nil)
+	m := d.m
+	assert.Equal(t, 0, m.active)
+	assert.True(t, panes[views.Alerts].visible)
+	for i, id := range views.Order() {
+		d.key(press(string(rune('1' + i))))
+		assert.Equal(t, i, m.active, "key %d", i+1)
+		assert.True(t, panes[id].visible)
+	}
+	assert.False(t, panes[views.Alerts].visible, "switched-away pane is hidden")
+	d.key(press("tab"))
+	assert.Equal(t, 0, m.active, "tab wraps")
+	d.key(press("shift+tab"))
+	assert.Equal(t, 5, m.active, "shift+tab wraps back")
+	assert.Contains(t, d.screen(), "pane settings")
+}
+
+func TestPlainKeysReachTheActivePaneOnly(t *testing.T) {
+	d, panes, _ := readyModel(t, nil)
+	d.key(press("j"), press("down"))
+	assert.Equal(t, []string{"j", "down"}, panes[views.Alerts].keysGot())
+	assert.Empty(t, panes[views.Backups].keysGot())
+}
+
+func TestActionKeyIsDeliveredAsActionMsg(t *testing.T) {
+	d, panes, api := readyModel(t, nil)
+	d.key(press("a"))
+	got := panes[views.Alerts].actionsGot()
+	require.Len(t, got, 1)
+	assert.Equal(t, "alerts.ack", got[0].Name)
+	assert.Empty(t, panes[views.Alerts].keysGot(), "an action key never arrives as a plain key")
+	assert.EqualValues(t, 1, api.mutations.Load(), "an allowed action reaches the server")
+}
+
+func TestEscClosesTopLayerOnly(t *testing.T) {
+	d, panes, _ := readyModel(t, nil)
+	m := d.m
+	d.key(press("/"))
+	d.key(press("?"))
+	// `?` typed into the filter bar: the bar is the top layer and takes it.
+	assert.Equal(t, 1, m.layers.len())
+	assert.Equal(t, "?", m.filters[views.Alerts])
+	d.key(press("enter"))
+	assert.Equal(t, 0, m.layers.len(), "enter keeps the filter and closes the bar")
+	d.key(press("?"))
+	require.Equal(t, 1, m.layers.len())
+	_, isHelp := m.layers.top().(*helpLayer)
+	assert.True(t, isHelp)
+	d.key(press(":"), press("1"), press("j"))
+	assert.Equal(t, 1, m.layers.len(), "keys go to help, not to the palette or the pane")
+	assert.Equal(t, 0, m.active)
+	assert.Empty(t, panes[views.Alerts].keysGot())
+	d.key(press("esc"))
+	assert.Equal(t, 0, m.layers.len())
+	d.key(press("esc"))
+	assert.Equal(t, "", m.filters[views.Alerts], "esc at pane level clears the filter")
+}
+
+func TestDialogGoesAboveLowerLayers(t *testing.T) {
+	d, panes, _ := readyModel(t, nil)
+	m := d.m
+	panes[views.Alerts].busy = "restore of snap-1 running"
+	d.key(press("/"))
+	d.send(views.ConfirmMsg{Pane: views.Alerts, Title: "Ack?", Action: views.ActionMsg{Name: "alerts.ack"}})
+	d.settle()
+	require.Equal(t, 2, m.layers.len())
+	_, isDialog := m.layers.top().(*confirmLayer)
+	assert.True(t, isDialog, "the dialog is above the filter bar")
+	d.key(press("esc"))
+	_, isFilter := m.layers.top().(*filterLayer)
+	assert.True(t, isFilter, "esc closed only the dialog")
+}
+
+func TestFilterTextIsSentToThePane(t *testing.T) {
+	d, panes, _ := readyModel(t, nil)
+	d.key(press("/"))
+	d.key(typeText("!pay")...)
+	var last views.FilterMsg
+	for _, msg := range panes[views.Alerts].got {
+		if f, ok := msg.(views.FilterMsg); ok {
+			last = f
+		}
+	}
+	assert.Equal(t, "!pay", last.Text)
+	assert.Contains(t, d.screen(), "/!pay")
+}
+
+func TestQuitWithoutBusyPaneQuits(t *testing.T) {
+	d, _, _ := readyModel(t, nil)
+	_, cmd := d.m.Update(press("q"))
+	require.NotNil(t, cmd)
+	assert.Equal(t, tea.QuitMsg{}, cmd())
+}
+
+func TestQuitConfirmDefaultsToNo(t *testing.T) {
+	d, panes, _ := readyModel(t, nil)
+	m := d.m
+	panes[views.Backups].busy = "restore of snap-1 running"
+	_, cmd := m.Update(press("q"))
+	assert.Nil(t, cmd, "quit asks first")
+	assert.Contains(t, d.screen(), "restore of snap-1 running")
+	_, cmd = m.Update(press("enter"))
+	assert.Nil(t, cmd, "enter on the default No does not quit")
+	assert.Equal(t, 0, m.layers.len())
+
+	m.Update(press("ctrl+c"))
+	_, cmd = m.Update(press("x"))
+	assert.Nil(t, cmd, "any other key cancels")
+	assert.Equal(t, 0, m.layers.len())
+
+	m.Update(press("q"))
+	_, cmd = m.Update(press("y"))
+	require.NotNil(t, cmd)
+	assert.Equal(t, tea.QuitMsg{}, cmd())
+
+	m.Update(press("q"))
+	m.Update(press("right"))
+	_, cmd = m.Update(press("enter"))
+	require.NotNil(t, cmd, "enter on a focused Yes quits")
+	assert.Equal(t, tea.QuitMsg{}, cmd())
+}
+
+func TestPaletteSwitchesPaneProjectAndReadOnly(t *testing.T) {
+	d, panes, _ := readyModel(t, nil)
+	m := d.m
+	d.key(press(":"))
+	d.key(typeText("back")...)
+	d.key(press("enter"))
+	assert.Equal(t, 1, m.active)
+
+	d.key(press(":"))
+	d.key(typeText("proj")...)
+	d.key(press("tab"))
+	d.key(typeText("sea")...)
+	assert.Contains(t, d.screen(), "project search-prod")
+	d.key(press("enter"))
+	assert.Equal(t, fakeSearch, m.ctx.GroupID)
+	var changed bool
+	for _, msg := range panes[views.Alerts].got {
+		if c, ok := msg.(views.ContextChangedMsg); ok && c.Scope && c.Ctx.GroupID == fakeSearch {
+			changed = true
+		}
+	}
+	assert.True(t, changed, "every pane hears of the new project")
+	assert.Contains(t, d.screen(), "search-prod")
+
+	d.key(press(":"))
+	d.key(typeText("ro")...)
+	d.key(press("enter"))
+	assert.True(t, m.gate.ReadOnly())
+	assert.Contains(t, d.screen(), "READ-ONLY")
+
+	d.key(press(":"))
+	d.key(typeText("theme mono")...)
+	d.key(press("enter"))
+	assert.Equal(t, "mono", m.theme.Name)
+}
+
+func TestContextPickerRemembersPerProfile(t *testing.T) {
+	store := &ContextStore{Path: t.TempDir() + "/context.json"}
+	d, _, api := readyModel(t, func(o *Options) { o.State = store })
+	m := d.m
+	d.key(press("@"))
+	d.key(press("enter")) // the only org
+	d.key(typeText("srch")...)
+	d.key(press("enter")) // search-prod, fuzzy
+	d.key(typeText("search-1")...)
+	d.key(press("enter"))
+	assert.Equal(t, fakeSearch, m.ctx.GroupID)
+	assert.Equal(t, "search-1", m.ctx.ClusterName)
+	assert.Equal(t, 0, m.layers.len())
+	d.settle()
+	r, ok := store.Load("test")
+	require.True(t, ok)
+	assert.Equal(t, Remembered{OrgID: fakeOrg, GroupID: fakeSearch, ClusterName: "search-1"}, r)
+
+	// A new start of the same profile opens there.
+	m2 := newModel(t, api, func(o *Options) { o.State = store; o.Panes = recFactories(false, nil) })
+	d2 := newDriver(t, m2, 120, 40)
+	d2.settle()
+	assert.Equal(t, fakeSearch, m2.ctx.GroupID)
+	assert.Equal(t, "search-1", m2.ctx.ClusterName)
+	assert.True(t, strings.Contains(d2.screen(), "search-prod › search-1"), d2.screen())
+}
+
+func TestYankCopiesSelection(t *testing.T) {
+	d, panes, _ := readyModel(t, func(o *Options) { o.Tmux = true })
+	_, cmd := d.m.Update(press("y"))
+	require.NotNil(t, cmd)
+	assert.Contains(t, d.screen(), "nothing selected")
+
+	panes[views.Alerts].selected = "a10000000000000000000001\x1b]0;x\x07"
+	_, cmd = d.m.Update(press("y"))
+	require.NotNil(t, cmd)
+	assert.Contains(t, d.screen(), "copied a10000000000000000000001")
+
+	msgs := collect(clipboardCmds("a1", true))
+	require.Len(t, msgs, 2)
+	assert.Equal(t, "a1", fmt.Sprint(msgs[0]), "OSC 52 through Bubble Tea")
+	raw := fmt.Sprint(msgs[1])
+	assert.Contains(t, raw, "Ptmux;", "and through tmux's passthrough")
+	assert.Contains(t, raw, "52;c;"+base64.StdEncoding.EncodeToString([]byte("a1")))
+	assert.Len(t, collect(clipboardCmds("a1", false)), 1)
+}

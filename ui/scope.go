@@ -1,0 +1,163 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dbadmin-tui/dbadmin-tui/themes"
+	"github.com/dbadmin-tui/dbadmin-tui/views"
+)
+
+// scopeLoadedMsg answers a project switch: the project's clusters.
+type scopeLoadedMsg struct {
+	seq      int
+	project  project
+	clusters []cluster
+	cluster  string
+	err      error
+}
+
+// switchProject loads the project's clusters, then makes it the context.
+func (m *Model) switchProject(p project, clusterName string) tea.Cmd {
+	m.scopeSeq++
+	seq, client := m.scopeSeq, m.client
+	id := fmt.Sprintf("scope#%d", seq)
+	load := func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), views.RequestTimeout)
+		defer cancel()
+		cs, err := listClusters(ctx, client, p.ID)
+		return scopeLoadedMsg{seq: seq, project: p, clusters: cs, cluster: clusterName, err: err}
+	}
+	start := func() tea.Msg { return views.TaskStartMsg{ID: id, Text: "loading " + clean(p.Name)} }
+	return tea.Sequence(start, load)
+}
+
+func (m *Model) scopeLoaded(msg scopeLoadedMsg) tea.Cmd {
+	done := m.tasks.done(fmt.Sprintf("scope#%d", msg.seq), msg.err, m.clock())
+	if msg.seq != m.scopeSeq {
+		return done
+	}
+	if msg.err != nil {
+		return tea.Batch(done, m.toast("switch to "+msg.project.Name+": "+msg.err.Error(), true))
+	}
+	m.scope.project = msg.project
+	m.scope.org = org{ID: msg.project.OrgID, Name: m.scope.orgName(msg.project.OrgID)}
+	m.scope.clusters = msg.clusters
+	m.scope.cluster = ""
+	for _, c := range msg.clusters {
+		if c.Name == msg.cluster {
+			m.scope.cluster = c.Name
+		}
+	}
+	return tea.Batch(done, m.scopeChanged())
+}
+
+// switchCluster narrows the context to one cluster of the project ("" for
+// all of them).
+func (m *Model) switchCluster(name string) tea.Cmd {
+	m.scope.cluster = name
+	return m.scopeChanged()
+}
+
+// scopeChanged tells every pane, forgets stale freshness and remembers the
+// choice for the profile.
+func (m *Model) scopeChanged() tea.Cmd {
+	m.syncContext()
+	m.updated = map[views.ID]time.Time{}
+	return tea.Batch(m.broadcast(views.ContextChangedMsg{Ctx: m.ctx, Scope: true}), m.remember())
+}
+
+// presentationChanged tells every pane about a change of theme, layout,
+// read-only mode or pause.
+func (m *Model) presentationChanged() tea.Cmd {
+	m.syncContext()
+	return m.broadcast(views.ContextChangedMsg{Ctx: m.ctx})
+}
+
+func (m *Model) toggleReadOnly() tea.Cmd {
+	ro := !m.gate.ReadOnly()
+	m.gate.SetReadOnly(ro)
+	text := "read-only mode off"
+	if ro {
+		text = "read-only mode on"
+	}
+	return tea.Batch(m.presentationChanged(), m.toast(text, false))
+}
+
+func (m *Model) setTheme(name string) tea.Cmd {
+	name = strings.ToLower(strings.TrimSpace(name))
+	if name == "auto" || name == "" {
+		m.themeFixed = m.opts.NoColor
+		return tea.RequestBackgroundColor
+	}
+	t, err := themes.Get(name)
+	if err != nil {
+		return m.toast(err.Error(), true)
+	}
+	if m.opts.NoColor && t.Name != themes.Mono {
+		return m.toast("NO_COLOR is set: the theme stays mono", true)
+	}
+	m.theme, m.themeFixed = t, true
+	return m.presentationChanged()
+}
+
+// setBackground follows the terminal's background unless a theme is fixed.
+func (m *Model) setBackground(dark bool) tea.Cmd {
+	if m.themeFixed {
+		return nil
+	}
+	m.theme = themes.Resolve("", false, dark)
+	return m.presentationChanged()
+}
+
+// findProject resolves a palette argument: an id, an exact name, then a
+// unique name prefix or substring (case-insensitive).
+func (m *Model) findProject(arg string) (project, error) {
+	ps := m.scope.projects
+	for _, p := range ps {
+		if p.ID == arg || strings.EqualFold(p.Name, arg) {
+			return p, nil
+		}
+	}
+	var hits []project
+	low := strings.ToLower(arg)
+	for _, p := range ps {
+		if strings.Contains(strings.ToLower(p.Name), low) {
+			hits = append(hits, p)
+		}
+	}
+	switch len(hits) {
+	case 1:
+		return hits[0], nil
+	case 0:
+		return project{}, fmt.Errorf("no project matches %q", arg)
+	}
+	return project{}, fmt.Errorf("%d projects match %q; be more specific", len(hits), arg)
+}
+
+func (m *Model) findCluster(arg string) (string, error) {
+	low := strings.ToLower(arg)
+	if low == "all" || low == "-" || low == "*" {
+		return "", nil
+	}
+	var hits []string
+	for _, c := range m.scope.clusters {
+		if c.Name == arg {
+			return c.Name, nil
+		}
+		if strings.Contains(strings.ToLower(c.Name), low) {
+			hits = append(hits, c.Name)
+		}
+	}
+	switch len(hits) {
+	case 1:
+		return hits[0], nil
+	case 0:
+		return "", fmt.Errorf("no cluster of %s matches %q", clean(m.scope.project.Name), arg)
+	}
+	return "", fmt.Errorf("%d clusters match %q; be more specific", len(hits), arg)
+}

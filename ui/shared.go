@@ -1,0 +1,107 @@
+package ui
+
+import (
+	"time"
+
+	"charm.land/bubbles/v2/spinner"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dbadmin-tui/dbadmin-tui/views"
+)
+
+// routeToPane delivers messages addressed to one pane, visible or not.
+func (m *Model) routeToPane(msg tea.Msg) (tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case views.ResultMsg:
+		var cmds []tea.Cmd
+		if msg.Task != "" {
+			cmds = append(cmds, m.tasks.done(msg.TaskID(), msg.Err, m.clock()))
+		}
+		if msg.Err == nil {
+			m.updated[msg.Pane] = m.clock()
+		}
+		cmds = append(cmds, m.updatePane(m.paneIndex(msg.Pane), msg))
+		return tea.Batch(cmds...), true
+	case views.PollTickMsg:
+		return m.updatePane(m.paneIndex(msg.Pane), msg), true
+	case views.PaneMsg:
+		return m.updatePane(m.paneIndex(msg.Pane), msg.Msg), true
+	case views.ConfirmMsg:
+		return m.confirmForPane(msg), true
+	}
+	return nil, false
+}
+
+// confirmForPane opens the dialog a pane asked for; a yes goes back to the
+// pane as its action, through the gate again.
+func (m *Model) confirmForPane(msg views.ConfirmMsg) tea.Cmd {
+	i := m.paneIndex(msg.Pane)
+	if i < 0 {
+		return nil
+	}
+	a, ok := m.paneAction(i, "", msg.Action.Name)
+	if !ok {
+		return m.toast("unknown action "+msg.Action.Name, true)
+	}
+	if ok, why := m.check(a); !ok {
+		return m.toast(deniedText(a, why), true)
+	}
+	action := msg.Action
+	m.layers.push(newConfirm(m, confirmSpec{
+		title: msg.Title, body: msg.Body, typed: msg.TypeToConfirm, prompt: msg.Prompt,
+		onYes: func(m *Model) tea.Cmd {
+			action.Confirmed = true
+			return m.deliverAction(i, a, action)
+		},
+		onInput: func(s string) { action.Input = s },
+	}))
+	return nil
+}
+
+// handleShared handles the footer's messages: toasts, tasks, the spinner.
+func (m *Model) handleShared(msg tea.Msg) (tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case views.ToastMsg:
+		return m.toast(msg.Text, msg.Err), true
+	case views.TaskStartMsg:
+		return m.startTask(msg.ID, msg.Text), true
+	case views.TaskDoneMsg:
+		return m.tasks.done(msg.ID, msg.Err, m.clock()), true
+	case spinner.TickMsg:
+		if !m.tasks.running() {
+			return nil, true
+		}
+		var cmd tea.Cmd
+		m.spinner, cmd = m.spinner.Update(msg)
+		return cmd, true
+	case toastExpireMsg:
+		m.toasts.expire(msg.id)
+		return nil, true
+	case taskClearMsg:
+		m.tasks.clear(msg.id)
+		return nil, true
+	}
+	return nil, false
+}
+
+func (m *Model) startTask(id, text string) tea.Cmd {
+	wasIdle := !m.tasks.running()
+	m.tasks.start(id, text)
+	if wasIdle {
+		return m.spinner.Tick
+	}
+	return nil
+}
+
+// toast shows a notice; info ones expire, errors stay until esc.
+func (m *Model) toast(text string, isErr bool) tea.Cmd {
+	id := m.toasts.push(clean(text), isErr)
+	if isErr {
+		return nil
+	}
+	return tea.Tick(4*time.Second, func(time.Time) tea.Msg { return toastExpireMsg{id: id} })
+}
+
+func toastFromErr(what string, err error) views.ToastMsg {
+	return views.ToastMsg{Text: what + ": " + err.Error(), Err: true}
+}

@@ -1,0 +1,36 @@
+package ui
+
+import (
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// maxYank caps what `y` copies: terminals drop longer OSC 52 payloads
+// (74994 base64 bytes is the common limit).
+const maxYank = 74994 / 4 * 3
+
+// yank copies the active pane's selection through the terminal (OSC 52), so
+// it works over SSH; under tmux the sequence is also sent through tmux's
+// passthrough.
+func (m *Model) yank() tea.Cmd {
+	p := m.activePane()
+	if p == nil {
+		return nil
+	}
+	s := clean(p.Selected())
+	if s == "" {
+		return m.toast("nothing selected to copy", false)
+	}
+	if len(s) > maxYank {
+		s = s[:maxYank]
+	}
+	return tea.Batch(clipboardCmds(s, m.opts.Tmux), m.toast("copied "+truncate(s, 40), false))
+}
+
+func clipboardCmds(s string, tmux bool) tea.Cmd {
+	cmds := []tea.Cmd{tea.SetClipboard(s)}
+	if tmux {
+		cmds = append(cmds, tea.Raw(ansi.TmuxPassthrough(ansi.SetSystemClipboard(s))))
+	}
+	return tea.Batch(cmds...)
+}

@@ -1,0 +1,55 @@
+// Package views is the contract between the dashboard's root model (package
+// ui) and its panes (views/<pane>). A pane is one area of the dashboard:
+// alerts, backups, search, access logs, migration, settings.
+//
+// # What a pane is
+//
+// A pane implements Pane. It is built by a Factory from a Context value (the
+// API client, the gate, the theme, the keymap, the clock and the selected
+// org/project/cluster) and receives a fresh Context in ContextChangedMsg
+// whenever any of those change. Panes never import each other or package ui;
+// they talk to the rest of the dashboard only through the messages below.
+//
+// # Keys and actions: the only way to change anything
+//
+// A pane lists what it can do in Actions(): keymap.Action values carrying the
+// catalog operation they call (Op) and whether they are Dangerous. The root
+// matches key presses against those actions itself and, before anything
+// reaches the pane, asks the gate (read-only mode, then the caller's roles
+// from apiclient.Gate). Only an allowed action is delivered, as an ActionMsg.
+// A denied one shows the reason ("read-only mode", "acknowledge needs Project
+// Owner or ...") and the pane never hears of it. Keys that are not actions
+// (moving the cursor, opening a detail) arrive as tea.KeyPressMsg.
+//
+// So a pane must start a mutating request only in answer to an ActionMsg, and
+// a confirmation goes through the root too: the pane returns a ConfirmMsg
+// whose Action is delivered back, through the gate again, only when the user
+// says yes (the default is No). Tests in package ui drive every key of every
+// pane's actions in read-only mode and with an under-privileged identity and
+// assert that no mutating request reached the server.
+//
+// # Requests, results and polling
+//
+// A pane's Cmds capture what they need before they return (they never read
+// the model on another goroutine). Fetch runs a request and answers with a
+// ResultMsg stamped with the pane's id and a sequence number from Seq, so an
+// answer to an older request is recognised and dropped. The root routes a
+// ResultMsg to its pane even when that pane is not on screen, drives the
+// task line from it, and stamps "updated Ns ago" when it carries no error.
+//
+// Panes poll only while visible (SetVisible) or while they watch a job that
+// has not finished, using Poller: every Arm starts a new generation and
+// PollTickMsg carries it, so a manual refresh or a pane switch never leaves
+// two loops running.
+//
+// # Shared messages from the root
+//
+// FilterMsg (the `/` bar's text; see MatchFilter), RefreshMsg (`r`),
+// PauseMsg (`p`), ContextChangedMsg (picker, palette, read-only toggle,
+// theme, layout) and ActionMsg. For `y` the root copies Selected().
+//
+// # Safety
+//
+// Every string that came from the server must go through
+// components.Sanitize before a pane renders it.
+package views

@@ -1,0 +1,104 @@
+package views
+
+import (
+	tea "charm.land/bubbletea/v2"
+)
+
+// ActionMsg is an action of the active pane that the gate allowed. The root
+// is the only sender: it matched the key against Pane.Actions(), checked
+// read-only mode and the caller's roles, and only then delivers this.
+type ActionMsg struct {
+	Name string // keymap.Action.Name, e.g. "alerts.ack"
+	// Confirmed is set when the action comes back from a ConfirmMsg dialog
+	// the user answered yes.
+	Confirmed bool
+	// Input is what the user typed in the dialog, if it asked for text.
+	Input string
+	// Target is whatever the pane put in ConfirmMsg.Action.Target (usually
+	// the selected row's id), handed back untouched.
+	Target string
+}
+
+// ConfirmMsg asks the root to open a confirmation dialog whose default answer
+// is No. If the user confirms, the root delivers Action (with Confirmed set)
+// to Pane, after checking the gate again. Any other answer drops it.
+type ConfirmMsg struct {
+	Pane  ID
+	Title string
+	Body  string
+	// TypeToConfirm, when set, must be typed exactly before the dialog
+	// confirms (the resource name for a restore or a drop).
+	TypeToConfirm string
+	// Prompt, when set (and TypeToConfirm is not), asks for free text
+	// (an ack comment); it is handed back in Action.Input.
+	Prompt string
+	Action ActionMsg
+}
+
+// ResultMsg is the answer to a request a pane made with Fetch. The root
+// routes it to Pane whether or not that pane is visible.
+type ResultMsg struct {
+	Pane  ID
+	Seq   uint64 // from the pane's Seq; compare with Seq.Latest
+	Key   string // which request of the pane this answers ("list", "detail")
+	Task  string // the task line text; empty for quiet polls
+	Value any
+	Err   error
+}
+
+// TaskID names the task line entry of a result.
+func (r ResultMsg) TaskID() string { return taskID(r.Pane, r.Key, r.Seq) }
+
+// ToastMsg shows a short notice. Errors stay until dismissed with esc.
+type ToastMsg struct {
+	Text string
+	Err  bool
+}
+
+// Toast returns a Cmd that shows a toast.
+func Toast(text string, isErr bool) tea.Cmd {
+	return func() tea.Msg { return ToastMsg{Text: text, Err: isErr} }
+}
+
+// TaskStartMsg puts a spinner and Text on the footer's task line.
+type TaskStartMsg struct {
+	ID   string
+	Text string
+}
+
+// TaskDoneMsg ends a task: done, or failed with Err.
+type TaskDoneMsg struct {
+	ID  string
+	Err error
+}
+
+// ContextChangedMsg carries the new Context to every pane. Scope is set when
+// the org, project or cluster changed (panes reload); otherwise only
+// presentation (theme, layout, read-only, paused) changed.
+type ContextChangedMsg struct {
+	Ctx   Context
+	Scope bool
+}
+
+// FilterMsg is the text of the root's filter bar (`/`). Panes filter their
+// list with MatchFilter; empty text clears the filter.
+type FilterMsg struct{ Text string }
+
+// RefreshMsg asks the active pane to reload now (`r`).
+type RefreshMsg struct{}
+
+// PauseMsg pauses or resumes live updates in every pane (`p`).
+type PauseMsg struct{ Paused bool }
+
+// PollTickMsg is one tick of a pane's poll loop; see Poller.
+type PollTickMsg struct {
+	Pane ID
+	Gen  uint64
+}
+
+// PaneMsg carries any message a pane's Cmd produced back to that pane, when
+// it is not one of the typed results above.
+type PaneMsg struct {
+	Pane ID
+	Msg  tea.Msg
+}

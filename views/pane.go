@@ -1,0 +1,174 @@
+package views
+
+import (
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
+	"github.com/dbadmin-tui/dbadmin-tui/keymap"
+	"github.com/dbadmin-tui/dbadmin-tui/themes"
+)
+
+// ID names a pane.
+type ID string
+
+// The panes, in tab order (the number keys 1-6).
+const (
+	Alerts     ID = "alerts"
+	Backups    ID = "backups"
+	Search     ID = "search"
+	AccessLogs ID = "accesslogs"
+	Migration  ID = "migration"
+	Settings   ID = "settings"
+)
+
+// Order lists the panes in tab order.
+func Order() []ID { return []ID{Alerts, Backups, Search, AccessLogs, Migration, Settings} }
+
+// Title is the pane's human name for tabs and the palette.
+func (id ID) Title() string {
+	switch id {
+	case Alerts:
+		return "Alerts"
+	case Backups:
+		return "Backups"
+	case Search:
+		return "Search"
+	case AccessLogs:
+		return "Access logs"
+	case Migration:
+		return "Migration"
+	case Settings:
+		return "Settings"
+	}
+	return string(id)
+}
+
+// Scope is the keymap scope of the pane's own actions.
+func (id ID) Scope() keymap.Scope { return keymap.Scope(id) }
+
+// Pane is one area of the dashboard. See the package documentation for the
+// rules a pane follows.
+type Pane interface {
+	ID() ID
+	Title() string
+	// Init starts the pane's first load; it is called once, after the
+	// connection is up.
+	Init() tea.Cmd
+	// Update handles key presses that are not actions, ActionMsg (already
+	// allowed by the gate), the shared messages and the pane's own results.
+	Update(tea.Msg) (Pane, tea.Cmd)
+	// View renders the pane into the size given by SetSize. Server strings
+	// must be sanitized.
+	View() string
+	SetSize(w, h int)
+	// Actions lists every action the pane offers, for help and gating.
+	Actions() []keymap.Action
+	// SetVisible tells the pane whether it is on screen. A pane polls only
+	// while visible or while watching an unfinished job; the returned Cmd
+	// typically (re)arms or stops its poll loop.
+	SetVisible(bool) tea.Cmd
+	// Busy is non-empty ("restore of snap-1 running") while a restore or
+	// migration this session started is still running; quitting then asks
+	// for a confirmation.
+	Busy() string
+	// Selected is the id or line `y` copies; empty when nothing is selected.
+	Selected() string
+}
+
+// Factory builds a pane. The root calls it once per pane after connecting.
+type Factory func(Context) Pane
+
+// Layout is the breakpoint of the terminal width; panes lay out their list
+// and detail from it.
+type Layout int
+
+const (
+	// LayoutNarrow (< 80 columns): list or detail, one at a time.
+	LayoutNarrow Layout = iota
+	// LayoutCompact (80-119 columns): detail below the list.
+	LayoutCompact
+	// LayoutWide (>= 120 columns): list and detail side by side.
+	LayoutWide
+)
+
+// Breakpoints of LayoutFor.
+const (
+	CompactWidth = 80
+	WideWidth    = 120
+)
+
+// LayoutFor returns the layout for a terminal width.
+func LayoutFor(width int) Layout {
+	switch {
+	case width >= WideWidth:
+		return LayoutWide
+	case width >= CompactWidth:
+		return LayoutCompact
+	}
+	return LayoutNarrow
+}
+
+func (l Layout) String() string {
+	switch l {
+	case LayoutWide:
+		return "wide"
+	case LayoutCompact:
+		return "compact"
+	}
+	return "narrow"
+}
+
+// Poll holds the poll intervals a pane uses: Fast while something it shows
+// is moving (a restore, an index build), Normal otherwise, Slow after errors
+// or a 429.
+type Poll struct {
+	Fast, Normal, Slow time.Duration
+	// Pane overrides Normal per pane (from the profile's settings).
+	Pane map[ID]time.Duration
+}
+
+// Every is the normal interval of a pane.
+func (p Poll) Every(id ID) time.Duration {
+	if d, ok := p.Pane[id]; ok && d > 0 {
+		return d
+	}
+	return p.Normal
+}
+
+// DefaultPoll are the intervals used when the profile sets none.
+var DefaultPoll = Poll{Fast: 2 * time.Second, Normal: 10 * time.Second, Slow: 60 * time.Second}
+
+// Context is what a pane needs from the rest of the dashboard. It is a value:
+// the root sends a new one in ContextChangedMsg whenever a field changes, so
+// a Cmd may capture it safely.
+type Context struct {
+	Client *apiclient.Client
+	// Gate answers whether an operation is allowed; the root consults it
+	// before delivering an ActionMsg. Panes may use it to grey out rows.
+	Gate  *apiclient.Gate
+	Theme themes.Theme
+	Keys  *keymap.KeyMap
+	Clock func() time.Time
+
+	Profile     string
+	OrgID       string
+	OrgName     string
+	GroupID     string // the selected project
+	ProjectName string
+	ClusterName string // empty: every cluster of the project
+
+	Layout   Layout
+	ReadOnly bool
+	Paused   bool
+	Poll     Poll
+}
+
+// Now is the context's clock, or time.Now when none is set.
+func (c Context) Now() time.Time {
+	if c.Clock == nil {
+		return time.Now()
+	}
+	return c.Clock()
+}

@@ -1,0 +1,82 @@
+package views
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// RequestTimeout bounds one request made through Fetch.
+const RequestTimeout = 30 * time.Second
+
+// Seq numbers a pane's requests so an answer to an older one can be dropped.
+// The zero value is ready to use.
+type Seq struct{ n uint64 }
+
+// Next starts a new request and returns its number.
+func (s *Seq) Next() uint64 { s.n++; return s.n }
+
+// Latest reports whether n is the most recent request; older answers are
+// stale.
+func (s Seq) Latest(n uint64) bool { return n == s.n }
+
+// Fetch returns a Cmd that runs fn with a timeout and answers with a
+// ResultMsg for pane, key and seq. fn runs on another goroutine: it must use
+// only what it captured, never the pane. A non-empty task shows on the task
+// line while the request runs and ends as done or failed.
+func Fetch(pane ID, key string, seq uint64, task string, fn func(ctx context.Context) (any, error)) tea.Cmd {
+	run := func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), RequestTimeout)
+		defer cancel()
+		v, err := fn(ctx)
+		return ResultMsg{Pane: pane, Key: key, Seq: seq, Task: task, Value: v, Err: err}
+	}
+	if task == "" {
+		return run
+	}
+	id := taskID(pane, key, seq)
+	start := func() tea.Msg { return TaskStartMsg{ID: id, Text: task} }
+	return tea.Sequence(start, run)
+}
+
+func taskID(pane ID, key string, seq uint64) string {
+	return fmt.Sprintf("%s/%s#%d", pane, key, seq)
+}
+
+// Poller runs a pane's poll loop. Each Arm starts a new generation, so a tick
+// of an earlier loop is recognised by Current and dropped: a manual refresh
+// or a pane switch never leaves two loops. The zero value is stopped.
+type Poller struct {
+	gen   uint64
+	armed bool
+}
+
+// Arm schedules the next tick after d and invalidates every earlier one.
+func (p *Poller) Arm(pane ID, d time.Duration) tea.Cmd {
+	p.gen++
+	p.armed = true
+	gen := p.gen
+	return tea.Tick(d, func(time.Time) tea.Msg { return PollTickMsg{Pane: pane, Gen: gen} })
+}
+
+// Stop invalidates the pending tick, if any.
+func (p *Poller) Stop() {
+	p.gen++
+	p.armed = false
+}
+
+// Armed reports whether a tick of the current generation is pending.
+func (p Poller) Armed() bool { return p.armed }
+
+// Current reports whether the tick belongs to the live loop. A pane that
+// gets a current tick disarms (the tick is consumed) and re-arms after its
+// fetch.
+func (p *Poller) Current(msg PollTickMsg) bool {
+	if !p.armed || msg.Gen != p.gen {
+		return false
+	}
+	p.armed = false
+	return true
+}
