@@ -52,13 +52,14 @@ func wrap(s string, w int) string {
 	return lipgloss.NewStyle().Width(max(w, 1)).Render(SanitizeText(s))
 }
 
-// buttons renders "[ No ]  [ Yes ]" with the focused one highlighted.
+// buttons renders the labels with the focused one highlighted and
+// bracketed, so focus shows without colour too: "[No]  Yes ".
 func buttons(th themes.Theme, labels []string, focused int) string {
 	out := make([]string, len(labels))
 	for i, l := range labels {
-		st := th.ButtonUnfocused
+		st, l := th.ButtonUnfocused, " "+Sanitize(l)+" "
 		if i == focused {
-			st = th.ButtonFocused
+			st, l = th.ButtonFocused, "["+l[1:len(l)-1]+"]"
 		}
 		out[i] = st.Render(l)
 	}

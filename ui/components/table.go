@@ -56,7 +56,12 @@ type Column struct {
 // MarkGlyph is drawn in the gutter of marked rows.
 const MarkGlyph = "●"
 
-const gutterWidth = 2
+// CursorGlyph is drawn in the gutter of the cursor row, so the cursor shows
+// even where reverse video or colour does not.
+const CursorGlyph = "▸"
+
+// gutterWidth holds the cursor glyph, the mark glyph and a space.
+const gutterWidth = 3
 
 // Table is an ID-stable, sortable, filterable, multi-select table that
 // renders only the rows it shows. Sorting and filtering are computed when
@@ -530,10 +535,15 @@ func (t Table) View() string {
 		}
 		b.WriteByte('\n')
 		b.WriteString(pre)
-		if marked {
-			b.WriteString(MarkGlyph + " ")
-		} else {
-			b.WriteString("  ")
+		switch {
+		case i == t.cursor && marked:
+			b.WriteString(CursorGlyph + MarkGlyph + " ")
+		case i == t.cursor:
+			b.WriteString(CursorGlyph + "  ")
+		case marked:
+			b.WriteString(" " + MarkGlyph + " ")
+		default:
+			b.WriteString("   ")
 		}
 		b.WriteString(body)
 		b.WriteString(suf)
@@ -544,7 +554,7 @@ func (t Table) View() string {
 		if t.filter != "" && len(t.rows) > 0 {
 			msg = "no rows match " + strconv.Quote(t.filter)
 		}
-		b.WriteString("\n  ")
+		b.WriteString("\n   ")
 		b.WriteString(t.theme.Muted.Render(ansi.Truncate(Sanitize(msg), max(t.width-gutterWidth, 0), "…")))
 		shown = 1
 	}
