@@ -61,6 +61,22 @@ func BenchmarkTableView100k(b *testing.B) {
 		}
 	})
 
+	// The worst frame: every visible row rendered from scratch (the first
+	// frame after a resize or a refresh).
+	b.Run("ours_uncached", func(b *testing.B) {
+		tb := NewTable(cols, dark(), nil)
+		tb.SetRows(rows)
+		tb.SetCursor(benchRows / 2)
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			tb.SetSize(200-i%2, 60)
+			if len(tb.View()) == 0 {
+				b.Fatal("empty view")
+			}
+		}
+	})
+
 	b.Run("bubbles", func(b *testing.B) {
 		bcols := make([]btable.Column, len(cols))
 		for i, c := range cols {

@@ -561,6 +561,14 @@ func (t Table) View() string {
 	for ; shown < h; shown++ {
 		b.WriteByte('\n')
 	}
+	if t.width <= gutterWidth {
+		// Too narrow for the gutter: cut every line (rare, so not cached).
+		lines := strings.Split(b.String(), "\n")
+		for i, l := range lines {
+			lines[i] = ansi.Truncate(l, t.width, "")
+		}
+		return strings.Join(lines, "\n")
+	}
 	return b.String()
 }
 

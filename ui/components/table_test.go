@@ -207,3 +207,39 @@ func TestTableSetRowsDoesNotAliasCaller(t *testing.T) {
 	eq(t, "a", tb.Rows()[0].ID)
 	eq(t, true, slices.ContainsFunc(tb.VisibleRows(), func(r Row) bool { return r.ID == "b" }))
 }
+
+func TestTableTinySizesDoNotPanic(t *testing.T) {
+	tb := newAlertTable("a", "b", "c")
+	tb.SortBy(1, true)
+	for w := 0; w < 12; w++ {
+		for h := 0; h < 4; h++ {
+			tb.SetSize(w, h)
+			v := tb.View()
+			for _, line := range strings.Split(plain(v), "\n") {
+				if textWidth(line) > max(w, 0) {
+					t.Fatalf("%dx%d: line %q too wide", w, h, line)
+				}
+			}
+		}
+	}
+}
+
+// A frame over many rows must not scale with the row count: a cached frame
+// is one allocation (the output string).
+func TestTableFrameCostIndependentOfRows(t *testing.T) {
+	cols, rows := benchData()
+	tb := NewTable(cols, dark(), nil)
+	tb.SetSize(200, 60)
+	tb.SetRows(rows)
+	tb.SetCursor(len(rows) / 2)
+	_ = tb.View()
+	allocs := testing.AllocsPerRun(50, func() {
+		tb.MoveCursor(1)
+		_ = tb.View()
+		tb.MoveCursor(-1)
+		_ = tb.View()
+	})
+	if allocs > 4 {
+		t.Fatalf("a frame allocated %v times", allocs)
+	}
+}
