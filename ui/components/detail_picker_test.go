@@ -31,6 +31,9 @@ func TestDetailJSONAndScroll(t *testing.T) {
 	if err := d.SetJSON("Snapshot", []byte(`{"id":"s1","status":"COMPLETED","tags":["a","b","c","d","e","f"]}`)); err != nil {
 		t.Fatal(err)
 	}
+	if d.Err() != nil {
+		t.Fatalf("glamour notty style: %v", d.Err())
+	}
 	v := plain(d.View())
 	mustContain(t, v, "Snapshot")
 	d, _ = d.Update(key("G"))
