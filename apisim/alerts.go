@@ -1,0 +1,442 @@
+package apisim
+
+import (
+	"encoding/json"
+	"net/http"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Alert configurations and alerts.
+
+type Matcher struct {
+	FieldName string `json:"fieldName"`
+	Operator  string `json:"operator"`
+	Value     string `json:"value"`
+}
+
+type AlertConfig struct {
+	ID               string           `json:"id"`
+	GroupID          string           `json:"groupId"`
+	Created          time.Time        `json:"created"`
+	Updated          time.Time        `json:"updated"`
+	Enabled          bool             `json:"enabled"`
+	EventTypeName    string           `json:"eventTypeName"`
+	Matchers         []Matcher        `json:"matchers"`
+	Notifications    []map[string]any `json:"notifications"`
+	SeverityOverride string           `json:"severityOverride,omitempty"`
+	MetricThreshold  map[string]any   `json:"metricThreshold,omitempty"`
+	Threshold        map[string]any   `json:"threshold,omitempty"`
+}
+
+type CurrentValue struct {
+	Number float64 `json:"number"`
+	Units  string  `json:"units"`
+}
+
+type Alert struct {
+	ID                     string        `json:"id"`
+	GroupID                string        `json:"groupId"`
+	OrgID                  string        `json:"orgId"`
+	AlertConfigID          string        `json:"alertConfigId"`
+	Created                time.Time     `json:"created"`
+	Updated                time.Time     `json:"updated"`
+	LastNotified           *time.Time    `json:"lastNotified,omitempty"`
+	Resolved               *time.Time    `json:"resolved,omitempty"`
+	EventTypeName          string        `json:"eventTypeName"`
+	Status                 string        `json:"status"`
+	AcknowledgedUntil      *time.Time    `json:"acknowledgedUntil,omitempty"`
+	AcknowledgementComment string        `json:"acknowledgementComment,omitempty"`
+	AcknowledgingUsername  string        `json:"acknowledgingUsername,omitempty"`
+	ClusterName            string        `json:"clusterName,omitempty"`
+	HostnameAndPort        string        `json:"hostnameAndPort,omitempty"`
+	ReplicaSetName         string        `json:"replicaSetName,omitempty"`
+	MetricName             string        `json:"metricName,omitempty"`
+	CurrentValue           *CurrentValue `json:"currentValue,omitempty"`
+}
+
+var matcherFieldNames = []string{
+	"APPLICATION_ID", "CLUSTER_NAME", "TYPE_NAME", "HOSTNAME", "PORT", "HOSTNAME_AND_PORT",
+	"REPLICA_SET_NAME", "ATLAS_NODE_TYPE", "SHARD_NAME", "INSTANCE_NAME", "PROCESSOR_NAME", "RULE_ID", "SOFTWARE_TYPE",
+}
+
+var (
+	matcherOperators  = []string{"EQUALS", "CONTAINS", "STARTS_WITH", "ENDS_WITH", "NOT_EQUALS", "NOT_CONTAINS", "REGEX"}
+	notificationTypes = []string{"DATADOG", "EMAIL", "GROUP", "HIP_CHAT", "MICROSOFT_TEAMS", "OPS_GENIE", "ORG", "PAGER_DUTY", "SLACK", "SMS", "TEAM", "USER", "VICTOR_OPS", "WEBHOOK"}
+	severities        = []string{"INFO", "WARNING", "ERROR", "CRITICAL"}
+	eventTypePattern  = regexp.MustCompile(`^[A-Z][A-Z0-9_]{1,99}$`)
+)
+
+func init() {
+	handle("listAlertConfigurationMatchersFieldNames", func(c *call) (any, error) { return listOf(matcherFieldNames, func(s string) any { return s }), nil })
+	handle("listAlertConfigurations", listAlertConfigurations)
+	handle("createAlertConfiguration", createAlertConfiguration)
+	handle("getAlertConfiguration", func(c *call) (any, error) {
+		ac, err := c.alertConfig("alertConfigId")
+		if err != nil {
+			return nil, err
+		}
+		return alertConfigView(ac), nil
+	})
+	handle("deleteAlertConfiguration", deleteAlertConfiguration)
+	handle("toggleAlertConfiguration", toggleAlertConfiguration)
+	handle("updateAlertConfiguration", updateAlertConfiguration)
+	handle("listAlertConfigurationsByAlertId", func(c *call) (any, error) {
+		a, err := c.alert()
+		if err != nil {
+			return nil, err
+		}
+		if ac := find(c.w.AlertConfigs, func(x *AlertConfig) bool { return x.ID == a.AlertConfigID }); ac != nil {
+			return list{alertConfigView(ac)}, nil
+		}
+		return list{}, nil
+	})
+	handle("listAlertsByAlertConfigurationId", func(c *call) (any, error) {
+		ac, err := c.alertConfig("alertConfigId")
+		if err != nil {
+			return nil, err
+		}
+		var out list
+		for _, a := range c.w.Alerts {
+			if a.AlertConfigID == ac.ID && a.Status == "OPEN" {
+				out = append(out, a)
+			}
+		}
+		return out, nil
+	})
+	handle("listAlerts", listAlerts)
+	handle("legacyListAlerts", listAlerts)
+	handle("getAlert", getAlert)
+	handle("legacyGetAlert", getAlert)
+	handle("acknowledgeAlert", acknowledgeAlert)
+	handle("legacyAcknowledgeAlert", acknowledgeAlert)
+}
+
+func (c *call) alertConfig(param string) (*AlertConfig, error) {
+	id := c.param(param)
+	ac := find(c.w.AlertConfigs, func(x *AlertConfig) bool { return x.ID == id && x.GroupID == c.project.ID })
+	if ac == nil {
+		return nil, errNotFound("ALERT_CONFIG_NOT_FOUND", "No alert configuration with ID %s exists in group %s.", id, c.project.ID)
+	}
+	return ac, nil
+}
+
+func (c *call) alert() (*Alert, error) {
+	id := c.param("alertId")
+	a := find(c.w.Alerts, func(x *Alert) bool { return x.ID == id && x.GroupID == c.project.ID })
+	if a == nil {
+		return nil, errNotFound("ALERT_NOT_FOUND", "No alert with ID %s exists in group %s.", id, c.project.ID)
+	}
+	return a, nil
+}
+
+// alertConfigView masks notification secrets as the real service does: all
+// but the last four characters become asterisks.
+func alertConfigView(ac *AlertConfig) any {
+	out := *ac
+	if out.Matchers == nil {
+		out.Matchers = []Matcher{}
+	}
+	out.Notifications = make([]map[string]any, len(ac.Notifications))
+	for i, n := range ac.Notifications {
+		m := make(map[string]any, len(n))
+		for k, v := range n {
+			if s, ok := v.(string); ok && secretKey(k) {
+				v = mask(s)
+			}
+			m[k] = v
+		}
+		out.Notifications[i] = m
+	}
+	return &out
+}
+
+func secretKey(k string) bool {
+	k = strings.ToLower(k)
+	return strings.Contains(k, "apikey") || strings.Contains(k, "servicekey") || strings.Contains(k, "apitoken") ||
+		strings.Contains(k, "secret") || strings.Contains(k, "routingkey") || k == "webhookurl" || k == "microsoftteamswebhookurl"
+}
+
+func mask(s string) string {
+	if len(s) <= 4 {
+		return strings.Repeat("*", len(s))
+	}
+	return strings.Repeat("*", len(s)-4) + s[len(s)-4:]
+}
+
+func listAlertConfigurations(c *call) (any, error) {
+	var out list
+	for _, ac := range c.w.AlertConfigs {
+		if ac.GroupID == c.project.ID {
+			out = append(out, alertConfigView(ac))
+		}
+	}
+	return out, nil
+}
+
+// alertConfigBody is GroupAlertsConfig as a client sends it; the read-only
+// members are accepted (clients often send back what they read) and ignored.
+type alertConfigBody struct {
+	EventTypeName    string           `json:"eventTypeName"`
+	Enabled          *bool            `json:"enabled"`
+	Matchers         []Matcher        `json:"matchers"`
+	Notifications    []map[string]any `json:"notifications"`
+	SeverityOverride string           `json:"severityOverride"`
+	MetricThreshold  map[string]any   `json:"metricThreshold"`
+	Threshold        map[string]any   `json:"threshold"`
+	ID               any              `json:"id"`
+	GroupID          any              `json:"groupId"`
+	Created          any              `json:"created"`
+	Updated          any              `json:"updated"`
+	Links            any              `json:"links"`
+}
+
+func (b *alertConfigBody) validate() *apiError {
+	if b.EventTypeName == "" {
+		return errMissing("eventTypeName")
+	}
+	if !eventTypePattern.MatchString(b.EventTypeName) {
+		return errField("eventTypeName", "must be an event type name such as HOST_DOWN")
+	}
+	if len(b.Notifications) == 0 {
+		return errMissing("notifications")
+	}
+	if len(b.Notifications) > 25 {
+		return errField("notifications", "at most 25 notifications")
+	}
+	for i, n := range b.Notifications {
+		tn, _ := n["typeName"].(string)
+		if !slices.Contains(notificationTypes, tn) {
+			return errField(fieldAt("notifications", i, "typeName"), "must be one of %s", strings.Join(notificationTypes, ", "))
+		}
+		for _, k := range []string{"delayMin", "intervalMin"} {
+			if v, ok := n[k]; ok && v != nil {
+				f, isNum := v.(float64)
+				if !isNum || f != float64(int64(f)) || f < 0 || (k == "intervalMin" && f < 5) {
+					lo := 0
+					if k == "intervalMin" {
+						lo = 5
+					}
+					return errField(fieldAt("notifications", i, k), "must be an integer of at least %d", lo)
+				}
+			}
+		}
+	}
+	if len(b.Matchers) > 20 {
+		return errField("matchers", "at most 20 matchers")
+	}
+	for i, m := range b.Matchers {
+		switch {
+		case !slices.Contains(matcherFieldNames, m.FieldName):
+			return errField(fieldAt("matchers", i, "fieldName"), "must be one of the matcher field names")
+		case !slices.Contains(matcherOperators, m.Operator):
+			return errField(fieldAt("matchers", i, "operator"), "must be one of %s", strings.Join(matcherOperators, ", "))
+		case m.Value == "":
+			return errMissing(fieldAt("matchers", i, "value"))
+		}
+	}
+	if b.SeverityOverride != "" && !slices.Contains(severities, b.SeverityOverride) {
+		return errField("severityOverride", "must be one of %s", strings.Join(severities, ", "))
+	}
+	return nil
+}
+
+func fieldAt(arr string, i int, field string) string {
+	b, _ := json.Marshal(i)
+	return arr + "[" + string(b) + "]." + field
+}
+
+func (b *alertConfigBody) apply(ac *AlertConfig, now time.Time) {
+	ac.EventTypeName = b.EventTypeName
+	if b.Enabled != nil {
+		ac.Enabled = *b.Enabled
+	}
+	ac.Matchers = b.Matchers
+	ac.Notifications = b.Notifications
+	ac.SeverityOverride = b.SeverityOverride
+	ac.MetricThreshold = b.MetricThreshold
+	ac.Threshold = b.Threshold
+	ac.Updated = now
+}
+
+func createAlertConfiguration(c *call) (any, error) {
+	var b alertConfigBody
+	if e := c.decode(&b); e != nil {
+		return nil, e
+	}
+	if e := b.validate(); e != nil {
+		return nil, e
+	}
+	ac := &AlertConfig{ID: c.w.newID(), GroupID: c.project.ID, Created: c.now}
+	b.apply(ac, c.now)
+	c.w.AlertConfigs = append(c.w.AlertConfigs, ac)
+	c.markChanged()
+	return alertConfigView(ac), nil
+}
+
+func updateAlertConfiguration(c *call) (any, error) {
+	ac, err := c.alertConfig("alertConfigId")
+	if err != nil {
+		return nil, err
+	}
+	var b alertConfigBody
+	if e := c.decode(&b); e != nil {
+		return nil, e
+	}
+	if e := b.validate(); e != nil {
+		return nil, e
+	}
+	b.apply(ac, c.now)
+	c.markChanged()
+	return alertConfigView(ac), nil
+}
+
+func toggleAlertConfiguration(c *call) (any, error) {
+	ac, err := c.alertConfig("alertConfigId")
+	if err != nil {
+		return nil, err
+	}
+	var b struct {
+		Enabled *bool `json:"enabled"`
+	}
+	if e := c.decode(&b); e != nil {
+		return nil, e
+	}
+	if b.Enabled == nil {
+		return nil, errMissing("enabled")
+	}
+	ac.Enabled = *b.Enabled
+	ac.Updated = c.now
+	c.markChanged()
+	return alertConfigView(ac), nil
+}
+
+func deleteAlertConfiguration(c *call) (any, error) {
+	ac, err := c.alertConfig("alertConfigId")
+	if err != nil {
+		return nil, err
+	}
+	remove(&c.w.AlertConfigs, func(x *AlertConfig) bool { return x == ac })
+	c.markChanged()
+	return nil, nil
+}
+
+var alertStatuses = []string{"OPEN", "TRACKING", "CLOSED"}
+
+func listAlerts(c *call) (any, error) {
+	status := c.query.Get("status")
+	if status != "" && !slices.Contains(alertStatuses, status) {
+		return nil, errField("status", "must be one of OPEN, TRACKING, CLOSED")
+	}
+	// Oldest first, as created: the newest open alerts sit on the last page.
+	var out list
+	for _, a := range c.w.Alerts {
+		if a.GroupID == c.project.ID && (status == "" || a.Status == status) {
+			out = append(out, a)
+		}
+	}
+	return out, nil
+}
+
+func getAlert(c *call) (any, error) {
+	a, err := c.alert()
+	if err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// ackBody is AcknowledgeAlert (2024-05-30). The older versions take the
+// whole AlertView, of which only the acknowledgement members count and where
+// leaving acknowledgedUntil out unacknowledges.
+type ackBody struct {
+	AcknowledgedUntil      *string `json:"acknowledgedUntil"`
+	AcknowledgementComment *string `json:"acknowledgementComment"`
+	UnacknowledgeAlert     *bool   `json:"unacknowledgeAlert"`
+}
+
+func acknowledgeAlert(c *call) (any, error) {
+	a, err := c.alert()
+	if err != nil {
+		return nil, err
+	}
+	legacyShape := c.op.Legacy || c.version.Date < "2024-05-30"
+	var b ackBody
+	if legacyShape {
+		var m map[string]json.RawMessage
+		if e := decodeJSON(c.body, &m); e != nil {
+			return nil, e
+		}
+		for k, dst := range map[string]**string{"acknowledgedUntil": &b.AcknowledgedUntil, "acknowledgementComment": &b.AcknowledgementComment} {
+			if raw, ok := m[k]; ok && string(raw) != "null" {
+				var s string
+				if json.Unmarshal(raw, &s) != nil {
+					return nil, errField(k, "must be a string")
+				}
+				*dst = &s
+			}
+		}
+		unack := b.AcknowledgedUntil == nil
+		b.UnacknowledgeAlert = &unack
+	} else if e := c.decode(&b); e != nil {
+		return nil, e
+	}
+	if b.AcknowledgementComment != nil && len([]rune(*b.AcknowledgementComment)) > 200 {
+		return nil, errField("acknowledgementComment", "must be at most 200 characters")
+	}
+	if b.UnacknowledgeAlert != nil && *b.UnacknowledgeAlert {
+		a.AcknowledgedUntil, a.AcknowledgementComment, a.AcknowledgingUsername = nil, "", ""
+		a.Updated = c.now
+		c.markChanged()
+		return a, nil
+	}
+	if b.AcknowledgedUntil == nil {
+		return nil, errMissing("acknowledgedUntil")
+	}
+	until, perr := time.Parse(time.RFC3339, *b.AcknowledgedUntil)
+	if perr != nil {
+		return nil, errField("acknowledgedUntil", "must be an ISO 8601 date-time such as 2030-01-02T15:04:05Z")
+	}
+	if !until.After(c.now) {
+		return nil, errField("acknowledgedUntil", "must be in the future")
+	}
+	if a.Status == "CLOSED" {
+		return nil, newError(http.StatusBadRequest, "CANNOT_ACKNOWLEDGE_CLOSED_ALERT", "Alert %s is closed and cannot be acknowledged.", a.ID)
+	}
+	until = until.UTC()
+	a.AcknowledgedUntil = &until
+	if b.AcknowledgementComment != nil {
+		a.AcknowledgementComment = *b.AcknowledgementComment
+	}
+	a.AcknowledgingUsername = c.id.PublicKey
+	a.Updated = c.now
+	c.markChanged()
+	return a, nil
+}
+
+// fireIncident opens an alert for an event, raised by the first enabled
+// configuration of that event type (one is created if the project has none).
+func (w *World) fireIncident(groupID, eventType, clusterName string, now time.Time) *Alert {
+	p := w.project(groupID)
+	ac := find(w.AlertConfigs, func(x *AlertConfig) bool {
+		return x.GroupID == groupID && x.EventTypeName == eventType && x.Enabled
+	})
+	if ac == nil {
+		ac = &AlertConfig{
+			ID: w.newID(), GroupID: groupID, Created: now, Updated: now, Enabled: true, EventTypeName: eventType,
+			Notifications: []map[string]any{{"typeName": "GROUP", "delayMin": 0.0, "intervalMin": 60.0, "emailEnabled": true, "roles": []any{"GROUP_OWNER"}}},
+		}
+		w.AlertConfigs = append(w.AlertConfigs, ac)
+	}
+	a := &Alert{
+		ID: w.newID(), GroupID: groupID, OrgID: p.OrgID, AlertConfigID: ac.ID, Created: now, Updated: now,
+		LastNotified: &now, EventTypeName: eventType, Status: "OPEN", ClusterName: clusterName,
+	}
+	if clusterName != "" {
+		a.ReplicaSetName = clusterName + "-shard-0"
+	}
+	w.Alerts = append(w.Alerts, a)
+	return a
+}

@@ -1,0 +1,518 @@
+package apisim
+
+import (
+	"net/http"
+	"slices"
+	"time"
+)
+
+// Cloud backups: snapshots (replica set, sharded, tenant, serverless, flex),
+// restore jobs, export buckets and jobs, the schedule and the compliance
+// policy. Snapshots and jobs move with the clock: their state is computed
+// from when they were created.
+
+type Snapshot struct {
+	ID               string    `json:"id"`
+	GroupID          string    `json:"groupId"`
+	ClusterName      string    `json:"clusterName"`
+	Kind             string    `json:"kind"` // the cluster kind
+	SnapshotType     string    `json:"snapshotType"`
+	FrequencyType    string    `json:"frequencyType"`
+	Description      string    `json:"description"`
+	CreatedAt        time.Time `json:"createdAt"`
+	ExpiresAt        time.Time `json:"expiresAt"`
+	QueueFor         Duration  `json:"queueFor"`
+	RunFor           Duration  `json:"runFor"`
+	Failed           bool      `json:"failed"`
+	StorageSizeBytes int64     `json:"storageSizeBytes"`
+	MongodVersion    string    `json:"mongodVersion"`
+}
+
+// Duration is a time.Duration that saves as seconds.
+type Duration = int64
+
+func secs(d Duration) time.Duration { return time.Duration(d) * time.Second }
+
+// phase says where a clocked job is: 0 queued, 1 running, 2 done.
+func phase(now, start time.Time, queue, run Duration) int {
+	switch {
+	case now.Before(start.Add(secs(queue))):
+		return 0
+	case now.Before(start.Add(secs(queue + run))):
+		return 1
+	}
+	return 2
+}
+
+func (s *Snapshot) status(now time.Time) string {
+	if s.Failed {
+		return "failed"
+	}
+	return [...]string{"queued", "inProgress", "completed"}[phase(now, s.CreatedAt, s.QueueFor, s.RunFor)]
+}
+
+// upperStatus is the tenant and flex spelling.
+func (s *Snapshot) upperStatus(now time.Time) string {
+	if s.Failed {
+		return "FAILED"
+	}
+	return [...]string{"QUEUED", "RUNNING", "COMPLETED"}[phase(now, s.CreatedAt, s.QueueFor, s.RunFor)]
+}
+
+func (s *Snapshot) finished(now time.Time) *time.Time {
+	if s.Failed || phase(now, s.CreatedAt, s.QueueFor, s.RunFor) < 2 {
+		return nil
+	}
+	t := s.CreatedAt.Add(secs(s.QueueFor + s.RunFor))
+	return &t
+}
+
+func (c *call) snapshotView(s *Snapshot, cl *Cluster) any {
+	v := map[string]any{
+		"id": s.ID, "createdAt": fmtTime(s.CreatedAt), "expiresAt": fmtTime(s.ExpiresAt), "description": s.Description,
+		"status": s.status(c.now), "snapshotType": s.SnapshotType, "frequencyType": s.FrequencyType,
+		"storageSizeBytes": s.StorageSizeBytes, "mongodVersion": s.MongodVersion, "cloudProvider": cl.Provider,
+		"copyRegions": []any{}, "policyItems": []any{},
+	}
+	if s.Kind == KindSharded {
+		v["type"] = "shardedCluster"
+		v["configServerType"] = "EMBEDDED"
+		var members, ids []any
+		for i := range max(cl.Shards, 1) {
+			mid := s.ID[:20] + string(rune('a'+i)) + "000"
+			members = append(members, map[string]any{"cloudProvider": cl.Provider, "id": mid, "replicaSetName": shardName(cl, i)})
+			ids = append(ids, mid)
+		}
+		v["members"], v["snapshotIds"] = members, ids
+		return v
+	}
+	v["type"] = "replicaSet"
+	v["replicaSetName"] = shardName(cl, 0)
+	return v
+}
+
+func shardName(cl *Cluster, i int) string {
+	return cl.Name + "-shard-" + string(rune('0'+i))
+}
+
+func (c *call) snapshot(cl *Cluster, kinds ...string) (*Snapshot, error) {
+	id := c.param("snapshotId")
+	s := find(c.w.Snapshots, func(x *Snapshot) bool {
+		return x.ID == id && x.GroupID == cl.GroupID && x.ClusterName == cl.Name && slices.Contains(kinds, x.Kind)
+	})
+	if s == nil {
+		return nil, errNotFound("SNAPSHOT_NOT_FOUND", "No snapshot with ID %s exists for cluster %s.", id, cl.Name)
+	}
+	return s, nil
+}
+
+func (c *call) snapshotsOf(cl *Cluster, kinds ...string) []*Snapshot {
+	var out []*Snapshot
+	for _, s := range c.w.Snapshots {
+		if s.GroupID == cl.GroupID && s.ClusterName == cl.Name && slices.Contains(kinds, s.Kind) {
+			out = append(out, s)
+		}
+	}
+	// Newest first, as the backup pages show them.
+	slices.SortStableFunc(out, func(a, b *Snapshot) int { return b.CreatedAt.Compare(a.CreatedAt) })
+	return out
+}
+
+type RestoreJob struct {
+	ID                    string    `json:"id"`
+	GroupID               string    `json:"groupId"`
+	ClusterName           string    `json:"clusterName"`
+	Kind                  string    `json:"kind"` // cluster, serverless or flex
+	SnapshotID            string    `json:"snapshotId"`
+	DeliveryType          string    `json:"deliveryType"`
+	TargetClusterName     string    `json:"targetClusterName,omitempty"`
+	TargetGroupID         string    `json:"targetGroupId,omitempty"`
+	PointInTimeUTCSeconds int64     `json:"pointInTimeUTCSeconds,omitempty"`
+	OplogTs               int64     `json:"oplogTs,omitempty"`
+	OplogInc              int64     `json:"oplogInc,omitempty"`
+	CreatedAt             time.Time `json:"createdAt"`
+	QueueFor              Duration  `json:"queueFor"`
+	RunFor                Duration  `json:"runFor"`
+	Cancelled             bool      `json:"cancelled"`
+	Failed                bool      `json:"failed"`
+}
+
+func (j *RestoreJob) finishedAt(now time.Time) *time.Time {
+	if j.Cancelled || j.Failed || phase(now, j.CreatedAt, j.QueueFor, j.RunFor) < 2 {
+		return nil
+	}
+	t := j.CreatedAt.Add(secs(j.QueueFor + j.RunFor))
+	return &t
+}
+
+func (c *call) restoreView(j *RestoreJob) any {
+	fin := j.finishedAt(c.now)
+	v := map[string]any{
+		"id": j.ID, "snapshotId": j.SnapshotID, "deliveryType": j.DeliveryType, "cancelled": j.Cancelled,
+		"failed": j.Failed, "expired": false, "timestamp": fmtTime(j.CreatedAt), "finishedAt": fmtTimePtr(fin),
+		"deliveryUrl": []string{}, "components": []any{},
+	}
+	if j.TargetClusterName != "" {
+		v["targetClusterName"], v["targetGroupId"] = j.TargetClusterName, j.TargetGroupID
+	}
+	if j.PointInTimeUTCSeconds != 0 {
+		v["pointInTimeUTCSeconds"] = j.PointInTimeUTCSeconds
+	}
+	if j.OplogTs != 0 {
+		v["oplogTs"], v["oplogInc"] = j.OplogTs, j.OplogInc
+		v["desiredTimestamp"] = map[string]any{"date": fmtTime(time.Unix(j.OplogTs, 0)), "increment": j.OplogInc}
+	}
+	if j.DeliveryType == "download" && fin != nil {
+		exp := fin.Add(4 * time.Hour)
+		v["expiresAt"] = fmtTime(exp)
+		v["expired"] = !c.now.Before(exp)
+		v["deliveryUrl"] = []string{"https://restore.sim.invalid/" + j.ID + "/restore-" + j.SnapshotID + ".tar.gz"}
+	}
+	return v
+}
+
+func (c *call) restoreJob(cl *Cluster, kind string) (*RestoreJob, error) {
+	id := c.param("restoreJobId")
+	j := find(c.w.RestoreJobs, func(x *RestoreJob) bool {
+		return x.ID == id && x.GroupID == cl.GroupID && x.ClusterName == cl.Name && x.Kind == kind
+	})
+	if j == nil {
+		return nil, errNotFound("RESTORE_JOB_NOT_FOUND", "No restore job with ID %s exists for %s.", id, cl.Name)
+	}
+	return j, nil
+}
+
+func (c *call) restoreJobsOf(cl *Cluster, kind string) []*RestoreJob {
+	var out []*RestoreJob
+	for _, j := range c.w.RestoreJobs {
+		if j.GroupID == cl.GroupID && j.ClusterName == cl.Name && j.Kind == kind {
+			out = append(out, j)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b *RestoreJob) int { return b.CreatedAt.Compare(a.CreatedAt) })
+	return out
+}
+
+func init() {
+	handle("listReplicaSetBackups", func(c *call) (any, error) {
+		cl, err := c.clusterAPICluster("clusterName", true)
+		if err != nil {
+			return nil, err
+		}
+		return listOf(c.snapshotsOf(cl, KindReplicaSet), func(s *Snapshot) any { return c.snapshotView(s, cl) }), nil
+	})
+	handle("listShardedClusterBackups", func(c *call) (any, error) {
+		cl, err := c.clusterAPICluster("clusterName", true)
+		if err != nil {
+			return nil, err
+		}
+		return listOf(c.snapshotsOf(cl, KindSharded), func(s *Snapshot) any { return c.snapshotView(s, cl) }), nil
+	})
+	handle("getReplicaSetBackup", getClusterSnapshot(KindReplicaSet))
+	handle("getShardedClusterBackup", getClusterSnapshot(KindSharded))
+	handle("takeSnapshot", takeSnapshot)
+	handle("deleteReplicaSetBackup", deleteClusterSnapshot(KindReplicaSet))
+	handle("deleteShardedClusterBackup", deleteClusterSnapshot(KindSharded))
+	handle("updateSnapshotRetention", updateSnapshotRetention)
+	handle("getSharedClusterBackup", getSharedClusterBackup)
+
+	handle("listBackupRestoreJobs", func(c *call) (any, error) {
+		cl, err := c.clusterAPICluster("clusterName", true)
+		if err != nil {
+			return nil, err
+		}
+		return listOf(c.restoreJobsOf(cl, "cluster"), c.restoreView), nil
+	})
+	handle("getBackupRestoreJob", func(c *call) (any, error) {
+		cl, err := c.clusterAPICluster("clusterName", true)
+		if err != nil {
+			return nil, err
+		}
+		j, err := c.restoreJob(cl, "cluster")
+		if err != nil {
+			return nil, err
+		}
+		return c.restoreView(j), nil
+	})
+	handle("createBackupRestoreJob", createBackupRestoreJob)
+	handle("cancelBackupRestoreJob", cancelBackupRestoreJob)
+}
+
+func getClusterSnapshot(kind string) opHandler {
+	return func(c *call) (any, error) {
+		cl, err := c.clusterAPICluster("clusterName", true)
+		if err != nil {
+			return nil, err
+		}
+		s, err := c.snapshot(cl, kind)
+		if err != nil {
+			return nil, err
+		}
+		return c.snapshotView(s, cl), nil
+	}
+}
+
+func deleteClusterSnapshot(kind string) opHandler {
+	return func(c *call) (any, error) {
+		cl, err := c.clusterAPICluster("clusterName", true)
+		if err != nil {
+			return nil, err
+		}
+		s, err := c.snapshot(cl, kind)
+		if err != nil {
+			return nil, err
+		}
+		if st := s.status(c.now); st == "queued" || st == "inProgress" {
+			return nil, errConflict("SNAPSHOT_IN_PROGRESS", "Snapshot %s is %s and cannot be deleted yet.", s.ID, st)
+		}
+		remove(&c.w.Snapshots, func(x *Snapshot) bool { return x == s })
+		c.markChanged()
+		return nil, nil
+	}
+}
+
+func takeSnapshot(c *call) (any, error) {
+	cl, err := c.clusterAPICluster("clusterName", true)
+	if err != nil {
+		return nil, err
+	}
+	var b struct {
+		Description     string `json:"description"`
+		RetentionInDays *int   `json:"retentionInDays"`
+	}
+	if len(c.body) > 0 {
+		if e := c.decode(&b); e != nil {
+			return nil, e
+		}
+	}
+	days := 1
+	if b.RetentionInDays != nil {
+		if *b.RetentionInDays < 1 || *b.RetentionInDays > 3650 {
+			return nil, errField("retentionInDays", "must be between 1 and 3650")
+		}
+		days = *b.RetentionInDays
+	}
+	if len(b.Description) > 1000 {
+		return nil, errField("description", "must be at most 1000 characters")
+	}
+	for _, s := range c.snapshotsOf(cl, cl.Kind) {
+		if st := s.status(c.now); s.SnapshotType == "onDemand" && (st == "queued" || st == "inProgress") {
+			return nil, errConflict("ON_DEMAND_SNAPSHOT_IN_PROGRESS",
+				"An on-demand snapshot (%s) of %s is already %s; only one may be queued or in progress.", s.ID, cl.Name, st)
+		}
+	}
+	s := &Snapshot{
+		ID: c.w.newID(), GroupID: cl.GroupID, ClusterName: cl.Name, Kind: cl.Kind, SnapshotType: "onDemand",
+		FrequencyType: "ondemand", Description: b.Description, CreatedAt: c.now, ExpiresAt: c.now.AddDate(0, 0, days),
+		QueueFor: 10, RunFor: 50, StorageSizeBytes: int64(cl.DiskSizeGB * 3e7), MongodVersion: cl.MongoDBVersion,
+	}
+	c.w.Snapshots = append(c.w.Snapshots, s)
+	c.markChanged()
+	return c.snapshotView(s, cl), nil
+}
+
+var retentionUnits = map[string]int{"DAYS": 1, "WEEKS": 7, "MONTHS": 30, "YEARS": 365}
+
+func updateSnapshotRetention(c *call) (any, error) {
+	cl, err := c.clusterAPICluster("clusterName", true)
+	if err != nil {
+		return nil, err
+	}
+	s, err := c.snapshot(cl, KindReplicaSet, KindSharded)
+	if err != nil {
+		return nil, err
+	}
+	var b struct {
+		RetentionUnit  string `json:"retentionUnit"`
+		RetentionValue *int   `json:"retentionValue"`
+	}
+	if e := c.decode(&b); e != nil {
+		return nil, e
+	}
+	days, ok := retentionUnits[b.RetentionUnit]
+	switch {
+	case b.RetentionUnit == "":
+		return nil, errMissing("retentionUnit")
+	case !ok:
+		return nil, errField("retentionUnit", "must be one of DAYS, WEEKS, MONTHS, YEARS")
+	case b.RetentionValue == nil:
+		return nil, errMissing("retentionValue")
+	case *b.RetentionValue < 1 || *b.RetentionValue*days > 36500:
+		return nil, errField("retentionValue", "must be at least 1 and at most 100 years")
+	}
+	s.ExpiresAt = c.now.AddDate(0, 0, days**b.RetentionValue)
+	c.markChanged()
+	return c.snapshotView(s, cl), nil
+}
+
+func getSharedClusterBackup(c *call) (any, error) {
+	cl, err := c.clusterAPICluster("clusterName", false)
+	if err != nil {
+		return nil, err
+	}
+	if cl.Kind != KindTenant {
+		return nil, errBadRequest("CLUSTER_NOT_TENANT", "Cluster %s is not a shared-tier cluster; use the snapshot routes.", cl.Name)
+	}
+	s, err := c.snapshot(cl, KindTenant)
+	if err != nil {
+		return nil, err
+	}
+	return c.tenantSnapshotView(s), nil
+}
+
+// tenantSnapshotView is both BackupTenantSnapshot and FlexBackupSnapshot.
+func (c *call) tenantSnapshotView(s *Snapshot) any {
+	v := map[string]any{
+		"id": s.ID, "status": s.upperStatus(c.now), "mongoDBVersion": s.MongodVersion,
+		"scheduledTime": fmtTime(s.CreatedAt), "expiration": fmtTime(s.ExpiresAt),
+	}
+	if phase(c.now, s.CreatedAt, s.QueueFor, s.RunFor) > 0 {
+		v["startTime"] = fmtTime(s.CreatedAt.Add(secs(s.QueueFor)))
+	}
+	if f := s.finished(c.now); f != nil {
+		v["finishTime"] = fmtTime(*f)
+	}
+	return v
+}
+
+// restoreBody is DiskBackupSnapshotRestoreJob (and the serverless variant).
+type restoreBody struct {
+	DeliveryType          string `json:"deliveryType"`
+	SnapshotID            string `json:"snapshotId"`
+	TargetClusterName     string `json:"targetClusterName"`
+	TargetGroupID         string `json:"targetGroupId"`
+	PointInTimeUTCSeconds *int64 `json:"pointInTimeUTCSeconds"`
+	OplogTs               *int64 `json:"oplogTs"`
+	OplogInc              *int64 `json:"oplogInc"`
+}
+
+const minOplogTs = 1199145600
+
+// validate checks the body against the spec's rules; serverless restores
+// always need a target.
+func (b *restoreBody) validate(c *call, serverless bool) *apiError {
+	switch b.DeliveryType {
+	case "":
+		return errMissing("deliveryType")
+	case "automated", "download", "pointInTime":
+	default:
+		return errField("deliveryType", "must be one of automated, download, pointInTime")
+	}
+	if b.DeliveryType != "pointInTime" && b.SnapshotID == "" {
+		return errMissing("snapshotId")
+	}
+	if b.SnapshotID != "" && !hexID.MatchString(b.SnapshotID) {
+		return errField("snapshotId", "must be a 24-character hexadecimal id")
+	}
+	if b.DeliveryType != "download" || serverless {
+		if b.TargetClusterName == "" {
+			return errMissing("targetClusterName")
+		}
+		if b.TargetGroupID == "" {
+			return errMissing("targetGroupId")
+		}
+		if !hexID.MatchString(b.TargetGroupID) {
+			return errField("targetGroupId", "must be a 24-character hexadecimal id")
+		}
+	}
+	if b.PointInTimeUTCSeconds != nil && *b.PointInTimeUTCSeconds < minOplogTs {
+		return errField("pointInTimeUTCSeconds", "must be at least %d", minOplogTs)
+	}
+	if b.OplogTs != nil && *b.OplogTs < minOplogTs {
+		return errField("oplogTs", "must be at least %d", minOplogTs)
+	}
+	if b.OplogInc != nil && *b.OplogInc < 1 {
+		return errField("oplogInc", "must be at least 1")
+	}
+	if (b.OplogTs == nil) != (b.OplogInc == nil) {
+		return errField("oplogInc", "oplogTs and oplogInc must be given together")
+	}
+	if b.DeliveryType == "pointInTime" {
+		if b.PointInTimeUTCSeconds == nil && b.OplogTs == nil {
+			return errMissing("pointInTimeUTCSeconds")
+		}
+		if b.PointInTimeUTCSeconds != nil && *b.PointInTimeUTCSeconds > c.now.Unix() {
+			return errField("pointInTimeUTCSeconds", "must not be in the future")
+		}
+	}
+	if b.TargetClusterName != "" {
+		if tp := c.w.project(b.TargetGroupID); tp == nil || c.w.cluster(tp.ID, b.TargetClusterName) == nil {
+			return errNotFound("CLUSTER_NOT_FOUND", "No cluster named %s exists in group %s.", b.TargetClusterName, b.TargetGroupID)
+		}
+	}
+	return nil
+}
+
+func (b *restoreBody) job(c *call, cl *Cluster, kind string) *RestoreJob {
+	j := &RestoreJob{
+		ID: c.w.newID(), GroupID: cl.GroupID, ClusterName: cl.Name, Kind: kind, SnapshotID: b.SnapshotID,
+		DeliveryType: b.DeliveryType, TargetClusterName: b.TargetClusterName, TargetGroupID: b.TargetGroupID,
+		CreatedAt: c.now, QueueFor: 5, RunFor: 115,
+	}
+	if b.PointInTimeUTCSeconds != nil {
+		j.PointInTimeUTCSeconds = *b.PointInTimeUTCSeconds
+	}
+	if b.OplogTs != nil {
+		j.OplogTs, j.OplogInc = *b.OplogTs, *b.OplogInc
+	}
+	return j
+}
+
+// completedSnapshot checks the restore's snapshot exists and is complete.
+func (c *call) completedSnapshot(cl *Cluster, id string, kinds ...string) *apiError {
+	if id == "" {
+		return nil
+	}
+	s := find(c.w.Snapshots, func(x *Snapshot) bool {
+		return x.ID == id && x.GroupID == cl.GroupID && x.ClusterName == cl.Name && slices.Contains(kinds, x.Kind)
+	})
+	if s == nil {
+		return errNotFound("SNAPSHOT_NOT_FOUND", "No snapshot with ID %s exists for cluster %s.", id, cl.Name)
+	}
+	if s.finished(c.now) == nil {
+		return errBadRequest("SNAPSHOT_NOT_COMPLETE", "Snapshot %s is %s; only completed snapshots can be restored.", id, s.status(c.now))
+	}
+	return nil
+}
+
+func createBackupRestoreJob(c *call) (any, error) {
+	cl, err := c.clusterAPICluster("clusterName", true)
+	if err != nil {
+		return nil, err
+	}
+	var b restoreBody
+	if e := c.decode(&b); e != nil {
+		return nil, e
+	}
+	if e := b.validate(c, false); e != nil {
+		return nil, e
+	}
+	if e := c.completedSnapshot(cl, b.SnapshotID, KindReplicaSet, KindSharded); e != nil {
+		return nil, e
+	}
+	j := b.job(c, cl, "cluster")
+	c.w.RestoreJobs = append(c.w.RestoreJobs, j)
+	c.markChanged()
+	return c.restoreView(j), nil
+}
+
+func cancelBackupRestoreJob(c *call) (any, error) {
+	cl, err := c.clusterAPICluster("clusterName", true)
+	if err != nil {
+		return nil, err
+	}
+	j, err := c.restoreJob(cl, "cluster")
+	if err != nil {
+		return nil, err
+	}
+	if cl.Kind == KindSharded {
+		return nil, newError(http.StatusMethodNotAllowed, "ATLAS_BACKUP_CANCEL_SHARD_RESTORE_JOB_NOT_ALLOWED",
+			"Restore jobs of sharded cluster %s cannot be cancelled.", cl.Name)
+	}
+	if j.Cancelled || j.finishedAt(c.now) != nil {
+		return nil, errBadRequest("CANNOT_CANCEL_FINISHED_RESTORE_JOB", "Restore job %s has already finished or been cancelled.", j.ID)
+	}
+	j.Cancelled = true
+	c.markChanged()
+	return nil, nil
+}

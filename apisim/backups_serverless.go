@@ -1,0 +1,183 @@
+package apisim
+
+// Serverless (sunset) and flex backups: snapshots and restore jobs.
+
+func init() {
+	handle("listServerlessBackups", func(c *call) (any, error) {
+		cl, err := c.kindCluster("clusterName", KindServerless)
+		if err != nil {
+			return nil, err
+		}
+		return listOf(c.snapshotsOf(cl, KindServerless), c.serverlessSnapshotView), nil
+	})
+	handle("getServerlessBackup", func(c *call) (any, error) {
+		cl, err := c.kindCluster("clusterName", KindServerless)
+		if err != nil {
+			return nil, err
+		}
+		s, err := c.snapshot(cl, KindServerless)
+		if err != nil {
+			return nil, err
+		}
+		return c.serverlessSnapshotView(s), nil
+	})
+	handle("listServerlessBackupRestoreJobs", func(c *call) (any, error) {
+		cl, err := c.kindCluster("clusterName", KindServerless)
+		if err != nil {
+			return nil, err
+		}
+		return listOf(c.restoreJobsOf(cl, "serverless"), c.restoreView), nil
+	})
+	handle("getServerlessBackupRestoreJob", func(c *call) (any, error) {
+		cl, err := c.kindCluster("clusterName", KindServerless)
+		if err != nil {
+			return nil, err
+		}
+		j, err := c.restoreJob(cl, "serverless")
+		if err != nil {
+			return nil, err
+		}
+		return c.restoreView(j), nil
+	})
+	handle("createServerlessBackupRestoreJob", func(c *call) (any, error) {
+		cl, err := c.kindCluster("clusterName", KindServerless)
+		if err != nil {
+			return nil, err
+		}
+		var b restoreBody
+		if e := c.decode(&b); e != nil {
+			return nil, e
+		}
+		if e := b.validate(c, true); e != nil {
+			return nil, e
+		}
+		if e := c.completedSnapshot(cl, b.SnapshotID, KindServerless); e != nil {
+			return nil, e
+		}
+		j := b.job(c, cl, "serverless")
+		c.w.RestoreJobs = append(c.w.RestoreJobs, j)
+		c.markChanged()
+		return c.restoreView(j), nil
+	})
+
+	handle("listFlexBackups", func(c *call) (any, error) {
+		cl, err := c.kindCluster("name", KindFlex)
+		if err != nil {
+			return nil, err
+		}
+		return listOf(c.snapshotsOf(cl, KindFlex), c.tenantSnapshotView), nil
+	})
+	handle("getFlexBackup", func(c *call) (any, error) {
+		cl, err := c.kindCluster("name", KindFlex)
+		if err != nil {
+			return nil, err
+		}
+		s, err := c.snapshot(cl, KindFlex)
+		if err != nil {
+			return nil, err
+		}
+		return c.tenantSnapshotView(s), nil
+	})
+	handle("listFlexBackupRestoreJobs", func(c *call) (any, error) {
+		cl, err := c.kindCluster("name", KindFlex)
+		if err != nil {
+			return nil, err
+		}
+		return listOf(c.restoreJobsOf(cl, "flex"), c.flexRestoreView), nil
+	})
+	handle("getFlexBackupRestoreJob", func(c *call) (any, error) {
+		cl, err := c.kindCluster("name", KindFlex)
+		if err != nil {
+			return nil, err
+		}
+		j, err := c.restoreJob(cl, "flex")
+		if err != nil {
+			return nil, err
+		}
+		return c.flexRestoreView(j), nil
+	})
+	handle("createFlexBackupRestoreJob", createFlexRestore(false))
+	handle("downloadFlexBackup", createFlexRestore(true))
+}
+
+func (c *call) serverlessSnapshotView(s *Snapshot) any {
+	return map[string]any{
+		"id": s.ID, "createdAt": fmtTime(s.CreatedAt), "expiresAt": fmtTime(s.ExpiresAt),
+		"frequencyType": s.FrequencyType, "mongodVersion": s.MongodVersion, "serverlessInstanceName": s.ClusterName,
+		"snapshotType": s.SnapshotType, "status": s.status(c.now), "storageSizeBytes": s.StorageSizeBytes,
+	}
+}
+
+// flexRestoreView is FlexBackupRestoreJob20241113; a download's snapshotUrl
+// appears once the job completes and stays valid for four hours.
+func (c *call) flexRestoreView(j *RestoreJob) any {
+	status := [...]string{"QUEUED", "RUNNING", "COMPLETED"}[phase(c.now, j.CreatedAt, j.QueueFor, j.RunFor)]
+	if j.Failed {
+		status = "FAILED"
+	}
+	v := map[string]any{
+		"id": j.ID, "deliveryType": j.DeliveryType, "status": status, "snapshotId": j.SnapshotID,
+		"instanceName": j.ClusterName, "projectId": j.GroupID, "restoreScheduledDate": fmtTime(j.CreatedAt),
+		"expirationDate": fmtTime(j.CreatedAt.Add(secs(j.QueueFor + j.RunFor)).Add(4 * 3600e9)),
+	}
+	if j.DeliveryType == "RESTORE" {
+		v["targetDeploymentItemName"], v["targetProjectId"] = j.TargetClusterName, j.TargetGroupID
+	}
+	if fin := j.finishedAt(c.now); fin != nil {
+		v["restoreFinishedDate"] = fmtTime(*fin)
+		v["snapshotFinishedDate"] = fmtTime(*fin)
+		if j.DeliveryType == "DOWNLOAD" {
+			v["snapshotUrl"] = "https://restore.sim.invalid/flex/" + j.ID + "/" + j.SnapshotID + ".tar.gz"
+		}
+	}
+	return v
+}
+
+func createFlexRestore(download bool) opHandler {
+	return func(c *call) (any, error) {
+		cl, err := c.kindCluster("name", KindFlex)
+		if err != nil {
+			return nil, err
+		}
+		var b struct {
+			SnapshotID               string `json:"snapshotId"`
+			TargetDeploymentItemName string `json:"targetDeploymentItemName"`
+			TargetProjectID          string `json:"targetProjectId"`
+		}
+		if e := c.decode(&b); e != nil {
+			return nil, e
+		}
+		if b.SnapshotID == "" {
+			return nil, errMissing("snapshotId")
+		}
+		if !hexID.MatchString(b.SnapshotID) {
+			return nil, errField("snapshotId", "must be a 24-character hexadecimal id")
+		}
+		j := &RestoreJob{ID: c.w.newID(), GroupID: cl.GroupID, ClusterName: cl.Name, Kind: "flex",
+			SnapshotID: b.SnapshotID, DeliveryType: "DOWNLOAD", CreatedAt: c.now, QueueFor: 5, RunFor: 55}
+		if !download {
+			if b.TargetDeploymentItemName == "" {
+				return nil, errMissing("targetDeploymentItemName")
+			}
+			target := b.TargetProjectID
+			if target == "" {
+				target = cl.GroupID
+			}
+			if !hexID.MatchString(target) {
+				return nil, errField("targetProjectId", "must be a 24-character hexadecimal id")
+			}
+			if c.w.project(target) == nil || c.w.cluster(target, b.TargetDeploymentItemName) == nil {
+				return nil, errNotFound("CLUSTER_NOT_FOUND", "No cluster named %s exists in group %s.", b.TargetDeploymentItemName, target)
+			}
+			j.DeliveryType, j.TargetClusterName, j.TargetGroupID = "RESTORE", b.TargetDeploymentItemName, target
+		} else if b.TargetDeploymentItemName != "" || b.TargetProjectID != "" {
+			return nil, errField("targetDeploymentItemName", "is not an attribute of a download request")
+		}
+		if e := c.completedSnapshot(cl, b.SnapshotID, KindFlex); e != nil {
+			return nil, e
+		}
+		c.w.RestoreJobs = append(c.w.RestoreJobs, j)
+		c.markChanged()
+		return c.flexRestoreView(j), nil
+	}
+}

@@ -1,0 +1,119 @@
+package apisim
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient/catalog"
+)
+
+// The control API, for tests and demos, lives outside the versioned API
+// under /api/{service}/sim and needs an Organization Owner identity:
+//
+//	GET  /api/{service}/sim/clock               {"now": ...}
+//	POST /api/{service}/sim/clock/advance?d=30s  move the clock (not with a
+//	                                             caller-supplied Clock that
+//	                                             cannot advance)
+//	POST /api/{service}/sim/incidents            body {groupId, eventTypeName,
+//	                                             clusterName}: open an alert
+//	GET  /api/{service}/sim/requests             recent requests, oldest first
+//
+// Bodies are application/json.
+func (s *Server) controlRoutes(mux *http.ServeMux) {
+	root := "/api/" + s.service + "/sim"
+	mux.HandleFunc("GET "+root+"/clock", s.control(func(w http.ResponseWriter, r *http.Request) (int, any, *apiError) {
+		return http.StatusOK, map[string]any{"now": fmtTime(s.clock.Now())}, nil
+	}))
+	mux.HandleFunc("POST "+root+"/clock/advance", s.control(func(w http.ResponseWriter, r *http.Request) (int, any, *apiError) {
+		d, err := time.ParseDuration(r.URL.Query().Get("d"))
+		if err != nil || d <= 0 || d > 10*365*24*time.Hour {
+			return 0, nil, errField("d", "must be a positive duration such as 30s or 2h")
+		}
+		adv, ok := s.clock.(advancer)
+		if !ok {
+			return 0, nil, errBadRequest("CLOCK_NOT_ADJUSTABLE", "This server's clock cannot be advanced.")
+		}
+		adv.Advance(d)
+		return http.StatusOK, map[string]any{"now": fmtTime(s.clock.Now())}, nil
+	}))
+	mux.HandleFunc("POST "+root+"/incidents", s.control(s.postIncident))
+	mux.HandleFunc("GET "+root+"/requests", s.control(func(w http.ResponseWriter, r *http.Request) (int, any, *apiError) {
+		recs := s.reqlog.recent()
+		if recs == nil {
+			recs = []RequestRecord{}
+		}
+		return http.StatusOK, map[string]any{"requests": recs}, nil
+	}))
+}
+
+type controlFunc func(w http.ResponseWriter, r *http.Request) (int, any, *apiError)
+
+func (s *Server) control(f controlFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		id, e := s.authenticate(w, r)
+		if e != nil {
+			writeError(w, e, false)
+			return
+		}
+		setIdentity(r, id.PublicKey)
+		owner := false
+		for _, a := range id.Roles {
+			if a.RoleName == catalog.OrgOwner && a.OrgID != "" {
+				owner = true
+			}
+		}
+		if !owner {
+			writeError(w, newError(http.StatusForbidden, "USER_UNAUTHORIZED", "The control API needs %s.", catalog.OrgOwner.Label()), false)
+			return
+		}
+		status, body, e := f(w, r)
+		if e != nil {
+			writeError(w, e, false)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		_ = json.NewEncoder(w).Encode(body)
+	}
+}
+
+func (s *Server) postIncident(w http.ResponseWriter, r *http.Request) (int, any, *apiError) {
+	var b struct {
+		GroupID       string `json:"groupId"`
+		EventTypeName string `json:"eventTypeName"`
+		ClusterName   string `json:"clusterName"`
+	}
+	body, err := readLimited(w, r)
+	if err != nil {
+		return 0, nil, err
+	}
+	if e := decodeJSON(body, &b); e != nil {
+		return 0, nil, e
+	}
+	if !eventTypePattern.MatchString(b.EventTypeName) {
+		return 0, nil, errField("eventTypeName", "must be an event type name such as HOST_DOWN")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.world.project(b.GroupID) == nil {
+		return 0, nil, errNotFound("GROUP_NOT_FOUND", "No group with ID %s exists.", b.GroupID)
+	}
+	if b.ClusterName != "" && s.world.cluster(b.GroupID, b.ClusterName) == nil {
+		return 0, nil, errNotFound("CLUSTER_NOT_FOUND", "No cluster named %s exists in group %s.", b.ClusterName, b.GroupID)
+	}
+	a := s.world.fireIncident(b.GroupID, b.EventTypeName, b.ClusterName, s.clock.Now().UTC().Truncate(time.Second))
+	if s.persist != nil {
+		s.persist.touch()
+	}
+	return http.StatusCreated, a, nil
+}
+
+func readLimited(w http.ResponseWriter, r *http.Request) ([]byte, *apiError) {
+	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBodyBytes))
+	if err != nil {
+		return nil, newError(http.StatusRequestEntityTooLarge, "REQUEST_TOO_LARGE", "The request body is larger than %d bytes.", maxBodyBytes)
+	}
+	return b, nil
+}

@@ -1,0 +1,238 @@
+package apisim
+
+import (
+	"crypto/md5"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
+	"fmt"
+	"hash"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// HTTP Digest (RFC 7616) with qop=auth, MD5 and SHA-256.
+//
+// A nonce stays valid for nonceLifetime of server time and may be reused for
+// many requests, as clients that cache the challenge (icholy/digest) do. Each
+// nonce count may be used once. Counts need not arrive in order: a client
+// that shares one challenge across goroutines numbers its requests in order
+// but they can reach us out of order, so we accept any unused count within a
+// window below the highest seen and reject repeats and counts older than the
+// window.
+
+const (
+	digestRealm   = "MMS Public API"
+	nonceLifetime = 5 * time.Minute
+	ncWindow      = 512 // counts remembered below the highest seen
+	maxNonces     = 50000
+)
+
+type nonceState struct {
+	issued time.Time
+	max    uint64
+	seen   [ncWindow / 64]uint64 // bit d set: count max-d was used
+}
+
+func (n *nonceState) bit(d uint64) (int, uint64) { return int(d / 64), 1 << (d % 64) }
+
+// use records nc and reports whether it was fresh.
+func (n *nonceState) use(nc uint64) bool {
+	if nc == 0 {
+		return false
+	}
+	if nc > n.max {
+		n.shift(nc - n.max)
+		n.max = nc
+		n.seen[0] |= 1
+		return true
+	}
+	d := n.max - nc
+	if d >= ncWindow {
+		return false
+	}
+	i, m := n.bit(d)
+	if n.seen[i]&m != 0 {
+		return false
+	}
+	n.seen[i] |= m
+	return true
+}
+
+// shift ages the window by s counts.
+func (n *nonceState) shift(s uint64) {
+	if s >= ncWindow {
+		n.seen = [ncWindow / 64]uint64{}
+		return
+	}
+	words, bits := int(s/64), s%64
+	var out [ncWindow / 64]uint64
+	for i := len(out) - 1; i >= words; i-- {
+		v := n.seen[i-words] << bits
+		if bits > 0 && i-words-1 >= 0 {
+			v |= n.seen[i-words-1] >> (64 - bits)
+		}
+		out[i] = v
+	}
+	n.seen = out
+}
+
+type digestAuth struct {
+	clock  Clock
+	mu     sync.Mutex
+	nonces map[string]*nonceState
+}
+
+func newDigestAuth(c Clock) *digestAuth {
+	return &digestAuth{clock: c, nonces: map[string]*nonceState{}}
+}
+
+// challenge issues a fresh nonce and returns the WWW-Authenticate values:
+// MD5 first (clients that read one header take it), then SHA-256.
+func (d *digestAuth) challenge(stale bool) []string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	nonce := hex.EncodeToString(b[:])
+	now := d.clock.Now()
+	d.mu.Lock()
+	if len(d.nonces) >= maxNonces {
+		for k, n := range d.nonces {
+			if now.Sub(n.issued) > nonceLifetime {
+				delete(d.nonces, k)
+			}
+		}
+		if len(d.nonces) >= maxNonces {
+			// Flooded with live nonces: forget them; honest clients see
+			// stale=true and recover with the next challenge.
+			d.nonces = map[string]*nonceState{}
+		}
+	}
+	d.nonces[nonce] = &nonceState{issued: now}
+	d.mu.Unlock()
+	st := "false"
+	if stale {
+		st = "true"
+	}
+	mk := func(alg string) string {
+		return fmt.Sprintf(`Digest realm="%s", domain="", nonce="%s", algorithm=%s, qop="auth", stale=%s`, digestRealm, nonce, alg, st)
+	}
+	return []string{mk("MD5"), mk("SHA-256")}
+}
+
+// digestResult says why a digest was refused.
+type digestResult int
+
+const (
+	digestOK digestResult = iota
+	digestBad
+	digestStale
+	digestReplay
+)
+
+// verify checks an Authorization: Digest header against the identities.
+func (d *digestAuth) verify(r *http.Request, header string, lookup func(string) *Identity) (*Identity, digestResult, string) {
+	p := parseAuthParams(header)
+	user, nonce, resp := p["username"], p["nonce"], p["response"]
+	if user == "" || nonce == "" || resp == "" || p["uri"] == "" {
+		return nil, digestBad, "digest response is missing username, nonce, uri or response"
+	}
+	if p["realm"] != digestRealm {
+		return nil, digestBad, "digest realm does not match"
+	}
+	if p["uri"] != r.URL.RequestURI() && p["uri"] != r.RequestURI {
+		return nil, digestBad, "digest uri does not match the request"
+	}
+	if !strings.EqualFold(p["qop"], "auth") {
+		return nil, digestBad, "digest qop must be auth"
+	}
+	nc, err := strconv.ParseUint(p["nc"], 16, 32)
+	if err != nil || len(p["nc"]) != 8 || p["cnonce"] == "" {
+		return nil, digestBad, "digest nc must be 8 hex digits and cnonce is required"
+	}
+	var h hash.Hash
+	switch strings.ToUpper(p["algorithm"]) {
+	case "", "MD5":
+		h = md5.New()
+	case "SHA-256":
+		h = sha256.New()
+	default:
+		return nil, digestBad, "digest algorithm must be MD5 or SHA-256"
+	}
+	id := lookup(user)
+	if id == nil || id.Kind != KindAPIKey {
+		return nil, digestBad, "unknown API key"
+	}
+	hx := func(s string) string { h.Reset(); h.Write([]byte(s)); return hex.EncodeToString(h.Sum(nil)) }
+	ha1 := hx(user + ":" + digestRealm + ":" + id.PrivateKey)
+	ha2 := hx(r.Method + ":" + p["uri"])
+	want := hx(ha1 + ":" + nonce + ":" + p["nc"] + ":" + p["cnonce"] + ":" + p["qop"] + ":" + ha2)
+	if subtle.ConstantTimeCompare([]byte(strings.ToLower(resp)), []byte(want)) != 1 {
+		return nil, digestBad, "digest response does not match"
+	}
+	now := d.clock.Now()
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	n, ok := d.nonces[nonce]
+	if !ok || now.Sub(n.issued) > nonceLifetime || now.Before(n.issued.Add(-time.Minute)) {
+		delete(d.nonces, nonce)
+		return nil, digestStale, "nonce expired"
+	}
+	if !n.use(nc) {
+		return nil, digestReplay, fmt.Sprintf("nonce count %s was already used", p["nc"])
+	}
+	return id, digestOK, ""
+}
+
+// parseAuthParams splits `k=v, k="v, w"` into a map; keys are lower-cased.
+// It never fails: a malformed header simply lacks keys.
+func parseAuthParams(s string) map[string]string {
+	out := map[string]string{}
+	if i := strings.IndexByte(s, ' '); i >= 0 {
+		s = s[i+1:]
+	} else {
+		return out
+	}
+	for len(s) > 0 {
+		s = strings.TrimLeft(s, " \t,")
+		eq := strings.IndexByte(s, '=')
+		if eq <= 0 {
+			return out
+		}
+		key := strings.ToLower(strings.TrimSpace(s[:eq]))
+		s = s[eq+1:]
+		var val string
+		if strings.HasPrefix(s, `"`) {
+			var b strings.Builder
+			i := 1
+			for ; i < len(s); i++ {
+				if s[i] == '\\' && i+1 < len(s) {
+					i++
+					b.WriteByte(s[i])
+					continue
+				}
+				if s[i] == '"' {
+					break
+				}
+				b.WriteByte(s[i])
+			}
+			val = b.String()
+			if i < len(s) {
+				i++
+			}
+			s = s[i:]
+		} else {
+			end := strings.IndexByte(s, ',')
+			if end < 0 {
+				end = len(s)
+			}
+			val = strings.TrimSpace(s[:end])
+			s = s[end:]
+		}
+		out[key] = val
+	}
+	return out
+}

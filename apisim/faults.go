@@ -1,0 +1,210 @@
+package apisim
+
+import (
+	"context"
+	"math/rand/v2"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// Fault injection and rate limiting, so a client's retry and error paths can
+// be exercised against a live server.
+
+// rateLimiter is a fixed one-minute window per identity on the server clock.
+// With no limit configured it still counts, against a nominal budget, so the
+// RateLimit-* headers are always present as the real service sends them.
+type rateLimiter struct {
+	clock   Clock
+	limit   int
+	enforce bool
+	mu      sync.Mutex
+	windows map[string]*rlWindow
+}
+
+type rlWindow struct {
+	start time.Time
+	count int
+}
+
+const nominalRateLimit = 10000
+
+func newRateLimiter(c Clock, perMin int) *rateLimiter {
+	rl := &rateLimiter{clock: c, limit: perMin, enforce: perMin > 0, windows: map[string]*rlWindow{}}
+	if !rl.enforce {
+		rl.limit = nominalRateLimit
+	}
+	return rl
+}
+
+// allow counts one request and sets the headers; 429 when over the limit.
+func (rl *rateLimiter) allow(w http.ResponseWriter, key string) *apiError {
+	now := rl.clock.Now()
+	rl.mu.Lock()
+	win := rl.windows[key]
+	if win == nil || now.Sub(win.start) >= time.Minute || now.Before(win.start) {
+		win = &rlWindow{start: now.Truncate(time.Minute)}
+		rl.windows[key] = win
+	}
+	win.count++
+	remaining := rl.limit - win.count
+	reset := win.start.Add(time.Minute).Sub(now)
+	rl.mu.Unlock()
+	if remaining < 0 {
+		remaining = 0
+	}
+	w.Header().Set("RateLimit-Limit", strconv.Itoa(rl.limit))
+	w.Header().Set("RateLimit-Remaining", strconv.Itoa(remaining))
+	if rl.enforce && win.count > rl.limit {
+		secs := int((reset + time.Second - 1) / time.Second)
+		if secs < 1 {
+			secs = 1
+		}
+		e := newError(http.StatusTooManyRequests, "RATE_LIMITED",
+			"Rate limit exceeded: %d requests per minute. Please retry after %d seconds.", rl.limit, secs)
+		e.Params = []any{secs, rl.limit}
+		e.Header = http.Header{"Retry-After": {strconv.Itoa(secs)}}
+		return e
+	}
+	return nil
+}
+
+// faultInjector draws from a seeded source so a fault pattern is repeatable
+// for a given seed and request order.
+type faultInjector struct {
+	mu        sync.Mutex
+	rng       *rand.Rand
+	faultRate float64
+	malformed float64
+}
+
+func newFaultInjector(seed int64, fault, malformed float64) *faultInjector {
+	return &faultInjector{rng: rand.New(rand.NewPCG(uint64(seed), 0x5eed)), faultRate: fault, malformed: malformed}
+}
+
+func (f *faultInjector) roll(p float64) bool {
+	if p <= 0 {
+		return false
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.rng.Float64() < p
+}
+
+// fault returns an injected 500 or 503, or nil.
+func (f *faultInjector) fault() *apiError {
+	if !f.roll(f.faultRate) {
+		return nil
+	}
+	if f.roll(0.5) {
+		e := newError(http.StatusServiceUnavailable, "SERVICE_UNAVAILABLE", "Injected fault: service unavailable.")
+		e.Header = http.Header{"Retry-After": {"1"}}
+		return e
+	}
+	return newError(http.StatusInternalServerError, "UNEXPECTED_ERROR", "Injected fault: unexpected error.")
+}
+
+// malform truncates a body mid-way, as a dropped connection would.
+func (f *faultInjector) malform(b []byte) []byte {
+	if len(b) < 2 || !f.roll(f.malformed) {
+		return b
+	}
+	return b[:len(b)/2]
+}
+
+// RequestRecord is one line of the request log the control API serves.
+type RequestRecord struct {
+	Time       time.Time `json:"time"`
+	Method     string    `json:"method"`
+	Path       string    `json:"path"`
+	Identity   string    `json:"identity"`
+	Status     int       `json:"status"`
+	DurationMS float64   `json:"durationMs"`
+}
+
+type requestLog struct {
+	mu   sync.Mutex
+	buf  []RequestRecord
+	next int
+	full bool
+}
+
+func newRequestLog(n int) *requestLog { return &requestLog{buf: make([]RequestRecord, n)} }
+
+func (l *requestLog) add(r RequestRecord) {
+	l.mu.Lock()
+	l.buf[l.next] = r
+	l.next = (l.next + 1) % len(l.buf)
+	if l.next == 0 {
+		l.full = true
+	}
+	l.mu.Unlock()
+}
+
+// recent returns the records oldest first.
+func (l *requestLog) recent() []RequestRecord {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []RequestRecord
+	if l.full {
+		out = append(out, l.buf[l.next:]...)
+	}
+	return append(out, l.buf[:l.next]...)
+}
+
+type logKey struct{}
+
+// logEntry carries the identity from the auth step back to the logger.
+type logEntry struct{ identity string }
+
+func setIdentity(r *http.Request, pub string) {
+	if e, ok := r.Context().Value(logKey{}).(*logEntry); ok {
+		e.identity = pub
+	}
+}
+
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// logged records every request and turns a handler panic into a 500 with
+// the error body instead of a dropped connection.
+func (s *Server) logged(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		entry := &logEntry{}
+		r = r.WithContext(context.WithValue(r.Context(), logKey{}, entry))
+		sw := &statusWriter{ResponseWriter: w}
+		defer func() {
+			if p := recover(); p != nil {
+				if p == http.ErrAbortHandler {
+					panic(p)
+				}
+				if sw.status == 0 {
+					writeError(sw, newError(http.StatusInternalServerError, "UNEXPECTED_ERROR", "Unexpected error."), false)
+				}
+			}
+			s.reqlog.add(RequestRecord{
+				Time: s.clock.Now(), Method: r.Method, Path: r.URL.Path, Identity: entry.identity,
+				Status: sw.status, DurationMS: float64(time.Since(start).Microseconds()) / 1000,
+			})
+		}()
+		next.ServeHTTP(sw, r)
+	})
+}

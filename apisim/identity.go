@@ -1,0 +1,128 @@
+package apisim
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient/catalog"
+)
+
+// Identity kinds.
+const (
+	KindAPIKey         = "apiKey"
+	KindServiceAccount = "serviceAccount"
+)
+
+// Identity is a caller the server knows: an API key pair (HTTP Digest) or a
+// service account (OAuth client credentials; PublicKey is the client id and
+// PrivateKey the secret).
+type Identity struct {
+	Name       string               `json:"name"`
+	PublicKey  string               `json:"publicKey"`
+	PrivateKey string               `json:"privateKey"`
+	Kind       string               `json:"kind"`
+	Roles      []catalog.Assignment `json:"roles"`
+}
+
+// The demo world's fixed ids. They do not depend on the seed so that demo
+// identities and --keys files can name them.
+const (
+	DemoOrgID       = "65a0c0ffee00000000000001"
+	DemoPaymentsID  = "65a0c0ffee0000000000b001"
+	DemoAnalyticsID = "65a0c0ffee0000000000b002"
+	DemoStagingID   = "65a0c0ffee0000000000b003"
+)
+
+// demoProjectIDs lists the demo projects in display order.
+var demoProjectIDs = []string{DemoPaymentsID, DemoAnalyticsID, DemoStagingID}
+
+// DemoIdentities are the built-in callers, one per interesting role mix. Each
+// private key is "<public>-secret".
+func DemoIdentities() []Identity {
+	onProjects := func(roles ...catalog.Role) []catalog.Assignment {
+		var out []catalog.Assignment
+		for _, g := range demoProjectIDs {
+			for _, r := range roles {
+				out = append(out, catalog.Assignment{RoleName: r, GroupID: g})
+			}
+		}
+		return out
+	}
+	orgRole := func(r catalog.Role) catalog.Assignment { return catalog.Assignment{RoleName: r, OrgID: DemoOrgID} }
+	mk := func(pub, name, kind string, roles []catalog.Assignment) Identity {
+		return Identity{Name: name, PublicKey: pub, PrivateKey: pub + "-secret", Kind: kind, Roles: roles}
+	}
+	return []Identity{
+		mk("org-owner", "Organization owner", KindAPIKey, []catalog.Assignment{orgRole(catalog.OrgOwner)}),
+		mk("project-owner", "Project owner", KindAPIKey, append(onProjects(catalog.GroupOwner), orgRole(catalog.OrgMember))),
+		mk("read-only", "Read only", KindAPIKey, append(onProjects(catalog.GroupReadOnly), orgRole(catalog.OrgMember))),
+		mk("backup-manager", "Backup manager", KindAPIKey, onProjects(catalog.GroupBackupManager, catalog.GroupReadOnly)),
+		mk("monitoring-admin", "Monitoring admin", KindAPIKey, onProjects(catalog.GroupMonitoringAdmin)),
+		mk("data-access-admin", "Data access admin", KindAPIKey, onProjects(catalog.GroupDataAccessAdmin)),
+		mk("demo-sa", "Demo service account", KindServiceAccount, []catalog.Assignment{orgRole(catalog.OrgOwner)}),
+	}
+}
+
+// keyID is a stable 24-hex id for an identity, as apiKey.id shows it.
+func (id *Identity) keyID() string {
+	sum := sha256.Sum256([]byte("apikey:" + id.PublicKey))
+	return hex.EncodeToString(sum[:12])
+}
+
+// LoadIdentities reads a --keys file: a JSON array of identities, e.g.
+//
+//	[{"name":"ci","publicKey":"abcdefgh","privateKey":"…","kind":"apiKey",
+//	  "roles":[{"roleName":"GROUP_READ_ONLY","groupId":"65a0c0ffee0000000000b001"}]}]
+//
+// kind is "apiKey" (HTTP Digest) or "serviceAccount" (OAuth client
+// credentials, publicKey being the client id). Roles use catalog role names.
+func LoadIdentities(path string) ([]Identity, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read keys file: %w", err)
+	}
+	var ids []Identity
+	if err := json.Unmarshal(b, &ids); err != nil {
+		return nil, fmt.Errorf("keys file %s: not a JSON array of identities: %w", path, err)
+	}
+	if err := validateIdentities(ids); err != nil {
+		return nil, fmt.Errorf("keys file %s: %w", path, err)
+	}
+	return ids, nil
+}
+
+func validateIdentities(ids []Identity) error {
+	if len(ids) == 0 {
+		return fmt.Errorf("no identities")
+	}
+	seen := map[string]bool{}
+	for i, id := range ids {
+		switch {
+		case strings.TrimSpace(id.PublicKey) == "" || id.PrivateKey == "":
+			return fmt.Errorf("identity %d: publicKey and privateKey are required", i)
+		case strings.ContainsAny(id.PublicKey, ":\"\\"):
+			return fmt.Errorf("identity %d: publicKey may not contain ':', '\"' or '\\'", i)
+		case id.Kind != KindAPIKey && id.Kind != KindServiceAccount:
+			return fmt.Errorf("identity %d (%s): kind must be %q or %q", i, id.PublicKey, KindAPIKey, KindServiceAccount)
+		case seen[id.PublicKey]:
+			return fmt.Errorf("identity %d: duplicate publicKey %s", i, id.PublicKey)
+		}
+		seen[id.PublicKey] = true
+		for _, a := range id.Roles {
+			if !a.RoleName.Known() {
+				return fmt.Errorf("identity %s: unknown role %s", id.PublicKey, a.RoleName)
+			}
+			if (a.OrgID == "") == (a.GroupID == "") {
+				return fmt.Errorf("identity %s: role %s needs exactly one of orgId or groupId", id.PublicKey, a.RoleName)
+			}
+			if a.RoleName.IsOrgRole() != (a.OrgID != "") {
+				return fmt.Errorf("identity %s: role %s is held on the wrong kind of target", id.PublicKey, a.RoleName)
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,443 @@
+package apisim
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient/catalog"
+)
+
+// call is one API request on its way through a handler.
+type call struct {
+	s       *Server
+	r       *http.Request
+	op      catalog.Op
+	id      *Identity
+	w       *World
+	now     time.Time
+	version catalog.Version // zero for legacy ops
+	query   url.Values
+	body    []byte
+	project *Project // set when the path has {groupId}
+	org     *Org     // the project's org, or {orgId}
+	changed bool
+}
+
+func (c *call) param(name string) string { return c.r.PathValue(name) }
+
+// markChanged tells persistence the world moved.
+func (c *call) markChanged() { c.changed = true }
+
+// decode strictly decodes the request body into v.
+func (c *call) decode(v any) *apiError { return decodeJSON(c.body, v) }
+
+// opHandler decodes and validates, calls the store and returns the value to
+// encode (nil for no body). Paged operations return a list.
+type opHandler func(c *call) (any, error)
+
+// list is what a paged or bare-list handler returns; the framework pages it.
+type list []any
+
+func listOf[T any](xs []T, view func(T) any) list {
+	out := make(list, 0, len(xs))
+	for _, x := range xs {
+		out = append(out, view(x))
+	}
+	return out
+}
+
+var opHandlers = map[string]opHandler{}
+
+// handle registers the handler of a catalog operation; area files call it
+// from init.
+func handle(opID string, h opHandler) {
+	if _, ok := catalog.Get(opID); !ok {
+		panic("apisim: handler for unknown operation " + opID)
+	}
+	opHandlers[opID] = h
+}
+
+// serveOp is the pipeline every operation goes through: authenticate,
+// negotiate the version, rate-limit, inject faults, resolve and authorize the
+// target, read the body, run the handler, encode.
+func (s *Server) serveOp(op catalog.Op, h opHandler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query()
+		pretty, perr := queryBool(q, "pretty", false)
+		if perr != nil {
+			writeError(w, perr, false)
+			return
+		}
+		if e := s.sleep(r); e != nil {
+			writeError(w, e, pretty)
+			return
+		}
+		id, aerr := s.authenticate(w, r)
+		if aerr != nil {
+			writeError(w, aerr, pretty)
+			return
+		}
+		setIdentity(r, id.PublicKey)
+		if e := s.limiter.allow(w, id.PublicKey); e != nil {
+			writeError(w, e, pretty)
+			return
+		}
+		ver, verr := s.negotiate(w, r, op)
+		if verr != nil {
+			writeError(w, verr, pretty)
+			return
+		}
+		if e := s.faults.fault(); e != nil {
+			writeError(w, e, pretty)
+			return
+		}
+		c := &call{s: s, r: r, op: op, id: id, version: ver, query: q}
+		if e := validatePathParams(op, r.PathValue); e != nil {
+			writeError(w, e, pretty)
+			return
+		}
+		if e := s.readBody(w, r, c); e != nil {
+			writeError(w, e, pretty)
+			return
+		}
+		var lp listParams
+		if op.Paged {
+			var e *apiError
+			if lp, e = parseListParams(q); e != nil {
+				writeError(w, e, pretty)
+				return
+			}
+		}
+		envelope, e := queryBool(q, "envelope", false)
+		if e != nil {
+			writeError(w, e, pretty)
+			return
+		}
+		val, err := s.run(c, h)
+		if err != nil {
+			var ae *apiError
+			if !errors.As(err, &ae) {
+				ae = newError(http.StatusInternalServerError, "UNEXPECTED_ERROR", "Unexpected error.")
+			}
+			writeError(w, ae, pretty)
+			return
+		}
+		s.encode(w, r, c, val, lp, envelope, pretty)
+	})
+}
+
+// run resolves the target, authorizes and runs the handler under the world
+// lock.
+func (s *Server) run(c *call, h opHandler) (any, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c.w = s.world
+	c.now = s.clock.Now().UTC().Truncate(time.Second)
+	target, err := c.resolveTarget()
+	if err != nil {
+		return nil, err
+	}
+	if !catalog.Authorize(c.id.Roles, c.op, target) {
+		return nil, newError(http.StatusForbidden, "USER_UNAUTHORIZED",
+			"This API key does not have the role required for %s: %s.", c.op.ID, c.op.RolesText())
+	}
+	v, err := h(c)
+	if c.changed && err == nil && s.persist != nil {
+		s.persist.touch()
+	}
+	return v, err
+}
+
+// resolveTarget finds the project and org the path names; 404 if missing.
+func (c *call) resolveTarget() (catalog.Target, error) {
+	var t catalog.Target
+	if g := c.param("groupId"); g != "" && strings.Contains(c.op.Path, "{groupId}") {
+		p := c.w.project(g)
+		if p == nil {
+			return t, errNotFound("GROUP_NOT_FOUND", "No group with ID %s exists.", g)
+		}
+		c.project = p
+		t.GroupID, t.OrgID = p.ID, p.OrgID
+		c.org = c.w.org(p.OrgID)
+	}
+	if o := c.param("orgId"); o != "" && strings.Contains(c.op.Path, "{orgId}") {
+		org := c.w.org(o)
+		if org == nil {
+			return t, errNotFound("ORG_NOT_FOUND", "No organization with ID %s exists.", o)
+		}
+		c.org = org
+		t.OrgID = org.ID
+	}
+	return t, nil
+}
+
+// authenticate accepts HTTP Digest for API keys and Bearer tokens for
+// service accounts; otherwise it answers 401 with a digest challenge.
+func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (*Identity, *apiError) {
+	h := r.Header.Get("Authorization")
+	fail := func(stale bool, code, detail string) (*Identity, *apiError) {
+		e := newError(http.StatusUnauthorized, code, "%s", detail)
+		e.Header = http.Header{"Www-Authenticate": s.digest.challenge(stale)}
+		return nil, e
+	}
+	switch {
+	case h == "":
+		return fail(false, "CREDENTIALS_REQUIRED", "You are not authorized for this resource: send HTTP Digest credentials or a Bearer token.")
+	case len(h) > 7 && strings.EqualFold(h[:7], "Digest "):
+		id, res, why := s.digest.verify(r, h, s.identity)
+		switch res {
+		case digestOK:
+			return id, nil
+		case digestStale:
+			return fail(true, "STALE_NONCE", "The digest nonce has expired; retry with the new challenge.")
+		case digestReplay:
+			return fail(false, "NONCE_REPLAYED", "Digest authentication failed: "+why+".")
+		}
+		return fail(false, "INVALID_CREDENTIALS", "Digest authentication failed: "+why+".")
+	case len(h) > 7 && strings.EqualFold(h[:7], "Bearer "):
+		pub, expired := s.tokens.lookup(strings.TrimSpace(h[7:]))
+		if expired {
+			return fail(false, "TOKEN_EXPIRED", "The access token has expired; request a new one.")
+		}
+		if id := s.identity(pub); id != nil {
+			return id, nil
+		}
+		return fail(false, "INVALID_TOKEN", "The access token is not valid.")
+	}
+	return fail(false, "INVALID_CREDENTIALS", "Unsupported Authorization scheme; use Digest or Bearer.")
+}
+
+// negotiate picks the resource version from the Accept header: the newest
+// version of the operation on or before the requested date. Legacy v1.0
+// routes speak application/json only.
+func (s *Server) negotiate(w http.ResponseWriter, r *http.Request, op catalog.Op) (catalog.Version, *apiError) {
+	accept := r.Header.Get("Accept")
+	if op.Legacy {
+		if accept == "" || acceptsJSON(accept) {
+			return catalog.Version{}, nil
+		}
+		return catalog.Version{}, newError(http.StatusNotAcceptable, "NOT_ACCEPTABLE",
+			"The v1.0 API answers application/json only; got Accept %q.", accept)
+	}
+	date, found := "", false
+	for _, part := range strings.Split(accept, ",") {
+		mt := strings.TrimSpace(part)
+		if i := strings.IndexByte(mt, ';'); i >= 0 {
+			mt = strings.TrimSpace(mt[:i])
+		}
+		if d, ok := parseVendorType(strings.ToLower(mt), s.service); ok {
+			date, found = d, true
+			break
+		}
+	}
+	if !found {
+		return catalog.Version{}, newError(http.StatusNotAcceptable, "INVALID_VERSION",
+			"Send Accept: application/vnd.%s.<YYYY-MM-DD>+json; got %q.", s.service, accept)
+	}
+	v, ok := op.Resolve(date)
+	if !ok {
+		return v, newError(http.StatusNotAcceptable, "INVALID_VERSION",
+			"Version %s is older than every version of %s; the oldest is %s.", date, op.ID, op.Versions[0].Date)
+	}
+	if v.Sunset != "" {
+		sunset, err := time.Parse("2006-01-02", v.Sunset)
+		if err == nil {
+			if !s.clock.Now().Before(sunset) {
+				return v, newError(http.StatusGone, "VERSION_GONE",
+					"Version %s of %s was sunset on %s.", v.Date, op.ID, v.Sunset)
+			}
+			w.Header().Set("Deprecation", "true")
+			w.Header().Set("Sunset", sunset.UTC().Format(http.TimeFormat))
+		}
+	}
+	return v, nil
+}
+
+func acceptsJSON(accept string) bool {
+	for _, part := range strings.Split(accept, ",") {
+		mt := strings.TrimSpace(part)
+		if i := strings.IndexByte(mt, ';'); i >= 0 {
+			mt = strings.TrimSpace(mt[:i])
+		}
+		switch strings.ToLower(mt) {
+		case "application/json", "*/*", "application/*":
+			return true
+		}
+	}
+	return false
+}
+
+// readBody enforces the size limit and the Content-Type, then keeps the body.
+func (s *Server) readBody(w http.ResponseWriter, r *http.Request, c *call) *apiError {
+	tooLarge := newError(http.StatusRequestEntityTooLarge, "REQUEST_TOO_LARGE",
+		"The request body is larger than %d bytes.", maxBodyBytes)
+	if r.ContentLength > maxBodyBytes {
+		return tooLarge
+	}
+	if r.Body == nil || r.Body == http.NoBody {
+		return nil
+	}
+	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBodyBytes))
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return tooLarge
+		}
+		return errBadRequest("MALFORMED_REQUEST", "Could not read the request body.")
+	}
+	if len(b) == 0 {
+		return nil
+	}
+	if e := checkContentType(r.Header.Get("Content-Type"), s.service, c.op.Legacy); e != nil {
+		return e
+	}
+	c.body = b
+	return nil
+}
+
+type link struct {
+	Href string `json:"href"`
+	Rel  string `json:"rel"`
+}
+
+// encode writes a success: paging, envelope, links, pretty printing and the
+// injected malformed body.
+func (s *Server) encode(w http.ResponseWriter, r *http.Request, c *call, val any, lp listParams, envelope, pretty bool) {
+	op := c.op
+	status := op.OK
+	if op.Legacy {
+		w.Header().Set("Content-Type", "application/json")
+	} else {
+		w.Header().Set("Content-Type", catalog.MediaType(s.service, c.version.Date))
+	}
+	if val == nil && (status == http.StatusNoContent || status == http.StatusAccepted) {
+		w.Header().Del("Content-Type")
+		w.WriteHeader(status)
+		return
+	}
+	self := requestURL(r)
+	var body any = val
+	switch {
+	case op.Paged:
+		items, _ := val.(list)
+		body = s.page(items, lp, r, envelope, status)
+	case op.BareList:
+		if items, ok := val.(list); ok && items == nil {
+			val = list{}
+		}
+		if envelope {
+			body = map[string]any{"status": status, "content": val}
+		}
+	default:
+		if op.Legacy {
+			body = withLinks(val, []link{{Href: self, Rel: "self"}})
+		}
+		if envelope {
+			body = map[string]any{"status": status, "content": body}
+		}
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if pretty {
+		enc.SetIndent("", "  ")
+	}
+	if err := enc.Encode(body); err != nil {
+		writeError(w, newError(http.StatusInternalServerError, "UNEXPECTED_ERROR", "Could not encode the response."), pretty)
+		return
+	}
+	out := s.faults.malform(buf.Bytes())
+	w.Header().Set("Content-Length", strconv.Itoa(len(out)))
+	w.WriteHeader(status)
+	_, _ = w.Write(out)
+}
+
+// page slices items per the paging parameters and builds the list body.
+func (s *Server) page(items list, lp listParams, r *http.Request, envelope bool, status int) any {
+	total := len(items)
+	start := (lp.PageNum - 1) * lp.ItemsPerPage
+	if start > total || start < 0 {
+		start = total
+	}
+	end := start + lp.ItemsPerPage
+	if end > total {
+		end = total
+	}
+	results := items[start:end]
+	if results == nil {
+		results = list{}
+	}
+	links := []link{{Href: requestURL(r), Rel: "self"}}
+	if lp.PageNum > 1 {
+		links = append(links, link{Href: pageURL(r, lp.PageNum-1), Rel: "previous"})
+	}
+	if end < total {
+		links = append(links, link{Href: pageURL(r, lp.PageNum+1), Rel: "next"})
+	}
+	out := map[string]any{"results": results, "links": links}
+	if lp.IncludeCount {
+		out["totalCount"] = total
+	}
+	if envelope {
+		out["status"] = status
+	}
+	return out
+}
+
+func requestURL(r *http.Request) string {
+	return "http://" + r.Host + r.URL.RequestURI()
+}
+
+func pageURL(r *http.Request, page int) string {
+	u := *r.URL
+	q := u.Query()
+	q.Set("pageNum", strconv.Itoa(page))
+	u.RawQuery = q.Encode()
+	return "http://" + r.Host + u.RequestURI()
+}
+
+// withLinks adds a links member to a JSON object value (legacy bodies).
+func withLinks(v any, links []link) any {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return v
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(b, &m) != nil || m == nil {
+		return v
+	}
+	lb, _ := json.Marshal(links)
+	m["links"] = lb
+	return m
+}
+
+// sleep applies the configured latency, giving up if the client leaves.
+func (s *Server) sleep(r *http.Request) *apiError {
+	if s.opts.Latency <= 0 {
+		return nil
+	}
+	t := time.NewTimer(s.opts.Latency)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-r.Context().Done():
+		return newError(http.StatusServiceUnavailable, "SERVICE_UNAVAILABLE", "Request cancelled.")
+	}
+}
+
+func fmtTime(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+
+func fmtTimePtr(t *time.Time) any {
+	if t == nil || t.IsZero() {
+		return nil
+	}
+	return fmtTime(*t)
+}

@@ -1,0 +1,142 @@
+// Command dbadmin-sim serves a local Administration API: the demo world of
+// apisim over HTTP, with digest and OAuth authentication, role checks,
+// versioning, faults and optional persistence.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apisim"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// config is what the flags say.
+type config struct {
+	addr, service, state, keys string
+	seed                       int64
+	speed                      float64
+	latency                    time.Duration
+	faultRate, malformedRate   float64
+	rateLimit                  int
+}
+
+func parseFlags(args []string, stderr io.Writer) (*config, error) {
+	var c config
+	var rate string
+	fs := flag.NewFlagSet("dbadmin-sim", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&c.addr, "addr", "127.0.0.1:8484", "listen address (host:port; port 0 picks a free one)")
+	fs.StringVar(&c.service, "service", "atlas", "service path segment: /api/{service}/v2")
+	fs.Int64Var(&c.seed, "seed", 1, "world seed")
+	fs.Float64Var(&c.speed, "speed", 1, "clock speed factor, e.g. 10 for a demo")
+	fs.DurationVar(&c.latency, "latency", 0, "added latency per API call, e.g. 200ms")
+	fs.Float64Var(&c.faultRate, "fault-rate", 0, "share of API calls answered 500/503 (0..1)")
+	fs.Float64Var(&c.malformedRate, "malformed-rate", 0, "share of successful bodies truncated (0..1)")
+	fs.StringVar(&rate, "rate-limit", "", "requests per minute per identity, e.g. 100/min (off by default)")
+	fs.StringVar(&c.state, "state", "", "state file: loaded at start, saved on change and at exit")
+	fs.StringVar(&c.keys, "keys", "", "JSON file of identities (required for a non-loopback --addr)")
+	fs.Usage = func() {}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(stderr, "usage: dbadmin-sim [--addr HOST:PORT] [--service S] [--seed N] [--speed X] [--latency D] [--fault-rate P] [--malformed-rate P] [--rate-limit N/min] [--state FILE] [--keys FILE]")
+			return nil, err
+		}
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if rate != "" {
+		n, err := strconv.Atoi(strings.TrimSuffix(rate, "/min"))
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("--rate-limit %q: want a positive count per minute such as 100/min", rate)
+		}
+		c.rateLimit = n
+	}
+	switch {
+	case c.speed <= 0:
+		return nil, fmt.Errorf("--speed must be positive")
+	case c.latency < 0:
+		return nil, fmt.Errorf("--latency must not be negative")
+	case c.faultRate < 0 || c.faultRate > 1:
+		return nil, fmt.Errorf("--fault-rate must be between 0 and 1")
+	case c.malformedRate < 0 || c.malformedRate > 1:
+		return nil, fmt.Errorf("--malformed-rate must be between 0 and 1")
+	case c.service == "" || strings.ContainsAny(c.service, "/{} "):
+		return nil, fmt.Errorf("--service must be a single path segment")
+	}
+	return &c, nil
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	c, err := parseFlags(args, stderr)
+	if err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(stderr, "dbadmin-sim:", err)
+		}
+		return 2
+	}
+	opts := apisim.Options{Service: c.service, Seed: c.seed, Speed: c.speed, Latency: c.latency, FaultRate: c.faultRate,
+		MalformedRate: c.malformedRate, RateLimitPerMin: c.rateLimit, StateFile: c.state}
+	if c.keys != "" {
+		ids, err := apisim.LoadIdentities(c.keys)
+		if err != nil {
+			fmt.Fprintln(stderr, "dbadmin-sim:", err)
+			return 2
+		}
+		opts.Identities = ids
+	}
+	srv, err := apisim.New(opts)
+	if err != nil {
+		fmt.Fprintln(stderr, "dbadmin-sim:", err)
+		return 1
+	}
+	base, err := srv.Start(c.addr)
+	if err != nil {
+		fmt.Fprintln(stderr, "dbadmin-sim:", err)
+		return 1
+	}
+	if srv.UsesBuiltinIdentities() {
+		fmt.Fprintln(stderr, "demo identities (public key / private key, roles):")
+		for _, id := range apisim.DemoIdentities() {
+			var roles []string
+			seen := map[string]bool{}
+			for _, a := range id.Roles {
+				if !seen[string(a.RoleName)] {
+					seen[string(a.RoleName)] = true
+					roles = append(roles, string(a.RoleName))
+				}
+			}
+			fmt.Fprintf(stderr, "  %-18s %-25s %-15s %s\n", id.PublicKey, id.PrivateKey, id.Kind, strings.Join(roles, ", "))
+		}
+		w := srv.World()
+		fmt.Fprintf(stderr, "org %s; projects:", w.OrgID)
+		for _, name := range []string{"payments", "analytics", "staging"} {
+			fmt.Fprintf(stderr, " %s=%s", name, w.Projects[name])
+		}
+		fmt.Fprintln(stderr)
+	}
+	fmt.Fprintf(stdout, "dbadmin-sim listening on %s\n", base)
+
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
+	<-sig
+	signal.Stop(sig)
+	if err := srv.Close(); err != nil {
+		fmt.Fprintln(stderr, "dbadmin-sim:", err)
+		return 1
+	}
+	return 0
+}
