@@ -219,9 +219,9 @@ func fixtures(s *Server) map[string]fixture {
 		"authorizeCloudProviderAccessRole":   {params: g("roleId", awsUnauth), body: map[string]any{"providerName": "AWS", "iamAssumedRoleArn": "arn:aws:iam::123456789012:role/test"}},
 		"deauthorizeCloudProviderAccessRole": {params: g("cloudProvider", "AWS", "roleId", awsUnauth)},
 
-		"listDropIndexes":                    {params: g("clusterName", rs)},
-		"listClusterSuggestedIndexes":        {params: g("clusterName", rs)},
-		"getEncryptionAtRestPrivateEndpoint": {params: g("cloudProvider", "AWS", "endpointId", earAWS)},
+		"listDropIndexes":                                {params: g("clusterName", rs)},
+		"listClusterSuggestedIndexes":                    {params: g("clusterName", rs)},
+		"getEncryptionAtRestPrivateEndpoint":             {params: g("cloudProvider", "AWS", "endpointId", earAWS)},
 		"requestEncryptionAtRestPrivateEndpointDeletion": {params: g("cloudProvider", "AWS", "endpointId", earAWS)},
 		"listServerlessPrivateEndpoints":                 {params: g("instanceName", "payments-serverless")},
 		"createServerlessPrivateEndpoint":                {params: g("instanceName", "payments-serverless"), body: map[string]any{"comment": "vpc-a"}},
