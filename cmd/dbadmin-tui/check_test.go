@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient/catalog"
+	"github.com/dbadmin-tui/dbadmin-tui/apisim"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -379,4 +380,49 @@ func closedPort(t *testing.T) string {
 	addr := ln.Addr().String()
 	require.NoError(t, ln.Close())
 	return addr
+}
+
+// startSim runs the local Administration API with its demo identities.
+func startSim(t *testing.T) string {
+	t.Helper()
+	sim, err := apisim.New(apisim.Options{})
+	require.NoError(t, err)
+	base, err := sim.Start("127.0.0.1:0")
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = sim.Close() })
+	return base
+}
+
+func TestCheckAgainstSimulator(t *testing.T) {
+	base := startSim(t)
+	digest := func(pub, priv string) map[string]string {
+		return map[string]string{
+			"MONGODB_ATLAS_PUBLIC_API_KEY": pub, "MONGODB_ATLAS_PRIVATE_API_KEY": priv,
+			"MONGODB_ATLAS_OPS_MANAGER_URL": base, "MONGODB_ATLAS_PROJECT_ID": apisim.DemoPaymentsID,
+		}
+	}
+
+	t.Run("org owner", func(t *testing.T) {
+		r := runCheckWith(t, digest("org-owner", "org-owner-secret"))
+		require.Equal(t, 0, r.code, "stderr: %s", r.stderr)
+		t.Log("\n" + r.stdout)
+		assert.Contains(t, r.stdout, "digest (api_keys)")
+		assert.Contains(t, r.stdout, "API key org-owner")
+		assert.Regexp(t, `ORG_OWNER +Organization Owner +on organization `+apisim.DemoOrgID, r.stdout)
+		assert.Contains(t, r.stdout, apisim.DemoPaymentsID)
+		assert.Regexp(t, `acknowledgeAlert +allowed$`, actionLine(t, r.stdout, "alerts", "acknowledge"))
+		assert.NotContains(t, r.stdout, "org-owner-secret")
+	})
+	t.Run("read only", func(t *testing.T) {
+		r := runCheckWith(t, digest("read-only", "read-only-secret"))
+		require.Equal(t, 0, r.code, "stderr: %s", r.stderr)
+		assert.Regexp(t, `GROUP_READ_ONLY +Project Read Only +on project `+apisim.DemoPaymentsID, r.stdout)
+		assert.Contains(t, actionLine(t, r.stdout, "alerts", "acknowledge"), "denied: needs Organization Owner or Project Owner or Project Alerts Manager")
+		assert.Regexp(t, `listAlerts +allowed$`, actionLine(t, r.stdout, "alerts", "list"))
+	})
+	t.Run("wrong private key", func(t *testing.T) {
+		r := runCheckWith(t, digest("org-owner", "not-the-secret-0000"))
+		assertOneLineFailure(t, r, "authentication failed (401", "check the public/private key for profile default")
+		assert.NotContains(t, r.stderr, "not-the-secret-0000")
+	})
 }
