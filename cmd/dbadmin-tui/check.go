@@ -215,6 +215,8 @@ func describeFailure(err error, prof *config.Resolved, baseURL string) string {
 		return fmt.Sprintf("TLS handshake with %s failed: the server did not answer in TLS (is it http:// rather than https://?)", baseURL)
 	case errors.As(err, &alertErr):
 		return fmt.Sprintf("TLS handshake with %s failed: the server sent alert %q", baseURL, alertErr.Error())
+	case strings.Contains(err.Error(), "server gave HTTP response to HTTPS client"):
+		return fmt.Sprintf("TLS handshake with %s failed: the server answered plain HTTP (use http:// if that is intended)", baseURL)
 	case errors.As(err, &dnsErr):
 		return fmt.Sprintf("cannot reach %s: unknown host %s", baseURL, dnsErr.Name)
 	case errors.Is(err, syscall.ECONNREFUSED):
@@ -239,7 +241,8 @@ func describeAPIError(e *apiclient.Error, prof *config.Resolved, baseURL string)
 	what := fmt.Sprintf("%d %s", e.Status, code)
 	switch e.Status {
 	case http.StatusUnauthorized:
-		return fmt.Sprintf("authentication failed (%s): check the %s for profile %s", what, credentialNoun(prof.AuthType), prof.Name)
+		noun, hint := credentialNoun(prof.AuthType)
+		return fmt.Sprintf("authentication failed (%s): check the %s for profile %s%s", what, noun, prof.Name, hint)
 	case http.StatusForbidden:
 		detail := ""
 		if e.Detail != "" {
@@ -260,16 +263,17 @@ func describeAPIError(e *apiclient.Error, prof *config.Resolved, baseURL string)
 	return fmt.Sprintf("%s answered %s", baseURL, what)
 }
 
-func credentialNoun(authType string) string {
+// credentialNoun names what to check after a 401, and a hint to add.
+func credentialNoun(authType string) (noun, hint string) {
 	switch authType {
 	case config.AuthServiceAccount:
-		return "client id/secret"
+		return "client id/secret", ""
 	case config.AuthUserAccount:
-		return "access token (it may have expired; log in again with the cloud CLI)"
+		return "access token", " (it may have expired: log in again with the cloud CLI)"
 	case config.AuthNone:
-		return "auth_type (no_auth sends no credentials)"
+		return "auth_type", " (no_auth sends no credentials)"
 	}
-	return "public/private key"
+	return "public/private key", ""
 }
 
 // innermost is the deepest error's text: the cause without the layers.
@@ -392,10 +396,73 @@ func gatherReport(ctx context.Context, c *apiclient.Client, prof *config.Resolve
 	}
 	wg.Wait()
 
+	if r.roles == nil && prof.AuthType == config.AuthServiceAccount {
+		if found := lookupServiceAccountRoles(ctx, c, c.Principal(), r.orgs, r.projects); len(found) > 0 {
+			r.roles, r.rolesSource = found, "looked up on the service account's organization and project records"
+		}
+	}
 	r.selectProject()
 	r.evaluateActions()
 	r.deprecations = c.Deprecations()
 	return r
+}
+
+// lookupServiceAccountRoles asks each visible organization and project what
+// roles the service account holds there, since who-am-I does not say for
+// service accounts. Places that refuse or do not know it are skipped.
+func lookupServiceAccountRoles(ctx context.Context, c *apiclient.Client, clientID string, orgs []apiclient.Organization, projects []apiclient.Project) []catalog.Assignment {
+	if len(projects) > checkClusterProjects {
+		projects = projects[:checkClusterProjects]
+	}
+	var (
+		mu    sync.Mutex
+		found []catalog.Assignment
+		wg    sync.WaitGroup
+		sem   = make(chan struct{}, checkConcurrency)
+	)
+	lookup := func(get func() ([]catalog.Assignment, error)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			if as, err := get(); err == nil {
+				mu.Lock()
+				found = append(found, as...)
+				mu.Unlock()
+			}
+		}()
+	}
+	for _, o := range orgs {
+		lookup(func() ([]catalog.Assignment, error) {
+			sa, err := c.Projects().ServiceAccount(ctx, o.ID, clientID)
+			if err != nil {
+				return nil, err
+			}
+			return sa.OrgAssignments(o.ID), nil
+		})
+	}
+	for _, p := range projects {
+		lookup(func() ([]catalog.Assignment, error) {
+			sa, err := c.Projects().ProjectServiceAccount(ctx, p.ID, clientID)
+			if err != nil {
+				return nil, err
+			}
+			return sa.GroupAssignments(p.ID), nil
+		})
+	}
+	wg.Wait()
+	sort.SliceStable(found, func(i, j int) bool {
+		a, b := found[i], found[j]
+		if a.OrgID != b.OrgID {
+			return a.OrgID > b.OrgID // organization roles first
+		}
+		if a.GroupID != b.GroupID {
+			return a.GroupID < b.GroupID
+		}
+		return a.RoleName < b.RoleName
+	})
+	return found
 }
 
 // listProjectClusters lists a project's dedicated and flex clusters. A

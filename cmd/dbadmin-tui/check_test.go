@@ -278,6 +278,17 @@ func TestCheckFailuresAreOneLine(t *testing.T) {
 			want: []string{"access denied (403 IP_ADDRESS_NOT_ON_ACCESS_LIST)", "IP access list"},
 		},
 		{
+			name: "https to a plain HTTP server",
+			env:  map[string]string{"MONGODB_ATLAS_ACCESS_TOKEN": token},
+			args: []string{"--base-url", "https://" + strings.TrimPrefix(base, "http://")},
+			want: []string{"TLS handshake with https://", "the server answered plain HTTP"},
+		},
+		{
+			name: "expired access token",
+			env:  map[string]string{"MONGODB_ATLAS_ACCESS_TOKEN": "stale-token-000000", "MONGODB_ATLAS_OPS_MANAGER_URL": base},
+			want: []string{"authentication failed (401 UNAUTHORIZED): check the access token for profile default (it may have expired"},
+		},
+		{
 			name: "malformed base URL",
 			env:  map[string]string{"MONGODB_ATLAS_ACCESS_TOKEN": token},
 			args: []string{"--base-url", "ht!tp://x"},
@@ -419,6 +430,18 @@ func TestCheckAgainstSimulator(t *testing.T) {
 		assert.Regexp(t, `GROUP_READ_ONLY +Project Read Only +on project `+apisim.DemoPaymentsID, r.stdout)
 		assert.Contains(t, actionLine(t, r.stdout, "alerts", "acknowledge"), "denied: needs Organization Owner or Project Owner or Project Alerts Manager")
 		assert.Regexp(t, `listAlerts +allowed$`, actionLine(t, r.stdout, "alerts", "list"))
+	})
+	t.Run("service account roles looked up", func(t *testing.T) {
+		r := runCheckWith(t, map[string]string{
+			"MONGODB_ATLAS_CLIENT_ID": "demo-sa", "MONGODB_ATLAS_CLIENT_SECRET": "demo-sa-secret",
+			"MONGODB_ATLAS_OPS_MANAGER_URL": base,
+		})
+		require.Equal(t, 0, r.code, "stderr: %s", r.stderr)
+		assert.Contains(t, r.stdout, "service account demo-sa")
+		assert.Contains(t, r.stdout, "Roles (looked up on the service account's organization and project records):")
+		assert.Regexp(t, `ORG_OWNER +Organization Owner +on organization `+apisim.DemoOrgID, r.stdout)
+		assert.Regexp(t, `cutoverMigration +allowed$`, actionLine(t, r.stdout, "migration", "cut over"))
+		assert.NotContains(t, r.stdout, "demo-sa-secret")
 	})
 	t.Run("wrong private key", func(t *testing.T) {
 		r := runCheckWith(t, digest("org-owner", "not-the-secret-0000"))
