@@ -1,0 +1,106 @@
+// Package apisim is a local Administration API server: every operation of
+// apiclient/catalog served over HTTP against a seeded, moving demo world, so
+// the dashboard runs, demos and is tested without a cloud account.
+//
+// # Routes
+//
+// Each catalog operation is registered from Op.Pattern: the v2 operations
+// under /api/{service}/v2 and the legacy ones under /api/{service}/v1.0.
+// Unknown paths answer 404 and known paths with another method 405 (with
+// Allow), both with the error body. Also served:
+//
+//	POST /api/oauth/token    client credentials (Basic auth, grant_type=client_credentials)
+//	POST /api/oauth/revoke   form token=...
+//	/api/{service}/sim/...   the control API (see below)
+//
+// # Requests
+//
+// A v2 call must send Accept: application/vnd.{service}.{YYYY-MM-DD}+json;
+// the date resolves to the newest version of the operation on or before it
+// (so the operation's own dates and 2025-03-12 both work). A missing,
+// malformed or too-old date is 406 INVALID_VERSION. A version with a sunset
+// date is answered with Deprecation and Sunset headers until that date (by
+// the server clock) and 410 VERSION_GONE after it. v1.0 speaks
+// application/json and adds links to its bodies. A body must be
+// application/json or the vendor type (415 otherwise), at most 1 MiB (413),
+// and valid, strictly typed JSON (400 MALFORMED_JSON, INVALID_ATTRIBUTE or
+// VALIDATION_ERROR naming the field). Path ids are checked against the
+// spec's patterns (400), then looked up (404). envelope, pretty,
+// includeCount, itemsPerPage (1..500) and pageNum (>= 1) behave as the spec
+// says; bad values are 400 VALIDATION_ERROR naming the parameter.
+//
+// Errors are {detail, error, errorCode, reason, parameters} plus
+// badRequestDetail.fields for validation errors, as application/json.
+// Codes used: CREDENTIALS_REQUIRED, INVALID_CREDENTIALS, STALE_NONCE,
+// NONCE_REPLAYED, TOKEN_EXPIRED, INVALID_TOKEN (401); USER_UNAUTHORIZED
+// (403, naming the roles that would allow the call); RESOURCE_NOT_FOUND,
+// GROUP_NOT_FOUND, CLUSTER_NOT_FOUND, ALERT_NOT_FOUND, ... (404);
+// METHOD_NOT_ALLOWED (405); INVALID_VERSION (406); VERSION_GONE (410);
+// RATE_LIMITED (429, with Retry-After); UNEXPECTED_ERROR and
+// SERVICE_UNAVAILABLE (injected 500/503).
+//
+// # Authentication
+//
+// API keys use HTTP Digest (RFC 7616, MD5 or SHA-256, qop=auth). The
+// challenge is exactly
+//
+//	Digest realm="MMS Public API", domain="", nonce="…", algorithm=MD5, qop="auth", stale=false
+//
+// followed by the same with algorithm=SHA-256. A nonce lives five minutes
+// of server time and may be reused with increasing nonce counts; a count is
+// accepted once (replays are 401), out-of-order counts within a window are
+// accepted so one client may share a challenge across goroutines. An
+// expired or unknown nonce with a correct response is answered stale=true.
+// Service accounts get one-hour Bearer tokens from /api/oauth/token.
+// Every call is checked with catalog.Authorize; a service account's
+// who-am-I (GET /api/{service}/v2) has apiKey null, as on the real service.
+//
+// # Identities
+//
+// DemoIdentities are built in (public key, private key "<public>-secret"):
+// org-owner, project-owner, read-only, backup-manager, monitoring-admin,
+// data-access-admin (API keys) and demo-sa (service account). Their secrets
+// are public, so Start refuses non-loopback addresses while they are in use.
+// Options.Identities (dbadmin-sim --keys FILE) replaces them; the file is a
+// JSON array:
+//
+//	[{"name": "ci", "publicKey": "abcdefgh", "privateKey": "…", "kind": "apiKey",
+//	  "roles": [{"roleName": "GROUP_READ_ONLY", "groupId": "65a0c0ffee0000000000b001"},
+//	            {"roleName": "ORG_MEMBER", "orgId": "65a0c0ffee00000000000001"}]}]
+//
+// kind is "apiKey" or "serviceAccount"; org roles take orgId, project roles
+// groupId. The demo org and project ids are fixed (DemoOrgID, ...).
+//
+// # World and time
+//
+// The seed fixes the world: one org, projects payments, analytics and
+// staging, clusters of every kind (tenant M0/M2/M5, replica sets, a sharded
+// cluster, serverless, flex) on MongoDB 3.6 to 8.0, their hosts, over 170
+// alerts in payments, alert configurations, snapshots, restore and export
+// jobs, export buckets, search indexes, access roles, auditing, custom DNS,
+// live migrations and source projects. Things move with the Clock, never
+// with request counts: snapshots queued -> inProgress -> completed, restores
+// finish (downloads gain a deliveryUrl), indexes PENDING -> BUILDING ->
+// READY, migrations NEW -> WORKING -> readyForCutover -> COMPLETE after the
+// cutover, validations PENDING -> SUCCESS. Options.Speed scales the real
+// clock; tests pass a ManualClock.
+//
+// # Control API
+//
+// For tests and demos, authenticated like the API and restricted to
+// Organization Owners:
+//
+//	GET  /api/{service}/sim/clock                 {"now": "..."}
+//	POST /api/{service}/sim/clock/advance?d=30s   jump the clock forward
+//	POST /api/{service}/sim/incidents             {"groupId","eventTypeName","clusterName"} opens an alert (201)
+//	GET  /api/{service}/sim/requests              {"requests":[{time,method,path,identity,status,durationMs}]}
+//
+// # Faults and persistence
+//
+// Latency delays every API call; FaultRate answers a share of calls with
+// 500/503; MalformedRate truncates a share of successful bodies;
+// RateLimitPerMin limits each identity per minute of server time (429 with
+// Retry-After). RateLimit-Limit and RateLimit-Remaining are always sent.
+// StateFile is loaded at start (a corrupt file is refused and left alone),
+// saved shortly after each change and on Close, atomically and 0600.
+package apisim
