@@ -21,20 +21,18 @@ type Snapshot struct {
 	Description      string    `json:"description"`
 	CreatedAt        time.Time `json:"createdAt"`
 	ExpiresAt        time.Time `json:"expiresAt"`
-	QueueFor         Duration  `json:"queueFor"`
-	RunFor           Duration  `json:"runFor"`
+	QueueFor         int64     `json:"queueFor"`
+	RunFor           int64     `json:"runFor"`
 	Failed           bool      `json:"failed"`
 	StorageSizeBytes int64     `json:"storageSizeBytes"`
 	MongodVersion    string    `json:"mongodVersion"`
 }
 
-// Duration is a time.Duration that saves as seconds.
-type Duration = int64
-
-func secs(d Duration) time.Duration { return time.Duration(d) * time.Second }
+// Job durations are stored as whole seconds so the state file stays readable.
+func secs(d int64) time.Duration { return time.Duration(d) * time.Second }
 
 // phase says where a clocked job is: 0 queued, 1 running, 2 done.
-func phase(now, start time.Time, queue, run Duration) int {
+func phase(now, start time.Time, queue, run int64) int {
 	switch {
 	case now.Before(start.Add(secs(queue))):
 		return 0
@@ -131,8 +129,8 @@ type RestoreJob struct {
 	OplogTs               int64     `json:"oplogTs,omitempty"`
 	OplogInc              int64     `json:"oplogInc,omitempty"`
 	CreatedAt             time.Time `json:"createdAt"`
-	QueueFor              Duration  `json:"queueFor"`
-	RunFor                Duration  `json:"runFor"`
+	QueueFor              int64     `json:"queueFor"`
+	RunFor                int64     `json:"runFor"`
 	Cancelled             bool      `json:"cancelled"`
 	Failed                bool      `json:"failed"`
 }

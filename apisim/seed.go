@@ -174,7 +174,7 @@ func (g *seeder) alerts() {
 		span := 30 * 24 * time.Hour
 		for i := range n {
 			// Oldest first; each alert a little after the previous one.
-			created := g.ago(span - time.Duration(i)*span/time.Duration(n+1) - time.Duration(g.rng.IntN(3600))*time.Second)
+			created := g.ago(span - time.Duration(i)*span/time.Duration(n+1) - time.Duration(g.rng.IntN(3600))*time.Second).Truncate(time.Second)
 			ti := g.rng.IntN(len(alertTemplates))
 			t := alertTemplates[ti]
 			cl := cls[g.rng.IntN(len(cls))]
@@ -306,7 +306,7 @@ func (g *seeder) backups() {
 		return ids[len(ids)-back]
 	}
 	rs := w.cluster(DemoPaymentsID, "payments-rs")
-	job := func(kind, cluster, snap, delivery, tCluster, tGroup string, created time.Time, run Duration) {
+	job := func(kind, cluster, snap, delivery, tCluster, tGroup string, created time.Time, run int64) {
 		w.RestoreJobs = append(w.RestoreJobs, &RestoreJob{ID: w.newID(), GroupID: DemoPaymentsID, ClusterName: cluster, Kind: kind,
 			SnapshotID: snap, DeliveryType: delivery, TargetClusterName: tCluster, TargetGroupID: tGroup, CreatedAt: created, QueueFor: 5, RunFor: run})
 	}
