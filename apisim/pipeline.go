@@ -249,7 +249,7 @@ func (s *Server) negotiate(w http.ResponseWriter, r *http.Request, op catalog.Op
 	if v.Sunset != "" {
 		sunset, err := time.Parse("2006-01-02", v.Sunset)
 		if err == nil {
-			if !s.clock.Now().Before(sunset) {
+			if v.Gone(s.clock.Now()) {
 				return v, newError(http.StatusGone, "VERSION_GONE",
 					"Version %s of %s was sunset on %s.", v.Date, op.ID, v.Sunset)
 			}

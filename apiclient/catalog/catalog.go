@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"sort"
 	"strings"
+	"time"
 )
 
 // ResourceVersion is the API release this project targets. Each operation
@@ -22,6 +23,19 @@ type Version struct {
 
 // Deprecated reports whether the version has a sunset date.
 func (v Version) Deprecated() bool { return v.Sunset != "" }
+
+// Gone reports whether the version no longer works at now: from 00:00 UTC on
+// its sunset date the server answers 410 VERSION_GONE. apisim and the gate
+// use this one rule.
+func (v Version) Gone(now time.Time) bool {
+	return v.Sunset != "" && now.UTC().Format("2006-01-02") >= v.Sunset
+}
+
+// Gone reports whether the version this project sends is past its sunset.
+func (o Op) Gone(now time.Time) bool {
+	v, ok := o.Current()
+	return ok && v.Gone(now)
+}
 
 // Scope says where an operation's roles are checked.
 type Scope int

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"regexp"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -122,4 +123,12 @@ func TestSpecOperationsArePresent(t *testing.T) {
 		_, ok := Get(id)
 		assert.True(t, ok, id)
 	}
+}
+
+func TestSunsetVersionsAreGoneFromTheirDate(t *testing.T) {
+	op := MustGet("listServerlessBackups")
+	day := func(s string) time.Time { tm, _ := time.Parse(time.RFC3339, s); return tm }
+	assert.False(t, op.Gone(day("2026-01-21T23:59:59Z")))
+	assert.True(t, op.Gone(day("2026-01-22T00:00:00Z")))
+	assert.False(t, MustGet("listFlexBackups").Gone(day("2030-01-01T00:00:00Z")))
 }

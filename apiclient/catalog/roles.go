@@ -99,8 +99,6 @@ func (r Role) Covers(need Role) bool {
 		return true
 	case need == OrgMember && r.IsOrgRole():
 		return true
-	case need == OrgReadOnly && (r == OrgOwner):
-		return true
 	case r == GroupDataAccessAdmin && (need == GroupDataAccessReadWrite || need == GroupDataAccessReadOnly):
 		return true
 	case r == GroupDataAccessReadWrite && need == GroupDataAccessReadOnly:
