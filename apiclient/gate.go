@@ -2,6 +2,7 @@ package apiclient
 
 import (
 	"sync"
+	"time"
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient/catalog"
 )
@@ -17,6 +18,7 @@ type Gate struct {
 	readOnly bool
 	orgOf    map[string]string // groupId -> orgId
 	denied   map[deniedKey]string
+	now      func() time.Time
 }
 
 type deniedKey struct{ op, group string }
@@ -25,7 +27,7 @@ type deniedKey struct{ op, group string }
 // "unknown" (a service account whose roles the server does not report and
 // the profile does not list): everything is allowed until a 403 says no.
 func NewGate(roles []catalog.Assignment) *Gate {
-	g := &Gate{orgOf: map[string]string{}, denied: map[deniedKey]string{}}
+	g := &Gate{orgOf: map[string]string{}, denied: map[deniedKey]string{}, now: time.Now}
 	g.SetRoles(roles)
 	return g
 }
@@ -48,6 +50,14 @@ func (g *Gate) Roles() []catalog.Assignment {
 		return nil
 	}
 	return append([]catalog.Assignment(nil), g.roles...)
+}
+
+// SetClock sets the clock used to tell sunset API versions (tests, and a
+// simulator whose clock runs ahead).
+func (g *Gate) SetClock(now func() time.Time) {
+	g.mu.Lock()
+	g.now = now
+	g.mu.Unlock()
 }
 
 // SetReadOnly turns read-only mode on or off: every mutating op is refused.
@@ -88,6 +98,10 @@ func (g *Gate) AllowedIn(op catalog.Op, t catalog.Target) (bool, string) {
 	defer g.mu.RUnlock()
 	if g.readOnly && op.Mutates() {
 		return false, "read-only mode"
+	}
+	if op.Gone(g.now()) {
+		v, _ := op.Current()
+		return false, "API version " + v.Date + " of " + op.ID + " was sunset on " + v.Sunset
 	}
 	if why, ok := g.denied[deniedKey{op.ID, t.GroupID}]; ok {
 		return false, why
