@@ -20,11 +20,12 @@ type driver struct {
 	timeout time.Duration
 	msgs    chan tea.Msg
 	flight  atomic.Int64
+	quiet   time.Duration
 	quits   int
 }
 
 func newDriver(t testing.TB, m *Model, w, h int) *driver {
-	d := &driver{t: t, m: m, timeout: 300 * time.Millisecond, msgs: make(chan tea.Msg, 4096)}
+	d := &driver{t: t, m: m, timeout: 300 * time.Millisecond, quiet: 25 * time.Millisecond, msgs: make(chan tea.Msg, 4096)}
 	d.exec(m.Init())
 	d.send(tea.WindowSizeMsg{Width: w, Height: h})
 	return d
@@ -107,21 +108,29 @@ func (d *driver) drain() {
 	}
 }
 
-// settle delivers messages until nothing is in flight or queued.
+// settle delivers messages until none has arrived for the quiet period.
+// Cmds still in flight then are ticks or slow requests; they are dropped
+// after the driver's timeout.
 func (d *driver) settle() {
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {
 		select {
 		case msg := <-d.msgs:
 			d.send(msg)
-			continue
-		case <-time.After(5 * time.Millisecond):
-		}
-		if d.flight.Load() == 0 && len(d.msgs) == 0 {
+		case <-time.After(d.quiet):
 			return
 		}
 	}
 	d.t.Fatalf("driver: did not settle")
+}
+
+// wait lets every Cmd still running finish or time out.
+func (d *driver) wait() {
+	deadline := time.Now().Add(d.timeout + time.Second)
+	for d.flight.Load() > 0 && time.Now().Before(deadline) {
+		d.drain()
+		time.Sleep(5 * time.Millisecond)
+	}
 }
 
 func (d *driver) key(keys ...tea.KeyPressMsg) {

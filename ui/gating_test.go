@@ -1,0 +1,124 @@
+package ui
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient/catalog"
+	"github.com/dbadmin-tui/dbadmin-tui/keymap"
+	"github.com/dbadmin-tui/dbadmin-tui/views"
+)
+
+// driveEveryActionKey presses, in every pane, every key of every action the
+// keymap knows (pane, table, navigation, dialog), each followed by y and
+// enter in case a dialog opened, with hostile panes that also try to send
+// every mutating operation of their actions on any plain key.
+func driveEveryActionKey(t *testing.T, d *driver) {
+	km := keymap.Default()
+	var keys []string
+	for _, a := range km.Actions() {
+		if a.Scope() == keymap.ScopeGlobal {
+			continue // pane switching and quit are driven separately
+		}
+		keys = append(keys, a.Keys()...)
+	}
+	for i := range views.Order() {
+		d.m.switchTo(i)
+		d.settle()
+		for _, k := range keys {
+			for _, p := range []string{k, "y", "enter"} {
+				d.send(press(p))
+				d.drain()
+			}
+			for d.m.layers.len() > 0 {
+				d.send(press("esc"))
+			}
+		}
+		d.settle()
+	}
+	d.wait()
+}
+
+func TestNoMutationReachesServerInReadOnlyMode(t *testing.T) {
+	api := newFakeAPI(t, orgOwner())
+	m := newModel(t, api, func(o *Options) { o.ReadOnly = true; o.Panes = recFactories(true, nil) })
+	d := newDriver(t, m, 120, 40)
+	d.settle()
+	require.Equal(t, phaseReady, m.phase)
+	driveEveryActionKey(t, d)
+	assert.Zero(t, api.mutations.Load(), "mutating requests: %v", api.mutated)
+}
+
+func TestNoMutationReachesServerWithoutTheRole(t *testing.T) {
+	api := newFakeAPI(t, projectReadOnly()...)
+	m := newModel(t, api, func(o *Options) { o.Panes = recFactories(true, nil) })
+	d := newDriver(t, m, 120, 40)
+	d.settle()
+	require.Equal(t, phaseReady, m.phase)
+	driveEveryActionKey(t, d)
+	assert.Zero(t, api.mutations.Load(), "mutating requests: %v", api.mutated)
+}
+
+func TestNoMutationFromPlaceholderPanesInReadOnlyMode(t *testing.T) {
+	api := newFakeAPI(t, orgOwner())
+	m := newModel(t, api, func(o *Options) { o.ReadOnly = true })
+	d := newDriver(t, m, 120, 40)
+	d.settle()
+	driveEveryActionKey(t, d)
+	assert.Zero(t, api.mutations.Load())
+}
+
+// The control: the same drive with an owner in read-write mode does reach
+// the server, so the zero counts above mean something.
+func TestOwnerSessionDoesMutate(t *testing.T) {
+	api := newFakeAPI(t, orgOwner())
+	m := newModel(t, api, func(o *Options) { o.Panes = recFactories(false, nil) })
+	d := newDriver(t, m, 120, 40)
+	d.settle()
+	driveEveryActionKey(t, d)
+	assert.Positive(t, api.mutations.Load())
+}
+
+func TestDeniedActionSaysWhy(t *testing.T) {
+	cases := []struct {
+		name     string
+		roles    []catalog.Assignment
+		readOnly bool
+		want     string
+	}{
+		{"read-only mode", []catalog.Assignment{orgOwner()}, true, "acknowledge: read-only mode"},
+		{"missing role", projectReadOnly(), false, "acknowledge needs Organization Owner or Project Owner or Project Alerts Manager"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			api := newFakeAPI(t, tc.roles...)
+			panes := map[views.ID]*recPane{}
+			m := newModel(t, api, func(o *Options) { o.ReadOnly = tc.readOnly; o.Panes = recFactories(false, panes) })
+			d := newDriver(t, m, 160, 40)
+			d.settle()
+			d.key(press("a"))
+			assert.Contains(t, d.screen(), tc.want)
+			assert.Empty(t, panes[views.Alerts].actionsGot(), "the pane never hears of a denied action")
+			assert.Empty(t, panes[views.Alerts].keysGot(), "nor gets the key as a plain key")
+			assert.Zero(t, api.mutations.Load())
+
+			d.key(press("?"))
+			assert.Contains(t, d.screen(), "acknowledge", "help lists the action")
+			assert.Contains(t, d.screen(), tc.want[len("acknowledge"):][:12], "greyed with the reason")
+		})
+	}
+}
+
+// A confirmation answered after read-only mode was turned on is refused at
+// delivery.
+func TestConfirmedActionIsGatedAgainAtDelivery(t *testing.T) {
+	d, panes, api := readyModel(t, nil)
+	d.send(views.ConfirmMsg{Pane: views.Alerts, Title: "Ack?", Action: views.ActionMsg{Name: "alerts.ack"}})
+	d.settle()
+	d.m.gate.SetReadOnly(true)
+	d.key(press("y"))
+	assert.Empty(t, panes[views.Alerts].actionsGot())
+	assert.Zero(t, api.mutations.Load())
+}
