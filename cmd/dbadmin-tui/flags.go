@@ -1,0 +1,123 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient/catalog"
+	"github.com/dbadmin-tui/dbadmin-tui/apisim"
+	"github.com/dbadmin-tui/dbadmin-tui/views"
+)
+
+type catalogAssignment = catalog.Assignment
+
+// flags are the command line of the dashboard itself.
+type flags struct {
+	profile, configPath, baseURL, service string
+	project, cluster                      string
+	pane                                  views.ID
+	readOnly                              bool
+	theme                                 string
+	demo                                  bool
+	demoRole                              string
+	demoSpeed                             float64
+	version                               bool
+}
+
+// parseFlags parses and validates; any problem is one line for the user.
+func parseFlags(args []string) (flags, error) {
+	var f flags
+	var pane string
+	fs := flag.NewFlagSet("dbadmin-tui", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&f.profile, "profile", "", "")
+	fs.StringVar(&f.configPath, "config", "", "")
+	fs.StringVar(&f.baseURL, "base-url", "", "")
+	fs.StringVar(&f.service, "service", "", "")
+	fs.StringVar(&f.project, "project", "", "")
+	fs.StringVar(&f.cluster, "cluster", "", "")
+	fs.StringVar(&pane, "pane", "", "")
+	fs.BoolVar(&f.readOnly, "read-only", false, "")
+	fs.StringVar(&f.theme, "theme", "", "")
+	fs.BoolVar(&f.demo, "demo", false, "")
+	fs.StringVar(&f.demoRole, "demo-role", "org-owner", "")
+	fs.Float64Var(&f.demoSpeed, "demo-speed", 10, "")
+	fs.BoolVar(&f.version, "version", false, "")
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return f, err
+		}
+		return f, fmt.Errorf("%s", firstLine(err.Error()))
+	}
+	if fs.NArg() > 0 {
+		return f, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if pane != "" {
+		id, ok := paneByName(pane)
+		if !ok {
+			return f, fmt.Errorf("--pane %q: want alerts, backups, search, logs, migration or settings", pane)
+		}
+		f.pane = id
+	}
+	switch strings.ToLower(f.theme) {
+	case "", "auto", "dark", "light", "mono":
+		f.theme = strings.ToLower(f.theme)
+	default:
+		return f, fmt.Errorf("--theme %q: want dark, light or mono", f.theme)
+	}
+	if f.demoSpeed <= 0 {
+		return f, fmt.Errorf("--demo-speed must be positive, got %v", f.demoSpeed)
+	}
+	roles := demoRoles()
+	if !slices.Contains(roles, f.demoRole) {
+		return f, fmt.Errorf("--demo-role %q: want one of %s", f.demoRole, strings.Join(roles, ", "))
+	}
+	if f.demo && (f.baseURL != "" || f.profile != "" || f.configPath != "") {
+		return f, fmt.Errorf("--demo runs its own server: drop --base-url, --profile and --config")
+	}
+	return f, nil
+}
+
+func demoRoles() []string {
+	var out []string
+	for _, id := range apisim.DemoIdentities() {
+		if id.Kind == apisim.KindAPIKey {
+			out = append(out, id.PublicKey)
+		}
+	}
+	return out
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return s
+}
+
+func usage() string {
+	return `Usage: dbadmin-tui [flags]
+       dbadmin-tui check [flags]   verify a profile without the UI
+
+Connection:
+  --profile NAME      profile to use (else $MONGODB_ATLAS_PROFILE, else the only/default one)
+  --config PATH       our config file (default $XDG_CONFIG_HOME/dbadmin-tui/config.toml)
+  --base-url URL      service address, overriding the profile
+  --service SEGMENT   API path segment: /api/SEGMENT/v2 (default atlas)
+  --demo              run against a built-in simulator with demo data
+  --demo-role NAME    demo identity: ` + strings.Join(demoRoles(), ", ") + ` (default org-owner)
+  --demo-speed N      demo clock speed-up (default 10)
+
+Start-up:
+  --project ID|NAME   project to open (else the remembered one, else the first)
+  --cluster NAME      narrow to one cluster
+  --pane NAME         alerts, backups, search, logs, migration or settings
+  --read-only         refuse every change (also :ro in the app)
+  --theme NAME        dark, light or mono (NO_COLOR forces mono)
+  --version           print the version
+
+Keys: 1-6/tab switch panes, : palette, / filter, ? help, @ context, r refresh,
+p pause, y copy, q quit.
+`
+}

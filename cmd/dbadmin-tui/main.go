@@ -1,0 +1,182 @@
+// Command dbadmin-tui is the terminal dashboard for the database cloud's
+// Administration API. `dbadmin-tui --demo` runs it against an in-process
+// simulator; `dbadmin-tui check` verifies a profile without the UI.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
+	"github.com/dbadmin-tui/dbadmin-tui/apisim"
+	"github.com/dbadmin-tui/dbadmin-tui/config"
+	"github.com/dbadmin-tui/dbadmin-tui/keymap"
+	"github.com/dbadmin-tui/dbadmin-tui/ui"
+	"github.com/dbadmin-tui/dbadmin-tui/views"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "dev"
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr, os.Getenv))
+}
+
+// run is main without the process: it returns the exit code (2 for bad
+// usage, 1 for a failure to start).
+func run(args []string, stdout, stderr io.Writer, getenv func(string) string) int {
+	if len(args) > 0 && args[0] == "check" {
+		return runCheck(args[1:], stdout, stderr)
+	}
+	f, err := parseFlags(args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		fmt.Fprint(stdout, usage())
+		return 0
+	case err != nil:
+		fmt.Fprintf(stderr, "dbadmin-tui: %v (see dbadmin-tui --help)\n", err)
+		return 2
+	}
+	if f.version {
+		fmt.Fprintln(stdout, "dbadmin-tui", version)
+		return 0
+	}
+	app, err := setup(f, getenv)
+	if err != nil {
+		fmt.Fprintf(stderr, "dbadmin-tui: %v\n", err)
+		var usageErr *usageError
+		if errors.As(err, &usageErr) {
+			return 2
+		}
+		return 1
+	}
+	defer app.close()
+	p := tea.NewProgram(app.model, app.programOptions...)
+	if _, err := p.Run(); err != nil {
+		fmt.Fprintf(stderr, "dbadmin-tui: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// usageError is a bad flag value found after parsing (exit code 2).
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+type app struct {
+	model          *ui.Model
+	programOptions []tea.ProgramOption
+	close          func()
+}
+
+// setup resolves the profile (or starts the simulator for --demo), builds
+// the client with its gate and the root model.
+func setup(f flags, getenv func(string) string) (*app, error) {
+	a := &app{close: func() {}}
+	noColor := getenv("NO_COLOR") != ""
+	km := keymap.Default()
+	opts := ui.Options{
+		Project: f.project, Cluster: f.cluster, Pane: f.pane, ReadOnly: f.readOnly,
+		Theme: f.theme, NoColor: noColor, Keys: km, Tmux: getenv("TMUX") != "",
+	}
+	var clientOpts apiclient.Options
+	var roles []catalogAssignment
+	if f.demo {
+		sim, err := apisim.New(apisim.Options{Speed: f.demoSpeed})
+		if err != nil {
+			return nil, fmt.Errorf("demo: %w", err)
+		}
+		base, err := sim.Start("127.0.0.1:0")
+		if err != nil {
+			return nil, fmt.Errorf("demo: %w", err)
+		}
+		a.close = func() { _ = sim.Close() }
+		opts.Profile = "demo"
+		clientOpts = apiclient.Options{BaseURL: base, Service: "atlas",
+			Auth: apiclient.DigestAuth(f.demoRole, f.demoRole+"-secret")}
+	} else {
+		prof, err := config.Load(config.LoadOptions{Profile: f.profile, ConfigPath: f.configPath,
+			BaseURL: f.baseURL, ServiceSegment: f.service, Env: getenv})
+		if err != nil {
+			return nil, err
+		}
+		auth, err := prof.Auth()
+		if err != nil {
+			return nil, err
+		}
+		if err := km.Apply(prof.Keys); err != nil {
+			return nil, fmt.Errorf("config %s: %w", prof.ConfigPath, err)
+		}
+		opts.Profile = prof.Name
+		opts.OrgID = prof.OrgID
+		if opts.Project == "" {
+			opts.Project = prof.ProjectID
+		}
+		opts.ReadOnly = opts.ReadOnly || prof.ReadOnly
+		if opts.Theme == "" {
+			opts.Theme = prof.Theme
+		}
+		opts.Poll = pollFrom(prof.Poll)
+		roles = prof.Roles
+		clientOpts = apiclient.Options{BaseURL: prof.BaseURL, Service: prof.Service, Auth: auth}
+	}
+	// The gate sits in the client too: even a request sent outside the
+	// action path is refused before it leaves in read-only mode or without
+	// the role.
+	clientOpts.AppVersion = version
+	clientOpts.Gate = apiclient.NewGate(roles)
+	client, err := apiclient.New(clientOpts)
+	if err != nil {
+		a.close()
+		return nil, err
+	}
+	opts.Client = client
+	if path, err := ui.DefaultContextPath(getenv); err == nil {
+		opts.State = &ui.ContextStore{Path: path}
+	}
+	if a.model, err = ui.New(opts); err != nil {
+		a.close()
+		return nil, err
+	}
+	if noColor {
+		a.programOptions = append(a.programOptions, tea.WithColorProfile(colorprofile.ASCII))
+	}
+	return a, nil
+}
+
+func pollFrom(iv config.Intervals) views.Poll {
+	p := views.DefaultPoll
+	p.Pane = map[views.ID]time.Duration{
+		views.Alerts: iv.Alerts, views.Backups: iv.Backups, views.Search: iv.Search,
+		views.AccessLogs: iv.AccessLogs, views.Migration: iv.Migration,
+	}
+	return p
+}
+
+// paneNames maps --pane values (names, aliases and 1-6) to panes.
+func paneByName(s string) (views.ID, bool) {
+	switch strings.ToLower(s) {
+	case "alerts", "1":
+		return views.Alerts, true
+	case "backups", "2":
+		return views.Backups, true
+	case "search", "indexes", "3":
+		return views.Search, true
+	case "logs", "accesslogs", "access-logs", "4":
+		return views.AccessLogs, true
+	case "migration", "5":
+		return views.Migration, true
+	case "settings", "6":
+		return views.Settings, true
+	}
+	return "", false
+}
