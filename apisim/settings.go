@@ -2,11 +2,26 @@ package apisim
 
 import (
 	"encoding/json"
+	"errors"
 	"regexp"
+	"strings"
 	"time"
 )
 
 // Project settings: auditing, custom DNS for AWS, cloud provider access roles.
+//
+// Auditing runs on dedicated clusters only (spec 2.7: unavailable for M0, M2,
+// M5 and serverless; flex took their place). The configuration is per
+// project, so an update that would leave auditing enabled in a project whose
+// clusters are all shared-tier, flex or serverless is refused with 400
+// AUDITING_UNAVAILABLE_FOR_TIER naming them. A project with no cluster yet
+// may enable it: the setting applies to the dedicated clusters it gets later.
+//
+// An access role's featureUsages are derived from the project's export
+// buckets on every read (stored usages of other features are kept), so a
+// bucket created or deleted in the backups area shows up at once; a role an
+// export bucket still uses cannot be deauthorized (400
+// CLOUD_PROVIDER_ACCESS_ROLE_IN_USE, naming the bucket).
 
 type AuditLog struct {
 	Enabled                   bool   `json:"enabled"`
@@ -61,7 +76,7 @@ func init() {
 		if r == nil {
 			return nil, errNotFound("CLOUD_PROVIDER_ACCESS_ROLE_NOT_FOUND", "No cloud provider access role with ID %s exists in group %s.", c.param("roleId"), c.project.ID)
 		}
-		return r.view(), nil
+		return r.view(c.w), nil
 	})
 	handle("createCloudProviderAccessRole", createAccessRole)
 	handle("authorizeCloudProviderAccessRole", authorizeAccessRole)
@@ -69,6 +84,10 @@ func init() {
 		r := c.w.accessRole(c.project.ID, c.param("roleId"))
 		if r == nil || r.ProviderName != c.param("cloudProvider") {
 			return nil, errNotFound("CLOUD_PROVIDER_ACCESS_ROLE_NOT_FOUND", "No %s access role with ID %s exists in group %s.", c.param("cloudProvider"), c.param("roleId"), c.project.ID)
+		}
+		if b := c.w.bucketUsing(r); b != nil {
+			return nil, errBadRequest("CLOUD_PROVIDER_ACCESS_ROLE_IN_USE",
+				"Cloud provider access role %s is used by export bucket %s (%s); delete the export bucket first.", r.ID, b.BucketName, b.ID)
 		}
 		remove(&c.w.AccessRoles, func(x *AccessRole) bool { return x == r })
 		c.markChanged()
@@ -96,12 +115,22 @@ func updateAuditing(c *call) (any, error) {
 		return nil, e
 	}
 	if b.AuditFilter != nil && *b.AuditFilter != "" {
-		var f map[string]any
-		if json.Unmarshal([]byte(*b.AuditFilter), &f) != nil {
-			return nil, errField("auditFilter", "must be a JSON document (as a string)")
+		if e := checkAuditFilter(*b.AuditFilter); e != nil {
+			return nil, e
 		}
 	}
 	a := c.auditing()
+	stillOn := a.Enabled
+	if b.Enabled != nil {
+		stillOn = *b.Enabled
+	}
+	if stillOn {
+		if names := c.w.auditlessClusters(c.project.ID); names != nil {
+			return nil, errBadRequest("AUDITING_UNAVAILABLE_FOR_TIER",
+				"Database auditing is unavailable for M0, M2, M5, flex and serverless clusters, and project %s has no dedicated cluster: %s.",
+				c.project.ID, strings.Join(names, ", "))
+		}
+	}
 	if b.Enabled != nil {
 		a.Enabled = *b.Enabled
 	}
@@ -119,16 +148,77 @@ func updateAuditing(c *call) (any, error) {
 	return a, nil
 }
 
+// checkAuditFilter refuses a filter that is not a JSON document (an object),
+// saying where the text stops parsing.
+func checkAuditFilter(text string) *apiError {
+	var f map[string]any
+	err := json.Unmarshal([]byte(text), &f)
+	if err == nil {
+		return nil
+	}
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return errField("auditFilter", "must be a JSON document (as a string): %s at offset %d", se.Error(), se.Offset)
+	}
+	return errField("auditFilter", "must be a JSON document (an object, as a string)")
+}
+
+// auditlessClusters returns the names of the project's clusters when every
+// one of them is shared-tier, flex or serverless; nil when auditing may run
+// (a dedicated cluster, or no cluster yet).
+func (w *World) auditlessClusters(groupID string) []string {
+	var names []string
+	for _, cl := range w.Clusters {
+		if cl.GroupID != groupID {
+			continue
+		}
+		if cl.dedicated() {
+			return nil
+		}
+		names = append(names, cl.Name+" ("+cl.InstanceSize+")")
+	}
+	return names
+}
+
+// bucketUsing returns an export bucket of the role's project that reaches
+// its storage through the role, if any.
+func (w *World) bucketUsing(r *AccessRole) *ExportBucket {
+	return find(w.ExportBuckets, func(b *ExportBucket) bool { return b.GroupID == r.GroupID && bucketRole(b) == r.ID })
+}
+
+// bucketRole is the access role id an export bucket uses: iamRoleId on AWS,
+// roleId elsewhere.
+func bucketRole(b *ExportBucket) string {
+	if b.CloudProvider == "AWS" {
+		return b.IamRoleID
+	}
+	return b.RoleID
+}
+
+// featureUsages are the role's stored usages of other features plus one
+// EXPORT_SNAPSHOT usage per export bucket that uses it now.
+func (r *AccessRole) featureUsages(w *World) []FeatureUsage {
+	out := []FeatureUsage{}
+	for _, u := range r.FeatureUsages {
+		if u.FeatureType != "EXPORT_SNAPSHOT" {
+			out = append(out, u)
+		}
+	}
+	for _, b := range w.ExportBuckets {
+		if b.GroupID == r.GroupID && bucketRole(b) == r.ID {
+			out = append(out, FeatureUsage{FeatureType: "EXPORT_SNAPSHOT",
+				FeatureID: map[string]any{"groupId": b.GroupID, "exportBucketId": b.ID, "bucketName": b.BucketName}})
+		}
+	}
+	return out
+}
+
 func (w *World) accessRole(groupID, id string) *AccessRole {
 	return find(w.AccessRoles, func(x *AccessRole) bool { return x.ID == id && x.GroupID == groupID })
 }
 
-func (r *AccessRole) view() any {
-	fu := r.FeatureUsages
-	if fu == nil {
-		fu = []FeatureUsage{}
-	}
-	v := map[string]any{"providerName": r.ProviderName, "createdDate": fmtTime(r.CreatedDate), "featureUsages": fu}
+func (r *AccessRole) view(w *World) any {
+	v := map[string]any{"providerName": r.ProviderName, "createdDate": fmtTime(r.CreatedDate), "featureUsages": r.featureUsages(w)}
 	switch r.ProviderName {
 	case "AWS":
 		v["roleId"], v["atlasAWSAccountArn"], v["atlasAssumedRoleExternalId"] = r.ID, r.AtlasAWSAccountArn, r.AtlasAssumedRoleExternalID
@@ -150,7 +240,7 @@ func listAccessRoles(c *call) (any, error) {
 	key := map[string]string{"AWS": "awsIamRoles", "AZURE": "azureServicePrincipals", "GCP": "gcpServiceAccounts"}
 	for _, r := range c.w.AccessRoles {
 		if r.GroupID == c.project.ID {
-			out[key[r.ProviderName]] = append(out[key[r.ProviderName]], r.view())
+			out[key[r.ProviderName]] = append(out[key[r.ProviderName]], r.view(c.w))
 		}
 	}
 	return out, nil
@@ -199,7 +289,7 @@ func createAccessRole(c *call) (any, error) {
 	}
 	c.w.AccessRoles = append(c.w.AccessRoles, r)
 	c.markChanged()
-	return r.view(), nil
+	return r.view(c.w), nil
 }
 
 var iamRoleArn = regexp.MustCompile(`^arn:aws:iam::\d{12}:role/[A-Za-z0-9+=,.@_/-]{1,512}$`)
@@ -239,5 +329,5 @@ func authorizeAccessRole(c *call) (any, error) {
 	now := c.now
 	r.AuthorizedDate = &now
 	c.markChanged()
-	return r.view(), nil
+	return r.view(c.w), nil
 }
