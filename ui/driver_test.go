@@ -211,3 +211,5 @@ func collect(cmd tea.Cmd) []tea.Msg {
 }
 
 func typeName(v any) string { return reflect.TypeOf(v).String() }
+
+func teaSize(w, h int) tea.WindowSizeMsg { return tea.WindowSizeMsg{Width: w, Height: h} }

@@ -211,11 +211,11 @@ func (a *Alerts) View() string {
 func (a *Alerts) list(w, h int) string {
 	st := a.ctx.Theme.Styles
 	cols := []int{26, 12, 14}
-	row := func(id, status, cluster, event string) string {
-		s := " " + pad(id, cols[0]) + pad(status, cols[1]) + pad(cluster, cols[2]) + event
+	row := func(gutter, id, status, cluster, event string) string {
+		s := gutter + pad(id, cols[0]) + pad(status, cols[1]) + pad(cluster, cols[2]) + event
 		return clip(s, w)
 	}
-	lines := []string{st.TableHeader.Render(pad(row("ID", "STATUS", "CLUSTER", "EVENT"), w))}
+	lines := []string{st.TableHeader.Render(pad(row(" ", "ID", "STATUS", "CLUSTER", "EVENT"), w))}
 	if len(a.shown) == 0 {
 		lines = append(lines, st.Muted.Render(" no alerts match"))
 	}
@@ -224,7 +224,11 @@ func (a *Alerts) list(w, h int) string {
 	for i := start; i < len(a.shown) && i < start+rows; i++ {
 		al := a.shown[i]
 		s := components.Sanitize
-		text := row(s(al.ID), s(al.Status), s(al.ClusterName), s(al.EventTypeName))
+		gutter := " "
+		if i == a.cursor {
+			gutter = "▶" // the cursor must show without colour too
+		}
+		text := row(gutter, s(al.ID), s(al.Status), s(al.ClusterName), s(al.EventTypeName))
 		if i == a.cursor {
 			lines = append(lines, st.TableSelected.Render(pad(text, w)))
 			continue
