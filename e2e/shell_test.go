@@ -1,0 +1,60 @@
+package e2e
+
+import (
+	"testing"
+	"time"
+)
+
+const wait = 15 * time.Second
+
+// TestShellTour runs the demo, visits every pane, opens help and the
+// palette, shrinks the window below the minimum and back, and quits.
+func TestShellTour(t *testing.T) {
+	s := Start(t, 120, 40, nil, "--demo")
+	s.WaitFor("1 Alerts", wait)
+	s.WaitFor("loading alerts", wait) // the first real request finished (✓ …)
+	s.WaitFor("Organization Owner", wait)
+
+	titles := []string{"Alerts: ", "Backups: coming", "Search: coming", "Access logs: coming", "Migration: coming", "Settings: coming"}
+	for i, want := range titles[1:] {
+		s.SendKeys(string(rune('2' + i)))
+		s.WaitFor(want, wait)
+	}
+	s.SendKeys("1")
+	s.WaitFor("STATUS", wait)
+	s.SendKeys("Tab")
+	s.WaitFor("Backups: coming", wait)
+	s.SendKeys("BTab")
+	s.WaitFor("STATUS", wait)
+
+	s.SendKeys("?")
+	s.WaitFor("Navigation", wait)
+	s.WaitFor("esc/? close", wait)
+	s.SendKeys("Escape")
+	s.WaitGone("esc/? close", wait)
+
+	s.SendKeys(":")
+	s.WaitFor("pick an organization", wait)
+	s.SendKeys("set", "Enter")
+	s.WaitFor("Settings: coming", wait)
+
+	s.Resize(50, 12)
+	s.WaitFor("Terminal too small", wait)
+	s.WaitFor("Need at least 60x16", wait)
+	s.Resize(120, 40)
+	s.WaitFor("6 Settings", wait)
+
+	s.SendKeys("q")
+	s.WaitExit(wait)
+}
+
+// TestReadOnlyDemoRefusesActions starts as the read-only identity and checks
+// an action key is refused with the role it needs.
+func TestReadOnlyDemoRefusesActions(t *testing.T) {
+	s := Start(t, 160, 40, nil, "--demo", "--demo-role", "read-only")
+	s.WaitFor("STATUS", wait)
+	s.SendKeys("a")
+	s.WaitFor("acknowledge needs", wait)
+	s.SendKeys("q")
+	s.WaitExit(wait)
+}
