@@ -3,7 +3,11 @@ package apiclient
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"regexp"
+	"strings"
 	"time"
 )
 
@@ -45,8 +49,81 @@ type AuditLogUpdate struct {
 
 // Validate checks the update locally.
 func (u AuditLogUpdate) Validate() error {
-	if u.AuditFilter != nil && *u.AuditFilter != "" && !json.Valid([]byte(*u.AuditFilter)) {
-		return invalidField("auditFilter", "must be a JSON document")
+	if u.AuditFilter != nil && *u.AuditFilter != "" {
+		if err := CheckAuditFilter(*u.AuditFilter); err != nil {
+			return invalidField("auditFilter", "%s", err.Error())
+		}
+	}
+	return nil
+}
+
+// AuditFilterError says where an audit filter stops being a JSON document.
+// Line and Column count from 1, in runes, as an editor shows them.
+type AuditFilterError struct {
+	Line, Column int
+	Msg          string
+}
+
+func (e *AuditFilterError) Error() string {
+	if e.Line == 0 {
+		return e.Msg
+	}
+	return fmt.Sprintf("line %d, column %d: %s", e.Line, e.Column, e.Msg)
+}
+
+// CheckAuditFilter reports whether text is a JSON document (an object), as
+// auditFilter must be; a syntax error comes back as *AuditFilterError with
+// its line and column.
+func CheckAuditFilter(text string) error {
+	dec := json.NewDecoder(strings.NewReader(text))
+	var doc any
+	err := dec.Decode(&doc)
+	if err == nil {
+		if _, ok := doc.(map[string]any); !ok {
+			return &AuditFilterError{Msg: "must be a JSON object such as {\"atype\": \"authenticate\"}"}
+		}
+		if off := dec.InputOffset(); strings.TrimSpace(text[off:]) != "" {
+			line, col := position(text, int(off)+len(text[off:])-len(strings.TrimLeft(text[off:], " \t\r\n")))
+			return &AuditFilterError{Line: line, Column: col, Msg: "unexpected text after the JSON document"}
+		}
+		return nil
+	}
+	var se *json.SyntaxError
+	switch {
+	case errors.As(err, &se):
+		// Offset counts the bytes read, including the offending one.
+		line, col := position(text, max(0, int(se.Offset)-1))
+		return &AuditFilterError{Line: line, Column: col, Msg: se.Error()}
+	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+		line, col := position(text, len(text))
+		return &AuditFilterError{Line: line, Column: col, Msg: "unexpected end of the document"}
+	}
+	return &AuditFilterError{Msg: err.Error()}
+}
+
+// position converts a byte offset to a 1-based line and rune column.
+func position(text string, off int) (line, col int) {
+	off = min(off, len(text))
+	before := text[:off]
+	line = strings.Count(before, "\n") + 1
+	lineStart := strings.LastIndexByte(before, '\n') + 1
+	return line, len([]rune(before[lineStart:])) + 1
+}
+
+// iamRoleARN is the shape of an AWS IAM role ARN: 12-digit account, a role
+// name (with an optional path) of the characters IAM allows.
+var iamRoleARN = regexp.MustCompile(`^arn:aws:iam::\d{12}:role/[A-Za-z0-9+=,.@_/-]{1,512}$`)
+
+// ValidIAMRoleARN checks that s is an IAM role ARN such as
+// arn:aws:iam::123456789012:role/atlas-exports, the value authorize takes.
+func ValidIAMRoleARN(s string) error {
+	switch {
+	case s == "":
+		return invalidField("iamAssumedRoleArn", "required to authorize an AWS role")
+	case !strings.HasPrefix(s, "arn:aws:iam::"):
+		return invalidField("iamAssumedRoleArn", "must start with arn:aws:iam:: (an IAM role ARN such as arn:aws:iam::123456789012:role/atlas)")
+	case !iamRoleARN.MatchString(s):
+		return invalidField("iamAssumedRoleArn", "must be arn:aws:iam::<12-digit account>:role/<name>, such as arn:aws:iam::123456789012:role/atlas")
 	}
 	return nil
 }
@@ -156,8 +233,8 @@ func (r AccessRoleRequest) validate(authorize bool) error {
 			return invalidField("tenantId", "required for AZURE")
 		}
 	case ProviderAWS:
-		if authorize && r.IAMAssumedRoleARN == "" {
-			return invalidField("iamAssumedRoleArn", "required to authorize an AWS role")
+		if authorize {
+			return ValidIAMRoleARN(r.IAMAssumedRoleARN)
 		}
 	}
 	return nil
