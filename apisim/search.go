@@ -3,14 +3,22 @@ package apisim
 import (
 	"encoding/json"
 	"net/http"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
 )
 
 // Search indexes: the 2024-05-30 /search/indexes routes, the deprecated flat
-// /fts/indexes routes and the v1.0 user-defined analyzers. An index is
-// PENDING, then BUILDING, then READY, by the clock since its last change.
+// /fts/indexes routes and the v1.0 user-defined analyzers.
+//
+// Every index is built per host: PENDING, then BUILDING, then READY (or
+// FAILED with a message, when the definition cannot be built; see
+// buildFailure), each host a little after the one before, by the clock since
+// the definition last changed. While an update builds, the hosts keep
+// serving the previous definition as their mainIndex and build the new one as
+// their stagedIndex. A delete marks the index DELETING; it disappears
+// indexGoneAfter later (the spec's "eventually consistent").
 
 type SearchIndex struct {
 	ID             string          `json:"id"`
@@ -20,75 +28,297 @@ type SearchIndex struct {
 	Database       string          `json:"database"`
 	CollectionName string          `json:"collectionName"`
 	Type           string          `json:"type"`
-	Definition     json.RawMessage `json:"definition"`
+	Definition     json.RawMessage `json:"definition"` // the latest
 	Version        int             `json:"version"`
 	CreatedAt      time.Time       `json:"createdAt"`
-	UpdatedAt      time.Time       `json:"updatedAt"`
+	UpdatedAt      time.Time       `json:"updatedAt"` // when the latest definition was submitted
+	// Serving is the definition the hosts answered queries with before the
+	// latest was submitted (nil for an index that never finished a build).
+	Serving        json.RawMessage `json:"serving,omitempty"`
+	ServingVersion int             `json:"servingVersion,omitempty"`
+	ServingSince   time.Time       `json:"servingSince,omitzero"`
+	DeletedAt      *time.Time      `json:"deletedAt,omitempty"`
 }
 
 const (
 	indexPendingFor = 5 * time.Second
 	indexBuildFor   = 25 * time.Second
+	// indexHostStagger delays each host's build after the previous host's.
+	indexHostStagger = 2 * time.Second
+	// indexGoneAfter is how long a deleted index shows as DELETING.
+	indexGoneAfter = 10 * time.Second
 )
 
-func (ix *SearchIndex) status(now time.Time) (string, bool) {
-	since := now.Sub(ix.UpdatedAt)
-	queryable := ix.Version > 1 // an older definition keeps serving while a new one builds
-	switch {
-	case since < indexPendingFor:
-		return "PENDING", queryable
-	case since < indexPendingFor+indexBuildFor:
-		return "BUILDING", queryable
-	}
-	return "READY", true
+// maxVectorDimensions is the largest vector the simulated engine builds;
+// larger ones pass validation but fail the build, as a data problem would.
+const maxVectorDimensions = 8192
+
+// gone reports whether a deleted index has disappeared by now.
+func (ix *SearchIndex) gone(now time.Time) bool {
+	return ix.DeletedAt != nil && !now.Before(ix.DeletedAt.Add(indexGoneAfter))
 }
 
-func (c *call) searchIndexView(ix *SearchIndex) any {
-	st, q := ix.status(c.now)
-	def := ix.Definition
-	if len(def) == 0 {
-		def = json.RawMessage("{}")
+// hostBuild is the state of the latest definition's build on host number i.
+func (ix *SearchIndex) hostBuild(now time.Time, i int) string {
+	since := now.Sub(ix.UpdatedAt) - time.Duration(i)*indexHostStagger
+	switch {
+	case since < indexPendingFor:
+		return "PENDING"
+	case since < indexPendingFor+indexBuildFor:
+		return "BUILDING"
+	case buildFailure(ix.Type, ix.Definition) != "":
+		return "FAILED"
 	}
-	var details []any
-	for _, h := range c.w.Hosts {
-		if h.GroupID == ix.GroupID && h.ClusterName == ix.ClusterName && strings.HasPrefix(h.TypeName, "REPLICA") {
-			details = append(details, map[string]any{
-				"hostname": h.Hostname, "status": st, "queryable": q,
-				"mainIndex": map[string]any{"status": st, "queryable": q, "definition": def,
-					"definitionVersion": map[string]any{"version": ix.Version, "createdAt": fmtTime(ix.UpdatedAt)}},
-			})
+	return "READY"
+}
+
+// builtBy reports whether every one of n hosts finished building the latest
+// definition successfully by now.
+func (ix *SearchIndex) builtBy(now time.Time, n int) bool {
+	return ix.hostBuild(now, max(n-1, 0)) == "READY"
+}
+
+// knownFieldTypes are the field mapping types the simulated engine builds.
+var knownFieldTypes = map[string]bool{
+	"autocomplete": true, "boolean": true, "date": true, "dateFacet": true, "document": true,
+	"embeddedDocuments": true, "geo": true, "knnVector": true, "number": true, "numberFacet": true,
+	"objectId": true, "string": true, "stringFacet": true, "token": true, "uuid": true,
+}
+
+// buildFailure is why a definition that passed validation still fails to
+// build (the message hosts report), or "". Deterministic so tests and demos
+// can produce a FAILED index: a field mapped with an unknown type, or a
+// vector wider than the engine supports.
+func buildFailure(typ string, def json.RawMessage) string {
+	var d struct {
+		Mappings struct {
+			Fields map[string]json.RawMessage `json:"fields"`
+		} `json:"mappings"`
+		Fields []struct {
+			Path          string `json:"path"`
+			NumDimensions int    `json:"numDimensions"`
+		} `json:"fields"`
+	}
+	if json.Unmarshal(def, &d) != nil {
+		return ""
+	}
+	if typ == "vectorSearch" {
+		for _, f := range d.Fields {
+			if f.NumDimensions > maxVectorDimensions {
+				return "Field " + f.Path + ": numDimensions " + strconv.Itoa(f.NumDimensions) + " exceeds the maximum of " + strconv.Itoa(maxVectorDimensions) + "."
+			}
+		}
+		return ""
+	}
+	names := make([]string, 0, len(d.Mappings.Fields))
+	for n := range d.Mappings.Fields {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		raw := d.Mappings.Fields[n]
+		var one struct {
+			Type string `json:"type"`
+		}
+		var many []struct {
+			Type string `json:"type"`
+		}
+		if json.Unmarshal(raw, &one) == nil {
+			many = append(many, one)
+		} else {
+			_ = json.Unmarshal(raw, &many)
+		}
+		for _, m := range many {
+			if m.Type != "" && !knownFieldTypes[m.Type] {
+				return "Field " + n + ": unsupported field type \"" + m.Type + "\"."
+			}
 		}
 	}
-	if details == nil {
-		details = []any{}
+	return ""
+}
+
+// knownCollections are the collections of the demo clusters that exist
+// besides those that carry an index; a synonym mapping whose source
+// collection is not among them fails.
+var knownCollections = map[string][]string{
+	"payments-rs/shop":      {"orders", "products", "customers", "product_synonyms"},
+	"payments-prod/ledger":  {"entries", "accounts", "ledger_synonyms"},
+	"analytics-main/events": {"raw", "sessions", "event_synonyms"},
+}
+
+func (c *call) collectionExists(ix *SearchIndex, coll string) bool {
+	for _, k := range knownCollections[ix.ClusterName+"/"+ix.Database] {
+		if k == coll {
+			return true
+		}
+	}
+	for _, x := range c.w.SearchIndexes {
+		if x.GroupID == ix.GroupID && x.ClusterName == ix.ClusterName && x.Database == ix.Database && x.CollectionName == coll {
+			return true
+		}
+	}
+	return false
+}
+
+// synonymStatus is the synonym mappings' status for a definition whose build
+// is in state st: the overall status and one detail entry per mapping.
+func (c *call) synonymStatus(ix *SearchIndex, def json.RawMessage, st string) (string, []any) {
+	var d struct {
+		Synonyms []struct {
+			Name   string `json:"name"`
+			Source struct {
+				Collection string `json:"collection"`
+			} `json:"source"`
+		} `json:"synonyms"`
+	}
+	if json.Unmarshal(def, &d) != nil || len(d.Synonyms) == 0 {
+		return "", nil
+	}
+	overall := "READY"
+	var details []any
+	for _, s := range d.Synonyms {
+		one := map[string]any{"status": "READY", "queryable": true}
+		switch {
+		case st == "FAILED" || !c.collectionExists(ix, s.Source.Collection):
+			one = map[string]any{"status": "FAILED", "queryable": false,
+				"message": "Synonym source collection " + ix.Database + "." + s.Source.Collection + " does not exist."}
+			overall = "FAILED"
+		case st != "READY":
+			one = map[string]any{"status": "BUILDING", "queryable": false}
+			if overall != "FAILED" {
+				overall = "BUILDING"
+			}
+		}
+		details = append(details, map[string]any{s.Name: one})
+	}
+	return overall, details
+}
+
+func defVersion(v int, at time.Time) map[string]any {
+	return map[string]any{"version": v, "createdAt": fmtTime(at)}
+}
+
+func rawOrEmpty(def json.RawMessage) json.RawMessage {
+	if len(def) == 0 {
+		return json.RawMessage("{}")
+	}
+	return def
+}
+
+// generation is a mainIndex or stagedIndex entry.
+func (c *call) generation(ix *SearchIndex, def json.RawMessage, version int, at time.Time, st string, queryable bool, msg string) map[string]any {
+	g := map[string]any{"status": st, "queryable": queryable, "definition": rawOrEmpty(def), "definitionVersion": defVersion(version, at)}
+	if msg != "" {
+		g["message"] = msg
+	}
+	if ix.Type == "search" {
+		if s, d := c.synonymStatus(ix, def, st); s != "" {
+			g["synonymMappingStatus"], g["synonymMappingStatusDetail"] = s, d
+		}
+	}
+	return g
+}
+
+// searchHosts are the hosts that run the cluster's search engine.
+func (c *call) searchHosts(ix *SearchIndex) []*Process {
+	var hs []*Process
+	for _, h := range c.w.Hosts {
+		if h.GroupID == ix.GroupID && h.ClusterName == ix.ClusterName && strings.HasPrefix(h.TypeName, "REPLICA") {
+			hs = append(hs, h)
+		}
+	}
+	return hs
+}
+
+// statusRank orders statuses from best to worst for the index's overall status.
+var statusRank = map[string]int{"READY": 0, "BUILDING": 1, "PENDING": 2, "FAILED": 3, "DELETING": 4}
+
+func (c *call) searchIndexView(ix *SearchIndex) any {
+	hosts := c.searchHosts(ix)
+	failure := buildFailure(ix.Type, ix.Definition)
+	serving := len(ix.Serving) > 0
+	overall, allQueryable := "READY", len(hosts) > 0
+	details := make([]any, 0, len(hosts))
+	for i, h := range hosts {
+		st := ix.hostBuild(c.now, i)
+		var entry map[string]any
+		switch {
+		case ix.DeletedAt != nil:
+			st = "DELETING"
+			entry = map[string]any{"hostname": h.Hostname, "status": st, "queryable": false,
+				"mainIndex": c.generation(ix, ix.Definition, ix.Version, ix.UpdatedAt, st, false, "")}
+		case st == "READY" || !serving:
+			msg := ""
+			if st == "FAILED" {
+				msg = failure
+			}
+			q := st == "READY"
+			entry = map[string]any{"hostname": h.Hostname, "status": st, "queryable": q,
+				"mainIndex": c.generation(ix, ix.Definition, ix.Version, ix.UpdatedAt, st, q, msg)}
+		default:
+			// The previous definition keeps serving while the new one builds (or failed).
+			msg := ""
+			if st == "FAILED" {
+				msg = failure
+			}
+			entry = map[string]any{"hostname": h.Hostname, "status": st, "queryable": true,
+				"mainIndex":   c.generation(ix, ix.Serving, ix.ServingVersion, ix.ServingSince, "READY", true, ""),
+				"stagedIndex": c.generation(ix, ix.Definition, ix.Version, ix.UpdatedAt, st, false, msg)}
+		}
+		if statusRank[st] > statusRank[overall] {
+			overall = st
+		}
+		if q, _ := entry["queryable"].(bool); !q {
+			allQueryable = false
+		}
+		details = append(details, entry)
+	}
+	if len(hosts) == 0 { // nothing to build on: report the build as if on one host
+		overall = ix.hostBuild(c.now, 0)
+		allQueryable = overall == "READY" || serving
+		if ix.DeletedAt != nil {
+			overall, allQueryable = "DELETING", false
+		}
 	}
 	v := map[string]any{
 		"indexID": ix.ID, "name": ix.Name, "database": ix.Database, "collectionName": ix.CollectionName,
-		"type": ix.Type, "status": st, "queryable": q, "latestDefinition": def,
-		"latestDefinitionVersion": map[string]any{"version": ix.Version, "createdAt": fmtTime(ix.UpdatedAt)},
+		"type": ix.Type, "status": overall, "queryable": allQueryable, "latestDefinition": rawOrEmpty(ix.Definition),
+		"latestDefinitionVersion": defVersion(ix.Version, ix.UpdatedAt),
 		"statusDetail":            details,
 	}
 	if ix.Type == "search" {
-		v["synonymMappingStatus"] = map[string]string{"PENDING": "BUILDING", "BUILDING": "BUILDING", "READY": "READY"}[st]
+		latest := overall
+		if latest == "DELETING" {
+			latest = "READY"
+		}
+		if s, d := c.synonymStatus(ix, ix.Definition, latest); s != "" {
+			v["synonymMappingStatus"], v["synonymMappingStatusDetail"] = s, d
+		}
 	}
 	return v
 }
 
 // flatView is the deprecated ClusterSearchIndex: definition members inline.
 func (c *call) flatView(ix *SearchIndex) any {
-	st, _ := ix.status(c.now)
+	full, _ := c.searchIndexView(ix).(map[string]any)
 	v := map[string]any{}
 	_ = json.Unmarshal(ix.Definition, &v)
 	v["indexID"], v["name"], v["database"], v["collectionName"], v["type"] = ix.ID, ix.Name, ix.Database, ix.CollectionName, ix.Type
-	v["status"] = map[string]string{"PENDING": "IN_PROGRESS", "BUILDING": "IN_PROGRESS", "READY": "STEADY"}[st]
+	v["status"] = map[string]string{"PENDING": "IN_PROGRESS", "BUILDING": "IN_PROGRESS", "READY": "STEADY",
+		"FAILED": "FAILED", "DELETING": "IN_PROGRESS"}[full["status"].(string)]
 	return v
 }
 
-// searchCluster finds the cluster and refuses versions before 4.2.
+// searchCluster finds the cluster and refuses those without search: tenant
+// tiers, serverless and flex, and versions before 4.2.
 func (c *call) searchCluster() (*Cluster, error) {
 	cl, err := c.clusterAPICluster("clusterName", false)
 	if err != nil {
 		return nil, err
+	}
+	if cl.Kind == KindTenant {
+		return nil, errBadRequest("TENANT_CLUSTER_UNSUPPORTED",
+			"Cluster %s is a %s shared-tier cluster; search indexes through this API need a dedicated cluster (M10 or larger).", cl.Name, cl.InstanceSize)
 	}
 	if versionBefore(cl.MongoDBVersion, 4, 2) {
 		return nil, errBadRequest("SEARCH_UNSUPPORTED_MONGODB_VERSION",
@@ -107,10 +337,26 @@ func versionBefore(v string, major, minor int) bool {
 	return a < major || (a == major && b < minor)
 }
 
+// pruneGone drops deleted indexes whose time has come; only mutating calls
+// prune, so reads never write.
+func (c *call) pruneGone() {
+	before := len(c.w.SearchIndexes)
+	kept := c.w.SearchIndexes[:0]
+	for _, ix := range c.w.SearchIndexes {
+		if !ix.gone(c.now) {
+			kept = append(kept, ix)
+		}
+	}
+	c.w.SearchIndexes = kept
+	if len(kept) != before {
+		c.markChanged()
+	}
+}
+
 func (c *call) indexesOf(cl *Cluster, match func(*SearchIndex) bool) list {
 	var out []*SearchIndex
 	for _, ix := range c.w.SearchIndexes {
-		if ix.GroupID == cl.GroupID && ix.ClusterName == cl.Name && match(ix) {
+		if ix.GroupID == cl.GroupID && ix.ClusterName == cl.Name && !ix.gone(c.now) && match(ix) {
 			out = append(out, ix)
 		}
 	}
@@ -121,7 +367,7 @@ func (c *call) indexesOf(cl *Cluster, match func(*SearchIndex) bool) list {
 func (c *call) findIndex(cl *Cluster) (*SearchIndex, error) {
 	id, db, coll, name := c.param("indexId"), c.param("databaseName"), c.param("collectionName"), c.param("indexName")
 	ix := find(c.w.SearchIndexes, func(x *SearchIndex) bool {
-		if x.GroupID != cl.GroupID || x.ClusterName != cl.Name {
+		if x.GroupID != cl.GroupID || x.ClusterName != cl.Name || x.gone(c.now) {
 			return false
 		}
 		if id != "" {
@@ -130,7 +376,11 @@ func (c *call) findIndex(cl *Cluster) (*SearchIndex, error) {
 		return x.Database == db && x.CollectionName == coll && x.Name == name
 	})
 	if ix == nil {
-		return nil, errNotFound("INDEX_NOT_FOUND", "No search index %s exists on cluster %s.", strings.Trim(id+" "+db+"."+coll+"."+name, ". "), cl.Name)
+		what := id
+		if what == "" {
+			what = db + "." + coll + "." + name
+		}
+		return nil, errNotFound("INDEX_NOT_FOUND", "No search index %s exists on cluster %s.", what, cl.Name)
 	}
 	return ix, nil
 }
@@ -157,9 +407,9 @@ func init() {
 			return nil, err
 		}
 		db, coll := c.param("databaseName"), c.param("collectionName")
-		var out list
+		out := list{}
 		for _, ix := range c.w.SearchIndexes {
-			if ix.GroupID == cl.GroupID && ix.ClusterName == cl.Name && ix.Database == db && ix.CollectionName == coll {
+			if ix.GroupID == cl.GroupID && ix.ClusterName == cl.Name && ix.Database == db && ix.CollectionName == coll && !ix.gone(c.now) {
 				out = append(out, c.flatView(ix))
 			}
 		}
@@ -193,12 +443,16 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
+		c.pruneGone()
 		ix, err := c.findIndex(cl)
 		if err != nil {
 			return nil, err
 		}
-		remove(&c.w.SearchIndexes, func(x *SearchIndex) bool { return x == ix })
-		c.markChanged()
+		if ix.DeletedAt == nil { // deleting again is a no-op, not a new countdown
+			at := c.now
+			ix.DeletedAt = &at
+			c.markChanged()
+		}
 		return nil, nil
 	}
 	handle("deleteAtlasSearchIndex", del)
@@ -208,43 +462,13 @@ func init() {
 	handle("updateAtlasSearchAnalyzers", updateAnalyzers)
 }
 
-// validateDefinition checks the parts of a definition the spec constrains.
-func validateDefinition(field, typ string, def map[string]json.RawMessage) *apiError {
-	if raw, ok := def["numPartitions"]; ok {
-		var n int
-		if json.Unmarshal(raw, &n) != nil || (n != 1 && n != 2 && n != 4) {
-			return errField(field+"numPartitions", "must be 1, 2 or 4")
-		}
-	}
-	switch typ {
-	case "search":
-		if _, ok := def["mappings"]; !ok {
-			return errMissing(field + "mappings")
-		}
-		var m map[string]json.RawMessage
-		if json.Unmarshal(def["mappings"], &m) != nil {
-			return errField(field+"mappings", "must be an object")
-		}
-	case "vectorSearch":
-		var fields []map[string]any
-		if json.Unmarshal(def["fields"], &fields) != nil || len(fields) == 0 {
-			return errField(field+"fields", "must be a non-empty array of vector field definitions")
-		}
-	}
-	for _, k := range []string{"analyzer", "searchAnalyzer"} {
-		if raw, ok := def[k]; ok {
-			var s string
-			if json.Unmarshal(raw, &s) != nil || s == "" {
-				return errField(field+k, "must be an analyzer name such as lucene.standard")
-			}
-		}
-	}
-	return nil
-}
-
 func (c *call) addIndex(cl *Cluster, name, db, coll, typ string, def json.RawMessage) (*SearchIndex, *apiError) {
+	c.pruneGone()
 	for _, ix := range c.w.SearchIndexes {
 		if ix.GroupID == cl.GroupID && ix.ClusterName == cl.Name && ix.Database == db && ix.CollectionName == coll && ix.Name == name {
+			if ix.DeletedAt != nil {
+				return nil, errConflict("INDEX_ALREADY_EXISTS", "A search index named %s on %s.%s is still being deleted; try again shortly.", name, db, coll)
+			}
 			return nil, errConflict("INDEX_ALREADY_EXISTS", "A search index named %s already exists on %s.%s.", name, db, coll)
 		}
 	}
@@ -253,6 +477,22 @@ func (c *call) addIndex(cl *Cluster, name, db, coll, typ string, def json.RawMes
 	c.w.SearchIndexes = append(c.w.SearchIndexes, ix)
 	c.markChanged()
 	return ix, nil
+}
+
+// replaceDefinition submits a new definition: what the hosts served, or
+// finished building by now, becomes the serving one while the new builds.
+func (c *call) replaceDefinition(ix *SearchIndex, def json.RawMessage) *apiError {
+	if ix.DeletedAt != nil {
+		return errConflict("INDEX_BEING_DELETED", "Search index %s is being deleted and cannot be updated.", ix.Name)
+	}
+	if ix.builtBy(c.now, len(c.searchHosts(ix))) {
+		ix.Serving, ix.ServingVersion, ix.ServingSince = ix.Definition, ix.Version, ix.UpdatedAt
+	}
+	ix.Definition = def
+	ix.Version++
+	ix.UpdatedAt = c.now
+	c.markChanged()
+	return nil
 }
 
 func requireNames(name, db, coll string) *apiError {
@@ -274,6 +514,14 @@ func createSearchIndex(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	var probe map[string]json.RawMessage
+	if e := decodeJSON(c.body, &probe); e != nil {
+		return nil, e
+	}
+	if _, ok := probe["definition"]; !ok {
+		// The flat shape: the definition's members sit next to the names.
+		return c.createFlat(cl, false)
+	}
 	var b struct {
 		Name           string                     `json:"name"`
 		Database       string                     `json:"database"`
@@ -291,12 +539,12 @@ func createSearchIndex(c *call) (any, error) {
 		b.Type = "search"
 	}
 	if b.Type != "search" && b.Type != "vectorSearch" {
-		return nil, errField("type", "must be search or vectorSearch")
+		return nil, errField("type", "must be search or vectorSearch, got %q", b.Type)
 	}
 	if b.Definition == nil {
 		return nil, errMissing("definition")
 	}
-	if e := validateDefinition("definition.", b.Type, b.Definition); e != nil {
+	if e := c.validateDefinition("definition.", b.Type, b.Definition); e != nil {
 		return nil, e
 	}
 	def, _ := json.Marshal(b.Definition)
@@ -310,7 +558,7 @@ func createSearchIndex(c *call) (any, error) {
 // flatDefinitionKeys are the members of the flat shape that form the definition.
 var flatDefinitionKeys = []string{"analyzer", "analyzers", "mappings", "searchAnalyzer", "storedSource", "synonyms", "numPartitions", "fields"}
 
-func decodeFlat(c *call) (name, db, coll, typ string, def json.RawMessage, e *apiError) {
+func (c *call) decodeFlat() (name, db, coll, typ string, def json.RawMessage, e *apiError) {
 	var m map[string]json.RawMessage
 	if e = decodeJSON(c.body, &m); e != nil {
 		return
@@ -350,10 +598,10 @@ func decodeFlat(c *call) (name, db, coll, typ string, def json.RawMessage, e *ap
 		typ = "search"
 	}
 	if typ != "search" && typ != "vectorSearch" {
-		e = errField("type", "must be search or vectorSearch")
+		e = errField("type", "must be search or vectorSearch, got %q", typ)
 		return
 	}
-	if e = validateDefinition("", typ, defm); e != nil {
+	if e = c.validateDefinition("", typ, defm); e != nil {
 		return
 	}
 	def, _ = json.Marshal(defm)
@@ -369,12 +617,10 @@ func contains(xs []string, s string) bool {
 	return false
 }
 
-func createSearchIndexFlat(c *call) (any, error) {
-	cl, err := c.searchCluster()
-	if err != nil {
-		return nil, err
-	}
-	name, db, coll, typ, def, e := decodeFlat(c)
+// createFlat creates from the flat shape; legacy answers in the flat shape
+// (the deprecated route), otherwise with the full index.
+func (c *call) createFlat(cl *Cluster, legacy bool) (any, error) {
+	name, db, coll, typ, def, e := c.decodeFlat()
 	if e != nil {
 		return nil, e
 	}
@@ -385,7 +631,18 @@ func createSearchIndexFlat(c *call) (any, error) {
 	if e != nil {
 		return nil, e
 	}
-	return c.flatView(ix), nil
+	if legacy {
+		return c.flatView(ix), nil
+	}
+	return c.searchIndexView(ix), nil
+}
+
+func createSearchIndexFlat(c *call) (any, error) {
+	cl, err := c.searchCluster()
+	if err != nil {
+		return nil, err
+	}
+	return c.createFlat(cl, true)
 }
 
 func updateSearchIndex(c *call) (any, error) {
@@ -406,13 +663,13 @@ func updateSearchIndex(c *call) (any, error) {
 	if b.Definition == nil {
 		return nil, errMissing("definition")
 	}
-	if e := validateDefinition("definition.", ix.Type, b.Definition); e != nil {
+	if e := c.validateDefinition("definition.", ix.Type, b.Definition); e != nil {
 		return nil, e
 	}
-	ix.Definition, _ = json.Marshal(b.Definition)
-	ix.Version++
-	ix.UpdatedAt = c.now
-	c.markChanged()
+	def, _ := json.Marshal(b.Definition)
+	if e := c.replaceDefinition(ix, def); e != nil {
+		return nil, e
+	}
 	return c.searchIndexView(ix), nil
 }
 
@@ -425,27 +682,40 @@ func updateSearchIndexFlat(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	name, db, coll, _, def, e := decodeFlat(c)
+	name, db, coll, _, def, e := c.decodeFlat()
 	if e != nil {
 		return nil, e
 	}
 	if (name != "" && name != ix.Name) || (db != "" && db != ix.Database) || (coll != "" && coll != ix.CollectionName) {
 		return nil, newError(http.StatusBadRequest, "ATTRIBUTE_READ_ONLY", "name, database and collectionName of an index cannot change.")
 	}
-	ix.Definition = def
-	ix.Version++
-	ix.UpdatedAt = c.now
-	c.markChanged()
+	if e := c.replaceDefinition(ix, def); e != nil {
+		return nil, e
+	}
 	return c.flatView(ix), nil
 }
 
 func analyzerKey(c *call) string { return c.project.ID + "/" + c.param("clusterName") }
 
+// clusterAnalyzers are the names of the cluster's user-defined analyzers,
+// which a definition may use as if it defined them itself.
+func (c *call) clusterAnalyzers() []string {
+	var xs []struct {
+		Name string `json:"name"`
+	}
+	_ = json.Unmarshal(c.w.Analyzers[analyzerKey(c)], &xs)
+	out := make([]string, 0, len(xs))
+	for _, a := range xs {
+		out = append(out, a.Name)
+	}
+	return out
+}
+
 func listAnalyzers(c *call) (any, error) {
 	if _, err := c.searchCluster(); err != nil {
 		return nil, err
 	}
-	var out list
+	out := list{}
 	if raw := c.w.Analyzers[analyzerKey(c)]; len(raw) > 0 {
 		var xs []any
 		_ = json.Unmarshal(raw, &xs)
@@ -458,27 +728,22 @@ func updateAnalyzers(c *call) (any, error) {
 	if _, err := c.searchCluster(); err != nil {
 		return nil, err
 	}
-	var xs []map[string]any
+	var xs []map[string]json.RawMessage
 	if e := c.decode(&xs); e != nil {
 		return nil, e
 	}
 	seen := map[string]bool{}
 	for i, a := range xs {
-		name, _ := a["name"].(string)
-		if name == "" {
-			return nil, errMissing("[" + itoa(i) + "].name")
+		field := "[" + itoa(i) + "]."
+		if e := validateCustomAnalyzer(field, a); e != nil {
+			return nil, e
 		}
+		var name string
+		_ = json.Unmarshal(a["name"], &name)
 		if seen[name] {
-			return nil, errField("["+itoa(i)+"].name", "duplicate analyzer name %s", name)
+			return nil, errField(field+"name", "duplicate analyzer name %s", name)
 		}
 		seen[name] = true
-		tok, ok := a["tokenizer"].(map[string]any)
-		if !ok {
-			return nil, errMissing("[" + itoa(i) + "].tokenizer")
-		}
-		if t, _ := tok["type"].(string); t == "" {
-			return nil, errMissing("[" + itoa(i) + "].tokenizer.type")
-		}
 	}
 	raw, _ := json.Marshal(xs)
 	c.w.Analyzers[analyzerKey(c)] = raw
