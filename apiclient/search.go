@@ -386,6 +386,16 @@ func (s SearchService) Create(ctx context.Context, groupID, clusterName string, 
 	return getJSON[SearchIndex](ctx, s.c, "createAtlasSearchIndex", Request{Params: indexParams(groupID, clusterName), Body: req})
 }
 
+// CreateFlat creates an index on the current route with the flat request
+// shape: the definition's members next to the names, as the spec's first
+// create shape allows. The answer is the full index.
+func (s SearchService) CreateFlat(ctx context.Context, groupID, clusterName string, idx FTSIndex) (*SearchIndex, error) {
+	if err := idx.Validate(); err != nil {
+		return nil, fmt.Errorf("create search index: %w", err)
+	}
+	return getJSON[SearchIndex](ctx, s.c, "createAtlasSearchIndex", Request{Params: indexParams(groupID, clusterName), Body: idx.writable()})
+}
+
 // List lists a collection's indexes.
 func (s SearchService) List(ctx context.Context, groupID, clusterName, database, collection string) ([]SearchIndex, error) {
 	return getList[SearchIndex](ctx, s.c, "listAtlasSearchIndexes", Request{Params: indexParams(groupID, clusterName, "databaseName", database, "collectionName", collection)})
