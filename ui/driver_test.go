@@ -34,7 +34,9 @@ func newDriver(t testing.TB, m *Model, w, h int) *driver {
 var cmdType = reflect.TypeOf(tea.Cmd(nil))
 
 // exec runs a Cmd off the update goroutine.
-func (d *driver) exec(cmd tea.Cmd) {
+func (d *driver) exec(cmd tea.Cmd) { d.execWith(cmd, d.timeout) }
+
+func (d *driver) execWith(cmd tea.Cmd, timeout time.Duration) {
 	if cmd == nil {
 		return
 	}
@@ -45,20 +47,20 @@ func (d *driver) exec(cmd tea.Cmd) {
 		go func() { done <- cmd() }()
 		select {
 		case msg := <-done:
-			d.expand(msg)
-		case <-time.After(d.timeout):
+			d.expand(msg, timeout)
+		case <-time.After(timeout):
 		}
 	}()
 }
 
 // expand queues a Cmd's message, unpacking batches and sequences.
-func (d *driver) expand(msg tea.Msg) {
+func (d *driver) expand(msg tea.Msg, timeout time.Duration) {
 	if msg == nil {
 		return
 	}
 	if b, ok := msg.(tea.BatchMsg); ok {
 		for _, c := range b {
-			d.exec(c)
+			d.execWith(c, timeout)
 		}
 		return
 	}
@@ -73,8 +75,8 @@ func (d *driver) expand(msg tea.Msg) {
 			go func() { done <- c() }()
 			select {
 			case m := <-done:
-				d.expand(m)
-			case <-time.After(d.timeout):
+				d.expand(m, timeout)
+			case <-time.After(timeout):
 				return
 			}
 		}

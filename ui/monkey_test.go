@@ -1,0 +1,88 @@
+package ui
+
+import (
+	"flag"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
+	"github.com/dbadmin-tui/dbadmin-tui/apisim"
+	"github.com/dbadmin-tui/dbadmin-tui/keymap"
+)
+
+var monkeyKeys = flag.Int("monkey", 20000, "random key presses and resizes for TestMonkey")
+
+// TestMonkey throws random keys and resizes at the root model on a
+// simulator that is slow, fails with 5xx and 429 and sends malformed
+// bodies. Nothing may panic, and the program must still quit on q.
+func TestMonkey(t *testing.T) {
+	if testing.Short() {
+		t.Skip("monkey test skipped in -short mode")
+	}
+	sim, err := apisim.New(apisim.Options{Seed: 7, Speed: 60, Latency: time.Millisecond,
+		FaultRate: 0.15, MalformedRate: 0.1, RateLimitPerMin: 600})
+	require.NoError(t, err)
+	base, err := sim.Start("127.0.0.1:0")
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = sim.Close() })
+	client, err := apiclient.New(apiclient.Options{BaseURL: base, Auth: apiclient.DigestAuth("org-owner", "org-owner-secret"),
+		Gate: apiclient.NewGate(nil), MaxRetries: -1, Backoff: time.Millisecond})
+	require.NoError(t, err)
+	m, err := New(Options{Client: client, Profile: "monkey", Theme: "dark",
+		State: &ContextStore{Path: t.TempDir() + "/context.json"}})
+	require.NoError(t, err)
+
+	d := newDriver(t, m, 120, 40)
+	d.timeout = 150 * time.Millisecond
+	d.settle()
+	t.Logf("start: phase %d (0 connecting, 1 failed, 2 ready)", m.phase)
+
+	keys := monkeyKeyPool()
+	rng := rand.New(rand.NewPCG(20250312, uint64(*monkeyKeys)))
+	start := time.Now()
+	for i := 0; i < *monkeyKeys; i++ {
+		if rng.IntN(20) == 0 {
+			d.send(tea.WindowSizeMsg{Width: rng.IntN(240), Height: rng.IntN(80)})
+		} else {
+			d.send(keys[rng.IntN(len(keys))])
+		}
+		d.drain()
+		if i%25 == 0 {
+			_ = m.View()
+		}
+	}
+	t.Logf("%d events in %v; %d quits asked on the way", *monkeyKeys, time.Since(start).Round(time.Millisecond), d.quits)
+
+	// Back to a normal size, close whatever is open, and quit.
+	d.send(tea.WindowSizeMsg{Width: 120, Height: 40})
+	for i := 0; i < 10 && m.layers.len() > 0; i++ {
+		d.send(press("esc"))
+	}
+	_, cmd := m.Update(press("q"))
+	require.NotNil(t, cmd, "q answers")
+	assert.Equal(t, tea.QuitMsg{}, cmd())
+}
+
+// monkeyKeyPool is every bound key plus letters, digits, punctuation,
+// editing keys and some hostile text.
+func monkeyKeyPool() []tea.KeyPressMsg {
+	var out []tea.KeyPressMsg
+	for _, a := range keymap.Default().Actions() {
+		for _, k := range a.Keys() {
+			out = append(out, press(k))
+		}
+	}
+	for _, r := range "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789:/?@!-_ .é語" {
+		out = append(out, press(string(r)))
+	}
+	for _, k := range []string{"enter", "esc", "tab", "shift+tab", "backspace", "delete", "left", "right", "up", "down", "home", "end", "ctrl+o", "ctrl+w", "ctrl+u"} {
+		out = append(out, press(k), press(k)) // weight the keys that move between layers
+	}
+	out = append(out, tea.KeyPressMsg{Code: 0x1b, Text: "\x1b]0;pwned\x07"}, tea.KeyPressMsg{Code: 'x', Text: "\x1b[2J"})
+	return out
+}
