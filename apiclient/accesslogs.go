@@ -3,8 +3,10 @@ package apiclient
 import (
 	"context"
 	"fmt"
+	"net"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -31,17 +33,24 @@ type AccessLog struct {
 	Username      string `json:"username"`
 }
 
-// timestampLayouts are the forms the service writes timestamps in.
+// timestampLayouts are the forms the service writes timestamps in: ISO
+// 8601, the JavaScript Date form (whose trailing "(zone name)" is cut before
+// parsing: it may be "(UTC)" or "(Coordinated Universal Time)") and the Java
+// Date form.
 var timestampLayouts = []string{
 	time.RFC3339Nano,
-	"Mon Jan 2 2006 15:04:05 GMT-0700 (MST)",
-	"Mon Jan 02 2006 15:04:05 GMT-0700 (MST)",
+	"Mon Jan 2 2006 15:04:05 GMT-0700",
+	"Mon Jan 2 15:04:05 MST 2006",
 }
 
 // Time parses Timestamp; ok is false when its form is unknown.
 func (l AccessLog) Time() (t time.Time, ok bool) {
+	ts := strings.TrimSpace(l.Timestamp)
+	if i := strings.Index(ts, " ("); i > 0 && strings.HasSuffix(ts, ")") {
+		ts = ts[:i]
+	}
 	for _, layout := range timestampLayouts {
-		if t, err := time.Parse(layout, l.Timestamp); err == nil {
+		if t, err := time.Parse(layout, ts); err == nil {
 			return t, true
 		}
 	}
@@ -71,6 +80,11 @@ func (o AccessLogsOptions) Validate() error {
 		return invalidField("start", "required when end is set (start and end go together)")
 	case o.Start != nil && o.End.Before(*o.Start):
 		return invalidField("end", "must not be before start")
+	}
+	if o.IPAddress != "" {
+		if ip := net.ParseIP(o.IPAddress); ip == nil || ip.To4() == nil {
+			return invalidField("ipAddress", "must be an IPv4 address, got %q", o.IPAddress)
+		}
 	}
 	if o.NLogs != nil && (*o.NLogs < 0 || *o.NLogs > MaxAccessLogs) {
 		return invalidField("nLogs", "must be 0..%d, got %d", MaxAccessLogs, *o.NLogs)
