@@ -346,7 +346,7 @@ func (g *accessStream) second(sec int64) []accessEvent {
 
 // logLine is the raw mongod structured log line of the attempt.
 type accessLogLine struct {
-	T    struct {
+	T struct {
 		Date string `json:"$date"`
 	} `json:"t"`
 	S    string        `json:"s"`
