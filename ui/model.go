@@ -147,7 +147,7 @@ func New(o Options) (*Model, error) {
 // Init connects and, unless the theme is fixed, asks the terminal for its
 // background colour.
 func (m *Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{m.connect()}
+	cmds := []tea.Cmd{m.connect(), clockTick()}
 	if !m.themeFixed {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
@@ -169,6 +169,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.connected(msg)
 	case scopeLoadedMsg:
 		return m, m.scopeLoaded(msg)
+	case clockTickMsg:
+		return m, clockTick() // only redraws "updated Ns ago"
 	}
 	if cmd, ok := m.routeToPane(msg); ok {
 		return m, cmd
@@ -247,4 +249,11 @@ func (m *Model) updateLayers(msg tea.Msg) tea.Cmd {
 		}
 	}
 	return tea.Batch(cmds...)
+}
+
+// clockTickMsg redraws the header once a second; Init starts the one loop.
+type clockTickMsg struct{}
+
+func clockTick() tea.Cmd {
+	return tea.Tick(time.Second, func(time.Time) tea.Msg { return clockTickMsg{} })
 }
