@@ -1,0 +1,67 @@
+package views
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestMatchFilter(t *testing.T) {
+	assert.True(t, MatchFilter("", "x"))
+	assert.True(t, MatchFilter("!", "x"))
+	assert.True(t, MatchFilter("PAY", "payments-rs"))
+	assert.False(t, MatchFilter("pay", "orders"))
+	assert.True(t, MatchFilter("!pay", "orders"))
+	assert.False(t, MatchFilter("!pay", "orders", "payments"))
+}
+
+func TestSeqDropsStaleAnswers(t *testing.T) {
+	var s Seq
+	a := s.Next()
+	b := s.Next()
+	assert.False(t, s.Latest(a))
+	assert.True(t, s.Latest(b))
+}
+
+func TestPollerKeepsOneLoop(t *testing.T) {
+	var p Poller
+	p.Arm(Alerts, time.Hour)
+	first := PollTickMsg{Pane: Alerts, Gen: 1}
+	p.Arm(Alerts, time.Hour) // a manual refresh re-arms
+	assert.False(t, p.Current(first), "the older loop's tick is dropped")
+	cur := PollTickMsg{Pane: Alerts, Gen: 2}
+	assert.True(t, p.Current(cur))
+	assert.False(t, p.Current(cur), "a tick is consumed once")
+	p.Arm(Alerts, time.Hour)
+	p.Stop()
+	assert.False(t, p.Current(PollTickMsg{Pane: Alerts, Gen: 3}), "stopped while hidden")
+}
+
+func TestFetchStampsResultAndTask(t *testing.T) {
+	quiet := Fetch(Alerts, "list", 7, "", func(context.Context) (any, error) { return 42, nil })
+	msg := quiet()
+	assert.Equal(t, ResultMsg{Pane: Alerts, Key: "list", Seq: 7, Value: 42}, msg)
+
+	boom := errors.New("boom")
+	loud := Fetch(Alerts, "list", 8, "loading alerts", func(context.Context) (any, error) { return nil, boom })
+	seq := reflect.ValueOf(loud())
+	require.Equal(t, reflect.Slice, seq.Kind(), "a task runs as a sequence: start, then the request")
+	start := seq.Index(0).Interface().(tea.Cmd)()
+	res := seq.Index(1).Interface().(tea.Cmd)().(ResultMsg)
+	assert.Equal(t, TaskStartMsg{ID: res.TaskID(), Text: "loading alerts"}, start)
+	assert.ErrorIs(t, res.Err, boom)
+}
+
+func TestLayoutFor(t *testing.T) {
+	assert.Equal(t, LayoutNarrow, LayoutFor(0))
+	assert.Equal(t, LayoutNarrow, LayoutFor(79))
+	assert.Equal(t, LayoutCompact, LayoutFor(80))
+	assert.Equal(t, LayoutCompact, LayoutFor(119))
+	assert.Equal(t, LayoutWide, LayoutFor(120))
+}
