@@ -28,6 +28,10 @@ func (m *Model) routeToPane(msg tea.Msg) (tea.Cmd, bool) {
 		return m.updatePane(m.paneIndex(msg.Pane), msg.Msg), true
 	case views.ConfirmMsg:
 		return m.confirmForPane(msg), true
+	case views.FormMsg:
+		return m.formForPane(msg), true
+	case views.FormDoneMsg:
+		return m.formDone(msg), true
 	}
 	return nil, false
 }

@@ -2,6 +2,8 @@ package views
 
 import (
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
 )
 
 // ActionMsg is an action of the active pane that the gate allowed. The root
@@ -17,6 +19,10 @@ type ActionMsg struct {
 	// Target is whatever the pane put in ConfirmMsg.Action.Target (usually
 	// the selected row's id), handed back untouched.
 	Target string
+	// Form, when the action comes back from a FormMsg dialog, is the form's
+	// id and Values what the user entered.
+	Form   string
+	Values components.FormValues
 }
 
 // ConfirmMsg asks the root to open a confirmation dialog whose default answer
@@ -33,6 +39,34 @@ type ConfirmMsg struct {
 	// (an ack comment); it is handed back in Action.Input.
 	Prompt string
 	Action ActionMsg
+}
+
+// FormMsg asks the root to open a form dialog (an ack with a duration and a
+// comment, a snapshot's description and retention, a restore wizard step).
+// When the user submits a valid form, the root checks the gate again and
+// delivers Action with Confirmed, Form and Values set. The dialog stays open,
+// frozen, until the pane answers with FormDoneMsg: no error closes it; an
+// error is shown in the dialog with everything the user typed kept, and the
+// user may fix it and submit again. esc cancels and the pane hears nothing.
+type FormMsg struct {
+	Pane   ID
+	ID     string // names the form in FormDoneMsg and ActionMsg.Form
+	Title  string
+	Fields []components.Field
+	Action ActionMsg
+}
+
+// FormDoneMsg ends a submitted form: Err nil closes it; otherwise the
+// error (an *apiclient.Error shows its errorCode and detail) appears in it.
+type FormDoneMsg struct {
+	Pane ID
+	ID   string
+	Err  error
+}
+
+// FormDone returns a Cmd that answers a submitted form.
+func FormDone(pane ID, id string, err error) tea.Cmd {
+	return func() tea.Msg { return FormDoneMsg{Pane: pane, ID: id, Err: err} }
 }
 
 // ResultMsg is the answer to a request a pane made with Fetch. The root
