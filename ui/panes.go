@@ -3,6 +3,8 @@ package ui
 import (
 	"github.com/dbadmin-tui/dbadmin-tui/views"
 	"github.com/dbadmin-tui/dbadmin-tui/views/placeholder"
+	"github.com/dbadmin-tui/dbadmin-tui/views/search"
+	"github.com/dbadmin-tui/dbadmin-tui/views/settings"
 )
 
 // DefaultPanes builds the six panes in tab order. Each area's own issue
@@ -11,9 +13,9 @@ func DefaultPanes() []views.Factory {
 	return []views.Factory{
 		placeholder.NewAlerts,
 		placeholder.Factory(views.Backups),
-		placeholder.Factory(views.Search),
+		search.New,
 		placeholder.Factory(views.AccessLogs),
 		placeholder.Factory(views.Migration),
-		placeholder.Factory(views.Settings),
+		settings.New,
 	}
 }

@@ -1,0 +1,388 @@
+package settings
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
+	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
+	"github.com/dbadmin-tui/dbadmin-tui/views"
+)
+
+// Action names, as the keymap spells them.
+const (
+	actAuditing    = "settings.auditing"
+	actEditFilter  = "settings.editFilter"
+	actCustomDNS   = "settings.customDNS"
+	actNewRole     = "settings.newRole"
+	actAuthorize   = "settings.authorize"
+	actDeauthorize = "settings.deauthorize"
+)
+
+// Targets of the auditing confirmations.
+const (
+	targetAuditOn      = "enabled:on"
+	targetAuditOff     = "enabled:off"
+	targetAuthOn       = "authSuccess:on"
+	targetAuthOff      = "authSuccess:off"
+	targetFilterPrefix = "filter:"
+)
+
+// perfWarning is shown before auditAuthorizationSuccess is turned on.
+const perfWarning = "Auditing successful authorizations degrades cluster performance: every authorized " +
+	"operation the filter matches (authCheck events) is written to the audit log, not only the failures."
+
+// dnsNote explains what custom DNS changes for the people who connect.
+const dnsNote = "With custom DNS on, AWS clusters in this project use your DNS; over VPC peering, " +
+	"connect with the private-IP connection strings."
+
+// action answers an action the gate allowed: a first press asks (or opens
+// the editor); a confirmed one sends.
+func (p *Pane) action(msg views.ActionMsg) tea.Cmd {
+	switch msg.Name {
+	case actAuditing:
+		if !msg.Confirmed {
+			return p.askAuditing()
+		}
+		return p.sendAuditing(msg.Target)
+	case actEditFilter:
+		if !msg.Confirmed {
+			return p.edit()
+		}
+		text, ok := strings.CutPrefix(msg.Target, targetFilterPrefix)
+		if !ok {
+			return p.sendAuditing(msg.Target)
+		}
+		return p.sendFilter(text)
+	case actCustomDNS:
+		if !msg.Confirmed {
+			return p.askDNS()
+		}
+		return p.sendDNS(msg.Target == "on")
+	case actNewRole:
+		if !msg.Confirmed {
+			return p.askNewRole("", "")
+		}
+		return p.createRole(msg.Input)
+	case actAuthorize:
+		if !msg.Confirmed {
+			return p.askAuthorize("", "")
+		}
+		return p.authorize(msg.Target, msg.Input)
+	case actDeauthorize:
+		if !msg.Confirmed {
+			return p.askDeauthorize()
+		}
+		return p.deauthorize(msg.Target)
+	}
+	return nil
+}
+
+// ready says why nothing can be changed yet, or "".
+func (p *Pane) ready(what string) string {
+	switch {
+	case p.ctx.GroupID == "":
+		return what + ": no project selected"
+	case !p.loaded:
+		return what + ": settings are still loading"
+	}
+	return ""
+}
+
+func (p *Pane) confirm(title, body string, action views.ActionMsg) tea.Cmd {
+	msg := views.ConfirmMsg{Pane: views.Settings, Title: title, Body: body, Action: action}
+	return func() tea.Msg { return msg }
+}
+
+func (p *Pane) prompt(title, body, prompt string, action views.ActionMsg) tea.Cmd {
+	msg := views.ConfirmMsg{Pane: views.Settings, Title: title, Body: body, Prompt: prompt, Action: action}
+	return func() tea.Msg { return msg }
+}
+
+func (p *Pane) askAuditing() tea.Cmd {
+	if why := p.ready("auditing"); why != "" {
+		return p.refuse(why)
+	}
+	a := p.snap.Audit
+	if a == nil {
+		return p.refuse("auditing: the configuration could not be read: " + errText(p.snap.AuditErr))
+	}
+	if a.Enabled {
+		return p.confirm("Turn auditing off?",
+			"Database auditing stops for every dedicated cluster of "+p.project()+"; events are no longer recorded.",
+			views.ActionMsg{Name: actAuditing, Target: targetAuditOff})
+	}
+	body := "Database auditing starts on the dedicated (M10+) clusters of " + p.project() +
+		" with the current filter. It is unavailable on M0, M2, M5, flex and serverless clusters."
+	if a.AuditAuthorizationSuccess {
+		body += "\n\nWarning: " + perfWarning
+	}
+	return p.confirm("Turn auditing on?", body, views.ActionMsg{Name: actAuditing, Target: targetAuditOn})
+}
+
+func (p *Pane) askAuthSuccess() tea.Cmd {
+	if why := p.ready("auditing"); why != "" {
+		return p.refuse(why)
+	}
+	a := p.snap.Audit
+	if a == nil {
+		return p.refuse("auditing: the configuration could not be read: " + errText(p.snap.AuditErr))
+	}
+	if a.AuditAuthorizationSuccess {
+		return p.confirm("Stop recording successful authorizations?",
+			"Only failed authorizations are recorded from now on.",
+			views.ActionMsg{Name: actAuditing, Target: targetAuthOff})
+	}
+	return p.confirm("Record successful authorizations?", "Warning: "+perfWarning,
+		views.ActionMsg{Name: actAuditing, Target: targetAuthOn})
+}
+
+func (p *Pane) askDNS() tea.Cmd {
+	if why := p.ready("custom DNS"); why != "" {
+		return p.refuse(why)
+	}
+	d := p.snap.DNS
+	if d == nil {
+		return p.refuse("custom DNS: the state could not be read: " + errText(p.snap.DNSErr))
+	}
+	if d.Enabled {
+		return p.confirm("Turn custom DNS for AWS off?",
+			"AWS clusters in "+p.project()+" go back to the cloud's DNS; connection strings that rely on your DNS stop resolving.",
+			views.ActionMsg{Name: actCustomDNS, Target: "off"})
+	}
+	return p.confirm("Turn custom DNS for AWS on?", dnsNote, views.ActionMsg{Name: actCustomDNS, Target: "on"})
+}
+
+func (p *Pane) project() string {
+	if p.ctx.ProjectName != "" {
+		return "project " + components.Sanitize(p.ctx.ProjectName)
+	}
+	return "the project"
+}
+
+// write runs a mutating request; its answer comes back as keyWrite.
+func (p *Pane) write(task string, fn func(ctx context.Context, c *apiclient.Client, gid string) (written, error)) tea.Cmd {
+	client, gid := p.ctx.Client, p.ctx.GroupID
+	if client == nil || gid == "" {
+		return p.refuse(task + ": no project selected")
+	}
+	p.writes++
+	return views.Fetch(views.Settings, keyWrite, p.seq.Next(), task, func(ctx context.Context) (any, error) {
+		return fn(ctx, client, gid)
+	})
+}
+
+func (p *Pane) sendAuditing(target string) tea.Cmd {
+	on, off := true, false
+	var u apiclient.AuditLogUpdate
+	var what string
+	switch target {
+	case targetAuditOn:
+		u.Enabled, what = &on, "auditing turned on"
+	case targetAuditOff:
+		u.Enabled, what = &off, "auditing turned off"
+	case targetAuthOn:
+		u.AuditAuthorizationSuccess, what = &on, "successful authorizations are recorded"
+	case targetAuthOff:
+		u.AuditAuthorizationSuccess, what = &off, "successful authorizations are no longer recorded"
+	default:
+		return p.refuse("auditing: unknown change " + target)
+	}
+	return p.write("updating auditing", func(ctx context.Context, c *apiclient.Client, gid string) (written, error) {
+		a, err := c.Settings().UpdateAuditLog(ctx, gid, u)
+		if err != nil {
+			return written{what: "auditing change"}, err
+		}
+		return written{what: what, audit: a}, nil
+	})
+}
+
+func (p *Pane) sendFilter(text string) tea.Cmd {
+	return p.write("saving the audit filter", func(ctx context.Context, c *apiclient.Client, gid string) (written, error) {
+		a, err := c.Settings().UpdateAuditLog(ctx, gid, apiclient.AuditLogUpdate{AuditFilter: &text})
+		if err != nil {
+			return written{what: "saving the audit filter", filterText: text}, err
+		}
+		return written{what: "audit filter saved", filterText: text, audit: a}, nil
+	})
+}
+
+func (p *Pane) sendDNS(on bool) tea.Cmd {
+	what := "custom DNS for AWS turned off"
+	if on {
+		what = "custom DNS for AWS turned on"
+	}
+	return p.write("updating custom DNS", func(ctx context.Context, c *apiclient.Client, gid string) (written, error) {
+		d, err := c.Settings().ToggleCustomDNS(ctx, gid, on)
+		if err != nil {
+			return written{what: "custom DNS change"}, err
+		}
+		return written{what: what, dns: d}, nil
+	})
+}
+
+// New roles: AWS (the default), GCP, or AZURE with its three ids.
+const newRolePrompt = "Provider: AWS, GCP, or AZURE <app id> <service principal id> <tenant id>"
+
+func (p *Pane) askNewRole(problem, typed string) tea.Cmd {
+	if why := p.ready("new access role"); why != "" {
+		return p.refuse(why)
+	}
+	body := "Creates a cloud provider access role in " + p.project() + ". An AWS role then needs your IAM role's ARN (z); " +
+		"an Azure service principal needs its application, service principal and tenant ids now. Empty means AWS."
+	if problem != "" {
+		body = "✗ " + problem + "\nYou typed: " + typed + "\n\n" + body
+	}
+	return p.prompt("New access role", body, newRolePrompt, views.ActionMsg{Name: actNewRole})
+}
+
+// parseNewRole reads the provider answer.
+func parseNewRole(input string) (apiclient.AccessRoleRequest, error) {
+	f := strings.Fields(input)
+	if len(f) == 0 {
+		return apiclient.AccessRoleRequest{ProviderName: apiclient.ProviderAWS}, nil
+	}
+	req := apiclient.AccessRoleRequest{ProviderName: apiclient.CloudProvider(strings.ToUpper(f[0]))}
+	switch req.ProviderName {
+	case apiclient.ProviderAWS, apiclient.ProviderGCP:
+		if len(f) > 1 {
+			return req, fmt.Errorf("%s takes no ids", req.ProviderName)
+		}
+	case apiclient.ProviderAzure:
+		if len(f) != 4 {
+			return req, fmt.Errorf("AZURE needs three ids: application id, service principal id, tenant id (got %d)", len(f)-1)
+		}
+		req.AtlasAzureAppID, req.ServicePrincipalID, req.TenantID = f[1], f[2], f[3]
+	default:
+		return req, fmt.Errorf("unknown provider %q: use AWS, GCP or AZURE", f[0])
+	}
+	return req, nil
+}
+
+func (p *Pane) createRole(input string) tea.Cmd {
+	req, err := parseNewRole(input)
+	if err != nil {
+		p.say("new access role: "+err.Error(), true)
+		return p.askNewRole(err.Error(), input)
+	}
+	return p.write("creating an access role", func(ctx context.Context, c *apiclient.Client, gid string) (written, error) {
+		r, err := c.Settings().CreateAccessRole(ctx, gid, req)
+		if err != nil {
+			return written{what: "creating the " + string(req.ProviderName) + " access role"}, err
+		}
+		what := fmt.Sprintf("%s access role %s created", r.ProviderName, r.Key())
+		if r.ProviderName == apiclient.ProviderAWS {
+			what += ": set up the IAM role's trust, then press z"
+		}
+		return written{what: what}, nil
+	})
+}
+
+// selectedRole is the role under the cursor, or a refusal.
+func (p *Pane) selectedRole(what string) (*apiclient.AccessRole, tea.Cmd) {
+	if why := p.ready(what); why != "" {
+		return nil, p.refuse(why)
+	}
+	r, ok := p.row()
+	if !ok || r.role == nil {
+		return nil, p.refuse(what + ": select an access role first (move down to the roles)")
+	}
+	return r.role, nil
+}
+
+func (p *Pane) askAuthorize(problem, typed string) tea.Cmd {
+	r, refused := p.selectedRole("authorize")
+	if refused != nil {
+		return refused
+	}
+	return p.askAuthorizeRole(*r, problem, typed)
+}
+
+func (p *Pane) askAuthorizeRole(r apiclient.AccessRole, problem, typed string) tea.Cmd {
+	s := components.Sanitize
+	switch r.ProviderName {
+	case apiclient.ProviderGCP:
+		return p.refuse("authorize: GCP service accounts need no authorization step")
+	case apiclient.ProviderAzure:
+		return p.refuse("authorize: Azure service principals are authorized with their ids when created")
+	}
+	body := fmt.Sprintf("In AWS, let your IAM role trust %s with external id %s, then give its ARN.",
+		s(r.AtlasAWSAccountARN), s(r.AtlasAssumedRoleExternalID))
+	if r.IAMAssumedRoleARN != "" {
+		body += "\nNow authorized as " + s(r.IAMAssumedRoleARN) + "."
+	}
+	if problem != "" {
+		body = "✗ " + problem + "\nYou typed: " + s(typed) + "\n\n" + body
+	}
+	return p.prompt("Authorize AWS role "+s(r.Key()), body,
+		"IAM role ARN (arn:aws:iam::<12 digits>:role/<name>)",
+		views.ActionMsg{Name: actAuthorize, Target: r.Key()})
+}
+
+func (p *Pane) authorize(roleID, input string) tea.Cmd {
+	r := p.findRole(roleID)
+	if r == nil {
+		return p.refuse("authorize: role " + roleID + " is gone; refresh with r")
+	}
+	arn := strings.TrimSpace(input)
+	if err := apiclient.ValidIAMRoleARN(arn); err != nil {
+		reason := err.Error()
+		var v *apiclient.ValidationError
+		if errors.As(err, &v) {
+			reason = v.Reason
+		}
+		p.say("authorize: "+reason, true)
+		return p.askAuthorizeRole(*r, reason, arn)
+	}
+	id := r.Key()
+	return p.write("authorizing role "+id, func(ctx context.Context, c *apiclient.Client, gid string) (written, error) {
+		got, err := c.Settings().AuthorizeAccessRole(ctx, gid, id, apiclient.AccessRoleRequest{ProviderName: apiclient.ProviderAWS, IAMAssumedRoleARN: arn})
+		if err != nil {
+			return written{what: "authorizing role " + id}, err
+		}
+		return written{what: "role " + got.Key() + " authorized as " + got.IAMAssumedRoleARN}, nil
+	})
+}
+
+func (p *Pane) askDeauthorize() tea.Cmd {
+	r, refused := p.selectedRole("deauthorize")
+	if refused != nil {
+		return refused
+	}
+	s := components.Sanitize
+	if bucket, used := exportUse(*r); used {
+		return p.refuse(fmt.Sprintf("deauthorize: role %s is used by export bucket %s; delete that bucket (Backups pane) first, then deauthorize",
+			s(r.Key()), s(bucket)))
+	}
+	body := fmt.Sprintf("The %s role %s is removed from %s; features using it lose access to your cloud account.",
+		s(string(r.ProviderName)), s(r.Key()), p.project())
+	if u := usageSummary(*r); u != "" {
+		body += "\nIt is used by: " + s(u) + "."
+	}
+	return p.confirm("Deauthorize access role?", body, views.ActionMsg{Name: actDeauthorize, Target: roleRowID(r)})
+}
+
+func (p *Pane) deauthorize(target string) tea.Cmd {
+	parts := strings.SplitN(target, ":", 3)
+	if len(parts) != 3 || parts[0] != "role" {
+		return p.refuse("deauthorize: no role selected")
+	}
+	provider, id := apiclient.CloudProvider(parts[1]), parts[2]
+	// Re-check on the latest load: a bucket may have been added meanwhile.
+	if r := p.findRole(id); r != nil {
+		if bucket, used := exportUse(*r); used {
+			return p.refuse(fmt.Sprintf("deauthorize: role %s is used by export bucket %s; delete that bucket first",
+				components.Sanitize(id), components.Sanitize(bucket)))
+		}
+	}
+	return p.write("deauthorizing role "+id, func(ctx context.Context, c *apiclient.Client, gid string) (written, error) {
+		if err := c.Settings().DeauthorizeAccessRole(ctx, gid, provider, id); err != nil {
+			return written{what: "deauthorizing role " + id}, err
+		}
+		return written{what: string(provider) + " role " + id + " deauthorized"}, nil
+	})
+}

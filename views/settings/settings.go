@@ -1,0 +1,308 @@
+// Package settings is the settings pane: the project's auditing
+// configuration (with the filter edited in $EDITOR), custom DNS for AWS
+// clusters, and its cloud provider access roles.
+//
+// Every change starts from a gated action (a, e, d, n, z, x) or from a
+// confirmation the root opened and gated; enter on a setting row asks the
+// same confirmation its key does. Nothing is sent from a plain key press.
+package settings
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
+	"github.com/dbadmin-tui/dbadmin-tui/keymap"
+	"github.com/dbadmin-tui/dbadmin-tui/views"
+)
+
+// Pane is the settings pane.
+type Pane struct {
+	ctx     views.Context
+	w, h    int
+	visible bool
+	paused  bool
+
+	seq  views.Seq
+	poll views.Poller
+
+	loaded bool
+	snap   snapshot
+
+	cursor int    // index into rows()
+	keep   string // the id of the row under the cursor, across reloads
+	filter string
+
+	// draft is audit filter text the user wrote that is not saved yet (a
+	// syntax error, a refused save); e reopens the editor with it.
+	draft    string
+	draftErr string
+	// notice is the last explanation or refusal, shown under the sections.
+	notice    string
+	noticeErr bool
+	// writes counts requests in flight, for the header line.
+	writes int
+}
+
+// snapshot is one load of the three sections; each may fail on its own
+// (auditing needs Project Owner to read, the rest Project Read Only).
+type snapshot struct {
+	Audit    *apiclient.AuditLog
+	AuditErr error
+	DNS      *apiclient.AWSCustomDNS
+	DNSErr   error
+	Roles    *apiclient.AccessRoles
+	RolesErr error
+}
+
+// New is the pane's Factory.
+func New(ctx views.Context) views.Pane { return &Pane{ctx: ctx} }
+
+func (p *Pane) ID() views.ID     { return views.Settings }
+func (p *Pane) Title() string    { return views.Settings.Title() }
+func (p *Pane) Init() tea.Cmd    { return p.load("loading settings") }
+func (p *Pane) SetSize(w, h int) { p.w, p.h = w, h }
+func (p *Pane) Busy() string     { return "" }
+
+func (p *Pane) Actions() []keymap.Action {
+	if p.ctx.Keys == nil {
+		return nil
+	}
+	return p.ctx.Keys.Scope(views.Settings.Scope())
+}
+
+func (p *Pane) SetVisible(v bool) tea.Cmd {
+	p.visible = v
+	return p.arm()
+}
+
+func (p *Pane) arm() tea.Cmd {
+	if p.paused || !p.visible {
+		p.poll.Stop()
+		return nil
+	}
+	d := p.ctx.Poll.Every(views.Settings)
+	if p.snap.RolesErr != nil && p.snap.DNSErr != nil {
+		d = p.ctx.Poll.Slow
+	}
+	return p.poll.Arm(views.Settings, d)
+}
+
+// Selected is what `y` copies: a role's id, or the audit filter.
+func (p *Pane) Selected() string {
+	r, ok := p.row()
+	if !ok {
+		return ""
+	}
+	switch {
+	case r.role != nil:
+		return r.role.Key()
+	case r.id == rowFilter && p.snap.Audit != nil:
+		return p.snap.Audit.AuditFilter
+	}
+	return ""
+}
+
+// load fetches the three sections; the Cmd captures what it needs.
+func (p *Pane) load(task string) tea.Cmd {
+	client, gid := p.ctx.Client, p.ctx.GroupID
+	if client == nil || gid == "" {
+		return nil
+	}
+	return views.Fetch(views.Settings, keyLoad, p.seq.Next(), task, func(ctx context.Context) (any, error) {
+		s := client.Settings()
+		var snap snapshot
+		snap.Audit, snap.AuditErr = s.AuditLog(ctx, gid)
+		snap.DNS, snap.DNSErr = s.CustomDNS(ctx, gid)
+		snap.Roles, snap.RolesErr = s.AccessRoles(ctx, gid)
+		// The load fails as a whole only when nothing could be read.
+		if snap.AuditErr != nil && snap.DNSErr != nil && snap.RolesErr != nil {
+			return snap, snap.RolesErr
+		}
+		return snap, nil
+	})
+}
+
+// Result keys.
+const (
+	keyLoad  = "load"
+	keyWrite = "write"
+)
+
+// written is a write's answer: what to say, and whether to reload.
+type written struct {
+	what string
+	// filterText is the filter a failed save tried, kept as the draft.
+	filterText string
+	audit      *apiclient.AuditLog
+	dns        *apiclient.AWSCustomDNS
+}
+
+func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
+	switch msg := msg.(type) {
+	case views.ResultMsg:
+		return p, p.result(msg)
+	case views.PollTickMsg:
+		if !p.poll.Current(msg) {
+			return p, nil
+		}
+		return p, tea.Batch(p.load(""), p.arm())
+	case views.RefreshMsg:
+		return p, tea.Batch(p.load("refreshing settings"), p.arm())
+	case views.PauseMsg:
+		p.paused = msg.Paused
+		return p, p.arm()
+	case views.FilterMsg:
+		p.filter = msg.Text
+		p.place()
+	case views.ContextChangedMsg:
+		p.ctx = msg.Ctx
+		if msg.Scope {
+			p.loaded, p.snap, p.cursor, p.keep = false, snapshot{}, 0, ""
+			p.draft, p.draftErr, p.notice = "", "", ""
+			return p, tea.Batch(p.load("loading settings"), p.arm())
+		}
+	case views.ActionMsg:
+		return p, p.action(msg)
+	case editorDoneMsg:
+		return p, p.editorDone(msg)
+	case tea.KeyPressMsg:
+		return p, p.key(msg)
+	}
+	return p, nil
+}
+
+func (p *Pane) result(msg views.ResultMsg) tea.Cmd {
+	switch msg.Key {
+	case keyLoad:
+		if !p.seq.Latest(msg.Seq) {
+			return nil
+		}
+		if snap, ok := msg.Value.(snapshot); ok {
+			p.snap = snap
+			p.loaded = true
+		} else if msg.Err != nil {
+			p.snap = snapshot{AuditErr: msg.Err, DNSErr: msg.Err, RolesErr: msg.Err}
+			p.loaded = true
+		}
+		p.place()
+		return nil
+	case keyWrite:
+		p.writes = max(0, p.writes-1)
+		w, _ := msg.Value.(written)
+		if msg.Err != nil {
+			if w.filterText != "" {
+				p.draft = w.filterText
+				p.draftErr = "not saved: " + errText(msg.Err)
+			}
+			p.say(w.what+" failed: "+errText(msg.Err), true)
+			return tea.Batch(views.Toast(w.what+" failed: "+errText(msg.Err), true), p.load(""))
+		}
+		if w.audit != nil {
+			p.snap.Audit, p.snap.AuditErr = w.audit, nil
+		}
+		if w.dns != nil {
+			p.snap.DNS, p.snap.DNSErr = w.dns, nil
+		}
+		if w.filterText != "" {
+			p.draft, p.draftErr = "", ""
+		}
+		p.say(w.what, false)
+		return tea.Batch(views.Toast(w.what, false), p.load(""))
+	}
+	return nil
+}
+
+// say sets the notice line under the sections.
+func (p *Pane) say(text string, isErr bool) { p.notice, p.noticeErr = text, isErr }
+
+// refuse explains on screen, and in a toast, why nothing was sent.
+func (p *Pane) refuse(text string) tea.Cmd {
+	p.say(text, true)
+	return views.Toast(text, true)
+}
+
+// key moves the cursor; enter on a setting row asks to flip it.
+func (p *Pane) key(msg tea.KeyPressMsg) tea.Cmd {
+	k := msg.String()
+	if k == "enter" || k == "space" {
+		return p.activate()
+	}
+	km := p.ctx.Keys
+	if km == nil {
+		return nil
+	}
+	rows := p.rows()
+	has := func(a keymap.Action) bool {
+		for _, b := range a.Keys() {
+			if b == k {
+				return true
+			}
+		}
+		return false
+	}
+	switch {
+	case has(km.Navigation.Up):
+		p.cursor--
+	case has(km.Navigation.Down):
+		p.cursor++
+	case has(km.Navigation.Home):
+		p.cursor = 0
+	case has(km.Navigation.End):
+		p.cursor = len(rows) - 1
+	case has(km.Navigation.PageDown), has(km.Navigation.HalfDown):
+		p.cursor += max(1, p.h/2)
+	case has(km.Navigation.PageUp), has(km.Navigation.HalfUp):
+		p.cursor -= max(1, p.h/2)
+	default:
+		return nil
+	}
+	p.cursor = max(0, min(p.cursor, len(rows)-1))
+	if r, ok := p.row(); ok {
+		p.keep = r.id
+	}
+	return nil
+}
+
+// activate is enter on a row: the same confirmation as the row's key.
+func (p *Pane) activate() tea.Cmd {
+	r, ok := p.row()
+	if !ok {
+		return nil
+	}
+	switch r.id {
+	case rowAuditing:
+		return p.askAuditing()
+	case rowAuthSuccess:
+		return p.askAuthSuccess()
+	case rowFilter:
+		p.say("press e to edit the audit filter in your editor", false)
+		return nil
+	case rowDNS:
+		return p.askDNS()
+	}
+	if r.role != nil {
+		p.say(fmt.Sprintf("role %s: z authorizes it, x deauthorizes it", r.role.Key()), false)
+	}
+	return nil
+}
+
+// errText is an error for the screen: an API error's detail, a local
+// refusal's reason, sanitized by the renderer.
+func errText(err error) string {
+	var denied *apiclient.DeniedError
+	if e, ok := apiclient.AsError(err); ok {
+		if e.Detail != "" {
+			return fmt.Sprintf("%d %s: %s", e.Status, e.ErrorCode, e.Detail)
+		}
+		return e.Error()
+	}
+	if errors.As(err, &denied) {
+		return denied.Reason
+	}
+	return strings.TrimSpace(err.Error())
+}
