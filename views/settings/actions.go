@@ -65,14 +65,14 @@ func (p *Pane) action(msg views.ActionMsg) tea.Cmd {
 		return p.sendDNS(msg.Target == "on")
 	case actNewRole:
 		if !msg.Confirmed {
-			return p.askNewRole("", "")
+			return p.askNewRole()
 		}
-		return p.createRole(msg.Input)
+		return p.createRole(msg.Values)
 	case actAuthorize:
 		if !msg.Confirmed {
-			return p.askAuthorize("", "")
+			return p.askAuthorize()
 		}
-		return p.authorize(msg.Target, msg.Input)
+		return p.authorize(msg.Target, msg.Values["arn"])
 	case actDeauthorize:
 		if !msg.Confirmed {
 			return p.askDeauthorize()
@@ -225,60 +225,65 @@ func (p *Pane) sendDNS(on bool) tea.Cmd {
 	})
 }
 
-// New roles: AWS (the default), GCP, or AZURE with its three ids.
-const newRolePrompt = "Provider: AWS, GCP, or AZURE <app id> <service principal id> <tenant id>"
+// Form ids; a submitted form is answered with FormDone under the same id.
+const (
+	formNewRole   = "settings.newRole"
+	formAuthorize = "settings.authorize"
+)
 
-func (p *Pane) askNewRole(problem, typed string) tea.Cmd {
+// askNewRole opens the new-role form: a provider, and for Azure the three
+// ids the service needs at creation.
+func (p *Pane) askNewRole() tea.Cmd {
 	if why := p.ready("new access role"); why != "" {
 		return p.refuse(why)
 	}
-	body := "Creates a cloud provider access role in " + p.project() + ". An AWS role then needs your IAM role's ARN (z); " +
-		"an Azure service principal needs its application, service principal and tenant ids now. Empty means AWS."
-	if problem != "" {
-		body = "✗ " + problem + "\nYou typed: " + typed + "\n\n" + body
+	azureID := func(name string) func(string, components.FormValues) error {
+		return func(v string, all components.FormValues) error {
+			if all["provider"] == string(apiclient.ProviderAzure) && strings.TrimSpace(v) == "" {
+				return fmt.Errorf("%s is required for AZURE", name)
+			}
+			return nil
+		}
 	}
-	return p.prompt("New access role", body, newRolePrompt, views.ActionMsg{Name: actNewRole})
+	fields := []components.Field{
+		{Key: "provider", Label: "Provider", Kind: components.FieldChoice,
+			Choices: []string{string(apiclient.ProviderAWS), string(apiclient.ProviderAzure), string(apiclient.ProviderGCP)},
+			Hint:    "AWS roles are authorized next (z) with your IAM role's ARN; GCP needs no step"},
+		{Key: "appId", Label: "Azure application id", Kind: components.FieldText, CharLimit: 64, Hint: "AZURE only", Validate: azureID("atlasAzureAppId")},
+		{Key: "principalId", Label: "Azure service principal id", Kind: components.FieldText, CharLimit: 64, Hint: "AZURE only", Validate: azureID("servicePrincipalId")},
+		{Key: "tenantId", Label: "Azure tenant id", Kind: components.FieldText, CharLimit: 64, Hint: "AZURE only", Validate: azureID("tenantId")},
+	}
+	msg := views.FormMsg{Pane: views.Settings, ID: formNewRole, Title: "New access role in " + p.project(), Fields: fields,
+		Action: views.ActionMsg{Name: actNewRole}}
+	return func() tea.Msg { return msg }
 }
 
-// parseNewRole reads the provider answer.
-func parseNewRole(input string) (apiclient.AccessRoleRequest, error) {
-	f := strings.Fields(input)
-	if len(f) == 0 {
-		return apiclient.AccessRoleRequest{ProviderName: apiclient.ProviderAWS}, nil
+// newRoleRequest reads the new-role form.
+func newRoleRequest(v components.FormValues) apiclient.AccessRoleRequest {
+	req := apiclient.AccessRoleRequest{ProviderName: apiclient.CloudProvider(v["provider"])}
+	if req.ProviderName == "" {
+		req.ProviderName = apiclient.ProviderAWS
 	}
-	req := apiclient.AccessRoleRequest{ProviderName: apiclient.CloudProvider(strings.ToUpper(f[0]))}
-	switch req.ProviderName {
-	case apiclient.ProviderAWS, apiclient.ProviderGCP:
-		if len(f) > 1 {
-			return req, fmt.Errorf("%s takes no ids", req.ProviderName)
-		}
-	case apiclient.ProviderAzure:
-		if len(f) != 4 {
-			return req, fmt.Errorf("AZURE needs three ids: application id, service principal id, tenant id (got %d)", len(f)-1)
-		}
-		req.AtlasAzureAppID, req.ServicePrincipalID, req.TenantID = f[1], f[2], f[3]
-	default:
-		return req, fmt.Errorf("unknown provider %q: use AWS, GCP or AZURE", f[0])
+	if req.ProviderName == apiclient.ProviderAzure {
+		req.AtlasAzureAppID = strings.TrimSpace(v["appId"])
+		req.ServicePrincipalID = strings.TrimSpace(v["principalId"])
+		req.TenantID = strings.TrimSpace(v["tenantId"])
 	}
-	return req, nil
+	return req
 }
 
-func (p *Pane) createRole(input string) tea.Cmd {
-	req, err := parseNewRole(input)
-	if err != nil {
-		p.say("new access role: "+err.Error(), true)
-		return p.askNewRole(err.Error(), input)
-	}
+func (p *Pane) createRole(values components.FormValues) tea.Cmd {
+	req := newRoleRequest(values)
 	return p.write("creating an access role", func(ctx context.Context, c *apiclient.Client, gid string) (written, error) {
 		r, err := c.Settings().CreateAccessRole(ctx, gid, req)
 		if err != nil {
-			return written{what: "creating the " + string(req.ProviderName) + " access role"}, err
+			return written{what: "creating the " + string(req.ProviderName) + " access role", form: formNewRole}, err
 		}
 		what := fmt.Sprintf("%s access role %s created", r.ProviderName, r.Key())
 		if r.ProviderName == apiclient.ProviderAWS {
 			what += ": set up the IAM role's trust, then press z"
 		}
-		return written{what: what}, nil
+		return written{what: what, form: formNewRole, role: roleRowID(r)}, nil
 	})
 }
 
@@ -294,15 +299,11 @@ func (p *Pane) selectedRole(what string) (*apiclient.AccessRole, tea.Cmd) {
 	return r.role, nil
 }
 
-func (p *Pane) askAuthorize(problem, typed string) tea.Cmd {
+func (p *Pane) askAuthorize() tea.Cmd {
 	r, refused := p.selectedRole("authorize")
 	if refused != nil {
 		return refused
 	}
-	return p.askAuthorizeRole(*r, problem, typed)
-}
-
-func (p *Pane) askAuthorizeRole(r apiclient.AccessRole, problem, typed string) tea.Cmd {
 	s := components.Sanitize
 	switch r.ProviderName {
 	case apiclient.ProviderGCP:
@@ -310,41 +311,43 @@ func (p *Pane) askAuthorizeRole(r apiclient.AccessRole, problem, typed string) t
 	case apiclient.ProviderAzure:
 		return p.refuse("authorize: Azure service principals are authorized with their ids when created")
 	}
-	body := fmt.Sprintf("In AWS, let your IAM role trust %s with external id %s, then give its ARN.",
-		s(r.AtlasAWSAccountARN), s(r.AtlasAssumedRoleExternalID))
-	if r.IAMAssumedRoleARN != "" {
-		body += "\nNow authorized as " + s(r.IAMAssumedRoleARN) + "."
-	}
-	if problem != "" {
-		body = "✗ " + problem + "\nYou typed: " + s(typed) + "\n\n" + body
-	}
-	return p.prompt("Authorize AWS role "+s(r.Key()), body,
-		"IAM role ARN (arn:aws:iam::<12 digits>:role/<name>)",
-		views.ActionMsg{Name: actAuthorize, Target: r.Key()})
+	// The external id first: a narrow dialog cuts the end, and the account
+	// ARN is in the detail panel too.
+	hint := fmt.Sprintf("external id %s; the IAM role must trust %s", s(r.AtlasAssumedRoleExternalID), s(r.AtlasAWSAccountARN))
+	fields := []components.Field{{Key: "arn", Label: "IAM role ARN", Kind: components.FieldText, CharLimit: 600,
+		Value: r.IAMAssumedRoleARN, Placeholder: "arn:aws:iam::123456789012:role/atlas", Hint: hint,
+		Validate: func(v string, _ components.FormValues) error {
+			if err := apiclient.ValidIAMRoleARN(strings.TrimSpace(v)); err != nil {
+				var ve *apiclient.ValidationError
+				if errors.As(err, &ve) {
+					return errors.New(ve.Reason)
+				}
+				return err
+			}
+			return nil
+		}}}
+	msg := views.FormMsg{Pane: views.Settings, ID: formAuthorize, Title: "Authorize AWS role " + s(r.Key()), Fields: fields,
+		Action: views.ActionMsg{Name: actAuthorize, Target: r.Key()}}
+	return func() tea.Msg { return msg }
 }
 
 func (p *Pane) authorize(roleID, input string) tea.Cmd {
-	r := p.findRole(roleID)
-	if r == nil {
-		return p.refuse("authorize: role " + roleID + " is gone; refresh with r")
-	}
 	arn := strings.TrimSpace(input)
+	// The form validated it; a value from anywhere else is checked again.
 	if err := apiclient.ValidIAMRoleARN(arn); err != nil {
-		reason := err.Error()
-		var v *apiclient.ValidationError
-		if errors.As(err, &v) {
-			reason = v.Reason
-		}
-		p.say("authorize: "+reason, true)
-		return p.askAuthorizeRole(*r, reason, arn)
+		p.say("authorize: "+err.Error(), true)
+		return views.FormDone(views.Settings, formAuthorize, err)
 	}
-	id := r.Key()
-	return p.write("authorizing role "+id, func(ctx context.Context, c *apiclient.Client, gid string) (written, error) {
-		got, err := c.Settings().AuthorizeAccessRole(ctx, gid, id, apiclient.AccessRoleRequest{ProviderName: apiclient.ProviderAWS, IAMAssumedRoleARN: arn})
+	if p.findRole(roleID) == nil {
+		err := fmt.Errorf("role %s is gone; close this form and refresh with r", roleID)
+		return views.FormDone(views.Settings, formAuthorize, err)
+	}
+	return p.write("authorizing role "+roleID, func(ctx context.Context, c *apiclient.Client, gid string) (written, error) {
+		got, err := c.Settings().AuthorizeAccessRole(ctx, gid, roleID, apiclient.AccessRoleRequest{ProviderName: apiclient.ProviderAWS, IAMAssumedRoleARN: arn})
 		if err != nil {
-			return written{what: "authorizing role " + id}, err
+			return written{what: "authorizing role " + roleID, form: formAuthorize}, err
 		}
-		return written{what: "role " + got.Key() + " authorized as " + got.IAMAssumedRoleARN}, nil
+		return written{what: "role " + got.Key() + " authorized as " + got.IAMAssumedRoleARN, form: formAuthorize}, nil
 	})
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/dbadmin-tui/dbadmin-tui/apisim"
 	"github.com/dbadmin-tui/dbadmin-tui/keymap"
 	"github.com/dbadmin-tui/dbadmin-tui/themes"
+	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
 )
 
@@ -34,6 +35,8 @@ type env struct {
 
 	// what the pane asked the root for
 	confirms []views.ConfirmMsg
+	forms    []views.FormMsg
+	done     []views.FormDoneMsg
 	toasts   []views.ToastMsg
 	execs    int // editor launches
 }
@@ -116,6 +119,10 @@ func (e *env) deliver(msg tea.Msg) {
 		e.confirms = append(e.confirms, m)
 	case views.ToastMsg:
 		e.toasts = append(e.toasts, m)
+	case views.FormMsg:
+		e.forms = append(e.forms, m)
+	case views.FormDoneMsg:
+		e.done = append(e.done, m)
 	case views.TaskStartMsg, views.PollTickMsg:
 	default:
 		v := reflect.ValueOf(msg)
@@ -171,6 +178,30 @@ func (e *env) answer(input string) {
 	a := c.Action
 	a.Confirmed, a.Input = true, input
 	e.send(a)
+}
+
+// submit submits the last form with values, as the root does once every
+// field validates (a field that does not is returned as its error).
+func (e *env) submit(values components.FormValues) error {
+	e.t.Helper()
+	require.NotEmpty(e.t, e.forms, "no form was opened")
+	f := e.forms[len(e.forms)-1]
+	for _, fd := range f.Fields {
+		if _, ok := values[fd.Key]; !ok && fd.Kind == components.FieldChoice {
+			values[fd.Key] = fd.Choices[fd.Choice]
+		}
+	}
+	for _, fd := range f.Fields {
+		if fd.Validate != nil {
+			if err := fd.Validate(values[fd.Key], values); err != nil {
+				return err
+			}
+		}
+	}
+	a := f.Action
+	a.Confirmed, a.Form, a.Values = true, f.ID, values
+	e.send(a)
+	return nil
 }
 
 func (e *env) lastConfirm() views.ConfirmMsg {

@@ -140,6 +140,10 @@ type written struct {
 	filterText string
 	audit      *apiclient.AuditLog
 	dns        *apiclient.AWSCustomDNS
+	// form is the form dialog that waits for this answer, if any.
+	form string
+	// role is a role just created: the cursor moves to it.
+	role string
 }
 
 func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
@@ -200,7 +204,18 @@ func (p *Pane) result(msg views.ResultMsg) tea.Cmd {
 				p.draftErr = "not saved: " + errText(msg.Err)
 			}
 			p.say(w.what+" failed: "+errText(msg.Err), true)
+			if w.form != "" {
+				// The form stays open with the error and what was typed.
+				return tea.Batch(views.FormDone(views.Settings, w.form, msg.Err), p.load(""))
+			}
 			return tea.Batch(views.Toast(w.what+" failed: "+errText(msg.Err), true), p.load(""))
+		}
+		var done tea.Cmd
+		if w.form != "" {
+			done = views.FormDone(views.Settings, w.form, nil)
+		}
+		if w.role != "" {
+			p.keep = w.role
 		}
 		if w.audit != nil {
 			p.snap.Audit, p.snap.AuditErr = w.audit, nil
@@ -212,7 +227,7 @@ func (p *Pane) result(msg views.ResultMsg) tea.Cmd {
 			p.draft, p.draftErr = "", ""
 		}
 		p.say(w.what, false)
-		return tea.Batch(views.Toast(w.what, false), p.load(""))
+		return tea.Batch(done, views.Toast(w.what, false), p.load(""))
 	}
 	return nil
 }

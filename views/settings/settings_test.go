@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
+	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
 )
 
@@ -235,28 +236,43 @@ func TestAuthorizeChecksTheARNBeforeSending(t *testing.T) {
 	e.selectRow(e.roleRow(func(r apiclient.AccessRole) bool { return r.ProviderName == "AWS" && r.AuthorizedDate == nil }))
 	id := e.pane.Selected()
 	e.action(actAuthorize)
-	c := e.lastConfirm()
-	assert.Contains(t, c.Prompt, "arn:aws:iam::<12 digits>:role/<name>")
-	assert.Contains(t, c.Body, "arn:aws:iam::012345678901:root", "the account to trust")
-	assert.Equal(t, id, c.Action.Target)
+	require.Len(t, e.forms, 1)
+	f := e.forms[0]
+	assert.Equal(t, id, f.Action.Target)
+	require.Len(t, f.Fields, 1)
+	assert.Contains(t, f.Fields[0].Hint, "arn:aws:iam::012345678901:root", "the account to trust")
+	assert.Contains(t, f.Fields[0].Hint, "external id d671e286-sim-")
 
-	e.answer("arn:aws:iam::1234:role/atlas")
-	again := e.lastConfirm()
-	assert.Len(t, e.confirms, 2, "asked again")
-	assert.Contains(t, again.Body, "You typed: arn:aws:iam::1234:role/atlas")
-	assert.Contains(t, again.Body, "12-digit account")
+	for bad, why := range map[string]string{
+		"arn:aws:iam::1234:role/atlas":   "12-digit account",
+		"arn:aws:s3:::bucket":            "must start with arn:aws:iam::",
+		"arn:aws:iam::123456789012:user": "12-digit account",
+		"":                               "required",
+	} {
+		err := e.submit(components.FormValues{"arn": bad})
+		require.Error(t, err, bad)
+		assert.Contains(t, err.Error(), why, bad)
+	}
 	assert.Empty(t, e.sent(), "a bad ARN is never sent")
+	// A value that slipped past the form is checked again, and the form told.
+	e.send(views.ActionMsg{Name: actAuthorize, Confirmed: true, Target: id, Values: components.FormValues{"arn": "nope"}})
+	require.Len(t, e.done, 1)
+	assert.Error(t, e.done[0].Err)
+	assert.Empty(t, e.sent())
 
-	e.answer("arn:aws:iam::123456789012:role/atlas-payments-exports")
+	require.NoError(t, e.submit(components.FormValues{"arn": " arn:aws:iam::123456789012:role/atlas-payments-exports "}))
 	assert.Len(t, e.sent(), 1)
+	require.Len(t, e.done, 2)
+	assert.NoError(t, e.done[1].Err, "the form closes")
 	_, _, roles := e.settings()
 	for _, r := range roles.AWSIAMRoles {
 		if r.RoleID == id {
 			require.NotNil(t, r.AuthorizedDate)
+			assert.True(t, r.AuthorizedDate.Equal(e.clock.Now()))
 			assert.Equal(t, "arn:aws:iam::123456789012:role/atlas-payments-exports", r.IAMAssumedRoleARN)
 		}
 	}
-	assert.Contains(t, ansi.Strip(e.pane.View()), "authorized")
+	assert.NotContains(t, ansi.Strip(e.pane.View()), "not authorized")
 }
 
 func TestAuthorizeNeedsARole(t *testing.T) {
@@ -308,26 +324,40 @@ func TestDeauthorizeRefusalFromTheServerIsShown(t *testing.T) {
 func TestNewRole(t *testing.T) {
 	e := newEnv(t, "project-owner", views.LayoutWide, 130, 24)
 	e.action(actNewRole)
-	assert.Equal(t, newRolePrompt, e.lastConfirm().Prompt)
-	e.answer("azure app-1 sp-1")
-	assert.Contains(t, e.lastConfirm().Body, "AZURE needs three ids")
-	assert.Contains(t, e.lastConfirm().Body, "You typed: azure app-1 sp-1")
-	e.answer("oracle")
-	assert.Contains(t, e.lastConfirm().Body, `unknown provider "oracle"`)
+	require.Len(t, e.forms, 1)
+	assert.Equal(t, []string{"AWS", "AZURE", "GCP"}, e.forms[0].Fields[0].Choices)
+	err := e.submit(components.FormValues{"provider": "AZURE", "appId": "app-1", "principalId": "sp-1"})
+	assert.ErrorContains(t, err, "tenantId is required for AZURE")
 	assert.Empty(t, e.sent())
 
-	e.answer("")
+	require.NoError(t, e.submit(components.FormValues{}), "AWS is the default and needs no ids")
 	assert.Len(t, e.sent(), 1)
+	require.Len(t, e.done, 1)
+	assert.NoError(t, e.done[0].Err)
 	assert.Contains(t, e.lastToast().Text, "AWS access role")
 	assert.Contains(t, e.lastToast().Text, "press z")
 	_, _, roles := e.settings()
-	assert.Len(t, roles.AWSIAMRoles, 3)
-	assert.Contains(t, ansi.Strip(e.pane.View()), "CLOUD PROVIDER ACCESS ROLES (5)")
+	require.Len(t, roles.AWSIAMRoles, 3)
+	view := ansi.Strip(e.pane.View())
+	assert.Contains(t, view, "CLOUD PROVIDER ACCESS ROLES (5)")
+	assert.Equal(t, roles.AWSIAMRoles[2].RoleID, e.pane.Selected(), "the cursor is on the new role")
 
 	e.action(actNewRole)
-	e.answer("AZURE app-1 sp-1 tenant-1")
+	require.NoError(t, e.submit(components.FormValues{"provider": "AZURE", "appId": "app-1", "principalId": "sp-1", "tenantId": "tenant-1"}))
 	_, _, roles = e.settings()
-	assert.Len(t, roles.AzureServicePrincipals, 2)
+	require.Len(t, roles.AzureServicePrincipals, 2)
+	assert.Equal(t, "tenant-1", roles.AzureServicePrincipals[1].TenantID)
+}
+
+func TestFailedCreateKeepsTheFormOpenWithTheError(t *testing.T) {
+	e := newEnv(t, "project-owner", views.LayoutWide, 130, 24)
+	e.action(actNewRole)
+	// Past the form's own checks, the client refuses an unknown provider.
+	e.send(views.ActionMsg{Name: actNewRole, Confirmed: true, Form: formNewRole, Values: components.FormValues{"provider": "IBM"}})
+	require.Len(t, e.done, 1)
+	assert.Equal(t, formNewRole, e.done[0].ID)
+	assert.ErrorContains(t, e.done[0].Err, "providerName")
+	assert.Empty(t, e.sent())
 }
 
 func TestCursorFollowsTheRowAcrossReloads(t *testing.T) {
