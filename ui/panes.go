@@ -3,7 +3,6 @@ package ui
 import (
 	"github.com/dbadmin-tui/dbadmin-tui/views"
 	"github.com/dbadmin-tui/dbadmin-tui/views/placeholder"
-	"github.com/dbadmin-tui/dbadmin-tui/views/search"
 	"github.com/dbadmin-tui/dbadmin-tui/views/settings"
 )
 
@@ -13,7 +12,7 @@ func DefaultPanes() []views.Factory {
 	return []views.Factory{
 		placeholder.NewAlerts,
 		placeholder.Factory(views.Backups),
-		search.New,
+		placeholder.Factory(views.Search),
 		placeholder.Factory(views.AccessLogs),
 		placeholder.Factory(views.Migration),
 		settings.New,
