@@ -133,10 +133,18 @@ type RestoreJob struct {
 	RunFor                int64     `json:"runFor"`
 	Cancelled             bool      `json:"cancelled"`
 	Failed                bool      `json:"failed"`
+	// WillFail makes the job fail when its run ends instead of finishing
+	// (a sharded snapshot restored onto a target of another topology).
+	WillFail bool `json:"willFail,omitempty"`
+}
+
+// failed reports a job that failed by now: marked so, or doomed and its run over.
+func (j *RestoreJob) failed(now time.Time) bool {
+	return j.Failed || (j.WillFail && !j.Cancelled && phase(now, j.CreatedAt, j.QueueFor, j.RunFor) == 2)
 }
 
 func (j *RestoreJob) finishedAt(now time.Time) *time.Time {
-	if j.Cancelled || j.Failed || phase(now, j.CreatedAt, j.QueueFor, j.RunFor) < 2 {
+	if j.Cancelled || j.failed(now) || phase(now, j.CreatedAt, j.QueueFor, j.RunFor) < 2 {
 		return nil
 	}
 	t := j.CreatedAt.Add(secs(j.QueueFor + j.RunFor))
@@ -147,7 +155,7 @@ func (c *call) restoreView(j *RestoreJob) any {
 	fin := j.finishedAt(c.now)
 	v := map[string]any{
 		"id": j.ID, "snapshotId": j.SnapshotID, "deliveryType": j.DeliveryType, "cancelled": j.Cancelled,
-		"failed": j.Failed, "expired": false, "timestamp": fmtTime(j.CreatedAt), "finishedAt": fmtTimePtr(fin),
+		"failed": j.failed(c.now), "expired": false, "timestamp": fmtTime(j.CreatedAt), "finishedAt": fmtTimePtr(fin),
 		"deliveryUrl": []string{}, "components": []any{},
 	}
 	if j.TargetClusterName != "" {
@@ -489,6 +497,13 @@ func createBackupRestoreJob(c *call) (any, error) {
 		return nil, e
 	}
 	j := b.job(c, cl, "cluster")
+	if cl.Kind == KindSharded && b.TargetClusterName != "" {
+		// The service accepts the job and only finds out while restoring that
+		// the target's shards do not match the snapshot's.
+		if t := c.w.cluster(b.TargetGroupID, b.TargetClusterName); t != nil && (t.Kind != KindSharded || t.Shards != cl.Shards) {
+			j.WillFail = true
+		}
+	}
 	c.w.RestoreJobs = append(c.w.RestoreJobs, j)
 	c.markChanged()
 	return c.restoreView(j), nil
@@ -507,7 +522,7 @@ func cancelBackupRestoreJob(c *call) (any, error) {
 		return nil, newError(http.StatusMethodNotAllowed, "ATLAS_BACKUP_CANCEL_SHARD_RESTORE_JOB_NOT_ALLOWED",
 			"Restore jobs of sharded cluster %s cannot be cancelled.", cl.Name)
 	}
-	if j.Cancelled || j.finishedAt(c.now) != nil {
+	if j.Cancelled || j.failed(c.now) || j.finishedAt(c.now) != nil {
 		return nil, errBadRequest("CANNOT_CANCEL_FINISHED_RESTORE_JOB", "Restore job %s has already finished or been cancelled.", j.ID)
 	}
 	j.Cancelled = true

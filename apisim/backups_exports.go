@@ -78,6 +78,22 @@ type Compliance struct {
 	ScheduledPolicyItems    []PolicyItem `json:"scheduledPolicyItems"`
 	UpdatedDate             time.Time    `json:"updatedDate"`
 	UpdatedUser             string       `json:"updatedUser"`
+	// Pending is the state shown until the change is applied: ENABLING for
+	// a new policy, UPDATING for a change.
+	Pending string `json:"pending,omitempty"`
+}
+
+// complianceApplyTime is how long a policy change takes to become ACTIVE.
+const complianceApplyTime = time.Minute
+
+func (p *Compliance) state(now time.Time) string {
+	if now.Before(p.UpdatedDate.Add(complianceApplyTime)) {
+		if p.Pending == "" {
+			return "ENABLING"
+		}
+		return p.Pending
+	}
+	return "ACTIVE"
 }
 
 func init() {
@@ -415,6 +431,9 @@ func updateBackupSchedule(c *call) (any, error) {
 				return nil, e
 			}
 		}
+		if e := retentionOrder(fieldAt("policies", i, "policyItems"), p.PolicyItems); e != nil {
+			return nil, e
+		}
 	}
 	if b.Export != nil {
 		if b.Export.FrequencyType != "monthly" && b.Export.FrequencyType != "yearly" {
@@ -466,12 +485,39 @@ func updateBackupSchedule(c *call) (any, error) {
 
 func itoa(i int) string { return strconv.Itoa(i) }
 
-// complianceView derives the state: ENABLING for a minute after a change.
-func (c *call) complianceView(p *Compliance) any {
-	state := "ACTIVE"
-	if c.now.Before(p.UpdatedDate.Add(time.Minute)) {
-		state = "ENABLING"
+// frequencyRank orders policy frequencies from the most to the least
+// frequent; on-demand items stand apart.
+var frequencyRank = map[string]int{"hourly": 0, "daily": 1, "weekly": 2, "monthly": 3, "yearly": 4}
+
+var unitDays = map[string]int{"days": 1, "weeks": 7, "months": 30, "years": 365}
+
+// retentionOrder enforces the spec's rule across policy items: a less
+// frequent item keeps its snapshots at least as long as a more frequent one.
+func retentionOrder(field string, items []PolicyItem) *apiError {
+	for j, b := range items {
+		rb, ok := frequencyRank[b.FrequencyType]
+		if !ok {
+			continue
+		}
+		for _, a := range items {
+			ra, ok := frequencyRank[a.FrequencyType]
+			if !ok || ra >= rb {
+				continue
+			}
+			if b.RetentionValue*unitDays[b.RetentionUnit] < a.RetentionValue*unitDays[a.RetentionUnit] {
+				return errField(field+"["+itoa(j)+"].retentionValue",
+					"the %s item keeps snapshots %d %s, less than the more frequent %s item (%d %s); less frequent items must keep them at least as long",
+					b.FrequencyType, b.RetentionValue, b.RetentionUnit, a.FrequencyType, a.RetentionValue, a.RetentionUnit)
+			}
+		}
 	}
+	return nil
+}
+
+// complianceView derives the state: ENABLING or UPDATING for a minute
+// after a change, then ACTIVE.
+func (c *call) complianceView(p *Compliance) any {
+	state := p.state(c.now)
 	items := p.ScheduledPolicyItems
 	if items == nil {
 		items = []PolicyItem{}
@@ -538,9 +584,17 @@ func updateDataProtectionSettings(c *call) (any, error) {
 			p.ScheduledPolicyItems[i].ID = c.w.newID()
 		}
 	}
-	if old := c.w.Compliance[c.project.ID]; old != nil && c.now.Before(old.UpdatedDate.Add(time.Minute)) {
+	if e := retentionOrder("scheduledPolicyItems", p.ScheduledPolicyItems); e != nil {
+		return nil, e
+	}
+	old := c.w.Compliance[c.project.ID]
+	if old != nil && old.state(c.now) != "ACTIVE" {
 		return nil, newError(http.StatusBadRequest, "CANNOT_UPDATE_BACKUP_COMPLIANCE_POLICY_SETTINGS_WITH_PENDING_ACTION",
-			"The backup compliance policy of group %s is still being applied; retry when its state is ACTIVE.", c.project.ID)
+			"The backup compliance policy of group %s is still being applied (%s); retry when its state is ACTIVE.", c.project.ID, old.state(c.now))
+	}
+	p.Pending = "ENABLING"
+	if old != nil {
+		p.Pending = "UPDATING"
 	}
 	p.UpdatedDate, p.UpdatedUser = c.now, c.id.PublicKey
 	c.w.Compliance[c.project.ID] = &p

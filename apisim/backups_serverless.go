@@ -1,6 +1,36 @@
 package apisim
 
+import (
+	"slices"
+	"time"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient/catalog"
+)
+
 // Serverless (sunset) and flex backups: snapshots and restore jobs.
+
+// serverlessGone reports whether the serverless backup calls are past their
+// sunset at now: from then on the service has migrated every serverless
+// instance to flex, so the flex routes serve them.
+func serverlessGone(now time.Time) bool {
+	op, ok := catalog.Get("listServerlessBackups")
+	return ok && op.Gone(now)
+}
+
+// flexCluster finds the cluster a flex route addresses, the kind of its
+// snapshots and the kinds of its restore jobs: a flex cluster, or a
+// serverless instance migrated to flex once the serverless calls are gone
+// (its earlier serverless jobs stay listed).
+func (c *call) flexCluster() (*Cluster, string, []string, error) {
+	if cl := c.w.cluster(c.project.ID, c.param("name")); cl != nil && cl.Kind == KindServerless && serverlessGone(c.now) {
+		return cl, KindServerless, []string{"flex", "serverless"}, nil
+	}
+	cl, err := c.kindCluster("name", KindFlex)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	return cl, KindFlex, []string{"flex"}, nil
+}
 
 func init() {
 	handle("listServerlessBackups", func(c *call) (any, error) {
@@ -61,40 +91,46 @@ func init() {
 	})
 
 	handle("listFlexBackups", func(c *call) (any, error) {
-		cl, err := c.kindCluster("name", KindFlex)
+		cl, snapKind, _, err := c.flexCluster()
 		if err != nil {
 			return nil, err
 		}
-		return listOf(c.snapshotsOf(cl, KindFlex), c.tenantSnapshotView), nil
+		return listOf(c.snapshotsOf(cl, snapKind), c.tenantSnapshotView), nil
 	})
 	handle("getFlexBackup", func(c *call) (any, error) {
-		cl, err := c.kindCluster("name", KindFlex)
+		cl, snapKind, _, err := c.flexCluster()
 		if err != nil {
 			return nil, err
 		}
-		s, err := c.snapshot(cl, KindFlex)
+		s, err := c.snapshot(cl, snapKind)
 		if err != nil {
 			return nil, err
 		}
 		return c.tenantSnapshotView(s), nil
 	})
 	handle("listFlexBackupRestoreJobs", func(c *call) (any, error) {
-		cl, err := c.kindCluster("name", KindFlex)
+		cl, _, kinds, err := c.flexCluster()
 		if err != nil {
 			return nil, err
 		}
-		return listOf(c.restoreJobsOf(cl, "flex"), c.flexRestoreView), nil
+		var jobs []*RestoreJob
+		for _, k := range kinds {
+			jobs = append(jobs, c.restoreJobsOf(cl, k)...)
+		}
+		slices.SortStableFunc(jobs, func(a, b *RestoreJob) int { return b.CreatedAt.Compare(a.CreatedAt) })
+		return listOf(jobs, c.flexRestoreView), nil
 	})
 	handle("getFlexBackupRestoreJob", func(c *call) (any, error) {
-		cl, err := c.kindCluster("name", KindFlex)
+		cl, _, kinds, err := c.flexCluster()
 		if err != nil {
 			return nil, err
 		}
-		j, err := c.restoreJob(cl, "flex")
-		if err != nil {
-			return nil, err
+		for _, k := range kinds {
+			if j, err := c.restoreJob(cl, k); err == nil {
+				return c.flexRestoreView(j), nil
+			}
 		}
-		return c.flexRestoreView(j), nil
+		return nil, errNotFound("RESTORE_JOB_NOT_FOUND", "No restore job with ID %s exists for %s.", c.param("restoreJobId"), cl.Name)
 	})
 	handle("createFlexBackupRestoreJob", createFlexRestore(false))
 	handle("downloadFlexBackup", createFlexRestore(true))
@@ -112,21 +148,28 @@ func (c *call) serverlessSnapshotView(s *Snapshot) any {
 // appears once the job completes and stays valid for four hours.
 func (c *call) flexRestoreView(j *RestoreJob) any {
 	status := [...]string{"QUEUED", "RUNNING", "COMPLETED"}[phase(c.now, j.CreatedAt, j.QueueFor, j.RunFor)]
-	if j.Failed {
+	if j.failed(c.now) {
 		status = "FAILED"
 	}
+	delivery := j.DeliveryType
+	switch delivery { // a migrated serverless instance's older jobs
+	case "automated", "pointInTime":
+		delivery = "RESTORE"
+	case "download":
+		delivery = "DOWNLOAD"
+	}
 	v := map[string]any{
-		"id": j.ID, "deliveryType": j.DeliveryType, "status": status, "snapshotId": j.SnapshotID,
+		"id": j.ID, "deliveryType": delivery, "status": status, "snapshotId": j.SnapshotID,
 		"instanceName": j.ClusterName, "projectId": j.GroupID, "restoreScheduledDate": fmtTime(j.CreatedAt),
 		"expirationDate": fmtTime(j.CreatedAt.Add(secs(j.QueueFor + j.RunFor)).Add(4 * 3600e9)),
 	}
-	if j.DeliveryType == "RESTORE" {
+	if delivery == "RESTORE" {
 		v["targetDeploymentItemName"], v["targetProjectId"] = j.TargetClusterName, j.TargetGroupID
 	}
 	if fin := j.finishedAt(c.now); fin != nil {
 		v["restoreFinishedDate"] = fmtTime(*fin)
 		v["snapshotFinishedDate"] = fmtTime(*fin)
-		if j.DeliveryType == "DOWNLOAD" {
+		if delivery == "DOWNLOAD" {
 			v["snapshotUrl"] = "https://restore.sim.invalid/flex/" + j.ID + "/" + j.SnapshotID + ".tar.gz"
 		}
 	}
@@ -135,7 +178,7 @@ func (c *call) flexRestoreView(j *RestoreJob) any {
 
 func createFlexRestore(download bool) opHandler {
 	return func(c *call) (any, error) {
-		cl, err := c.kindCluster("name", KindFlex)
+		cl, snapKind, _, err := c.flexCluster()
 		if err != nil {
 			return nil, err
 		}
@@ -173,7 +216,7 @@ func createFlexRestore(download bool) opHandler {
 		} else if b.TargetDeploymentItemName != "" || b.TargetProjectID != "" {
 			return nil, errField("targetDeploymentItemName", "is not an attribute of a download request")
 		}
-		if e := c.completedSnapshot(cl, b.SnapshotID, KindFlex); e != nil {
+		if e := c.completedSnapshot(cl, b.SnapshotID, snapKind); e != nil {
 			return nil, e
 		}
 		c.w.RestoreJobs = append(c.w.RestoreJobs, j)

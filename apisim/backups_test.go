@@ -1,0 +1,455 @@
+package apisim
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
+)
+
+// backupEnv is a simulator on a manual clock driven through the shared
+// client, as the dashboard drives it.
+type backupEnv struct {
+	*testEnv
+	c *apiclient.Client
+}
+
+func newBackupEnv(t *testing.T) *backupEnv {
+	t.Helper()
+	e := newEnv(t, Options{})
+	c, err := apiclient.New(apiclient.Options{BaseURL: e.ts.URL, Service: "atlas",
+		Auth: apiclient.DigestAuth("org-owner", "org-owner-secret"), MaxRetries: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &backupEnv{testEnv: e, c: c}
+}
+
+// raw sends a body as is, past the client's local checks, so the server's
+// own validation answers.
+func (e *backupEnv) raw(t *testing.T, op string, params map[string]string, body any) error {
+	t.Helper()
+	var out any
+	_, err := e.c.Do(context.Background(), op, apiclient.Request{Params: params, Body: body}, &out)
+	return err
+}
+
+// wantAPIError checks status, errorCode and, for validation errors, that the
+// detail names the field.
+func wantAPIError(t *testing.T, err error, status int, code, field string) {
+	t.Helper()
+	ae, ok := apiclient.AsError(err)
+	if !ok {
+		t.Fatalf("want %d %s, got %v", status, code, err)
+	}
+	if ae.Status != status || (code != "" && ae.ErrorCode != code) {
+		t.Fatalf("want %d %s, got %d %s: %s", status, code, ae.Status, ae.ErrorCode, ae.Detail)
+	}
+	if field != "" && !strings.Contains(ae.Detail, field) {
+		t.Fatalf("detail %q does not name %s", ae.Detail, field)
+	}
+}
+
+func cp(group, cluster string, more ...string) map[string]string {
+	m := map[string]string{"groupId": group, "clusterName": cluster}
+	for i := 0; i+1 < len(more); i += 2 {
+		m[more[i]] = more[i+1]
+	}
+	return m
+}
+
+var bg = context.Background()
+
+func TestOnDemandSnapshotLifecycleAndLimit(t *testing.T) {
+	e := newBackupEnv(t)
+	b := e.c.Backups()
+	s, err := b.TakeSnapshot(bg, DemoPaymentsID, "payments-rs", apiclient.TakeSnapshotRequest{Description: "before upgrade", RetentionInDays: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Status != apiclient.SnapshotQueued || s.SnapshotType != apiclient.SnapshotOnDemand {
+		t.Fatalf("new snapshot: %s %s", s.Status, s.SnapshotType)
+	}
+	if want := testStart.AddDate(0, 0, 3); s.ExpiresAt == nil || !s.ExpiresAt.Equal(want) {
+		t.Errorf("expiresAt %v, want %v", s.ExpiresAt, want)
+	}
+	// Only one on-demand snapshot may be queued or in progress per cluster.
+	_, err = b.TakeSnapshot(bg, DemoPaymentsID, "payments-rs", apiclient.TakeSnapshotRequest{RetentionInDays: 1})
+	wantAPIError(t, err, http.StatusConflict, "ON_DEMAND_SNAPSHOT_IN_PROGRESS", "")
+	// Another cluster is not affected.
+	if _, err := b.TakeSnapshot(bg, DemoPaymentsID, "payments-legacy", apiclient.TakeSnapshotRequest{RetentionInDays: 1}); err != nil {
+		t.Fatalf("other cluster: %v", err)
+	}
+
+	e.clock.Advance(15 * time.Second)
+	got, err := b.Snapshot(bg, DemoPaymentsID, "payments-rs", s.ID)
+	if err != nil || got.Status != apiclient.SnapshotInProgress {
+		t.Fatalf("after 15s: %v %v", got, err)
+	}
+	_, err = b.TakeSnapshot(bg, DemoPaymentsID, "payments-rs", apiclient.TakeSnapshotRequest{RetentionInDays: 1})
+	wantAPIError(t, err, http.StatusConflict, "ON_DEMAND_SNAPSHOT_IN_PROGRESS", "")
+	// A running snapshot cannot be deleted.
+	wantAPIError(t, b.DeleteSnapshot(bg, DemoPaymentsID, "payments-rs", s.ID), http.StatusConflict, "SNAPSHOT_IN_PROGRESS", "")
+
+	e.clock.Advance(time.Minute)
+	got, _ = b.Snapshot(bg, DemoPaymentsID, "payments-rs", s.ID)
+	if got.Status != apiclient.SnapshotCompleted {
+		t.Fatalf("after 75s: %s", got.Status)
+	}
+	if _, err := b.TakeSnapshot(bg, DemoPaymentsID, "payments-rs", apiclient.TakeSnapshotRequest{RetentionInDays: 1}); err != nil {
+		t.Fatalf("after completion a new one may start: %v", err)
+	}
+
+	// Expiration change: the new expiry counts from now.
+	up, err := b.UpdateRetention(bg, DemoPaymentsID, "payments-rs", s.ID, apiclient.SnapshotRetention{RetentionUnit: apiclient.SnapshotRetentionWeeks, RetentionValue: 2})
+	if err != nil || !up.ExpiresAt.Equal(e.clock.Now().AddDate(0, 0, 14)) {
+		t.Fatalf("retention: %v %v", up, err)
+	}
+	if err := b.DeleteSnapshot(bg, DemoPaymentsID, "payments-rs", s.ID); err != nil {
+		t.Fatalf("delete: %v", err)
+	}
+	_, err = b.Snapshot(bg, DemoPaymentsID, "payments-rs", s.ID)
+	wantAPIError(t, err, http.StatusNotFound, "SNAPSHOT_NOT_FOUND", "")
+}
+
+func TestSnapshotsSeededWithAFailureAndShardedMembers(t *testing.T) {
+	e := newBackupEnv(t)
+	b := e.c.Backups()
+	all, err := b.AllSnapshots(bg, DemoPaymentsID, "payments-rs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	failed := 0
+	for _, s := range all {
+		if s.Status == apiclient.SnapshotFailed {
+			failed++
+		}
+	}
+	if failed == 0 {
+		t.Error("no failed snapshot in the seeded history")
+	}
+	sh, err := b.ShardedSnapshots(bg, DemoPaymentsID, "payments-prod")
+	if err != nil || len(sh.Results) == 0 {
+		t.Fatalf("sharded: %v", err)
+	}
+	if m := sh.Results[0].Members; len(m) != 2 || m[0].ReplicaSetName == "" {
+		t.Errorf("members: %+v", m)
+	}
+}
+
+func TestSnapshotValidation(t *testing.T) {
+	e := newBackupEnv(t)
+	p := cp(DemoPaymentsID, "payments-rs")
+	wantAPIError(t, e.raw(t, "takeSnapshot", p, map[string]any{"retentionInDays": 0}), 400, "VALIDATION_ERROR", "retentionInDays")
+	snaps, _ := e.c.Backups().AllSnapshots(bg, DemoPaymentsID, "payments-rs")
+	sp := cp(DemoPaymentsID, "payments-rs", "snapshotId", snaps[1].ID)
+	wantAPIError(t, e.raw(t, "updateSnapshotRetention", sp, map[string]any{"retentionUnit": "FORTNIGHTS", "retentionValue": 1}), 400, "VALIDATION_ERROR", "retentionUnit")
+	wantAPIError(t, e.raw(t, "updateSnapshotRetention", sp, map[string]any{"retentionUnit": "DAYS"}), 400, "MISSING_ATTRIBUTE", "retentionValue")
+	wantAPIError(t, e.raw(t, "updateSnapshotRetention", sp, map[string]any{"retentionUnit": "DAYS", "retentionValue": 0}), 400, "VALIDATION_ERROR", "retentionValue")
+}
+
+func TestRestoreJobsRunFinishAndExpire(t *testing.T) {
+	e := newBackupEnv(t)
+	b := e.c.Backups()
+	snap := completedSnapshot(t, e, "payments-rs")
+
+	auto, err := b.CreateRestoreJob(bg, DemoPaymentsID, "payments-rs", apiclient.RestoreRequest{
+		DeliveryType: apiclient.DeliveryAutomated, SnapshotID: snap, TargetClusterName: "staging-rs", TargetGroupID: DemoStagingID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if auto.State() != apiclient.RestoreRunning || auto.FinishedAt != nil {
+		t.Fatalf("new restore: %s", auto.State())
+	}
+	dl, err := b.CreateRestoreJob(bg, DemoPaymentsID, "payments-rs", apiclient.RestoreRequest{DeliveryType: apiclient.DeliveryDownload, SnapshotID: snap})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.clock.Advance(60 * time.Second)
+	if j, _ := b.RestoreJob(bg, DemoPaymentsID, "payments-rs", dl.ID); j.State() != apiclient.RestoreRunning || len(j.DeliveryURL) != 0 {
+		t.Fatalf("download at 60s: %s %v", j.State(), j.DeliveryURL)
+	}
+	e.clock.Advance(61 * time.Second)
+	j, _ := b.RestoreJob(bg, DemoPaymentsID, "payments-rs", auto.ID)
+	if j.State() != apiclient.RestoreFinished || !j.FinishedAt.Equal(testStart.Add(120*time.Second)) {
+		t.Fatalf("automated at 121s: %s %v", j.State(), j.FinishedAt)
+	}
+	j, _ = b.RestoreJob(bg, DemoPaymentsID, "payments-rs", dl.ID)
+	if len(j.DeliveryURL) != 1 || j.ExpiresAt == nil || !j.ExpiresAt.Equal(j.FinishedAt.Add(4*time.Hour)) || j.Expired {
+		t.Fatalf("download at 121s: urls %v expiresAt %v expired %v", j.DeliveryURL, j.ExpiresAt, j.Expired)
+	}
+	e.clock.Advance(4 * time.Hour)
+	if j, _ = b.RestoreJob(bg, DemoPaymentsID, "payments-rs", dl.ID); j.State() != apiclient.RestoreExpired {
+		t.Fatalf("download after 4h: %s", j.State())
+	}
+	// A finished job cannot be cancelled.
+	wantAPIError(t, b.CancelRestoreJob(bg, DemoPaymentsID, "payments-rs", auto.ID), 400, "CANNOT_CANCEL_FINISHED_RESTORE_JOB", "")
+}
+
+func TestRestoreCancelWhileRunning(t *testing.T) {
+	e := newBackupEnv(t)
+	b := e.c.Backups()
+	snap := completedSnapshot(t, e, "payments-rs")
+	j, err := b.CreateRestoreJob(bg, DemoPaymentsID, "payments-rs", apiclient.RestoreRequest{
+		DeliveryType: apiclient.DeliveryAutomated, SnapshotID: snap, TargetClusterName: "staging-rs", TargetGroupID: DemoStagingID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.clock.Advance(30 * time.Second)
+	if err := b.CancelRestoreJob(bg, DemoPaymentsID, "payments-rs", j.ID); err != nil {
+		t.Fatal(err)
+	}
+	e.clock.Advance(5 * time.Minute)
+	got, _ := b.RestoreJob(bg, DemoPaymentsID, "payments-rs", j.ID)
+	if got.State() != apiclient.RestoreCancelled || got.FinishedAt != nil {
+		t.Fatalf("cancelled job later: %s %v", got.State(), got.FinishedAt)
+	}
+	wantAPIError(t, b.CancelRestoreJob(bg, DemoPaymentsID, "payments-rs", j.ID), 400, "CANNOT_CANCEL_FINISHED_RESTORE_JOB", "")
+}
+
+func TestShardedRestoreOntoAnotherTopologyFails(t *testing.T) {
+	e := newBackupEnv(t)
+	b := e.c.Backups()
+	sh, _ := b.ShardedSnapshots(bg, DemoPaymentsID, "payments-prod")
+	var snap string
+	for _, s := range sh.Results {
+		if s.Status == apiclient.SnapshotCompleted {
+			snap = s.ID
+			break
+		}
+	}
+	j, err := b.CreateRestoreJob(bg, DemoPaymentsID, "payments-prod", apiclient.RestoreRequest{
+		DeliveryType: apiclient.DeliveryAutomated, SnapshotID: snap, TargetClusterName: "payments-rs", TargetGroupID: DemoPaymentsID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.clock.Advance(30 * time.Second)
+	got, _ := b.RestoreJob(bg, DemoPaymentsID, "payments-prod", j.ID)
+	if got.State() != apiclient.RestoreRunning {
+		t.Fatalf("at 30s: %s", got.State())
+	}
+	// Sharded restores cannot be cancelled (the spec's 405 example).
+	wantAPIError(t, b.CancelRestoreJob(bg, DemoPaymentsID, "payments-prod", j.ID), 405, "ATLAS_BACKUP_CANCEL_SHARD_RESTORE_JOB_NOT_ALLOWED", "")
+	e.clock.Advance(2 * time.Minute)
+	got, _ = b.RestoreJob(bg, DemoPaymentsID, "payments-prod", j.ID)
+	if got.State() != apiclient.RestoreFailed || got.FinishedAt != nil {
+		t.Fatalf("after the run: %s %v", got.State(), got.FinishedAt)
+	}
+}
+
+func TestRestoreValidationNamesTheField(t *testing.T) {
+	e := newBackupEnv(t)
+	snap := completedSnapshot(t, e, "payments-rs")
+	p := cp(DemoPaymentsID, "payments-rs")
+	target := map[string]any{"targetClusterName": "staging-rs", "targetGroupId": DemoStagingID}
+	with := func(m map[string]any, kv ...any) map[string]any {
+		out := map[string]any{}
+		for k, v := range m {
+			out[k] = v
+		}
+		for i := 0; i+1 < len(kv); i += 2 {
+			out[kv[i].(string)] = kv[i+1]
+		}
+		return out
+	}
+	cases := []struct {
+		name  string
+		body  map[string]any
+		code  string
+		field string
+	}{
+		{"no delivery type", with(target, "snapshotId", snap), "MISSING_ATTRIBUTE", "deliveryType"},
+		{"bad delivery type", with(target, "snapshotId", snap, "deliveryType", "teleport"), "VALIDATION_ERROR", "deliveryType"},
+		{"automated without target cluster", map[string]any{"deliveryType": "automated", "snapshotId": snap, "targetGroupId": DemoStagingID}, "MISSING_ATTRIBUTE", "targetClusterName"},
+		{"automated without target group", map[string]any{"deliveryType": "automated", "snapshotId": snap, "targetClusterName": "staging-rs"}, "MISSING_ATTRIBUTE", "targetGroupId"},
+		{"pointInTime without target", map[string]any{"deliveryType": "pointInTime", "pointInTimeUTCSeconds": testStart.Unix() - 60}, "MISSING_ATTRIBUTE", "targetClusterName"},
+		{"pointInTime too early", with(target, "deliveryType", "pointInTime", "pointInTimeUTCSeconds", 1199145599), "VALIDATION_ERROR", "pointInTimeUTCSeconds"},
+		{"oplogTs too early", with(target, "deliveryType", "pointInTime", "oplogTs", 1199145599, "oplogInc", 1), "VALIDATION_ERROR", "oplogTs"},
+		{"oplogInc zero", with(target, "deliveryType", "pointInTime", "oplogTs", testStart.Unix()-60, "oplogInc", 0), "VALIDATION_ERROR", "oplogInc"},
+		{"pointInTime with no time", with(target, "deliveryType", "pointInTime"), "MISSING_ATTRIBUTE", "pointInTimeUTCSeconds"},
+		{"download without snapshot", map[string]any{"deliveryType": "download"}, "MISSING_ATTRIBUTE", "snapshotId"},
+		{"unknown target", map[string]any{"deliveryType": "automated", "snapshotId": snap, "targetClusterName": "nope", "targetGroupId": DemoStagingID}, "CLUSTER_NOT_FOUND", ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			status := 400
+			if tc.code == "CLUSTER_NOT_FOUND" {
+				status = 404
+			}
+			wantAPIError(t, e.raw(t, "createBackupRestoreJob", p, tc.body), status, tc.code, tc.field)
+		})
+	}
+	// The limits themselves are accepted.
+	ok := with(target, "deliveryType", "pointInTime", "oplogTs", 1199145600, "oplogInc", 1)
+	if err := e.raw(t, "createBackupRestoreJob", p, ok); err != nil {
+		t.Errorf("oplogTs at the limit: %v", err)
+	}
+	// Serverless restores always need the target, even downloads.
+	wantAPIError(t, e.raw(t, "createServerlessBackupRestoreJob", cp(DemoPaymentsID, "payments-serverless"),
+		map[string]any{"deliveryType": "download", "snapshotId": snap}), 400, "MISSING_ATTRIBUTE", "targetClusterName")
+}
+
+func TestExportJobProgressAndBuckets(t *testing.T) {
+	e := newBackupEnv(t)
+	b := e.c.Backups()
+	snap := completedSnapshot(t, e, "payments-rs")
+	buckets, err := b.ExportBuckets(bg, DemoPaymentsID, apiclient.ListOptions{})
+	if err != nil || len(buckets.Results) == 0 {
+		t.Fatalf("buckets: %v", err)
+	}
+	j, err := b.CreateExportJob(bg, DemoPaymentsID, "payments-rs", apiclient.ExportJobRequest{SnapshotID: snap, ExportBucketID: buckets.Results[0].ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j.State != apiclient.ExportQueued || j.ExportStatus == nil || j.ExportStatus.ExportedCollections != 0 {
+		t.Fatalf("new export: %+v", j)
+	}
+	e.clock.Advance(45 * time.Second)
+	j, _ = b.ExportJob(bg, DemoPaymentsID, "payments-rs", j.ID)
+	if j.State != apiclient.ExportInProgress || j.ExportStatus.ExportedCollections != 3 || j.ExportStatus.TotalCollections != 12 || j.FinishedAt != nil {
+		t.Fatalf("export at 45s: %s %+v", j.State, j.ExportStatus)
+	}
+	e.clock.Advance(80 * time.Second)
+	j, _ = b.ExportJob(bg, DemoPaymentsID, "payments-rs", j.ID)
+	if j.State != apiclient.ExportSuccessful || j.ExportStatus.ExportedCollections != 12 || j.FinishedAt == nil {
+		t.Fatalf("export at 125s: %s %+v", j.State, j.ExportStatus)
+	}
+	// bucketName is 3..63 characters.
+	role := e.srv.world.ExportBuckets[0].IamRoleID
+	for _, name := range []string{"ab", strings.Repeat("b", 64)} {
+		wantAPIError(t, e.raw(t, "createExportBucket", map[string]string{"groupId": DemoPaymentsID},
+			map[string]any{"bucketName": name, "cloudProvider": "AWS", "iamRoleId": role}), 400, "VALIDATION_ERROR", "bucketName")
+	}
+	nb, err := b.CreateExportBucket(bg, DemoPaymentsID, apiclient.ExportBucket{BucketName: "abc", CloudProvider: apiclient.ProviderAWS, IAMRoleID: role})
+	if err != nil {
+		t.Fatalf("3-character bucket: %v", err)
+	}
+	if err := b.DeleteExportBucket(bg, DemoPaymentsID, nb.ID); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestCompliancePolicyStates(t *testing.T) {
+	e := newBackupEnv(t)
+	b := e.c.Backups()
+	// Staging has no policy yet: a first one is ENABLING, then ACTIVE.
+	pol := apiclient.CompliancePolicy{AuthorizedEmail: "sec@example.com", AuthorizedUserFirstName: "A", AuthorizedUserLastName: "B",
+		ScheduledPolicyItems: []apiclient.PolicyItem{{FrequencyType: "daily", FrequencyInterval: 1, RetentionUnit: "days", RetentionValue: 7}}}
+	got, err := b.UpdateCompliancePolicy(bg, DemoStagingID, pol, true)
+	if err != nil || got.State != apiclient.ComplianceEnabling {
+		t.Fatalf("enable: %v %v", got, err)
+	}
+	_, err = b.UpdateCompliancePolicy(bg, DemoStagingID, pol, true)
+	wantAPIError(t, err, 400, "CANNOT_UPDATE_BACKUP_COMPLIANCE_POLICY_SETTINGS_WITH_PENDING_ACTION", "")
+	e.clock.Advance(61 * time.Second)
+	if got, _ = b.CompliancePolicy(bg, DemoStagingID); got.State != apiclient.ComplianceActive {
+		t.Fatalf("after a minute: %s", got.State)
+	}
+	// A change to an existing policy is UPDATING, then ACTIVE.
+	pol.PitEnabled = true
+	if got, err = b.UpdateCompliancePolicy(bg, DemoStagingID, pol, false); err != nil || got.State != apiclient.ComplianceUpdating {
+		t.Fatalf("update: %v %v", got, err)
+	}
+	e.clock.Advance(61 * time.Second)
+	if got, _ = b.CompliancePolicy(bg, DemoStagingID); got.State != apiclient.ComplianceActive || !got.PitEnabled {
+		t.Fatalf("after the update: %+v", got)
+	}
+	// Less frequent items keep snapshots at least as long as more frequent ones.
+	bad := pol
+	bad.ScheduledPolicyItems = []apiclient.PolicyItem{
+		{FrequencyType: "daily", FrequencyInterval: 1, RetentionUnit: "days", RetentionValue: 14},
+		{FrequencyType: "weekly", FrequencyInterval: 1, RetentionUnit: "weeks", RetentionValue: 1},
+	}
+	wantAPIError(t, e.raw(t, "updateDataProtectionSettings", map[string]string{"groupId": DemoStagingID}, bad),
+		400, "VALIDATION_ERROR", "scheduledPolicyItems[1].retentionValue")
+}
+
+func TestScheduleUpdateRules(t *testing.T) {
+	e := newBackupEnv(t)
+	b := e.c.Backups()
+	sch, err := b.Schedule(bg, DemoPaymentsID, "payments-rs")
+	if err != nil || len(sch.Policies) != 1 || sch.NextSnapshot == nil {
+		t.Fatalf("schedule: %+v %v", sch, err)
+	}
+	p := cp(DemoPaymentsID, "payments-rs")
+	items := func(weeklyWeeks int) []map[string]any {
+		return []map[string]any{
+			{"frequencyType": "daily", "frequencyInterval": 1, "retentionUnit": "days", "retentionValue": 14},
+			{"frequencyType": "weekly", "frequencyInterval": 6, "retentionUnit": "weeks", "retentionValue": weeklyWeeks},
+		}
+	}
+	wantAPIError(t, e.raw(t, "updateBackupSchedule", p, map[string]any{"policies": []any{
+		map[string]any{"policyItems": items(1)}}}), 400, "VALIDATION_ERROR", "policies[0].policyItems[1].retentionValue")
+	wantAPIError(t, e.raw(t, "updateBackupSchedule", p, map[string]any{"policies": []any{
+		map[string]any{"policyItems": items(2)}, map[string]any{"policyItems": items(2)}}}), 400, "VALIDATION_ERROR", "policies")
+	// A partial update changes only what it names.
+	hour := 5
+	up, err := b.UpdateSchedule(bg, DemoPaymentsID, "payments-rs", apiclient.BackupSchedule{ReferenceHourOfDay: &hour})
+	if err != nil || *up.ReferenceHourOfDay != 5 || len(up.Policies[0].PolicyItems) != len(sch.Policies[0].PolicyItems) {
+		t.Fatalf("partial update: %+v %v", up, err)
+	}
+}
+
+func TestTenantFlexAndServerlessAnswers(t *testing.T) {
+	e := newBackupEnv(t)
+	b := e.c.Backups()
+	_, err := b.Snapshots(bg, DemoAnalyticsID, "reports-m2", apiclient.SnapshotListOptions{})
+	wantAPIError(t, err, 400, "TENANT_CLUSTER_UNSUPPORTED", "")
+	_, err = b.Snapshots(bg, DemoPaymentsID, "payments-flex", apiclient.SnapshotListOptions{})
+	wantAPIError(t, err, 400, "CANNOT_USE_FLEX_CLUSTER_IN_CLUSTER_API", "")
+	_, err = b.Snapshots(bg, DemoPaymentsID, "payments-serverless", apiclient.SnapshotListOptions{})
+	wantAPIError(t, err, 400, "CANNOT_USE_SERVERLESS_INSTANCE_IN_CLUSTER_API", "")
+	if fl, err := b.FlexSnapshots(bg, DemoPaymentsID, "payments-flex", apiclient.ListOptions{}); err != nil || len(fl.Results) == 0 {
+		t.Fatalf("flex snapshots: %v", err)
+	}
+
+	// Before the sunset the serverless calls work and the flex ones refuse the instance.
+	sl, err := b.ServerlessSnapshots(bg, DemoPaymentsID, "payments-serverless", apiclient.ListOptions{})
+	if err != nil || len(sl.Results) == 0 {
+		t.Fatalf("serverless before the sunset: %v", err)
+	}
+	_, err = b.FlexSnapshots(bg, DemoPaymentsID, "payments-serverless", apiclient.ListOptions{})
+	wantAPIError(t, err, 400, "CANNOT_USE_NON_FLEX_CLUSTER_IN_FLEX_API", "")
+
+	// From 2026-01-22 the serverless calls are gone and the instance, now
+	// migrated, answers on the flex routes with its history.
+	e.clock.Set(time.Date(2026, 1, 22, 0, 0, 0, 0, time.UTC))
+	_, err = b.ServerlessSnapshots(bg, DemoPaymentsID, "payments-serverless", apiclient.ListOptions{})
+	wantAPIError(t, err, http.StatusGone, "VERSION_GONE", "")
+	fl, err := b.FlexSnapshots(bg, DemoPaymentsID, "payments-serverless", apiclient.ListOptions{})
+	if err != nil || len(fl.Results) != len(sl.Results) {
+		t.Fatalf("flex route for the migrated instance: %v", err)
+	}
+	jobs, err := b.FlexRestoreJobs(bg, DemoPaymentsID, "payments-serverless", apiclient.ListOptions{})
+	if err != nil || len(jobs.Results) == 0 || jobs.Results[0].DeliveryType != apiclient.FlexDeliveryRestore {
+		t.Fatalf("flex restore jobs of the migrated instance: %+v %v", jobs, err)
+	}
+	j, err := b.CreateFlexRestoreJob(bg, DemoPaymentsID, "payments-serverless", apiclient.FlexRestoreRequest{
+		SnapshotID: fl.Results[0].ID, TargetDeploymentItemName: "payments-flex"})
+	if err != nil {
+		t.Fatalf("flex restore of the migrated instance: %v", err)
+	}
+	e.clock.Advance(2 * time.Minute)
+	if got, err := b.FlexRestoreJob(bg, DemoPaymentsID, "payments-serverless", j.ID); err != nil || got.Status != apiclient.FlexCompleted {
+		t.Fatalf("flex restore later: %+v %v", got, err)
+	}
+}
+
+// completedSnapshot is the newest completed snapshot of a replica set.
+func completedSnapshot(t *testing.T, e *backupEnv, cluster string) string {
+	t.Helper()
+	all, err := e.c.Backups().AllSnapshots(bg, DemoPaymentsID, cluster)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range all {
+		if s.Status == apiclient.SnapshotCompleted {
+			return s.ID
+		}
+	}
+	t.Fatal("no completed snapshot")
+	return ""
+}
