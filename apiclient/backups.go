@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"time"
 	"unicode/utf8"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient/catalog"
 )
 
 // BackupsService covers cloud backups: snapshots (replica set, sharded,
@@ -453,8 +455,63 @@ func (s BackupSchedule) Validate() error {
 				return err
 			}
 		}
+		if err := RetentionOrder("policies[0].policyItems", p.PolicyItems); err != nil {
+			return err
+		}
 	}
 	return nil
+}
+
+// frequencyRank orders scheduled frequencies from the most frequent; the
+// on-demand item stands apart.
+var frequencyRank = map[Frequency]int{FrequencyHourly: 0, FrequencyDaily: 1, FrequencyWeekly: 2, FrequencyMonthly: 3, FrequencyYearly: 4}
+
+// Days is roughly how long a retention keeps a snapshot, for comparisons.
+func (u RetentionUnit) Days(n int) int {
+	switch u {
+	case RetentionWeeks:
+		return 7 * n
+	case RetentionMonths:
+		return 30 * n
+	case RetentionYears:
+		return 365 * n
+	}
+	return n
+}
+
+// RetentionOrder checks the spec's rule across policy items: a less frequent
+// item keeps its snapshots at least as long as every more frequent one.
+// field names the list in the error ("policies[0].policyItems").
+func RetentionOrder(field string, items []PolicyItem) error {
+	for j, b := range items {
+		rb, ok := frequencyRank[b.FrequencyType]
+		if !ok {
+			continue
+		}
+		for _, a := range items {
+			if ra, ok := frequencyRank[a.FrequencyType]; !ok || ra >= rb {
+				continue
+			}
+			if b.RetentionUnit.Days(b.RetentionValue) < a.RetentionUnit.Days(a.RetentionValue) {
+				return invalidField(fmt.Sprintf("%s[%d].retentionValue", field, j),
+					"the %s item keeps snapshots %d %s, less than the more frequent %s item (%d %s)",
+					b.FrequencyType, b.RetentionValue, b.RetentionUnit, a.FrequencyType, a.RetentionValue, a.RetentionUnit)
+			}
+		}
+	}
+	return nil
+}
+
+// ServerlessGone reports whether the serverless backup calls are past their
+// sunset at now; from then on serverless instances are served by the flex
+// routes.
+func ServerlessGone(now time.Time) bool {
+	for _, id := range []string{"listServerlessBackups", "listServerlessBackupRestoreJobs", "createServerlessBackupRestoreJob"} {
+		if op, ok := catalog.Get(id); ok && op.Gone(now) {
+			return true
+		}
+	}
+	return false
 }
 
 // AutoExport is the schedule's automatic export to a bucket.
@@ -690,7 +747,7 @@ func (p CompliancePolicy) Validate() error {
 	case p.RestoreWindowDays < 0:
 		return invalidField("restoreWindowDays", "must be positive, got %d", p.RestoreWindowDays)
 	}
-	return nil
+	return RetentionOrder("scheduledPolicyItems", p.ScheduledPolicyItems)
 }
 
 // writable drops the read-only members before an update.
