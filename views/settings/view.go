@@ -14,6 +14,9 @@ import (
 	"github.com/dbadmin-tui/dbadmin-tui/views"
 )
 
+// dnsShortNote stays under the custom DNS row.
+const dnsShortNote = "on: your DNS; over peering, use private-IP connection strings"
+
 // tierNote is why auditing may be missing on some clusters.
 const tierNote = "Auditing runs on dedicated (M10+) clusters only: M0, M2, M5, flex and serverless clusters are not audited."
 
@@ -91,6 +94,7 @@ func (p *Pane) list(w, h int) string {
 		lines = append(lines, st.Muted.Render(fit("  "+unreadable(p.snap.DNSErr), w)))
 	} else {
 		add(row{id: rowDNS}, padTo("Custom DNS", label)+onOff(p.snap.DNS.Enabled))
+		lines = append(lines, st.Muted.Render(fit("  "+dnsShortNote, w)))
 	}
 
 	roles := p.roles()
