@@ -116,17 +116,54 @@ func (r MigrationRequest) Validate() error {
 	if r.Destination.HostnameSchemaType == HostnamePrivateLink && r.Destination.PrivateLinkID == "" {
 		return invalidField("destination.privateLinkId", "required for PRIVATE_LINK")
 	}
+	if !r.Source.ManagedAuthentication && (r.Source.Username == "" || r.Source.Password == "") {
+		return invalidField("source.username", "username and password are required without managed authentication")
+	}
+	if r.Sharding != nil {
+		for i, e := range r.Sharding.ShardingEntries {
+			field := fmt.Sprintf("sharding.shardingEntries[%d]", i)
+			switch {
+			case e.Database == "":
+				return invalidField(field+".database", "required")
+			case e.Collection == "":
+				return invalidField(field+".collection", "required")
+			case len(e.ShardCollection.Key) == 0:
+				return invalidField(field+".shardCollection.key", "required")
+			}
+		}
+	}
 	return nil
 }
 
-// LiveMigration is LiveMigrationResponse.
+// LiveMigration is LiveMigrationResponse. Phase and
+// SkippedTimeSeriesCollections are not in the published schema: the local
+// simulator sends them (and a service that does not leaves them empty), so
+// nothing may depend on them being there.
 type LiveMigration struct {
 	ID              string          `json:"_id"`
 	Status          MigrationStatus `json:"status"`
 	LagTimeSeconds  *int64          `json:"lagTimeSeconds,omitempty"`
 	MigrationHosts  []string        `json:"migrationHosts,omitempty"`
 	ReadyForCutover bool            `json:"readyForCutover"`
+
+	Phase                        MigrationPhase `json:"phase,omitempty"`
+	SkippedTimeSeriesCollections []string       `json:"skippedTimeSeriesCollections,omitempty"`
 }
+
+// MigrationPhase is where a migration is, when the server says (an
+// extension of the local simulator).
+type MigrationPhase string
+
+const (
+	PhaseStarting    MigrationPhase = "STARTING"
+	PhaseInitialSync MigrationPhase = "INITIAL_SYNC"
+	PhaseCatchUp     MigrationPhase = "OPLOG_CATCH_UP"
+	PhaseReady       MigrationPhase = "READY_FOR_CUTOVER"
+	PhaseCuttingOver MigrationPhase = "CUTTING_OVER"
+	PhaseComplete    MigrationPhase = "COMPLETE"
+	PhaseFailed      MigrationPhase = "FAILED"
+	PhaseExpired     MigrationPhase = "EXPIRED"
+)
 
 // Done reports a final status.
 func (m LiveMigration) Done() bool {

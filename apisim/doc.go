@@ -85,6 +85,49 @@
 // cutover, validations PENDING -> SUCCESS. Options.Speed scales the real
 // clock; tests pass a ManualClock.
 //
+// # Live migration
+//
+// A link token links the source organization: without one
+// availableProjects is an empty (bare) array and every check fails; a new
+// token replaces the old one; deleting it is 409
+// CANNOT_DELETE_ORG_ACTIVE_LIVE_MIGRATION_ATLAS_ORG_LINK while a migration
+// is NEW or WORKING. Both request versions are accepted (2024-05-30 with
+// dropDestinationData, 2023-01-01 with dropEnabled); migrationHosts must
+// hold exactly one host:port (400 otherwise).
+//
+// A validation is PENDING for 10 s, then SUCCESS, or FAILED with the first
+// failed check as errorMessage. The check (migration_checks.go) is a
+// function of the request, so each failure is reachable on purpose with
+// the seeded source project on-prem-billing:
+//
+//	billing-rs -> payments-prod   passes (the demo migration)
+//	warehouse-rs (3 TiB)          disk space
+//	ledger-old (5.0.26)           database version (source needs 6.0.13+)
+//	billing-rs -> payments-legacy database version (destination older)
+//	hr-x509                       SCRAM-SHA only (it uses X.509)
+//	managedAuthentication false   credentials: only mig-user / mig-user-secret
+//	ssl not matching tlsEnabled   TLS
+//	a host not in the project's migrationHosts   the one migration host
+//	billing-rs -> payments-rs     destination busy (the seeded migration)
+//	sharding into a replica set   sharding needs a sharded destination
+//
+// A migration is NEW for 10 s, then WORKING: initial sync for 1 minute per
+// 4 GiB of source data (2 min to 6 h), then oplog catch-up for half that (1
+// min to 1 h), lagTimeSeconds falling from the sync's length in seconds to
+// a quarter of it and then to about 2; then readyForCutover with a lag of
+// 1-3 s. billing-rs (48 GiB) is ready 18 min 10 s of server time after it
+// starts: under two minutes at the dashboard's default --demo-speed 10. A
+// cut-over before readiness is 400 MIGRATION_NOT_READY_FOR_CUTOVER; after
+// it the job is WORKING (not ready, lag 0) for 30 s, then COMPLETE.
+// Without a cut-over 120 h after readiness it is EXPIRED. A migration
+// whose request fails the check goes FAILED after NEW.
+//
+// Two fields of the job are simulator extensions, not in the published
+// schema: "phase" (STARTING, INITIAL_SYNC, OPLOG_CATCH_UP,
+// READY_FOR_CUTOVER, CUTTING_OVER, COMPLETE, FAILED, EXPIRED) and
+// "skippedTimeSeriesCollections" (the source's time-series collections,
+// which a 6.0+ source does not migrate).
+//
 // # Control API
 //
 // For tests and demos, authenticated like the API and restricted to

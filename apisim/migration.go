@@ -8,18 +8,28 @@ import (
 	"time"
 )
 
-// Live migration (push). A migration is NEW, then WORKING, and after a while
-// readyForCutover; a cutover makes it COMPLETE shortly after. Validations go
-// PENDING -> SUCCESS (or FAILED for an unknown source project).
+// Live migration (push). A migration is NEW for a few seconds, then WORKING
+// through the initial sync and the oplog catch-up with lagTimeSeconds
+// falling, then readyForCutover. A cut-over makes it COMPLETE shortly after;
+// without one within 120 hours of readiness it is EXPIRED. A migration
+// whose request fails the checks of migration_checks.go goes FAILED after
+// NEW. Validations are PENDING for a few seconds, then SUCCESS or FAILED
+// with the first failed check as errorMessage.
 
 type Migration struct {
-	ID             string     `json:"id"`
-	GroupID        string     `json:"groupId"`
-	SourceGroupID  string     `json:"sourceGroupId"`
-	ClusterName    string     `json:"clusterName"`
-	MigrationHosts []string   `json:"migrationHosts"`
-	CreatedAt      time.Time  `json:"createdAt"`
-	CutoverAt      *time.Time `json:"cutoverAt,omitempty"`
+	ID                string     `json:"id"`
+	GroupID           string     `json:"groupId"`
+	SourceGroupID     string     `json:"sourceGroupId"`
+	SourceClusterName string     `json:"sourceClusterName,omitempty"`
+	ClusterName       string     `json:"clusterName"`
+	MigrationHosts    []string   `json:"migrationHosts"`
+	DropDestination   bool       `json:"dropDestination,omitempty"`
+	CreatedAt         time.Time  `json:"createdAt"`
+	SyncFor           int64      `json:"syncFor,omitempty"`    // seconds of initial sync
+	CatchUpFor        int64      `json:"catchUpFor,omitempty"` // seconds of oplog catch-up
+	Failure           string     `json:"failure,omitempty"`    // the failed check; the job goes FAILED
+	SkippedTimeSeries []string   `json:"skippedTimeSeries,omitempty"`
+	CutoverAt         *time.Time `json:"cutoverAt,omitempty"`
 }
 
 type Validation struct {
@@ -53,34 +63,102 @@ type SourceProject struct {
 
 const (
 	migrationNewFor   = 10 * time.Second
-	migrationSyncFor  = 60 * time.Second
 	cutoverFor        = 30 * time.Second
 	cutoverExpiry     = 120 * time.Hour
 	validationPending = 10 * time.Second
+
+	// Defaults for migrations stored without durations (older state files).
+	defaultSyncFor    = 12 * 60
+	defaultCatchUpFor = 6 * 60
 )
 
-func (m *Migration) view(now time.Time) any {
+// Migration phases, reported in the job as the simulator's extension field
+// "phase" (the real service has no such field; clients must not need it).
+const (
+	PhaseStarting    = "STARTING"
+	PhaseInitialSync = "INITIAL_SYNC"
+	PhaseCatchUp     = "OPLOG_CATCH_UP"
+	PhaseReady       = "READY_FOR_CUTOVER"
+	PhaseCuttingOver = "CUTTING_OVER"
+	PhaseComplete    = "COMPLETE"
+	PhaseFailed      = "FAILED"
+	PhaseExpired     = "EXPIRED"
+)
+
+// migrationState is a migration computed at one instant.
+type migrationState struct {
+	Status string
+	Phase  string
+	Ready  bool
+	Lag    int64
+}
+
+func (m *Migration) durations() (syncFor, catchUp time.Duration) {
+	s, c := m.SyncFor, m.CatchUpFor
+	if s <= 0 {
+		s = defaultSyncFor
+	}
+	if c <= 0 {
+		c = defaultCatchUpFor
+	}
+	return secs(s), secs(c)
+}
+
+// ReadyAt is when the migration becomes ready for cut-over.
+func (m *Migration) ReadyAt() time.Time {
+	syncFor, catchUp := m.durations()
+	return m.CreatedAt.Add(migrationNewFor + syncFor + catchUp)
+}
+
+// state computes the migration at now. The lag starts at the length of the
+// initial sync, falls to a quarter of it by the end of the sync and to a
+// couple of seconds by the end of the catch-up, then wobbles between one
+// and three seconds while the migration waits for its cut-over.
+func (m *Migration) state(now time.Time) migrationState {
+	syncFor, catchUp := m.durations()
 	age := now.Sub(m.CreatedAt)
-	status, ready, lag := "WORKING", false, int64(0)
+	startLag := int64(syncFor / time.Second)
+	midLag := max(startLag/4, 3)
+	readyAt := m.ReadyAt()
 	switch {
 	case m.CutoverAt != nil && !now.Before(m.CutoverAt.Add(cutoverFor)):
-		status = "COMPLETE"
+		return migrationState{Status: "COMPLETE", Phase: PhaseComplete}
 	case m.CutoverAt != nil:
-		lag = 0
+		return migrationState{Status: "WORKING", Phase: PhaseCuttingOver}
 	case age < migrationNewFor:
-		status = "NEW"
-	case age < migrationSyncFor:
-		lag = int64((migrationSyncFor - age) / time.Second * 5)
-	case age >= migrationSyncFor+cutoverExpiry:
-		status = "EXPIRED"
-	default:
-		ready, lag = true, 1+int64(age/time.Second)%3
+		return migrationState{Status: "NEW", Phase: PhaseStarting}
+	case m.Failure != "":
+		return migrationState{Status: "FAILED", Phase: PhaseFailed}
+	case age < migrationNewFor+syncFor:
+		f := float64(age-migrationNewFor) / float64(syncFor)
+		return migrationState{Status: "WORKING", Phase: PhaseInitialSync, Lag: startLag - int64(f*float64(startLag-midLag))}
+	case age < migrationNewFor+syncFor+catchUp:
+		f := float64(age-migrationNewFor-syncFor) / float64(catchUp)
+		return migrationState{Status: "WORKING", Phase: PhaseCatchUp, Lag: midLag - int64(f*float64(midLag-3))}
+	case !now.Before(readyAt.Add(cutoverExpiry)):
+		return migrationState{Status: "EXPIRED", Phase: PhaseExpired}
 	}
+	return migrationState{Status: "WORKING", Phase: PhaseReady, Ready: true, Lag: 1 + int64(age/time.Second)%3}
+}
+
+// view is LiveMigrationResponse plus two simulator extensions: "phase" and
+// "skippedTimeSeriesCollections" (time-series collections a 6.0+ source
+// does not migrate).
+func (m *Migration) view(now time.Time) any {
+	st := m.state(now)
 	hosts := m.MigrationHosts
 	if hosts == nil {
 		hosts = []string{}
 	}
-	return map[string]any{"_id": m.ID, "status": status, "lagTimeSeconds": lag, "migrationHosts": hosts, "readyForCutover": ready}
+	v := map[string]any{"_id": m.ID, "status": st.Status, "lagTimeSeconds": st.Lag, "migrationHosts": hosts,
+		"readyForCutover": st.Ready, "phase": st.Phase}
+	if st.Status == "NEW" || st.Status == "FAILED" || st.Status == "EXPIRED" || st.Status == "COMPLETE" {
+		v["lagTimeSeconds"] = nil
+	}
+	if len(m.SkippedTimeSeries) > 0 {
+		v["skippedTimeSeriesCollections"] = m.SkippedTimeSeries
+	}
+	return v
 }
 
 func (v *Validation) view(now time.Time) any {
@@ -100,11 +178,17 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		if src := c.w.sourceProject(b.Source.GroupID); src == nil {
+		if src := c.w.sourceProject(b.Source.GroupID); src == nil || c.w.LinkToken == "" {
 			return nil, errField("source.groupId", "must be a project listed as available for migration")
 		}
 		m := &Migration{ID: c.w.newID(), GroupID: c.project.ID, SourceGroupID: b.Source.GroupID,
-			ClusterName: b.Destination.ClusterName, MigrationHosts: b.MigrationHosts, CreatedAt: c.now}
+			SourceClusterName: b.Source.ClusterName, ClusterName: b.Destination.ClusterName,
+			MigrationHosts: b.MigrationHosts, DropDestination: b.drop(), CreatedAt: c.now}
+		m.Failure = c.w.checkMigration(c.project.ID, b, c.now)
+		if dep := c.w.sourceDeployment(b.Source.GroupID, b.Source.ClusterName); dep != nil {
+			m.SyncFor, m.CatchUpFor = syncDurations(dep.DBSizeBytes)
+			m.SkippedTimeSeries = skippedTimeSeries(dep)
+		}
 		c.w.Migrations = append(c.w.Migrations, m)
 		c.markChanged()
 		return m.view(c.now), nil
@@ -114,10 +198,8 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		v := &Validation{ID: c.w.newID(), GroupID: c.project.ID, SourceGroupID: b.Source.GroupID, CreatedAt: c.now}
-		if c.w.sourceProject(b.Source.GroupID) == nil {
-			v.Error = "Source project " + b.Source.GroupID + " is not linked to this organization."
-		}
+		v := &Validation{ID: c.w.newID(), GroupID: c.project.ID, SourceGroupID: b.Source.GroupID, CreatedAt: c.now,
+			Error: c.w.checkMigration(c.project.ID, b, c.now)}
 		c.w.Validations = append(c.w.Validations, v)
 		c.markChanged()
 		return v.view(c.now), nil
@@ -142,9 +224,8 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		st := m.view(c.now).(map[string]any)
-		if st["readyForCutover"] != true {
-			return nil, errBadRequest("MIGRATION_NOT_READY_FOR_CUTOVER", "Live migration %s is %s and not ready for cutover.", m.ID, st["status"])
+		if st := m.state(c.now); !st.Ready {
+			return nil, errBadRequest("MIGRATION_NOT_READY_FOR_CUTOVER", "Live migration %s is %s and not ready for cutover.", m.ID, st.Status)
 		}
 		now := c.now
 		m.CutoverAt = &now
@@ -152,6 +233,11 @@ func init() {
 		return nil, nil
 	})
 	handle("listSourceProjects", func(c *call) (any, error) {
+		// Source organizations are linked with the link token; without one
+		// nothing is available.
+		if c.w.LinkToken == "" {
+			return list{}, nil
+		}
 		return listOf(c.w.SourceProjects, func(p SourceProject) any { return p }), nil
 	})
 	handle("createLinkToken", createLinkToken)
@@ -160,7 +246,7 @@ func init() {
 			return nil, errNotFound("LINK_TOKEN_NOT_FOUND", "Organization %s has no link token.", c.org.ID)
 		}
 		for _, m := range c.w.Migrations {
-			if st := m.view(c.now).(map[string]any)["status"]; st == "NEW" || st == "WORKING" {
+			if st := m.state(c.now).Status; st == "NEW" || st == "WORKING" {
 				return nil, errConflict("CANNOT_DELETE_ORG_ACTIVE_LIVE_MIGRATION_ATLAS_ORG_LINK",
 					"Live migration %s is still running; the link token cannot be deleted.", m.ID)
 			}
@@ -178,6 +264,28 @@ func (w *World) sourceProject(id string) *SourceProject {
 		}
 	}
 	return nil
+}
+
+func (w *World) sourceDeployment(projectID, name string) *SourceDeployment {
+	p := w.sourceProject(projectID)
+	if p == nil {
+		return nil
+	}
+	for i := range p.Deployments {
+		if p.Deployments[i].Name == name {
+			return &p.Deployments[i]
+		}
+	}
+	return nil
+}
+
+// syncDurations scale with the data: 4 GiB a minute of initial sync
+// (at least two minutes, at most six hours) and half that again of oplog
+// catch-up (one minute to one hour).
+func syncDurations(dbSizeBytes int64) (syncFor, catchUp int64) {
+	syncFor = min(max(dbSizeBytes/(4<<30)*60, 2*60), 6*3600)
+	catchUp = min(max(syncFor/2, 60), 3600)
+	return syncFor, catchUp
 }
 
 func (c *call) migration() (*Migration, error) {
@@ -210,6 +318,27 @@ type migrationBody struct {
 	Sharding            json.RawMessage `json:"sharding"`
 	DropDestinationData *bool           `json:"dropDestinationData"`
 	DropEnabled         *bool           `json:"dropEnabled"`
+
+	sharding *shardingBody // decoded Sharding, nil when absent or null
+}
+
+type shardingBody struct {
+	CreateSupportingIndexes *bool `json:"createSupportingIndexes"`
+	ShardingEntries         []struct {
+		Database        string `json:"database"`
+		Collection      string `json:"collection"`
+		ShardCollection *struct {
+			Key []map[string]any `json:"key"`
+		} `json:"shardCollection"`
+	} `json:"shardingEntries"`
+}
+
+// drop reports whether the destination's collections are dropped first.
+func (b *migrationBody) drop() bool {
+	if b.DropDestinationData != nil {
+		return *b.DropDestinationData
+	}
+	return b.DropEnabled != nil && *b.DropEnabled
 }
 
 // migrationRequest decodes and validates LiveMigrationRequest in the shape
@@ -245,6 +374,8 @@ func (c *call) migrationRequest() (*migrationBody, *apiError) {
 		return nil, errField("destination.groupId", "must be the project of the request path")
 	case b.Destination.HostnameSchemaType != "PUBLIC" && b.Destination.HostnameSchemaType != "PRIVATE_LINK" && b.Destination.HostnameSchemaType != "VPC_PEERING":
 		return nil, errField("destination.hostnameSchemaType", "must be one of PUBLIC, PRIVATE_LINK, VPC_PEERING")
+	case b.Destination.HostnameSchemaType == "PRIVATE_LINK" && b.Destination.PrivateLinkID == "":
+		return nil, errMissing("destination.privateLinkId")
 	case len(b.MigrationHosts) != 1:
 		return nil, errField("migrationHosts", "must hold exactly 1 item")
 	case old && b.DropEnabled == nil:
@@ -257,11 +388,43 @@ func (c *call) migrationRequest() (*migrationBody, *apiError) {
 	if _, _, err := net.SplitHostPort(b.MigrationHosts[0]); err != nil {
 		return nil, errField("migrationHosts", "must be host:port")
 	}
+	if e := b.decodeSharding(); e != nil {
+		return nil, e
+	}
 	dst := c.w.cluster(c.project.ID, b.Destination.ClusterName)
 	if dst == nil || !dst.dedicated() {
 		return nil, errNotFound("CLUSTER_NOT_FOUND", "No dedicated cluster named %s exists in group %s.", b.Destination.ClusterName, c.project.ID)
 	}
 	return &b, nil
+}
+
+func (b *migrationBody) decodeSharding() *apiError {
+	if len(b.Sharding) == 0 || string(b.Sharding) == "null" {
+		return nil
+	}
+	var s shardingBody
+	if e := decodeJSON(b.Sharding, &s); e != nil {
+		return e
+	}
+	if s.CreateSupportingIndexes == nil {
+		return errMissing("sharding.createSupportingIndexes")
+	}
+	if s.ShardingEntries == nil {
+		return errMissing("sharding.shardingEntries")
+	}
+	for i, e := range s.ShardingEntries {
+		field := "sharding.shardingEntries[" + itoa(i) + "]"
+		switch {
+		case e.Database == "":
+			return errMissing(field + ".database")
+		case e.Collection == "":
+			return errMissing(field + ".collection")
+		case e.ShardCollection == nil || len(e.ShardCollection.Key) == 0:
+			return errMissing(field + ".shardCollection.key")
+		}
+	}
+	b.sharding = &s
+	return nil
 }
 
 func createLinkToken(c *call) (any, error) {
@@ -280,7 +443,9 @@ func createLinkToken(c *call) (any, error) {
 			}
 		}
 	}
-	sum := sha256.Sum256([]byte(c.org.ID + c.now.String()))
+	// The previous token is mixed in so a second token in the same instant
+	// differs from the first.
+	sum := sha256.Sum256([]byte(c.org.ID + c.now.String() + c.w.LinkToken))
 	c.w.LinkToken = base64.StdEncoding.EncodeToString(sum[:])
 	c.markChanged()
 	return map[string]any{"linkToken": c.w.LinkToken}, nil

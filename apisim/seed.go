@@ -357,25 +357,3 @@ func (g *seeder) settings() {
 	w.ServerlessPrivateEndpoints = append(w.ServerlessPrivateEndpoints,
 		&ServerlessPrivateEndpoint{ID: w.newID(), GroupID: DemoPaymentsID, InstanceName: "payments-serverless", Comment: "app VPC", CreatedAt: g.ago(24 * time.Hour)})
 }
-
-func (g *seeder) migration() {
-	w := g.w
-	src1, src2 := w.newID(), w.newID()
-	w.SourceProjects = []SourceProject{
-		{ProjectID: src1, Name: "on-prem-billing", MigrationHosts: []string{"mig-host-1.billing.internal:27000"},
-			Deployments: []SourceDeployment{{ClusterID: w.newID(), Name: "billing-rs", MongoDBVersion: "6.0.13", FeatureCompatibilityVersion: "6.0",
-				Managed: true, Sharded: false, TLSEnabled: true, AgentVersion: "13.10.0.8620-1", DBSizeBytes: 48 << 30, OplogSizeMB: 4096}}},
-		{ProjectID: src2, Name: "cloud-manager-crm", MigrationHosts: []string{"mig-host-1.crm.internal:27000"},
-			Deployments: []SourceDeployment{{ClusterID: w.newID(), Name: "crm-sharded", MongoDBVersion: "4.4.29", FeatureCompatibilityVersion: "4.4",
-				Managed: true, Sharded: true, TLSEnabled: false, AgentVersion: "12.0.33.7866-1", DBSizeBytes: 210 << 30, OplogSizeMB: 8192, ShardsSize: 2}}},
-	}
-	w.LinkToken = "c2ltLWxpbmstdG9rZW4tZm9yLWRlbW8tb3Jn"
-	w.Migrations = append(w.Migrations,
-		&Migration{ID: w.newID(), GroupID: DemoPaymentsID, SourceGroupID: src1, ClusterName: "payments-rs",
-			MigrationHosts: []string{"mig-host-1.billing.internal:27000"}, CreatedAt: g.ago(2 * time.Hour)})
-	done := g.ago(10 * 24 * time.Hour)
-	w.Migrations = append(w.Migrations,
-		&Migration{ID: w.newID(), GroupID: DemoStagingID, SourceGroupID: src2, ClusterName: "staging-rs",
-			MigrationHosts: []string{"mig-host-1.crm.internal:27000"}, CreatedAt: g.ago(12 * 24 * time.Hour), CutoverAt: &done})
-	w.Validations = append(w.Validations, &Validation{ID: w.newID(), GroupID: DemoPaymentsID, SourceGroupID: src1, CreatedAt: g.ago(3 * time.Hour)})
-}
