@@ -71,19 +71,19 @@ var (
 
 func init() {
 	handle("listAlertConfigurationMatchersFieldNames", func(c *call) (any, error) { return listOf(matcherFieldNames, func(s string) any { return s }), nil })
-	handle("listAlertConfigurations", listAlertConfigurations)
-	handle("createAlertConfiguration", createAlertConfiguration)
-	handle("getAlertConfiguration", func(c *call) (any, error) {
+	handle("listAlertConfigurations", caughtUp(listAlertConfigurations))
+	handle("createAlertConfiguration", caughtUp(createAlertConfiguration))
+	handle("getAlertConfiguration", caughtUp(func(c *call) (any, error) {
 		ac, err := c.alertConfig("alertConfigId")
 		if err != nil {
 			return nil, err
 		}
 		return alertConfigView(ac), nil
-	})
-	handle("deleteAlertConfiguration", deleteAlertConfiguration)
-	handle("toggleAlertConfiguration", toggleAlertConfiguration)
-	handle("updateAlertConfiguration", updateAlertConfiguration)
-	handle("listAlertConfigurationsByAlertId", func(c *call) (any, error) {
+	}))
+	handle("deleteAlertConfiguration", caughtUp(deleteAlertConfiguration))
+	handle("toggleAlertConfiguration", caughtUp(toggleAlertConfiguration))
+	handle("updateAlertConfiguration", caughtUp(updateAlertConfiguration))
+	handle("listAlertConfigurationsByAlertId", caughtUp(func(c *call) (any, error) {
 		a, err := c.alert()
 		if err != nil {
 			return nil, err
@@ -92,8 +92,8 @@ func init() {
 			return list{alertConfigView(ac)}, nil
 		}
 		return list{}, nil
-	})
-	handle("listAlertsByAlertConfigurationId", func(c *call) (any, error) {
+	}))
+	handle("listAlertsByAlertConfigurationId", caughtUp(func(c *call) (any, error) {
 		ac, err := c.alertConfig("alertConfigId")
 		if err != nil {
 			return nil, err
@@ -105,13 +105,22 @@ func init() {
 			}
 		}
 		return out, nil
-	})
-	handle("listAlerts", listAlerts)
-	handle("legacyListAlerts", listAlerts)
-	handle("getAlert", getAlert)
-	handle("legacyGetAlert", getAlert)
-	handle("acknowledgeAlert", acknowledgeAlert)
-	handle("legacyAcknowledgeAlert", acknowledgeAlert)
+	}))
+	handle("listAlerts", caughtUp(listAlerts))
+	handle("legacyListAlerts", caughtUp(listAlerts))
+	handle("getAlert", caughtUp(getAlert))
+	handle("legacyGetAlert", caughtUp(getAlert))
+	handle("acknowledgeAlert", caughtUp(acknowledgeAlert))
+	handle("legacyAcknowledgeAlert", caughtUp(acknowledgeAlert))
+}
+
+// caughtUp runs the incident engine up to the call's time before the
+// handler reads or changes alerts.
+func caughtUp(h opHandler) opHandler {
+	return func(c *call) (any, error) {
+		c.catchUp()
+		return h(c)
+	}
 }
 
 func (c *call) alertConfig(param string) (*AlertConfig, error) {
@@ -235,6 +244,10 @@ func (b *alertConfigBody) validate() *apiError {
 			return errField(fieldAt("matchers", i, "operator"), "must be one of %s", strings.Join(matcherOperators, ", "))
 		case m.Value == "":
 			return errMissing(fieldAt("matchers", i, "value"))
+		case m.Operator == "REGEX":
+			if _, err := regexp.Compile(m.Value); err != nil {
+				return errField(fieldAt("matchers", i, "value"), "is not a valid regular expression: %v", err)
+			}
 		}
 	}
 	if b.SeverityOverride != "" && !slices.Contains(severities, b.SeverityOverride) {
@@ -319,6 +332,13 @@ func deleteAlertConfiguration(c *call) (any, error) {
 		return nil, err
 	}
 	remove(&c.w.AlertConfigs, func(x *AlertConfig) bool { return x == ac })
+	// Its open alerts have nothing left to raise them: they are cancelled
+	// (and their notifications stop with them).
+	for _, a := range c.w.Alerts {
+		if a.AlertConfigID == ac.ID && (a.Status == "OPEN" || a.Status == "TRACKING") {
+			a.Status, a.Updated = "CANCELLED", c.now
+		}
+	}
 	c.markChanged()
 	return nil, nil
 }
@@ -388,7 +408,12 @@ func acknowledgeAlert(c *call) (any, error) {
 	}
 	if b.UnacknowledgeAlert != nil && *b.UnacknowledgeAlert {
 		a.AcknowledgedUntil, a.AcknowledgementComment, a.AcknowledgingUsername = nil, "", ""
+		if b.AcknowledgementComment != nil {
+			// The comment of an unacknowledgement says why; it is kept.
+			a.AcknowledgementComment = *b.AcknowledgementComment
+		}
 		a.Updated = c.now
+		c.w.resumeNotifications(a, c.now)
 		c.markChanged()
 		return a, nil
 	}
@@ -414,29 +439,4 @@ func acknowledgeAlert(c *call) (any, error) {
 	a.Updated = c.now
 	c.markChanged()
 	return a, nil
-}
-
-// fireIncident opens an alert for an event, raised by the first enabled
-// configuration of that event type (one is created if the project has none).
-func (w *World) fireIncident(groupID, eventType, clusterName string, now time.Time) *Alert {
-	p := w.project(groupID)
-	ac := find(w.AlertConfigs, func(x *AlertConfig) bool {
-		return x.GroupID == groupID && x.EventTypeName == eventType && x.Enabled
-	})
-	if ac == nil {
-		ac = &AlertConfig{
-			ID: w.newID(), GroupID: groupID, Created: now, Updated: now, Enabled: true, EventTypeName: eventType,
-			Notifications: []map[string]any{{"typeName": "GROUP", "delayMin": 0.0, "intervalMin": 60.0, "emailEnabled": true, "roles": []any{"GROUP_OWNER"}}},
-		}
-		w.AlertConfigs = append(w.AlertConfigs, ac)
-	}
-	a := &Alert{
-		ID: w.newID(), GroupID: groupID, OrgID: p.OrgID, AlertConfigID: ac.ID, Created: now, Updated: now,
-		LastNotified: &now, EventTypeName: eventType, Status: "OPEN", ClusterName: clusterName,
-	}
-	if clusterName != "" {
-		a.ReplicaSetName = clusterName + "-shard-0"
-	}
-	w.Alerts = append(w.Alerts, a)
-	return a
 }

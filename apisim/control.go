@@ -16,8 +16,8 @@ import (
 //	POST /api/{service}/sim/clock/advance?d=30s  move the clock (not with a
 //	                                             caller-supplied Clock that
 //	                                             cannot advance)
-//	POST /api/{service}/sim/incidents            body {groupId, eventTypeName,
-//	                                             clusterName}: open an alert
+//	/api/{service}/sim/incidents, /notifications the incident engine
+//	                                             (incidents_control.go)
 //	GET  /api/{service}/sim/requests             recent requests, oldest first
 //
 // Bodies are application/json.
@@ -38,7 +38,7 @@ func (s *Server) controlRoutes(mux *http.ServeMux) {
 		adv.Advance(d)
 		return http.StatusOK, map[string]any{"now": fmtTime(s.clock.Now())}, nil
 	}))
-	mux.HandleFunc("POST "+root+"/incidents", s.control(s.postIncident))
+	s.incidentRoutes(mux, root) // incidents_control.go
 	mux.HandleFunc("GET "+root+"/requests", s.control(func(w http.ResponseWriter, r *http.Request) (int, any, *apiError) {
 		recs := s.reqlog.recent()
 		if recs == nil {
@@ -77,37 +77,6 @@ func (s *Server) control(f controlFunc) http.HandlerFunc {
 		w.WriteHeader(status)
 		_ = json.NewEncoder(w).Encode(body)
 	}
-}
-
-func (s *Server) postIncident(w http.ResponseWriter, r *http.Request) (int, any, *apiError) {
-	var b struct {
-		GroupID       string `json:"groupId"`
-		EventTypeName string `json:"eventTypeName"`
-		ClusterName   string `json:"clusterName"`
-	}
-	body, err := readLimited(w, r)
-	if err != nil {
-		return 0, nil, err
-	}
-	if e := decodeJSON(body, &b); e != nil {
-		return 0, nil, e
-	}
-	if !eventTypePattern.MatchString(b.EventTypeName) {
-		return 0, nil, errField("eventTypeName", "must be an event type name such as HOST_DOWN")
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.world.project(b.GroupID) == nil {
-		return 0, nil, errNotFound("GROUP_NOT_FOUND", "No group with ID %s exists.", b.GroupID)
-	}
-	if b.ClusterName != "" && s.world.cluster(b.GroupID, b.ClusterName) == nil {
-		return 0, nil, errNotFound("CLUSTER_NOT_FOUND", "No cluster named %s exists in group %s.", b.ClusterName, b.GroupID)
-	}
-	a := s.world.fireIncident(b.GroupID, b.EventTypeName, b.ClusterName, s.clock.Now().UTC().Truncate(time.Second))
-	if s.persist != nil {
-		s.persist.touch()
-	}
-	return http.StatusCreated, a, nil
 }
 
 func readLimited(w http.ResponseWriter, r *http.Request) ([]byte, *apiError) {

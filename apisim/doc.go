@@ -78,7 +78,12 @@
 // cluster, serverless, flex) on MongoDB 3.6 to 8.0, their hosts, over 170
 // alerts in payments, alert configurations, snapshots, restore and export
 // jobs, export buckets, search indexes, access roles, auditing, custom DNS,
-// live migrations and source projects. Things move with the Clock, never
+// live migrations and source projects. Incidents of the spec's event
+// families fire every 8-25 minutes of server time (and on demand), open an
+// alert for each enabled configuration whose event type and matchers fit,
+// notify each target after delayMin and every intervalMin until the alert
+// is acknowledged or closed (webhooks are POSTed, to loopback only), and
+// close their alerts with resolved set when they clear. Things move with the Clock, never
 // with request counts: snapshots queued -> inProgress -> completed, restores
 // finish (downloads gain a deliveryUrl), indexes PENDING -> BUILDING ->
 // READY, migrations NEW -> WORKING -> readyForCutover -> COMPLETE after the
@@ -135,7 +140,12 @@
 //
 //	GET  /api/{service}/sim/clock                 {"now": "..."}
 //	POST /api/{service}/sim/clock/advance?d=30s   jump the clock forward
-//	POST /api/{service}/sim/incidents             {"groupId","eventTypeName","clusterName"} opens an alert (201)
+//	POST /api/{service}/sim/incidents             {"groupId","eventTypeName","clusterName","hostnameAndPort",
+//	                                              "attributes","resolveAfter"}: raise an incident (201 {incident, alerts})
+//	GET  /api/{service}/sim/incidents             the incidents so far
+//	POST /api/{service}/sim/incidents/{id}/resolve clear one: its alerts close with resolved set
+//	PUT  /api/{service}/sim/incidents/schedule    {"enabled": false} stops the clock's incidents
+//	GET  /api/{service}/sim/notifications         the notification log (?alertId=, ?groupId=)
 //	GET  /api/{service}/sim/requests              {"requests":[{time,method,path,identity,status,durationMs}]}
 //
 // # Faults and persistence

@@ -21,6 +21,7 @@ type World struct {
 
 	AlertConfigs []*AlertConfig `json:"alertConfigs"`
 	Alerts       []*Alert       `json:"alerts"`
+	Incidents    *incidentState `json:"incidents,omitempty"` // the incident engine (incidents.go)
 
 	Snapshots     []*Snapshot                `json:"snapshots"`
 	RestoreJobs   []*RestoreJob              `json:"restoreJobs"`
