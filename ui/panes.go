@@ -3,6 +3,7 @@ package ui
 import (
 	"github.com/dbadmin-tui/dbadmin-tui/views"
 	"github.com/dbadmin-tui/dbadmin-tui/views/placeholder"
+	"github.com/dbadmin-tui/dbadmin-tui/views/search"
 	"github.com/dbadmin-tui/dbadmin-tui/views/settings"
 )
 
@@ -12,7 +13,7 @@ func DefaultPanes() []views.Factory {
 	return []views.Factory{
 		placeholder.NewAlerts,
 		placeholder.Factory(views.Backups),
-		placeholder.Factory(views.Search),
+		search.New,
 		placeholder.Factory(views.AccessLogs),
 		placeholder.Factory(views.Migration),
 		settings.New,

@@ -1,0 +1,282 @@
+package search
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
+	"github.com/dbadmin-tui/dbadmin-tui/apisim"
+)
+
+// save returns an editor step that replaces the user's text, keeping our header.
+func save(text string) func(string) (string, error) {
+	return func(string) (string, error) { return text, nil }
+}
+
+const newIndexJSON = `{
+  "name": "by-customer",
+  "database": "shop",
+  "collectionName": "orders",
+  "type": "search",
+  "definition": {"analyzer": "lucene.english", "mappings": {"dynamic": false, "fields": {"customer": {"type": "string"}}}}
+}`
+
+func TestTreeGolden(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		cluster       string
+		width, height int
+	}{
+		{"tree_all_clusters_wide_140x30", "", 140, 30},
+		{"tree_cluster_compact_100x30", "payments-rs", 100, 30},
+		{"tree_cluster_narrow_70x16", "payments-rs", 70, 16},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newWorld(t)
+			h := newHarness(t, w, tc.cluster, tc.width, tc.height)
+			h.selectIndex("products-autocomplete")
+			got := h.screen()
+			for _, l := range strings.Split(got, "\n") {
+				assert.LessOrEqual(t, len([]rune(l)), tc.width)
+			}
+			requireGolden(t, tc.name, got)
+		})
+	}
+}
+
+func TestTreeShowsStatusesAndUnsupportedClusters(t *testing.T) {
+	w := newWorld(t)
+	h := newHarness(t, w, "", 140, 30)
+	s := h.screen()
+	assert.Contains(t, s, "payments-legacy")
+	assert.Contains(t, s, "MongoDB 4.0.28")
+	require.True(t, h.p.table.SetCursorID(clusterRowID("payments-legacy")))
+	h.p.refreshDetail()
+	assert.Contains(t, h.screen(), "MongoDB 4.0.28: search needs 4.2 or later.")
+	assert.Contains(t, s, "ledger-search") // seeded 10s ago: still building
+	assert.Regexp(t, `ledger-search\s+search\s+PENDING|ledger-search\s+search\s+BUILDING`, s)
+	assert.Contains(t, s, "not ready (live)")
+
+	// Live while something is not READY: the fast interval is armed.
+	assert.True(t, h.p.poll.Armed())
+	assert.True(t, h.p.moving(false))
+	w.clock.Advance(2 * time.Minute)
+	h.refresh()
+	assert.False(t, h.p.moving(false))
+	assert.NotContains(t, h.screen(), "not ready")
+
+	// Folding a database hides its collections.
+	require.True(t, h.p.table.SetCursorID(dbRowID("payments-rs", "shop")))
+	h.key("enter")
+	assert.NotContains(t, h.screen(), "embeddings")
+	h.key("enter")
+	assert.Contains(t, h.screen(), "embeddings")
+}
+
+func TestDetailGolden(t *testing.T) {
+	w := newWorld(t)
+	h := newHarness(t, w, "payments-rs", 100, 60)
+	h.selectIndex("products-autocomplete")
+	h.key("enter")
+	require.Equal(t, modeDetail, h.p.mode)
+	requireGolden(t, "detail_ready_100x60", h.screen())
+
+	// During an update the staged definition shows next to the serving one.
+	ix, err := w.index("payments-rs", "shop", "products", "products-autocomplete")
+	require.NoError(t, err)
+	def := *ix.LatestDefinition
+	def.Analyzer = "lucene.french"
+	_, err = w.client.Search().Update(t.Context(), apisim.DemoPaymentsID, "payments-rs", ix.IndexID, apiclient.IndexSearch, def)
+	require.NoError(t, err)
+	w.clock.Advance(8 * time.Second)
+	h.refresh()
+	s := h.screen()
+	assert.Contains(t, s, "Latest definition (version 4)")
+	assert.Contains(t, s, "The latest definition is staged (BUILDING on the hosts)")
+	assert.Regexp(t, `shard-00-00\S*\s+\| BUILDING\s+\| yes\s+\| v3 READY\s+\| v4 BUILDING`, s)
+	assert.Contains(t, s, "Serving definition (version 3)")
+	requireGolden(t, "detail_staged_100x60", s)
+	h.key("esc")
+	assert.Equal(t, modeTree, h.p.mode)
+}
+
+func TestCreateWatchUpdateDelete(t *testing.T) {
+	w := newWorld(t)
+	h := newHarness(t, w, "payments-rs", 120, 30)
+	h.selectIndex("default") // shop.orders: the template starts there
+	h.ed.steps = append(h.ed.steps, save(newIndexJSON))
+	h.key("n")
+	require.Len(t, h.ed.seen, 1)
+	assert.Contains(t, h.ed.seen[0], `"database": "shop"`)
+	assert.Contains(t, h.ed.seen[0], `"collectionName": "orders"`)
+	assert.Equal(t, []string{"POST /api/atlas/v2/groups/65a0c0ffee0000000000b001/clusters/payments-rs/search/indexes"}, w.sent())
+	ix, err := w.index("payments-rs", "shop", "orders", "by-customer")
+	require.NoError(t, err)
+	assert.Equal(t, "lucene.english", ix.LatestDefinition.Analyzer)
+	assert.Contains(t, h.lastToast(), "index by-customer created")
+	assert.Regexp(t, `by-customer\s+search\s+PENDING`, h.screen())
+
+	w.clock.Advance(time.Minute)
+	h.refresh()
+	assert.Regexp(t, `by-customer\s+search\s+READY\s+yes\s+3 READY`, h.screen())
+
+	// Edit starts from the current definition and sends an update.
+	h.selectIndex("by-customer")
+	h.ed.steps = append(h.ed.steps, func(file string) (string, error) {
+		assert.Contains(t, file, "Editing the index by-customer (shop.orders) on payments-rs")
+		assert.Contains(t, file, `"analyzer": "lucene.english"`)
+		return strings.Replace(file, "lucene.english", "lucene.german", 1), nil
+	})
+	h.key("e")
+	ix, err = w.index("payments-rs", "shop", "orders", "by-customer")
+	require.NoError(t, err)
+	assert.Equal(t, "lucene.german", ix.LatestDefinition.Analyzer)
+	assert.Equal(t, int64(2), ix.LatestDefinitionVersion.Version)
+	assert.Contains(t, h.lastToast(), "updated to version 2")
+
+	// Delete asks for the name, then shows DELETING until it is gone.
+	h.selectIndex("by-customer")
+	h.key("d")
+	require.Len(t, h.confirms, 1)
+	c := h.confirms[0]
+	assert.Equal(t, "by-customer", c.TypeToConfirm)
+	assert.Len(t, w.sent(), 2, "nothing deleted before the confirmation")
+	c.Action.Confirmed = true
+	h.update(c.Action)
+	assert.Contains(t, w.sent()[2], "DELETE ")
+	assert.Regexp(t, `by-customer\s+search\s+DELETING`, h.screen())
+	ix, err = w.index("payments-rs", "shop", "orders", "by-customer")
+	require.NoError(t, err)
+	assert.Equal(t, apiclient.IndexDeleting, ix.Status)
+	w.clock.Advance(15 * time.Second)
+	h.refresh()
+	assert.NotContains(t, h.screen(), "by-customer")
+	assert.Empty(t, h.p.deleting)
+	_, err = w.index("payments-rs", "shop", "orders", "by-customer")
+	ae, ok := apiclient.AsError(err)
+	require.True(t, ok)
+	assert.Equal(t, 404, ae.Status)
+}
+
+func TestInvalidAnalyzerRefusedLocallyAndTextKept(t *testing.T) {
+	w := newWorld(t)
+	h := newHarness(t, w, "payments-rs", 120, 30)
+	bad := strings.Replace(newIndexJSON, "lucene.english", "lucene.klingon", 1)
+	h.ed.steps = append(h.ed.steps, save(bad)) // the second run saves unchanged
+	h.key("n")
+	require.Len(t, h.ed.seen, 2, "the editor reopens once with the reason")
+	assert.Contains(t, h.ed.seen[1], `// ERROR: definition.analyzer: unknown analyzer "lucene.klingon"`)
+	assert.Contains(t, h.ed.seen[1], bad, "the user's text is kept")
+	assert.Empty(t, w.sent(), "nothing was sent")
+	assert.Contains(t, h.screen(), `definition refused, nothing sent: definition.analyzer: unknown analyzer "lucene.klingon"`)
+	assert.Contains(t, h.lastToast(), "lucene.klingon")
+
+	// The draft survives: n opens it again, and fixing it sends it.
+	h.ed.steps = append(h.ed.steps, func(file string) (string, error) {
+		assert.Contains(t, file, "lucene.klingon")
+		_, text := stripHeader(file)
+		return strings.ReplaceAll(text, "lucene.klingon", "lucene.english"), nil
+	})
+	h.key("n")
+	assert.Len(t, w.sent(), 1)
+	assert.NotContains(t, h.screen(), "refused")
+}
+
+func TestSyntaxAndRequiredFieldErrors(t *testing.T) {
+	for _, tc := range []struct{ text, want string }{
+		{"{\n  \"name\": \"x\",\n  \"database\": \"shop\"\n  \"collectionName\": \"c\"\n}", "line 4, column 3: JSON syntax error"},
+		{`{"name": "x", "database": "shop", "collectionName": "c", "definition": {"mappings": {}, "numPartitions": 3}}`, "numPartitions: must be 1, 2 or 4"},
+		{`{"name": "x", "collectionName": "c", "definition": {"mappings": {}}}`, "database: required"},
+		{`{"name": "x", "database": "d", "collectionName": "c", "definition": {}}`, "definition.mappings: required"},
+		{`{"name": "x", "database": "d", "collectionName": "c", "definition": {"mappings": {}, "colour": 1}}`, `line 1, column 86: unknown member "colour"`},
+		{`{"name": 7}`, "line 1, column 11: name must be a JSON string"},
+		{`{"name": "x", "database": "d", "collectionName": "c", "definition": {"mappings": {}, "analyzers": [{"name": "a"}]}}`, "definition.analyzers[0].tokenizer.type: required"},
+		{`{"name": "v", "database": "d", "collectionName": "c", "type": "vectorSearch", "definition": {"fields": [{"type": "vector", "path": "e", "numDimensions": 3, "similarity": "manhattan"}]}}`, "definition.fields[0].similarity"},
+	} {
+		w := newWorld(t)
+		h := newHarness(t, w, "payments-rs", 120, 30)
+		h.ed.steps = append(h.ed.steps, save(tc.text))
+		h.key("n")
+		require.Len(t, h.ed.seen, 2, tc.text)
+		assert.Contains(t, h.ed.seen[1], "// ERROR: "+tc.want, tc.text)
+		assert.Contains(t, h.ed.seen[1], tc.text)
+		assert.Empty(t, w.sent())
+	}
+}
+
+func TestServerRefusalReopensWithItsWords(t *testing.T) {
+	w := newWorld(t)
+	h := newHarness(t, w, "payments-rs", 120, 30)
+	dup := strings.Replace(newIndexJSON, "by-customer", "default", 1)
+	h.ed.steps = append(h.ed.steps, save(dup))
+	h.key("n")
+	require.Len(t, h.ed.seen, 2)
+	assert.Contains(t, h.ed.seen[1], "409 INDEX_ALREADY_EXISTS: A search index named default already exists on shop.orders.")
+	assert.Contains(t, h.ed.seen[1], dup)
+	assert.Len(t, w.sent(), 1)
+	assert.Contains(t, h.screen(), "INDEX_ALREADY_EXISTS")
+}
+
+func TestEditorFailureKeepsDraft(t *testing.T) {
+	w := newWorld(t)
+	h := newHarness(t, w, "payments-rs", 120, 30)
+	h.ed.steps = append(h.ed.steps, func(string) (string, error) { return "", errors.New("exit status 1") })
+	h.key("n")
+	assert.Empty(t, w.sent())
+	assert.Contains(t, h.lastToast(), "editor failed (exit status 1)")
+	// Saving the template unchanged for a create is a real create request.
+	h.key("n")
+	assert.Len(t, w.sent(), 1)
+	_, err := w.index("payments-rs", "shop", "mycollection", "new-index")
+	assert.NoError(t, err, "the cursor is on the shop database: the template names it and a placeholder collection")
+}
+
+func TestAnalyzersView(t *testing.T) {
+	w := newWorld(t)
+	h := newHarness(t, w, "payments-rs", 100, 24)
+	h.key("A")
+	require.Equal(t, modeAnalyzers, h.p.mode)
+	s := h.screen()
+	assert.Contains(t, s, "sku-analyzer")
+	assert.Contains(t, s, "keyword")
+	requireGolden(t, "analyzers_100x24", s)
+
+	// In this view `e` is gated as the analyzers update.
+	for _, a := range h.p.Actions() {
+		if a.Name == "search.edit" {
+			assert.Equal(t, "updateAtlasSearchAnalyzers", a.Op)
+		}
+	}
+	h.ed.steps = append(h.ed.steps, save(`[{"name": "sku-analyzer"}]`))
+	h.key("e")
+	require.Len(t, h.ed.seen, 2)
+	assert.Contains(t, h.ed.seen[1], "// ERROR: [0].tokenizer.type: required")
+	assert.Empty(t, w.sent())
+
+	h.ed.steps = append(h.ed.steps, save(`[{"name": "sku-analyzer", "tokenizer": {"type": "keyword"}}, {"name": "words", "tokenizer": {"type": "whitespace"}}]`))
+	h.key("e")
+	assert.Equal(t, []string{"PUT /api/atlas/v1.0/groups/65a0c0ffee0000000000b001/clusters/payments-rs/fts/analyzers"}, w.sent())
+	got, err := w.client.Search().Analyzers(t.Context(), "65a0c0ffee0000000000b001", "payments-rs")
+	require.NoError(t, err)
+	assert.Len(t, got, 2)
+	assert.Contains(t, h.screen(), "words")
+	h.key("esc")
+	assert.Equal(t, modeTree, h.p.mode)
+}
+
+func TestFilterKeepsParents(t *testing.T) {
+	w := newWorld(t)
+	h := newHarness(t, w, "payments-rs", 120, 30)
+	h.update(filterMsg("embed"))
+	s := h.screen()
+	assert.Contains(t, s, "embeddings")
+	assert.Contains(t, s, "products")
+	assert.NotContains(t, s, "orders")
+	h.update(filterMsg("nothing-like-this"))
+	assert.Contains(t, h.screen(), "No index matches the filter")
+}

@@ -1,0 +1,368 @@
+package search
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
+	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
+	"github.com/dbadmin-tui/dbadmin-tui/views"
+)
+
+// layout sizes the table and the detail for the mode and the breakpoint:
+// side by side when wide, detail under the tree when compact, one at a time
+// when narrow or when the detail is opened with enter.
+func (p *Pane) layout() {
+	w, h := max(p.w, 0), max(p.h-p.headerLines(), 0)
+	switch {
+	case p.mode == modeDetail:
+		p.detail.SetSize(w, h)
+	case p.mode == modeAnalyzers:
+		th := max(min(len(p.analyzers)+2, h/2), min(h, 3))
+		p.analyzerTable.SetSize(w, th)
+		p.detail.SetSize(w, max(h-th-1, 0))
+	case p.ctx.Layout == views.LayoutWide:
+		tw := w * 3 / 5
+		p.table.SetSize(tw, h)
+		p.detail.SetSize(max(w-tw-1, 0), h)
+	case p.ctx.Layout == views.LayoutCompact:
+		th := max(h*3/5, min(h, 3))
+		p.table.SetSize(w, th)
+		p.detail.SetSize(w, max(h-th-1, 0))
+	default:
+		p.table.SetSize(w, h)
+		p.detail.SetSize(0, 0)
+	}
+}
+
+func (p *Pane) headerLines() int {
+	if p.notice != "" {
+		return 2
+	}
+	return 1
+}
+
+// View renders the pane; every server string went through Sanitize.
+func (p *Pane) View() string {
+	if p.w <= 0 || p.h <= 0 {
+		return ""
+	}
+	st := p.ctx.Theme.Styles
+	lines := []string{st.Muted.Render(ansi.Truncate(p.summary(), p.w, "…"))}
+	if p.notice != "" {
+		lines = append(lines, st.ErrorText.Render(ansi.Truncate(p.notice, p.w, "…")))
+	}
+	var body string
+	switch {
+	case p.listErr != nil && p.mode != modeAnalyzers:
+		body = st.ErrorText.Render(ansi.Wrap("Could not load search indexes: "+errorLine(p.listErr)+"\nPress r to retry.", p.w, ""))
+	case !p.loaded && p.mode != modeAnalyzers:
+		body = st.Muted.Render("Loading search indexes…")
+	case p.mode == modeDetail:
+		body = p.detail.View()
+	case p.mode == modeAnalyzers:
+		body = p.analyzersView()
+	case p.table.Len() == 0:
+		body = st.Muted.Render(p.emptyText())
+	case p.ctx.Layout == views.LayoutWide:
+		sep := st.Muted.Render(strings.Repeat("│\n", max(p.table.Height()-1, 0)) + "│")
+		body = lipgloss.JoinHorizontal(lipgloss.Top, p.table.View(), sep, p.detail.View())
+	case p.ctx.Layout == views.LayoutCompact:
+		body = p.table.View() + "\n" + st.Muted.Render(strings.Repeat("─", p.w)) + "\n" + p.detail.View()
+	default:
+		body = p.table.View()
+	}
+	out := strings.Join(lines, "\n") + "\n" + body
+	return lipgloss.NewStyle().MaxWidth(p.w).MaxHeight(p.h).Render(out)
+}
+
+func (p *Pane) emptyText() string {
+	if p.filter != "" {
+		return "No index matches the filter " + components.Sanitize(p.filter) + "."
+	}
+	return "No search indexes here. Press n to create one."
+}
+
+// summary is the header line: scope, counts, and what is moving.
+func (p *Pane) summary() string {
+	scope := p.ctx.ClusterName
+	if scope == "" {
+		scope = "all clusters of " + components.Sanitize(p.ctx.ProjectName)
+	}
+	if p.mode == modeAnalyzers {
+		return fmt.Sprintf("User-defined analyzers · %s · e edit · A or esc back", p.analyzersCluster)
+	}
+	var total, notReady int
+	for _, cl := range p.clusters {
+		for _, ix := range cl.Indexes {
+			total++
+			if ix.Status != apiclient.IndexReady {
+				notReady++
+			}
+		}
+	}
+	s := fmt.Sprintf("Search indexes · %s · %s", scope, plural(total, "index", "indexes"))
+	if notReady > 0 {
+		s += fmt.Sprintf(" · %d not ready (live)", notReady)
+	}
+	if p.paused {
+		s += " · paused"
+	}
+	return s
+}
+
+// refreshDetail shows the selected row in the detail area.
+func (p *Pane) refreshDetail() {
+	if p.mode == modeAnalyzers {
+		return
+	}
+	ix, cluster, ok := p.selectedIndex()
+	if !ok {
+		id := p.table.SelectedID()
+		switch {
+		case id == "":
+			p.detail.SetText("")
+		case rowKind(id) == 'c':
+			p.detail.SetText(p.clusterText(rowParts(id)[0]))
+		default:
+			p.detail.SetText("Press enter to fold or unfold.")
+		}
+		return
+	}
+	p.detail.SetMarkdown(indexMarkdown(cluster, ix, p.deleting[ix.IndexID]))
+}
+
+func (p *Pane) clusterText(name string) string {
+	for _, cl := range p.clusters {
+		if cl.Name != name {
+			continue
+		}
+		s := fmt.Sprintf("Cluster %s, MongoDB %s.\n", cl.Name, cl.Version)
+		switch {
+		case cl.Unsupported != "":
+			s += cl.Unsupported + "."
+		case cl.Err != nil:
+			s += "Listing its indexes failed: " + errorLine(cl.Err)
+		default:
+			s += plural(len(cl.Indexes), "search index", "search indexes") + ". Press A for its analyzers."
+		}
+		return s
+	}
+	return ""
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+// indexMarkdown is the index detail: status, per-host table, synonyms, the
+// latest definition and, during an update, the staged one.
+func indexMarkdown(cluster string, ix apiclient.SearchIndex, deleting bool) string {
+	san := components.Sanitize
+	var b strings.Builder
+	status := string(ix.Status)
+	if deleting && ix.Status != apiclient.IndexDeleting {
+		status = "DELETING (requested)"
+	}
+	fmt.Fprintf(&b, "# %s\n\n", san(ix.Name))
+	fmt.Fprintf(&b, "- namespace: %s.%s on %s\n", san(ix.Database), san(ix.CollectionName), cluster)
+	fmt.Fprintf(&b, "- type: %s · status: %s · queryable: %s\n", typeLabel(ix.Type), san(status), yesNo(ix.Queryable))
+	fmt.Fprintf(&b, "- id: %s\n", san(ix.IndexID))
+	if v := ix.LatestDefinitionVersion; v != nil {
+		at := ""
+		if v.CreatedAt != nil {
+			at = " of " + v.CreatedAt.UTC().Format("2006-01-02 15:04:05Z")
+		}
+		fmt.Fprintf(&b, "- version: %d%s\n", v.Version, at)
+	}
+	if ix.SynonymMappingStatus != "" {
+		fmt.Fprintf(&b, "- synonyms: %s\n", san(string(ix.SynonymMappingStatus)))
+		for _, m := range ix.SynonymMappingStatusDetail {
+			for _, name := range sortedKeys(m) {
+				d := m[name]
+				line := fmt.Sprintf("  - %s: %s", san(name), san(string(d.Status)))
+				if d.Message != "" {
+					line += " — " + san(d.Message)
+				}
+				b.WriteString(line + "\n")
+			}
+		}
+	}
+	if len(ix.StatusDetail) > 0 {
+		b.WriteString("\n## Hosts\n\n| host | status | queryable | main | staged |\n|---|---|---|---|---|\n")
+		for _, h := range ix.StatusDetail {
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", san(h.Hostname), san(string(h.Status)), yesNo(h.Queryable),
+				generationCell(h.MainIndex), generationCell(h.StagedIndex))
+		}
+		for _, h := range ix.StatusDetail {
+			for _, g := range []*apiclient.IndexGeneration{h.MainIndex, h.StagedIndex} {
+				if g != nil && g.Message != "" {
+					fmt.Fprintf(&b, "\n> %s: %s\n", san(h.Hostname), san(g.Message))
+				}
+			}
+		}
+	}
+	title := "Latest definition"
+	if v := ix.LatestDefinitionVersion; v != nil {
+		title = fmt.Sprintf("Latest definition (version %d)", v.Version)
+	}
+	writeJSONBlock(&b, title, ix.LatestDefinition)
+	if staged := stagedOf(ix); staged != nil && staged.Definition != nil {
+		sv, lv := int64(-1), int64(-2)
+		if staged.DefinitionVersion != nil {
+			sv = staged.DefinitionVersion.Version
+		}
+		if ix.LatestDefinitionVersion != nil {
+			lv = ix.LatestDefinitionVersion.Version
+		}
+		if sv == lv {
+			fmt.Fprintf(&b, "\nThe latest definition is staged (%s on the hosts); they answer queries with the serving definition until it is ready.\n", san(string(staged.Status)))
+		} else {
+			writeJSONBlock(&b, fmt.Sprintf("Staged definition (version %d, %s)", sv, san(string(staged.Status))), staged.Definition)
+		}
+		if main := mainOf(ix); main != nil && main.Definition != nil && main.DefinitionVersion != nil {
+			writeJSONBlock(&b, fmt.Sprintf("Serving definition (version %d)", main.DefinitionVersion.Version), main.Definition)
+		}
+	}
+	return b.String()
+}
+
+func generationCell(g *apiclient.IndexGeneration) string {
+	if g == nil {
+		return "–"
+	}
+	s := components.Sanitize(string(g.Status))
+	if g.DefinitionVersion != nil {
+		s = fmt.Sprintf("v%d %s", g.DefinitionVersion.Version, s)
+	}
+	return s
+}
+
+func stagedOf(ix apiclient.SearchIndex) *apiclient.IndexGeneration {
+	for _, h := range ix.StatusDetail {
+		if h.StagedIndex != nil {
+			return h.StagedIndex
+		}
+	}
+	return nil
+}
+
+func mainOf(ix apiclient.SearchIndex) *apiclient.IndexGeneration {
+	for _, h := range ix.StatusDetail {
+		if h.MainIndex != nil {
+			return h.MainIndex
+		}
+	}
+	return nil
+}
+
+func writeJSONBlock(b *strings.Builder, title string, v any) {
+	raw, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return
+	}
+	fmt.Fprintf(b, "\n## %s\n\n```json\n%s\n```\n", title, components.SanitizeText(string(raw)))
+}
+
+// openAnalyzers shows the user-defined analyzers of the cluster under the
+// cursor (the v1.0 route).
+func (p *Pane) openAnalyzers() tea.Cmd {
+	cluster, _, _ := p.selectedPlace()
+	if ok, why := p.searchable(cluster); !ok {
+		return views.Toast("analyzers: "+why, true)
+	}
+	if cluster != p.analyzersCluster {
+		p.analyzers, p.analyzersLoaded, p.analyzersErr = nil, false, nil
+	}
+	p.analyzersCluster = cluster
+	p.mode = modeAnalyzers
+	p.rebuildAnalyzers()
+	return p.loadAnalyzers("loading analyzers of " + cluster)
+}
+
+func (p *Pane) loadAnalyzers(task string) tea.Cmd {
+	client, gid, cluster := p.ctx.Client, p.ctx.GroupID, p.analyzersCluster
+	if client == nil || cluster == "" {
+		return nil
+	}
+	return views.Fetch(views.Search, keyAnalyzers, p.seq.Next(), task, func(ctx context.Context) (any, error) {
+		return client.Search().Analyzers(ctx, gid, cluster)
+	})
+}
+
+func (p *Pane) rebuildAnalyzers() {
+	rows := make([]components.Row, 0, len(p.analyzers))
+	for _, a := range p.analyzers {
+		rows = append(rows, components.Row{ID: a.Name, Cells: []string{a.Name, filterTypes([]map[string]any{a.Tokenizer}),
+			filterTypes(a.CharFilters), filterTypes(a.TokenFilters)}})
+	}
+	p.analyzerTable.SetRows(rows)
+	p.layout()
+	p.refreshAnalyzerDetail()
+}
+
+func filterTypes(fs []map[string]any) string {
+	var out []string
+	for _, f := range fs {
+		if t, _ := f["type"].(string); t != "" {
+			out = append(out, t)
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+func (p *Pane) refreshAnalyzerDetail() {
+	if p.mode != modeAnalyzers {
+		return
+	}
+	id := p.analyzerTable.SelectedID()
+	for _, a := range p.analyzers {
+		if a.Name == id {
+			var b strings.Builder
+			writeJSONBlock(&b, "Analyzer "+components.Sanitize(a.Name), a)
+			p.detail.SetMarkdown(b.String())
+			return
+		}
+	}
+	p.detail.SetText("")
+}
+
+func (p *Pane) analyzersView() string {
+	st := p.ctx.Theme.Styles
+	switch {
+	case p.analyzersErr != nil:
+		return st.ErrorText.Render(ansi.Wrap("Could not load the analyzers: "+errorLine(p.analyzersErr), p.w, ""))
+	case !p.analyzersLoaded:
+		return st.Muted.Render("Loading analyzers…")
+	case len(p.analyzers) == 0:
+		return st.Muted.Render("No user-defined analyzers on " + p.analyzersCluster + ". Press e to write some.")
+	}
+	return p.analyzerTable.View() + "\n" + st.Muted.Render(strings.Repeat("─", p.w)) + "\n" + p.detail.View()
+}
+
+// startAnalyzerEdit opens the cluster's analyzers (or the kept draft) as
+// one JSON array.
+func (p *Pane) startAnalyzerEdit() tea.Cmd {
+	if !p.analyzersLoaded {
+		return views.Toast("analyzers: still loading", true)
+	}
+	s := editSession{Kind: editAnalyzers, Cluster: p.analyzersCluster}
+	if d, ok := p.drafts[s.key()]; ok {
+		return p.open(d)
+	}
+	as := p.analyzers
+	if as == nil {
+		as = []apiclient.Analyzer{}
+	}
+	s.Text = prettyJSON(as)
+	return p.open(s)
+}
