@@ -141,6 +141,12 @@ func (s AlertsService) Acknowledge(ctx context.Context, groupID, alertID string,
 	return getJSON[Alert](ctx, s.c, "acknowledgeAlert", Request{Params: pathParams("groupId", groupID, "alertId", alertID), Body: req})
 }
 
+// Unacknowledge ends an alert's acknowledgement; the comment (optional)
+// says why.
+func (s AlertsService) Unacknowledge(ctx context.Context, groupID, alertID, comment string) (*Alert, error) {
+	return s.Acknowledge(ctx, groupID, alertID, AcknowledgeRequest{UnacknowledgeAlert: true, AcknowledgementComment: comment})
+}
+
 // LegacyList fetches one page of alerts from the v1.0 routes.
 func (s AlertsService) LegacyList(ctx context.Context, groupID string, o AlertListOptions) (*Page[Alert], error) {
 	r, err := alertListRequest(groupID, o.Status)
@@ -391,6 +397,35 @@ func (n Notification) Masked() Notification {
 	return out
 }
 
+// Target names where the notification goes, for display: the address,
+// channel, user, team, roles or (masked) key of its kind.
+func (n Notification) Target() string {
+	m := n.Masked()
+	for _, kv := range [][2]string{
+		{"email", m.EmailAddress}, {"sms", m.MobileNumber}, {"user", m.Username}, {"team", firstNonEmpty(m.TeamName, m.TeamID)},
+		{"channel", m.ChannelName}, {"room", m.RoomName}, {"webhook", m.WebhookURL}, {"teams webhook", m.MicrosoftTeamsWebhookURL},
+		{"service key", m.ServiceKey}, {"api key", firstNonEmpty(m.DatadogAPIKey, m.OpsGenieAPIKey, m.VictorOpsAPIKey)},
+		{"integration", m.IntegrationID}, {"notifier", m.NotifierID},
+	} {
+		if kv[1] != "" {
+			return kv[0] + " " + kv[1]
+		}
+	}
+	if len(m.Roles) > 0 {
+		return "roles " + strings.Join(m.Roles, ", ")
+	}
+	return ""
+}
+
+func firstNonEmpty(xs ...string) string {
+	for _, x := range xs {
+		if x != "" {
+			return x
+		}
+	}
+	return ""
+}
+
 func secretName(k string) bool {
 	k = strings.ToLower(k)
 	for _, w := range []string{"key", "token", "secret", "password", "url"} {
@@ -466,6 +501,11 @@ func (s AlertConfigsService) Delete(ctx context.Context, groupID, configID strin
 // ListByAlert fetches the configurations that raised an alert.
 func (s AlertConfigsService) ListByAlert(ctx context.Context, groupID, alertID string, o ListOptions) (*Page[AlertConfig], error) {
 	return getPage[AlertConfig](ctx, s.c, "listAlertConfigurationsByAlertId", Request{Params: pathParams("groupId", groupID, "alertId", alertID)}, o)
+}
+
+// ListAllByAlert fetches every configuration that raised an alert.
+func (s AlertConfigsService) ListAllByAlert(ctx context.Context, groupID, alertID string) ([]AlertConfig, error) {
+	return getAll[AlertConfig](ctx, s.c, "listAlertConfigurationsByAlertId", Request{Params: pathParams("groupId", groupID, "alertId", alertID)})
 }
 
 // MatcherFieldNames lists the field names matchers may use.
