@@ -2,6 +2,7 @@ package ui
 
 import (
 	"github.com/dbadmin-tui/dbadmin-tui/views"
+	"github.com/dbadmin-tui/dbadmin-tui/views/accesslogs"
 	"github.com/dbadmin-tui/dbadmin-tui/views/placeholder"
 	"github.com/dbadmin-tui/dbadmin-tui/views/search"
 	"github.com/dbadmin-tui/dbadmin-tui/views/settings"
@@ -14,7 +15,7 @@ func DefaultPanes() []views.Factory {
 		placeholder.NewAlerts,
 		placeholder.Factory(views.Backups),
 		search.New,
-		placeholder.Factory(views.AccessLogs),
+		accesslogs.New,
 		placeholder.Factory(views.Migration),
 		settings.New,
 	}

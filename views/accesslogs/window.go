@@ -177,7 +177,10 @@ func (w *Window) Add(q Query, batch []apiclient.AccessLog, now time.Time) Step {
 	counts := make(map[string]int, len(batch))
 	var oldest, pageNewest time.Time
 	freshHere := 0
-	for _, l := range batch {
+	// The service answers newest first; walking it backwards keeps records
+	// that share a timestamp in the order they happened.
+	for i := len(batch) - 1; i >= 0; i-- {
+		l := batch[i]
 		rec := Record{AccessLog: l}
 		if at, ok := l.Time(); ok {
 			rec.At = at
@@ -295,3 +298,21 @@ func later(a, b time.Time) time.Time {
 	}
 	return a
 }
+
+// Abort drops the current round after a failed request: its records are
+// forgotten so the next round fetches them again.
+func (w *Window) Abort() {
+	for _, rec := range w.round.fresh {
+		k := rec.key()
+		s := w.seen[k]
+		if s.n--; s.n <= 0 {
+			delete(w.seen, k)
+		} else {
+			w.seen[k] = s
+		}
+	}
+	w.round = round{}
+}
+
+// InRound reports whether a poll round is under way.
+func (w *Window) InRound() bool { return w.round.active }

@@ -50,9 +50,12 @@ func (s *fakeServer) answer(q Query) []apiclient.AccessLog {
 		}
 	}
 	if s.rnd != nil {
+		// Records sharing a timestamp come in any order.
 		s.rnd.Shuffle(len(hits), func(i, j int) { hits[i], hits[j] = hits[j], hits[i] })
+		slices.SortStableFunc(hits, func(a, b event) int { return b.at.Truncate(time.Second).Compare(a.at.Truncate(time.Second)) })
+	} else {
+		slices.SortStableFunc(hits, func(a, b event) int { return b.at.Compare(a.at) })
 	}
-	slices.SortStableFunc(hits, func(a, b event) int { return b.at.Truncate(time.Second).Compare(a.at.Truncate(time.Second)) })
 	n := q.NLogs
 	if s.limit > 0 && s.limit < n {
 		n = s.limit

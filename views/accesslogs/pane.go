@@ -1,0 +1,615 @@
+// Package accesslogs is the access-log tail pane: a cluster's or one host's
+// authentication log, followed live with a moving window (window.go), kept
+// in a ring buffer with filters, search, and a summary of failures.
+package accesslogs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
+	"github.com/dbadmin-tui/dbadmin-tui/keymap"
+	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
+	"github.com/dbadmin-tui/dbadmin-tui/views"
+)
+
+// sincePresets are what S cycles through; each refetches the window.
+var sincePresets = []time.Duration{5 * time.Minute, 15 * time.Minute, time.Hour, 24 * time.Hour}
+
+// defaultSince is the window loaded when the pane opens.
+const defaultSince = 15 * time.Minute
+
+// Pane-local keys (not actions: they only change what is shown, and the
+// keymap leaves them free in this pane).
+const (
+	keyHosts = "h" // pick the whole cluster or one host
+	keyRaw   = "l" // raw logLine instead of columns
+	keyUser  = "u" // filter by user
+	keySince = "S" // cycle the since presets
+)
+
+// Pane is the access-log tail.
+type Pane struct {
+	ctx     views.Context
+	w, h    int
+	visible bool
+	paused  bool // live updates paused with p
+
+	host      string // "" tails the whole cluster
+	hostList  *hostList
+	hosts     []apiclient.Process
+	hostsErr  error
+	hostSeq   views.Seq
+	hostsBusy bool
+
+	win       *Window
+	since     time.Duration
+	following bool // polling (f)
+	inflight  bool
+	seq       views.Seq
+	poll      views.Poller
+	failures  int   // consecutive failed polls
+	err       error // the last poll's error, nil after a success
+	stopped   error // an error polling cannot get past (a tenant cluster, a missing role)
+	loaded    bool
+	gaps      int
+	lastGap   *Gap
+	truncated bool
+
+	st      *store
+	search  string
+	match   int // shown line of the current search match; -1: none
+	summary string
+}
+
+// New is the pane's Factory, with the default buffer
+// (components.DefaultLogCapacity lines).
+func New(ctx views.Context) views.Pane { return newPane(ctx, 0) }
+
+// NewWithBuffer returns a Factory whose buffer holds capacity lines.
+func NewWithBuffer(capacity int) views.Factory {
+	return func(ctx views.Context) views.Pane { return newPane(ctx, capacity) }
+}
+
+func newPane(ctx views.Context, capacity int) *Pane {
+	p := &Pane{ctx: ctx, since: defaultSince, following: true, match: -1, paused: ctx.Paused}
+	p.st = newStore(capacity, ctx.Theme, ctx.Keys)
+	p.win = p.newWindow()
+	return p
+}
+
+func (p *Pane) newWindow() *Window {
+	w := NewWindow(p.since, p.ctx.Now())
+	// Loading the since window stops once the buffer is full.
+	w.FirstPages = max(1, p.st.capacity()/apiclient.MaxAccessLogs)
+	return w
+}
+
+func (p *Pane) ID() views.ID             { return views.AccessLogs }
+func (p *Pane) Title() string            { return views.AccessLogs.Title() }
+func (p *Pane) Busy() string             { return "" }
+func (p *Pane) Actions() []keymap.Action { return actions(p.ctx) }
+
+func actions(ctx views.Context) []keymap.Action {
+	if ctx.Keys == nil {
+		return nil
+	}
+	return ctx.Keys.Scope(views.AccessLogs.Scope())
+}
+
+func (p *Pane) Init() tea.Cmd { return p.pollNow("loading access log") }
+
+func (p *Pane) SetSize(w, h int) {
+	p.w, p.h = w, h
+	p.st.lv.SetSize(p.lineWidth(), p.bodyRows()+1)
+}
+
+func (p *Pane) SetVisible(v bool) tea.Cmd {
+	p.visible = v
+	if !v {
+		p.poll.Stop()
+		return nil
+	}
+	return p.pollNow("")
+}
+
+// target names what is tailed, for titles and file names.
+func (p *Pane) target() string {
+	if p.host != "" {
+		return shortHost(p.host)
+	}
+	return p.ctx.ClusterName
+}
+
+// live reports whether the pane should be polling.
+func (p *Pane) live() bool {
+	return p.visible && p.following && !p.paused && p.stopped == nil && p.ready()
+}
+
+func (p *Pane) ready() bool {
+	return p.ctx.Client != nil && p.ctx.GroupID != "" && p.ctx.ClusterName != ""
+}
+
+// interval is the poll interval: fast (a tail), slower after errors.
+func (p *Pane) interval() time.Duration {
+	d := p.ctx.Poll.Pane[views.AccessLogs]
+	if d <= 0 {
+		d = p.ctx.Poll.Fast
+	}
+	if d <= 0 {
+		d = views.DefaultPoll.Fast
+	}
+	slow := p.ctx.Poll.Slow
+	if slow <= 0 {
+		slow = views.DefaultPoll.Slow
+	}
+	for range min(p.failures, 6) {
+		d *= 2
+	}
+	return min(d, max(slow, d/2))
+}
+
+// arm schedules the next poll when the pane is live.
+func (p *Pane) arm() tea.Cmd {
+	if !p.live() || p.inflight {
+		p.poll.Stop()
+		return nil
+	}
+	return p.poll.Arm(views.AccessLogs, p.interval())
+}
+
+// pollNow starts a poll round unless one is under way.
+func (p *Pane) pollNow(task string) tea.Cmd {
+	if !p.ready() || p.inflight || p.stopped != nil || !p.following || p.paused {
+		return nil
+	}
+	p.poll.Stop()
+	return p.fetch(p.win.Begin(p.ctx.Now()), task)
+}
+
+// pollResult is the answer to one query of a round.
+type pollResult struct {
+	q    Query
+	logs []apiclient.AccessLog
+}
+
+// fetch sends one query; everything it needs is captured here.
+func (p *Pane) fetch(q Query, task string) tea.Cmd {
+	client, gid, cluster, host := p.ctx.Client, p.ctx.GroupID, p.ctx.ClusterName, p.host
+	p.inflight = true
+	return views.Fetch(views.AccessLogs, "poll", p.seq.Next(), task, func(ctx context.Context) (any, error) {
+		var logs []apiclient.AccessLog
+		var err error
+		if host != "" {
+			logs, err = client.AccessLogs().ByHost(ctx, gid, host, q.Options())
+		} else {
+			logs, err = client.AccessLogs().ByCluster(ctx, gid, cluster, q.Options())
+		}
+		return pollResult{q: q, logs: logs}, err
+	})
+}
+
+// restart forgets the tail and loads the since window again (new target,
+// new since preset, new context).
+func (p *Pane) restart(task string) tea.Cmd {
+	p.seq.Next() // answers to the old target are dropped
+	p.inflight = false
+	p.poll.Stop()
+	p.win = p.newWindow()
+	p.st.reset(p.ctx.Theme, p.ctx.Keys, p.lineWidth(), p.bodyRows()+1)
+	p.stopped, p.err, p.failures, p.loaded = nil, nil, 0, false
+	p.gaps, p.lastGap, p.truncated, p.match, p.summary = 0, nil, false, -1, ""
+	return p.pollNow(task)
+}
+
+func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
+	switch msg := msg.(type) {
+	case views.ResultMsg:
+		return p, p.onResult(msg)
+	case views.PollTickMsg:
+		if p.poll.Current(msg) {
+			return p, p.pollNow("")
+		}
+	case views.RefreshMsg:
+		if p.stopped != nil {
+			return p, p.restart("retrying access log")
+		}
+		return p, p.pollNow("refreshing access log")
+	case views.PauseMsg:
+		p.paused = msg.Paused
+		if p.paused {
+			p.poll.Stop()
+			return p, nil
+		}
+		return p, p.pollNow("")
+	case views.FilterMsg:
+		// `/` is this pane's own search; the shared filter bar text, if
+		// any reaches here, searches too.
+		return p, p.setSearch(msg.Text)
+	case views.ContextChangedMsg:
+		old := p.ctx
+		p.ctx = msg.Ctx
+		p.paused = msg.Ctx.Paused
+		if msg.Scope || old.ClusterName != p.ctx.ClusterName || old.GroupID != p.ctx.GroupID {
+			p.host, p.hosts, p.hostList, p.hostsErr = "", nil, nil, nil
+			return p, p.restart("loading access log")
+		}
+	case views.ActionMsg:
+		return p, p.onAction(msg)
+	case views.PaneMsg:
+		if m, ok := msg.Msg.(savedMsg); ok {
+			return p, p.onSaved(m)
+		}
+	case savedMsg:
+		return p, p.onSaved(msg)
+	case tea.KeyPressMsg:
+		return p, p.onKey(msg)
+	}
+	return p, nil
+}
+
+func (p *Pane) onResult(msg views.ResultMsg) tea.Cmd {
+	switch msg.Key {
+	case "hosts":
+		if !p.hostSeq.Latest(msg.Seq) {
+			return nil
+		}
+		p.hostsBusy = false
+		p.hostsErr = msg.Err
+		if msg.Err == nil {
+			procs, _ := msg.Value.([]apiclient.Process)
+			p.hosts = clusterHosts(procs, p.ctx.ClusterName)
+			if p.hostList != nil {
+				p.hostList.fill(p.ctx.ClusterName, p.hosts, p.host)
+			}
+		}
+		return nil
+	case "poll":
+	default:
+		return nil
+	}
+	if !p.seq.Latest(msg.Seq) {
+		return nil
+	}
+	if msg.Err != nil {
+		p.inflight = false
+		p.win.Abort()
+		p.err = msg.Err
+		p.failures++
+		if stopsPolling(msg.Err) {
+			p.stopped = msg.Err
+			p.poll.Stop()
+			return nil
+		}
+		return p.arm()
+	}
+	res, _ := msg.Value.(pollResult)
+	now := p.ctx.Now()
+	step := p.win.Add(res.q, res.logs, now)
+	if step.Next != nil {
+		return p.fetch(*step.Next, "")
+	}
+	p.inflight = false
+	p.win.NoteClock(now)
+	p.err, p.failures, p.loaded = nil, 0, true
+	if step.Gap != nil {
+		p.gaps++
+		p.lastGap = step.Gap
+	}
+	if step.Truncated {
+		p.truncated = true
+	}
+	if len(step.Fresh) > 0 {
+		p.st.add(step.Fresh)
+		p.summary = summarize(p.st, p.win.Newest())
+	}
+	return p.arm()
+}
+
+// stopsPolling: errors that another poll cannot fix (the cluster has no
+// access log, the role is missing, the cluster is gone). The rest (5xx,
+// 429, the network) back off and retry.
+func stopsPolling(err error) bool {
+	if apiclient.IsValidation(err) {
+		return true
+	}
+	var ae *apiclient.Error
+	if errors.As(err, &ae) {
+		switch ae.Status {
+		case http.StatusBadRequest, http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound:
+			return true
+		}
+	}
+	return false
+}
+
+func (p *Pane) onAction(msg views.ActionMsg) tea.Cmd {
+	km := p.ctx.Keys
+	if km == nil {
+		return nil
+	}
+	a := &km.AccessLogs
+	switch msg.Name {
+	case a.Follow.Name:
+		p.following = !p.following
+		if !p.following {
+			p.poll.Stop()
+			return nil
+		}
+		p.st.lv.SetFollow(true)
+		return p.pollNow("")
+	case a.End.Name:
+		p.st.lv.SetFollow(true)
+		p.match = -1
+		if !p.following {
+			p.following = true
+			return p.pollNow("")
+		}
+	case a.FailuresOnly.Name:
+		p.st.filter.failuresOnly = !p.st.filter.failuresOnly
+		p.refilter()
+	case a.Wrap.Name:
+		p.st.lv.SetWrap(!p.st.lv.Wrapping())
+	case a.Timezone.Name:
+		if p.st.format.loc == time.UTC {
+			p.st.format.loc = time.Local
+		} else {
+			p.st.format.loc = time.UTC
+		}
+		p.refilter()
+	case a.IPFilter.Name:
+		if !msg.Confirmed {
+			return p.ask(a.IPFilter.Name, "", "Filter by IP address",
+				"Show only attempts from addresses that start with this (203.0.113.7, or 10.2. for a range).\n"+
+					current(p.st.filter.ip)+"Leave empty to show every address.", "IP address or prefix")
+		}
+		return p.setIP(msg.Input)
+	case a.Search.Name:
+		if msg.Target == "user" {
+			if !msg.Confirmed {
+				return p.ask(a.Search.Name, "user", "Filter by user",
+					"Show only attempts whose user name contains this (any case).\n"+
+						current(p.st.filter.user)+"Leave empty to show every user.", "User name or part of it")
+			}
+			p.st.filter.user = strings.TrimSpace(msg.Input)
+			p.refilter()
+			return nil
+		}
+		if !msg.Confirmed {
+			return p.ask(a.Search.Name, "", "Search the access log",
+				"Highlight lines containing this text (any case) and jump to the newest; n and N move between matches.\n"+
+					current(p.search)+"Leave empty to clear the search.", "Text")
+		}
+		return p.setSearch(msg.Input)
+	case a.NextMatch.Name:
+		return p.step(+1)
+	case a.PrevMatch.Name:
+		return p.step(-1)
+	case a.Save.Name:
+		return p.save(msg)
+	}
+	return nil
+}
+
+func current(v string) string {
+	if v == "" {
+		return ""
+	}
+	return "Now: " + v + "\n"
+}
+
+// ask opens a text prompt; the answer comes back as the action, confirmed,
+// with the text in Input.
+func (p *Pane) ask(action, target, title, body, prompt string) tea.Cmd {
+	return func() tea.Msg {
+		return views.ConfirmMsg{Pane: views.AccessLogs, Title: title, Body: body, Prompt: prompt,
+			Action: views.ActionMsg{Name: action, Target: target}}
+	}
+}
+
+// setIP sets the IP filter; a value that cannot start an address is
+// refused with the text in the message, so nothing typed is lost.
+func (p *Pane) setIP(in string) tea.Cmd {
+	in = strings.TrimSpace(in)
+	for _, r := range in {
+		if !strings.ContainsRune("0123456789.abcdefABCDEF:", r) {
+			return views.Toast(fmt.Sprintf("IP filter %q: use digits and dots, like 203.0.113.7 or 10.2.", components.Sanitize(in)), true)
+		}
+	}
+	p.st.filter.ip = in
+	p.refilter()
+	return nil
+}
+
+func (p *Pane) refilter() {
+	p.st.rebuild(p.ctx.Theme, p.ctx.Keys, p.lineWidth(), p.bodyRows()+1)
+	p.match = -1
+}
+
+// setSearch sets the search text and jumps to the newest match.
+func (p *Pane) setSearch(text string) tea.Cmd {
+	p.search = strings.TrimSpace(text)
+	p.match = -1
+	if p.search == "" {
+		return nil
+	}
+	n := p.st.lv.Len()
+	if i := p.find(n-1, -1); i >= 0 {
+		p.show(i)
+		return nil
+	}
+	return views.Toast(fmt.Sprintf("no line contains %q", components.Sanitize(p.search)), false)
+}
+
+// step moves to the next (+1) or previous (-1) match, wrapping around.
+func (p *Pane) step(dir int) tea.Cmd {
+	if p.search == "" {
+		return views.Toast("no search: press / first", false)
+	}
+	n := p.st.lv.Len()
+	from := p.match
+	if from < 0 {
+		from = p.selectedLine()
+	}
+	if i := p.find(from+dir, dir); i >= 0 {
+		p.show(i)
+		return nil
+	}
+	start := 0
+	if dir < 0 {
+		start = n - 1
+	}
+	if i := p.find(start, dir); i >= 0 {
+		p.show(i)
+		return views.Toast("search wrapped", false)
+	}
+	return views.Toast(fmt.Sprintf("no line contains %q", components.Sanitize(p.search)), false)
+}
+
+// find returns the first shown line from i in direction dir containing the
+// search text, or -1.
+func (p *Pane) find(i, dir int) int {
+	needle := strings.ToLower(p.search)
+	for n := p.st.lv.Len(); i >= 0 && i < n; i += dir {
+		if strings.Contains(strings.ToLower(p.st.lv.Line(i)), needle) {
+			return i
+		}
+	}
+	return -1
+}
+
+// show selects line i and scrolls it into view (pausing the view).
+func (p *Pane) show(i int) {
+	p.match = i
+	rows := p.bodyRows()
+	top := p.st.lv.Top()
+	if p.st.lv.Following() || i < top || i >= top+rows {
+		p.st.lv.ScrollTo(max(0, i-rows/2))
+	}
+}
+
+func (p *Pane) onKey(msg tea.KeyPressMsg) tea.Cmd {
+	if p.hostList != nil {
+		return p.hostKey(msg)
+	}
+	switch msg.String() {
+	case keyHosts:
+		return p.openHosts()
+	case keyRaw:
+		p.st.format.raw = !p.st.format.raw
+		p.refilter()
+		return nil
+	case keyUser:
+		if p.ctx.Keys == nil {
+			return nil
+		}
+		return p.onAction(views.ActionMsg{Name: p.ctx.Keys.AccessLogs.Search.Name, Target: "user"})
+	case keySince:
+		i := slices.Index(sincePresets, p.since)
+		p.since = sincePresets[(i+1)%len(sincePresets)]
+		return p.restart("loading the last " + sinceText(p.since))
+	case "esc":
+		switch {
+		case p.search != "":
+			p.search, p.match = "", -1
+		case p.st.filter.active():
+			p.st.filter = filter{}
+			p.refilter()
+		}
+		return nil
+	}
+	wasFollowing := p.st.lv.Following()
+	p.st.lv, _ = p.st.lv.Update(msg)
+	if !wasFollowing && p.st.lv.Following() {
+		p.match = -1
+		if !p.following {
+			p.following = true
+			return p.pollNow("")
+		}
+	}
+	if p.st.lv.Following() {
+		p.match = -1
+	}
+	return nil
+}
+
+func sinceText(d time.Duration) string {
+	switch {
+	case d >= time.Hour && d%time.Hour == 0:
+		return fmt.Sprintf("%dh", d/time.Hour)
+	default:
+		return fmt.Sprintf("%dm", d/time.Minute)
+	}
+}
+
+// Selected is the line `y` copies: the search match, or the newest line
+// while following, or the bottom line on screen.
+func (p *Pane) Selected() string {
+	i := p.selectedLine()
+	if i < 0 {
+		return ""
+	}
+	if p.st.format.raw {
+		return components.Sanitize(p.st.line(i).LogLine)
+	}
+	return p.st.lv.Line(i)
+}
+
+func (p *Pane) selectedLine() int {
+	n := p.st.lv.Len()
+	if n == 0 {
+		return -1
+	}
+	top, rows := p.st.lv.Top(), p.bodyRows()
+	if p.match >= 0 && p.match < n && (p.match >= top && p.match < top+rows) {
+		return p.match
+	}
+	if p.st.lv.Following() {
+		return n - 1
+	}
+	return min(n-1, top+max(rows, 1)-1)
+}
+
+// summarize counts the failures of the last five minutes of records.
+func summarize(s *store, newest time.Time) string {
+	const span = 5 * time.Minute
+	cutoff := newest.Add(-span)
+	fails := 0
+	byIP := map[string]int{}
+	for i := s.recN - 1; i >= 0; i-- {
+		r := s.held(i)
+		if !r.At.IsZero() && r.At.Before(cutoff) {
+			break
+		}
+		if !r.AuthResult {
+			fails++
+			byIP[r.IPAddress]++
+		}
+	}
+	ips := make([]string, 0, len(byIP))
+	for ip := range byIP {
+		ips = append(ips, ip)
+	}
+	slices.SortFunc(ips, func(a, b string) int {
+		if byIP[a] != byIP[b] {
+			return byIP[b] - byIP[a]
+		}
+		return strings.Compare(a, b)
+	})
+	out := fmt.Sprintf("failures %.1f/min (last 5m)", float64(fails)/span.Minutes())
+	if len(ips) > 0 {
+		var top []string
+		for _, ip := range ips[:min(3, len(ips))] {
+			top = append(top, fmt.Sprintf("%s ×%d", components.Sanitize(ip), byIP[ip]))
+		}
+		out += " · top failing: " + strings.Join(top, ", ")
+	}
+	return out
+}

@@ -1,0 +1,293 @@
+package accesslogs
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
+	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
+)
+
+// Rows of the pane around the log body: title, summary, column header and
+// the indicator line.
+const chromeRows = 4
+
+func (p *Pane) bodyRows() int  { return max(p.h-chromeRows, 1) }
+func (p *Pane) lineWidth() int { return max(p.w-1, 1) } // one column of gutter
+
+func (p *Pane) View() string {
+	if p.w <= 0 || p.h <= 0 {
+		return ""
+	}
+	st := p.ctx.Theme.Styles
+	muted := func(s string) string { return st.Muted.Render(cell(" "+s, p.w)) }
+	switch {
+	case p.ctx.GroupID == "":
+		return p.frame(muted("no project selected (press @ or :project)"))
+	case p.ctx.ClusterName == "":
+		return p.frame(muted("no cluster selected: access logs are per cluster or host (press @ to pick a cluster)"))
+	}
+	rows := []string{p.titleLine(), p.statusLine(), st.TableHeader.Render(cell(" "+p.st.format.header(), p.w))}
+	body := p.body()
+	rows = append(rows, body...)
+	rows = append(rows, st.Footer.Render(cell(" "+p.indicator(), p.w)))
+	return strings.Join(rows, "\n")
+}
+
+// frame pads a one-line message to the pane's size.
+func (p *Pane) frame(line string) string {
+	rows := []string{line}
+	for len(rows) < p.h {
+		rows = append(rows, "")
+	}
+	return strings.Join(rows[:p.h], "\n")
+}
+
+func (p *Pane) titleLine() string {
+	st := p.ctx.Theme.Styles
+	what := "cluster " + p.ctx.ClusterName
+	if p.host != "" {
+		what = "host " + p.host
+	}
+	left := st.TableHeader.Render(" Access log · " + components.Sanitize(what) + " · since " + sinceText(p.since))
+	hints := st.Muted.Render("  h host · S since · u user · l raw")
+	return cell(left+hints, p.w)
+}
+
+func (p *Pane) statusLine() string {
+	st := p.ctx.Theme.Styles
+	switch {
+	case p.stopped != nil:
+		return st.ErrorText.Render(cell(" "+errorText(p.stopped)+"  (r retries)", p.w))
+	case p.err != nil:
+		return st.ErrorText.Render(cell(fmt.Sprintf(" poll failed (%d in a row), retrying in %s: %s", p.failures, p.interval(), errorText(p.err)), p.w))
+	case !p.loaded:
+		return st.Muted.Render(cell(" loading the last "+sinceText(p.since)+"…", p.w))
+	case p.summary == "":
+		return st.Muted.Render(cell(" no records yet", p.w))
+	}
+	return cell(" "+p.summary, p.w)
+}
+
+// errorText says what went wrong in one line, with the server's detail.
+func errorText(err error) string {
+	if ae, ok := apiclient.AsError(err); ok {
+		text := fmt.Sprintf("%d %s", ae.Status, ae.ErrorCode)
+		if ae.Detail != "" {
+			text += ": " + ae.Detail
+		}
+		return components.Sanitize(text)
+	}
+	return components.Sanitize(err.Error())
+}
+
+func (p *Pane) indicator() string {
+	lv := &p.st.lv
+	var parts []string
+	switch {
+	case !p.following:
+		parts = append(parts, "stopped (f follows)")
+	case p.paused:
+		parts = append(parts, "live updates paused (p)")
+	case !lv.Following():
+		below := lv.Len() - lv.Top() - p.bodyRows()
+		parts = append(parts, fmt.Sprintf("PAUSED · %d below (G resumes)", max(below, 0)))
+	default:
+		parts = append(parts, "following")
+	}
+	if lv.Wrapping() {
+		parts = append(parts, "wrap on")
+	} else {
+		parts = append(parts, "wrap off")
+	}
+	if p.st.format.loc.String() == "UTC" {
+		parts = append(parts, "UTC")
+	} else {
+		parts = append(parts, "local time")
+	}
+	lines := fmt.Sprintf("%s lines", thousands(lv.Len()))
+	if p.st.filter.active() {
+		lines = fmt.Sprintf("%s of %s", thousands(lv.Len()), thousands(p.st.recN))
+	}
+	if p.st.dropped > 0 {
+		lines += fmt.Sprintf(" (%s dropped)", thousands(p.st.dropped))
+	}
+	parts = append(parts, lines)
+	if p.st.filter.failuresOnly {
+		parts = append(parts, "failures only")
+	}
+	if p.st.filter.ip != "" {
+		parts = append(parts, "ip "+p.st.filter.ip+"*")
+	}
+	if p.st.filter.user != "" {
+		parts = append(parts, "user ~"+components.Sanitize(p.st.filter.user))
+	}
+	if p.search != "" {
+		parts = append(parts, fmt.Sprintf("/%s (n/N)", components.Sanitize(p.search)))
+	}
+	if p.st.format.raw {
+		parts = append(parts, "raw")
+	}
+	if p.gaps > 0 && p.lastGap != nil {
+		parts = append(parts, fmt.Sprintf("⚠ %d gap(s): records %s–%s may be missing", p.gaps,
+			p.lastGap.From.In(p.st.format.loc).Format("15:04:05"), p.lastGap.To.In(p.st.format.loc).Format("15:04:05")))
+	}
+	if p.truncated {
+		parts = append(parts, "older records of the window not loaded")
+	}
+	return strings.Join(parts, " | ")
+}
+
+func thousands(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// body renders the visible lines (or the host list), exactly bodyRows rows.
+func (p *Pane) body() []string {
+	rows := p.bodyRows()
+	var out []string
+	switch {
+	case p.hostList != nil:
+		out = p.hostRows(rows)
+	case p.st.lv.Len() == 0:
+		st := p.ctx.Theme.Styles
+		msg := " no access-log records in the last " + sinceText(p.since) + " yet"
+		if p.st.filter.active() && p.st.recN > 0 {
+			msg = " no record matches the filters (esc clears them)"
+		}
+		if p.loaded || p.stopped != nil {
+			out = append(out, st.Muted.Render(cell(msg, p.w)))
+		}
+	default:
+		out = p.logRows(rows)
+	}
+	for len(out) < rows {
+		out = append(out, "")
+	}
+	return out[:rows]
+}
+
+// logRows styles the shown lines: failures highlighted, search matches
+// marked, the selected line with a gutter mark.
+func (p *Pane) logRows(rows int) []string {
+	lv := &p.st.lv
+	lw := p.lineWidth()
+	sel := p.selectedLine()
+	type part struct {
+		i    int
+		text string
+	}
+	var parts []part
+	if lv.Wrapping() {
+		if lv.Following() {
+			for i := lv.Len() - 1; i >= 0 && len(parts) < rows; i-- {
+				w := wrap(lv.Line(i), lw)
+				for j := len(w) - 1; j >= 0 && len(parts) < rows; j-- {
+					parts = append(parts, part{i, w[j]})
+				}
+			}
+			for a, b := 0, len(parts)-1; a < b; a, b = a+1, b-1 {
+				parts[a], parts[b] = parts[b], parts[a]
+			}
+		} else {
+			for i := lv.Top(); i < lv.Len() && len(parts) < rows; i++ {
+				for _, s := range wrap(lv.Line(i), lw) {
+					if len(parts) < rows {
+						parts = append(parts, part{i, s})
+					}
+				}
+			}
+		}
+	} else {
+		top := lv.Top()
+		for i := top; i < min(top+rows, lv.Len()); i++ {
+			parts = append(parts, part{i, cell(lv.Line(i), lw)})
+		}
+	}
+	out := make([]string, 0, len(parts))
+	prev := -1
+	for _, pt := range parts {
+		out = append(out, p.styleLine(pt.i, pt.text, pt.i == sel && pt.i != prev))
+		prev = pt.i
+	}
+	return out
+}
+
+func wrap(s string, w int) []string {
+	if ansi.StringWidth(s) <= w {
+		return []string{cell(s, w)}
+	}
+	lines := strings.Split(ansi.Hardwrap(s, w, true), "\n")
+	for i := range lines {
+		lines[i] = cell(lines[i], w)
+	}
+	return lines
+}
+
+func (p *Pane) styleLine(i int, text string, selected bool) string {
+	st := p.ctx.Theme.Styles
+	gutter := " "
+	if selected {
+		gutter = st.TableSelected.Render("›")
+	}
+	base := lipgloss.NewStyle()
+	if r := p.st.line(i); r != nil && !r.AuthResult {
+		base = st.StateFailed
+	}
+	if p.search == "" {
+		return gutter + base.Render(text)
+	}
+	return gutter + highlight(text, p.search, base, st.Match)
+}
+
+// highlight renders text with every case-insensitive occurrence of needle
+// in the match style.
+func highlight(text, needle string, base, match lipgloss.Style) string {
+	lower, n := strings.ToLower(text), strings.ToLower(needle)
+	if len(lower) != len(text) || n == "" {
+		return base.Render(text) // case folding changed byte lengths: no marks
+	}
+	var b strings.Builder
+	for {
+		i := strings.Index(lower, n)
+		if i < 0 {
+			b.WriteString(base.Render(text))
+			return b.String()
+		}
+		if i > 0 {
+			b.WriteString(base.Render(text[:i]))
+		}
+		b.WriteString(match.Render(text[i : i+len(n)]))
+		text, lower = text[i+len(n):], lower[i+len(n):]
+	}
+}
+
+func (p *Pane) hostRows(rows int) []string {
+	st := p.ctx.Theme.Styles
+	l := p.hostList
+	out := []string{st.TableHeader.Render(cell(" Tail which? (enter picks, esc closes)", p.w))}
+	switch {
+	case p.hostsBusy:
+		out = append(out, st.Muted.Render(cell(" loading hosts…", p.w)))
+	case p.hostsErr != nil:
+		out = append(out, st.ErrorText.Render(cell(" hosts: "+errorText(p.hostsErr), p.w)))
+	case len(l.items) == 1:
+		out = append(out, st.Muted.Render(cell(" no hosts found for this cluster", p.w)))
+	}
+	first := max(0, l.cursor-(rows-len(out))+1)
+	for i := first; i < len(l.items) && len(out) < rows; i++ {
+		line := cell("   "+components.Sanitize(l.items[i].label), p.w)
+		if i == l.cursor {
+			line = st.TableSelected.Render(cell(" › "+components.Sanitize(l.items[i].label), p.w))
+		}
+		out = append(out, line)
+	}
+	return out
+}

@@ -1,0 +1,103 @@
+package accesslogs
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
+	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
+	"github.com/dbadmin-tui/dbadmin-tui/views"
+)
+
+// savedMsg is the end of a save.
+type savedMsg struct {
+	path string
+	n    int
+	err  error
+}
+
+// defaultSaveName is a file in the current directory named after the
+// target and the time.
+func (p *Pane) defaultSaveName() string {
+	name := strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || r < ' ' {
+			return '_'
+		}
+		return r
+	}, p.target())
+	return fmt.Sprintf("accesslogs-%s-%s.jsonl", name, p.ctx.Now().UTC().Format("20060102T150405Z"))
+}
+
+// save asks for a file name, then writes the visible (filtered) records as
+// JSON lines, as the server sent them.
+func (p *Pane) save(msg views.ActionMsg) tea.Cmd {
+	n := p.st.lv.Len()
+	if n == 0 {
+		return views.Toast("nothing to save: no line is shown", false)
+	}
+	if !msg.Confirmed {
+		def := p.defaultSaveName()
+		return func() tea.Msg {
+			return views.ConfirmMsg{Pane: views.AccessLogs, Title: "Save access log",
+				Body: fmt.Sprintf("Write the %d shown records as JSON lines (a new file; an existing one is not overwritten).\nLeave empty for %s", n, def),
+				Prompt: "File name", Action: views.ActionMsg{Name: msg.Name, Target: def}}
+		}
+	}
+	path := strings.TrimSpace(msg.Input)
+	if path == "" {
+		path = msg.Target
+		if path == "" {
+			path = p.defaultSaveName()
+		}
+	}
+	if rest, ok := strings.CutPrefix(path, "~/"); ok {
+		if home, err := os.UserHomeDir(); err == nil {
+			path = filepath.Join(home, rest)
+		}
+	}
+	recs := make([]apiclient.AccessLog, n)
+	for i := range n {
+		recs[i] = p.st.line(i).AccessLog
+	}
+	return func() tea.Msg {
+		err := writeJSONLines(path, recs)
+		return views.PaneMsg{Pane: views.AccessLogs, Msg: savedMsg{path: path, n: len(recs), err: err}}
+	}
+}
+
+func writeJSONLines(path string, recs []apiclient.AccessLog) (err error) {
+	// 0600: the log names users and addresses.
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			_ = os.Remove(path)
+		}
+	}()
+	w := bufio.NewWriter(f)
+	enc := json.NewEncoder(w)
+	for _, r := range recs {
+		if err := enc.Encode(r); err != nil {
+			return err
+		}
+	}
+	return w.Flush()
+}
+
+func (p *Pane) onSaved(m savedMsg) tea.Cmd {
+	if m.err != nil {
+		return views.Toast("save failed, nothing was lost: "+components.Sanitize(m.err.Error()), true)
+	}
+	return views.Toast(fmt.Sprintf("saved %d records to %s", m.n, m.path), false)
+}

@@ -1,0 +1,211 @@
+package accesslogs
+
+import (
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/dbadmin-tui/dbadmin-tui/keymap"
+	"github.com/dbadmin-tui/dbadmin-tui/themes"
+	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
+)
+
+// store holds the tail: every record received (a ring of the buffer's
+// size), and the lines the filters let through in a components.LogView,
+// with the record of each shown line in a ring that moves in step with the
+// LogView's (same capacity, same appends, so the same evictions).
+type store struct {
+	recs             []*Record
+	recStart, recN   int
+	dropped          int // records pushed out of the ring
+	lv               components.LogView
+	shown            []*Record
+	shownStart, nLen int
+
+	filter filter
+	format format
+}
+
+// filter is what the tail shows.
+type filter struct {
+	failuresOnly bool
+	ip           string // prefix of ipAddress
+	user         string // case-insensitive part of username
+}
+
+func (f filter) active() bool { return f.failuresOnly || f.ip != "" || f.user != "" }
+
+func (f filter) match(r *Record) bool {
+	switch {
+	case f.failuresOnly && r.AuthResult:
+		return false
+	case f.ip != "" && !strings.HasPrefix(r.IPAddress, f.ip):
+		return false
+	case f.user != "" && !strings.Contains(strings.ToLower(r.Username), strings.ToLower(f.user)):
+		return false
+	}
+	return true
+}
+
+// format is how a record becomes a line.
+type format struct {
+	loc *time.Location // UTC or the dashboard's zone
+	raw bool           // time and the raw logLine
+}
+
+// Column widths of a formatted line (the reason takes the rest).
+const (
+	colTime   = 19
+	colResult = 4
+	colUser   = 16
+	colSource = 9
+	colIP     = 15
+	colHost   = 24
+)
+
+func newStore(capacity int, th themes.Theme, km *keymap.KeyMap) *store {
+	if capacity <= 0 {
+		capacity = components.DefaultLogCapacity
+	}
+	return &store{
+		recs: make([]*Record, capacity), shown: make([]*Record, capacity),
+		lv: components.NewLogView(capacity, th, km), format: format{loc: time.UTC},
+	}
+}
+
+func (s *store) capacity() int { return len(s.recs) }
+
+// held returns record i of the ring (0 = oldest).
+func (s *store) held(i int) *Record { return s.recs[(s.recStart+i)%len(s.recs)] }
+
+// line returns the record of shown line i.
+func (s *store) line(i int) *Record { return s.shown[(s.shownStart+i)%len(s.shown)] }
+
+// add appends records (oldest first) to the ring and the shown lines.
+func (s *store) add(rs []Record) {
+	c := len(s.recs)
+	lines := make([]string, 0, len(rs))
+	for i := range rs {
+		r := &rs[i]
+		if s.recN < c {
+			s.recs[(s.recStart+s.recN)%c] = r
+			s.recN++
+		} else {
+			s.recs[s.recStart] = r
+			s.recStart = (s.recStart + 1) % c
+			s.dropped++
+		}
+		if s.filter.match(r) {
+			lines = append(lines, s.format.line(r))
+			s.pushShown(r)
+		}
+	}
+	s.lv.Append(lines...)
+}
+
+func (s *store) pushShown(r *Record) {
+	c := len(s.shown)
+	if s.nLen < c {
+		s.shown[(s.shownStart+s.nLen)%c] = r
+		s.nLen++
+		return
+	}
+	s.shown[s.shownStart] = r
+	s.shownStart = (s.shownStart + 1) % c
+}
+
+// rebuild redoes the shown lines after a filter or format change, keeping
+// follow, wrap and size.
+func (s *store) rebuild(th themes.Theme, km *keymap.KeyMap, w, h int) {
+	follow, wrap := s.lv.Following(), s.lv.Wrapping()
+	s.lv = components.NewLogView(len(s.recs), th, km)
+	s.lv.SetSize(w, h)
+	s.lv.SetWrap(wrap)
+	clear(s.shown)
+	s.shownStart, s.nLen = 0, 0
+	lines := make([]string, 0, s.recN)
+	for i := range s.recN {
+		r := s.held(i)
+		if s.filter.match(r) {
+			lines = append(lines, s.format.line(r))
+			s.pushShown(r)
+		}
+	}
+	s.lv.Append(lines...)
+	if !follow {
+		s.lv.SetFollow(false)
+	}
+}
+
+// reset drops everything.
+func (s *store) reset(th themes.Theme, km *keymap.KeyMap, w, h int) {
+	clear(s.recs)
+	s.recStart, s.recN, s.dropped = 0, 0, 0
+	s.rebuild(th, km, w, h)
+	s.lv.SetFollow(true)
+}
+
+// line formats a record; every server string is sanitized first so the
+// columns line up and nothing reaches the terminal raw.
+func (f format) line(r *Record) string {
+	var b strings.Builder
+	b.Grow(160)
+	if r.At.IsZero() {
+		b.WriteString(cell(components.Sanitize(r.Timestamp), colTime))
+	} else {
+		b.WriteString(r.At.In(f.loc).Format("2006-01-02 15:04:05"))
+	}
+	b.WriteString("  ")
+	if f.raw {
+		b.WriteString(components.Sanitize(r.LogLine))
+		return b.String()
+	}
+	if r.AuthResult {
+		b.WriteString("ok  ")
+	} else {
+		b.WriteString("FAIL")
+	}
+	b.WriteString("  ")
+	b.WriteString(cell(components.Sanitize(r.Username), colUser))
+	b.WriteByte(' ')
+	b.WriteString(cell(components.Sanitize(r.AuthSource), colSource))
+	b.WriteByte(' ')
+	b.WriteString(cell(components.Sanitize(r.IPAddress), colIP))
+	b.WriteByte(' ')
+	b.WriteString(cell(shortHost(components.Sanitize(r.Hostname)), colHost))
+	b.WriteByte(' ')
+	b.WriteString(components.Sanitize(r.FailureReason))
+	return strings.TrimRight(b.String(), " ")
+}
+
+// header is the column header matching format.line.
+func (f format) header() string {
+	if f.raw {
+		return cell("TIME", colTime) + "  LOG LINE"
+	}
+	return cell("TIME", colTime) + "  " + cell("RES", colResult) + "  " + cell("USER", colUser) + " " +
+		cell("SOURCE", colSource) + " " + cell("IP", colIP) + " " + cell("HOST", colHost) + " REASON"
+}
+
+// shortHost keeps the first label of a host name: the rest is the same for
+// every host of a cluster.
+func shortHost(h string) string {
+	if i := strings.IndexByte(h, '.'); i > 0 {
+		return h[:i]
+	}
+	return h
+}
+
+// cell pads or cuts s to exactly w columns.
+func cell(s string, w int) string {
+	n := ansi.StringWidth(s)
+	if n > w {
+		s = ansi.Truncate(s, w, "…")
+		n = ansi.StringWidth(s)
+	}
+	if n < w {
+		return s + strings.Repeat(" ", w-n)
+	}
+	return s
+}
