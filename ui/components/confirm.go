@@ -10,13 +10,15 @@ import (
 	"github.com/dbadmin-tui/dbadmin-tui/themes"
 )
 
-// ConfirmResultMsg is sent when a Confirm or TypedConfirm closes. ID and
-// Payload are what the caller gave when opening it, so the caller knows
-// what was (or was not) confirmed.
+// ConfirmResultMsg is sent when a Confirm, TypedConfirm or Prompt closes.
+// ID and Payload are what the caller gave when opening it, so the caller
+// knows what was (or was not) confirmed. Input is the text a Prompt's user
+// typed.
 type ConfirmResultMsg struct {
 	ID        string
 	Payload   any
 	Confirmed bool
+	Input     string
 }
 
 func resultCmd(id string, payload any, ok bool) tea.Cmd {
@@ -68,7 +70,8 @@ func buttons(th themes.Theme, labels []string, focused int) string {
 
 // Confirm is a yes/no question whose default answer is No: enter on a fresh
 // dialog answers No, y answers Yes, n or esc answers No. Left/right/tab
-// move the focus between the buttons; every other key is ignored.
+// move the focus between the buttons; every other key is ignored, or,
+// WithOtherKeysCancel, answers No.
 type Confirm struct {
 	id        string
 	payload   any
@@ -78,7 +81,9 @@ type Confirm struct {
 	noLabel   string
 	yes       bool // focus on Yes
 	done      bool
+	confirmed bool
 	dangerous bool
+	strict    bool // any key that is not an answer or a move answers No
 	width     int
 	theme     themes.Theme
 	keys      keymap.Dialog
@@ -101,11 +106,19 @@ func (c Confirm) WithLabels(yes, no string) Confirm { c.yesLabel, c.noLabel = ye
 // the error style.
 func (c Confirm) WithDangerous(d bool) Confirm { c.dangerous = d; return c }
 
+// WithOtherKeysCancel makes every key that is neither an answer nor a
+// move between the buttons answer No, so a stray key can never leave the
+// question open behind the user's back (pug's YesNoPrompt).
+func (c Confirm) WithOtherKeysCancel() Confirm { c.strict = true; return c }
+
 // ID returns the id given at construction.
 func (c Confirm) ID() string { return c.id }
 
 // Done reports whether the dialog has answered.
 func (c Confirm) Done() bool { return c.done }
+
+// Confirmed reports whether the answer was Yes; false until Done.
+func (c Confirm) Confirmed() bool { return c.confirmed }
 
 // SetSize gives the area the dialog is centred in.
 func (c *Confirm) SetSize(w, _ int) { c.width = w }
@@ -130,12 +143,14 @@ func (c Confirm) Update(msg tea.Msg) (Confirm, tea.Cmd) {
 		c.yes = false
 	case c.keys.Right.Matches(k), c.keys.NextField.Matches(k):
 		c.yes = true
+	case c.strict:
+		return c.answer(false)
 	}
 	return c, nil
 }
 
 func (c Confirm) answer(yes bool) (Confirm, tea.Cmd) {
-	c.done = true
+	c.done, c.confirmed = true, yes
 	return c, resultCmd(c.id, c.payload, yes)
 }
 

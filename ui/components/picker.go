@@ -32,8 +32,12 @@ type Picker struct {
 	id      string
 	title   string
 	items   []PickerItem
-	labels  []string
+	labels  []string      // what the query is matched against
 	matches []fuzzy.Match // nil query: every item in order
+	detail  bool          // match the detail as well as the label
+	status  string        // a line under the list ("loading…")
+	isErr   bool
+	hint    string
 	input   Input
 	cursor  int
 	offset  int
@@ -53,10 +57,26 @@ func NewPicker(id, title string, items []PickerItem, th themes.Theme, km *keymap
 	in.Prompt = "› "
 	in.Placeholder = "type to filter"
 	in.Focus()
-	p := Picker{id: id, title: title, input: in, theme: th, keys: km.Dialog, height: 16}
+	p := Picker{id: id, title: title, input: in, theme: th, keys: km.Dialog, height: 16,
+		hint: "↑/↓ move · enter pick · esc cancel"}
 	p.SetItems(items)
 	return p
 }
+
+// WithDetailSearch matches the query against each item's detail too (an id,
+// a tier, a state), after its label; only the label is highlighted.
+func (p Picker) WithDetailSearch() Picker {
+	p.detail = true
+	p.SetItems(p.items)
+	return p
+}
+
+// WithHint replaces the key hint under the list.
+func (p Picker) WithHint(h string) Picker { p.hint = h; return p }
+
+// SetStatus shows a line under the list instead of "no matches" (a load in
+// progress, or why it failed, in the error style); "" removes it.
+func (p *Picker) SetStatus(text string, isErr bool) { p.status, p.isErr = text, isErr }
 
 // ID returns the id given at construction.
 func (p Picker) ID() string { return p.id }
@@ -71,6 +91,9 @@ func (p *Picker) SetItems(items []PickerItem) {
 	for i, it := range items {
 		it.Label, it.Detail = Sanitize(it.Label), Sanitize(it.Detail)
 		p.items[i], p.labels[i] = it, it.Label
+		if p.detail && it.Detail != "" {
+			p.labels[i] += "  " + it.Detail
+		}
 	}
 	p.refilter()
 }
@@ -201,10 +224,15 @@ func (p Picker) View() string {
 		it, idx := p.at(i)
 		lines = append(lines, p.renderItem(it, idx, i == p.cursor, inner))
 	}
-	if p.Len() == 0 {
+	switch {
+	case p.status != "" && p.isErr:
+		lines = append(lines, p.theme.ErrorText.Render(fit(Sanitize(p.status), inner)))
+	case p.status != "":
+		lines = append(lines, p.theme.Muted.Render(fit(Sanitize(p.status), inner)))
+	case p.Len() == 0:
 		lines = append(lines, p.theme.Muted.Render("no matches"))
 	}
-	lines = append(lines, "", p.theme.Muted.Render(fit("↑/↓ move · enter pick · esc cancel", inner)))
+	lines = append(lines, "", p.theme.Muted.Render(fit(p.hint, inner)))
 	return box(p.theme, outer, p.title, lines...)
 }
 

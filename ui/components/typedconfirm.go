@@ -12,17 +12,18 @@ import (
 // index, cut over): the user must type the resource name exactly. Enter with
 // a mismatch confirms nothing and says why; esc cancels.
 type TypedConfirm struct {
-	id       string
-	payload  any
-	title    string
-	body     string
-	expected string
-	input    Input
-	mismatch bool
-	done     bool
-	width    int
-	theme    themes.Theme
-	keys     keymap.Dialog
+	id        string
+	payload   any
+	title     string
+	body      string
+	expected  string
+	input     Input
+	mismatch  bool
+	done      bool
+	confirmed bool
+	width     int
+	theme     themes.Theme
+	keys      keymap.Dialog
 }
 
 // NewTypedConfirm builds a typed confirm that accepts only expected (the
@@ -44,6 +45,10 @@ func (c TypedConfirm) ID() string { return c.id }
 
 // Done reports whether the dialog has closed.
 func (c TypedConfirm) Done() bool { return c.done }
+
+// Confirmed reports whether the name was typed and confirmed; false until
+// Done.
+func (c TypedConfirm) Confirmed() bool { return c.confirmed }
 
 // Value is what the user has typed so far.
 func (c TypedConfirm) Value() string { return c.input.Value() }
@@ -72,7 +77,7 @@ func (c TypedConfirm) Update(msg tea.Msg) (TypedConfirm, tea.Cmd) {
 				c.mismatch = true
 				return c, nil
 			}
-			c.done = true
+			c.done, c.confirmed = true, true
 			return c, resultCmd(c.id, c.payload, true)
 		}
 	}

@@ -1,0 +1,113 @@
+package components
+
+import (
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"github.com/dbadmin-tui/dbadmin-tui/keymap"
+	"github.com/dbadmin-tui/dbadmin-tui/themes"
+)
+
+// Prompt is a Confirm that also asks for free text (an ack comment, a
+// role's ids). Its default answer is still No: focus starts on the No
+// button, tab/shift+tab switch buttons, enter answers the focused one and
+// esc answers No. Every other key edits the text, so y and n are letters
+// here, not answers. A Yes carries the text in ConfirmResultMsg.Input.
+type Prompt struct {
+	id        string
+	payload   any
+	title     string
+	body      string
+	label     string
+	input     Input
+	yes       bool // focus on Yes
+	done      bool
+	confirmed bool
+	width     int
+	theme     themes.Theme
+	keys      keymap.Dialog
+}
+
+// NewPrompt builds a prompt whose text field is introduced by label. km may
+// be nil.
+func NewPrompt(id, title, body, label string, payload any, th themes.Theme, km *keymap.KeyMap) Prompt {
+	if km == nil {
+		km = keymap.Default()
+	}
+	in := themedInput(th)
+	in.Prompt = "> "
+	in.CharLimit = 200
+	in.Focus()
+	return Prompt{id: id, payload: payload, title: title, body: body, label: label, input: in,
+		theme: th, keys: km.Dialog}
+}
+
+// ID returns the id given at construction.
+func (p Prompt) ID() string { return p.id }
+
+// Done reports whether the dialog has answered.
+func (p Prompt) Done() bool { return p.done }
+
+// Confirmed reports whether the answer was Yes; false until Done.
+func (p Prompt) Confirmed() bool { return p.confirmed }
+
+// Value is the text typed so far.
+func (p Prompt) Value() string { return p.input.Value() }
+
+// SetSize gives the area the dialog is centred in.
+func (p *Prompt) SetSize(w, _ int) {
+	p.width = w
+	p.input.SetWidth(max(dialogWidth(w)-p.theme.DialogBorder.GetHorizontalFrameSize()-3, 4))
+}
+
+// Size is the outer size of the box View draws.
+func (p Prompt) Size() (w, h int) { return lipgloss.Size(p.View()) }
+
+// Update edits the text, switches buttons and answers.
+func (p Prompt) Update(msg tea.Msg) (Prompt, tea.Cmd) {
+	if p.done {
+		return p, nil
+	}
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		switch {
+		case p.keys.Cancel.Matches(k):
+			return p.answer(false)
+		case p.keys.Submit.Matches(k):
+			return p.answer(p.yes)
+		case p.keys.NextField.Matches(k), p.keys.PrevField.Matches(k):
+			p.yes = !p.yes
+			return p, nil
+		}
+	}
+	var cmd tea.Cmd
+	p.input, cmd = p.input.Update(msg)
+	return p, cmd
+}
+
+func (p Prompt) answer(yes bool) (Prompt, tea.Cmd) {
+	p.done, p.confirmed = true, yes
+	res := ConfirmResultMsg{ID: p.id, Payload: p.payload, Confirmed: yes}
+	if yes {
+		res.Input = p.input.Value()
+	}
+	return p, func() tea.Msg { return res }
+}
+
+// View draws the dialog box.
+func (p Prompt) View() string {
+	outer := dialogWidth(p.width)
+	inner := outer - p.theme.DialogBorder.GetHorizontalFrameSize()
+	focused := 0
+	if p.yes {
+		focused = 1
+	}
+	return box(p.theme, outer, p.title,
+		wrap(p.body, inner),
+		"",
+		p.theme.FieldLabel.Render(fit(Sanitize(p.label), inner)),
+		p.input.View(),
+		"",
+		buttons(p.theme, []string{"No", "Yes"}, focused),
+		p.theme.Muted.Render(fit("tab switch · enter "+[]string{"no", "yes"}[focused]+" · esc cancel", inner)),
+	)
+}
