@@ -6,6 +6,7 @@ type Global struct {
 	NextPane, PrevPane                       Action
 	Palette, Filter, Help, Close             Action
 	Refresh, Pause, Yank, Quit               Action
+	Context                                  Action // the org/project/cluster picker
 }
 
 // Panes returns the six pane-jump actions in order.
@@ -15,7 +16,7 @@ func (g *Global) Panes() []*Action {
 
 func (g *Global) actions() []*Action {
 	return append(g.Panes(), &g.NextPane, &g.PrevPane, &g.Palette, &g.Filter, &g.Help,
-		&g.Close, &g.Refresh, &g.Pause, &g.Yank, &g.Quit)
+		&g.Close, &g.Refresh, &g.Pause, &g.Yank, &g.Quit, &g.Context)
 }
 
 // Navigation moves a cursor or a viewport.
@@ -139,6 +140,7 @@ func Default() *KeyMap {
 			Pause:    a("global.pause", "p", "pause live updates", "p"),
 			Yank:     a("global.yank", "y", "copy", "y"),
 			Quit:     a("global.quit", "q", "quit", "q", "ctrl+c"),
+			Context:  a("global.context", "@/ctrl+o", "org/project/cluster picker", "@", "ctrl+o"),
 		},
 		Navigation: Navigation{
 			Up:       a("nav.up", "↑/k", "up", "up", "k"),

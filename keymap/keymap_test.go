@@ -147,3 +147,20 @@ func TestSpaceIsSpelledSpace(t *testing.T) {
 	require.NoError(t, km.Apply(map[string][]string{"table.mark": {" "}}))
 	require.Equal(t, []string{"space"}, km.Table.Mark.Keys())
 }
+
+func TestContextPickerIsARemappableGlobal(t *testing.T) {
+	km := Default()
+	require.Equal(t, []string{"@", "ctrl+o"}, km.Global.Context.Keys())
+	var inHelp bool
+	for _, g := range km.HelpGroups(ScopeAlerts) {
+		for _, e := range g.Entries {
+			if e.Name == "global.context" {
+				inHelp = g.Scope == ScopeGlobal && e.Key == "@/ctrl+o"
+			}
+		}
+	}
+	require.True(t, inHelp, "listed with the global keys")
+	require.NoError(t, km.Apply(map[string][]string{"global.context": {"ctrl+g"}}))
+	require.Equal(t, []string{"ctrl+g"}, km.Global.Context.Keys())
+	require.ErrorContains(t, km.Apply(map[string][]string{"global.context": {"q"}}), "global.quit")
+}
