@@ -45,7 +45,7 @@ func (p *Pane) save(msg views.ActionMsg) tea.Cmd {
 		def := p.defaultSaveName()
 		return func() tea.Msg {
 			return views.ConfirmMsg{Pane: views.AccessLogs, Title: "Save access log",
-				Body: fmt.Sprintf("Write the %d shown records as JSON lines (a new file; an existing one is not overwritten).\nLeave empty for %s", n, def),
+				Body:   fmt.Sprintf("Write the %d shown records as JSON lines (a new file; an existing one is not overwritten).\nLeave empty for %s", n, def),
 				Prompt: "File name", Action: views.ActionMsg{Name: msg.Name, Target: def}}
 		}
 	}
