@@ -41,6 +41,10 @@ type Field struct {
 	// Toggle fields.
 	On bool
 
+	// Focus starts the form with the cursor in this field (the first field
+	// that sets it); by default the first field has it.
+	Focus bool
+
 	// Validate returns an error shown under the field. It gets the field's
 	// value (text, the chosen string, or "true"/"false") and all values, for
 	// rules across fields. Enter submits only when every field is valid.
@@ -113,7 +117,14 @@ func NewForm(id, title string, fields []Field, payload any, th themes.Theme, km 
 		}
 		f.fields = append(f.fields, ff)
 	}
-	f.setFocus(0)
+	first := 0
+	for i, fd := range fields {
+		if fd.Focus {
+			first = i
+			break
+		}
+	}
+	f.setFocus(first)
 	return f
 }
 
