@@ -199,7 +199,10 @@ func shortHost(h string) string {
 
 // cell pads or cuts s to exactly w columns.
 func cell(s string, w int) string {
-	n := ansi.StringWidth(s)
+	n := asciiWidth(s)
+	if n < 0 {
+		n = ansi.StringWidth(s)
+	}
 	if n > w {
 		s = ansi.Truncate(s, w, "…")
 		n = ansi.StringWidth(s)
@@ -208,4 +211,15 @@ func cell(s string, w int) string {
 		return s + strings.Repeat(" ", w-n)
 	}
 	return s
+}
+
+// asciiWidth is the width of a printable ASCII string (its length), or -1
+// for anything else: the common case skips grapheme segmentation.
+func asciiWidth(s string) int {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < ' ' || c > '~' {
+			return -1
+		}
+	}
+	return len(s)
 }
