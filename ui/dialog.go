@@ -4,35 +4,59 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
+
+	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
 )
 
-// confirmSpec describes a confirmation. The default answer is No: enter on
-// an untouched dialog cancels, and so does any key that is not an answer.
+// confirmSpec describes a confirmation. The dialog is one of the shared
+// components, so the root's questions answer like the panes': the default
+// is No, and any key that is not an answer cancels.
 type confirmSpec struct {
 	title, body string
+	dangerous   bool
 	// typed, when set, must be typed exactly before yes is possible.
 	typed string
-	// prompt, when set, asks for free text handed to onInput before onYes.
-	prompt  string
-	onYes   func(m *Model) tea.Cmd
-	onInput func(string)
+	// prompt, when set, asks for free text. What was typed (here or in a
+	// typed confirmation) is handed to onYes.
+	prompt string
+	onYes  func(m *Model, input string) tea.Cmd
 }
 
+// confirmLayer shows a components.Confirm, TypedConfirm or Prompt and reads
+// its answer as soon as it is given, so a yes acts on the same key press.
 type confirmLayer struct {
-	spec  confirmSpec
-	yes   bool // the focused button; starts on No
-	input lineInput
-	typed bool // the dialog has a text field
+	// answer hands the dialog a message and reports whether it has
+	// answered, whether the answer is yes, and the text typed.
+	answer func(msg tea.Msg) (done, yes bool, input string)
+	view   func(w, h int) string
+	onYes  func(m *Model, input string) tea.Cmd
 }
 
 func newConfirm(m *Model, spec confirmSpec) *confirmLayer {
-	c := &confirmLayer{spec: spec}
-	if spec.typed != "" || spec.prompt != "" {
-		c.typed = true
-		c.input = newInput(m, "> ")
-		c.input.CharLimit = 200
-		c.input.Focus()
+	c := &confirmLayer{onYes: spec.onYes}
+	switch {
+	case spec.typed != "":
+		d := components.NewTypedConfirm("confirm", spec.title, spec.body, spec.typed, nil, m.theme, m.keys)
+		c.answer = func(msg tea.Msg) (bool, bool, string) {
+			d, _ = d.Update(msg)
+			return d.Done(), d.Confirmed(), d.Value()
+		}
+		c.view = func(w, h int) string { d.SetSize(w, h); return d.View() }
+	case spec.prompt != "":
+		d := components.NewPrompt("confirm", spec.title, spec.body, spec.prompt, nil, m.theme, m.keys)
+		c.answer = func(msg tea.Msg) (bool, bool, string) {
+			d, _ = d.Update(msg)
+			return d.Done(), d.Confirmed(), d.Value()
+		}
+		c.view = func(w, h int) string { d.SetSize(w, h); return d.View() }
+	default:
+		d := components.NewConfirm("confirm", spec.title, spec.body, nil, m.theme, m.keys).
+			WithDangerous(spec.dangerous).WithOtherKeysCancel()
+		c.answer = func(msg tea.Msg) (bool, bool, string) {
+			d, _ = d.Update(msg)
+			return d.Done(), d.Confirmed(), ""
+		}
+		c.view = func(w, h int) string { d.SetSize(w, h); return d.View() }
 	}
 	return c
 }
@@ -41,85 +65,26 @@ func (c *confirmLayer) rank() int { return rankDialog }
 
 func (c *confirmLayer) dismiss(*Model) tea.Cmd { return nil }
 
+// key answers from the dialog's own state; the result message it also
+// returns is not needed.
 func (c *confirmLayer) key(m *Model, msg tea.KeyPressMsg) (bool, tea.Cmd) {
-	k := msg.String()
-	switch k {
-	case "tab", "shift+tab", "left", "right":
-		c.yes = !c.yes
-		return false, nil
-	case "enter":
-		if !c.yes || !c.ready() {
-			return true, nil
-		}
-		return true, c.confirm(m)
-	}
-	if c.typed {
-		var cmd tea.Cmd
-		c.input, cmd = c.input.Update(msg)
-		return false, cmd
-	}
-	switch k {
-	case "y", "Y":
-		return true, c.confirm(m)
-	case "n", "N":
-		return true, nil
-	}
-	// Any other key cancels: a stray key must never confirm.
-	return true, nil
+	return c.take(m, msg)
 }
 
-// ready reports whether yes may be chosen: a typed confirmation needs the
-// exact name.
-func (c *confirmLayer) ready() bool {
-	return c.spec.typed == "" || c.input.Value() == c.spec.typed
+func (c *confirmLayer) paste(m *Model, msg tea.PasteMsg) (bool, tea.Cmd) {
+	return c.take(m, msg)
 }
 
-func (c *confirmLayer) confirm(m *Model) tea.Cmd {
-	if c.spec.onInput != nil && c.typed {
-		c.spec.onInput(c.input.Value())
+func (c *confirmLayer) take(m *Model, msg tea.Msg) (bool, tea.Cmd) {
+	done, yes, input := c.answer(msg)
+	if !done || !yes || c.onYes == nil {
+		return done, nil
 	}
-	if c.spec.onYes == nil {
-		return nil
-	}
-	return c.spec.onYes(m)
+	return true, c.onYes(m, input)
 }
 
-func (c *confirmLayer) overlay(m *Model, base string, w, h int) string {
-	st := m.theme.Styles
-	inner := min(60, w-6)
-	var b strings.Builder
-	b.WriteString(st.DialogTitle.Render(clean(c.spec.title)))
-	b.WriteString("\n\n")
-	b.WriteString(lipgloss.NewStyle().Width(inner).Render(cleanText(c.spec.body)))
-	if c.typed {
-		b.WriteString("\n\n")
-		if c.spec.typed != "" {
-			b.WriteString(st.FieldLabel.Render("Type " + clean(c.spec.typed) + " to confirm:"))
-		} else {
-			b.WriteString(st.FieldLabel.Render(clean(c.spec.prompt)))
-		}
-		b.WriteString("\n")
-		c.input.SetWidth(inner - 4)
-		b.WriteString(c.input.View())
-	}
-	no, yes := st.ButtonUnfocused, st.ButtonUnfocused
-	if c.yes {
-		yes = st.ButtonFocused
-	} else {
-		no = st.ButtonFocused
-	}
-	b.WriteString("\n\n")
-	b.WriteString(no.Render("No") + "  " + yes.Render("Yes"))
-	b.WriteString("\n")
-	b.WriteString(st.Muted.Render(c.hint()))
-	return center(base, st.DialogBorder.Render(b.String()), w, h)
-}
-
-func (c *confirmLayer) hint() string {
-	if c.typed {
-		return "tab: switch • enter: choose • esc: cancel"
-	}
-	return "y: yes • n/esc: no • enter: choose"
+func (c *confirmLayer) overlay(_ *Model, base string, w, h int) string {
+	return center(base, c.view(w, h), w, h)
 }
 
 func bulletList(items []string) string {

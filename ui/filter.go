@@ -2,7 +2,9 @@ package ui
 
 import (
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
+	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
 )
 
@@ -10,19 +12,17 @@ import (
 // FilterMsg, so the list narrows while typing; enter keeps the filter, esc
 // clears it.
 type filterLayer struct {
-	input lineInput
+	input components.Input
 }
 
 func (m *Model) openFilter() tea.Cmd {
 	if m.activePane() == nil {
 		return nil
 	}
-	in := newInput(m, "/")
-	in.Placeholder = "filter (! inverts)"
+	in := newInput("/", "filter (! inverts)")
 	in.SetValue(m.filters[m.panes[m.active].ID()])
-	in.CursorEnd()
 	m.layers.push(&filterLayer{input: in})
-	return in.Focus()
+	return nil
 }
 
 func (f *filterLayer) rank() int { return rankFilter }
@@ -31,13 +31,22 @@ func (f *filterLayer) key(m *Model, msg tea.KeyPressMsg) (bool, tea.Cmd) {
 	if msg.String() == "enter" {
 		return true, nil
 	}
+	return false, f.edit(m, msg)
+}
+
+func (f *filterLayer) paste(m *Model, msg tea.PasteMsg) (bool, tea.Cmd) {
+	return false, f.edit(m, msg)
+}
+
+// edit hands a key or a paste to the field and the changed text to the pane.
+func (f *filterLayer) edit(m *Model, msg tea.Msg) tea.Cmd {
 	before := f.input.Value()
 	var cmd tea.Cmd
 	f.input, cmd = f.input.Update(msg)
 	if v := f.input.Value(); v != before {
-		return false, tea.Batch(cmd, m.setFilter(v))
+		return tea.Batch(cmd, m.setFilter(v))
 	}
-	return false, cmd
+	return cmd
 }
 
 func (f *filterLayer) dismiss(m *Model) tea.Cmd { return m.setFilter("") }
@@ -46,7 +55,7 @@ func (f *filterLayer) dismiss(m *Model) tea.Cmd { return m.setFilter("") }
 func (f *filterLayer) overlay(_ *Model, base string, _, _ int) string { return base }
 
 func (f *filterLayer) line(w int) string {
-	f.input.SetWidth(max(1, w-2))
+	f.input.SetWidth(max(1, w-lipgloss.Width(f.input.Prompt)-1))
 	return f.input.View()
 }
 

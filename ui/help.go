@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"strings"
-
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
@@ -53,7 +51,7 @@ func (m *Model) helpScope() keymap.Scope {
 }
 
 // helpLines renders the groups as one column of lines, each group a title
-// and its entries; the context picker key is added to the global group.
+// and its entries.
 func (m *Model) helpLines(width int) []string {
 	st := m.theme.Styles
 	keyW := 12
@@ -63,11 +61,7 @@ func (m *Model) helpLines(width int) []string {
 			lines = append(lines, "")
 		}
 		lines = append(lines, st.DialogTitle.Render(g.Title))
-		entries := g.Entries
-		if g.Scope == keymap.ScopeGlobal {
-			entries = append(entries, keymap.HelpEntry{Key: strings.Join(contextKeys, "/"), Desc: "org/project/cluster picker"})
-		}
-		for _, e := range entries {
+		for _, e := range g.Entries {
 			k := padRight(e.Key, keyW)
 			desc := e.Desc
 			if e.Dangerous {

@@ -1,17 +1,11 @@
 package ui
 
 import (
-	"slices"
-
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dbadmin-tui/dbadmin-tui/keymap"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
 )
-
-// contextKeys open the context picker. The keymap has no binding for it
-// (yet), so the root owns it; `@` is free in every pane and in the globals.
-var contextKeys = []string{"@", "ctrl+o"}
 
 // handleKey sends a key press to whoever owns it: the start-up screens, the
 // "too small" screen, the top layer, or the pane level (pane actions through
@@ -39,6 +33,28 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return cmd
 	}
 	return m.paneLevelKey(msg)
+}
+
+// handlePaste gives pasted text to the top layer when it edits text; the
+// input sanitizes it and keeps to its limit.
+func (m *Model) handlePaste(msg tea.PasteMsg) tea.Cmd {
+	if m.phase != phaseReady || m.tooSmall() {
+		return nil
+	}
+	top := m.layers.top()
+	switch l := top.(type) {
+	case paster:
+		done, cmd := l.paste(m, msg)
+		if done {
+			m.layers.remove(top)
+		}
+		return cmd
+	case *formLayer:
+		var cmd tea.Cmd
+		l.form, cmd = l.form.Update(msg)
+		return cmd
+	}
+	return nil
 }
 
 // startKey handles the connecting and error screens: retry and quit.
@@ -78,9 +94,6 @@ func (m *Model) globalKey(k string) (tea.Cmd, bool) {
 			return m.switchTo(i), true
 		}
 	}
-	if slices.Contains(contextKeys, k) {
-		return m.openPicker(stageOrg), true
-	}
 	handlers := []struct {
 		a  keymap.Action
 		do func() tea.Cmd
@@ -88,6 +101,7 @@ func (m *Model) globalKey(k string) (tea.Cmd, bool) {
 		{g.NextPane, func() tea.Cmd { return m.switchTo((m.active + 1) % len(m.panes)) }},
 		{g.PrevPane, func() tea.Cmd { return m.switchTo((m.active + len(m.panes) - 1) % len(m.panes)) }},
 		{g.Palette, m.openPalette},
+		{g.Context, func() tea.Cmd { return m.openPicker(stageOrg) }},
 		{g.Filter, m.openFilter},
 		{g.Help, m.openHelp},
 		{g.Refresh, m.refresh},
@@ -170,7 +184,7 @@ func (m *Model) quit() tea.Cmd {
 	m.layers.push(newConfirm(m, confirmSpec{
 		title: "Quit?",
 		body:  "Still running:\n" + bulletList(busy) + "\nIt goes on on the server, but this session stops watching it.",
-		onYes: func(*Model) tea.Cmd { return tea.Quit },
+		onYes: func(*Model, string) tea.Cmd { return tea.Quit },
 	}))
 	return nil
 }

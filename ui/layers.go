@@ -2,6 +2,9 @@ package ui
 
 import (
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
 )
 
 // Layer ranks: a higher rank is above a lower one. The pane is the floor
@@ -25,6 +28,11 @@ type layer interface {
 	dismiss(m *Model) tea.Cmd
 	// overlay draws the layer over a base screen of w x h cells.
 	overlay(m *Model, base string, w, h int) string
+}
+
+// paster is a layer with a text field that takes pasted text.
+type paster interface {
+	paste(m *Model, msg tea.PasteMsg) (done bool, cmd tea.Cmd)
 }
 
 // updater is a layer that also wants non-key messages (data loads).
@@ -87,3 +95,13 @@ func (s *stack) len() int { return len(s.layers) }
 
 // all returns the layers bottom to top.
 func (s *stack) all() []layer { return s.layers }
+
+// newInput is the text field of the filter bar and the palette: plain, with
+// a faint placeholder, taking keys at once.
+func newInput(prompt, placeholder string) components.Input {
+	in := components.NewInput()
+	in.Prompt, in.Placeholder, in.CharLimit = prompt, placeholder, 256
+	in.PlaceholderStyle = lipgloss.NewStyle().Faint(true)
+	in.Focus()
+	return in
+}

@@ -165,6 +165,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.setBackground(msg.IsDark())
 	case tea.KeyPressMsg:
 		return m, m.handleKey(msg)
+	case tea.PasteMsg:
+		return m, m.handlePaste(msg)
 	case connectedMsg:
 		return m, m.connected(msg)
 	case scopeLoadedMsg:

@@ -7,6 +7,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/dbadmin-tui/dbadmin-tui/themes"
+	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
 )
 
@@ -43,15 +44,13 @@ var paneCommands = map[string]views.ID{
 // paletteLayer is the `:` command line with completion: tab completes the
 // highlighted candidate, up/down move through them, enter runs.
 type paletteLayer struct {
-	input lineInput
+	input components.Input
 	sel   int
 }
 
 func (m *Model) openPalette() tea.Cmd {
-	in := newInput(m, ":")
-	in.Placeholder = "alerts, project <name>, cluster <name>, theme mono, ro, q"
-	m.layers.push(&paletteLayer{input: in})
-	return in.Focus()
+	m.layers.push(&paletteLayer{input: newInput(":", "alerts, project <name>, cluster <name>, theme mono, ro, q")})
+	return nil
 }
 
 func (p *paletteLayer) rank() int { return rankPalette }
@@ -75,7 +74,6 @@ func (p *paletteLayer) key(m *Model, msg tea.KeyPressMsg) (bool, tea.Cmd) {
 				v += " "
 			}
 			p.input.SetValue(v)
-			p.input.CursorEnd()
 			p.sel = 0
 		}
 		return false, nil
@@ -86,13 +84,23 @@ func (p *paletteLayer) key(m *Model, msg tea.KeyPressMsg) (bool, tea.Cmd) {
 		p.sel = min(max(0, len(cands)-1), p.sel+1)
 		return false, nil
 	}
+	return false, p.edit(msg)
+}
+
+func (p *paletteLayer) paste(_ *Model, msg tea.PasteMsg) (bool, tea.Cmd) {
+	return false, p.edit(msg)
+}
+
+// edit hands a key or a paste to the field; new text starts the
+// candidates from the top.
+func (p *paletteLayer) edit(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
 	before := p.input.Value()
 	p.input, cmd = p.input.Update(msg)
 	if p.input.Value() != before {
 		p.sel = 0
 	}
-	return false, cmd
+	return cmd
 }
 
 type candidate struct {
@@ -208,7 +216,7 @@ func (m *Model) runCommand(text string) tea.Cmd {
 func (p *paletteLayer) overlay(m *Model, base string, w, h int) string {
 	st := m.theme.Styles
 	inner := max(10, min(70, w-6))
-	p.input.SetWidth(inner - 2)
+	p.input.SetWidth(inner - lipgloss.Width(p.input.Prompt) - 1)
 	lines := []string{padRight(p.input.View(), inner)}
 	cands := p.candidates(m)
 	sel := clampIndex(p.sel, len(cands))

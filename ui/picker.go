@@ -2,14 +2,13 @@ package ui
 
 import (
 	"context"
-	"sort"
+	"slices"
 	"strings"
-	"unicode"
 
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
+	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
 )
 
@@ -31,16 +30,13 @@ func (s pickerStage) title() string {
 	return "Organization"
 }
 
-type pickItem struct {
-	id, label, detail string
-}
-
-// pickerLayer chooses org, then project, then cluster, each from the API and
-// filtered by a fuzzy query. Backspace on an empty query goes a step back.
+// pickerLayer chooses org, then project, then cluster, each from the API in
+// a components.Picker (fuzzy over the name, then the id or the cluster's
+// tier and state). Backspace on an empty query goes a step back.
 type pickerLayer struct {
 	stage    pickerStage
-	input    lineInput
-	sel      int
+	list     components.Picker
+	shown    []components.PickerItem // the list's items as built, before sanitizing
 	orgID    string
 	project  project
 	clusters []cluster
@@ -68,14 +64,13 @@ func (m *Model) openPicker(stage pickerStage) tea.Cmd {
 		return nil
 	}
 	m.layers.removeRank(rankPalette)
-	p := &pickerLayer{stage: stage, input: newInput(m, "› "), orgID: m.scope.org.ID, project: m.scope.project}
-	p.input.Placeholder = "type to search"
-	m.layers.push(p)
-	cmds := []tea.Cmd{p.input.Focus(), m.reloadPickerLists()}
+	p := &pickerLayer{stage: stage, orgID: m.scope.org.ID, project: m.scope.project}
 	if stage == stageCluster {
 		p.clusters = m.scope.clusters
 	}
-	return tea.Batch(cmds...)
+	p.show(m)
+	m.layers.push(p)
+	return m.reloadPickerLists()
 }
 
 // reloadPickerLists refreshes orgs and projects in the background, so a
@@ -108,83 +103,123 @@ func (p *pickerLayer) update(m *Model, msg tea.Msg) tea.Cmd {
 			}
 		}
 	case pickerClustersMsg:
-		if msg.seq == p.seq {
-			p.loading = false
-			p.clusters = msg.clusters
-			p.err = ""
-			if msg.err != nil {
-				p.err = msg.err.Error()
-			}
+		if msg.seq != p.seq {
+			return nil
 		}
+		p.loading = false
+		p.clusters = msg.clusters
+		p.err = ""
+		if msg.err != nil {
+			p.err = msg.err.Error()
+		}
+	default:
+		return nil
 	}
+	// New choices keep the query; the cursor only moves if they changed.
+	if items := p.items(m); !slices.Equal(items, p.shown) {
+		p.list.SetItems(items)
+		p.shown = items
+	}
+	p.setStatus()
 	return nil
 }
 
-func (p *pickerLayer) items(m *Model) []pickItem {
-	var out []pickItem
+// show puts up the list of the current stage, with an empty query.
+func (p *pickerLayer) show(m *Model) {
+	p.shown = p.items(m)
+	p.list = components.NewPicker("context", p.title(m), p.shown, m.theme, m.keys).
+		WithDetailSearch().WithHint("enter choose · backspace back · esc close")
+	p.setStatus()
+}
+
+func (p *pickerLayer) setStatus() {
+	switch {
+	case p.loading:
+		p.list.SetStatus("loading…", false)
+	case p.err != "":
+		p.list.SetStatus(p.err, true)
+	default:
+		p.list.SetStatus("", false)
+	}
+}
+
+// title says what is chosen and where: "Choose cluster in Acme › payments".
+func (p *pickerLayer) title(m *Model) string {
+	var crumbs []string
+	if p.stage > stageOrg {
+		crumbs = append(crumbs, m.scope.orgName(p.orgID))
+	}
+	if p.stage > stageProject {
+		crumbs = append(crumbs, p.project.Name)
+	}
+	title := "Choose " + strings.ToLower(p.stage.title())
+	if len(crumbs) > 0 {
+		title += " in " + strings.Join(crumbs, " › ")
+	}
+	return title
+}
+
+func (p *pickerLayer) items(m *Model) []components.PickerItem {
+	var out []components.PickerItem
 	switch p.stage {
 	case stageOrg:
 		for _, o := range m.scope.orgs {
-			out = append(out, pickItem{id: o.ID, label: clean(o.Name), detail: o.ID})
+			out = append(out, components.PickerItem{ID: o.ID, Label: o.Name, Detail: o.ID})
 		}
 	case stageProject:
 		for _, pr := range m.scope.projects {
 			if p.orgID == "" || pr.OrgID == p.orgID {
-				out = append(out, pickItem{id: pr.ID, label: clean(pr.Name), detail: pr.ID})
+				out = append(out, components.PickerItem{ID: pr.ID, Label: pr.Name, Detail: pr.ID})
 			}
 		}
 	case stageCluster:
-		out = append(out, pickItem{id: "", label: "(all clusters)"})
+		out = append(out, components.PickerItem{ID: "", Label: "(all clusters)"})
 		for _, c := range p.clusters {
-			out = append(out, pickItem{id: c.Name, label: clean(c.Name),
-				detail: clean(strings.TrimSpace(c.ClusterType + " " + c.MongoDBVersion + " " + c.StateName))})
+			out = append(out, components.PickerItem{ID: c.Name, Label: c.Name,
+				Detail: strings.TrimSpace(c.ClusterType + " " + c.MongoDBVersion + " " + c.StateName)})
 		}
 	}
-	return fuzzyFilter(out, p.input.Value())
+	return out
 }
 
+// key: enter chooses here, so the next stage opens on the same key press;
+// backspace on an empty query goes back; the list takes the rest (a
+// remapped cancel key closes it).
 func (p *pickerLayer) key(m *Model, msg tea.KeyPressMsg) (bool, tea.Cmd) {
-	items := p.items(m)
-	switch msg.String() {
-	case "up", "ctrl+p":
-		p.sel = max(0, p.sel-1)
-		return false, nil
-	case "down", "ctrl+n":
-		p.sel = min(max(0, len(items)-1), p.sel+1)
-		return false, nil
-	case "backspace":
-		if p.input.Value() == "" && p.stage > stageOrg {
-			p.stage--
-			p.sel = 0
+	switch {
+	case m.keys.Dialog.Submit.Matches(msg):
+		it, ok := p.list.Selected()
+		if !ok {
 			return false, nil
 		}
-	case "enter":
-		if len(items) == 0 {
-			return false, nil
-		}
-		return p.choose(m, items[clampIndex(p.sel, len(items))])
+		return p.choose(m, it)
+	case msg.String() == "backspace" && p.list.Query() == "" && p.stage > stageOrg:
+		p.stage--
+		p.show(m)
+		return false, nil
 	}
-	before := p.input.Value()
+	return p.edit(msg)
+}
+
+func (p *pickerLayer) paste(_ *Model, msg tea.PasteMsg) (bool, tea.Cmd) { return p.edit(msg) }
+
+func (p *pickerLayer) edit(msg tea.Msg) (bool, tea.Cmd) {
 	var cmd tea.Cmd
-	p.input, cmd = p.input.Update(msg)
-	if p.input.Value() != before {
-		p.sel = 0
-	}
-	return false, cmd
+	p.list, cmd = p.list.Update(msg)
+	return p.list.Done(), cmd
 }
 
 // choose moves to the next stage; the cluster stage applies the choice.
-func (p *pickerLayer) choose(m *Model, it pickItem) (bool, tea.Cmd) {
-	p.input.SetValue("")
-	p.sel = 0
+func (p *pickerLayer) choose(m *Model, it components.PickerItem) (bool, tea.Cmd) {
 	switch p.stage {
 	case stageOrg:
-		p.orgID = it.id
+		p.orgID = it.ID
 		p.stage = stageProject
+		p.show(m)
 		return false, nil
 	case stageProject:
 		for _, pr := range m.scope.projects {
-			if pr.ID == it.id {
+			if pr.ID == it.ID {
 				p.project = pr
 			}
 		}
@@ -192,6 +227,7 @@ func (p *pickerLayer) choose(m *Model, it pickItem) (bool, tea.Cmd) {
 		p.loading = true
 		p.clusters = nil
 		p.seq++
+		p.show(m)
 		seq, client, gid := p.seq, m.client, p.project.ID
 		return false, func() tea.Msg {
 			ctx, cancel := context.WithTimeout(context.Background(), views.RequestTimeout)
@@ -201,108 +237,12 @@ func (p *pickerLayer) choose(m *Model, it pickItem) (bool, tea.Cmd) {
 		}
 	}
 	if p.project.ID != "" && p.project.ID != m.scope.project.ID {
-		return true, m.switchProject(p.project, it.id)
+		return true, m.switchProject(p.project, it.ID)
 	}
-	return true, m.switchCluster(it.id)
+	return true, m.switchCluster(it.ID)
 }
 
-func (p *pickerLayer) overlay(m *Model, base string, w, h int) string {
-	st := m.theme.Styles
-	inner := max(20, min(64, w-6))
-	p.input.SetWidth(inner - 4)
-	crumbs := []string{}
-	if p.stage > stageOrg {
-		crumbs = append(crumbs, clean(m.scope.orgName(p.orgID)))
-	}
-	if p.stage > stageProject {
-		crumbs = append(crumbs, clean(p.project.Name))
-	}
-	title := "Choose " + strings.ToLower(p.stage.title())
-	if len(crumbs) > 0 {
-		title += " in " + strings.Join(crumbs, " › ")
-	}
-	lines := []string{st.DialogTitle.Render(truncate(title, inner)), padRight(p.input.View(), inner)}
-	items := p.items(m)
-	rows := max(1, min(12, h-10))
-	sel := clampIndex(p.sel, len(items))
-	start := max(0, sel-rows+1)
-	for i := start; i < len(items) && i < start+rows; i++ {
-		row := truncate(padRight(items[i].label, 28)+" "+items[i].detail, inner)
-		if i == sel {
-			row = st.TableSelected.Render(padRight(row, inner))
-		}
-		lines = append(lines, row)
-	}
-	switch {
-	case p.loading:
-		lines = append(lines, st.Muted.Render("loading…"))
-	case p.err != "":
-		lines = append(lines, st.ErrorText.Render(truncate(clean(p.err), inner)))
-	case len(items) == 0:
-		lines = append(lines, st.Muted.Render("nothing matches"))
-	}
-	lines = append(lines, st.Muted.Render("enter: choose • backspace: back • esc: close"))
-	return center(base, st.DialogBorder.Render(lipgloss.JoinVertical(lipgloss.Left, lines...)), w, h)
-}
-
-// fuzzyFilter keeps the items whose label (or detail) contains the query's
-// characters in order, best matches first: contiguous and early matches
-// score higher. An empty query keeps everything in order.
-func fuzzyFilter(items []pickItem, q string) []pickItem {
-	q = strings.ToLower(strings.TrimSpace(q))
-	if q == "" {
-		return items
-	}
-	type scored struct {
-		it    pickItem
-		score int
-	}
-	var hits []scored
-	for _, it := range items {
-		s, ok := fuzzyScore(strings.ToLower(it.label), q)
-		if !ok {
-			if s, ok = fuzzyScore(strings.ToLower(it.detail), q); ok {
-				s -= 50
-			}
-		}
-		if ok {
-			hits = append(hits, scored{it, s})
-		}
-	}
-	sort.SliceStable(hits, func(i, j int) bool { return hits[i].score > hits[j].score })
-	out := make([]pickItem, len(hits))
-	for i, h := range hits {
-		out[i] = h.it
-	}
-	return out
-}
-
-func fuzzyScore(s, q string) (int, bool) {
-	if strings.Contains(s, q) {
-		return 1000 - strings.Index(s, q), true
-	}
-	score, last := 0, -1
-	rs := []rune(s)
-	i := 0
-	for _, c := range q {
-		found := false
-		for ; i < len(rs); i++ {
-			if rs[i] == c {
-				if last >= 0 && i == last+1 {
-					score += 5
-				}
-				if i == 0 || !unicode.IsLetter(rs[i-1]) {
-					score += 3
-				}
-				last = i
-				i++
-				found = true
-				break
-			}
-		}
-		if !found {
-			return 0, false
-		}
-	}
-	return score, true
+func (p *pickerLayer) overlay(_ *Model, base string, w, h int) string {
+	p.list.SetSize(w, h)
+	return center(base, p.list.View(), w, h)
 }

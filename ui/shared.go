@@ -52,12 +52,11 @@ func (m *Model) confirmForPane(msg views.ConfirmMsg) tea.Cmd {
 	}
 	action := msg.Action
 	m.layers.push(newConfirm(m, confirmSpec{
-		title: msg.Title, body: msg.Body, typed: msg.TypeToConfirm, prompt: msg.Prompt,
-		onYes: func(m *Model) tea.Cmd {
-			action.Confirmed = true
+		title: msg.Title, body: msg.Body, dangerous: a.Dangerous, typed: msg.TypeToConfirm, prompt: msg.Prompt,
+		onYes: func(m *Model, input string) tea.Cmd {
+			action.Confirmed, action.Input = true, input
 			return m.deliverAction(i, a, action)
 		},
-		onInput: func(s string) { action.Input = s },
 	}))
 	return nil
 }
