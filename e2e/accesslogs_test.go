@@ -38,20 +38,10 @@ func TestAccessLogTail(t *testing.T) {
 	s.SendKeys("payments-rs")
 	s.SendKeys("Enter")
 	s.WaitFor("Access log · cluster payments-rs", wait)
-	first := shownLines(s.WaitFor(" lines", wait))
-	if first <= 0 {
-		t.Fatalf("no lines in the tail:\n%s", s.Capture())
-	}
+	first := waitLines(t, s, 0)
 	s.WaitFor("following |", wait)
-
 	// It grows on its own (the demo clock runs ten times faster).
-	deadline := time.Now().Add(wait)
-	for shownLines(s.Capture()) <= first {
-		if time.Now().After(deadline) {
-			t.Fatalf("the tail did not grow past %d lines:\n%s", first, s.Capture())
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+	waitLines(t, s, first)
 
 	s.SendKeys("F")
 	screen := s.WaitFor("| failures only", wait)
@@ -77,4 +67,20 @@ func TestAccessLogTail(t *testing.T) {
 
 	s.SendKeys("q")
 	s.WaitExit(wait)
+}
+
+// waitLines waits until the tail shows more than n lines and returns the
+// count.
+func waitLines(t *testing.T, s *Session, n int) int {
+	t.Helper()
+	deadline := time.Now().Add(wait)
+	for {
+		if got := shownLines(s.Capture()); got > n {
+			return got
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the tail did not grow past %d lines:\n%s", n, s.Capture())
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
 }
