@@ -191,5 +191,10 @@ func errorLine(err error) string {
 		}
 		return components.Sanitize(fmt.Sprintf("%d %s: %s", ae.Status, ae.ErrorCode, s))
 	}
-	return components.Sanitize(err.Error())
+	s := err.Error()
+	// The client's gate refused it: say so without the operation id.
+	if _, why, ok := strings.Cut(s, "not sent: "); ok {
+		s = "not allowed: " + why
+	}
+	return components.Sanitize(s)
 }
