@@ -450,3 +450,18 @@ func createLinkToken(c *call) (any, error) {
 	c.markChanged()
 	return map[string]any{"linkToken": c.w.LinkToken}, nil
 }
+
+// MigrationIDs lists the ids of the live migrations of a project, oldest
+// first. The API has no list call; tests and demos use this to find the
+// seeded ones.
+func (s *Server) MigrationIDs(groupID string) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []string
+	for _, m := range s.world.Migrations {
+		if m.GroupID == groupID {
+			out = append(out, m.ID)
+		}
+	}
+	return out
+}

@@ -3,6 +3,7 @@ package ui
 import (
 	"github.com/dbadmin-tui/dbadmin-tui/views"
 	"github.com/dbadmin-tui/dbadmin-tui/views/accesslogs"
+	"github.com/dbadmin-tui/dbadmin-tui/views/migration"
 	"github.com/dbadmin-tui/dbadmin-tui/views/placeholder"
 	"github.com/dbadmin-tui/dbadmin-tui/views/search"
 	"github.com/dbadmin-tui/dbadmin-tui/views/settings"
@@ -16,7 +17,7 @@ func DefaultPanes() []views.Factory {
 		placeholder.Factory(views.Backups),
 		search.New,
 		accesslogs.New,
-		placeholder.Factory(views.Migration),
+		migration.New,
 		settings.New,
 	}
 }

@@ -1,0 +1,379 @@
+package migration
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
+	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
+	"github.com/dbadmin-tui/dbadmin-tui/views"
+)
+
+// Targets carried through confirmations.
+const (
+	targetDeleteToken = "delete-token"
+	targetDropOn      = "drop:on"
+)
+
+// Link-token form choices.
+const (
+	tokenCreate = "create a new token"
+	tokenDelete = "delete the org's token"
+)
+
+// dropWarning is shown before dropDestinationData is turned on and again
+// before a migration that drops starts.
+const dropWarning = "Every collection on the destination cluster %s that also exists on the source is dropped " +
+	"before the migration copies data. Anything written there since it was created is lost."
+
+// action answers an action the gate allowed: a first press asks (a form or
+// a confirmation); the confirmed one sends.
+func (p *Pane) action(msg views.ActionMsg) tea.Cmd {
+	switch msg.Name {
+	case actLinkToken:
+		switch {
+		case !msg.Confirmed:
+			return p.askToken()
+		case msg.Form == formToken:
+			return p.submitToken(msg.Values)
+		case msg.Target == targetDeleteToken:
+			return p.deleteToken()
+		}
+	case actValidate:
+		if !msg.Confirmed {
+			return p.askOptions()
+		}
+		return p.submitOptions(msg.Values)
+	case actDrop:
+		return p.toggleDrop(msg)
+	case actStart:
+		if !msg.Confirmed {
+			return p.askStart()
+		}
+		return p.start()
+	case actCutover:
+		if !msg.Confirmed {
+			return p.askCutover()
+		}
+		return p.cutover()
+	case actPresentation:
+		p.presentation = !p.presentation
+		return nil
+	}
+	return nil
+}
+
+func (p *Pane) refuse(text string) tea.Cmd { return p.say(text, true) }
+
+func send(msg tea.Msg) tea.Cmd { return func() tea.Msg { return msg } }
+
+// askToken opens the link-token form: create (with the access list) or
+// delete.
+func (p *Pane) askToken() tea.Cmd {
+	if p.ctx.OrgID == "" {
+		return p.refuse("link token: no organization selected")
+	}
+	p.goTo(stepToken)
+	fields := []components.Field{
+		{Key: "do", Label: "Action", Kind: components.FieldChoice, Choices: []string{tokenCreate, tokenDelete},
+			Hint: "the source organization pastes the token to link itself to " + p.ctx.OrgName},
+		{Key: "ips", Label: "Access list IPs", Placeholder: "10.0.0.1, 192.168.0.0/16",
+			Hint:  "addresses of the migration hosts allowed to use the token (comma separated; empty: none)",
+			Value: strings.Join(p.token.ips, ", "),
+			Validate: func(v string, all components.FormValues) error {
+				if all["do"] == tokenDelete {
+					return nil
+				}
+				_, err := parseIPs(v)
+				return err
+			}},
+	}
+	return send(views.FormMsg{Pane: views.Migration, ID: formToken, Title: "Link token for " + p.ctx.OrgName,
+		Fields: fields, Action: views.ActionMsg{Name: actLinkToken}})
+}
+
+type tokenResult struct {
+	token   *apiclient.LinkToken
+	ips     []string
+	deleted bool
+}
+
+func (p *Pane) submitToken(v components.FormValues) tea.Cmd {
+	if v["do"] == tokenDelete {
+		// Deleting unlinks the source org: ask again, default No.
+		confirm := views.ConfirmMsg{Pane: views.Migration, Title: "Delete the link token?",
+			Body: "The source organization is unlinked from " + p.ctx.OrgName + ": its projects are no longer " +
+				"available for migration. A running migration keeps the token (the service refuses with 409).",
+			Action: views.ActionMsg{Name: actLinkToken, Target: targetDeleteToken}}
+		return tea.Batch(views.FormDone(views.Migration, formToken, nil), send(confirm))
+	}
+	ips, err := parseIPs(v["ips"])
+	if err != nil {
+		return views.FormDone(views.Migration, formToken, err)
+	}
+	c, org := p.ctx.Client, p.ctx.OrgID
+	return views.Fetch(views.Migration, keyToken, 0, "creating link token", func(ctx context.Context) (any, error) {
+		t, err := c.Migration().CreateLinkToken(ctx, org, ips)
+		return tokenResult{token: t, ips: ips}, err
+	})
+}
+
+func (p *Pane) deleteToken() tea.Cmd {
+	c, org := p.ctx.Client, p.ctx.OrgID
+	return views.Fetch(views.Migration, keyToken, 0, "deleting link token", func(ctx context.Context) (any, error) {
+		return tokenResult{deleted: true}, c.Migration().DeleteLinkToken(ctx, org)
+	})
+}
+
+// askOptions opens the options form, filled from the draft; submitting it
+// sends the migration check.
+func (p *Pane) askOptions() tea.Cmd {
+	if why := p.draft.missing(); why != "" {
+		return p.refuse("validate: " + why)
+	}
+	if p.ctx.GroupID == "" {
+		return p.refuse("validate: no project selected")
+	}
+	p.goTo(stepOptions)
+	d := p.draft
+	hosts := d.source.project.MigrationHosts
+	auth := 0
+	if !d.managedAuth {
+		auth = 1
+	}
+	schema := 0
+	for i, s := range schemas {
+		if s == d.hostnameSchema {
+			schema = i
+		}
+	}
+	fields := []components.Field{
+		{Key: "host", Label: "Migration host", Value: d.host, Placeholder: "host:port",
+			Hint: "exactly one; registered: " + components.Sanitize(strings.Join(hosts, ", ")),
+			Validate: func(v string, _ components.FormValues) error {
+				if _, _, err := net.SplitHostPort(strings.TrimSpace(v)); err != nil {
+					return errors.New("one host as host:port")
+				}
+				return nil
+			}},
+		{Key: "auth", Label: "Source authentication", Kind: components.FieldChoice, Choices: []string{"managed (automation)", "username & password (SCRAM)"},
+			Choice: auth, Hint: "the source must use SCRAM-SHA; X.509, LDAP and Kerberos are not supported"},
+		{Key: "username", Label: "Username", Value: d.username,
+			Validate: func(v string, all components.FormValues) error {
+				if strings.HasPrefix(all["auth"], "username") && strings.TrimSpace(v) == "" {
+					return errors.New("required without managed authentication")
+				}
+				return nil
+			}},
+		{Key: "password", Label: "Password", Secret: true, Value: d.password,
+			Validate: func(v string, all components.FormValues) error {
+				if strings.HasPrefix(all["auth"], "username") && v == "" {
+					return errors.New("required without managed authentication")
+				}
+				return nil
+			}},
+		{Key: "ssl", Label: "TLS to the source", Kind: components.FieldToggle, On: d.ssl,
+			Hint: fmt.Sprintf("the source deployment has TLS %s", onOff(d.source.dep.TLSEnabled))},
+		{Key: "ca", Label: "CA certificate path (optional)", Value: d.caPath},
+		{Key: "schema", Label: "Reach the destination over", Kind: components.FieldChoice, Choices: schemaNames(), Choice: schema},
+		{Key: "privateLink", Label: "Private link id (PRIVATE_LINK only)", Value: d.privateLinkID,
+			Validate: func(v string, all components.FormValues) error {
+				if all["schema"] == string(apiclient.HostnamePrivateLink) && strings.TrimSpace(v) == "" {
+					return errors.New("required for PRIVATE_LINK")
+				}
+				return nil
+			}},
+	}
+	if d.destSharded() {
+		fields = append(fields,
+			components.Field{Key: "sharding", Label: "Sharding entries", Value: d.sharding, Placeholder: "billing.invoices:customerId; billing.events:_id hashed",
+				Hint: d.dest.Name + " is sharded: database.collection:key[,key] per collection, ';' between; empty: no sharding",
+				Validate: func(v string, _ components.FormValues) error {
+					_, err := parseSharding(v)
+					return err
+				}},
+			components.Field{Key: "supportIndexes", Label: "Create supporting indexes", Kind: components.FieldToggle, On: d.supportIndexes})
+	}
+	title := "Check migration " + components.Sanitize(d.source.dep.Name) + " → " + components.Sanitize(d.dest.Name)
+	return send(views.FormMsg{Pane: views.Migration, ID: formOptions, Title: title, Fields: fields,
+		Action: views.ActionMsg{Name: actValidate}})
+}
+
+var schemas = []apiclient.HostnameSchema{apiclient.HostnamePublic, apiclient.HostnamePrivateLink, apiclient.HostnameVPCPeering}
+
+func schemaNames() []string {
+	out := make([]string, len(schemas))
+	for i, s := range schemas {
+		out[i] = string(s)
+	}
+	return out
+}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
+
+// submitOptions keeps what was typed in the draft and sends the check.
+func (p *Pane) submitOptions(v components.FormValues) tea.Cmd {
+	d := &p.draft
+	if d.missing() != "" {
+		return views.FormDone(views.Migration, formOptions, errors.New(d.missing()))
+	}
+	d.host = strings.TrimSpace(v["host"])
+	d.managedAuth = !strings.HasPrefix(v["auth"], "username")
+	d.username, d.password = strings.TrimSpace(v["username"]), v["password"]
+	d.ssl = v.Bool("ssl")
+	d.caPath = strings.TrimSpace(v["ca"])
+	d.hostnameSchema = apiclient.HostnameSchema(v["schema"])
+	d.privateLinkID = strings.TrimSpace(v["privateLink"])
+	if _, ok := v["sharding"]; ok {
+		d.sharding, d.supportIndexes = v["sharding"], v.Bool("supportIndexes")
+	}
+	d.optionsSet = true
+	req, err := d.request(p.ctx.GroupID)
+	if err != nil {
+		return views.FormDone(views.Migration, formOptions, err)
+	}
+	c, group := p.ctx.Client, p.ctx.GroupID
+	label := d.source.dep.Name + " → " + d.dest.Name
+	return views.Fetch(views.Migration, keyValidate, 0, "sending migration check", func(ctx context.Context) (any, error) {
+		v, err := c.Migration().Validate(ctx, group, req)
+		if err != nil {
+			return nil, err
+		}
+		return &validationState{v: *v, groupID: group, label: label}, nil
+	})
+}
+
+// toggleDrop turns dropDestinationData on after a warning (default No), or
+// off at once.
+func (p *Pane) toggleDrop(msg views.ActionMsg) tea.Cmd {
+	if p.draft.drop {
+		p.draft.drop = false
+		return p.say("drop destination data: off", false)
+	}
+	if msg.Confirmed && msg.Target == targetDropOn {
+		p.draft.drop = true
+		return p.say("drop destination data: ON for "+p.destName(), false)
+	}
+	if p.draft.dest == nil {
+		return p.refuse("drop destination data: pick a destination cluster first (step 3)")
+	}
+	return send(views.ConfirmMsg{Pane: views.Migration, Title: "Drop destination data?",
+		Body:   fmt.Sprintf(dropWarning, p.destName()),
+		Action: views.ActionMsg{Name: actDrop, Target: targetDropOn}})
+}
+
+func (p *Pane) destName() string {
+	if p.draft.dest == nil {
+		return ""
+	}
+	return components.Sanitize(p.draft.dest.Name)
+}
+
+// askStart confirms the migration (default No); with drop on, the
+// destination's name must be typed.
+func (p *Pane) askStart() tea.Cmd {
+	if p.job != nil && !p.job.done() {
+		return p.refuse("start: migration " + p.job.label() + " is still running")
+	}
+	if why := p.draft.missing(); why != "" {
+		return p.refuse("start: " + why)
+	}
+	if !p.draft.optionsSet {
+		return p.refuse("start: set the migration host and options first: v opens them and checks the request")
+	}
+	if _, err := p.draft.request(p.ctx.GroupID); err != nil {
+		return p.refuse("start: " + err.Error())
+	}
+	d := p.draft
+	body := fmt.Sprintf("Live migration of %s (%s) into %s, through %s.\n",
+		components.Sanitize(d.source.dep.Name), components.Sanitize(d.source.project.Name), p.destName(), components.Sanitize(d.host))
+	switch {
+	case p.validation == nil:
+		body += "\nThe request has not been checked (v)."
+	case p.validation.v.Status == apiclient.ValidationSuccess:
+		body += "\nThe check passed."
+	case p.validation.v.Status == apiclient.ValidationFailed:
+		body += "\nThe check FAILED: " + components.Sanitize(p.validation.v.ErrorMessage)
+	default:
+		body += "\nThe check is still running."
+	}
+	msg := views.ConfirmMsg{Pane: views.Migration, Title: "Start the live migration?", Body: body,
+		Action: views.ActionMsg{Name: actStart}}
+	if d.drop {
+		msg.Body += "\n\nWARNING: " + fmt.Sprintf(dropWarning, p.destName()) + "\nType the destination cluster's name to start."
+		msg.TypeToConfirm = d.dest.Name
+	}
+	return send(msg)
+}
+
+type started struct {
+	m   *apiclient.LiveMigration
+	job *jobState
+}
+
+func (p *Pane) start() tea.Cmd {
+	if p.job != nil && !p.job.done() {
+		return p.refuse("start: migration " + p.job.label() + " is still running")
+	}
+	req, err := p.draft.request(p.ctx.GroupID)
+	if err != nil {
+		return p.refuse("start: " + err.Error())
+	}
+	d := p.draft
+	job := &jobState{groupID: p.ctx.GroupID, source: d.source.dep.Name, sourceProject: d.source.project.Name, dest: d.dest.Name}
+	c, group := p.ctx.Client, p.ctx.GroupID
+	return views.Fetch(views.Migration, keyStart, 0, "starting migration "+job.label(), func(ctx context.Context) (any, error) {
+		m, err := c.Migration().Create(ctx, group, req)
+		return started{m: m, job: job}, err
+	})
+}
+
+// cutoverBlocked says why the cut-over is not possible now, or "".
+func (p *Pane) cutoverBlocked() string {
+	switch {
+	case p.job == nil:
+		return "no migration started in this session"
+	case p.job.cutoverAt != nil && !p.job.done():
+		return "cut-over already requested"
+	case p.job.done():
+		return "the migration is " + strings.ToLower(string(p.job.status()))
+	case !p.job.last.ReadyForCutover:
+		return "waits for readyForCutover"
+	}
+	return ""
+}
+
+func (p *Pane) askCutover() tea.Cmd {
+	if why := p.cutoverBlocked(); why != "" {
+		return p.refuse("cut over: " + why)
+	}
+	p.goTo(stepProgress)
+	j := p.job
+	return send(views.ConfirmMsg{Pane: views.Migration, Title: "Cut over to " + components.Sanitize(j.dest) + "?",
+		Body: "Synchronization with " + components.Sanitize(j.source) + " stops and " + components.Sanitize(j.dest) +
+			" becomes the primary copy. Stop writes to the source and point applications at the destination." +
+			"\nType the destination cluster's name to cut over.",
+		TypeToConfirm: j.dest, Action: views.ActionMsg{Name: actCutover, Target: j.id}})
+}
+
+type cutDone struct{ id string }
+
+func (p *Pane) cutover() tea.Cmd {
+	if why := p.cutoverBlocked(); why != "" {
+		return p.refuse("cut over: " + why)
+	}
+	c, group, id := p.ctx.Client, p.job.groupID, p.job.id
+	return views.Fetch(views.Migration, keyCutover, 0, "cutting over to "+p.job.dest, func(ctx context.Context) (any, error) {
+		return cutDone{id: id}, c.Migration().Cutover(ctx, group, id)
+	})
+}

@@ -1,0 +1,383 @@
+package migration
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
+	"github.com/dbadmin-tui/dbadmin-tui/apisim"
+	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
+	"github.com/dbadmin-tui/dbadmin-tui/views"
+)
+
+const goldenW, goldenH = 100, 26
+
+// toOptions walks the flow to the options step: source and destination
+// picked with enter.
+func (e *env) toOptions(source, dest string) {
+	e.t.Helper()
+	e.key("enter") // token -> source
+	require.Equal(e.t, stepSource, e.pane.step)
+	e.selectSource(source)
+	e.key("enter")
+	require.Equal(e.t, stepDestination, e.pane.step)
+	e.selectDest(dest)
+	e.key("enter")
+	require.Equal(e.t, stepOptions, e.pane.step)
+}
+
+// check opens the options, submits them with values and lets the check end.
+func (e *env) check(values components.FormValues) {
+	e.t.Helper()
+	e.action(actValidate)
+	require.NoError(e.t, e.submit(values))
+	require.NoError(e.t, e.lastDone().Err)
+}
+
+func TestGuidedFlowFromLinkTokenToComplete(t *testing.T) {
+	e := newEnv(t, "org-owner", goldenW, goldenH)
+	p := e.pane
+	goldenScreen(t, "1_token", p.View())
+
+	// Link token: created once, shown once, copied with y.
+	e.action(actLinkToken)
+	require.Len(t, e.forms, 1)
+	require.NoError(t, e.submit(components.FormValues{"ips": "10.0.0.1, 192.168.0.0/16"}))
+	assert.Nil(t, e.lastDone().Err)
+	assert.Equal(t, []string{"POST /api/atlas/v2/orgs/" + apisim.DemoOrgID + "/liveMigrations/linkTokens"}, e.writes())
+	token := p.Selected()
+	require.NotEmpty(t, token)
+	assert.Contains(t, p.View(), token)
+	goldenScreen(t, "1_token_created", p.View())
+	e.key("right")
+	e.key("left")
+	assert.Empty(t, p.Selected(), "the token is shown once")
+	assert.NotContains(t, p.View(), token)
+	assert.Contains(t, p.View(), "shown once and no longer kept")
+
+	// Source and destination.
+	e.key("enter")
+	goldenScreen(t, "2_source", p.View())
+	e.selectSource("billing-rs")
+	e.key("enter")
+	goldenScreen(t, "3_destination", p.View())
+	e.selectDest("payments-prod")
+	e.key("enter")
+	goldenScreen(t, "4_options", p.View())
+
+	// The check: the options form is filled from the source project.
+	e.action(actValidate)
+	f := e.forms[len(e.forms)-1]
+	assert.Equal(t, formOptions, f.ID)
+	var keys []string
+	for _, fd := range f.Fields {
+		keys = append(keys, fd.Key)
+		if fd.Key == "host" {
+			assert.Equal(t, "mig-host-1.billing.internal:27000", fd.Value)
+		}
+	}
+	assert.Contains(t, keys, "sharding", "payments-prod is sharded: sharding entries are offered")
+	require.NoError(t, e.submit(components.FormValues{"sharding": "billing.invoices:customerId"}))
+	require.NoError(t, e.lastDone().Err)
+	assert.Equal(t, "POST /api/atlas/v2/groups/"+apisim.DemoPaymentsID+"/liveMigrations/validate", e.writes()[1])
+	goldenScreen(t, "4_options_pending", p.View())
+	e.advance(10 * time.Second)
+	require.Equal(t, apiclient.ValidationSuccess, p.validation.v.Status)
+	assert.Contains(t, e.lastToast().Text, "check passed")
+	goldenScreen(t, "4_options_passed", p.View())
+
+	// Drop destination: a warning first, default No.
+	e.action(actDrop)
+	assert.Equal(t, "Drop destination data?", e.lastConfirm().Title)
+	assert.False(t, p.draft.drop, "nothing changes before the answer")
+	e.answer()
+	assert.True(t, p.draft.drop)
+
+	// Start: with drop on, the destination's name must be typed.
+	e.action(actStart)
+	c := e.lastConfirm()
+	assert.Equal(t, "payments-prod", c.TypeToConfirm)
+	assert.Contains(t, c.Body, "WARNING")
+	assert.Len(t, e.writes(), 2, "nothing sent before the confirmation")
+	e.answer()
+	require.NotNil(t, p.job)
+	assert.Equal(t, stepProgress, p.step)
+	assert.Equal(t, "POST /api/atlas/v2/groups/"+apisim.DemoPaymentsID+"/liveMigrations", e.writes()[2])
+	assert.NotEmpty(t, p.Busy())
+	goldenScreen(t, "5_progress_new", p.View())
+
+	// Before readiness: cut-over is disabled with the reason.
+	for range 6 {
+		e.advance(2 * time.Minute)
+	}
+	assert.Equal(t, "waits for readyForCutover", cutoverAction(t, p).DisabledReason)
+	assert.False(t, cutoverAction(t, p).Enabled())
+	e.action(actCutover) // even if it got through, nothing is sent
+	assert.Len(t, e.writes(), 3)
+	assert.Contains(t, e.lastToast().Text, "waits for readyForCutover")
+	goldenScreen(t, "5_progress_syncing", p.View())
+	p.presentation = true
+	goldenScreen(t, "6_presentation_syncing", p.View())
+	p.presentation = false
+
+	for range 4 {
+		e.advance(2 * time.Minute)
+	}
+	e.advance(20 * time.Second)
+	require.True(t, p.job.last.ReadyForCutover)
+	assert.True(t, cutoverAction(t, p).Enabled())
+	goldenScreen(t, "5_progress_ready", p.View())
+	e.send(views.ActionMsg{Name: actPresentation})
+	goldenScreen(t, "6_presentation_ready", p.View())
+	e.key("esc")
+	assert.False(t, p.presentation)
+
+	// Cut over: type the destination's name; then follow it to COMPLETE.
+	e.action(actCutover)
+	c = e.lastConfirm()
+	assert.Equal(t, "payments-prod", c.TypeToConfirm)
+	e.answer()
+	assert.Equal(t, "PUT /api/atlas/v2/groups/"+apisim.DemoPaymentsID+"/liveMigrations/"+p.job.id+"/cutover", e.writes()[3])
+	assert.Equal(t, "cutting over", p.job.phase())
+	e.advance(10 * time.Second)
+	goldenScreen(t, "5_progress_cutting_over", p.View())
+	e.advance(25 * time.Second)
+	require.Equal(t, apiclient.MigrationComplete, p.job.status())
+	assert.Empty(t, p.Busy())
+	assert.Contains(t, e.lastToast().Text, "complete")
+	goldenScreen(t, "5_progress_complete", p.View())
+	assert.Nil(t, p.SetVisible(false))
+	assert.False(t, p.poll.Armed(), "nothing polls after COMPLETE")
+
+	// The server agrees.
+	m, err := e.client.Migration().Get(context.Background(), apisim.DemoPaymentsID, p.job.id)
+	require.NoError(t, err)
+	assert.Equal(t, apiclient.MigrationComplete, m.Status)
+	assert.Equal(t, p.job.id, p.Selected())
+}
+
+func cutoverAction(t *testing.T, p *Pane) (a actionView) {
+	t.Helper()
+	for _, x := range p.Actions() {
+		if x.Name == actCutover {
+			return actionView{x.DisabledReason, x.Enabled()}
+		}
+	}
+	t.Fatal("no cut-over action")
+	return
+}
+
+type actionView struct {
+	DisabledReason string
+	enabled        bool
+}
+
+func (a actionView) Enabled() bool { return a.enabled }
+
+func TestCheckFailureIsShownWithTheMessage(t *testing.T) {
+	e := newEnv(t, "org-owner", goldenW, goldenH)
+	e.toOptions("billing-rs", "payments-legacy")
+	e.check(components.FormValues{})
+	e.advance(10 * time.Second)
+	require.Equal(t, apiclient.ValidationFailed, e.pane.validation.v.Status)
+	assert.True(t, e.lastToast().Err)
+	assert.Contains(t, e.lastToast().Text, "older than the source's 6.0.13")
+	goldenScreen(t, "4_options_failed", e.pane.View())
+
+	// Starting anyway says the check failed, in the confirmation.
+	e.action(actStart)
+	assert.Contains(t, e.lastConfirm().Body, "The check FAILED")
+	assert.Empty(t, e.lastConfirm().TypeToConfirm, "no drop: a plain yes/no")
+}
+
+func TestOptionsFormKeepsWhatWasTyped(t *testing.T) {
+	e := newEnv(t, "org-owner", goldenW, goldenH)
+	e.toOptions("billing-rs", "payments-prod")
+	e.action(actValidate)
+	// A field's rule: SCRAM without a username.
+	err := e.submit(components.FormValues{"auth": "username & password (SCRAM)"})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "required without managed authentication")
+	// A bad sharding entry is refused by its field.
+	err = e.submit(components.FormValues{"sharding": "invoices"})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "database.collection:field")
+	assert.Empty(t, e.writes(), "nothing sent")
+
+	// Own credentials are kept in the draft (the password never shows).
+	require.NoError(t, e.submit(components.FormValues{"auth": "username & password (SCRAM)", "username": "mig-user", "password": "mig-user-secret"}))
+	require.NoError(t, e.lastDone().Err)
+	assert.Equal(t, "mig-user", e.pane.draft.username)
+	assert.NotContains(t, e.pane.View(), "mig-user-secret")
+	e.advance(10 * time.Second)
+	assert.Equal(t, apiclient.ValidationSuccess, e.pane.validation.v.Status)
+
+	// Reopening the form brings the draft back.
+	e.action(actValidate)
+	for _, fd := range e.forms[len(e.forms)-1].Fields {
+		if fd.Key == "username" {
+			assert.Equal(t, "mig-user", fd.Value)
+		}
+		if fd.Key == "auth" {
+			assert.Equal(t, 1, fd.Choice)
+		}
+	}
+}
+
+func TestStartNeedsTheFlow(t *testing.T) {
+	e := newEnv(t, "org-owner", goldenW, goldenH)
+	e.action(actStart)
+	assert.Contains(t, e.lastToast().Text, "pick a source deployment first")
+	e.action(actValidate)
+	assert.Contains(t, e.lastToast().Text, "pick a source deployment first")
+	e.action(actDrop)
+	assert.Contains(t, e.lastToast().Text, "pick a destination cluster first")
+	e.toOptions("billing-rs", "payments-prod")
+	e.action(actStart)
+	assert.Contains(t, e.lastToast().Text, "v opens them")
+	assert.Empty(t, e.confirms)
+	assert.Empty(t, e.writes())
+}
+
+func TestDeleteLinkTokenAsksAndShowsTheConflict(t *testing.T) {
+	e := newEnv(t, "org-owner", goldenW, goldenH)
+	e.action(actLinkToken)
+	require.NoError(t, e.submit(components.FormValues{"do": tokenDelete, "ips": "not an ip"}))
+	assert.Nil(t, e.lastDone().Err, "the form closes; the confirmation asks")
+	c := e.lastConfirm()
+	assert.Equal(t, "Delete the link token?", c.Title)
+	assert.Empty(t, e.writes())
+	e.answer()
+	// The seeded migration in payments is still running: 409.
+	assert.Equal(t, []string{"DELETE /api/atlas/v2/orgs/" + apisim.DemoOrgID + "/liveMigrations/linkTokens"}, e.writes())
+	assert.True(t, e.lastToast().Err)
+	assert.Contains(t, e.lastToast().Text, "CANNOT_DELETE_ORG_ACTIVE_LIVE_MIGRATION_ATLAS_ORG_LINK")
+
+	// A bad access list is refused by the form, before anything is sent.
+	e.action(actLinkToken)
+	err := e.submit(components.FormValues{"ips": "10.0.0.1, nope"})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `"nope" is not an IP address`)
+}
+
+func TestDeletedTokenEmptiesTheSources(t *testing.T) {
+	e := newEnv(t, "org-owner", goldenW, goldenH)
+	require.NotEmpty(t, e.pane.sources)
+	// Cut the seeded migration over and let it finish, so the token may go.
+	mig := seededMigration(t, e)
+	require.NoError(t, e.client.Migration().Cutover(context.Background(), apisim.DemoPaymentsID, mig))
+	e.clock.Advance(time.Minute)
+	e.action(actLinkToken)
+	require.NoError(t, e.submit(components.FormValues{"do": tokenDelete}))
+	e.answer()
+	assert.False(t, e.lastToast().Err, e.lastToast().Text)
+	assert.Empty(t, e.pane.sources, "nothing is linked without a token")
+	e.key("enter")
+	assert.Contains(t, e.pane.View(), "no projects are available")
+	e.key("enter")
+	assert.True(t, e.lastToast().Err)
+	assert.Equal(t, stepSource, e.pane.step)
+}
+
+// seededMigration is the seeded migration of payments (the API has no list
+// call).
+func seededMigration(t *testing.T, e *env) string {
+	t.Helper()
+	id := e.sim.MigrationIDs(apisim.DemoPaymentsID)
+	require.NotEmpty(t, id)
+	return id[0]
+}
+
+func TestPollingFollowsTheMigration(t *testing.T) {
+	e := newEnv(t, "org-owner", goldenW, goldenH)
+	p := e.pane
+	assert.False(t, p.poll.Armed(), "nothing moves: no polling")
+	e.toOptions("billing-rs", "payments-prod")
+	e.check(components.FormValues{})
+	assert.True(t, p.poll.Armed(), "a pending check is polled")
+	e.advance(10 * time.Second)
+	assert.False(t, p.poll.Armed(), "the check ended")
+
+	e.action(actStart)
+	e.answer()
+	require.NotNil(t, p.job)
+	assert.True(t, p.poll.Armed())
+	// Hidden: still polled, because this session started it.
+	p.SetVisible(false)
+	assert.True(t, p.poll.Armed())
+	assert.Contains(t, p.Busy(), "billing-rs → payments-prod")
+	// Paused: nothing.
+	e.send(views.PauseMsg{Paused: true})
+	assert.False(t, p.poll.Armed())
+	e.send(views.PauseMsg{Paused: false})
+	assert.True(t, p.poll.Armed())
+
+	// A poll that fails is shown and retried; the migration is still watched.
+	before := len(p.job.lags)
+	e.advance(time.Minute)
+	assert.Greater(t, len(p.job.lags), before)
+	for i := 1; i < len(p.job.lags); i++ {
+		assert.LessOrEqual(t, p.job.lags[i].lag, p.job.lags[i-1].lag, "the lag falls")
+	}
+}
+
+func TestDangerousActionsAreTagged(t *testing.T) {
+	e := newEnv(t, "org-owner", goldenW, goldenH)
+	byName := map[string]bool{}
+	for _, a := range e.pane.Actions() {
+		byName[a.Name] = a.Dangerous
+		if a.Name == actDrop {
+			assert.Equal(t, "createPushMigration", a.Op)
+			assert.Equal(t, []string{dropKey}, a.Keys())
+		}
+	}
+	assert.True(t, byName[actDrop], "drop destination is dangerous")
+	assert.True(t, byName[actCutover], "cut-over is dangerous")
+	assert.True(t, byName[actStart])
+	assert.False(t, byName[actPresentation])
+	// With the keymap's start action disabled (read-only mode, roles), the
+	// drop toggle goes with it and the hints leave both out.
+	require.NoError(t, e.pane.ctx.Keys.Disable(actStart, "read-only mode"))
+	require.NoError(t, e.pane.ctx.Keys.Disable(actCutover, "read-only mode"))
+	for _, a := range e.pane.Actions() {
+		if a.Name == actDrop {
+			assert.False(t, a.Enabled())
+			assert.Equal(t, "read-only mode", a.DisabledReason)
+		}
+	}
+	h := e.pane.hints()
+	assert.NotContains(t, h, "drop dest")
+	assert.NotContains(t, h, "cut over")
+	assert.Contains(t, h, "P present")
+}
+
+func TestServerStringsAreSanitized(t *testing.T) {
+	e := newEnv(t, "org-owner", goldenW, goldenH)
+	e.pane.sources[0].project.Name = "evil\x1b]0;pwned\x07name"
+	e.pane.sources[0].dep.Name = "dep\x1b[2J"
+	e.key("enter")
+	v := e.pane.View()
+	assert.NotContains(t, v, "\x1b]0;")
+	assert.NotContains(t, v, "\x1b[2J")
+	assert.True(t, strings.Contains(v, "evil"))
+}
+
+func TestBigTypeRendersEveryStatusWord(t *testing.T) {
+	for _, w := range []string{"NEW", "WORKING", "FAILED", "COMPLETE", "EXPIRED", "READY", "SYNCING", "CUTOVER", "IDLE", "12m05s", "0s", "2h03m", "—"} {
+		rows := bigText(w)
+		require.Len(t, rows, glyphRows)
+		assert.LessOrEqual(t, len([]rune(rows[0])), bigWidth(w), w)
+		for _, r := range w {
+			_, ok := glyphs[r]
+			assert.True(t, ok, "no glyph for %q in %q", r, w)
+		}
+	}
+	assert.Equal(t, "42s", bigLag(42))
+	assert.Equal(t, "12m05s", bigLag(725))
+	assert.Equal(t, "2h03m", bigLag(2*3600+3*60+9))
+}

@@ -1,0 +1,411 @@
+// Package migration is the live (push) migration pane: a guided flow from
+// the organization's link token to a started migration, its progress with
+// the lag over time, and an interactive cut-over. A presentation mode shows
+// status, lag and readiness in large type for demos on a shared screen.
+package migration
+
+import (
+	"context"
+	"slices"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
+	"github.com/dbadmin-tui/dbadmin-tui/keymap"
+	"github.com/dbadmin-tui/dbadmin-tui/views"
+)
+
+// Action names, as the keymap spells them, and the pane's own
+// drop-destination toggle (dangerous: read-only mode and gating hide it).
+const (
+	actLinkToken    = "migration.linkToken"
+	actValidate     = "migration.validate"
+	actStart        = "migration.start"
+	actCutover      = "migration.cutover"
+	actPresentation = "migration.presentation"
+	actDrop         = "migration.dropDestination"
+)
+
+// dropKey toggles dropDestinationData. The keymap has no binding for it, so
+// the pane adds it to its actions (the root gates it like any other).
+const dropKey = "D"
+
+// Result keys.
+const (
+	keySources    = "sources"
+	keyClusters   = "clusters"
+	keyToken      = "token"
+	keyValidate   = "validate"
+	keyValidation = "validation"
+	keyStart      = "start"
+	keyJob        = "job"
+	keyCutover    = "cutover"
+)
+
+// Form ids.
+const (
+	formToken   = "migration.linkToken"
+	formOptions = "migration.options"
+)
+
+// defaultEvery is the poll interval of an unfinished migration when the
+// profile sets none; Fast applies while it is WORKING.
+const defaultEvery = 5 * time.Second
+
+// Pane is the migration pane.
+type Pane struct {
+	ctx     views.Context
+	w, h    int
+	visible bool
+	paused  bool
+	poll    views.Poller
+
+	seqSources, seqClusters, seqJob, seqValidation views.Seq
+
+	step  step
+	token tokenState
+
+	sources       []sourceRow
+	sourcesErr    error
+	sourcesLoaded bool
+	srcCursor     int
+
+	clusters       []apiclient.Cluster
+	clustersHidden int // shared-tier, flex and serverless: not destinations
+	clustersErr    error
+	clustersLoaded bool
+	dstCursor      int
+
+	draft      draft
+	validation *validationState
+	job        *jobState
+
+	presentation bool
+	notice       string // the last outcome, under the step
+	noticeErr    bool
+}
+
+// New builds the pane.
+func New(ctx views.Context) views.Pane {
+	p := &Pane{ctx: ctx}
+	p.draft.reset()
+	return p
+}
+
+func (p *Pane) ID() views.ID     { return views.Migration }
+func (p *Pane) Title() string    { return views.Migration.Title() }
+func (p *Pane) SetSize(w, h int) { p.w, p.h = w, h }
+
+func (p *Pane) Init() tea.Cmd { return p.load("loading migration sources") }
+
+// load fetches the source projects of the org and the clusters of the
+// project (the destinations).
+func (p *Pane) load(task string) tea.Cmd {
+	var cmds []tea.Cmd
+	c, org, group := p.ctx.Client, p.ctx.OrgID, p.ctx.GroupID
+	if c == nil {
+		return nil
+	}
+	if org != "" {
+		n := p.seqSources.Next()
+		cmds = append(cmds, views.Fetch(views.Migration, keySources, n, task, func(ctx context.Context) (any, error) {
+			return c.Migration().SourceProjects(ctx, org)
+		}))
+	}
+	if group != "" {
+		n := p.seqClusters.Next()
+		cmds = append(cmds, views.Fetch(views.Migration, keyClusters, n, "", func(ctx context.Context) (any, error) {
+			return c.Projects().AllClusters(ctx, group)
+		}))
+	}
+	return tea.Batch(cmds...)
+}
+
+// Actions are the keymap's migration actions plus the drop toggle. Cut-over
+// is disabled, with the reason, until the migration is readyForCutover.
+func (p *Pane) Actions() []keymap.Action {
+	if p.ctx.Keys == nil {
+		return nil
+	}
+	acts := p.ctx.Keys.Scope(views.Migration.Scope())
+	for i, a := range acts {
+		if a.Name != actCutover || !a.Enabled() {
+			continue
+		}
+		if why := p.cutoverBlocked(); why != "" {
+			a.Binding.SetEnabled(false)
+			a.DisabledReason = why
+			acts[i] = a
+		}
+	}
+	return append(acts, p.dropAction())
+}
+
+func (p *Pane) dropAction() keymap.Action {
+	a := keymap.Action{Name: actDrop, Op: "createPushMigration", Dangerous: true}
+	a.Binding.SetKeys(dropKey)
+	a.Binding.SetHelp(dropKey, "drop destination data on/off")
+	if start, ok := p.keyAction(actStart); ok && !start.Enabled() {
+		a.Binding.SetEnabled(false)
+		a.DisabledReason = start.DisabledReason
+	}
+	return a
+}
+
+// keyAction finds one of the keymap's actions of this pane.
+func (p *Pane) keyAction(name string) (keymap.Action, bool) {
+	if p.ctx.Keys == nil {
+		return keymap.Action{}, false
+	}
+	for _, a := range p.ctx.Keys.Scope(views.Migration.Scope()) {
+		if a.Name == name {
+			return a, true
+		}
+	}
+	return keymap.Action{}, false
+}
+
+// SetVisible starts or stops polling. A hidden pane keeps polling only a
+// migration it started that has not finished.
+func (p *Pane) SetVisible(v bool) tea.Cmd {
+	p.visible = v
+	if !v && p.step == stepToken {
+		p.token.hide() // shown once: leaving the pane forgets it
+	}
+	return p.arm()
+}
+
+// arm (re)starts the poll loop for what is moving, or stops it.
+func (p *Pane) arm() tea.Cmd {
+	running := p.job != nil && !p.job.done()
+	validating := p.validation != nil && !p.validation.v.Done() && p.visible
+	if p.paused || (!running && !validating) {
+		p.poll.Stop()
+		return nil
+	}
+	every := defaultEvery
+	if d, ok := p.ctx.Poll.Pane[views.Migration]; ok && d > 0 {
+		every = d
+	}
+	fast := p.ctx.Poll.Fast
+	if fast <= 0 || fast > every {
+		fast = every
+	}
+	d := every
+	if validating || (running && (p.job.status() == apiclient.MigrationWorking || p.job.cutoverAt != nil)) {
+		d = fast
+	}
+	if p.job != nil && p.job.failures >= 3 {
+		d = max(d, p.ctx.Poll.Slow)
+	}
+	return p.poll.Arm(views.Migration, d)
+}
+
+// Busy names a migration this session started while it still runs.
+func (p *Pane) Busy() string {
+	if p.job == nil || p.job.done() {
+		return ""
+	}
+	return "migration " + p.job.label() + " (" + p.job.summary() + ")"
+}
+
+// Selected is what `y` copies: the link token while it is shown, else the
+// thing under the cursor of the step, or the migration's id.
+func (p *Pane) Selected() string {
+	switch p.step {
+	case stepToken:
+		return p.token.value
+	case stepSource:
+		if r, ok := p.currentSource(); ok {
+			return r.project.ProjectID
+		}
+	case stepDestination:
+		if c, ok := p.currentCluster(); ok {
+			return c.Name
+		}
+	case stepOptions:
+		if p.validation != nil {
+			return p.validation.v.ID
+		}
+	case stepProgress:
+		if p.job != nil {
+			return p.job.id
+		}
+	}
+	return ""
+}
+
+func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
+	switch msg := msg.(type) {
+	case views.ResultMsg:
+		return p, p.result(msg)
+	case views.PollTickMsg:
+		if !p.poll.Current(msg) {
+			return p, nil
+		}
+		return p, p.pollNow()
+	case views.RefreshMsg:
+		return p, tea.Batch(p.load("refreshing migration sources"), p.pollNow())
+	case views.PauseMsg:
+		p.paused = msg.Paused
+		return p, p.arm()
+	case views.ContextChangedMsg:
+		old := p.ctx
+		p.ctx = msg.Ctx
+		if msg.Scope && (old.OrgID != msg.Ctx.OrgID || old.GroupID != msg.Ctx.GroupID) {
+			// A new project has other destinations; the source side stays.
+			p.clusters, p.clustersLoaded, p.clustersErr, p.dstCursor = nil, false, nil, 0
+			if old.GroupID != msg.Ctx.GroupID {
+				p.draft.dest = nil
+				p.validation = nil
+			}
+			if old.OrgID != msg.Ctx.OrgID {
+				p.sources, p.sourcesLoaded, p.sourcesErr, p.srcCursor = nil, false, nil, 0
+				p.draft.reset()
+				p.token = tokenState{}
+			}
+			return p, tea.Batch(p.load("loading migration sources"), p.arm())
+		}
+		return p, p.arm()
+	case views.ActionMsg:
+		return p, p.action(msg)
+	case tea.KeyPressMsg:
+		return p, p.key(msg)
+	}
+	return p, nil
+}
+
+// pollNow fetches what moves: the started migration and a pending check.
+func (p *Pane) pollNow() tea.Cmd {
+	var cmds []tea.Cmd
+	c := p.ctx.Client
+	if c == nil {
+		return nil
+	}
+	if p.job != nil && !p.job.done() {
+		n := p.seqJob.Next()
+		group, id := p.job.groupID, p.job.id
+		cmds = append(cmds, views.Fetch(views.Migration, keyJob, n, "", func(ctx context.Context) (any, error) {
+			return c.Migration().Get(ctx, group, id)
+		}))
+	}
+	if p.validation != nil && !p.validation.v.Done() {
+		n := p.seqValidation.Next()
+		group, id := p.validation.groupID, p.validation.v.ID
+		cmds = append(cmds, views.Fetch(views.Migration, keyValidation, n, "", func(ctx context.Context) (any, error) {
+			return c.Migration().ValidationStatus(ctx, group, id)
+		}))
+	}
+	if len(cmds) == 0 {
+		return p.arm()
+	}
+	return tea.Batch(cmds...)
+}
+
+// key handles the plain keys: moving in lists, picking, moving between
+// steps and leaving presentation mode.
+func (p *Pane) key(msg tea.KeyPressMsg) tea.Cmd {
+	k := msg.String()
+	if p.presentation {
+		if k == "esc" {
+			p.presentation = false
+		}
+		return nil
+	}
+	nav := p.navKeys()
+	switch {
+	case k == "left" || k == "backspace" || k == "esc":
+		return p.goTo(p.step - 1)
+	case k == "right":
+		return p.goTo(p.step + 1)
+	case nav.up(k):
+		p.move(-1)
+	case nav.down(k):
+		p.move(1)
+	case nav.home(k):
+		p.move(-1 << 20)
+	case nav.end(k):
+		p.move(1 << 20)
+	case k == "enter":
+		return p.pick()
+	}
+	return nil
+}
+
+// goTo changes step; leaving the token step hides a token shown once.
+func (p *Pane) goTo(s step) tea.Cmd {
+	if s < stepToken || s > stepProgress || s == p.step {
+		return nil
+	}
+	if p.step == stepToken {
+		p.token.hide()
+	}
+	p.step = s
+	p.notice = ""
+	return nil
+}
+
+func (p *Pane) move(d int) {
+	switch p.step {
+	case stepSource:
+		p.srcCursor = clamp(p.srcCursor+d, 0, len(p.sources)-1)
+	case stepDestination:
+		p.dstCursor = clamp(p.dstCursor+d, 0, len(p.clusters)-1)
+	}
+}
+
+// pick takes the row under the cursor and moves on.
+func (p *Pane) pick() tea.Cmd {
+	switch p.step {
+	case stepToken:
+		return p.goTo(stepSource)
+	case stepSource:
+		r, ok := p.currentSource()
+		if !ok {
+			return p.say("no source deployment to pick: link the source organization with a link token (l), then r to reload", true)
+		}
+		p.draft.pickSource(r)
+		p.validation = nil
+		return p.goTo(stepDestination)
+	case stepDestination:
+		c, ok := p.currentCluster()
+		if !ok {
+			return p.say("no dedicated cluster in this project to migrate into", true)
+		}
+		cl := c
+		p.draft.dest = &cl
+		p.validation = nil
+		return p.goTo(stepOptions)
+	}
+	return nil
+}
+
+func (p *Pane) say(text string, isErr bool) tea.Cmd {
+	p.notice, p.noticeErr = text, isErr
+	return views.Toast(text, isErr)
+}
+
+func clamp(v, lo, hi int) int {
+	if hi < lo {
+		return lo
+	}
+	return min(max(v, lo), hi)
+}
+
+// navKeys are the keymap's navigation keys (vi and arrows by default).
+type navKeys struct{ km *keymap.KeyMap }
+
+func (p *Pane) navKeys() navKeys {
+	if p.ctx.Keys == nil {
+		return navKeys{keymap.Default()}
+	}
+	return navKeys{p.ctx.Keys}
+}
+
+func bound(a keymap.Action, k string) bool { return slices.Contains(a.Keys(), k) }
+
+func (n navKeys) up(k string) bool   { return bound(n.km.Navigation.Up, k) }
+func (n navKeys) down(k string) bool { return bound(n.km.Navigation.Down, k) }
+func (n navKeys) home(k string) bool { return bound(n.km.Navigation.Home, k) }
+func (n navKeys) end(k string) bool  { return bound(n.km.Navigation.End, k) }

@@ -1,0 +1,564 @@
+package migration
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
+	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
+)
+
+func (p *Pane) View() string {
+	w, h := max(p.w, 20), max(p.h, 4)
+	if p.presentation {
+		return p.presentationView(w, h)
+	}
+	st := p.ctx.Theme.Styles
+	body := p.stepBody(w)
+	var foot []string
+	if p.notice != "" {
+		style := st.Muted
+		if p.noticeErr {
+			style = st.ErrorText
+		}
+		foot = append(foot, style.Render(fit(" "+p.notice, w)))
+	}
+	foot = append(foot, st.Muted.Render(fit(" "+p.hints(), w)))
+	head := []string{p.breadcrumb(w), st.Muted.Render(strings.Repeat("─", w))}
+	room := max(h-len(head)-len(foot), 0)
+	if len(body) > room {
+		body = body[:room]
+	}
+	for len(body) < room {
+		body = append(body, "")
+	}
+	lines := append(append(head, body...), foot...)
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// breadcrumb shows the steps with the current one highlighted.
+func (p *Pane) breadcrumb(w int) string {
+	st := p.ctx.Theme.Styles
+	parts := make([]string, 0, 5)
+	for s := stepToken; s <= stepProgress; s++ {
+		label := fmt.Sprintf("%d %s", int(s)+1, s.title())
+		if p.stepDone(s) {
+			label += " ✓"
+		}
+		if s == p.step {
+			parts = append(parts, st.TabActive.Render(label))
+		} else {
+			parts = append(parts, st.TabInactive.Render(label))
+		}
+	}
+	return fit(" "+strings.Join(parts, st.BreadcrumbSep.Render(" › ")), w)
+}
+
+func (p *Pane) stepDone(s step) bool {
+	switch s {
+	case stepToken:
+		return p.token.value != "" || p.token.hidden || len(p.sources) > 0
+	case stepSource:
+		return p.draft.source != nil
+	case stepDestination:
+		return p.draft.dest != nil
+	case stepOptions:
+		return p.validation != nil && p.validation.v.Status == apiclient.ValidationSuccess
+	case stepProgress:
+		return p.job != nil && p.job.status() == apiclient.MigrationComplete
+	}
+	return false
+}
+
+// hints lists the keys that work now; actions the gate or read-only mode
+// refuse are left out.
+func (p *Pane) hints() string {
+	var out []string
+	switch p.step {
+	case stepSource, stepDestination:
+		out = append(out, "↑/↓ move", "enter pick")
+	case stepToken:
+		out = append(out, "enter next")
+	}
+	out = append(out, "←/→ step")
+	for _, a := range p.Actions() {
+		if !a.Enabled() {
+			continue
+		}
+		h := a.Help()
+		desc := h.Desc
+		if short, ok := shortHints[a.Name]; ok {
+			desc = short
+		}
+		out = append(out, h.Key+" "+desc)
+	}
+	return strings.Join(out, " · ")
+}
+
+// shortHints keep the hint line within 100 columns; help (?) has the long
+// descriptions.
+var shortHints = map[string]string{
+	actLinkToken: "token", actValidate: "check", actStart: "start", actCutover: "cut over",
+	actPresentation: "present", actDrop: "drop dest.",
+}
+
+func (p *Pane) stepBody(w int) []string {
+	switch p.step {
+	case stepToken:
+		return p.tokenView(w)
+	case stepSource:
+		return p.sourceView(w)
+	case stepDestination:
+		return p.destView(w)
+	case stepOptions:
+		return p.optionsView(w)
+	}
+	return p.progressView(w)
+}
+
+func (p *Pane) kv(w int, key, value string) string {
+	st := p.ctx.Theme.Styles
+	return fit(" "+st.FieldLabel.Render(padRight(key, 14))+" "+value, w)
+}
+
+func (p *Pane) tokenView(w int) []string {
+	st := p.ctx.Theme.Styles
+	s := components.Sanitize
+	lines := []string{
+		fit(" The source organization links itself to "+s(p.ctx.OrgName)+" with a link token made here.", w),
+		"",
+	}
+	t := p.token
+	switch {
+	case t.value != "":
+		lines = append(lines,
+			p.kv(w, "Link token", st.StateOK.Render(t.value)),
+			p.kv(w, "Created", t.createdAt.UTC().Format("2006-01-02 15:04:05 UTC")+" · access list "+ipList(t.ips)),
+			"",
+			fit(" "+st.SeverityWarning.Render("Shown once: y copies it now. It is forgotten when you leave this step."), w))
+	case t.hidden:
+		lines = append(lines,
+			p.kv(w, "Link token", st.Muted.Render("created "+t.createdAt.UTC().Format("15:04:05 UTC")+", shown once and no longer kept")),
+			fit(" If it was lost, l makes a new one (the old one stops working).", w))
+	case !t.deletedAt.IsZero():
+		lines = append(lines, p.kv(w, "Link token", "deleted at "+t.deletedAt.UTC().Format("15:04:05 UTC")+"; the source organization is unlinked"))
+	default:
+		lines = append(lines, p.kv(w, "Link token", st.Muted.Render("none made in this session: l creates one (or deletes the org's token)")))
+	}
+	lines = append(lines, "")
+	switch {
+	case !p.sourcesLoaded:
+		lines = append(lines, p.kv(w, "Linked sources", st.Muted.Render("loading…")))
+	case p.sourcesErr != nil:
+		lines = append(lines, p.kv(w, "Linked sources", st.ErrorText.Render(errText(p.sourcesErr))))
+	default:
+		projects := map[string]bool{}
+		for _, r := range p.sources {
+			projects[r.project.ProjectID] = true
+		}
+		lines = append(lines, p.kv(w, "Linked sources", fmt.Sprintf("%d projects, %d deployments available (enter: pick one)", len(projects), len(p.sources))))
+	}
+	return lines
+}
+
+func ipList(ips []string) string {
+	if len(ips) == 0 {
+		return "none"
+	}
+	return components.Sanitize(strings.Join(ips, ", "))
+}
+
+// column is one column of a step's list.
+type column struct {
+	title string
+	width int
+}
+
+func (p *Pane) table(w int, cols []column, rows [][]string, cursor int, empty string) []string {
+	st := p.ctx.Theme.Styles
+	var head strings.Builder
+	head.WriteString("   ")
+	for _, c := range cols {
+		head.WriteString(padRight(c.title, c.width) + " ")
+	}
+	lines := []string{st.TableHeader.Render(fit(head.String(), w))}
+	if len(rows) == 0 {
+		return append(lines, fit(" "+st.Muted.Render(empty), w))
+	}
+	for i, r := range rows {
+		var b strings.Builder
+		mark := "   "
+		if i == cursor {
+			mark = " ▸ "
+		}
+		b.WriteString(mark)
+		for j, c := range cols {
+			b.WriteString(padRight(fit(components.Sanitize(r[j]), c.width), c.width) + " ")
+		}
+		line := fit(b.String(), w)
+		if i == cursor {
+			line = st.TableSelected.Render(padRight(line, w))
+		}
+		lines = append(lines, line)
+	}
+	return lines
+}
+
+func (p *Pane) sourceView(w int) []string {
+	st := p.ctx.Theme.Styles
+	lines := []string{fit(" Pick the deployment to migrate, from the projects linked to "+components.Sanitize(p.ctx.OrgName)+":", w), ""}
+	switch {
+	case !p.sourcesLoaded:
+		return append(lines, fit(" "+st.Muted.Render("loading available projects…"), w))
+	case p.sourcesErr != nil:
+		return append(lines, fit(" "+st.ErrorText.Render("could not list source projects: "+errText(p.sourcesErr)), w), fit(" r retries", w))
+	}
+	cols := []column{{"PROJECT", 18}, {"DEPLOYMENT", 14}, {"VERSION", 8}, {"SIZE", 9}, {"TOPOLOGY", 12}, {"TLS", 3}, {"MANAGED", 7}}
+	rows := make([][]string, len(p.sources))
+	for i, r := range p.sources {
+		topo := "replica set"
+		if r.dep.Sharded {
+			topo = fmt.Sprintf("sharded (%d)", r.dep.ShardsSize)
+		}
+		rows[i] = []string{r.project.Name, r.dep.Name, r.dep.MongoDBVersion, humanBytes(r.dep.DBSizeBytes), topo, yesNo(r.dep.TLSEnabled), yesNo(r.dep.Managed)}
+	}
+	lines = append(lines, p.table(w, cols, rows, p.srcCursor, "no projects are available: the source organization links itself with a link token (l), then r reloads")...)
+	if r, ok := p.currentSource(); ok {
+		lines = append(lines, "", p.kv(w, "Migration hosts", components.Sanitize(strings.Join(r.project.MigrationHosts, ", "))),
+			p.kv(w, "Agent", components.Sanitize(r.dep.AgentVersion)+" · FCV "+components.Sanitize(r.dep.FeatureCompatibilityVersion)+
+				fmt.Sprintf(" · oplog %d MB", r.dep.OplogSizeMB)))
+	}
+	return lines
+}
+
+func (p *Pane) destView(w int) []string {
+	st := p.ctx.Theme.Styles
+	lines := []string{fit(" Pick the destination cluster in "+components.Sanitize(p.ctx.ProjectName)+":", w), ""}
+	switch {
+	case p.ctx.GroupID == "":
+		return append(lines, fit(" "+st.Muted.Render("no project selected (press @)"), w))
+	case !p.clustersLoaded:
+		return append(lines, fit(" "+st.Muted.Render("loading clusters…"), w))
+	case p.clustersErr != nil:
+		return append(lines, fit(" "+st.ErrorText.Render("could not list clusters: "+errText(p.clustersErr)), w), fit(" r retries", w))
+	}
+	cols := []column{{"CLUSTER", 20}, {"TYPE", 10}, {"TIER", 5}, {"VERSION", 8}, {"STATE", 9}}
+	rows := make([][]string, len(p.clusters))
+	for i, c := range p.clusters {
+		rows[i] = []string{c.Name, string(c.ClusterType), c.InstanceSize(), c.MongoDBVersion, string(c.StateName)}
+	}
+	lines = append(lines, p.table(w, cols, rows, p.dstCursor, "no dedicated (M10+) cluster in this project")...)
+	if p.clustersHidden > 0 {
+		lines = append(lines, "", fit(" "+st.Muted.Render(fmt.Sprintf("%d shared-tier, flex or serverless clusters are not listed: a migration needs a dedicated cluster.", p.clustersHidden)), w))
+	}
+	if src := p.draft.source; src != nil {
+		lines = append(lines, fit(" "+st.Muted.Render("Source: "+components.Sanitize(src.dep.Name)+" on MongoDB "+components.Sanitize(src.dep.MongoDBVersion)+
+			": the destination needs the same or a newer version."), w))
+	}
+	return lines
+}
+
+func (p *Pane) optionsView(w int) []string {
+	st := p.ctx.Theme.Styles
+	s := components.Sanitize
+	d := p.draft
+	if why := d.missing(); why != "" {
+		return []string{fit(" "+st.Muted.Render(why), w)}
+	}
+	src := d.source
+	topo := "replica set"
+	if src.dep.Sharded {
+		topo = "sharded"
+	}
+	lines := []string{
+		p.kv(w, "Source", s(src.dep.Name)+" ("+s(src.project.Name)+") · "+s(src.dep.MongoDBVersion)+" · "+humanBytes(src.dep.DBSizeBytes)+" · "+topo),
+		p.kv(w, "Destination", s(d.dest.Name)+" ("+s(p.ctx.ProjectName)+") · "+s(string(d.dest.ClusterType))+" · "+s(d.dest.MongoDBVersion)),
+		p.kv(w, "Migration host", orDash(s(d.host))),
+	}
+	auth := "managed by automation"
+	if !d.managedAuth {
+		auth = "SCRAM as " + s(d.username)
+		if d.password != "" {
+			auth += " (password set)"
+		}
+	}
+	lines = append(lines, p.kv(w, "Authentication", auth), p.kv(w, "TLS", onOff(d.ssl)), p.kv(w, "Reach over", string(d.hostnameSchema)))
+	if d.destSharded() {
+		sh := "none: collections land unsharded"
+		if strings.TrimSpace(d.sharding) != "" {
+			sh = s(d.sharding)
+		}
+		lines = append(lines, p.kv(w, "Sharding", sh))
+	}
+	if d.drop {
+		lines = append(lines, p.kv(w, "Drop dest.", st.StateFailed.Render("ON: collections on "+s(d.dest.Name)+" are dropped before copying")))
+	} else {
+		lines = append(lines, p.kv(w, "Drop dest.", "off ("+dropKey+" turns it on)"))
+	}
+	lines = append(lines, "")
+	v := p.validation
+	switch {
+	case !d.optionsSet:
+		lines = append(lines, p.kv(w, "Check", st.Muted.Render("not run: v opens the options and checks credentials, disk space and versions")))
+	case v == nil:
+		lines = append(lines, p.kv(w, "Check", st.Muted.Render("not run for these options: v checks again")))
+	case v.v.Status == apiclient.ValidationPending:
+		lines = append(lines, p.kv(w, "Check", st.StateRunning.Render("PENDING")+" since "+v.at.UTC().Format("15:04:05")+" · id "+s(v.v.ID)))
+	case v.v.Status == apiclient.ValidationSuccess:
+		lines = append(lines, p.kv(w, "Check", st.StateOK.Render("SUCCESS")+": credentials, disk space and versions confirmed; m starts the migration"))
+	default:
+		lines = append(lines, p.kv(w, "Check", st.StateFailed.Render(s(string(v.v.Status)))))
+		for _, l := range wrapText(s(v.v.ErrorMessage), w-17) {
+			lines = append(lines, fit(strings.Repeat(" ", 16)+st.ErrorText.Render(l), w))
+		}
+	}
+	lines = append(lines, fit(" "+st.Muted.Render("On MongoDB 6.0 or later, time-series collections of the source are skipped."), w))
+	return lines
+}
+
+func (p *Pane) progressView(w int) []string {
+	st := p.ctx.Theme.Styles
+	j := p.job
+	if j == nil {
+		return []string{fit(" "+st.Muted.Render("No migration started in this session: set it up in steps 1-4, then m starts it."), w)}
+	}
+	s := components.Sanitize
+	now := p.ctx.Now()
+	end := now
+	if j.done() && !j.completedAt.IsZero() {
+		end = j.completedAt
+	}
+	statusStyle := st.Class(string(j.status()))
+	switch j.status() {
+	case apiclient.MigrationWorking, apiclient.MigrationNew:
+		statusStyle = st.StateRunning
+	case apiclient.MigrationComplete:
+		statusStyle = st.StateOK
+	case apiclient.MigrationFailed, apiclient.MigrationExpired:
+		statusStyle = st.StateFailed
+	}
+	half := max((w-2)/2, 24)
+	pair := func(k1, v1, k2, v2 string) string {
+		left := padRight(p.kv(half, k1, v1), half)
+		return fit(left+strings.TrimPrefix(p.kv(w-half, k2, v2), ""), w)
+	}
+	lines := []string{
+		fit(" "+st.DialogTitle.Render("Live migration "+s(j.id))+"  "+s(j.source)+" ("+s(j.sourceProject)+") → "+s(j.dest), w),
+		"",
+		pair("Status", statusStyle.Render(s(string(j.status()))), "Phase", j.phase()),
+		pair("Lag", j.lagText(), "Elapsed", formatElapsed(end.Sub(j.startedAt))),
+		p.kv(w, "Ready", p.readiness(now)),
+		p.kv(w, "Hosts", s(strings.Join(j.last.MigrationHosts, ", "))),
+	}
+	if len(j.last.SkippedTimeSeriesCollections) > 0 {
+		lines = append(lines, p.kv(w, "Skipped", s(strings.Join(j.last.SkippedTimeSeriesCollections, ", "))+st.Muted.Render(" (time-series, not migrated on 6.0+)")))
+	}
+	if j.pollErr != nil {
+		lines = append(lines, p.kv(w, "Last poll", st.ErrorText.Render(errText(j.pollErr))))
+	}
+	lines = append(lines, "", fit(" "+st.FieldLabel.Render("Lag over time")+st.Muted.Render(fmt.Sprintf(" (%d samples, one per poll)", len(j.lags))), w))
+	lines = append(lines, p.sparkline(w)...)
+	return lines
+}
+
+// readiness says whether the cut-over may start, and what it is waiting for.
+func (p *Pane) readiness(now time.Time) string {
+	st := p.ctx.Theme.Styles
+	j := p.job
+	switch {
+	case j.status() == apiclient.MigrationComplete && j.cutoverAt != nil:
+		return st.StateOK.Render("cut over") + fmt.Sprintf(": complete in %s; %s is the primary copy", formatElapsed(j.completedAt.Sub(*j.cutoverAt)), components.Sanitize(j.dest))
+	case j.status() == apiclient.MigrationComplete:
+		return st.StateOK.Render("complete")
+	case j.status() == apiclient.MigrationExpired:
+		return st.StateFailed.Render("expired") + ": no cut-over within 120 hours of readiness"
+	case j.status() == apiclient.MigrationFailed:
+		return st.StateFailed.Render("failed") + ": v checks the request again to see why"
+	case j.cutoverAt != nil:
+		return st.StateRunning.Render("cutting over") + " since " + j.cutoverAt.UTC().Format("15:04:05") +
+			fmt.Sprintf(" (%s): synchronization with the source stopped", formatElapsed(now.Sub(*j.cutoverAt)))
+	case j.last.ReadyForCutover:
+		left := 120*time.Hour - now.Sub(j.readyAt)
+		return st.StateOK.Render("YES") + ": C cuts over (within " + formatElapsed(left) + ", or it expires)"
+	}
+	return "not yet: C unlocks when the destination has caught up (readyForCutover)"
+}
+
+var sparkRunes = []rune("▁▂▃▄▅▆▇█")
+
+// sparkline draws the last samples that fit, scaled to the largest lag
+// shown, with the scale on the left.
+func (p *Pane) sparkline(w int) []string {
+	st := p.ctx.Theme.Styles
+	j := p.job
+	if len(j.lags) == 0 {
+		return []string{fit(" "+st.Muted.Render("no lag reported yet"), w)}
+	}
+	label := 8
+	room := max(w-label-3, 4)
+	samples := j.lags
+	if len(samples) > room {
+		samples = samples[len(samples)-room:]
+	}
+	var top int64 = 1
+	for _, s := range samples {
+		top = max(top, s.lag)
+	}
+	var b strings.Builder
+	for _, s := range samples {
+		i := int(s.lag * int64(len(sparkRunes)-1) / top)
+		b.WriteRune(sparkRunes[clamp(i, 0, len(sparkRunes)-1)])
+	}
+	return []string{
+		fit(" "+padLeft(bigLagShort(top), label)+" ┤"+b.String(), w),
+		fit(" "+padLeft("0 s", label)+" ┴"+strings.Repeat("─", len(samples)), w),
+	}
+}
+
+func bigLagShort(sec int64) string { return formatLag(sec) }
+
+// presentationView shows status, lag and readiness in large type.
+func (p *Pane) presentationView(w, h int) string {
+	st := p.ctx.Theme.Styles
+	var status, lag, ready, caption string
+	if p.job == nil {
+		status, lag, ready = "IDLE", "—", ""
+		caption = "no migration started in this session · P leaves presentation mode"
+	} else {
+		j := p.job
+		status = string(j.status())
+		if j.cutoverAt != nil && !j.done() {
+			status = "CUTOVER"
+		}
+		lag = "—"
+		if j.last.LagTimeSeconds != nil {
+			lag = bigLag(*j.last.LagTimeSeconds)
+		}
+		switch {
+		case j.done():
+			ready = ""
+		case j.last.ReadyForCutover:
+			ready = "READY"
+		default:
+			ready = "SYNCING"
+		}
+		caption = components.Sanitize(j.label()) + " · " + j.phase() + " · elapsed " + formatElapsed(p.ctx.Now().Sub(j.startedAt)) + " · P leaves"
+	}
+	var lines []string
+	block := func(label, text string, style lipgloss.Style) {
+		lines = append(lines, "", " "+st.Muted.Render(label))
+		if bigWidth(text)+2 > w {
+			lines = append(lines, " "+style.Render(text))
+			return
+		}
+		for _, r := range bigText(text) {
+			lines = append(lines, "  "+style.Render(r))
+		}
+	}
+	statusStyle := st.StateRunning
+	switch status {
+	case "COMPLETE":
+		statusStyle = st.StateOK
+	case "FAILED", "EXPIRED":
+		statusStyle = st.StateFailed
+	}
+	block("STATUS", status, statusStyle)
+	block("LAG", lag, lipgloss.NewStyle())
+	if ready != "" {
+		readyStyle := st.StateRunning
+		if ready == "READY" {
+			readyStyle = st.StateOK
+		}
+		block("READY FOR CUT-OVER", ready, readyStyle)
+	}
+	lines = append(lines, "", " "+st.Muted.Render(caption))
+	for i := range lines {
+		lines[i] = fit(lines[i], w)
+	}
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	return strings.Join(lines, "\n")
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}
+
+func humanBytes(n int64) string {
+	switch {
+	case n >= 1<<40:
+		return fmt.Sprintf("%.1f TiB", float64(n)/(1<<40))
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n > 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return "—"
+}
+
+// fit truncates a styled line to w cells.
+func fit(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	if ansi.StringWidth(s) <= w {
+		return s
+	}
+	return ansi.Truncate(s, w, "…")
+}
+
+func padRight(s string, w int) string {
+	if d := w - ansi.StringWidth(s); d > 0 {
+		return s + strings.Repeat(" ", d)
+	}
+	return s
+}
+
+func padLeft(s string, w int) string {
+	if d := w - ansi.StringWidth(s); d > 0 {
+		return strings.Repeat(" ", d) + s
+	}
+	return s
+}
+
+// wrapText breaks plain text into lines of at most w cells.
+func wrapText(s string, w int) []string {
+	if w < 10 {
+		w = 10
+	}
+	var out []string
+	line := ""
+	for _, word := range strings.Fields(s) {
+		switch {
+		case line == "":
+			line = word
+		case ansi.StringWidth(line)+1+ansi.StringWidth(word) <= w:
+			line += " " + word
+		default:
+			out = append(out, line)
+			line = word
+		}
+	}
+	if line != "" {
+		out = append(out, line)
+	}
+	return out
+}
