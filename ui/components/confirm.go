@@ -12,8 +12,8 @@ import (
 
 // ConfirmResultMsg is sent when a Confirm, TypedConfirm or Prompt closes.
 // ID and Payload are what the caller gave when opening it, so the caller
-// knows what was (or was not) confirmed. Input is the text a Prompt's user
-// typed.
+// knows what was (or was not) confirmed. Input is, on a yes, the text typed
+// in a Prompt (or the name typed in a TypedConfirm).
 type ConfirmResultMsg struct {
 	ID        string
 	Payload   any
@@ -21,8 +21,45 @@ type ConfirmResultMsg struct {
 	Input     string
 }
 
-func resultCmd(id string, payload any, ok bool) tea.Cmd {
-	return func() tea.Msg { return ConfirmResultMsg{ID: id, Payload: payload, Confirmed: ok} }
+// question is what Confirm, TypedConfirm and Prompt share: who asked, what
+// they asked, and the answer once given.
+type question struct {
+	id        string
+	payload   any
+	title     string
+	body      string
+	done      bool
+	confirmed bool
+	width     int
+	theme     themes.Theme
+	keys      keymap.Dialog
+}
+
+func newQuestion(id, title, body string, payload any, th themes.Theme, km *keymap.KeyMap) question {
+	if km == nil {
+		km = keymap.Default()
+	}
+	return question{id: id, payload: payload, title: title, body: body, theme: th, keys: km.Dialog}
+}
+
+// ID returns the id given at construction.
+func (q question) ID() string { return q.id }
+
+// Done reports whether the dialog has answered.
+func (q question) Done() bool { return q.done }
+
+// Confirmed reports whether the answer was yes; false until Done.
+func (q question) Confirmed() bool { return q.confirmed }
+
+// answer closes the dialog and reports the answer (and, on a yes, the
+// text typed) as a ConfirmResultMsg.
+func (q *question) answer(yes bool, input string) tea.Cmd {
+	q.done, q.confirmed = true, yes
+	res := ConfirmResultMsg{ID: q.id, Payload: q.payload, Confirmed: yes}
+	if yes {
+		res.Input = input
+	}
+	return func() tea.Msg { return res }
 }
 
 // maxDialogWidth is the widest a dialog box grows (border included).
@@ -73,30 +110,18 @@ func buttons(th themes.Theme, labels []string, focused int) string {
 // move the focus between the buttons; every other key is ignored, or,
 // WithOtherKeysCancel, answers No.
 type Confirm struct {
-	id        string
-	payload   any
-	title     string
-	body      string
+	question
 	yesLabel  string
 	noLabel   string
 	yes       bool // focus on Yes
-	done      bool
-	confirmed bool
 	dangerous bool
 	strict    bool // any key that is not an answer or a move answers No
-	width     int
-	theme     themes.Theme
-	keys      keymap.Dialog
 }
 
 // NewConfirm builds a confirm. id and payload come back in the
 // ConfirmResultMsg. km may be nil.
 func NewConfirm(id, title, body string, payload any, th themes.Theme, km *keymap.KeyMap) Confirm {
-	if km == nil {
-		km = keymap.Default()
-	}
-	return Confirm{id: id, payload: payload, title: title, body: body, yesLabel: "Yes", noLabel: "No",
-		theme: th, keys: km.Dialog}
+	return Confirm{question: newQuestion(id, title, body, payload, th, km), yesLabel: "Yes", noLabel: "No"}
 }
 
 // WithLabels changes the button labels (e.g. "Cut over", "Keep running").
@@ -110,15 +135,6 @@ func (c Confirm) WithDangerous(d bool) Confirm { c.dangerous = d; return c }
 // move between the buttons answer No, so a stray key can never leave the
 // question open behind the user's back (pug's YesNoPrompt).
 func (c Confirm) WithOtherKeysCancel() Confirm { c.strict = true; return c }
-
-// ID returns the id given at construction.
-func (c Confirm) ID() string { return c.id }
-
-// Done reports whether the dialog has answered.
-func (c Confirm) Done() bool { return c.done }
-
-// Confirmed reports whether the answer was Yes; false until Done.
-func (c Confirm) Confirmed() bool { return c.confirmed }
 
 // SetSize gives the area the dialog is centred in.
 func (c *Confirm) SetSize(w, _ int) { c.width = w }
@@ -134,24 +150,24 @@ func (c Confirm) Update(msg tea.Msg) (Confirm, tea.Cmd) {
 	}
 	switch {
 	case c.keys.Yes.Matches(k):
-		return c.answer(true)
+		return c.reply(true)
 	case c.keys.No.Matches(k), c.keys.Cancel.Matches(k):
-		return c.answer(false)
+		return c.reply(false)
 	case c.keys.Submit.Matches(k):
-		return c.answer(c.yes)
+		return c.reply(c.yes)
 	case c.keys.Left.Matches(k), c.keys.PrevField.Matches(k):
 		c.yes = false
 	case c.keys.Right.Matches(k), c.keys.NextField.Matches(k):
 		c.yes = true
 	case c.strict:
-		return c.answer(false)
+		return c.reply(false)
 	}
 	return c, nil
 }
 
-func (c Confirm) answer(yes bool) (Confirm, tea.Cmd) {
-	c.done, c.confirmed = true, yes
-	return c, resultCmd(c.id, c.payload, yes)
+func (c Confirm) reply(yes bool) (Confirm, tea.Cmd) {
+	cmd := c.question.answer(yes, "")
+	return c, cmd
 }
 
 // View draws the dialog box.

@@ -165,21 +165,13 @@ func (l LogView) Update(msg tea.Msg) (LogView, tea.Cmd) {
 		l.SetFollow(!l.follow)
 	case l.keys.Wrap.Matches(k):
 		l.wrap = !l.wrap
-	case l.nav.Up.Matches(k):
-		l.scroll(-1)
-	case l.nav.Down.Matches(k):
-		l.scroll(1)
-	case l.nav.PageUp.Matches(k):
-		l.scroll(-page)
-	case l.nav.PageDown.Matches(k):
-		l.scroll(page)
-	case l.nav.HalfUp.Matches(k):
-		l.scroll(-max(page/2, 1))
-	case l.nav.HalfDown.Matches(k):
-		l.scroll(max(page/2, 1))
 	case l.nav.Home.Matches(k):
 		l.SetFollow(false)
 		l.top = 0
+	default:
+		if d, ok := navStep(l.nav, k, page); ok {
+			l.scroll(d)
+		}
 	}
 	return l, nil
 }

@@ -14,42 +14,21 @@ import (
 // esc answers No. Every other key edits the text, so y and n are letters
 // here, not answers. A Yes carries the text in ConfirmResultMsg.Input.
 type Prompt struct {
-	id        string
-	payload   any
-	title     string
-	body      string
-	label     string
-	input     Input
-	yes       bool // focus on Yes
-	done      bool
-	confirmed bool
-	width     int
-	theme     themes.Theme
-	keys      keymap.Dialog
+	question
+	label string
+	input Input
+	yes   bool // focus on Yes
 }
 
 // NewPrompt builds a prompt whose text field is introduced by label. km may
 // be nil.
 func NewPrompt(id, title, body, label string, payload any, th themes.Theme, km *keymap.KeyMap) Prompt {
-	if km == nil {
-		km = keymap.Default()
-	}
 	in := themedInput(th)
 	in.Prompt = "> "
 	in.CharLimit = 200
 	in.Focus()
-	return Prompt{id: id, payload: payload, title: title, body: body, label: label, input: in,
-		theme: th, keys: km.Dialog}
+	return Prompt{question: newQuestion(id, title, body, payload, th, km), label: label, input: in}
 }
-
-// ID returns the id given at construction.
-func (p Prompt) ID() string { return p.id }
-
-// Done reports whether the dialog has answered.
-func (p Prompt) Done() bool { return p.done }
-
-// Confirmed reports whether the answer was Yes; false until Done.
-func (p Prompt) Confirmed() bool { return p.confirmed }
 
 // Value is the text typed so far.
 func (p Prompt) Value() string { return p.input.Value() }
@@ -71,9 +50,11 @@ func (p Prompt) Update(msg tea.Msg) (Prompt, tea.Cmd) {
 	if k, ok := msg.(tea.KeyPressMsg); ok {
 		switch {
 		case p.keys.Cancel.Matches(k):
-			return p.answer(false)
+			cmd := p.answer(false, "")
+			return p, cmd
 		case p.keys.Submit.Matches(k):
-			return p.answer(p.yes)
+			cmd := p.answer(p.yes, p.input.Value())
+			return p, cmd
 		case p.keys.NextField.Matches(k), p.keys.PrevField.Matches(k):
 			p.yes = !p.yes
 			return p, nil
@@ -82,15 +63,6 @@ func (p Prompt) Update(msg tea.Msg) (Prompt, tea.Cmd) {
 	var cmd tea.Cmd
 	p.input, cmd = p.input.Update(msg)
 	return p, cmd
-}
-
-func (p Prompt) answer(yes bool) (Prompt, tea.Cmd) {
-	p.done, p.confirmed = true, yes
-	res := ConfirmResultMsg{ID: p.id, Payload: p.payload, Confirmed: yes}
-	if yes {
-		res.Input = p.input.Value()
-	}
-	return p, func() tea.Msg { return res }
 }
 
 // View draws the dialog box.

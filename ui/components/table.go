@@ -340,6 +340,22 @@ func (t Table) Marked() []string {
 // ClearMarks unmarks every row.
 func (t *Table) ClearMarks() { clear(t.marks) }
 
+// navStep is how far a navigation key moves over a page of page rows: a
+// row, a page or half of one, up (negative) or down. ok is false for keys
+// that are not such a step (home and end among them).
+func navStep(nav keymap.Navigation, k tea.KeyPressMsg, page int) (d int, ok bool) {
+	half := max(page/2, 1)
+	for _, s := range []struct {
+		a keymap.Action
+		d int
+	}{{nav.Up, -1}, {nav.Down, 1}, {nav.PageUp, -page}, {nav.PageDown, page}, {nav.HalfUp, -half}, {nav.HalfDown, half}} {
+		if s.a.Matches(k) {
+			return s.d, true
+		}
+	}
+	return 0, false
+}
+
 // Update handles navigation, mark and sort keys.
 func (t Table) Update(msg tea.Msg) (Table, tea.Cmd) {
 	k, ok := msg.(tea.KeyPressMsg)
@@ -347,19 +363,11 @@ func (t Table) Update(msg tea.Msg) (Table, tea.Cmd) {
 		return t, nil
 	}
 	page := max(t.bodyHeight(), 1)
+	if d, ok := navStep(t.nav, k, page); ok {
+		t.move(d)
+		return t, nil
+	}
 	switch {
-	case t.nav.Up.Matches(k):
-		t.move(-1)
-	case t.nav.Down.Matches(k):
-		t.move(1)
-	case t.nav.PageUp.Matches(k):
-		t.move(-page)
-	case t.nav.PageDown.Matches(k):
-		t.move(page)
-	case t.nav.HalfUp.Matches(k):
-		t.move(-max(page/2, 1))
-	case t.nav.HalfDown.Matches(k):
-		t.move(max(page/2, 1))
 	case t.nav.Home.Matches(k):
 		t.SetCursor(0)
 	case t.nav.End.Matches(k):

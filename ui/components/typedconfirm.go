@@ -12,43 +12,21 @@ import (
 // index, cut over): the user must type the resource name exactly. Enter with
 // a mismatch confirms nothing and says why; esc cancels.
 type TypedConfirm struct {
-	id        string
-	payload   any
-	title     string
-	body      string
-	expected  string
-	input     Input
-	mismatch  bool
-	done      bool
-	confirmed bool
-	width     int
-	theme     themes.Theme
-	keys      keymap.Dialog
+	question
+	expected string
+	input    Input
+	mismatch bool
 }
 
 // NewTypedConfirm builds a typed confirm that accepts only expected (the
 // resource name, sanitized the way it is displayed). km may be nil.
 func NewTypedConfirm(id, title, body, expected string, payload any, th themes.Theme, km *keymap.KeyMap) TypedConfirm {
-	if km == nil {
-		km = keymap.Default()
-	}
 	in := themedInput(th)
 	in.Prompt = "> "
 	in.CharLimit = max(len([]rune(expected))*2, 64)
 	in.Focus()
-	return TypedConfirm{id: id, payload: payload, title: title, body: body, expected: Sanitize(expected),
-		input: in, theme: th, keys: km.Dialog}
+	return TypedConfirm{question: newQuestion(id, title, body, payload, th, km), expected: Sanitize(expected), input: in}
 }
-
-// ID returns the id given at construction.
-func (c TypedConfirm) ID() string { return c.id }
-
-// Done reports whether the dialog has closed.
-func (c TypedConfirm) Done() bool { return c.done }
-
-// Confirmed reports whether the name was typed and confirmed; false until
-// Done.
-func (c TypedConfirm) Confirmed() bool { return c.confirmed }
 
 // Value is what the user has typed so far.
 func (c TypedConfirm) Value() string { return c.input.Value() }
@@ -70,15 +48,15 @@ func (c TypedConfirm) Update(msg tea.Msg) (TypedConfirm, tea.Cmd) {
 	if k, ok := msg.(tea.KeyPressMsg); ok {
 		switch {
 		case c.keys.Cancel.Matches(k):
-			c.done = true
-			return c, resultCmd(c.id, c.payload, false)
+			cmd := c.answer(false, "")
+			return c, cmd
 		case c.keys.Submit.Matches(k):
 			if c.input.Value() != c.expected {
 				c.mismatch = true
 				return c, nil
 			}
-			c.done, c.confirmed = true, true
-			return c, resultCmd(c.id, c.payload, true)
+			cmd := c.answer(true, c.input.Value())
+			return c, cmd
 		}
 	}
 	var cmd tea.Cmd
