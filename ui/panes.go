@@ -3,8 +3,9 @@ package ui
 import (
 	"github.com/dbadmin-tui/dbadmin-tui/views"
 	"github.com/dbadmin-tui/dbadmin-tui/views/accesslogs"
+	"github.com/dbadmin-tui/dbadmin-tui/views/alerts"
+	"github.com/dbadmin-tui/dbadmin-tui/views/backups"
 	"github.com/dbadmin-tui/dbadmin-tui/views/migration"
-	"github.com/dbadmin-tui/dbadmin-tui/views/placeholder"
 	"github.com/dbadmin-tui/dbadmin-tui/views/search"
 	"github.com/dbadmin-tui/dbadmin-tui/views/settings"
 )
@@ -13,8 +14,8 @@ import (
 // replaces its placeholder here.
 func DefaultPanes() []views.Factory {
 	return []views.Factory{
-		placeholder.NewAlerts,
-		placeholder.Factory(views.Backups),
+		alerts.New,
+		backups.New,
 		search.New,
 		accesslogs.New,
 		migration.New,

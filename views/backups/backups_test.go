@@ -1,0 +1,423 @@
+package backups
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
+	"github.com/dbadmin-tui/dbadmin-tui/apisim"
+	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
+	"github.com/dbadmin-tui/dbadmin-tui/views"
+)
+
+var bg = context.Background()
+
+func TestClusterPickerThenSnapshotsList(t *testing.T) {
+	w := newWorld(t)
+	h := newHarness(t, w, "", 120, 24)
+	requireGolden(t, "cluster_picker", h.screen())
+	// Actions need a cluster first; nothing is sent.
+	mark := w.mark()
+	h.key("n")
+	assert.Contains(t, h.lastToast(), "pick a cluster first")
+	h.p.picker.SetCursorID("payments-rs")
+	h.key("enter")
+	require.True(t, h.p.loaded)
+	requireGolden(t, "snapshots_list", h.screen())
+	reqs, _ := w.requests(mark)
+	assert.Empty(t, writes(reqs))
+	assert.Contains(t, h.screen(), "failed", "the seeded failed snapshot shows")
+}
+
+func TestShardedMembersExpand(t *testing.T) {
+	w := newWorld(t)
+	h := newHarness(t, w, "payments-prod", 120, 20)
+	require.True(t, h.p.loaded)
+	assert.NotContains(t, h.screen(), "payments-prod-shard-1")
+	h.key("enter")
+	s := h.screen()
+	assert.Contains(t, s, "└ member")
+	assert.Contains(t, s, "payments-prod-shard-1")
+	// On a member row, actions act on its snapshot.
+	h.key("down")
+	snap, ok := h.p.selectedSnap()
+	require.True(t, ok)
+	assert.Equal(t, h.p.data.Snaps[0].ID, snap.ID)
+	// Delete on a sharded cluster is the sharded operation, for the gate too.
+	for _, a := range h.p.Actions() {
+		if a.Name == h.p.ctx.Keys.Backups.Delete.Name {
+			assert.Equal(t, "deleteShardedClusterBackup", a.Op)
+		}
+	}
+}
+
+func TestOnDemandSnapshotWatchedToCompletion(t *testing.T) {
+	w := newWorld(t)
+	h := newHarness(t, w, "payments-rs", 120, 24)
+	h.key("n")
+	require.Len(t, h.forms, 1)
+	requireGolden(t, "snapshot_form", formScreen(h.forms[0], 120, 24))
+	mark := w.mark()
+	h.submit(components.FormValues{"description": "before the upgrade", "retention": "3"})
+	reqs, _ := w.requests(mark)
+	assert.Equal(t, []string{"POST /api/atlas/v2/groups/" + apisim.DemoPaymentsID + "/clusters/payments-rs/backup/snapshots"}, writes(reqs))
+	require.Len(t, h.done, 1)
+	assert.NoError(t, h.done[0].Err, "the form closes")
+	assert.Contains(t, h.lastToast(), "queued")
+	assert.Contains(t, h.screen(), "before the upgrade")
+	assert.Contains(t, h.screen(), "watching 1")
+
+	// A second one is refused here, before anything is sent.
+	mark = w.mark()
+	h.key("n")
+	assert.Contains(t, h.lastToast(), "one may be queued or in progress at a time")
+	reqs, _ = w.requests(mark)
+	assert.Empty(t, writes(reqs))
+
+	w.clock.Advance(2 * time.Minute)
+	require.True(t, h.tick())
+	assert.Contains(t, h.toasts[len(h.toasts)-1].Text, "completed")
+	assert.Empty(t, h.p.watching)
+}
+
+func TestServerRefusalKeepsTheFormOpen(t *testing.T) {
+	w := newWorld(t)
+	h := newHarness(t, w, "payments-rs", 120, 24)
+	// Someone else starts one after the pane loaded.
+	_, err := w.client.Backups().TakeSnapshot(bg, apisim.DemoPaymentsID, "payments-rs", apiclient.TakeSnapshotRequest{RetentionInDays: 1})
+	require.NoError(t, err)
+	h.key("n")
+	h.submit(components.FormValues{"description": "mine", "retention": "1"})
+	require.Len(t, h.done, 1)
+	ae, ok := apiclient.AsError(h.done[0].Err)
+	require.True(t, ok, "the API error goes back to the form")
+	assert.Equal(t, "ON_DEMAND_SNAPSHOT_IN_PROGRESS", ae.ErrorCode)
+	assert.Empty(t, h.p.watching)
+}
+
+// restoreThroughWizard drives the wizard from the selected snapshot to the
+// typed confirmation, checking each step.
+func restoreThroughWizard(t *testing.T, h *harness, golden bool) {
+	t.Helper()
+	h.key("R")
+	require.Len(t, h.forms, 1, "step 1 opens after the projects load")
+	if golden {
+		requireGolden(t, "restore_step1", formScreen(h.forms[0], 120, 30))
+	}
+	h.submit(components.FormValues{"delivery": "automated", "project": "staging"})
+	require.Len(t, h.done, 1)
+	assert.NoError(t, h.done[0].Err)
+	require.Len(t, h.forms, 2, "step 2 opens with the project's clusters")
+	assert.Equal(t, []string{"staging-rs"}, h.forms[1].Fields[0].Choices)
+	if golden {
+		requireGolden(t, "restore_step2", formScreen(h.forms[1], 120, 30))
+	}
+	h.submit(components.FormValues{"cluster": "staging-rs"})
+	require.Len(t, h.confirms, 1)
+	c := h.confirms[0]
+	assert.Equal(t, "staging-rs", c.TypeToConfirm)
+	assert.Contains(t, c.Body, "OVERWRITES ALL DATA on cluster staging-rs")
+	if golden {
+		requireGolden(t, "restore_step3", c.Title+"\n\n"+c.Body+"\n\ntype: "+c.TypeToConfirm+"\n")
+	}
+}
+
+func TestRestoreWizardStartsAndWatchesALiveRestore(t *testing.T) {
+	w := newWorld(t)
+	h := newHarness(t, w, "payments-rs", 120, 16)
+	h.p.snaps.SetCursor(3) // a completed daily snapshot
+	snap, _ := h.p.selectedSnap()
+	require.True(t, snap.Completed)
+	mark := w.mark()
+	restoreThroughWizard(t, h, true)
+	reqs, _ := w.requests(mark)
+	assert.Empty(t, writes(reqs), "nothing is sent before the typed confirmation")
+
+	h.confirm()
+	reqs, _ = w.requests(mark)
+	assert.Equal(t, []string{"POST /api/atlas/v2/groups/" + apisim.DemoPaymentsID + "/clusters/payments-rs/backup/restoreJobs"}, writes(reqs))
+	jobs, err := w.client.Backups().AllRestoreJobs(bg, apisim.DemoPaymentsID, "payments-rs")
+	require.NoError(t, err)
+	assert.Equal(t, snap.ID, jobs[0].SnapshotID)
+	assert.Equal(t, "staging-rs", jobs[0].TargetClusterName)
+	assert.Equal(t, apisim.DemoStagingID, jobs[0].TargetGroupID)
+	assert.Equal(t, apiclient.DeliveryAutomated, jobs[0].DeliveryType)
+
+	assert.Equal(t, viewRestores, h.p.view)
+	assert.Contains(t, h.p.Busy(), "running")
+	w.clock.Advance(65 * time.Second)
+	require.True(t, h.tick())
+	requireGolden(t, "restore_live_row", h.screen())
+
+	w.clock.Advance(time.Minute)
+	require.True(t, h.tick())
+	assert.Equal(t, "restore of "+short(snap.ID)+" to staging-rs finished", h.lastToast())
+	assert.Empty(t, h.p.Busy())
+}
+
+func TestRestoreRefusedReopensTheStepWithTheChoices(t *testing.T) {
+	w := newWorld(t)
+	h := newHarness(t, w, "payments-rs", 120, 16)
+	h.p.snaps.SetCursor(3)
+	snap, _ := h.p.selectedSnap()
+	restoreThroughWizard(t, h, false)
+	// The snapshot is deleted elsewhere before the confirmation is answered.
+	require.NoError(t, w.client.Backups().DeleteSnapshot(bg, apisim.DemoPaymentsID, "payments-rs", snap.ID))
+	h.confirm()
+	assert.True(t, h.toasts[len(h.toasts)-1].Err)
+	assert.Contains(t, h.lastToast(), "SNAPSHOT_NOT_FOUND")
+	last := h.forms[len(h.forms)-1]
+	assert.Equal(t, formTarget, last.ID, "the target step reopens")
+	assert.Equal(t, "staging-rs", last.Fields[0].Choices[last.Fields[0].Choice], "with the choice kept")
+	assert.Contains(t, last.Fields[0].Hint, "SNAPSHOT_NOT_FOUND")
+	assert.Empty(t, h.p.watching)
+}
+
+func TestPointInTimeStepValidatesLocally(t *testing.T) {
+	check := func(key, mode, v string) error {
+		return pitField(key)(v, components.FormValues{"mode": mode})
+	}
+	assert.Error(t, check("when", pitDateTime, "yesterday"))
+	assert.Error(t, check("when", pitDateTime, "2007-12-31 23:59:59"))
+	assert.NoError(t, check("when", pitDateTime, "2025-06-01 11:30:00"))
+	assert.NoError(t, check("when", pitOplog, ""), "unused in oplog mode")
+	assert.Error(t, check("oplogTs", pitOplog, "1199145599"))
+	assert.NoError(t, check("oplogTs", pitOplog, "1199145600"))
+	assert.Error(t, check("oplogInc", pitOplog, "0"))
+	wz := &wizard{Delivery: apiclient.DeliveryPointInTime, Route: routeCluster, Target: "t", Project: apiclient.Project{ID: "p"},
+		PITMode: pitDateTime, When: "2025-06-01 11:30:00", Snapshot: snapRow{ID: "s"}}
+	r := wz.request()
+	assert.Equal(t, time.Date(2025, 6, 1, 11, 30, 0, 0, time.UTC).Unix(), r.PointInTimeUTCSeconds)
+	assert.Empty(t, r.SnapshotID)
+	assert.NoError(t, r.Validate())
+}
+
+func TestCancelAskedThenSent(t *testing.T) {
+	w := newWorld(t)
+	h := newHarness(t, w, "payments-rs", 120, 16)
+	h.key("tab")
+	require.Equal(t, viewRestores, h.p.view)
+	// The seeded restore still running is first.
+	r, ok := h.p.selectedRestore()
+	require.True(t, ok)
+	require.True(t, r.running())
+	mark := w.mark()
+	h.key("x")
+	require.Len(t, h.confirms, 1)
+	assert.Empty(t, h.confirms[0].TypeToConfirm)
+	reqs, _ := w.requests(mark)
+	assert.Empty(t, writes(reqs), "nothing before the yes")
+	h.confirm()
+	reqs, _ = w.requests(mark)
+	assert.Equal(t, []string{"DELETE /api/atlas/v2/groups/" + apisim.DemoPaymentsID + "/clusters/payments-rs/backup/restoreJobs/" + r.ID}, writes(reqs))
+	got, _ := h.p.selectedRestore()
+	assert.Equal(t, apiclient.RestoreCancelled, got.State)
+}
+
+func TestDeleteNeedsTheTypedName(t *testing.T) {
+	w := newWorld(t)
+	h := newHarness(t, w, "payments-rs", 120, 16)
+	h.p.snaps.SetCursor(3)
+	s, _ := h.p.selectedSnap()
+	h.key("d")
+	require.Len(t, h.confirms, 1)
+	assert.Equal(t, s.ID, h.confirms[0].TypeToConfirm, "no description: the id is typed")
+	h.confirm()
+	_, err := w.client.Backups().Snapshot(bg, apisim.DemoPaymentsID, "payments-rs", s.ID)
+	assert.True(t, apiclient.IsNotFound(err))
+}
+
+func TestExpirationAndExportForms(t *testing.T) {
+	w := newWorld(t)
+	h := newHarness(t, w, "payments-rs", 120, 16)
+	h.p.snaps.SetCursor(3)
+	s, _ := h.p.selectedSnap()
+	h.key("e")
+	require.Len(t, h.forms, 1)
+	assert.Equal(t, retentionUnits, h.forms[0].Fields[0].Choices)
+	assert.Error(t, h.forms[0].Fields[1].Validate("0", nil))
+	h.submit(components.FormValues{"unit": "WEEKS", "value": "2"})
+	got, err := w.client.Backups().Snapshot(bg, apisim.DemoPaymentsID, "payments-rs", s.ID)
+	require.NoError(t, err)
+	assert.True(t, got.ExpiresAt.Equal(start.AddDate(0, 0, 14)))
+
+	h.key("E")
+	require.Len(t, h.forms, 2, h.lastToast())
+	h.submit(components.FormValues{"bucket": h.forms[1].Fields[0].Choices[0], "label": "ticket=OPS-7"})
+	h.key("tab")
+	h.key("tab")
+	require.Equal(t, viewExports, h.p.view)
+	assert.Contains(t, h.screen(), "Queued")
+	w.clock.Advance(3 * time.Minute)
+	require.True(t, h.tick())
+	assert.Contains(t, h.lastToast(), "Successful")
+}
+
+func TestScheduleEditSendsOnlyWhatChangedAndChecksOrdering(t *testing.T) {
+	w := newWorld(t)
+	h := newHarness(t, w, "payments-rs", 120, 30)
+	for h.p.view != viewSchedule {
+		h.key("tab")
+	}
+	requireGolden(t, "schedule", h.screen())
+	h.key("s")
+	require.Len(t, h.forms, 1)
+	f := h.forms[0]
+	vals := components.FormValues{"hour": "5", "minute": "30", "window": "7", "item0": "2 days", "item1": "7 days", "item2": "4 weeks", "item3": "12 months"}
+	// The weekly item may not keep less than the daily one.
+	bad := components.FormValues{}
+	for k, v := range vals {
+		bad[k] = v
+	}
+	bad["item2"] = "3 days"
+	var itemField components.Field
+	for _, fd := range f.Fields {
+		if fd.Key == "item2" {
+			itemField = fd
+		}
+	}
+	assert.ErrorContains(t, itemField.Validate("3 days", bad), "less than the more frequent daily item")
+	mark := w.mark()
+	h.submit(vals)
+	reqs, _ := w.requests(mark)
+	assert.Equal(t, []string{"PATCH /api/atlas/v2/groups/" + apisim.DemoPaymentsID + "/clusters/payments-rs/backup/schedule"}, writes(reqs))
+	sch, err := w.client.Backups().Schedule(bg, apisim.DemoPaymentsID, "payments-rs")
+	require.NoError(t, err)
+	assert.Equal(t, 5, *sch.ReferenceHourOfDay)
+	assert.Len(t, sch.Policies[0].PolicyItems, 4, "the policy was not touched")
+}
+
+func TestComplianceView(t *testing.T) {
+	w := newWorld(t)
+	h := newHarness(t, w, "payments-rs", 120, 24)
+	for h.p.view != viewCompliance {
+		h.key("tab")
+	}
+	s := h.screen()
+	assert.Contains(t, s, "State                ACTIVE")
+	assert.Contains(t, s, "compliance@example.com")
+}
+
+func TestServerlessFallsBackToFlexAfterTheSunsetAndSaysSo(t *testing.T) {
+	w := newWorld(t)
+	w.clock.Set(time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC))
+	h := newHarness(t, w, "payments-serverless", 140, 16)
+	require.True(t, h.p.loaded)
+	s := h.screen()
+	assert.Contains(t, s, "sunset on 2026-01-22")
+	assert.Contains(t, s, "completed")
+	reqs, _ := w.requests(0)
+	for _, r := range reqs {
+		assert.NotContains(t, r, "/serverless/", "no call to the sunset routes")
+	}
+	for _, a := range h.p.Actions() {
+		if a.Name == h.p.ctx.Keys.Backups.Restore.Name {
+			assert.Equal(t, "createFlexBackupRestoreJob", a.Op)
+		}
+	}
+
+	// Before the sunset the serverless routes are used.
+	w2 := newWorld(t)
+	h2 := newHarness(t, w2, "payments-serverless", 140, 16)
+	assert.NotContains(t, h2.screen(), "sunset")
+	reqs, _ = w2.requests(0)
+	assert.Contains(t, strings.Join(reqs, "\n"), "/serverless/payments-serverless/backup/snapshots")
+}
+
+func TestTenantClusterSaysWhy(t *testing.T) {
+	w := newWorld(t)
+	h := newHarness(t, w, "", 120, 16)
+	h.p.ctx.GroupID = apisim.DemoAnalyticsID
+	h.do(h.p.loadClusters(""))
+	h.p.picker.SetCursorID("reports-m2")
+	h.key("enter")
+	assert.Contains(t, h.screen(), "Shared-tier (M0/M2/M5) clusters")
+	h.key("n")
+	assert.Contains(t, h.lastToast(), "not available for shared tier")
+}
+
+// TestPollingBudget: a restore this session started, watched for 60
+// simulated seconds, costs at most one request per 4 s tick (hidden: the
+// job's GET; visible: one list per moving part); nothing once it ends;
+// nothing from a hidden pane with nothing to watch.
+func TestPollingBudget(t *testing.T) {
+	w := newWorld(t)
+	h := newHarness(t, w, "payments-rs", 120, 16)
+	h.p.snaps.SetCursor(3)
+	restoreThroughWizard(t, h, false)
+	h.confirm()
+	require.Len(t, h.p.watching, 1)
+
+	// Visible for 60 s: every tick 4 s apart, at most one list per moving
+	// part (the restores, and the seeded scheduled snapshot while it runs).
+	mark := w.mark()
+	ticks := 0
+	for elapsed := time.Duration(0); elapsed < 60*time.Second; {
+		d := h.p.poll.every
+		require.Equal(t, WatchEvery, d)
+		w.clock.Advance(d)
+		elapsed += d
+		require.True(t, h.tick())
+		ticks++
+	}
+	reqs, _ := w.requests(mark)
+	assert.Equal(t, 15, ticks)
+	assert.LessOrEqual(t, len(reqs), 2*ticks, "visible: %v", reqs)
+	for _, r := range reqs {
+		assert.True(t, strings.HasPrefix(r, "GET "), r)
+	}
+
+	// Hidden: only the watched job's own GET, one per tick.
+	h.do(h.p.SetVisible(false))
+	mark = w.mark()
+	for i := 0; i < 3; i++ {
+		w.clock.Advance(h.p.poll.every)
+		require.True(t, h.tick())
+	}
+	reqs, _ = w.requests(mark)
+	require.Len(t, reqs, 3)
+	for _, r := range reqs {
+		assert.Contains(t, r, "GET /api/atlas/v2/groups/"+apisim.DemoPaymentsID+"/clusters/payments-rs/backup/restoreJobs/")
+	}
+	// It finishes while hidden: a toast, and the loop stops.
+	for i := 0; i < 20 && len(h.p.watching) > 0; i++ {
+		w.clock.Advance(h.p.poll.every)
+		h.tick()
+	}
+	assert.Empty(t, h.p.watching)
+	assert.Contains(t, h.lastToast(), "finished")
+	assert.False(t, h.p.poll.armed, "no poll after it finished")
+	mark = w.mark()
+	gen := h.p.poll.gen
+	h.update(views.PollTickMsg{Pane: views.Backups, Gen: gen})
+	h.update(views.PollTickMsg{Pane: views.Backups, Gen: gen - 1})
+	w.clock.Advance(time.Hour)
+	reqs, _ = w.requests(mark)
+	assert.Empty(t, reqs, "nothing after it finished")
+
+	// A hidden pane that watches nothing never polls.
+	other := newHarness(t, w, "payments-rs", 120, 16)
+	other.do(other.p.SetVisible(false))
+	assert.False(t, other.p.poll.armed)
+	mark = w.mark()
+	other.update(views.PollTickMsg{Pane: views.Backups, Gen: other.p.poll.gen})
+	reqs, _ = w.requests(mark)
+	assert.Empty(t, reqs, "hidden and idle")
+}
+
+func TestPollBacksOffOnErrorsAnd429(t *testing.T) {
+	p := NewPane(views.Context{Poll: views.DefaultPoll})
+	p.watching["x"] = watch{Kind: "restore"}
+	assert.Equal(t, WatchEvery, p.interval())
+	p.failures = 1
+	assert.Equal(t, 2*WatchEvery, p.interval())
+	p.failures = 10
+	assert.Equal(t, views.DefaultPoll.Slow, p.interval())
+	p.failures, p.retryAfter = 1, 30*time.Second
+	assert.Equal(t, 30*time.Second, p.interval())
+}

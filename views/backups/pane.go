@@ -1,0 +1,531 @@
+// Package backups is the cloud backup pane: a cluster's snapshots (sharded
+// members expandable), restore jobs with live status, export jobs, export
+// buckets, the backup schedule and the project's compliance policy; with
+// on-demand snapshots, expiration changes, deletes, a restore wizard,
+// cancels, exports, bucket creation and schedule edits. Jobs this session
+// starts are watched until they end, with a toast even when another pane
+// is on screen.
+package backups
+
+import (
+	"context"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
+	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
+	"github.com/dbadmin-tui/dbadmin-tui/views"
+)
+
+// view is what the pane shows; tab cycles them.
+type view int
+
+const (
+	viewSnapshots view = iota
+	viewRestores
+	viewExports
+	viewBuckets
+	viewSchedule
+	viewCompliance
+	viewCount
+)
+
+func (v view) title() string {
+	return [...]string{"Snapshots", "Restores", "Exports", "Buckets", "Schedule", "Compliance"}[v]
+}
+
+// Result keys.
+const (
+	keyClusters = "clusters"
+	keyData     = "data"
+	keyPoll     = "poll"
+	keyWatch    = "watch"
+	keyWrite    = "write"
+	keyWizard   = "wizard"
+)
+
+// WatchEvery is how often a moving job is polled, as the cloud CLI's
+// watch does, unless the profile sets the pane's interval.
+const WatchEvery = 4 * time.Second
+
+// Pane is the backups pane.
+type Pane struct {
+	ctx     views.Context
+	w, h    int
+	visible bool
+	paused  bool
+
+	seq  views.Seq
+	poll pollLoop
+	// failures counts polls in a row that failed; it backs the interval off.
+	failures   int
+	retryAfter time.Duration
+
+	clusters    []clusterRef
+	clustersErr error
+	loadedList  bool
+	picker      components.Table
+
+	cluster *clusterRef // the cluster shown; nil: the picker
+	data    clusterData
+	loaded  bool
+	filter  string
+	view    view
+
+	snaps    components.Table
+	restores components.Table
+	exports  components.Table
+	buckets  components.Table
+	detail   components.Detail
+	expanded map[string]bool
+
+	// firstSeen is when this session first saw each running restore, for
+	// the elapsed time when the server's clock runs ahead of ours.
+	firstSeen map[string]time.Time
+	watching  map[string]watch
+	wizard    *wizard
+	notice    string
+	// focusRestore is a restore just started: the cursor goes to it once
+	// it is listed.
+	focusRestore string
+}
+
+// New is the pane's Factory.
+func New(ctx views.Context) views.Pane { return NewPane(ctx) }
+
+// NewPane builds the pane with its concrete type (tests).
+func NewPane(ctx views.Context) *Pane {
+	p := &Pane{ctx: ctx, expanded: map[string]bool{}, firstSeen: map[string]time.Time{}, watching: map[string]watch{}}
+	p.picker = components.NewTable(pickerColumns(), ctx.Theme, ctx.Keys)
+	p.snaps = components.NewTable(snapColumns(), ctx.Theme, ctx.Keys)
+	p.restores = components.NewTable(restoreColumns(), ctx.Theme, ctx.Keys)
+	p.exports = components.NewTable(exportColumns(), ctx.Theme, ctx.Keys)
+	p.buckets = components.NewTable(bucketColumns(), ctx.Theme, ctx.Keys)
+	p.detail = components.NewDetail(ctx.Theme, ctx.Keys)
+	return p
+}
+
+func (p *Pane) ID() views.ID     { return views.Backups }
+func (p *Pane) Title() string    { return views.Backups.Title() }
+func (p *Pane) SetSize(w, h int) { p.w, p.h = w, h; p.layout() }
+
+func (p *Pane) Init() tea.Cmd { return p.loadClusters("loading clusters") }
+
+// Busy names a restore this session started that is still running.
+func (p *Pane) Busy() string {
+	for _, w := range p.watching {
+		if w.Kind == "restore" {
+			return w.Label + " running"
+		}
+	}
+	return ""
+}
+
+// Selected is the id of the row under the cursor (a snapshot, a restore job,
+// an export job, a bucket) or the picker's cluster name.
+func (p *Pane) Selected() string {
+	if p.cluster == nil {
+		return p.picker.SelectedID()
+	}
+	switch p.view {
+	case viewSnapshots:
+		if s, ok := p.selectedSnap(); ok {
+			return s.ID
+		}
+	case viewRestores:
+		return p.restores.SelectedID()
+	case viewExports:
+		return p.exports.SelectedID()
+	case viewBuckets:
+		return p.buckets.SelectedID()
+	}
+	return ""
+}
+
+func (p *Pane) SetVisible(v bool) tea.Cmd {
+	p.visible = v
+	return p.arm()
+}
+
+// moving reports whether anything shown is still changing.
+func (p *Pane) moving() bool {
+	if p.cluster == nil || !p.loaded {
+		return false
+	}
+	for _, s := range p.data.Snaps {
+		if !s.Done {
+			return true
+		}
+	}
+	for _, r := range p.data.Restores {
+		if r.running() {
+			return true
+		}
+	}
+	for _, e := range p.data.Exports {
+		if !e.Done() {
+			return true
+		}
+	}
+	return p.data.Policy != nil && p.data.Policy.State != "" && p.data.Policy.State != apiclient.ComplianceActive
+}
+
+// interval is the next poll's delay: the watch interval while something
+// moves, the pane's normal one otherwise, doubled per failure up to Slow and
+// never sooner than a 429's Retry-After.
+func (p *Pane) interval() time.Duration {
+	d := p.ctx.Poll.Every(views.Backups)
+	if p.moving() || len(p.watching) > 0 {
+		d = WatchEvery
+		if v, ok := p.ctx.Poll.Pane[views.Backups]; ok && v > 0 {
+			d = v
+		}
+	}
+	if d <= 0 {
+		d = views.DefaultPoll.Normal
+	}
+	if p.failures > 0 {
+		slow := p.ctx.Poll.Slow
+		if slow <= 0 {
+			slow = views.DefaultPoll.Slow
+		}
+		for i := 0; i < p.failures && d < slow; i++ {
+			d *= 2
+		}
+		d = min(d, slow)
+		d = max(d, p.retryAfter)
+	}
+	return d
+}
+
+// arm (re)starts the poll loop. Visible: always (fast while moving).
+// Hidden: only while a job this session started is unfinished.
+func (p *Pane) arm() tea.Cmd {
+	if p.paused || p.ctx.Client == nil || p.ctx.GroupID == "" {
+		p.poll.Stop()
+		return nil
+	}
+	if !p.visible && len(p.watching) == 0 {
+		p.poll.Stop()
+		return nil
+	}
+	return p.poll.Arm(p.interval())
+}
+
+// tick is one poll: visible, the parts of the shown cluster that move (or
+// everything at the normal interval); hidden, each watched job.
+func (p *Pane) tick() tea.Cmd {
+	if p.visible {
+		if p.cluster == nil {
+			return p.loadClusters("")
+		}
+		want := allParts
+		if p.moving() {
+			want = parts{}
+			for _, s := range p.data.Snaps {
+				want.snaps = want.snaps || !s.Done
+			}
+			for _, r := range p.data.Restores {
+				want.restores = want.restores || r.running()
+			}
+			for _, e := range p.data.Exports {
+				want.exports = want.exports || !e.Done()
+			}
+			if pol := p.data.Policy; pol != nil && pol.State != "" && pol.State != apiclient.ComplianceActive {
+				want.rest = true
+			}
+		}
+		// A watched job on another cluster is checked on its own.
+		cmds := []tea.Cmd{p.loadData("", want, keyPoll)}
+		for _, w := range p.watching {
+			if w.Cluster.Name != p.cluster.Name {
+				cmds = append(cmds, p.checkWatch(w))
+			}
+		}
+		return tea.Batch(cmds...)
+	}
+	var cmds []tea.Cmd
+	for _, w := range p.watching {
+		cmds = append(cmds, p.checkWatch(w))
+	}
+	return tea.Batch(cmds...)
+}
+
+func (p *Pane) loadClusters(task string) tea.Cmd {
+	client, gid := p.ctx.Client, p.ctx.GroupID
+	if client == nil || gid == "" {
+		return nil
+	}
+	return views.Fetch(views.Backups, keyClusters, p.seq.Next(), task, func(ctx context.Context) (any, error) {
+		return loadClusters(ctx, client, gid)
+	})
+}
+
+// dataResult carries a load and the parts it fetched.
+type dataResult struct {
+	Data clusterData
+	Want parts
+}
+
+func (p *Pane) loadData(task string, want parts, key string) tea.Cmd {
+	client, gid, now := p.ctx.Client, p.ctx.GroupID, p.ctx.Now()
+	if client == nil || gid == "" || p.cluster == nil {
+		return nil
+	}
+	cl := *p.cluster
+	return views.Fetch(views.Backups, key, p.seq.Next(), task, func(ctx context.Context) (any, error) {
+		d := loadCluster(ctx, client, gid, cl, now, want)
+		return dataResult{Data: d, Want: want}, firstErr(want, d)
+	})
+}
+
+// firstErr is the error of the first part asked for that failed; a poll
+// backs off on it.
+func firstErr(want parts, d clusterData) error {
+	switch {
+	case want.snaps && d.SnapErr != nil:
+		return d.SnapErr
+	case want.restores && d.RestErr != nil:
+		return d.RestErr
+	case want.exports && d.ExpErr != nil:
+		return d.ExpErr
+	}
+	return nil
+}
+
+func (p *Pane) checkWatch(w watch) tea.Cmd {
+	client, gid, now := p.ctx.Client, p.ctx.GroupID, p.ctx.Now()
+	if client == nil {
+		return nil
+	}
+	return views.Fetch(views.Backups, keyWatch, p.seq.Next(), "", func(ctx context.Context) (any, error) {
+		r, err := checkWatch(ctx, client, gid, w, now)
+		return r, err
+	})
+}
+
+func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
+	switch msg := msg.(type) {
+	case views.ResultMsg:
+		return p, p.result(msg)
+	case views.PollTickMsg:
+		if !p.poll.Current(msg) {
+			return p, nil
+		}
+		return p, tea.Batch(p.tick(), p.arm())
+	case views.RefreshMsg:
+		p.failures, p.retryAfter = 0, 0
+		if p.cluster == nil {
+			return p, tea.Batch(p.loadClusters("refreshing clusters"), p.arm())
+		}
+		return p, tea.Batch(p.loadData("refreshing backups of "+p.cluster.Name, allParts, keyData), p.arm())
+	case views.PauseMsg:
+		p.paused = msg.Paused
+		return p, p.arm()
+	case views.FilterMsg:
+		p.filter = msg.Text
+		p.rebuild()
+	case views.ContextChangedMsg:
+		old := p.ctx
+		p.ctx = msg.Ctx
+		for _, t := range []*components.Table{&p.picker, &p.snaps, &p.restores, &p.exports, &p.buckets} {
+			t.SetTheme(p.ctx.Theme)
+		}
+		p.detail.SetTheme(p.ctx.Theme)
+		p.layout()
+		if msg.Scope || old.GroupID != p.ctx.GroupID || old.ClusterName != p.ctx.ClusterName {
+			if old.GroupID != p.ctx.GroupID {
+				p.watching = map[string]watch{}
+			}
+			p.cluster, p.loaded, p.loadedList, p.data, p.view, p.wizard = nil, false, false, clusterData{}, viewSnapshots, nil
+			p.rebuild()
+			return p, tea.Batch(p.loadClusters("loading clusters"), p.arm())
+		}
+		return p, p.arm()
+	case views.ActionMsg:
+		return p, p.action(msg)
+	case tea.KeyPressMsg:
+		return p, p.key(msg)
+	}
+	return p, nil
+}
+
+func (p *Pane) result(msg views.ResultMsg) tea.Cmd {
+	switch msg.Key {
+	case keyClusters:
+		if !p.seq.Latest(msg.Seq) && p.loadedList {
+			return nil
+		}
+		p.clustersErr = msg.Err
+		if msg.Err == nil {
+			p.clusters, _ = msg.Value.([]clusterRef)
+			p.loadedList = true
+		}
+		p.rebuildPicker()
+		if p.cluster == nil && p.ctx.ClusterName != "" {
+			for _, c := range p.clusters {
+				if c.Name == p.ctx.ClusterName {
+					return p.open(c)
+				}
+			}
+		}
+		return nil
+	case keyData, keyPoll:
+		return p.dataResult(msg)
+	case keyWatch:
+		return p.watchResult(msg)
+	case keyWrite:
+		return p.writeResult(msg)
+	case keyWizard:
+		return p.wizardResult(msg)
+	}
+	return nil
+}
+
+// dataResult merges a load into what is shown; a poll replaces only the
+// parts it fetched. Watched jobs that ended raise their toast here.
+func (p *Pane) dataResult(msg views.ResultMsg) tea.Cmd {
+	res, ok := msg.Value.(dataResult)
+	if !ok || p.cluster == nil || res.Data.Cluster.Name != p.cluster.Name {
+		return nil
+	}
+	if msg.Err != nil && msg.Key == keyPoll {
+		p.failures++
+		p.retryAfter = 0
+		if e, ok := apiclient.AsError(msg.Err); ok && e.RetryAfter > 0 {
+			p.retryAfter = e.RetryAfter
+		}
+	} else if msg.Err == nil {
+		p.failures, p.retryAfter = 0, 0
+	}
+	d, w := res.Data, res.Want
+	if w.snaps {
+		p.data.Snaps, p.data.SnapErr = d.Snaps, d.SnapErr
+	}
+	if w.restores {
+		p.data.Restores, p.data.RestErr = d.Restores, d.RestErr
+	}
+	if w.exports {
+		p.data.Exports, p.data.ExpErr = d.Exports, d.ExpErr
+	}
+	if w.rest {
+		p.data.Buckets, p.data.BuckErr = d.Buckets, d.BuckErr
+		p.data.Schedule, p.data.SchedErr = d.Schedule, d.SchedErr
+		p.data.Policy, p.data.PolErr = d.Policy, d.PolErr
+	}
+	p.data.Cluster, p.data.Route, p.data.Note = d.Cluster, d.Route, d.Note
+	p.loaded = true
+	now := p.ctx.Now()
+	for _, r := range p.data.Restores {
+		if _, ok := p.firstSeen[r.ID]; !ok && r.running() {
+			p.firstSeen[r.ID] = now
+		}
+	}
+	cmds := p.settleWatches()
+	p.rebuild()
+	return tea.Batch(append(cmds, p.arm())...)
+}
+
+// settleWatches ends the watches of the shown cluster whose jobs ended,
+// with a toast each.
+func (p *Pane) settleWatches() []tea.Cmd {
+	var cmds []tea.Cmd
+	for id, w := range p.watching {
+		if w.Cluster.Name != p.cluster.Name {
+			continue
+		}
+		switch w.Kind {
+		case "restore":
+			for _, r := range p.data.Restores {
+				if r.ID == id && !r.running() {
+					text, failed := restoreOutcome(w.Label, r)
+					cmds = append(cmds, views.Toast(text, failed))
+					delete(p.watching, id)
+				}
+			}
+		case "snapshot":
+			for _, s := range p.data.Snaps {
+				if s.ID == id && s.Done {
+					cmds = append(cmds, views.Toast(w.Label+" "+s.Status, !s.Completed))
+					delete(p.watching, id)
+				}
+			}
+		case "export":
+			for _, e := range p.data.Exports {
+				if e.ID == id && e.Done() {
+					cmds = append(cmds, views.Toast(w.Label+" "+string(e.State), e.State != apiclient.ExportSuccessful))
+					delete(p.watching, id)
+				}
+			}
+		}
+	}
+	return cmds
+}
+
+func (p *Pane) watchResult(msg views.ResultMsg) tea.Cmd {
+	res, _ := msg.Value.(watchResult)
+	if msg.Err != nil {
+		p.failures++
+		if e, ok := apiclient.AsError(msg.Err); ok {
+			p.retryAfter = e.RetryAfter
+			if e.Status == 404 {
+				// The job is gone: nothing left to watch.
+				delete(p.watching, res.W.ID)
+				return tea.Batch(views.Toast(res.W.Label+": no longer found", true), p.arm())
+			}
+		}
+		return nil
+	}
+	p.failures, p.retryAfter = 0, 0
+	if _, ok := p.watching[res.W.ID]; !ok || !res.Done {
+		return nil
+	}
+	delete(p.watching, res.W.ID)
+	cmds := []tea.Cmd{views.Toast(res.Outcome, res.Failed)}
+	if p.visible && p.cluster != nil && p.cluster.Name == res.W.Cluster.Name {
+		cmds = append(cmds, p.loadData("", allParts, keyData))
+	}
+	cmds = append(cmds, p.arm())
+	return tea.Batch(cmds...)
+}
+
+// open shows one cluster's backups.
+func (p *Pane) open(c clusterRef) tea.Cmd {
+	p.cluster = &c
+	p.data, p.loaded, p.view, p.notice = clusterData{Cluster: c}, false, viewSnapshots, ""
+	p.data.Route, p.data.Note = routeFor(c.Kind, p.ctx.Now())
+	p.rebuild()
+	return tea.Batch(p.loadData("loading backups of "+c.Name, allParts, keyData), p.arm())
+}
+
+// pollLoop is the pane's poll generation: every Arm starts a new one, so a
+// stale tick is recognised and dropped; Every is the armed delay (tests
+// read it to step a manual clock).
+type pollLoop struct {
+	gen   uint64
+	armed bool
+	every time.Duration
+	// schedule replaces the timer (tests step a manual clock instead).
+	schedule func(d time.Duration, gen uint64) tea.Cmd
+}
+
+func (l *pollLoop) Arm(d time.Duration) tea.Cmd {
+	l.gen++
+	l.armed, l.every = true, d
+	gen := l.gen
+	if l.schedule != nil {
+		return l.schedule(d, gen)
+	}
+	return tea.Tick(d, func(time.Time) tea.Msg { return views.PollTickMsg{Pane: views.Backups, Gen: gen} })
+}
+
+func (l *pollLoop) Stop() { l.gen++; l.armed = false }
+
+func (l *pollLoop) Current(msg views.PollTickMsg) bool {
+	if !l.armed || msg.Gen != l.gen {
+		return false
+	}
+	l.armed = false
+	return true
+}

@@ -1,0 +1,599 @@
+package backups
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
+	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
+	"github.com/dbadmin-tui/dbadmin-tui/views"
+)
+
+const timeLayout = "2006-01-02 15:04"
+
+func pickerColumns() []components.Column {
+	return []components.Column{
+		{Title: "CLUSTER", MinWidth: 14, Flex: 2},
+		{Title: "KIND", Width: 11},
+		{Title: "TIER", Width: 10},
+		{Title: "VERSION", Width: 8},
+		{Title: "BACKUP", Width: 6},
+	}
+}
+
+func snapColumns() []components.Column {
+	return []components.Column{
+		{Title: "TYPE", Width: 12},
+		{Title: "STATUS", Width: 11},
+		{Title: "CREATED", Width: 16},
+		{Title: "EXPIRES", Width: 16},
+		{Title: "SIZE", Width: 9, Align: components.AlignRight},
+		{Title: "FREQUENCY", Width: 9},
+		{Title: "DESCRIPTION", MinWidth: 10, Flex: 1},
+	}
+}
+
+func restoreColumns() []components.Column {
+	return []components.Column{
+		{Title: "STATE", Width: 16},
+		{Title: "DELIVERY", Width: 11},
+		{Title: "SNAPSHOT", Width: 9},
+		{Title: "TARGET", MinWidth: 10, Flex: 1},
+		{Title: "STARTED", Width: 16},
+		{Title: "ELAPSED", Width: 8, Align: components.AlignRight},
+		{Title: "RESULT", MinWidth: 10, Flex: 2},
+	}
+}
+
+func exportColumns() []components.Column {
+	return []components.Column{
+		{Title: "STATE", Width: 12},
+		{Title: "PROGRESS", Width: 8, Align: components.AlignRight},
+		{Title: "SNAPSHOT", Width: 9},
+		{Title: "BUCKET", MinWidth: 10, Flex: 1},
+		{Title: "CREATED", Width: 16},
+		{Title: "FINISHED", Width: 16},
+		{Title: "PREFIX", MinWidth: 10, Flex: 2},
+	}
+}
+
+func bucketColumns() []components.Column {
+	return []components.Column{
+		{Title: "NAME", MinWidth: 12, Flex: 2},
+		{Title: "PROVIDER", Width: 8},
+		{Title: "ROLE", Width: 24},
+		{Title: "REGION", Width: 10},
+		{Title: "ID", Width: 24},
+	}
+}
+
+// short is the tail of an id, enough to tell rows apart.
+func short(id string) string {
+	if len(id) > 8 {
+		return "…" + id[len(id)-8:]
+	}
+	return id
+}
+
+func fmtTime(t *time.Time) string {
+	if t == nil || t.IsZero() {
+		return "-"
+	}
+	return t.UTC().Format(timeLayout)
+}
+
+func fmtSize(n int64) string {
+	switch {
+	case n <= 0:
+		return "-"
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	}
+	return fmt.Sprintf("%d KiB", n>>10)
+}
+
+func fmtDur(d time.Duration) string {
+	if d < 0 {
+		d = 0
+	}
+	d = d.Round(time.Second)
+	switch {
+	case d >= time.Hour:
+		return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
+	case d >= time.Minute:
+		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+	}
+	return fmt.Sprintf("%ds", int(d.Seconds()))
+}
+
+// spinnerFrames turn with the clock, so a running row moves on every redraw
+// without a timer of its own.
+var spinnerFrames = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
+
+func spinner(now time.Time) string {
+	return spinnerFrames[(now.UnixMilli()/100)%int64(len(spinnerFrames))]
+}
+
+// elapsed is how long a restore has run (or ran). The server's clock may
+// run ahead of ours (a sped-up demo): then time since this session first
+// saw it running.
+func (p *Pane) elapsed(r restoreRow, now time.Time) string {
+	if r.Started == nil {
+		return "-"
+	}
+	if r.Finished != nil {
+		return fmtDur(r.Finished.Sub(*r.Started))
+	}
+	if !r.running() {
+		return "-"
+	}
+	if now.Before(*r.Started) {
+		if seen, ok := p.firstSeen[r.ID]; ok {
+			return fmtDur(now.Sub(seen))
+		}
+		return "0s"
+	}
+	return fmtDur(now.Sub(*r.Started))
+}
+
+func (p *Pane) rebuild() {
+	p.rebuildPicker()
+	p.rebuildSnaps()
+	p.rebuildRestores()
+	p.rebuildExports()
+	p.rebuildBuckets()
+	p.refreshDetail()
+}
+
+func (p *Pane) rebuildPicker() {
+	var rows []components.Row
+	for _, c := range p.clusters {
+		backup := "on"
+		if !c.Backup {
+			backup = "off"
+		}
+		cells := []string{c.Name, c.Kind.String(), c.Tier, c.Version, backup}
+		if !views.MatchFilter(p.filter, cells...) {
+			continue
+		}
+		class := ""
+		if c.Kind == kindTenant || !c.Backup {
+			class = "muted"
+		}
+		rows = append(rows, components.Row{ID: c.Name, Cells: cells, Class: class})
+	}
+	p.picker.SetRows(rows)
+}
+
+func (p *Pane) rebuildSnaps() {
+	var rows []components.Row
+	for _, s := range p.data.Snaps {
+		typ := s.Type
+		if s.Sharded {
+			mark := "▸ "
+			if p.expanded[s.ID] {
+				mark = "▾ "
+			}
+			typ = mark + typ
+		}
+		cells := []string{typ, s.Status, fmtTime(s.Created), fmtTime(s.Expires), fmtSize(s.Size), s.Frequency, s.Description}
+		if !views.MatchFilter(p.filter, append(cells, s.ID)...) {
+			continue
+		}
+		rows = append(rows, components.Row{ID: s.ID, Cells: cells, Class: snapClass(s)})
+		if s.Sharded && p.expanded[s.ID] {
+			for _, m := range s.Members {
+				rows = append(rows, components.Row{ID: s.ID + "/" + m.ID, Class: "muted",
+					Cells: []string{"  └ member", "", "", "", "", components.Sanitize(m.CloudProvider), components.Sanitize(m.ReplicaSetName) + "  " + m.ID}})
+			}
+		}
+	}
+	p.snaps.SetRows(rows)
+}
+
+func snapClass(s snapRow) string {
+	switch {
+	case s.Status == string(apiclient.SnapshotFailed):
+		return "failed"
+	case !s.Done:
+		return "running"
+	}
+	return ""
+}
+
+func (p *Pane) rebuildRestores() {
+	now := p.ctx.Now()
+	var rows []components.Row
+	for _, r := range p.data.Restores {
+		state := string(r.State)
+		class := "ok"
+		switch r.State {
+		case apiclient.RestoreRunning:
+			state, class = spinner(now)+" running", "running"
+		case apiclient.RestoreFailed, apiclient.RestoreCancelled, apiclient.RestoreExpired:
+			class = "failed"
+		}
+		if _, mine := p.watching[r.ID]; mine {
+			state += " ★"
+		}
+		target := r.Target
+		if target == "" {
+			target = "-"
+		}
+		result := "-"
+		switch {
+		case len(r.URLs) > 0:
+			result = r.URLs[0]
+		case r.Finished != nil:
+			result = "finished " + fmtTime(r.Finished)
+		case r.State == apiclient.RestoreRunning:
+			result = "in progress"
+		}
+		cells := []string{state, r.Delivery, short(r.SnapshotID), target, fmtTime(r.Started), p.elapsed(r, now), result}
+		if !views.MatchFilter(p.filter, append(cells, r.ID)...) {
+			continue
+		}
+		rows = append(rows, components.Row{ID: r.ID, Cells: cells, Class: class})
+	}
+	p.restores.SetRows(rows)
+	if p.focusRestore != "" && p.restores.SetCursorID(p.focusRestore) {
+		p.focusRestore = ""
+	}
+}
+
+func (p *Pane) bucketName(id string) string {
+	for _, b := range p.data.Buckets {
+		if b.ID == id {
+			return b.BucketName
+		}
+	}
+	return short(id)
+}
+
+func (p *Pane) rebuildExports() {
+	var rows []components.Row
+	for _, e := range p.data.Exports {
+		prog := "-"
+		if s := e.ExportStatus; s != nil && s.TotalCollections > 0 {
+			prog = fmt.Sprintf("%d/%d", s.ExportedCollections, s.TotalCollections)
+		}
+		created := e.CreatedAt
+		cells := []string{string(e.State), prog, short(e.SnapshotID), p.bucketName(e.ExportBucketID), fmtTime(&created), fmtTime(e.FinishedAt), e.Prefix}
+		if !views.MatchFilter(p.filter, append(cells, e.ID)...) {
+			continue
+		}
+		class := ""
+		switch {
+		case !e.Done():
+			class = "running"
+		case e.State != apiclient.ExportSuccessful:
+			class = "failed"
+		}
+		rows = append(rows, components.Row{ID: e.ID, Cells: cells, Class: class})
+	}
+	p.exports.SetRows(rows)
+}
+
+func (p *Pane) rebuildBuckets() {
+	var rows []components.Row
+	for _, b := range p.data.Buckets {
+		role := b.IAMRoleID
+		if role == "" {
+			role = b.RoleID
+		}
+		cells := []string{b.BucketName, string(b.CloudProvider), role, b.Region, b.ID}
+		if !views.MatchFilter(p.filter, cells...) {
+			continue
+		}
+		rows = append(rows, components.Row{ID: b.ID, Cells: cells})
+	}
+	p.buckets.SetRows(rows)
+}
+
+// refreshDetail fills the schedule or compliance text.
+func (p *Pane) refreshDetail() {
+	switch p.view {
+	case viewSchedule:
+		p.detail.SetText(p.scheduleText())
+	case viewCompliance:
+		p.detail.SetText(p.complianceText())
+	}
+}
+
+func (p *Pane) scheduleText() string {
+	d := p.data
+	switch {
+	case d.Route != routeCluster:
+		return "Backup schedules are managed for dedicated clusters; " + p.cluster.Kind.String() + " deployments take daily snapshots on the service's own schedule."
+	case d.SchedErr != nil:
+		return "The schedule could not be read: " + errText(d.SchedErr)
+	case d.Schedule == nil:
+		return "loading…"
+	}
+	s := d.Schedule
+	var b strings.Builder
+	fmt.Fprintf(&b, "Backup schedule of %s\n\n", components.Sanitize(s.ClusterName))
+	fmt.Fprintf(&b, "  Next snapshot        %s UTC\n", fmtTime(s.NextSnapshot))
+	fmt.Fprintf(&b, "  Reference time       %02d:%02d UTC\n", deref(s.ReferenceHourOfDay), deref(s.ReferenceMinuteOfHour))
+	fmt.Fprintf(&b, "  Restore window       %d days\n", deref(s.RestoreWindowDays))
+	auto := "off"
+	if s.AutoExportEnabled != nil && *s.AutoExportEnabled {
+		auto = "on"
+		if s.Export != nil {
+			auto += fmt.Sprintf(" (%s to %s)", s.Export.FrequencyType, components.Sanitize(p.bucketName(s.Export.ExportBucketID)))
+		}
+	}
+	fmt.Fprintf(&b, "  Auto export          %s\n\n", auto)
+	b.WriteString("Policy items\n")
+	n := 0
+	for _, pol := range s.Policies {
+		for _, it := range pol.PolicyItems {
+			n++
+			fmt.Fprintf(&b, "  %-8s every %-10s keep %d %s\n", it.FrequencyType, interval(it), it.RetentionValue, it.RetentionUnit)
+		}
+	}
+	if n == 0 {
+		b.WriteString("  none: no scheduled snapshots are taken\n")
+	}
+	b.WriteString("\nCopy settings\n")
+	if len(s.CopySettings) == 0 {
+		b.WriteString("  none: snapshots stay in the cluster's region\n")
+	}
+	for _, c := range s.CopySettings {
+		oplogs := "no"
+		if c.ShouldCopyOplogs != nil && *c.ShouldCopyOplogs {
+			oplogs = "yes"
+		}
+		fmt.Fprintf(&b, "  %s %s  frequencies %s  oplogs %s\n", components.Sanitize(c.CloudProvider), components.Sanitize(c.RegionName),
+			components.Sanitize(strings.Join(c.Frequencies, ",")), oplogs)
+	}
+	for _, e := range s.ExtraRetentionSettings {
+		fmt.Fprintf(&b, "  extra retention: %s kept %d days\n", components.Sanitize(e.FrequencyType), e.RetentionDays)
+	}
+	return b.String()
+}
+
+func interval(it apiclient.PolicyItem) string {
+	switch it.FrequencyType {
+	case apiclient.FrequencyHourly:
+		return fmt.Sprintf("%dh", it.FrequencyInterval)
+	case apiclient.FrequencyDaily:
+		if it.FrequencyInterval == 1 {
+			return "day"
+		}
+		return fmt.Sprintf("%d days", it.FrequencyInterval)
+	case apiclient.FrequencyWeekly:
+		return fmt.Sprintf("day %d", it.FrequencyInterval)
+	case apiclient.FrequencyMonthly:
+		if it.FrequencyInterval == 40 {
+			return "last day"
+		}
+		return fmt.Sprintf("day %d", it.FrequencyInterval)
+	}
+	return fmt.Sprintf("%d", it.FrequencyInterval)
+}
+
+func deref(p *int) int {
+	if p == nil {
+		return 0
+	}
+	return *p
+}
+
+func (p *Pane) complianceText() string {
+	d := p.data
+	switch {
+	case d.PolErr != nil:
+		return "The compliance policy could not be read: " + errText(d.PolErr)
+	case d.Policy == nil:
+		return "loading…"
+	case d.Policy.State == "" && d.Policy.AuthorizedEmail == "":
+		return "No backup compliance policy is set for this project."
+	}
+	pol := d.Policy
+	onOff := func(b bool) string {
+		if b {
+			return "on"
+		}
+		return "off"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Backup compliance policy of %s\n\n", components.Sanitize(p.ctx.ProjectName))
+	state := string(pol.State)
+	if pol.State != apiclient.ComplianceActive {
+		state += " (being applied)"
+	}
+	fmt.Fprintf(&b, "  State                %s\n", state)
+	fmt.Fprintf(&b, "  Authorized by        %s %s <%s>\n", components.Sanitize(pol.AuthorizedUserFirstName),
+		components.Sanitize(pol.AuthorizedUserLastName), components.Sanitize(pol.AuthorizedEmail))
+	fmt.Fprintf(&b, "  Copy protection      %s\n", onOff(pol.CopyProtectionEnabled))
+	fmt.Fprintf(&b, "  Encryption at rest   %s\n", onOff(pol.EncryptionAtRestEnabled))
+	fmt.Fprintf(&b, "  Point in time        %s (restore window %d days)\n", onOff(pol.PitEnabled), pol.RestoreWindowDays)
+	if it := pol.OnDemandPolicyItem; it != nil {
+		fmt.Fprintf(&b, "  On-demand snapshots  kept at least %d %s\n", it.RetentionValue, it.RetentionUnit)
+	}
+	b.WriteString("\nScheduled policy items (minimums every cluster must keep)\n")
+	for _, it := range pol.ScheduledPolicyItems {
+		fmt.Fprintf(&b, "  %-8s every %-10s keep %d %s\n", it.FrequencyType, interval(it), it.RetentionValue, it.RetentionUnit)
+	}
+	fmt.Fprintf(&b, "\n  Updated %s by %s\n", fmtTime(pol.UpdatedDate), components.Sanitize(pol.UpdatedUser))
+	return b.String()
+}
+
+func errText(err error) string {
+	if e, ok := apiclient.AsError(err); ok {
+		t := fmt.Sprintf("%d %s", e.Status, e.ErrorCode)
+		if e.Detail != "" {
+			t += ": " + e.Detail
+		}
+		return components.Sanitize(t)
+	}
+	return components.Sanitize(err.Error())
+}
+
+// chrome is the lines above and below the table: title, tabs, note, footer.
+func (p *Pane) chromeLines() int {
+	n := 3 // title, tabs, footer
+	if p.noteText() != "" {
+		n++
+	}
+	return n
+}
+
+func (p *Pane) layout() {
+	h := max(p.h-p.chromeLines(), 1)
+	p.picker.SetSize(p.w, max(p.h-2, 1))
+	for _, t := range []*components.Table{&p.snaps, &p.restores, &p.exports, &p.buckets} {
+		t.SetSize(p.w, h)
+	}
+	p.detail.SetSize(p.w, h)
+}
+
+func (p *Pane) noteText() string {
+	var parts []string
+	if p.cluster != nil && p.data.Note != "" {
+		parts = append(parts, p.data.Note)
+	}
+	if p.notice != "" {
+		parts = append(parts, p.notice)
+	}
+	return strings.Join(parts, " · ")
+}
+
+func (p *Pane) View() string {
+	if p.w <= 0 || p.h <= 0 {
+		return ""
+	}
+	th := p.ctx.Theme
+	fit := func(s string) string { return ansi.Truncate(s, p.w, "…") }
+	if p.cluster == nil {
+		head := "Backups · pick a cluster (enter)"
+		switch {
+		case p.ctx.GroupID == "":
+			return fit(th.Muted.Render("Backups · no project selected: pick one with the context picker"))
+		case p.clustersErr != nil:
+			head = "Backups · clusters could not be listed: " + errText(p.clustersErr)
+		case !p.loadedList:
+			head = "Backups · loading clusters…"
+		}
+		return lipgloss.JoinVertical(lipgloss.Left, fit(th.Header.Render(head)),
+			fit(th.Muted.Render(fmt.Sprintf("%d deployments in %s", len(p.clusters), components.Sanitize(p.ctx.ProjectName)))),
+			p.picker.View())
+	}
+	c := p.cluster
+	title := fmt.Sprintf("Backups · %s (%s, %s, %s)", components.Sanitize(c.Name), c.Kind, components.Sanitize(c.Tier), components.Sanitize(c.Version))
+	if len(p.watching) > 0 {
+		title += fmt.Sprintf(" · watching %d", len(p.watching))
+	}
+	var tabs []string
+	for v := viewSnapshots; v < viewCount; v++ {
+		if v == p.view {
+			tabs = append(tabs, th.TabActive.Render("["+v.title()+"]"))
+		} else {
+			tabs = append(tabs, th.TabInactive.Render(" "+v.title()+" "))
+		}
+	}
+	lines := []string{fit(th.Header.Render(title)), fit(strings.Join(tabs, " ") + th.Muted.Render("  tab: next view"))}
+	if n := p.noteText(); n != "" {
+		lines = append(lines, fit(th.ErrorText.Render(components.Sanitize(n))))
+	}
+	lines = append(lines, p.body(), fit(th.Muted.Render(p.footer())))
+	return lipgloss.JoinVertical(lipgloss.Left, lines...)
+}
+
+// body is the current view's table or text, with a line for an error or an
+// empty list instead of an empty frame.
+func (p *Pane) body() string {
+	th := p.ctx.Theme
+	h := max(p.h-p.chromeLines(), 1)
+	msgBox := func(s string) string {
+		return lipgloss.NewStyle().Width(p.w).Height(h).Render(th.Muted.Render(components.Sanitize(s)))
+	}
+	if !p.loaded {
+		return msgBox("loading backups…")
+	}
+	switch p.view {
+	case viewSnapshots:
+		switch {
+		case p.data.Route == routeNone:
+			return msgBox("Shared-tier (M0/M2/M5) clusters keep daily snapshots the API only serves one at a time by id (getSharedClusterBackup); there is nothing to list here.")
+		case p.data.SnapErr != nil:
+			return msgBox("Snapshots could not be listed: " + errText(p.data.SnapErr))
+		case len(p.data.Snaps) == 0:
+			return msgBox("No snapshots yet. n takes an on-demand snapshot.")
+		}
+		return p.snaps.View()
+	case viewRestores:
+		switch {
+		case p.data.Route == routeNone:
+			return msgBox("Restores of shared-tier clusters are not available through this API.")
+		case p.data.RestErr != nil:
+			return msgBox("Restore jobs could not be listed: " + errText(p.data.RestErr))
+		case len(p.data.Restores) == 0:
+			return msgBox("No restore jobs. R on a completed snapshot starts one.")
+		}
+		return p.restores.View()
+	case viewExports:
+		switch {
+		case p.data.Route != routeCluster:
+			return msgBox("Exports to a bucket are available for dedicated clusters only.")
+		case p.data.ExpErr != nil:
+			return msgBox("Export jobs could not be listed: " + errText(p.data.ExpErr))
+		case len(p.data.Exports) == 0:
+			return msgBox("No export jobs. E on a completed snapshot exports it to a bucket.")
+		}
+		return p.exports.View()
+	case viewBuckets:
+		switch {
+		case p.data.Route != routeCluster:
+			return msgBox("Export buckets are used by dedicated clusters only.")
+		case p.data.BuckErr != nil:
+			return msgBox("Export buckets could not be listed: " + errText(p.data.BuckErr))
+		case len(p.data.Buckets) == 0:
+			return msgBox("No export buckets. b registers one.")
+		}
+		return p.buckets.View()
+	}
+	return p.detail.View()
+}
+
+// footer says what the cursor is on and what the keys do here.
+func (p *Pane) footer() string {
+	switch p.view {
+	case viewSnapshots:
+		if s, ok := p.selectedSnap(); ok {
+			t := fmt.Sprintf("snapshot %s · mongod %s", s.ID, s.Version)
+			if s.Sharded {
+				t += fmt.Sprintf(" · %d members (enter expands)", len(s.Members))
+			}
+			return t + " · n snapshot  R restore  e expiration  d delete  E export"
+		}
+		return "n snapshot"
+	case viewRestores:
+		if r, ok := p.selectedRestore(); ok {
+			t := "restore " + r.ID
+			if r.ExpiresAt != nil && len(r.URLs) > 0 {
+				t += " · download link expires " + fmtTime(r.ExpiresAt)
+			}
+			if r.running() {
+				t += " · x cancel"
+			}
+			return t
+		}
+	case viewExports:
+		if id := p.exports.SelectedID(); id != "" {
+			return "export " + id
+		}
+	case viewBuckets:
+		return "b new bucket  d delete bucket"
+	case viewSchedule:
+		return "s edit schedule"
+	}
+	return ""
+}
