@@ -1,0 +1,386 @@
+package alerts
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
+	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
+	"github.com/dbadmin-tui/dbadmin-tui/views"
+)
+
+func configColumns() []components.Column {
+	return []components.Column{
+		{Title: "ENABLED", Width: 8},
+		{Title: "EVENT TYPE", MinWidth: 16, Flex: 3},
+		{Title: "SEVERITY", Width: 9},
+		{Title: "MATCHERS", MinWidth: 10, Flex: 3},
+		{Title: "NOTIFICATIONS", MinWidth: 12, Flex: 3},
+		{Title: "UPDATED", Width: 17},
+	}
+}
+
+func (p *Pane) rebuildConfigRows() {
+	rows := make([]components.Row, 0, len(p.cfgOrder))
+	for _, id := range p.cfgOrder {
+		c := p.configs[id]
+		enabled, class := "yes", ""
+		if !c.Enabled {
+			enabled, class = "no", "muted"
+		}
+		var ms, ns []string
+		for _, m := range c.Matchers {
+			ms = append(ms, m.FieldName+" "+string(m.Operator)+" "+m.Value)
+		}
+		for _, n := range c.Notifications {
+			ns = append(ns, string(n.TypeName))
+		}
+		updated := ""
+		if c.Updated != nil {
+			updated = p.when(*c.Updated)
+		}
+		rows = append(rows, components.Row{ID: c.ID, Class: class, Cells: []string{
+			enabled, c.EventTypeName, orDash(string(c.SeverityOverride)), strings.Join(ms, "; "), strings.Join(ns, ", "), updated,
+		}})
+	}
+	p.cfgTable.SetRows(rows)
+}
+
+func (p *Pane) renderConfigDetail() {
+	c, ok := p.configs[p.cfgDetailID]
+	if !ok {
+		p.detail.SetMarkdown("# Alert configuration " + p.cfgDetailID + "\n\nIt is no longer in the list.")
+		return
+	}
+	var b strings.Builder
+	b.WriteString("# Alert configuration\n\n")
+	writeConfig(&b, c, p)
+	n := 0
+	for _, a := range p.alerts {
+		if a.AlertConfigID == c.ID && a.Status == apiclient.AlertOpen {
+			n++
+		}
+	}
+	fmt.Fprintf(&b, "**Open alerts raised by it:** %d\n\n", n)
+	b.WriteString("t: enable/disable · d: delete · e: edit (form) · E: edit as JSON · esc: back\n")
+	p.detail.SetMarkdown(b.String())
+}
+
+// selectedConfig is the configuration under the cursor or in the detail.
+func (p *Pane) selectedConfig(verb string) (apiclient.AlertConfig, tea.Cmd) {
+	var id string
+	switch p.mode {
+	case modeConfigs:
+		id = p.cfgTable.SelectedID()
+	case modeConfigDetail:
+		id = p.cfgDetailID
+	default:
+		return apiclient.AlertConfig{}, refuse(verb + " acts on alert configurations: press c to list them")
+	}
+	c, ok := p.configs[id]
+	if !ok {
+		return c, refuse(verb + ": no alert configuration selected")
+	}
+	return c, nil
+}
+
+// toggleConfig flips enabled; only that changes on the server.
+func (p *Pane) toggleConfig() tea.Cmd {
+	c, bad := p.selectedConfig("enable/disable")
+	if bad != nil {
+		return bad
+	}
+	client, gid, want := p.ctx.Client, p.ctx.GroupID, !c.Enabled
+	verb := "disabling"
+	if want {
+		verb = "enabling"
+	}
+	return views.Fetch(views.Alerts, "toggle", p.writeSeq.Next(), verb+" "+components.Sanitize(c.EventTypeName), func(ctx context.Context) (any, error) {
+		return client.AlertConfigs().Toggle(ctx, gid, c.ID, want)
+	})
+}
+
+func (p *Pane) confirmDelete() tea.Cmd {
+	c, bad := p.selectedConfig("delete")
+	if bad != nil {
+		return bad
+	}
+	open := 0
+	for _, a := range p.alerts {
+		if a.AlertConfigID == c.ID && a.Status == apiclient.AlertOpen {
+			open++
+		}
+	}
+	body := fmt.Sprintf("Delete the %s configuration %s?\nIts %d open alert(s) will be cancelled and its notifications stop.",
+		components.Sanitize(c.EventTypeName), c.ID, open)
+	msg := views.ConfirmMsg{Pane: views.Alerts, Title: "Delete alert configuration", Body: body,
+		Action: views.ActionMsg{Name: actDelete, Target: c.ID}}
+	return func() tea.Msg { return msg }
+}
+
+func (p *Pane) deleteConfig(id string) tea.Cmd {
+	if id == "" {
+		return refuse("delete: no alert configuration selected")
+	}
+	client, gid := p.ctx.Client, p.ctx.GroupID
+	return views.Fetch(views.Alerts, "delete", p.writeSeq.Next(), "deleting alert configuration", func(ctx context.Context) (any, error) {
+		if err := client.AlertConfigs().Delete(ctx, gid, id); err != nil {
+			return nil, err
+		}
+		return id, nil
+	})
+}
+
+// configWriteDone applies a toggle, delete or save and reloads the list.
+func (p *Pane) configWriteDone(msg views.ResultMsg) tea.Cmd {
+	if msg.Err != nil {
+		if msg.Key == "saveConfig" {
+			return tea.Batch(refuse("alert configuration not saved: " + errText(msg.Err) + "; your JSON is kept: press E or N to continue"))
+		}
+		return refuse(msg.Key + " failed: " + errText(msg.Err))
+	}
+	var text string
+	switch v := msg.Value.(type) {
+	case *apiclient.AlertConfig:
+		p.configs[v.ID] = *v
+		if !slices.Contains(p.cfgOrder, v.ID) {
+			p.cfgOrder = append(p.cfgOrder, v.ID)
+		}
+		state := "disabled"
+		if v.Enabled {
+			state = "enabled"
+		}
+		text = fmt.Sprintf("alert configuration %s %s", components.Sanitize(v.EventTypeName), state)
+		if msg.Key == "saveConfig" {
+			text = "saved alert configuration " + components.Sanitize(v.EventTypeName) + " (" + state + ")"
+			p.cfgDraft, p.cfgEdit = "", ""
+		}
+	case string:
+		delete(p.configs, v)
+		p.cfgOrder = slices.DeleteFunc(p.cfgOrder, func(id string) bool { return id == v })
+		text = "deleted alert configuration " + v
+		if p.mode == modeConfigDetail {
+			p.mode = modeConfigs
+		}
+	}
+	p.rebuildConfigRows()
+	p.rebuildRows()
+	if p.mode == modeConfigDetail {
+		p.renderConfigDetail()
+	}
+	return tea.Batch(views.Toast(text, false), p.load(""))
+}
+
+// Notification kinds the create form offers, and what its target means.
+var formKinds = []struct {
+	kind apiclient.NotificationType
+	hint string
+}{
+	{apiclient.NotifyEmail, "an email address"},
+	{apiclient.NotifyGroup, "project roles, comma-separated (GROUP_OWNER, GROUP_READ_ONLY)"},
+	{apiclient.NotifyUser, "a username"},
+	{apiclient.NotifySMS, "a mobile number"},
+	{apiclient.NotifyWebhook, "a webhook URL (secret: optional signing secret)"},
+	{apiclient.NotifyPagerDuty, "a PagerDuty service key"},
+	{apiclient.NotifyDatadog, "a Datadog API key"},
+}
+
+var eventNamePattern = regexp.MustCompile(`^[A-Z][A-Z0-9_]{1,99}$`)
+
+var operators = []string{"EQUALS", "NOT_EQUALS", "CONTAINS", "NOT_CONTAINS", "STARTS_WITH", "ENDS_WITH", "REGEX"}
+
+// parseMatchers reads "FIELD OPERATOR value; FIELD OPERATOR value".
+func parseMatchers(s string) ([]apiclient.Matcher, error) {
+	var out []apiclient.Matcher
+	for i, part := range strings.Split(s, ";") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		f := strings.SplitN(part, " ", 3)
+		if len(f) < 3 || strings.TrimSpace(f[2]) == "" {
+			return nil, fmt.Errorf("matcher %d: want FIELD OPERATOR value, e.g. CLUSTER_NAME EQUALS payments-rs", i+1)
+		}
+		op := strings.ToUpper(f[1])
+		if !slices.Contains(operators, op) {
+			return nil, fmt.Errorf("matcher %d: operator %q: want one of %s", i+1, f[1], strings.Join(operators, ", "))
+		}
+		if op == "REGEX" {
+			if _, err := regexp.Compile(f[2]); err != nil {
+				return nil, fmt.Errorf("matcher %d: not a regular expression: %v", i+1, err)
+			}
+		}
+		out = append(out, apiclient.Matcher{FieldName: strings.ToUpper(f[0]), Operator: apiclient.MatcherOperator(op), Value: strings.TrimSpace(f[2])})
+	}
+	return out, nil
+}
+
+func matchersText(ms []apiclient.Matcher) string {
+	parts := make([]string, len(ms))
+	for i, m := range ms {
+		parts[i] = m.FieldName + " " + string(m.Operator) + " " + m.Value
+	}
+	return strings.Join(parts, "; ")
+}
+
+var severityChoices = []string{"none", "INFO", "WARNING", "ERROR", "CRITICAL"}
+
+func intRule(lo int) func(string, components.FormValues) error {
+	return func(v string, _ components.FormValues) error {
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil || n < lo {
+			return fmt.Errorf("a whole number of minutes, at least %d", lo)
+		}
+		return nil
+	}
+}
+
+// openConfigForm asks for a new configuration, or the editable parts of the
+// selected one (its notifications are kept as they are).
+func (p *Pane) openConfigForm(edit bool) tea.Cmd {
+	var c apiclient.AlertConfig
+	title, target := "New alert configuration", ""
+	if edit {
+		var bad tea.Cmd
+		if c, bad = p.selectedConfig("edit"); bad != nil {
+			return bad
+		}
+		if field := maskedSecret(c); field != "" {
+			return refuse("edit: this configuration's " + field + " is a secret the API returns masked; edit it as JSON (E) and type it again")
+		}
+		title, target = "Edit "+components.Sanitize(c.EventTypeName)+" configuration", c.ID
+	}
+	sev := slices.Index(severityChoices, string(c.SeverityOverride))
+	fields := []components.Field{
+		{Key: "event", Label: "Event type", Kind: components.FieldText, Value: c.EventTypeName, Placeholder: "HOST_DOWN",
+			Validate: func(v string, _ components.FormValues) error {
+				if !eventNamePattern.MatchString(strings.TrimSpace(v)) {
+					return errors.New("required: an event type name such as HOST_DOWN")
+				}
+				return nil
+			}},
+		{Key: "enabled", Label: "Enabled", Kind: components.FieldToggle, On: c.Enabled || !edit},
+		{Key: "severity", Label: "Severity override", Kind: components.FieldChoice, Choices: severityChoices, Choice: max(sev, 0)},
+		{Key: "matchers", Label: "Matchers", Kind: components.FieldText, Value: matchersText(c.Matchers),
+			Hint: "FIELD OPERATOR value; … (empty: every resource)", Placeholder: "CLUSTER_NAME EQUALS payments-rs",
+			Validate: func(v string, _ components.FormValues) error { _, err := parseMatchers(v); return err }},
+	}
+	if !edit {
+		kinds := make([]string, len(formKinds))
+		hints := make([]string, len(formKinds))
+		for i, k := range formKinds {
+			kinds[i], hints[i] = string(k.kind), string(k.kind)+": "+k.hint
+		}
+		fields = append(fields,
+			components.Field{Key: "kind", Label: "Notify", Kind: components.FieldChoice, Choices: kinds},
+			components.Field{Key: "target", Label: "Target", Kind: components.FieldText, Hint: strings.Join(hints[:3], " · "),
+				Validate: func(v string, _ components.FormValues) error {
+					if strings.TrimSpace(v) == "" {
+						return errors.New("required: where the notification goes")
+					}
+					return nil
+				}},
+			components.Field{Key: "secret", Label: "Secret (webhook, optional)", Kind: components.FieldText, Secret: true},
+			components.Field{Key: "delay", Label: "Delay (min)", Kind: components.FieldText, Value: "0", Validate: intRule(0)},
+			components.Field{Key: "interval", Label: "Interval (min)", Kind: components.FieldText, Value: "60", Validate: intRule(5)},
+		)
+	} else {
+		fields = append(fields, components.Field{Key: "note", Label: "Notifications", Kind: components.FieldChoice,
+			Choices: []string{fmt.Sprintf("%d kept as they are (E edits them as JSON)", len(c.Notifications))}})
+	}
+	name := actNewConfig
+	if edit {
+		name = actEditConfig
+	}
+	form := views.FormMsg{Pane: views.Alerts, ID: formConfig, Title: title, Fields: fields,
+		Action: views.ActionMsg{Name: name, Target: target}}
+	return func() tea.Msg { return form }
+}
+
+// configFromForm builds the configuration the form describes.
+func (p *Pane) configFromForm(msg views.ActionMsg) (apiclient.AlertConfig, error) {
+	v := msg.Values
+	var c apiclient.AlertConfig
+	if msg.Target != "" {
+		old, ok := p.configs[msg.Target]
+		if !ok {
+			return c, errors.New("the configuration is no longer in the list")
+		}
+		c = old
+	}
+	c.EventTypeName = strings.TrimSpace(v["event"])
+	c.Enabled = v.Bool("enabled")
+	c.SeverityOverride = ""
+	if s := v["severity"]; s != "none" {
+		c.SeverityOverride = apiclient.Severity(s)
+	}
+	ms, err := parseMatchers(v["matchers"])
+	if err != nil {
+		return c, err
+	}
+	c.Matchers = ms
+	if msg.Target == "" {
+		delay, _ := strconv.Atoi(strings.TrimSpace(v["delay"]))
+		interval, _ := strconv.Atoi(strings.TrimSpace(v["interval"]))
+		n := apiclient.Notification{TypeName: apiclient.NotificationType(v["kind"]), DelayMin: &delay, IntervalMin: interval}
+		t := strings.TrimSpace(v["target"])
+		switch n.TypeName {
+		case apiclient.NotifyEmail:
+			n.EmailAddress = t
+		case apiclient.NotifyGroup:
+			for _, r := range strings.Split(t, ",") {
+				if r = strings.TrimSpace(r); r != "" {
+					n.Roles = append(n.Roles, strings.ToUpper(r))
+				}
+			}
+		case apiclient.NotifyUser:
+			n.Username = t
+		case apiclient.NotifySMS:
+			n.MobileNumber = t
+		case apiclient.NotifyWebhook:
+			n.WebhookURL, n.WebhookSecret = t, v["secret"]
+		case apiclient.NotifyPagerDuty:
+			n.ServiceKey = t
+		case apiclient.NotifyDatadog:
+			n.DatadogAPIKey, n.DatadogRegion = t, "US"
+		}
+		c.Notifications = []apiclient.Notification{n}
+	}
+	// The same rules the client applies: eventTypeName and notifications.
+	return c, c.Validate()
+}
+
+func (p *Pane) submitConfigForm(msg views.ActionMsg) tea.Cmd {
+	c, err := p.configFromForm(msg)
+	if err != nil {
+		return views.FormDone(views.Alerts, formConfig, err)
+	}
+	client, gid, id := p.ctx.Client, p.ctx.GroupID, msg.Target
+	return views.Fetch(views.Alerts, "configForm", p.writeSeq.Next(), "saving alert configuration", func(ctx context.Context) (any, error) {
+		if id == "" {
+			return client.AlertConfigs().Create(ctx, gid, c)
+		}
+		return client.AlertConfigs().Update(ctx, gid, id, c)
+	})
+}
+
+// maskedSecret names a notification member that still holds a masked
+// value: sending it back would replace the real secret with asterisks.
+func maskedSecret(c apiclient.AlertConfig) string {
+	for i, n := range c.Notifications {
+		raw, _ := json.Marshal(n)
+		masked, _ := json.Marshal(n.Masked())
+		if string(raw) == string(masked) && strings.Contains(string(raw), "**") {
+			return fmt.Sprintf("notifications[%d] (%s)", i, n.TypeName)
+		}
+	}
+	return ""
+}

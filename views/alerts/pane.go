@@ -1,0 +1,369 @@
+// Package alerts is the dashboard's first screen: every alert of the
+// project, newest first with the open ones on top, their severity, target
+// and acknowledgement; a detail with the configuration that raised each;
+// the acknowledge dialog (single and bulk); and the project's alert
+// configurations (list, detail, toggle, delete, create and update from a
+// form or as JSON in $EDITOR). It polls while visible and rings the bell
+// once when a new CRITICAL or ERROR alert opens.
+package alerts
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
+	"github.com/dbadmin-tui/dbadmin-tui/keymap"
+	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
+	"github.com/dbadmin-tui/dbadmin-tui/views"
+)
+
+// Action names: the keymap's, plus the configuration editing actions the
+// keymap does not carry yet (they are looked up there first, so a keymap
+// that gains them can remap them).
+const (
+	actDetail       = "alerts.detail"
+	actAck          = "alerts.ack"
+	actUnack        = "alerts.unack"
+	actStatus       = "alerts.statusFilter"
+	actConfigs      = "alerts.configs"
+	actToggle       = "alerts.toggle"
+	actDelete       = "alerts.delete"
+	actNewConfig    = "alerts.newConfig"
+	actEditConfig   = "alerts.editConfig"
+	actNewJSON      = "alerts.newConfigJSON"
+	actEditJSON     = "alerts.editConfigJSON"
+	formAck         = "ack"
+	formUnack       = "unack"
+	formConfig      = "config"
+	targetSeparator = ","
+)
+
+// mode is what the pane shows.
+type mode int
+
+const (
+	modeList mode = iota
+	modeDetail
+	modeResults
+	modeConfigs
+	modeConfigDetail
+)
+
+// snapshot is one refresh: every alert and every configuration.
+type snapshot struct {
+	alerts     []apiclient.Alert
+	configs    []apiclient.AlertConfig
+	configsErr error // the list still shows; severities fall back to event types
+}
+
+// Pane is the alerts pane.
+type Pane struct {
+	ctx     views.Context
+	w, h    int
+	visible bool
+	paused  bool
+	mode    mode
+
+	listSeq, detailSeq, writeSeq views.Seq
+	poll                         views.Poller
+
+	alerts   []apiclient.Alert
+	byID     map[string]int // alert id -> index in alerts
+	configs  map[string]apiclient.AlertConfig
+	cfgOrder []string
+	cfgErr   error
+	loaded   bool
+	err      error
+	known    map[string]bool // alert ids seen; nil until the first load
+	status   statusFilter
+	filter   string
+
+	table    components.Table
+	cfgTable components.Table
+	detail   components.Detail
+
+	detailID      string // alert shown in detail
+	detailConfigs []apiclient.AlertConfig
+	detailErr     error
+	detailLoading bool
+	cfgDetailID   string
+
+	results  []ackResult
+	ackDraft string // the comment of the last ack that did not fully succeed
+
+	cfgDraft string // JSON left by the editor after a refused or failed save
+	cfgEdit  string // id of the configuration the draft updates; "" creates
+}
+
+// New is the pane's Factory.
+func New(ctx views.Context) views.Pane {
+	p := &Pane{ctx: ctx, configs: map[string]apiclient.AlertConfig{}, byID: map[string]int{}}
+	p.table = components.NewTable(alertColumns(), ctx.Theme, ctx.Keys)
+	p.cfgTable = components.NewTable(configColumns(), ctx.Theme, ctx.Keys)
+	p.detail = components.NewDetail(ctx.Theme, ctx.Keys)
+	return p
+}
+
+func (p *Pane) ID() views.ID     { return views.Alerts }
+func (p *Pane) Title() string    { return views.Alerts.Title() }
+func (p *Pane) Busy() string     { return "" }
+func (p *Pane) SetSize(w, h int) { p.w, p.h = w, h; p.layout() }
+
+// Init loads the alerts.
+func (p *Pane) Init() tea.Cmd { return p.load("loading alerts") }
+
+// SetVisible starts or stops the poll loop.
+func (p *Pane) SetVisible(v bool) tea.Cmd {
+	p.visible = v
+	return p.arm()
+}
+
+func (p *Pane) arm() tea.Cmd {
+	if p.paused || !p.visible || p.ctx.Paused {
+		p.poll.Stop()
+		return nil
+	}
+	d := p.ctx.Poll.Every(views.Alerts)
+	if p.err != nil && p.ctx.Poll.Slow > 0 {
+		d = p.ctx.Poll.Slow
+	}
+	if d <= 0 {
+		d = 15 * time.Second
+	}
+	return p.poll.Arm(views.Alerts, d)
+}
+
+// load fetches every alert (all pages) and every configuration; it captures
+// what it needs so it never touches the pane on its goroutine.
+func (p *Pane) load(task string) tea.Cmd {
+	client, gid := p.ctx.Client, p.ctx.GroupID
+	if client == nil || gid == "" {
+		return nil
+	}
+	return views.Fetch(views.Alerts, "list", p.listSeq.Next(), task, func(ctx context.Context) (any, error) {
+		as, err := client.Alerts().ListAll(ctx, gid, "")
+		if err != nil {
+			return nil, fmt.Errorf("list alerts: %w", err)
+		}
+		cs, cerr := client.AlertConfigs().ListAll(ctx, gid)
+		return snapshot{alerts: as, configs: cs, configsErr: cerr}, nil
+	})
+}
+
+// Selected is the id `y` copies: the alert or configuration under the cursor.
+func (p *Pane) Selected() string {
+	switch p.mode {
+	case modeConfigs:
+		return p.cfgTable.SelectedID()
+	case modeConfigDetail:
+		return p.cfgDetailID
+	case modeDetail:
+		return p.detailID
+	}
+	return p.table.SelectedID()
+}
+
+// Actions lists the keymap's alert actions and the configuration editing
+// ones.
+func (p *Pane) Actions() []keymap.Action {
+	if p.ctx.Keys == nil {
+		return nil
+	}
+	acts := p.ctx.Keys.Scope(views.Alerts.Scope())
+	for _, extra := range []struct{ name, key, desc, op string }{
+		{actNewConfig, "n", "new config (form)", "createAlertConfiguration"},
+		{actNewJSON, "N", "new config ($EDITOR)", "createAlertConfiguration"},
+		{actEditConfig, "e", "edit config (form)", "updateAlertConfiguration"},
+		{actEditJSON, "E", "edit config ($EDITOR)", "updateAlertConfiguration"},
+	} {
+		if a, ok := p.ctx.Keys.Lookup(extra.name); ok {
+			acts = append(acts, a)
+			continue
+		}
+		acts = append(acts, keymap.Action{Name: extra.name, Op: extra.op,
+			Binding: key.NewBinding(key.WithKeys(extra.key), key.WithHelp(extra.key, extra.desc))})
+	}
+	return acts
+}
+
+// Update handles keys, the root's shared messages, allowed actions and the
+// pane's own results.
+func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
+	switch msg := msg.(type) {
+	case views.ResultMsg:
+		return p, p.result(msg)
+	case views.PollTickMsg:
+		if !p.poll.Current(msg) {
+			return p, nil
+		}
+		return p, tea.Batch(p.load(""), p.arm())
+	case views.RefreshMsg:
+		cmds := []tea.Cmd{p.load("refreshing alerts"), p.arm()}
+		if p.mode == modeDetail && p.detailID != "" {
+			cmds = append(cmds, p.loadDetail(p.detailID))
+		}
+		return p, tea.Batch(cmds...)
+	case views.PauseMsg:
+		p.paused = msg.Paused
+		return p, p.arm()
+	case views.FilterMsg:
+		p.filter = msg.Text
+		p.table.SetFilter(msg.Text)
+		p.cfgTable.SetFilter(msg.Text)
+		return p, nil
+	case views.ContextChangedMsg:
+		return p, p.contextChanged(msg)
+	case views.ActionMsg:
+		return p, p.action(msg)
+	case editorDoneMsg:
+		return p, p.editorDone(msg)
+	case tea.KeyPressMsg:
+		return p, p.key(msg)
+	case tea.MouseWheelMsg:
+		if p.mode == modeDetail || p.mode == modeConfigDetail {
+			var cmd tea.Cmd
+			p.detail, cmd = p.detail.Update(msg)
+			return p, cmd
+		}
+	}
+	return p, nil
+}
+
+func (p *Pane) contextChanged(msg views.ContextChangedMsg) tea.Cmd {
+	p.ctx = msg.Ctx
+	p.table.SetTheme(p.ctx.Theme)
+	p.cfgTable.SetTheme(p.ctx.Theme)
+	p.detail.SetTheme(p.ctx.Theme)
+	if p.ctx.Keys != nil {
+		p.table.SetKeyMap(p.ctx.Keys)
+		p.cfgTable.SetKeyMap(p.ctx.Keys)
+	}
+	p.layout()
+	if !msg.Scope {
+		return p.arm()
+	}
+	p.alerts, p.byID, p.configs, p.cfgOrder = nil, map[string]int{}, map[string]apiclient.AlertConfig{}, nil
+	p.loaded, p.err, p.known, p.mode, p.results = false, nil, nil, modeList, nil
+	p.table.SetRows(nil)
+	p.cfgTable.SetRows(nil)
+	return tea.Batch(p.load("loading alerts"), p.arm())
+}
+
+// key handles the keys that are not actions: navigation, marks, sort and
+// esc (back).
+func (p *Pane) key(msg tea.KeyPressMsg) tea.Cmd {
+	if msg.String() == "esc" {
+		return p.back()
+	}
+	switch p.mode {
+	case modeList:
+		p.table, _ = p.table.Update(msg)
+	case modeConfigs:
+		p.cfgTable, _ = p.cfgTable.Update(msg)
+	case modeDetail, modeConfigDetail, modeResults:
+		var cmd tea.Cmd
+		p.detail, cmd = p.detail.Update(msg)
+		return cmd
+	}
+	return nil
+}
+
+// back leaves a detail or the results for the list they came from.
+func (p *Pane) back() tea.Cmd {
+	switch p.mode {
+	case modeDetail, modeResults:
+		p.mode = modeList
+	case modeConfigDetail:
+		p.mode = modeConfigs
+	case modeConfigs:
+		p.mode = modeList
+	}
+	return nil
+}
+
+// action runs an action the gate allowed.
+func (p *Pane) action(msg views.ActionMsg) tea.Cmd {
+	switch msg.Name {
+	case actDetail:
+		return p.openDetail()
+	case actStatus:
+		if p.mode != modeList {
+			p.mode = modeList
+		}
+		p.status = p.status.next()
+		p.rebuildRows()
+		return views.Toast("status filter: "+p.status.String(), false)
+	case actConfigs:
+		if p.mode == modeConfigs || p.mode == modeConfigDetail {
+			p.mode = modeList
+			return nil
+		}
+		p.mode = modeConfigs
+		return nil
+	case actAck:
+		if msg.Confirmed {
+			return p.submitAck(msg)
+		}
+		return p.openAck()
+	case actUnack:
+		if msg.Confirmed {
+			return p.submitUnack(msg)
+		}
+		return p.openUnack()
+	case actToggle:
+		return p.toggleConfig()
+	case actDelete:
+		if msg.Confirmed {
+			return p.deleteConfig(msg.Target)
+		}
+		return p.confirmDelete()
+	case actNewConfig, actEditConfig:
+		if msg.Confirmed {
+			return p.submitConfigForm(msg)
+		}
+		return p.openConfigForm(msg.Name == actEditConfig)
+	case actNewJSON, actEditJSON:
+		if msg.Confirmed {
+			return p.saveConfigJSON(msg)
+		}
+		return p.editJSON(msg.Name == actEditJSON)
+	}
+	return views.Toast("unknown action "+msg.Name, true)
+}
+
+// refuse says on screen why nothing happened.
+func refuse(text string) tea.Cmd { return views.Toast(text, true) }
+
+// targets are the marked alerts, or the one under the cursor.
+func (p *Pane) targets() []string {
+	if ids := p.table.Marked(); len(ids) > 0 {
+		return ids
+	}
+	if p.mode == modeDetail && p.detailID != "" {
+		return []string{p.detailID}
+	}
+	if id := p.table.SelectedID(); id != "" {
+		return []string{id}
+	}
+	return nil
+}
+
+func (p *Pane) alert(id string) (apiclient.Alert, bool) {
+	i, ok := p.byID[id]
+	if !ok {
+		return apiclient.Alert{}, false
+	}
+	return p.alerts[i], true
+}
+
+func splitTargets(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, targetSeparator)
+}

@@ -1,0 +1,78 @@
+package alerts
+
+import (
+	"fmt"
+
+	"charm.land/lipgloss/v2"
+
+	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
+)
+
+// View draws a header line (what is shown, counts, filter state) and the
+// current view: the alert table, a detail, the results of a bulk action, or
+// the configurations.
+func (p *Pane) View() string {
+	st := p.ctx.Theme.Styles
+	switch {
+	case p.w <= 0 || p.h <= 0:
+		return ""
+	case p.ctx.GroupID == "":
+		return p.fill(st.Muted.Render(" no project selected (press @ or :project)"))
+	case p.err != nil && !p.loaded:
+		return p.fill(st.ErrorText.Render(" could not load alerts: " + errText(p.err) + " (r retries)"))
+	case !p.loaded:
+		return p.fill(st.Muted.Render(" loading alerts…"))
+	}
+	var header, body string
+	switch p.mode {
+	case modeList:
+		header = p.listHeader()
+		if p.err != nil {
+			header += " · refresh failed: " + errText(p.err)
+		}
+		body = p.table.View()
+		if p.table.Len() == 0 {
+			body = p.table.View() + "\n" + st.Muted.Render(p.emptyText())
+		}
+	case modeDetail:
+		header = "Alert " + p.detailID + " · esc back · a acknowledge · u unacknowledge"
+		body = p.detail.View()
+	case modeResults:
+		header = fmt.Sprintf("Results of the bulk action (%d alerts) · esc back", len(p.results))
+		body = p.detail.View()
+	case modeConfigs:
+		header = fmt.Sprintf("Alert configurations · %d · enter details · t enable/disable · d delete · n/N new · e/E edit · c/esc alerts", len(p.cfgOrder))
+		if p.cfgErr != nil {
+			header += " · could not load: " + errText(p.cfgErr)
+		}
+		body = p.cfgTable.View()
+	case modeConfigDetail:
+		header = "Alert configuration " + p.cfgDetailID + " · esc back"
+		body = p.detail.View()
+	}
+	line := st.Muted.Render(fit(" "+components.Sanitize(header), p.w))
+	return p.fill(line + "\n" + body)
+}
+
+func (p *Pane) emptyText() string {
+	if p.filter != "" || p.status != statusAll {
+		return fmt.Sprintf(" no alerts match (status %s, filter %q) · s cycles the status · esc clears the filter", p.status, p.filter)
+	}
+	return " no alerts in this project"
+}
+
+// fill pads or clips to exactly the pane's size.
+func (p *Pane) fill(s string) string {
+	return lipgloss.NewStyle().Width(p.w).Height(p.h).MaxHeight(p.h).MaxWidth(p.w).Render(s)
+}
+
+func fit(s string, w int) string {
+	if lipgloss.Width(s) <= w {
+		return s
+	}
+	r := []rune(s)
+	for len(r) > 0 && lipgloss.Width(string(r))+1 > w {
+		r = r[:len(r)-1]
+	}
+	return string(r) + "…"
+}
