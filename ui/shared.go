@@ -6,6 +6,7 @@ import (
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/dbadmin-tui/dbadmin-tui/keymap"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
 )
 
@@ -39,16 +40,9 @@ func (m *Model) routeToPane(msg tea.Msg) (tea.Cmd, bool) {
 // confirmForPane opens the dialog a pane asked for; a yes goes back to the
 // pane as its action, through the gate again.
 func (m *Model) confirmForPane(msg views.ConfirmMsg) tea.Cmd {
-	i := m.paneIndex(msg.Pane)
-	if i < 0 {
-		return nil
-	}
-	a, ok := m.paneAction(i, "", msg.Action.Name)
+	i, a, refused, ok := m.dialogAction(msg.Pane, msg.Action.Name)
 	if !ok {
-		return m.toast("unknown action "+msg.Action.Name, true)
-	}
-	if ok, why := m.check(a); !ok {
-		return m.toast(deniedText(a, why), true)
+		return refused
 	}
 	action := msg.Action
 	m.layers.push(newConfirm(m, confirmSpec{
@@ -59,6 +53,22 @@ func (m *Model) confirmForPane(msg views.ConfirmMsg) tea.Cmd {
 		},
 	}))
 	return nil
+}
+
+// dialogAction finds the action a pane wants to ask about and checks the
+// gate before any dialog opens; when ok is false, refused is the toast that
+// says why (nil when the pane is gone).
+func (m *Model) dialogAction(pane views.ID, name string) (i int, a keymap.Action, refused tea.Cmd, ok bool) {
+	if i = m.paneIndex(pane); i < 0 {
+		return i, a, nil, false
+	}
+	if a, ok = m.paneAction(i, "", name); !ok {
+		return i, a, m.toast("unknown action "+name, true), false
+	}
+	if allowed, why := m.check(a); !allowed {
+		return i, a, m.toast(deniedText(a, why), true), false
+	}
+	return i, a, nil, true
 }
 
 // handleShared handles the footer's messages: toasts, tasks, the spinner.
