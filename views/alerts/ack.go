@@ -76,7 +76,7 @@ func (p *Pane) ackFields(comment string) []components.Field {
 		{Key: "until", Label: "Acknowledge until", Kind: components.FieldChoice, Choices: untilChoices,
 			Hint: "←/→ choose · forever is 100 years"},
 		{Key: "at", Label: "Until (for until…)", Kind: components.FieldText, CharLimit: 25,
-			Placeholder: customLayout + " or RFC 3339",
+			Placeholder: "YYYY-MM-DD HH:MM (local) or RFC 3339",
 			Validate: func(v string, all components.FormValues) error {
 				if all["until"] != untilCustom {
 					return nil
@@ -290,7 +290,9 @@ func (p *Pane) ackDone(msg views.ResultMsg) tea.Cmd {
 	if len(failed) > 0 {
 		text += fmt.Sprintf("; %d failed (still marked: a retries)", len(failed))
 	}
-	return tea.Batch(done, views.Toast(text, len(failed) > 0))
+	// Not a sticky error toast: the results view already lists the
+	// failures, and esc should lead back to the list.
+	return tea.Batch(done, views.Toast(text, false))
 }
 
 // ackSummary says who acknowledged an alert and until when.
@@ -303,7 +305,8 @@ func (p *Pane) ackSummary(verb string, a apiclient.Alert) string {
 	if by == "" {
 		by = "you"
 	}
-	return fmt.Sprintf("%s %s until %s by %s", verb, what, p.ackCell(a, p.ctx.Now()), components.Sanitize(by))
+	// Who and until first: the footer may clip the end of a long line.
+	return fmt.Sprintf("%s until %s by %s: %s", verb, p.untilText(*a.AcknowledgedUntil, p.ctx.Now()), components.Sanitize(by), what)
 }
 
 // showResults renders the per-alert outcome of a bulk action as the detail.

@@ -1,0 +1,38 @@
+package alerts_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// Golden screens of the whole dashboard with the alerts pane, on a fixed
+// clock and the seeded world, mono theme.
+func TestGoldenScreens(t *testing.T) {
+	for _, size := range []struct {
+		name string
+		w, h int
+	}{{"120x40", 120, 40}, {"80x24", 80, 24}} {
+		t.Run(size.name, func(t *testing.T) {
+			w := newWorld(t)
+			d := newDriver(t, w, "org-owner", size.w, size.h)
+			require.Contains(t, d.screen(), "STATUS")
+			requireGolden(t, "list_"+size.name, d.screen())
+
+			d.keys("enter")
+			require.Contains(t, d.screen(), "# CPS_SNAPSHOT_FAILED")
+			requireGolden(t, "detail_"+size.name, d.screen())
+
+			d.keys("a")
+			d.typeText("failover in progress, see #inc-42")
+			requireGolden(t, "ack_dialog_"+size.name, d.screen())
+			d.keys("esc", "esc")
+
+			d.keys("c")
+			require.Contains(t, d.screen(), "Alert configurations")
+			requireGolden(t, "configs_"+size.name, d.screen())
+			d.keys("enter")
+			requireGolden(t, "config_detail_"+size.name, d.screen())
+		})
+	}
+}
