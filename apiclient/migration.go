@@ -116,9 +116,6 @@ func (r MigrationRequest) Validate() error {
 	if r.Destination.HostnameSchemaType == HostnamePrivateLink && r.Destination.PrivateLinkID == "" {
 		return invalidField("destination.privateLinkId", "required for PRIVATE_LINK")
 	}
-	if !r.Source.ManagedAuthentication && (r.Source.Username == "" || r.Source.Password == "") {
-		return invalidField("source.username", "username and password are required without managed authentication")
-	}
 	if r.Sharding != nil {
 		for i, e := range r.Sharding.ShardingEntries {
 			field := fmt.Sprintf("sharding.shardingEntries[%d]", i)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
 	"github.com/dbadmin-tui/dbadmin-tui/apisim"
+	"github.com/dbadmin-tui/dbadmin-tui/themes"
 	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
 )
@@ -381,3 +382,25 @@ func TestBigTypeRendersEveryStatusWord(t *testing.T) {
 	assert.Equal(t, "12m05s", bigLag(725))
 	assert.Equal(t, "2h03m", bigLag(2*3600+3*60+9))
 }
+
+// BenchmarkProgressView renders the progress step with a full lag history
+// (the redraw cost while a migration is watched).
+func BenchmarkProgressView(b *testing.B) {
+	p := New(views.Context{Theme: benchTheme(), OrgName: "Demo Org", ProjectName: "payments",
+		Clock: func() time.Time { return simStart.Add(time.Hour) }}).(*Pane)
+	p.SetSize(160, 48)
+	lag := int64(42)
+	p.job = &jobState{id: "d671e28600000000000001b3", groupID: apisim.DemoPaymentsID, source: "billing-rs", dest: "payments-prod",
+		startedAt: simStart, last: apiclient.LiveMigration{Status: apiclient.MigrationWorking, LagTimeSeconds: &lag,
+			MigrationHosts: []string{"mig-host-1.billing.internal:27000"}, SkippedTimeSeriesCollections: []string{"metrics.cpu_1m"}}}
+	for i := range maxSamples {
+		p.job.lags = append(p.job.lags, lagSample{at: simStart.Add(time.Duration(i) * time.Second), lag: int64(maxSamples - i)})
+	}
+	p.step = stepProgress
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = p.View()
+	}
+}
+
+func benchTheme() themes.Theme { return themes.Resolve("dark", false, true) }
