@@ -44,6 +44,9 @@ func newConfirm(m *Model, spec confirmSpec) *confirmLayer {
 		c.view = func(w, h int) string { d.SetSize(w, h); return d.View() }
 	case spec.prompt != "":
 		d := components.NewPrompt("confirm", spec.title, spec.body, spec.prompt, nil, m.theme, m.keys)
+		if !spec.dangerous {
+			d = d.WithEnterSubmits()
+		}
 		c.answer = func(msg tea.Msg) (bool, bool, string) {
 			d, _ = d.Update(msg)
 			return d.Done(), d.Confirmed(), d.Value()

@@ -27,14 +27,15 @@ func TestConfirmMsgPromptAndTypedConfirmation(t *testing.T) {
 
 	ask(views.ConfirmMsg{Pane: views.Alerts, Title: "Ack?", Prompt: "Comment:", Action: ack})
 	d.key(typeText("on it")...)
-	d.key(press("enter"))
-	assert.Empty(t, panes[views.Alerts].actionsGot(), "enter on the default No")
+	d.key(press("tab"), press("enter"))
+	assert.Empty(t, panes[views.Alerts].actionsGot(), "tab reaches No; enter answers it")
 	assert.Equal(t, 0, m.layers.len())
 
+	// A prompt for a non-dangerous action submits its text on enter.
 	ask(views.ConfirmMsg{Pane: views.Alerts, Title: "Ack?", Prompt: "Comment:", Action: ack})
 	d.key(typeText("yes, on it")...)
 	d.send(tea.PasteMsg{Content: " \x1b[2J(paged)"})
-	d.key(press("tab"), press("enter"))
+	d.key(press("enter"))
 	got := panes[views.Alerts].actionsGot()
 	require.Len(t, got, 1)
 	assert.True(t, got[0].Confirmed)

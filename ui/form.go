@@ -58,16 +58,9 @@ func (f *formLayer) overlay(m *Model, base string, w, h int) string {
 
 // formForPane opens the form a pane asked for, if its action is allowed now.
 func (m *Model) formForPane(msg views.FormMsg) tea.Cmd {
-	i := m.paneIndex(msg.Pane)
-	if i < 0 {
-		return nil
-	}
-	a, ok := m.paneAction(i, "", msg.Action.Name)
+	i, a, refused, ok := m.dialogAction(msg.Pane, msg.Action.Name)
 	if !ok {
-		return m.toast("unknown action "+msg.Action.Name, true)
-	}
-	if ok, why := m.check(a); !ok {
-		return m.toast(deniedText(a, why), true)
+		return refused
 	}
 	id := msg.ID
 	if id == "" {

@@ -20,6 +20,15 @@ type Prompt struct {
 	yes   bool // focus on Yes
 }
 
+// WithEnterSubmits starts with the focus on Yes, so enter submits the text:
+// for prompts that only ask for input (a search, a file name, a comment).
+// Destructive prompts keep the default No. tab still reaches No, and esc
+// answers No.
+func (p Prompt) WithEnterSubmits() Prompt {
+	p.yes = true
+	return p
+}
+
 // NewPrompt builds a prompt whose text field is introduced by label. km may
 // be nil.
 func NewPrompt(id, title, body, label string, payload any, th themes.Theme, km *keymap.KeyMap) Prompt {

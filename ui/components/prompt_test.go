@@ -105,3 +105,24 @@ func TestPickerDetailSearchStatusAndHint(t *testing.T) {
 	p.SetStatus("", false)
 	mustContain(t, plain(p.View()), "no matches")
 }
+
+func TestPromptThatOnlyAsksForInputSubmitsOnEnter(t *testing.T) {
+	p := NewPrompt("search", "Search", "", "Text:", nil, dark(), nil).WithEnterSubmits()
+	p.SetSize(80, 24)
+	for _, m := range typeText("10.2.") {
+		p, _ = p.Update(m)
+	}
+	_, cmd := p.Update(key("enter"))
+	res := run(cmd).(ConfirmResultMsg)
+	eq(t, true, res.Confirmed, "enter submits an input-only prompt")
+	eq(t, "10.2.", res.Input)
+
+	p = NewPrompt("search", "Search", "", "Text:", nil, dark(), nil).WithEnterSubmits()
+	_, cmd = p.Update(key("esc"))
+	eq(t, false, run(cmd).(ConfirmResultMsg).Confirmed, "esc still cancels")
+
+	p = NewPrompt("search", "Search", "", "Text:", nil, dark(), nil).WithEnterSubmits()
+	p, _ = p.Update(key("tab"))
+	_, cmd = p.Update(key("enter"))
+	eq(t, false, run(cmd).(ConfirmResultMsg).Confirmed, "tab reaches No")
+}
