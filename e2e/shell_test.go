@@ -15,17 +15,18 @@ func TestShellTour(t *testing.T) {
 	s.WaitFor("loading alerts", wait) // the first real request finished (✓ …)
 	s.WaitFor("Organization Owner", wait)
 
-	titles := []string{"Alerts: ", "Backups: coming", "Search: coming", "Access logs: coming", "Migration: coming", "Settings: coming"}
-	for i, want := range titles[1:] {
+	// Text only each pane shows, with no cluster selected.
+	panes := []string{"Backups · pick a cluster", "Search indexes", "access logs are per cluster", "Link token", "CUSTOM DNS FOR AWS"}
+	for i, want := range panes {
 		s.SendKeys(string(rune('2' + i)))
 		s.WaitFor(want, wait)
 	}
 	s.SendKeys("1")
-	s.WaitFor("STATUS", wait)
+	s.WaitFor("ACK UNTIL", wait)
 	s.SendKeys("Tab")
-	s.WaitFor("Backups: coming", wait)
+	s.WaitFor("Backups · pick a cluster", wait)
 	s.SendKeys("BTab")
-	s.WaitFor("STATUS", wait)
+	s.WaitFor("ACK UNTIL", wait)
 
 	s.SendKeys("?")
 	s.WaitFor("Navigation", wait)
@@ -36,7 +37,7 @@ func TestShellTour(t *testing.T) {
 	s.SendKeys(":")
 	s.WaitFor("pick an organization", wait)
 	s.SendKeys("set", "Enter")
-	s.WaitFor("Settings: coming", wait)
+	s.WaitFor("CUSTOM DNS FOR AWS", wait)
 
 	s.Resize(50, 12)
 	s.WaitFor("Terminal too small", wait)
@@ -52,7 +53,7 @@ func TestShellTour(t *testing.T) {
 // an action key is refused with the role it needs.
 func TestReadOnlyDemoRefusesActions(t *testing.T) {
 	s := Start(t, 160, 40, nil, "--demo", "--demo-role", "read-only")
-	s.WaitFor("STATUS", wait)
+	s.WaitFor("ACK UNTIL", wait)
 	s.SendKeys("a")
 	s.WaitFor("acknowledge needs", wait)
 	s.SendKeys("q")
