@@ -58,6 +58,8 @@ type Pane struct {
 
 	seq  views.Seq
 	poll pollLoop
+	// appliedSeq is the newest load whose answer is on screen.
+	appliedSeq uint64
 	// failures counts polls in a row that failed; it backs the interval off.
 	failures   int
 	retryAfter time.Duration
@@ -390,6 +392,12 @@ func (p *Pane) dataResult(msg views.ResultMsg) tea.Cmd {
 	if !ok || p.cluster == nil || res.Data.Cluster.Name != p.cluster.Name {
 		return nil
 	}
+	// Loads and polls overlap: an answer older than one already shown
+	// would take the screen back in time.
+	if msg.Seq <= p.appliedSeq {
+		return nil
+	}
+	p.appliedSeq = msg.Seq
 	if msg.Err != nil && msg.Key == keyPoll {
 		p.failures++
 		p.retryAfter = 0

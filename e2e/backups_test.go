@@ -1,0 +1,105 @@
+package e2e
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
+	"github.com/dbadmin-tui/dbadmin-tui/apisim"
+)
+
+// TestBackupsSnapshotThenRestore drives the backups pane on the demo (its
+// clock 30 times faster): an on-demand snapshot taken through the form and
+// watched to completion, then restored (automated) onto staging-rs through
+// the wizard and its typed confirmation, watched until it finishes on
+// screen; the demo's own server then confirms the job and its target.
+func TestBackupsSnapshotThenRestore(t *testing.T) {
+	RequireTmux(t)
+	s := Start(t, 140, 40, nil, "--demo", "--demo-speed", "30", "--project", "payments", "--pane", "backups")
+	s.WaitFor("pick a cluster", wait)
+	s.WaitFor("payments-rs", wait)
+	// Pick payments-rs from the pane's own list (4th row).
+	s.SendKeys("j", "j", "j", "Enter")
+	s.WaitFor("Backups · payments-rs", wait)
+	s.WaitFor("completed", wait)
+
+	s.SendKeys("n")
+	s.WaitFor("On-demand snapshot of payments-rs", wait)
+	s.SendKeys("e2e-before-restore", "Tab", "BSpace", "2", "Enter")
+	s.WaitGone("On-demand snapshot of payments-rs", wait)
+	// Watched until it completes: the row turns completed and the watch ends.
+	s.waitUntil(func(screen string) bool {
+		return rowWith(screen, "onDemand", "e2e-before-restore", "completed") && !strings.Contains(screen, "watching")
+	}, wait, "the on-demand snapshot completed")
+
+	// The new snapshot is the newest: the top row.
+	s.SendKeys("g", "R")
+	s.WaitFor("(1/3)", wait)
+	s.SendKeys("Tab", "Right", "Right", "Enter") // automated, project staging
+	s.WaitFor("Target cluster in staging", wait)
+	s.SendKeys("Enter")
+	s.WaitFor("OVERWRITES ALL DATA on cluster", wait)
+	s.SendKeys("staging-rs")
+	s.SendKeys("Enter")
+	s.WaitFor("[Restores]", wait)
+	s.WaitFor("running ★", wait)
+	s.waitUntil(func(screen string) bool {
+		return !strings.Contains(screen, "running ★") && strings.Contains(screen, "finished")
+	}, wait, "the restore finished on screen")
+
+	base := demoServer(t, s)
+	c, err := apiclient.New(apiclient.Options{BaseURL: base, Service: "atlas", MaxRetries: -1,
+		Auth: apiclient.DigestAuth("org-owner", "org-owner-secret")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	snaps, err := c.Backups().AllSnapshots(ctx, apisim.DemoPaymentsID, "payments-rs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var snap apiclient.Snapshot
+	for _, sn := range snaps {
+		if sn.Description == "e2e-before-restore" {
+			snap = sn
+		}
+	}
+	if snap.ID == "" || snap.Status != apiclient.SnapshotCompleted || snap.SnapshotType != apiclient.SnapshotOnDemand {
+		t.Fatalf("apisim has no completed on-demand snapshot from the pane: %+v", snap)
+	}
+	jobs, err := c.Backups().AllRestoreJobs(ctx, apisim.DemoPaymentsID, "payments-rs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var job *apiclient.RestoreJob
+	for i := range jobs {
+		if jobs[i].SnapshotID == snap.ID {
+			job = &jobs[i]
+		}
+	}
+	if job == nil {
+		t.Fatalf("apisim has no restore of snapshot %s", snap.ID)
+	}
+	if job.DeliveryType != apiclient.DeliveryAutomated || job.TargetClusterName != "staging-rs" ||
+		job.TargetGroupID != apisim.DemoStagingID || job.State() != apiclient.RestoreFinished {
+		t.Errorf("restore in apisim = %+v (state %s)", *job, job.State())
+	}
+
+	s.SendKeys("q")
+	s.WaitExit(wait)
+}
+
+// rowWith reports whether one screen line holds all the parts.
+func rowWith(screen string, parts ...string) bool {
+	for _, line := range strings.Split(screen, "\n") {
+		ok := true
+		for _, p := range parts {
+			ok = ok && strings.Contains(line, p)
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
