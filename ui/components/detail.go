@@ -168,7 +168,7 @@ func (d *Detail) render() string {
 		return s
 	}
 	d.cache.renders++
-	r, err := glamour.NewTermRenderer(glamour.WithStandardStyle(d.style), glamour.WithWordWrap(max(d.width-2, 10)))
+	r, err := glamour.NewTermRenderer(glamourStyle(d.style), glamour.WithWordWrap(max(d.width-2, 10)))
 	var out string
 	if err == nil {
 		out, err = r.Render(d.content)

@@ -90,3 +90,19 @@ func TestPickerFuzzy(t *testing.T) {
 		t.Fatal("title")
 	}
 }
+
+func TestDetailMonoDrawsEmphasisWithoutMarkdownMarks(t *testing.T) {
+	d := NewDetail(themes.MustGet(themes.Mono), nil)
+	d.SetSize(60, 10)
+	d.SetMarkdown("**Status** OPEN and *acknowledged* by `oncall`")
+	raw := d.View()
+	v := plain(raw)
+	mustContain(t, v, "Status OPEN and acknowledged by oncall")
+	if strings.Contains(v, "*") || strings.Contains(v, "`") {
+		t.Fatalf("markdown marks left in the mono render: %q", v)
+	}
+	mustContain(t, raw, "\x1b[1m") // bold, the mono theme's emphasis
+	if strings.Contains(raw, "\x1b[38;") || strings.Contains(raw, "\x1b[48;") {
+		t.Fatalf("mono render has colour: %q", raw)
+	}
+}
