@@ -342,6 +342,12 @@ func (g *seeder) search() {
 	add(DemoPaymentsID, "payments-prod", "ledger-search", "ledger", "entries", "search", text(true, "{}"), 10*time.Second, 1)
 	add(DemoAnalyticsID, "analytics-main", "events-text", "events", "raw", "search", text(false, `{"message":{"type":"string"}}`), 3*24*time.Hour, 2)
 	add(DemoAnalyticsID, "analytics-main", "sessions", "events", "sessions", "search", text(true, "{}"), 2*time.Second, 1)
+	// Two that do not build, so the demo shows what failure looks like: a
+	// field type typo fails the index; a synonym source collection that does
+	// not exist fails the synonym mapping.
+	add(DemoAnalyticsID, "analytics-main", "tickets-typo", "support", "tickets", "search", text(false, `{"subject":{"type":"strng"}}`), 6*time.Hour, 1)
+	add(DemoAnalyticsID, "analytics-main", "tickets-synonyms", "support", "tickets", "search",
+		json.RawMessage(`{"analyzer":"lucene.english","mappings":{"dynamic":true},"synonyms":[{"name":"products","analyzer":"lucene.english","source":{"collection":"missing_synonyms"}}]}`), 5*time.Hour, 1)
 	w.Analyzers[DemoPaymentsID+"/payments-rs"] = json.RawMessage(`[{"name":"sku-analyzer","tokenizer":{"type":"keyword"},"tokenFilters":[{"type":"lowercase"}],"charFilters":[]}]`)
 }
 
