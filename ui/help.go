@@ -83,15 +83,25 @@ func (h *helpLayer) overlay(m *Model, base string, w, hgt int) string {
 	inner := max(20, min(76, w-6))
 	rows := max(3, hgt-6)
 	lines := m.helpLines(inner)
-	h.offset = max(0, min(h.offset, len(lines)-rows))
-	end := min(len(lines), h.offset+rows-1)
+	// The demo server's address stays in view above the footer, wherever
+	// the list is scrolled.
+	var pinned []string
+	if m.opts.DemoServer != "" {
+		pinned = []string{
+			truncate(st.HelpKey.Render("demo server")+" "+st.HelpDesc.Render(m.opts.DemoServer), inner),
+			truncate(st.Muted.Render("digest keys: org-owner/org-owner-secret (each demo role: ROLE/ROLE-secret)"), inner),
+		}
+	}
+	bodyRows := max(1, rows-1-len(pinned))
+	h.offset = max(0, min(h.offset, len(lines)-bodyRows))
+	end := min(len(lines), h.offset+bodyRows)
 	body := lines[h.offset:end]
 	footer := "j/k scroll • esc/? close"
 	if end < len(lines) {
 		footer = "more below • " + footer
 	}
-	content := lipgloss.JoinVertical(lipgloss.Left,
-		lipgloss.JoinVertical(lipgloss.Left, body...),
-		st.Muted.Render(footer))
+	parts := append([]string{lipgloss.JoinVertical(lipgloss.Left, body...)}, pinned...)
+	parts = append(parts, st.Muted.Render(footer))
+	content := lipgloss.JoinVertical(lipgloss.Left, parts...)
 	return center(base, st.DialogBorder.Render(content), w, hgt)
 }

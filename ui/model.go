@@ -53,6 +53,9 @@ type Options struct {
 	Panes []views.Factory
 	// Tmux wraps clipboard writes in tmux's passthrough as well.
 	Tmux bool
+	// DemoServer is the base URL of the --demo simulator; the help overlay
+	// shows it so users can reach it (curl, the control API) while running.
+	DemoServer string
 }
 
 type phase int

@@ -4,7 +4,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient/catalog"
@@ -24,6 +26,7 @@ type flags struct {
 	demo                                  bool
 	demoRole                              string
 	demoSpeed                             float64
+	demoListen                            string
 	version                               bool
 }
 
@@ -45,6 +48,7 @@ func parseFlags(args []string) (flags, error) {
 	fs.BoolVar(&f.demo, "demo", false, "")
 	fs.StringVar(&f.demoRole, "demo-role", "org-owner", "")
 	fs.Float64Var(&f.demoSpeed, "demo-speed", 10, "")
+	fs.StringVar(&f.demoListen, "demo-listen", defaultDemoListen, "")
 	fs.BoolVar(&f.version, "version", false, "")
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
@@ -78,7 +82,33 @@ func parseFlags(args []string) (flags, error) {
 	if f.demo && (f.baseURL != "" || f.profile != "" || f.configPath != "") {
 		return f, fmt.Errorf("--demo runs its own server: drop --base-url, --profile and --config")
 	}
+	listenSet := false
+	fs.Visit(func(fl *flag.Flag) { listenSet = listenSet || fl.Name == "demo-listen" })
+	if listenSet && !f.demo {
+		return f, fmt.Errorf("--demo-listen is the demo server's address: add --demo")
+	}
+	if err := checkDemoListen(f.demoListen); err != nil {
+		return f, err
+	}
 	return f, nil
+}
+
+// defaultDemoListen lets the system pick a free loopback port.
+const defaultDemoListen = "127.0.0.1:0"
+
+// checkDemoListen accepts only loopback HOST:PORT: the demo server answers
+// the built-in keys, whose secrets are public, so it must not be reachable
+// from other machines (the simulator refuses it too; saying so here keeps
+// it to one line before anything starts).
+func checkDemoListen(addr string) error {
+	host, port, err := net.SplitHostPort(addr)
+	if _, perr := strconv.ParseUint(port, 10, 16); err != nil || perr != nil {
+		return fmt.Errorf("--demo-listen %q: want HOST:PORT on loopback, e.g. 127.0.0.1:8484", addr)
+	}
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return fmt.Errorf("--demo-listen %s: not a loopback address; the demo keys are public, so the demo server listens on loopback only (127.0.0.1, ::1, localhost)", addr)
+	}
+	return nil
 }
 
 func demoRoles() []string {
@@ -108,6 +138,8 @@ Connection:
   --demo              run against a built-in simulator with demo data
   --demo-role NAME    demo identity: ` + strings.Join(demoRoles(), ", ") + ` (default org-owner)
   --demo-speed N      demo clock speed-up (default 10)
+  --demo-listen ADDR  demo server address, loopback only (default 127.0.0.1:0, a free
+                      port; ? shows it while running)
 
 Start-up:
   --project ID|NAME   project to open (else the remembered one, else the first)

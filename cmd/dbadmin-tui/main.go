@@ -95,12 +95,15 @@ func setup(f flags, getenv func(string) string) (*app, error) {
 		if err != nil {
 			return nil, fmt.Errorf("demo: %w", err)
 		}
-		base, err := sim.Start("127.0.0.1:0")
+		base, err := sim.Start(f.demoListen)
 		if err != nil {
 			return nil, fmt.Errorf("demo: %w", err)
 		}
 		a.close = func() { _ = sim.Close() }
 		opts.Profile = "demo"
+		// The TUI owns the terminal, so the address is not printed: the
+		// help overlay shows it, for curl or the simulator's control API.
+		opts.DemoServer = base
 		clientOpts = apiclient.Options{BaseURL: base, Service: "atlas",
 			Auth: apiclient.DigestAuth(f.demoRole, f.demoRole+"-secret")}
 	} else {

@@ -2,10 +2,13 @@ package main
 
 import (
 	"bytes"
+	"net"
+	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/dbadmin-tui/dbadmin-tui/views"
 )
@@ -18,6 +21,12 @@ func TestBadFlagsExitTwoWithOneLine(t *testing.T) {
 		{"--demo-role", "root"},
 		{"--demo-speed", "0"},
 		{"--demo", "--base-url", "http://x"},
+		{"--demo-listen", "127.0.0.1:8484"},
+		{"--demo", "--demo-listen", "0.0.0.0:8484"},
+		{"--demo", "--demo-listen", ":8484"},
+		{"--demo", "--demo-listen", "192.168.1.10:8484"},
+		{"--demo", "--demo-listen", "127.0.0.1"},
+		{"--demo", "--demo-listen", "127.0.0.1:http"},
 		{"extra"},
 	} {
 		var out, errOut bytes.Buffer
@@ -48,6 +57,49 @@ func TestParseFlags(t *testing.T) {
 	assert.True(t, f.readOnly)
 	assert.Equal(t, "payments", f.project)
 	assert.Equal(t, 10.0, f.demoSpeed)
+	assert.Equal(t, "127.0.0.1:0", f.demoListen, "a free loopback port by default")
+	for _, addr := range []string{"127.0.0.1:8484", "[::1]:0", "localhost:9000", "127.0.0.2:0"} {
+		f, err = parseFlags([]string{"--demo", "--demo-listen", addr})
+		assert.NoError(t, err, addr)
+		assert.Equal(t, addr, f.demoListen)
+	}
+}
+
+// A non-loopback demo address is refused before anything starts, saying
+// why in one line.
+func TestDemoListenOffLoopbackSaysWhy(t *testing.T) {
+	var out, errOut bytes.Buffer
+	code := run([]string{"--demo", "--demo-listen", "0.0.0.0:8484"}, &out, &errOut, func(string) string { return "" })
+	assert.Equal(t, 2, code)
+	assert.Equal(t, "dbadmin-tui: --demo-listen 0.0.0.0:8484: not a loopback address; the demo keys are public, "+
+		"so the demo server listens on loopback only (127.0.0.1, ::1, localhost) (see dbadmin-tui --help)\n", errOut.String())
+	assert.Empty(t, out.String())
+}
+
+// The demo server listens where --demo-listen says (the e2e shell tour
+// checks the help overlay shows it).
+func TestDemoListensOnTheGivenAddress(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := ln.Addr().String()
+	require.NoError(t, ln.Close())
+	f, err := parseFlags([]string{"--demo", "--demo-listen", addr})
+	require.NoError(t, err)
+	dir := t.TempDir()
+	a, err := setup(f, func(k string) string { return map[string]string{"XDG_STATE_HOME": dir, "HOME": dir}[k] })
+	require.NoError(t, err)
+	defer a.close()
+	res, err := http.Get("http://" + addr + "/api/atlas/v2")
+	require.NoError(t, err)
+	_ = res.Body.Close()
+	assert.Equal(t, http.StatusUnauthorized, res.StatusCode, "the simulator answers there and asks for a key")
+
+	// The same address again is taken: a clear start-up error, exit 1.
+	var out, errOut bytes.Buffer
+	code := run([]string{"--demo", "--demo-listen", addr}, &out, &errOut, func(k string) string { return map[string]string{"XDG_STATE_HOME": dir, "HOME": dir}[k] })
+	assert.Equal(t, 1, code)
+	assert.Contains(t, errOut.String(), "dbadmin-tui: demo: listen")
+	assert.Contains(t, errOut.String(), "address already in use")
 }
 
 func TestMissingCredentialsIsAClearError(t *testing.T) {
