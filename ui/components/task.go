@@ -47,6 +47,9 @@ type TaskLine struct {
 	gen     int
 	width   int
 	theme   themes.Theme
+	// holdFailures keeps a failed task on the line until a later task
+	// finishes, instead of clearing it after TaskClearDelay.
+	holdFailures bool
 }
 
 // NewTaskLine returns an idle task line.
@@ -57,6 +60,18 @@ func NewTaskLine(th themes.Theme) TaskLine {
 
 // SetSize sets the width; the height is one line.
 func (t *TaskLine) SetSize(w, _ int) { t.width = w }
+
+// SetTheme switches styles, the spinner's included.
+func (t *TaskLine) SetTheme(th themes.Theme) {
+	t.theme = th
+	t.spin.Style = th.StateRunning
+}
+
+// SetHoldFailures makes a failed task stay on the line until a later task
+// finishes (which then takes its place), instead of clearing it after
+// TaskClearDelay: a status bar keeps the last failure readable while
+// nothing else happens. Successes still clear after the delay.
+func (t *TaskLine) SetHoldFailures(on bool) { t.holdFailures = on }
 
 // Running reports how many tasks are running.
 func (t TaskLine) Running() int {
@@ -98,10 +113,29 @@ func (t *TaskLine) Finish(id string, err error, done string) tea.Cmd {
 		} else {
 			tk.state, tk.reason = TaskDone, Sanitize(done)
 		}
-		gen := t.gen
+		gen, failed := t.gen, err != nil
+		if t.holdFailures {
+			t.dropFinishedExcept(id)
+			if failed {
+				return nil // stays until a later task finishes
+			}
+		}
 		return tea.Tick(TaskClearDelay, func(time.Time) tea.Msg { return TaskClearMsg{ID: id, Gen: gen} })
 	}
 	return nil
+}
+
+// dropFinishedExcept removes every finished task but id: the newest outcome
+// replaces older ones.
+func (t *TaskLine) dropFinishedExcept(id string) {
+	kept := t.tasks[:0]
+	for _, tk := range t.tasks {
+		if tk.state == TaskRunning || tk.id == id {
+			kept = append(kept, tk)
+		}
+	}
+	clear(t.tasks[len(kept):])
+	t.tasks = kept
 }
 
 func (t *TaskLine) remove(id string) {

@@ -55,6 +55,7 @@ type Toasts struct {
 	max   int
 	width int
 	theme themes.Theme
+	hint  string // after error toasts: the key that dismisses them
 }
 
 // NewToasts returns an empty stack that keeps at most 5 toasts.
@@ -67,6 +68,10 @@ func (t *Toasts) SetTTL(d time.Duration) { t.ttl = d }
 
 // SetTheme switches styles.
 func (t *Toasts) SetTheme(th themes.Theme) { t.theme = th }
+
+// SetDismissHint names the key that dismisses a sticky error ("esc"); error
+// toasts then end with it in parentheses. "" shows no hint.
+func (t *Toasts) SetDismissHint(key string) { t.hint = key }
 
 // SetSize sets the width of the toast column; the height is ignored.
 func (t *Toasts) SetSize(w, _ int) { t.width = max(w, 12) }
@@ -176,10 +181,7 @@ func (t Toasts) View() string {
 		if it.Level == ToastError {
 			st, icon = t.theme.ToastError, "✗ "
 		}
-		text := icon + it.Text
-		if it.Count > 1 {
-			text += fmt.Sprintf(" (×%d)", it.Count)
-		}
+		text := icon + t.text(it)
 		inner := max(t.width-st.GetHorizontalFrameSize(), 4)
 		w := min(lipgloss.Width(text), inner)
 		boxes = append(boxes, st.Width(w+st.GetHorizontalFrameSize()).Render(text))
@@ -197,5 +199,18 @@ func (t Toasts) Line(width int) string {
 	if it.Level == ToastError {
 		st, icon = t.theme.ErrorText, "✗ "
 	}
-	return st.Render(fit(strings.TrimSpace(icon+it.Text), max(width, 1)))
+	return st.Render(fit(strings.TrimSpace(icon+t.text(it)), max(width, 1)))
+}
+
+// text is a toast's words with its repeat count and, for errors, the
+// dismiss hint.
+func (t Toasts) text(it Toast) string {
+	s := it.Text
+	if it.Count > 1 {
+		s += fmt.Sprintf(" (×%d)", it.Count)
+	}
+	if it.Level == ToastError && t.hint != "" {
+		s += " (" + t.hint + ")"
+	}
+	return s
 }
