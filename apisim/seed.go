@@ -26,6 +26,7 @@ func seedWorld(seed int64, now time.Time) *World {
 	g.search()
 	g.settings()
 	g.migration()
+	g.failedSearchIndexes() // last, so the ids seeded before it stay put
 	return w
 }
 
@@ -342,13 +343,21 @@ func (g *seeder) search() {
 	add(DemoPaymentsID, "payments-prod", "ledger-search", "ledger", "entries", "search", text(true, "{}"), 10*time.Second, 1)
 	add(DemoAnalyticsID, "analytics-main", "events-text", "events", "raw", "search", text(false, `{"message":{"type":"string"}}`), 3*24*time.Hour, 2)
 	add(DemoAnalyticsID, "analytics-main", "sessions", "events", "sessions", "search", text(true, "{}"), 2*time.Second, 1)
-	// Two that do not build, so the demo shows what failure looks like: a
-	// field type typo fails the index; a synonym source collection that does
-	// not exist fails the synonym mapping.
-	add(DemoAnalyticsID, "analytics-main", "tickets-typo", "support", "tickets", "search", text(false, `{"subject":{"type":"strng"}}`), 6*time.Hour, 1)
-	add(DemoAnalyticsID, "analytics-main", "tickets-synonyms", "support", "tickets", "search",
-		json.RawMessage(`{"analyzer":"lucene.english","mappings":{"dynamic":true},"synonyms":[{"name":"products","analyzer":"lucene.english","source":{"collection":"missing_synonyms"}}]}`), 5*time.Hour, 1)
 	w.Analyzers[DemoPaymentsID+"/payments-rs"] = json.RawMessage(`[{"name":"sku-analyzer","tokenizer":{"type":"keyword"},"tokenFilters":[{"type":"lowercase"}],"charFilters":[]}]`)
+}
+
+// failedSearchIndexes adds two indexes that do not build, so the demo shows
+// what failure looks like: a field type typo fails the index; a synonym
+// source collection that does not exist fails the synonym mapping.
+func (g *seeder) failedSearchIndexes() {
+	w := g.w
+	add := func(name string, def string, age time.Duration) {
+		w.SearchIndexes = append(w.SearchIndexes, &SearchIndex{ID: w.newID(), GroupID: DemoAnalyticsID, ClusterName: "analytics-main",
+			Name: name, Database: "support", CollectionName: "tickets", Type: "search", Definition: json.RawMessage(def),
+			Version: 1, CreatedAt: g.ago(age * 2), UpdatedAt: g.ago(age)})
+	}
+	add("tickets-typo", `{"analyzer":"lucene.standard","mappings":{"dynamic":false,"fields":{"subject":{"type":"strng"}}}}`, 6*time.Hour)
+	add("tickets-synonyms", `{"analyzer":"lucene.english","mappings":{"dynamic":true},"synonyms":[{"name":"products","analyzer":"lucene.english","source":{"collection":"missing_synonyms"}}]}`, 5*time.Hour)
 }
 
 func (g *seeder) settings() {
