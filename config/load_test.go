@@ -85,7 +85,7 @@ func TestLoadReadsCLIProfile(t *testing.T) {
 	assert.Equal(t, DefaultServiceSegment, r.Service)
 	assert.Equal(t, []string{f.cliPath() + " [default]"}, r.Source)
 	assert.Equal(t, DefaultIntervals, r.Poll)
-	assert.Equal(t, DefaultLogBuffer, r.LogBuffer)
+	assert.Equal(t, 50_000, r.LogBuffer, "the default agrees with the access-log pane's")
 
 	gov := f.mustLoad(LoadOptions{Profile: "gov"})
 	assert.Equal(t, ServiceCloudGov, gov.CloudService)

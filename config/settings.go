@@ -41,8 +41,9 @@ var DefaultIntervals = Intervals{
 	Migration:  5 * time.Second,
 }
 
-// DefaultLogBuffer is how many access-log lines the tail pane keeps.
-const DefaultLogBuffer = 5000
+// DefaultLogBuffer is how many access-log lines the tail pane keeps, the
+// same as the pane's own default.
+const DefaultLogBuffer = 50_000
 
 type settings struct {
 	theme     string

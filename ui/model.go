@@ -56,6 +56,9 @@ type Options struct {
 	// DemoServer is the base URL of the --demo simulator; the help overlay
 	// shows it so users can reach it (curl, the control API) while running.
 	DemoServer string
+	// LogBuffer is how many lines the access-log pane keeps (the profile's
+	// log_buffer); 0 keeps the pane's default.
+	LogBuffer int
 }
 
 type phase int
@@ -137,7 +140,7 @@ func New(o Options) (*Model, error) {
 	m.gate.SetReadOnly(o.ReadOnly)
 	m.ctx = views.Context{
 		Client: o.Client, Gate: m.gate, Theme: m.theme, Keys: m.keys, Clock: o.Clock,
-		Profile: o.Profile, ReadOnly: o.ReadOnly, Poll: o.Poll,
+		Profile: o.Profile, ReadOnly: o.ReadOnly, Poll: o.Poll, LogBuffer: o.LogBuffer,
 	}
 	for i, id := range views.Order() {
 		if id == o.Pane {

@@ -163,6 +163,9 @@ type Context struct {
 	ReadOnly bool
 	Paused   bool
 	Poll     Poll
+	// LogBuffer is how many lines the access-log pane keeps (the profile's
+	// log_buffer); 0 means its default, 50,000.
+	LogBuffer int
 }
 
 // Now is the context's clock, or time.Now when none is set.

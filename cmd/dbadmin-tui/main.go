@@ -129,6 +129,7 @@ func setup(f flags, getenv func(string) string) (*app, error) {
 			opts.Theme = prof.Theme
 		}
 		opts.Poll = pollFrom(prof.Poll)
+		opts.LogBuffer = prof.LogBuffer
 		roles = prof.Roles
 		clientOpts = apiclient.Options{BaseURL: prof.BaseURL, Service: prof.Service, Auth: auth}
 	}
