@@ -50,22 +50,28 @@ func (d *Dialog) actions() []*Action {
 		&d.Left, &d.Right, &d.Up, &d.Down, &d.Flip}
 }
 
-// Alerts pane. Marking rows is Table.Mark.
+// Alerts pane. Marking rows is Table.Mark. The configuration editors come
+// in two flavours: a form, and the JSON body in $EDITOR.
 type Alerts struct {
 	Detail, Ack, Unack, StatusFilter, Configs, Toggle, Delete Action
+	NewConfig, NewConfigJSON, EditConfig, EditConfigJSON      Action
 }
 
 func (a *Alerts) actions() []*Action {
-	return []*Action{&a.Detail, &a.Ack, &a.Unack, &a.StatusFilter, &a.Configs, &a.Toggle, &a.Delete}
+	return []*Action{&a.Detail, &a.Ack, &a.Unack, &a.StatusFilter, &a.Configs, &a.Toggle, &a.Delete,
+		&a.NewConfig, &a.NewConfigJSON, &a.EditConfig, &a.EditConfigJSON}
 }
 
-// Backups pane.
+// Backups pane. NewBucket and EditSchedule are offered only in the buckets
+// and schedule views.
 type Backups struct {
 	Snapshot, Restore, CancelRestore, Expiration, Delete, Export, CycleViews Action
+	NewBucket, EditSchedule                                                  Action
 }
 
 func (b *Backups) actions() []*Action {
-	return []*Action{&b.Snapshot, &b.Restore, &b.CancelRestore, &b.Expiration, &b.Delete, &b.Export, &b.CycleViews}
+	return []*Action{&b.Snapshot, &b.Restore, &b.CancelRestore, &b.Expiration, &b.Delete, &b.Export, &b.CycleViews,
+		&b.NewBucket, &b.EditSchedule}
 }
 
 // Search (search indexes) pane.
@@ -80,20 +86,21 @@ func (s *Search) actions() []*Action {
 // AccessLogs pane.
 type AccessLogs struct {
 	Follow, FailuresOnly, End, Wrap, Timezone, IPFilter, Search, NextMatch, PrevMatch, Save Action
+	Hosts, Since, UserFilter, Raw                                                           Action
 }
 
 func (l *AccessLogs) actions() []*Action {
 	return []*Action{&l.Follow, &l.FailuresOnly, &l.End, &l.Wrap, &l.Timezone, &l.IPFilter,
-		&l.Search, &l.NextMatch, &l.PrevMatch, &l.Save}
+		&l.Search, &l.NextMatch, &l.PrevMatch, &l.Save, &l.Hosts, &l.Since, &l.UserFilter, &l.Raw}
 }
 
 // Migration (live migration) pane.
 type Migration struct {
-	LinkToken, Validate, Start, Cutover, Presentation Action
+	LinkToken, Validate, Start, Cutover, Presentation, DropDestination Action
 }
 
 func (m *Migration) actions() []*Action {
-	return []*Action{&m.LinkToken, &m.Validate, &m.Start, &m.Cutover, &m.Presentation}
+	return []*Action{&m.LinkToken, &m.Validate, &m.Start, &m.Cutover, &m.Presentation, &m.DropDestination}
 }
 
 // Settings pane.
@@ -172,13 +179,17 @@ func Default() *KeyMap {
 			Flip:      a("dialog.flip", "space", "toggle", "space"),
 		},
 		Alerts: Alerts{
-			Detail:       a("alerts.detail", "enter", "details", "enter").op("getAlert"),
-			Ack:          a("alerts.ack", "a", "acknowledge", "a").op("acknowledgeAlert"),
-			Unack:        a("alerts.unack", "u", "unacknowledge", "u").op("acknowledgeAlert"),
-			StatusFilter: a("alerts.statusFilter", "s", "status filter", "s"),
-			Configs:      a("alerts.configs", "c", "alert configs", "c").op("listAlertConfigurations"),
-			Toggle:       a("alerts.toggle", "t", "enable/disable config", "t").op("toggleAlertConfiguration"),
-			Delete:       a("alerts.delete", "d", "delete config", "d").op("deleteAlertConfiguration"),
+			Detail:         a("alerts.detail", "enter", "details", "enter").op("getAlert"),
+			Ack:            a("alerts.ack", "a", "acknowledge", "a").op("acknowledgeAlert"),
+			Unack:          a("alerts.unack", "u", "unacknowledge", "u").op("acknowledgeAlert"),
+			StatusFilter:   a("alerts.statusFilter", "s", "status filter", "s"),
+			Configs:        a("alerts.configs", "c", "alert configs", "c").op("listAlertConfigurations"),
+			Toggle:         a("alerts.toggle", "t", "enable/disable config", "t").op("toggleAlertConfiguration"),
+			Delete:         a("alerts.delete", "d", "delete config", "d").op("deleteAlertConfiguration"),
+			NewConfig:      a("alerts.newConfig", "n", "new config (form)", "n").op("createAlertConfiguration").helpOnly(),
+			NewConfigJSON:  a("alerts.newConfigJSON", "N", "new config ($EDITOR)", "N").op("createAlertConfiguration").helpOnly(),
+			EditConfig:     a("alerts.editConfig", "e", "edit config (form)", "e").op("updateAlertConfiguration").helpOnly(),
+			EditConfigJSON: a("alerts.editConfigJSON", "E", "edit config ($EDITOR)", "E").op("updateAlertConfiguration").helpOnly(),
 		},
 		Backups: Backups{
 			Snapshot:      a("backups.snapshot", "n", "take snapshot", "n").op("takeSnapshot"),
@@ -189,7 +200,9 @@ func Default() *KeyMap {
 			Export:        a("backups.export", "E", "export snapshot", "E").op("createBackupExportJob"),
 			// Tab cycles snapshots/restores/exports here; shift+tab and 1-6
 			// still switch panes.
-			CycleViews: a("backups.cycleViews", "tab", "cycle views", "tab").shadows("global.nextPane"),
+			CycleViews:   a("backups.cycleViews", "tab", "cycle views", "tab").shadows("global.nextPane"),
+			NewBucket:    a("backups.newBucket", "b", "new export bucket", "b").op("createExportBucket").helpOnly(),
+			EditSchedule: a("backups.editSchedule", "s", "edit schedule", "s").op("updateBackupSchedule").helpOnly(),
 		},
 		Search: Search{
 			New:       a("search.new", "n", "new index", "n").op("createAtlasSearchIndex"),
@@ -209,6 +222,12 @@ func Default() *KeyMap {
 			NextMatch:    a("accesslogs.nextMatch", "n", "next match", "n"),
 			PrevMatch:    a("accesslogs.prevMatch", "N", "previous match", "N"),
 			Save:         a("accesslogs.save", "s", "save to file", "s"),
+			// Hosts lists the cluster's hosts (or, with no cluster chosen,
+			// the project's clusters) to pick what is tailed.
+			Hosts:      a("accesslogs.hosts", "h", "pick host", "h").op("listAtlasProcesses").helpOnly(),
+			Since:      a("accesslogs.since", "S", "since 5m/15m/1h/24h", "S").op("listAccessLogsByClusterName").helpOnly(),
+			UserFilter: a("accesslogs.userFilter", "u", "user filter", "u").helpOnly(),
+			Raw:        a("accesslogs.raw", "l", "raw logLine", "l").helpOnly(),
 		},
 		Migration: Migration{
 			LinkToken: a("migration.linkToken", "l", "link token", "l").op("createLinkToken"),
@@ -217,6 +236,9 @@ func Default() *KeyMap {
 			Start:        a("migration.start", "m", "start migration", "m").op("createPushMigration").dangerous(),
 			Cutover:      a("migration.cutover", "C", "cut over", "C").op("cutoverMigration").dangerous(),
 			Presentation: a("migration.presentation", "P", "presentation", "P"),
+			// Dropping the destination's collections happens when the
+			// migration starts, so the toggle is judged like Start.
+			DropDestination: a("migration.dropDestination", "D", "drop destination data on/off", "D").op("createPushMigration").dangerous().helpOnly(),
 		},
 		Settings: Settings{
 			Auditing:    a("settings.auditing", "a", "auditing on/off", "a").op("updateAuditingConfiguration"),

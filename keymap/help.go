@@ -132,8 +132,8 @@ type Help struct {
 // HelpFor returns the help.KeyMap for a pane (or ScopeDialog).
 func (km *KeyMap) HelpFor(pane Scope) Help { return Help{km: km, pane: pane} }
 
-// ShortHelp is the one-line footer: the pane's enabled actions, then help
-// and quit. Disabled bindings are dropped by bubbles/help itself.
+// ShortHelp is the one-line footer: the pane's enabled actions (but not
+// the HelpOnly ones), then filter, help and quit. Disabled bindings are dropped by bubbles/help itself.
 func (h Help) ShortHelp() []key.Binding {
 	if h.pane == ScopeDialog {
 		d := h.km.Dialog
@@ -142,7 +142,9 @@ func (h Help) ShortHelp() []key.Binding {
 	var out []key.Binding
 	if h.pane != ScopeGlobal && h.pane != ScopeNavigation && h.pane != ScopeTable {
 		for _, a := range h.km.scopeActions(h.pane) {
-			out = append(out, a.Binding)
+			if !a.HelpOnly {
+				out = append(out, a.Binding)
+			}
 		}
 	}
 	return append(out, h.km.Global.Filter.Binding, h.km.Global.Help.Binding, h.km.Global.Quit.Binding)

@@ -87,6 +87,10 @@ type Action struct {
 	// the log instead of filtering a table). The shared key is not a
 	// conflict.
 	Shadows string
+	// HelpOnly actions are listed in the ? help but left out of the
+	// one-line footer, which has room for a pane's main actions only; the
+	// pane names them in its own hints where they apply.
+	HelpOnly bool
 	// DisabledReason says why the action is disabled (e.g. "needs
 	// PROJECT_OWNER", "read-only mode"); empty when enabled.
 	DisabledReason string
@@ -132,3 +136,5 @@ func (a Action) op(id string) Action { a.Op = id; return a }
 func (a Action) dangerous() Action { a.Dangerous = true; return a }
 
 func (a Action) shadows(name string) Action { a.Shadows = name; return a }
+
+func (a Action) helpOnly() Action { a.HelpOnly = true; return a }

@@ -35,7 +35,7 @@ func TestNamesAreUniqueAndScoped(t *testing.T) {
 
 func TestDangerousTags(t *testing.T) {
 	km := Default()
-	for _, a := range []Action{km.Migration.Cutover, km.Backups.Delete, km.Backups.CancelRestore, km.Search.Delete, km.Migration.Start} {
+	for _, a := range []Action{km.Migration.Cutover, km.Backups.Delete, km.Backups.CancelRestore, km.Search.Delete, km.Migration.Start, km.Migration.DropDestination} {
 		require.True(t, a.Dangerous, a.Name)
 	}
 	require.False(t, km.Alerts.Ack.Dangerous)
@@ -163,4 +163,61 @@ func TestContextPickerIsARemappableGlobal(t *testing.T) {
 	require.NoError(t, km.Apply(map[string][]string{"global.context": {"ctrl+g"}}))
 	require.Equal(t, []string{"ctrl+g"}, km.Global.Context.Keys())
 	require.ErrorContains(t, km.Apply(map[string][]string{"global.context": {"q"}}), "global.quit")
+}
+
+// The keys panes used to handle on their own are keymap actions now, in
+// their pane's group, so help lists them, config can rebind them and the
+// conflict check sees them.
+func TestPaneKeysAreInTheKeymap(t *testing.T) {
+	km := Default()
+	for name, want := range map[string]struct {
+		key, op   string
+		dangerous bool
+	}{
+		"alerts.newConfig":          {"n", "createAlertConfiguration", false},
+		"alerts.newConfigJSON":      {"N", "createAlertConfiguration", false},
+		"alerts.editConfig":         {"e", "updateAlertConfiguration", false},
+		"alerts.editConfigJSON":     {"E", "updateAlertConfiguration", false},
+		"backups.newBucket":         {"b", "createExportBucket", false},
+		"backups.editSchedule":      {"s", "updateBackupSchedule", false},
+		"migration.dropDestination": {"D", "createPushMigration", true},
+		"accesslogs.hosts":          {"h", "listAtlasProcesses", false},
+		"accesslogs.since":          {"S", "listAccessLogsByClusterName", false},
+		"accesslogs.userFilter":     {"u", "", false},
+		"accesslogs.raw":            {"l", "", false},
+	} {
+		a, ok := km.Lookup(name)
+		require.True(t, ok, name)
+		require.Equal(t, []string{want.key}, a.Keys(), name)
+		require.Equal(t, want.op, a.Op, name)
+		require.Equal(t, want.dangerous, a.Dangerous, name)
+		var inHelp bool
+		for _, g := range km.HelpGroups(a.Scope()) {
+			for _, e := range g.Entries {
+				inHelp = inHelp || (e.Name == name && g.Scope == a.Scope())
+			}
+		}
+		require.True(t, inHelp, "%s is in its pane's help group", name)
+	}
+	// Pane keys against global, navigation and sibling keys.
+	require.ErrorContains(t, km.Apply(map[string][]string{"accesslogs.raw": {"q"}}), "global.quit")
+	require.ErrorContains(t, km.Apply(map[string][]string{"accesslogs.hosts": {"j"}}), "nav.down")
+	require.ErrorContains(t, km.Apply(map[string][]string{"alerts.newConfigJSON": {"a"}}), "alerts.ack")
+	require.ErrorContains(t, km.Apply(map[string][]string{"migration.dropDestination": {"o"}}), "table.sortNext")
+	require.ErrorContains(t, km.Apply(map[string][]string{"backups.newBucket": {"r"}}), "global.refresh")
+	// And rebinding one works, with the help label following.
+	require.NoError(t, km.Apply(map[string][]string{"accesslogs.hosts": {"H"}}))
+	require.Equal(t, "H", km.AccessLogs.Hosts.Help().Key)
+}
+
+// The footer keeps to a pane's main actions; help-only ones are in ? only.
+func TestShortHelpLeavesOutHelpOnly(t *testing.T) {
+	km := Default()
+	var keys []string
+	for _, b := range km.HelpFor(ScopeAlerts).ShortHelp() {
+		keys = append(keys, b.Help().Key)
+	}
+	require.False(t, strings.Contains(strings.Join(keys, " "), "N"), "alerts.newConfigJSON is not in the footer: %v", keys)
+	require.Contains(t, keys, "?")
+	require.True(t, km.Alerts.NewConfigJSON.HelpOnly)
 }

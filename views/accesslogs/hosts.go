@@ -54,10 +54,13 @@ func clusterHosts(procs []apiclient.Process, cluster string) []apiclient.Process
 // openHosts shows the list, loading the project's processes the first time.
 func (p *Pane) openHosts() tea.Cmd {
 	if !p.ready() {
+		if p.choosing() {
+			return views.Toast("pick a cluster first (enter on the list, or @)", false)
+		}
 		return views.Toast("pick a cluster first (@)", false)
 	}
 	p.hostList = &hostList{}
-	p.hostList.fill(p.ctx.ClusterName, p.hosts, p.host)
+	p.hostList.fill(p.cluster(), p.hosts, p.host)
 	if p.hosts != nil || p.hostsBusy {
 		return nil
 	}
@@ -74,7 +77,7 @@ func (p *Pane) hostKey(msg tea.KeyPressMsg) tea.Cmd {
 	nav := p.ctx.Keys
 	is := func(keys []string) bool { return slices.Contains(keys, k) }
 	switch {
-	case k == "esc", k == keyHosts:
+	case p.isClose(msg):
 		p.hostList = nil
 	case k == "enter":
 		it := l.items[l.cursor]
@@ -94,4 +97,13 @@ func (p *Pane) hostKey(msg tea.KeyPressMsg) tea.Cmd {
 		l.cursor = len(l.items) - 1
 	}
 	return nil
+}
+
+// isClose reports whether a key is the keymap's close key (esc unless
+// remapped): it backs out of the lists and clears the search and filters.
+func (p *Pane) isClose(msg tea.KeyPressMsg) bool {
+	if p.ctx.Keys == nil {
+		return msg.String() == "esc"
+	}
+	return slices.Contains(p.ctx.Keys.Global.Close.Keys(), msg.String())
 }

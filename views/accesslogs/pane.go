@@ -26,21 +26,22 @@ var sincePresets = []time.Duration{5 * time.Minute, 15 * time.Minute, time.Hour,
 // defaultSince is the window loaded when the pane opens.
 const defaultSince = 15 * time.Minute
 
-// Pane-local keys (not actions: they only change what is shown, and the
-// keymap leaves them free in this pane).
-const (
-	keyHosts = "h" // pick the whole cluster or one host
-	keyRaw   = "l" // raw logLine instead of columns
-	keyUser  = "u" // filter by user
-	keySince = "S" // cycle the since presets
-)
-
 // Pane is the access-log tail.
 type Pane struct {
 	ctx     views.Context
 	w, h    int
 	visible bool
 	paused  bool // live updates paused with p
+
+	// picked is the cluster chosen in the pane's own list while the
+	// context names none; clusters is that list.
+	picked         string
+	clusters       []clusterChoice
+	clustersErr    error
+	clustersBusy   bool
+	clustersLoaded bool
+	clusterCursor  int
+	clusterSeq     views.Seq
 
 	host      string // "" tails the whole cluster
 	hostList  *hostList
@@ -69,9 +70,10 @@ type Pane struct {
 	summary string
 }
 
-// New is the pane's Factory, with the default buffer
-// (components.DefaultLogCapacity lines).
-func New(ctx views.Context) views.Pane { return newPane(ctx, 0) }
+// New is the pane's Factory. The buffer holds the context's LogBuffer
+// lines (the profile's log_buffer), or components.DefaultLogCapacity when
+// that is 0.
+func New(ctx views.Context) views.Pane { return newPane(ctx, ctx.LogBuffer) }
 
 // NewWithBuffer returns a Factory whose buffer holds capacity lines.
 func NewWithBuffer(capacity int) views.Factory {
@@ -104,7 +106,9 @@ func actions(ctx views.Context) []keymap.Action {
 	return ctx.Keys.Scope(views.AccessLogs.Scope())
 }
 
-func (p *Pane) Init() tea.Cmd { return p.pollNow("loading access log") }
+func (p *Pane) Init() tea.Cmd {
+	return tea.Batch(p.fetchClusters(false), p.pollNow("loading access log"))
+}
 
 func (p *Pane) SetSize(w, h int) {
 	p.w, p.h = w, h
@@ -117,7 +121,7 @@ func (p *Pane) SetVisible(v bool) tea.Cmd {
 		p.poll.Stop()
 		return nil
 	}
-	return p.pollNow("")
+	return tea.Batch(p.fetchClusters(false), p.pollNow(""))
 }
 
 // target names what is tailed, for titles and file names.
@@ -125,7 +129,7 @@ func (p *Pane) target() string {
 	if p.host != "" {
 		return shortHost(p.host)
 	}
-	return p.ctx.ClusterName
+	return p.cluster()
 }
 
 // live reports whether the pane should be polling.
@@ -134,7 +138,7 @@ func (p *Pane) live() bool {
 }
 
 func (p *Pane) ready() bool {
-	return p.ctx.Client != nil && p.ctx.GroupID != "" && p.ctx.ClusterName != ""
+	return p.ctx.Client != nil && p.ctx.GroupID != "" && p.cluster() != ""
 }
 
 // interval is the poll interval: fast (a tail), slower after errors.
@@ -182,7 +186,7 @@ type pollResult struct {
 
 // fetch sends one query; everything it needs is captured here.
 func (p *Pane) fetch(q Query, task string) tea.Cmd {
-	client, gid, cluster, host := p.ctx.Client, p.ctx.GroupID, p.ctx.ClusterName, p.host
+	client, gid, cluster, host := p.ctx.Client, p.ctx.GroupID, p.cluster(), p.host
 	p.inflight = true
 	return views.Fetch(views.AccessLogs, "poll", p.seq.Next(), task, func(ctx context.Context) (any, error) {
 		var logs []apiclient.AccessLog
@@ -218,6 +222,9 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 			return p, p.pollNow("")
 		}
 	case views.RefreshMsg:
+		if p.choosing() {
+			return p, p.fetchClusters(true)
+		}
 		if p.stopped != nil {
 			return p, p.restart("retrying access log")
 		}
@@ -239,7 +246,12 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 		p.paused = msg.Ctx.Paused
 		if msg.Scope || old.ClusterName != p.ctx.ClusterName || old.GroupID != p.ctx.GroupID {
 			p.host, p.hosts, p.hostList, p.hostsErr = "", nil, nil, nil
-			return p, p.restart("loading access log")
+			if msg.Scope || old.GroupID != p.ctx.GroupID {
+				p.picked, p.clusters, p.clustersErr, p.clustersLoaded, p.clusterCursor = "", nil, nil, false, 0
+				p.clustersBusy = false
+				p.clusterSeq.Next() // an answer for the old project is dropped
+			}
+			return p, tea.Batch(p.restart("loading access log"), p.fetchClusters(false))
 		}
 	case views.ActionMsg:
 		return p, p.onAction(msg)
@@ -257,6 +269,9 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 
 func (p *Pane) onResult(msg views.ResultMsg) tea.Cmd {
 	switch msg.Key {
+	case "clusters":
+		p.onClusters(msg)
+		return nil
 	case "hosts":
 		if !p.hostSeq.Latest(msg.Seq) {
 			return nil
@@ -265,9 +280,9 @@ func (p *Pane) onResult(msg views.ResultMsg) tea.Cmd {
 		p.hostsErr = msg.Err
 		if msg.Err == nil {
 			procs, _ := msg.Value.([]apiclient.Process)
-			p.hosts = clusterHosts(procs, p.ctx.ClusterName)
+			p.hosts = clusterHosts(procs, p.cluster())
 			if p.hostList != nil {
-				p.hostList.fill(p.ctx.ClusterName, p.hosts, p.host)
+				p.hostList.fill(p.cluster(), p.hosts, p.host)
 			}
 		}
 		return nil
@@ -337,6 +352,45 @@ func (p *Pane) onAction(msg views.ActionMsg) tea.Cmd {
 	}
 	a := &km.AccessLogs
 	switch msg.Name {
+	case a.Hosts.Name:
+		if p.hostList != nil {
+			p.hostList = nil
+			return nil
+		}
+		return p.openHosts()
+	case a.Raw.Name, a.UserFilter.Name, a.Since.Name:
+		if p.hostList != nil {
+			return nil // the host list is on top: it takes only its own keys
+		}
+	case a.End.Name:
+		// G on a list goes to its last row.
+		switch {
+		case p.hostList != nil:
+			p.hostList.cursor = len(p.hostList.items) - 1
+			return nil
+		case p.choosing():
+			p.clusterCursor = clampIndex(len(p.clusters)-1, len(p.clusters))
+			return nil
+		}
+	}
+	switch msg.Name {
+	case a.Raw.Name:
+		p.st.format.raw = !p.st.format.raw
+		p.refilter()
+		return nil
+	case a.UserFilter.Name:
+		if !msg.Confirmed {
+			return p.ask(a.UserFilter.Name, "", "Filter by user",
+				"Show only attempts whose user name contains this (any case).\n"+
+					current(p.st.filter.user)+"Leave empty to show every user.", "User name or part of it")
+		}
+		p.st.filter.user = strings.TrimSpace(msg.Input)
+		p.refilter()
+		return nil
+	case a.Since.Name:
+		i := slices.Index(sincePresets, p.since)
+		p.since = sincePresets[(i+1)%len(sincePresets)]
+		return p.restart("loading the last " + sinceText(p.since))
 	case a.Follow.Name:
 		p.following = !p.following
 		if !p.following {
@@ -372,16 +426,6 @@ func (p *Pane) onAction(msg views.ActionMsg) tea.Cmd {
 		}
 		return p.setIP(msg.Input)
 	case a.Search.Name:
-		if msg.Target == "user" {
-			if !msg.Confirmed {
-				return p.ask(a.Search.Name, "user", "Filter by user",
-					"Show only attempts whose user name contains this (any case).\n"+
-						current(p.st.filter.user)+"Leave empty to show every user.", "User name or part of it")
-			}
-			p.st.filter.user = strings.TrimSpace(msg.Input)
-			p.refilter()
-			return nil
-		}
 		if !msg.Confirmed {
 			return p.ask(a.Search.Name, "", "Search the access log",
 				"Highlight lines containing this text (any case) and jump to the newest; n and N move between matches.\n"+
@@ -496,32 +540,21 @@ func (p *Pane) show(i int) {
 }
 
 func (p *Pane) onKey(msg tea.KeyPressMsg) tea.Cmd {
-	if p.hostList != nil {
+	switch {
+	case p.hostList != nil:
 		return p.hostKey(msg)
+	case p.choosing():
+		return p.clusterKey(msg)
 	}
-	switch msg.String() {
-	case keyHosts:
-		return p.openHosts()
-	case keyRaw:
-		p.st.format.raw = !p.st.format.raw
-		p.refilter()
-		return nil
-	case keyUser:
-		if p.ctx.Keys == nil {
-			return nil
-		}
-		return p.onAction(views.ActionMsg{Name: p.ctx.Keys.AccessLogs.Search.Name, Target: "user"})
-	case keySince:
-		i := slices.Index(sincePresets, p.since)
-		p.since = sincePresets[(i+1)%len(sincePresets)]
-		return p.restart("loading the last " + sinceText(p.since))
-	case "esc":
+	if p.isClose(msg) {
 		switch {
 		case p.search != "":
 			p.search, p.match = "", -1
 		case p.st.filter.active():
 			p.st.filter = filter{}
 			p.refilter()
+		case p.ctx.ClusterName == "" && p.picked != "":
+			return p.unpick()
 		}
 		return nil
 	}

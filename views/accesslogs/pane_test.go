@@ -318,7 +318,7 @@ func TestFilters(t *testing.T) {
 	e.key("esc")
 	assert.False(t, e.p.st.filter.active(), "esc clears every filter")
 	assert.Equal(t, e.p.st.recN, e.p.st.lv.Len())
-	e.key(keyUser)
+	e.action(e.keys.AccessLogs.UserFilter)
 	e.confirm("ALICE")
 	for _, r := range e.shownRecords() {
 		require.Equal(t, "alice", r.Username)
@@ -375,7 +375,7 @@ func TestSearchAndYank(t *testing.T) {
 	e.confirm("no-such-text-anywhere")
 	assert.Contains(t, e.toasts[len(e.toasts)-1].Text, "no line contains")
 
-	e.key(keyRaw)
+	e.action(e.keys.AccessLogs.Raw)
 	e.action(e.keys.AccessLogs.End)
 	assert.True(t, strings.HasPrefix(e.p.Selected(), `{"t":{"$date":`), "raw mode yanks the logLine: %s", e.p.Selected())
 }
@@ -384,7 +384,7 @@ func TestSearchAndYank(t *testing.T) {
 // the host route.
 func TestHostTarget(t *testing.T) {
 	e := newEnv(t, "monitoring-admin", apisim.DemoPaymentsID, "payments-rs", 140, 24)
-	e.key(keyHosts)
+	e.action(e.keys.AccessLogs.Hosts)
 	require.NotNil(t, e.p.hostList)
 	require.Len(t, e.p.hostList.items, 4, "whole cluster and three hosts")
 	assert.Contains(t, screen(e), "whole cluster payments-rs")
@@ -468,7 +468,7 @@ func TestServerStringsAreSanitized(t *testing.T) {
 		}
 	}
 	require.True(t, found, "the stream should hold the hostile user name")
-	e.key(keyUser)
+	e.action(e.keys.AccessLogs.UserFilter)
 	e.confirm("pwned")
 	view := e.p.View()
 	assert.NotContains(t, view, "\x1b]")
@@ -478,9 +478,10 @@ func TestServerStringsAreSanitized(t *testing.T) {
 
 func TestScreens(t *testing.T) {
 	for _, tc := range []struct {
-		name  string
-		w, h  int
-		setup func(e *env)
+		name    string
+		cluster string // "-": none, the in-pane cluster list
+		w, h    int
+		setup   func(e *env)
 	}{
 		{name: "following_wide", w: 140, h: 16},
 		{name: "following_80", w: 80, h: 14},
@@ -492,12 +493,19 @@ func TestScreens(t *testing.T) {
 			e.action(e.keys.AccessLogs.Search)
 			e.confirm("bob")
 		}},
-		{name: "hosts", w: 120, h: 12, setup: func(e *env) { e.key(keyHosts) }},
-		{name: "raw", w: 120, h: 10, setup: func(e *env) { e.key(keyRaw) }},
+		{name: "hosts", w: 120, h: 12, setup: func(e *env) { e.action(e.keys.AccessLogs.Hosts) }},
+		{name: "raw", w: 120, h: 10, setup: func(e *env) { e.action(e.keys.AccessLogs.Raw) }},
+		{name: "clusters", cluster: "-", w: 100, h: 10},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			e := newEnv(t, "monitoring-admin", apisim.DemoPaymentsID, "payments-rs", tc.w, tc.h)
-			e.advance(20 * time.Second)
+			cluster := "payments-rs"
+			if tc.cluster == "-" {
+				cluster = ""
+			}
+			e := newEnv(t, "monitoring-admin", apisim.DemoPaymentsID, cluster, tc.w, tc.h)
+			if cluster != "" {
+				e.advance(20 * time.Second)
+			}
 			if tc.setup != nil {
 				tc.setup(e)
 			}
@@ -519,3 +527,73 @@ type goldenName struct {
 }
 
 func (g goldenName) Name() string { return g.name }
+
+// With no cluster in the context the pane lists the project's deployments:
+// dedicated ones can be picked with enter, the others are greyed with the
+// reason and refused on screen without a request. Picking tails the
+// cluster; h then lists its hosts; esc goes back to the list.
+func TestClusterListPicksInPane(t *testing.T) {
+	e := newEnv(t, "monitoring-admin", apisim.DemoPaymentsID, "", 120, 14)
+	require.True(t, e.p.clustersLoaded)
+	require.NoError(t, e.p.clustersErr)
+	scr := screen(e)
+	assert.Contains(t, scr, "access logs are per cluster")
+	assert.Contains(t, scr, "3 of 5 deployments keep an access log")
+	assert.Contains(t, scr, "payments-flex")
+	assert.Contains(t, scr, "flex cluster: no access history")
+	assert.Contains(t, scr, "serverless instance: no access history")
+	assert.Zero(t, e.requestCount("/dbAccessHistory/"), "nothing is tailed before a pick")
+
+	// The greyed rows come last; enter on one is refused with the reason.
+	e.action(e.keys.AccessLogs.End)
+	require.Equal(t, "payments-serverless", e.p.clusters[e.p.clusterCursor].name)
+	e.key("enter")
+	require.NotEmpty(t, e.toasts)
+	last := e.toasts[len(e.toasts)-1]
+	assert.True(t, last.Err)
+	assert.Contains(t, last.Text, "payments-serverless")
+	assert.Contains(t, last.Text, "no access history")
+	assert.Zero(t, e.requestCount("/dbAccessHistory/"))
+
+	// h before a pick says what to do.
+	e.action(e.keys.AccessLogs.Hosts)
+	assert.Nil(t, e.p.hostList)
+	assert.Contains(t, e.toasts[len(e.toasts)-1].Text, "pick a cluster first")
+
+	for e.p.clusters[e.p.clusterCursor].name != "payments-rs" {
+		e.key("up")
+	}
+	e.key("enter")
+	assert.Positive(t, e.requestCount("/dbAccessHistory/clusters/payments-rs"))
+	assert.Contains(t, screen(e), "Access log · cluster payments-rs")
+
+	e.action(e.keys.AccessLogs.Hosts)
+	require.NotNil(t, e.p.hostList)
+	assert.Contains(t, screen(e), "whole cluster payments-rs")
+	e.key("esc")
+	assert.Nil(t, e.p.hostList)
+
+	e.key("esc")
+	assert.Contains(t, screen(e), "access logs are per cluster", "esc goes back to the list")
+	before := e.requestCount("/dbAccessHistory/")
+	e.run(e.p.SetVisible(true))
+	assert.Equal(t, before, e.requestCount("/dbAccessHistory/"), "no tail while the list is shown")
+}
+
+// A project whose clusters are all shared-tier or dedicated shows the
+// tenant ones greyed with their tier.
+func TestClusterListGreysSharedTiers(t *testing.T) {
+	e := newEnv(t, "org-owner", apisim.DemoAnalyticsID, "", 120, 10)
+	scr := screen(e)
+	assert.Contains(t, scr, "shared tier M0: no access history")
+	assert.Contains(t, scr, "analytics-main")
+}
+
+// The profile's log_buffer reaches the pane through the context.
+func TestLogBufferFromContext(t *testing.T) {
+	km := keymap.Default()
+	p := New(views.Context{Keys: km, Theme: themes.MustGet("mono"), LogBuffer: 1200}).(*Pane)
+	assert.Equal(t, 1200, p.st.capacity())
+	p = New(views.Context{Keys: km, Theme: themes.MustGet("mono")}).(*Pane)
+	assert.Equal(t, 50_000, p.st.capacity(), "0 means the default")
+}

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
+	"github.com/dbadmin-tui/dbadmin-tui/keymap"
 	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
 )
 
@@ -27,8 +28,8 @@ func (p *Pane) View() string {
 	switch {
 	case p.ctx.GroupID == "":
 		return p.frame(muted("no project selected (press @ or :project)"))
-	case p.ctx.ClusterName == "":
-		return p.frame(muted("no cluster selected: access logs are per cluster or host (press @ to pick a cluster)"))
+	case p.choosing():
+		return p.clusterView()
 	}
 	rows := []string{p.titleLine(), p.statusLine(), st.TableHeader.Render(cell(" "+p.st.format.header(), p.w))}
 	body := p.body()
@@ -48,13 +49,34 @@ func (p *Pane) frame(line string) string {
 
 func (p *Pane) titleLine() string {
 	st := p.ctx.Theme.Styles
-	what := "cluster " + p.ctx.ClusterName
+	what := "cluster " + p.cluster()
 	if p.host != "" {
 		what = "host " + p.host
 	}
 	left := st.TableHeader.Render(" Access log · " + components.Sanitize(what) + " · since " + sinceText(p.since))
-	hints := st.Muted.Render("  h host · S since · u user · l raw")
+	hints := st.Muted.Render(p.hints())
 	return cell(left+hints, p.w)
+}
+
+// hints name the view keys as the keymap binds them.
+func (p *Pane) hints() string {
+	km := p.ctx.Keys
+	if km == nil {
+		return ""
+	}
+	var out []string
+	for _, h := range []struct {
+		a    keymap.Action
+		desc string
+	}{{km.AccessLogs.Hosts, "host"}, {km.AccessLogs.Since, "since"}, {km.AccessLogs.UserFilter, "user"}, {km.AccessLogs.Raw, "raw"}} {
+		if len(h.a.Keys()) > 0 {
+			out = append(out, h.a.Help().Key+" "+h.desc)
+		}
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	return "  " + strings.Join(out, " · ")
 }
 
 func (p *Pane) statusLine() string {

@@ -13,7 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
@@ -22,9 +21,7 @@ import (
 	"github.com/dbadmin-tui/dbadmin-tui/views"
 )
 
-// Action names: the keymap's, plus the configuration editing actions the
-// keymap does not carry yet (they are looked up there first, so a keymap
-// that gains them can remap them).
+// Action names, as the keymap spells them.
 const (
 	actDetail       = "alerts.detail"
 	actAck          = "alerts.ack"
@@ -168,27 +165,13 @@ func (p *Pane) Selected() string {
 	return p.table.SelectedID()
 }
 
-// Actions lists the keymap's alert actions and the configuration editing
-// ones.
+// Actions lists the keymap's alert actions, the configuration editors
+// included.
 func (p *Pane) Actions() []keymap.Action {
 	if p.ctx.Keys == nil {
 		return nil
 	}
-	acts := p.ctx.Keys.Scope(views.Alerts.Scope())
-	for _, extra := range []struct{ name, key, desc, op string }{
-		{actNewConfig, "n", "new config (form)", "createAlertConfiguration"},
-		{actNewJSON, "N", "new config ($EDITOR)", "createAlertConfiguration"},
-		{actEditConfig, "e", "edit config (form)", "updateAlertConfiguration"},
-		{actEditJSON, "E", "edit config ($EDITOR)", "updateAlertConfiguration"},
-	} {
-		if a, ok := p.ctx.Keys.Lookup(extra.name); ok {
-			acts = append(acts, a)
-			continue
-		}
-		acts = append(acts, keymap.Action{Name: extra.name, Op: extra.op,
-			Binding: key.NewBinding(key.WithKeys(extra.key), key.WithHelp(extra.key, extra.desc))})
-	}
-	return acts
+	return p.ctx.Keys.Scope(views.Alerts.Scope())
 }
 
 // Update handles keys, the root's shared messages, allowed actions and the

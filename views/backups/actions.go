@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
@@ -16,8 +15,8 @@ import (
 	"github.com/dbadmin-tui/dbadmin-tui/views"
 )
 
-// Pane actions the shared keymap does not carry: bucket and schedule
-// management, only offered in their views.
+// Bucket and schedule management, as the keymap names them; they are only
+// offered in their views.
 const (
 	actNewBucket    = "backups.newBucket"
 	actEditSchedule = "backups.editSchedule"
@@ -38,10 +37,6 @@ const (
 const (
 	targetRestoreGo = "restore:go"
 )
-
-func localAction(name, k, desc, op string) keymap.Action {
-	return keymap.Action{Name: name, Op: op, Binding: key.NewBinding(key.WithKeys(k), key.WithHelp(k, desc))}
-}
 
 // Actions are the backup keys. Their operations follow the cluster shown,
 // so the gate judges the call that will really be made: sharded deletes,
@@ -68,9 +63,9 @@ func (p *Pane) Actions() []keymap.Action {
 		del.Op = "deleteExportBucket"
 		del.Binding.SetHelp(del.Help().Key, "delete bucket")
 		out[4] = del
-		out = append(out, localAction(actNewBucket, "b", "new export bucket", "createExportBucket"))
+		out = append(out, k.NewBucket)
 	case viewSchedule:
-		out = append(out, localAction(actEditSchedule, "s", "edit schedule", "updateBackupSchedule"))
+		out = append(out, k.EditSchedule)
 	}
 	return out
 }

@@ -16,8 +16,8 @@ import (
 	"github.com/dbadmin-tui/dbadmin-tui/views"
 )
 
-// Action names, as the keymap spells them, and the pane's own
-// drop-destination toggle (dangerous: read-only mode and gating hide it).
+// Action names, as the keymap spells them. The drop-destination toggle is
+// dangerous: read-only mode and gating hide it.
 const (
 	actLinkToken    = "migration.linkToken"
 	actValidate     = "migration.validate"
@@ -26,10 +26,6 @@ const (
 	actPresentation = "migration.presentation"
 	actDrop         = "migration.dropDestination"
 )
-
-// dropKey toggles dropDestinationData. The keymap has no binding for it, so
-// the pane adds it to its actions (the root gates it like any other).
-const dropKey = "D"
 
 // Result keys.
 const (
@@ -122,35 +118,43 @@ func (p *Pane) load(task string) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// Actions are the keymap's migration actions plus the drop toggle. Cut-over
-// is disabled, with the reason, until the migration is readyForCutover.
+// Actions are the keymap's migration actions. Cut-over is disabled, with
+// the reason, until the migration is readyForCutover; the drop toggle only
+// matters to a start, so it goes wherever start goes.
 func (p *Pane) Actions() []keymap.Action {
 	if p.ctx.Keys == nil {
 		return nil
 	}
 	acts := p.ctx.Keys.Scope(views.Migration.Scope())
+	start, _ := p.keyAction(actStart)
 	for i, a := range acts {
-		if a.Name != actCutover || !a.Enabled() {
+		if !a.Enabled() {
 			continue
 		}
-		if why := p.cutoverBlocked(); why != "" {
+		why := ""
+		switch a.Name {
+		case actCutover:
+			why = p.cutoverBlocked()
+		case actDrop:
+			if !start.Enabled() {
+				why = start.DisabledReason
+			}
+		}
+		if why != "" {
 			a.Binding.SetEnabled(false)
 			a.DisabledReason = why
 			acts[i] = a
 		}
 	}
-	return append(acts, p.dropAction())
+	return acts
 }
 
-func (p *Pane) dropAction() keymap.Action {
-	a := keymap.Action{Name: actDrop, Op: "createPushMigration", Dangerous: true}
-	a.Binding.SetKeys(dropKey)
-	a.Binding.SetHelp(dropKey, "drop destination data on/off")
-	if start, ok := p.keyAction(actStart); ok && !start.Enabled() {
-		a.Binding.SetEnabled(false)
-		a.DisabledReason = start.DisabledReason
+// dropHint says how to turn the drop toggle on, with its key as bound.
+func (p *Pane) dropHint() string {
+	if a, ok := p.keyAction(actDrop); ok && len(a.Keys()) > 0 {
+		return a.Help().Key + " turns it on"
 	}
-	return a
+	return "bind " + actDrop + " to turn it on"
 }
 
 // keyAction finds one of the keymap's actions of this pane.

@@ -300,7 +300,7 @@ func (p *Pane) optionsView(w int) []string {
 	if d.drop {
 		lines = append(lines, p.kv(w, "Drop dest.", st.StateFailed.Render("ON: collections on "+s(d.dest.Name)+" are dropped before copying")))
 	} else {
-		lines = append(lines, p.kv(w, "Drop dest.", "off ("+dropKey+" turns it on)"))
+		lines = append(lines, p.kv(w, "Drop dest.", "off ("+p.dropHint()+")"))
 	}
 	lines = append(lines, "")
 	v := p.validation
