@@ -21,6 +21,14 @@ func TestShellTour(t *testing.T) {
 		s.SendKeys(string(rune('2' + i)))
 		s.WaitFor(want, wait)
 	}
+	// Access logs with no cluster selected list the project's clusters,
+	// the ones without an access log greyed with why; enter tails the
+	// cluster under the cursor.
+	s.SendKeys("4")
+	s.WaitFor("deployments keep an access log", wait)
+	s.WaitFor("flex cluster: no access history", wait)
+	s.SendKeys("Enter")
+	s.WaitFor("Access log · cluster payments-legacy", wait)
 	s.SendKeys("1")
 	s.WaitFor("ACK UNTIL", wait)
 	s.SendKeys("Tab")
