@@ -2,7 +2,10 @@ package ui
 
 import (
 	"reflect"
-	"sync/atomic"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -11,21 +14,36 @@ import (
 )
 
 // driver runs the root model the way the program would, but synchronously
-// for Update: Cmds run on goroutines and their messages come back through a
-// channel; a Cmd that takes longer than timeout (a tick, a slow request) is
-// dropped. Batches and sequences are expanded.
+// for Update, and deterministically: every Cmd runs on a goroutine and its
+// message comes back through a channel, and settle waits for all of them,
+// however long a loaded machine makes a request take, up to a generous
+// deadline after which the test fails and names what is still running.
+// Nothing is dropped.
+//
+// Timers (tea.Tick, tea.Every: the spinner's frames, toast expiry, the
+// header clock, poll ticks) are the exception: they say "later", they are
+// never waited for, and they are parked instead of run, so a screen never
+// depends on how much wall time a test took. Tests that need a timer's
+// message send it themselves. Batches and sequences are expanded.
 type driver struct {
-	t       testing.TB
-	m       *Model
-	timeout time.Duration
-	msgs    chan tea.Msg
-	flight  atomic.Int64
-	quiet   time.Duration
-	quits   int
+	t        testing.TB
+	m        *Model
+	deadline time.Duration // how long settle and wait may take before failing
+	msgs     chan tea.Msg
+	landed   chan struct{} // a Cmd ended (with or without a message)
+	stop     chan struct{} // closed when the test ends: undelivered messages are let go
+	quits    int
+
+	mu      sync.Mutex
+	running map[int]string // Cmds in flight, by name, for the failure message
+	nextRun int
+	parked  []string // timers not run, by name
 }
 
 func newDriver(t testing.TB, m *Model, w, h int) *driver {
-	d := &driver{t: t, m: m, timeout: 300 * time.Millisecond, quiet: 25 * time.Millisecond, msgs: make(chan tea.Msg, 4096)}
+	d := &driver{t: t, m: m, deadline: 30 * time.Second, msgs: make(chan tea.Msg, 4096),
+		landed: make(chan struct{}, 1), stop: make(chan struct{}), running: map[int]string{}}
+	t.Cleanup(func() { close(d.stop) })
 	d.exec(m.Init())
 	d.send(tea.WindowSizeMsg{Width: w, Height: h})
 	return d
@@ -33,58 +51,107 @@ func newDriver(t testing.TB, m *Model, w, h int) *driver {
 
 var cmdType = reflect.TypeOf(tea.Cmd(nil))
 
-// exec runs a Cmd off the update goroutine.
-func (d *driver) exec(cmd tea.Cmd) { d.execWith(cmd, d.timeout) }
+func cmdName(cmd tea.Cmd) string {
+	return runtime.FuncForPC(reflect.ValueOf(cmd).Pointer()).Name()
+}
 
-func (d *driver) execWith(cmd tea.Cmd, timeout time.Duration) {
-	if cmd == nil {
+// isTimer reports whether cmd is a tea.Tick or tea.Every: a message for
+// later, which the driver parks instead of sleeping through.
+func isTimer(name string) bool {
+	return strings.HasPrefix(name, "charm.land/bubbletea/v2.Tick.") ||
+		strings.HasPrefix(name, "charm.land/bubbletea/v2.Every.")
+}
+
+// park records a timer that will not run; it reports whether cmd was one.
+func (d *driver) park(cmd tea.Cmd) bool {
+	name := cmdName(cmd)
+	if !isTimer(name) {
+		return false
+	}
+	d.mu.Lock()
+	d.parked = append(d.parked, name)
+	d.mu.Unlock()
+	return true
+}
+
+// timers is how many timers were parked so far.
+func (d *driver) timers() int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return len(d.parked)
+}
+
+// exec runs a Cmd off the update goroutine; settle waits for it.
+func (d *driver) exec(cmd tea.Cmd) {
+	if cmd == nil || d.park(cmd) {
 		return
 	}
-	d.flight.Add(1)
+	d.mu.Lock()
+	d.nextRun++
+	id := d.nextRun
+	d.running[id] = cmdName(cmd)
+	d.mu.Unlock()
 	go func() {
-		defer d.flight.Add(-1)
-		done := make(chan tea.Msg, 1)
-		go func() { done <- cmd() }()
-		select {
-		case msg := <-done:
-			d.expand(msg, timeout)
-		case <-time.After(timeout):
-		}
+		defer d.land(id)
+		d.expand(cmd())
 	}()
 }
 
-// expand queues a Cmd's message, unpacking batches and sequences.
-func (d *driver) expand(msg tea.Msg, timeout time.Duration) {
+// land takes a finished Cmd out of flight, after its message was queued,
+// and wakes settle.
+func (d *driver) land(id int) {
+	d.mu.Lock()
+	delete(d.running, id)
+	d.mu.Unlock()
+	select {
+	case d.landed <- struct{}{}:
+	default:
+	}
+}
+
+// inFlight names the Cmds still running.
+func (d *driver) inFlight() []string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	out := make([]string, 0, len(d.running))
+	for _, name := range d.running {
+		out = append(out, name)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// expand queues a Cmd's message, unpacking batches and sequences. It runs
+// on the Cmd's goroutine, so the Cmd stays in flight until its message is
+// queued.
+func (d *driver) expand(msg tea.Msg) {
 	if msg == nil {
 		return
 	}
 	if b, ok := msg.(tea.BatchMsg); ok {
 		for _, c := range b {
-			d.execWith(c, timeout)
+			d.exec(c)
 		}
 		return
 	}
 	if v := reflect.ValueOf(msg); v.Kind() == reflect.Slice && v.Type().Elem() == cmdType {
-		// A sequence: run in order on this goroutine.
+		// A sequence: run in order on this goroutine. A timer in it holds
+		// back the rest, which the program would run only after the tick.
 		for i := 0; i < v.Len(); i++ {
 			c := v.Index(i).Interface().(tea.Cmd)
 			if c == nil {
 				continue
 			}
-			done := make(chan tea.Msg, 1)
-			go func() { done <- c() }()
-			select {
-			case m := <-done:
-				d.expand(m, timeout)
-			case <-time.After(timeout):
+			if d.park(c) {
 				return
 			}
+			d.expand(c())
 		}
 		return
 	}
 	select {
 	case d.msgs <- msg:
-	default: // a flood (monkey test): drop rather than block
+	case <-d.stop: // the test is over
 	}
 }
 
@@ -110,29 +177,40 @@ func (d *driver) drain() {
 	}
 }
 
-// settle delivers messages until none has arrived for the quiet period.
-// Cmds still in flight then are ticks or slow requests; they are dropped
-// after the driver's timeout.
+// settle delivers messages until no Cmd is running and none is queued: the
+// screen then shows every answer. A Cmd still running at the deadline fails
+// the test loudly instead of being dropped.
 func (d *driver) settle() {
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
+	d.t.Helper()
+	deadline := time.NewTimer(d.deadline)
+	defer deadline.Stop()
+	for {
+		// Look at flight before the queue: a Cmd queues its message before
+		// it lands, so an empty queue after no flight means nothing is left.
+		idle := len(d.inFlight()) == 0
 		select {
 		case msg := <-d.msgs:
 			d.send(msg)
-		case <-time.After(d.quiet):
+			continue
+		default:
+		}
+		if idle {
 			return
 		}
+		select {
+		case msg := <-d.msgs:
+			d.send(msg)
+		case <-d.landed:
+		case <-deadline.C:
+			d.t.Fatalf("driver: Cmds still running after %v: %v", d.deadline, d.inFlight())
+		}
 	}
-	d.t.Fatalf("driver: did not settle")
 }
 
-// wait lets every Cmd still running finish or time out.
+// wait is settle under the name the tests that fire many Cmds use.
 func (d *driver) wait() {
-	deadline := time.Now().Add(d.timeout + time.Second)
-	for d.flight.Load() > 0 && time.Now().Before(deadline) {
-		d.drain()
-		time.Sleep(5 * time.Millisecond)
-	}
+	d.t.Helper()
+	d.settle()
 }
 
 func (d *driver) key(keys ...tea.KeyPressMsg) {

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -53,7 +52,6 @@ func TestShellGolden(t *testing.T) {
 				api := newFakeAPI(t, orgOwner())
 				m := newModel(t, api, func(o *Options) { o.Theme = theme })
 				d := newDriver(t, m, size[0], size[1])
-				d.quiet = 100 * time.Millisecond
 				d.settle()
 				require.Equal(t, phaseReady, m.phase)
 				screen := d.screen()

@@ -24,6 +24,9 @@ func TestMonkey(t *testing.T) {
 	if testing.Short() {
 		t.Skip("monkey test skipped in -short mode")
 	}
+	// Random keys can save an access-log export under a random name: keep
+	// it out of the package directory.
+	t.Chdir(t.TempDir())
 	sim, err := apisim.New(apisim.Options{Seed: 7, Speed: 60, Latency: time.Millisecond,
 		FaultRate: 0.15, MalformedRate: 0.1, RateLimitPerMin: 600})
 	require.NoError(t, err)
@@ -38,11 +41,9 @@ func TestMonkey(t *testing.T) {
 	require.NoError(t, err)
 
 	d := newDriver(t, m, 120, 40)
-	d.timeout = 150 * time.Millisecond
 	d.settle()
 	for i := 0; i < 30 && m.phase != phaseReady; i++ { // faults may fail the start: r retries
 		d.send(press("r"))
-		time.Sleep(20 * time.Millisecond)
 		d.settle()
 	}
 	require.Equal(t, phaseReady, m.phase, "connected despite faults")
@@ -68,7 +69,9 @@ func TestMonkey(t *testing.T) {
 	t.Logf("%d events (%d while connected) in %v; %d quits asked on the way",
 		*monkeyKeys, ready, time.Since(start).Round(time.Millisecond), d.quits)
 
-	// Back to a normal size, close whatever is open, and quit.
+	// Let every request still out answer, back to a normal size, close
+	// whatever is open, and quit.
+	d.settle()
 	d.send(tea.WindowSizeMsg{Width: 120, Height: 40})
 	for i := 0; i < 10 && m.layers.len() > 0; i++ {
 		d.send(press("esc"))
