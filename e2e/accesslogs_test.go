@@ -25,7 +25,7 @@ func shownLines(screen string) int {
 // TestAccessLogTail: on the demo, the tail of a cluster grows on its own;
 // F shows only failures; scrolling up pauses it and G resumes.
 func TestAccessLogTail(t *testing.T) {
-	s := Start(t, 150, 36, nil, "--demo", "--demo-role", "monitoring-admin")
+	s := StartDemo(t, 150, 36, nil, "--demo-role", "monitoring-admin")
 	s.WaitFor("1 Alerts", wait)
 	s.SendKeys("4")
 	s.WaitFor("no cluster selected", wait)

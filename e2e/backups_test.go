@@ -16,7 +16,7 @@ import (
 // screen; the demo's own server then confirms the job and its target.
 func TestBackupsSnapshotThenRestore(t *testing.T) {
 	RequireTmux(t)
-	s := Start(t, 140, 40, nil, "--demo", "--demo-speed", "30", "--project", "payments", "--pane", "backups")
+	s := StartDemo(t, 140, 40, nil, "--demo-speed", "30", "--project", "payments", "--pane", "backups")
 	s.WaitFor("pick a cluster", wait)
 	s.WaitFor("payments-rs", wait)
 	// Pick payments-rs from the pane's own list (4th row).
@@ -48,12 +48,7 @@ func TestBackupsSnapshotThenRestore(t *testing.T) {
 		return !strings.Contains(screen, "running ★") && strings.Contains(screen, "finished")
 	}, wait, "the restore finished on screen")
 
-	base := demoServer(t, s)
-	c, err := apiclient.New(apiclient.Options{BaseURL: base, Service: "atlas", MaxRetries: -1,
-		Auth: apiclient.DigestAuth("org-owner", "org-owner-secret")})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := s.DemoAPI()
 	ctx := context.Background()
 	snaps, err := c.Backups().AllSnapshots(ctx, apisim.DemoPaymentsID, "payments-rs")
 	if err != nil {

@@ -2,15 +2,9 @@ package e2e
 
 import (
 	"context"
-	"encoding/json"
-	"io"
-	"net/http"
 	"regexp"
-	"strings"
 	"testing"
 	"time"
-
-	"github.com/icholy/digest"
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
 	"github.com/dbadmin-tui/dbadmin-tui/apisim"
@@ -21,7 +15,7 @@ import (
 // destination, check, start with drop-destination (typed confirmation),
 // readiness, cut-over (typed) and COMPLETE; then asks the demo's own server.
 func TestMigrationFlowToComplete(t *testing.T) {
-	s := Start(t, 120, 40, nil, "--demo", "--demo-speed", "600", "--pane", "migration")
+	s := StartDemo(t, 120, 40, nil, "--demo-speed", "600", "--pane", "migration")
 	s.WaitFor("1 Link token", wait)
 	s.WaitFor("5 deployments available", wait)
 
@@ -81,20 +75,14 @@ func TestMigrationFlowToComplete(t *testing.T) {
 	s.WaitFor("Lag over time", wait)
 
 	// The demo's server agrees: COMPLETE, dropped first, one cut-over.
-	base := demoServer(t, s)
-	c, err := apiclient.New(apiclient.Options{BaseURL: base, Service: "atlas",
-		Auth: apiclient.DigestAuth("org-owner", "org-owner-secret"), MaxRetries: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := c.Migration().Get(context.Background(), apisim.DemoPaymentsID, id[1])
+	m, err := s.DemoAPI().Migration().Get(context.Background(), apisim.DemoPaymentsID, id[1])
 	if err != nil {
 		t.Fatalf("get migration: %v", err)
 	}
 	if m.Status != apiclient.MigrationComplete {
 		t.Errorf("apisim migration %s is %s, want COMPLETE", id[1], m.Status)
 	}
-	writes := simWrites(t, base)
+	writes := s.SimWrites("")
 	for _, want := range []string{
 		"POST /api/atlas/v2/orgs/" + apisim.DemoOrgID + "/liveMigrations/linkTokens",
 		"POST /api/atlas/v2/groups/" + apisim.DemoPaymentsID + "/liveMigrations/validate",
@@ -109,33 +97,4 @@ func TestMigrationFlowToComplete(t *testing.T) {
 	// Nothing runs any more: quitting asks nothing.
 	s.SendKeys("q")
 	s.WaitExit(wait)
-}
-
-// simWrites counts the demo server's successful mutating requests, from its
-// request log.
-func simWrites(t *testing.T, base string) map[string]int {
-	t.Helper()
-	hc := &http.Client{Transport: &digest.Transport{Username: "org-owner", Password: "org-owner-secret"}}
-	resp, err := hc.Get(base + "/api/atlas/sim/requests")
-	if err != nil {
-		t.Fatalf("sim requests: %v", err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	var log struct {
-		Requests []struct {
-			Method, Path string
-			Status       int
-		} `json:"requests"`
-	}
-	if err := json.Unmarshal(body, &log); err != nil {
-		t.Fatalf("sim requests: %v: %s", err, body)
-	}
-	out := map[string]int{}
-	for _, r := range log.Requests {
-		if r.Method != "GET" && r.Status < 300 && !strings.Contains(r.Path, "/sim/") {
-			out[r.Method+" "+r.Path]++
-		}
-	}
-	return out
 }

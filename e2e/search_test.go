@@ -2,18 +2,11 @@ package e2e
 
 import (
 	"context"
-	"crypto/md5"
-	"crypto/rand"
-	"encoding/hex"
-	"encoding/json"
-	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
-	"strings"
 	"testing"
-	"time"
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
 	"github.com/dbadmin-tui/dbadmin-tui/apisim"
@@ -34,16 +27,11 @@ func TestSearchCreateUpdateDeleteAndLocalRefusal(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	s := Start(t, 140, 40, []string{"EDITOR=" + editor, "VISUAL=", "SEARCH_E2E_NEXT=" + queue},
-		"--demo", "--demo-role", "data-access-admin", "--project", "payments", "--cluster", "payments-rs", "--pane", "search")
+	s := StartDemo(t, 140, 40, []string{"EDITOR=" + editor, "VISUAL=", "SEARCH_E2E_NEXT=" + queue},
+		"--demo-role", "data-access-admin", "--project", "payments", "--cluster", "payments-rs", "--pane", "search")
 	s.WaitFor("embeddings", wait)
 
-	base := demoServer(t, s)
-	c, err := apiclient.New(apiclient.Options{BaseURL: base, Service: "atlas", MaxRetries: -1,
-		Auth: apiclient.DigestAuth("org-owner", "org-owner-secret")})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := s.DemoAPI()
 	ctx := context.Background()
 	get := func() (*apiclient.SearchIndex, error) {
 		return c.Search().GetByName(ctx, apisim.DemoPaymentsID, "payments-rs", "shop", "orders", "e2e-text")
@@ -92,13 +80,13 @@ func TestSearchCreateUpdateDeleteAndLocalRefusal(t *testing.T) {
 	}
 
 	// An invalid analyzer is refused before sending, with a message naming it.
-	before := searchWrites(t, base)
+	before := searchWrites(s)
 	type_(`{"name": "e2e-bad", "database": "shop", "collectionName": "orders",
   "definition": {"analyzer": "lucene.klingon", "mappings": {"dynamic": true}}}`)
 	s.SendKeys("n")
 	s.WaitFor(`unknown analyzer "lucene.klingon"`, wait)
 	s.WaitFor("nothing sent", wait)
-	if after := searchWrites(t, base); after != before {
+	if after := searchWrites(s); after != before {
 		t.Errorf("search writes went from %d to %d: the refused definition was sent", before, after)
 	}
 	if before != 3 {
@@ -112,69 +100,14 @@ func TestSearchCreateUpdateDeleteAndLocalRefusal(t *testing.T) {
 	s.WaitExit(wait)
 }
 
-// searchWrites counts the non-GET search index requests in apisim's request
-// log (GET /api/atlas/sim/requests, for Organization Owners).
-func searchWrites(t *testing.T, base string) int {
-	t.Helper()
-	var body struct {
-		Requests []struct {
-			Method string `json:"method"`
-			Path   string `json:"path"`
-		} `json:"requests"`
-	}
-	if err := digestGet(base+"/api/atlas/sim/requests", "org-owner", "org-owner-secret", &body); err != nil {
-		t.Fatal(err)
-	}
+// searchWrites counts the search index changes sent to the demo server.
+func searchWrites(s *Session) int {
+	s.t.Helper()
 	n := 0
-	for _, r := range body.Requests {
-		if r.Method != http.MethodGet && strings.Contains(r.Path, "/search/indexes") {
-			n++
-		}
+	for _, c := range s.SimWrites("/search/indexes") {
+		n += c
 	}
 	return n
-}
-
-// digestGet is a GET with HTTP Digest (MD5, qop=auth), enough for the
-// simulator's control API, which is outside the client's catalog.
-func digestGet(url, user, pass string, out any) error {
-	hc := &http.Client{Timeout: 10 * time.Second}
-	res, err := hc.Get(url)
-	if err != nil {
-		return err
-	}
-	res.Body.Close()
-	var chal string
-	for _, h := range res.Header.Values("WWW-Authenticate") {
-		if strings.Contains(h, "algorithm=MD5,") {
-			chal = h
-		}
-	}
-	if res.StatusCode != http.StatusUnauthorized || chal == "" {
-		return fmt.Errorf("no digest challenge: %s", res.Status)
-	}
-	nonce := regexp.MustCompile(`nonce="([^"]+)"`).FindStringSubmatch(chal)
-	if nonce == nil {
-		return fmt.Errorf("no nonce in %q", chal)
-	}
-	md := func(s string) string { h := md5.Sum([]byte(s)); return hex.EncodeToString(h[:]) }
-	var cb [8]byte
-	_, _ = rand.Read(cb[:])
-	cnonce := hex.EncodeToString(cb[:])
-	req, _ := http.NewRequest(http.MethodGet, url, nil)
-	uri := req.URL.RequestURI()
-	ha1 := md(user + ":MMS Public API:" + pass)
-	resp := md(ha1 + ":" + nonce[1] + ":00000001:" + cnonce + ":auth:" + md("GET:"+uri))
-	req.Header.Set("Authorization", fmt.Sprintf(`Digest username="%s", realm="MMS Public API", nonce="%s", uri="%s", algorithm=MD5, qop=auth, nc=00000001, cnonce="%s", response="%s"`,
-		user, nonce[1], uri, cnonce, resp))
-	res, err = hc.Do(req)
-	if err != nil {
-		return err
-	}
-	defer res.Body.Close()
-	if res.StatusCode != http.StatusOK {
-		return fmt.Errorf("GET %s: %s", uri, res.Status)
-	}
-	return json.NewDecoder(res.Body).Decode(out)
 }
 
 // TestSearchReadOnlyRoleIsRefused: with Project Read Only the pane's
@@ -187,17 +120,16 @@ func TestSearchReadOnlyRoleIsRefused(t *testing.T) {
 	if err := os.WriteFile(queue, []byte(`{"name": "ro", "database": "shop", "collectionName": "orders", "definition": {"mappings": {}}}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	s := Start(t, 140, 40, []string{"EDITOR=" + editor, "VISUAL=", "SEARCH_E2E_NEXT=" + queue},
-		"--demo", "--demo-role", "read-only", "--project", "payments", "--cluster", "payments-rs", "--pane", "search")
+	s := StartDemo(t, 140, 40, []string{"EDITOR=" + editor, "VISUAL=", "SEARCH_E2E_NEXT=" + queue},
+		"--demo-role", "read-only", "--project", "payments", "--cluster", "payments-rs", "--pane", "search")
 	s.WaitFor("payments-rs", wait)
-	base := demoServer(t, s)
 	s.SendKeys("n")
 	s.WaitFor("new index needs", wait)
 	s.SendKeys("e")
 	s.WaitFor("edit index needs", wait)
 	s.SendKeys("d")
 	s.WaitFor("delete index needs", wait)
-	if n := searchWrites(t, base); n != 0 {
+	if n := searchWrites(s); n != 0 {
 		t.Errorf("%d search writes reached apisim", n)
 	}
 	if b, err := os.ReadFile(queue); err != nil || len(b) == 0 {

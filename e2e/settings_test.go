@@ -1,13 +1,8 @@
 package e2e
 
 import (
-	"bufio"
 	"context"
-	"fmt"
-	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
@@ -21,8 +16,8 @@ import (
 func TestSettingsToggleDNSAndEditAuditFilter(t *testing.T) {
 	RequireTmux(t)
 	editor := filepath.Join(repoRoot(), "e2e", "testdata", "settings_editor.sh")
-	s := Start(t, 130, 36, []string{"EDITOR=" + editor, "VISUAL="},
-		"--demo", "--demo-role", "project-owner", "--project", "payments", "--pane", "settings")
+	s := StartDemo(t, 130, 36, []string{"EDITOR=" + editor, "VISUAL="},
+		"--demo-role", "project-owner", "--project", "payments", "--pane", "settings")
 	s.WaitFor("CLOUD PROVIDER ACCESS ROLES (4)", wait)
 
 	s.SendKeys("d")
@@ -40,12 +35,7 @@ func TestSettingsToggleDNSAndEditAuditFilter(t *testing.T) {
 	s.WaitFor(`FILTER_JSON {"atype":"authCheck"`, wait)
 
 	// Ask the demo's server itself, with another identity.
-	base := demoServer(t, s)
-	c, err := apiclient.New(apiclient.Options{BaseURL: base, Service: "atlas", MaxRetries: -1,
-		Auth: apiclient.DigestAuth("org-owner", "org-owner-secret")})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := s.DemoAPI()
 	ctx := context.Background()
 	dns, err := c.Settings().CustomDNS(ctx, apisim.DemoPaymentsID)
 	if err != nil {
@@ -65,47 +55,4 @@ func TestSettingsToggleDNSAndEditAuditFilter(t *testing.T) {
 
 	s.SendKeys("q")
 	s.WaitExit(wait)
-}
-
-// demoServer finds the address the demo's embedded server listens on: the
-// one listening TCP socket the program holds (Linux /proc).
-func demoServer(t *testing.T, s *Session) string {
-	t.Helper()
-	out, err := s.tmux("display-message", "-p", "-t", s.name, "#{pane_pid}")
-	if err != nil {
-		t.Fatalf("pane pid: %v: %s", err, out)
-	}
-	pid := strings.TrimSpace(out)
-	fds, err := os.ReadDir("/proc/" + pid + "/fd")
-	if err != nil {
-		t.Skipf("no /proc to find the demo server: %v", err)
-	}
-	inodes := map[string]bool{}
-	for _, fd := range fds {
-		link, err := os.Readlink(filepath.Join("/proc", pid, "fd", fd.Name()))
-		if err == nil && strings.HasPrefix(link, "socket:[") {
-			inodes[strings.TrimSuffix(strings.TrimPrefix(link, "socket:["), "]")] = true
-		}
-	}
-	f, err := os.Open("/proc/" + pid + "/net/tcp")
-	if err != nil {
-		t.Skipf("no /proc net table: %v", err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		// sl local_address rem_address st ... inode
-		fields := strings.Fields(sc.Text())
-		if len(fields) < 10 || fields[3] != "0A" || !inodes[fields[9]] {
-			continue
-		}
-		_, portHex, _ := strings.Cut(fields[1], ":")
-		port, err := strconv.ParseUint(portHex, 16, 16)
-		if err != nil {
-			continue
-		}
-		return fmt.Sprintf("http://127.0.0.1:%d", port)
-	}
-	t.Fatalf("the demo (pid %s) holds no listening socket", pid)
-	return ""
 }

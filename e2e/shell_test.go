@@ -10,7 +10,7 @@ const wait = 15 * time.Second
 // TestShellTour runs the demo, visits every pane, opens help and the
 // palette, shrinks the window below the minimum and back, and quits.
 func TestShellTour(t *testing.T) {
-	s := Start(t, 120, 40, nil, "--demo")
+	s := StartDemo(t, 120, 40, nil)
 	s.WaitFor("1 Alerts", wait)
 	s.WaitFor("loading alerts", wait) // the first real request finished (✓ …)
 	s.WaitFor("Organization Owner", wait)
@@ -39,6 +39,8 @@ func TestShellTour(t *testing.T) {
 	s.SendKeys("?")
 	s.WaitFor("Navigation", wait)
 	s.WaitFor("esc/? close", wait)
+	// Help names the demo server at the address the test chose.
+	s.WaitFor("demo server "+s.DemoURL(), wait)
 	s.SendKeys("Escape")
 	s.WaitGone("esc/? close", wait)
 
@@ -60,7 +62,7 @@ func TestShellTour(t *testing.T) {
 // TestReadOnlyDemoRefusesActions starts as the read-only identity and checks
 // an action key is refused with the role it needs.
 func TestReadOnlyDemoRefusesActions(t *testing.T) {
-	s := Start(t, 160, 40, nil, "--demo", "--demo-role", "read-only")
+	s := StartDemo(t, 160, 40, nil, "--demo-role", "read-only")
 	s.WaitFor("ACK UNTIL", wait)
 	s.SendKeys("a")
 	s.WaitFor("acknowledge needs", wait)

@@ -65,27 +65,61 @@ type Session struct {
 	t      testing.TB
 	socket string
 	name   string
+	// stderr is the file the program's standard error goes to: the TUI owns
+	// the terminal, so anything there is a start-up failure or a defect.
+	stderr  string
+	demoURL string // StartDemo only
 }
 
 // Start runs the binary with args in a detached w x h tmux session. env
-// adds variables (KEY=VALUE); the state directory is a fresh temp dir.
+// adds variables (KEY=VALUE); the state directory is a fresh temp dir. The
+// tmux server is killed when the test ends, passed or failed, and the test
+// fails if the program wrote anything to its standard error.
 func Start(t testing.TB, w, h int, env []string, args ...string) *Session {
 	t.Helper()
 	RequireTmux(t)
 	bin := Binary(t)
 	n := sessions.Add(1)
-	s := &Session{t: t, socket: fmt.Sprintf("dbadmin-e2e-%d-%d", os.Getpid(), n), name: "dash"}
 	state := t.TempDir()
-	cmdline := []string{"env", "XDG_STATE_HOME=" + state, "XDG_CONFIG_HOME=" + state, "TERM=xterm-256color"}
+	s := &Session{t: t, socket: fmt.Sprintf("dbadmin-e2e-%d-%d", os.Getpid(), n), name: "dash",
+		stderr: filepath.Join(state, "stderr")}
+	// sh only redirects standard error ($0 is the file) and execs the rest.
+	cmdline := []string{"sh", "-c", `exec "$@" 2>"$0"`, s.stderr,
+		"env", "XDG_STATE_HOME=" + state, "XDG_CONFIG_HOME=" + state, "TERM=xterm-256color"}
 	cmdline = append(cmdline, env...)
 	cmdline = append(cmdline, bin)
 	cmdline = append(cmdline, args...)
 	tmuxArgs := append([]string{"new-session", "-d", "-s", s.name, "-x", fmt.Sprint(w), "-y", fmt.Sprint(h)}, cmdline...)
+	// Registered first, so it runs after the server is killed.
+	t.Cleanup(func() {
+		if out := s.Stderr(); out != "" {
+			t.Errorf("the program wrote to standard error while it ran:\n%s", out)
+		}
+	})
+	t.Cleanup(func() {
+		_, _ = s.tmux("kill-server")
+		// A server whose last session ended on its own leaves its socket.
+		_ = os.Remove(s.socketPath())
+	})
 	if out, err := s.tmux(tmuxArgs...); err != nil {
 		t.Fatalf("tmux new-session: %v: %s", err, out)
 	}
-	t.Cleanup(func() { _, _ = s.tmux("kill-server") })
 	return s
+}
+
+// Stderr is what the program has written to its standard error so far.
+func (s *Session) Stderr() string {
+	b, _ := os.ReadFile(s.stderr)
+	return string(b)
+}
+
+// socketPath is where tmux puts the socket named by -L.
+func (s *Session) socketPath() string {
+	dir := os.Getenv("TMUX_TMPDIR")
+	if dir == "" {
+		dir = "/tmp"
+	}
+	return filepath.Join(dir, fmt.Sprintf("tmux-%d", os.Getuid()), s.socket)
 }
 
 func (s *Session) tmux(args ...string) (string, error) {
@@ -140,10 +174,19 @@ func (s *Session) waitUntil(ok func(string) bool, timeout time.Duration, what st
 			return screen
 		}
 		if time.Now().After(deadline) {
-			s.t.Fatalf("waited %v for %s; screen:\n%s", timeout, what, screen)
+			s.t.Fatalf("waited %v for %s; screen:\n%s%s", timeout, what, screen, s.ended())
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// ended says, for a failure message, that the program is gone and what it
+// wrote to standard error.
+func (s *Session) ended() string {
+	if s.Alive() {
+		return ""
+	}
+	return "\n(the program has ended; standard error: " + fmt.Sprintf("%q", s.Stderr()) + ")"
 }
 
 // Resize changes the window size.
