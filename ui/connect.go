@@ -215,6 +215,8 @@ func (m *Model) syncContext() {
 	m.ctx.GroupID, m.ctx.ProjectName = s.project.ID, s.project.Name
 	m.ctx.ClusterName = s.cluster
 	m.ctx.Theme = m.theme
+	m.tasks.SetTheme(m.theme)
+	m.toasts.SetTheme(m.theme)
 	m.ctx.ReadOnly = m.gate.ReadOnly()
 	m.ctx.Paused = m.paused
 	m.ctx.Layout = views.LayoutFor(m.width)

@@ -124,7 +124,7 @@ func (m *Model) globalKey(k string) (tea.Cmd, bool) {
 // then clears the active filter; otherwise the pane gets esc (back from a
 // detail view).
 func (m *Model) closeAtPaneLevel() (tea.Cmd, bool) {
-	if m.toasts.dismissError() {
+	if m.toasts.Dismiss() {
 		return nil, true
 	}
 	if id := m.panes[m.active].ID(); m.filters[id] != "" {

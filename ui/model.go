@@ -9,12 +9,12 @@ import (
 	"errors"
 	"time"
 
-	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
 	"github.com/dbadmin-tui/dbadmin-tui/keymap"
 	"github.com/dbadmin-tui/dbadmin-tui/themes"
+	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
 )
 
@@ -96,10 +96,9 @@ type Model struct {
 	updated map[views.ID]time.Time
 	paused  bool
 
-	layers  stack
-	spinner spinner.Model
-	tasks   taskLine
-	toasts  toastQueue
+	layers stack
+	tasks  components.TaskLine // the footer's running requests, then done/failed
+	toasts components.Toasts   // the footer's notices; errors stay until esc
 }
 
 // New builds the root model.
@@ -133,10 +132,15 @@ func New(o Options) (*Model, error) {
 		clock:   o.Clock,
 		filters: map[views.ID]string{},
 		updated: map[views.ID]time.Time{},
-		spinner: spinner.New(spinner.WithSpinner(spinner.Dot)),
 	}
 	m.themeFixed = o.NoColor || (o.Theme != "" && o.Theme != "auto")
 	m.theme = themes.Resolve(o.Theme, o.NoColor, true)
+	m.tasks = components.NewTaskLine(m.theme)
+	m.tasks.SetHoldFailures(true) // a failure stays readable until the next task ends
+	m.toasts = components.NewToasts(m.theme)
+	if ks := m.keys.Global.Close.Keys(); len(ks) > 0 {
+		m.toasts.SetDismissHint(ks[0]) // esc unless remapped
+	}
 	m.gate.SetReadOnly(o.ReadOnly)
 	m.ctx = views.Context{
 		Client: o.Client, Gate: m.gate, Theme: m.theme, Keys: m.keys, Clock: o.Clock,

@@ -264,7 +264,6 @@ func (m *Model) renderPane() string {
 // renderFooter: the help line (or the filter bar), then the task line with
 // the newest toast on the right.
 func (m *Model) renderFooter() string {
-	st := m.theme.Styles
 	var first string
 	for _, l := range m.layers.all() {
 		if f, ok := l.(*filterLayer); ok {
@@ -274,15 +273,12 @@ func (m *Model) renderFooter() string {
 	if first == "" {
 		first = m.shortHelp()
 	}
-	second := m.taskText()
-	if t, ok := m.toasts.latest(); ok {
-		style := st.Muted
-		text := t.text
-		if t.isErr {
-			style = st.ErrorText
-			text += " (esc)"
-		}
-		toast := style.Render(truncate(text, max(0, m.width-lipgloss.Width(second)-2)))
+	second := ""
+	if task := m.tasks.View(); task != "" {
+		second = " " + task
+	}
+	if m.toasts.Len() > 0 {
+		toast := m.toasts.Line(max(1, m.width-lipgloss.Width(second)-2))
 		second = padRight(second, m.width-lipgloss.Width(toast)) + toast
 	}
 	return lipgloss.JoinVertical(lipgloss.Left, truncate(first, m.width), truncate(second, m.width))
@@ -306,22 +302,4 @@ func (m *Model) shortHelp() string {
 		parts = append(parts, st.HelpKey.Render(h.Key)+" "+st.HelpDesc.Render(h.Desc))
 	}
 	return " " + strings.Join(parts, st.HelpSep.Render(" • "))
-}
-
-func (m *Model) taskText() string {
-	st := m.theme.Styles
-	switch {
-	case m.tasks.running():
-		t := m.tasks.run[len(m.tasks.run)-1]
-		text := " " + m.spinner.View() + " " + clean(t.text) + "…"
-		if n := len(m.tasks.run) - 1; n > 0 {
-			text += fmt.Sprintf(" (+%d)", n)
-		}
-		return st.StateRunning.Render(text)
-	case m.tasks.last != nil && m.tasks.last.err != nil:
-		return st.StateFailed.Render(" ✗ " + clean(m.tasks.last.text) + ": " + clean(m.tasks.last.err.Error()))
-	case m.tasks.last != nil:
-		return st.StateOK.Render(" ✓ " + clean(m.tasks.last.text))
-	}
-	return ""
 }

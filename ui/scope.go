@@ -37,7 +37,7 @@ func (m *Model) switchProject(p project, clusterName string) tea.Cmd {
 }
 
 func (m *Model) scopeLoaded(msg scopeLoadedMsg) tea.Cmd {
-	done := m.tasks.done(fmt.Sprintf("scope#%d", msg.seq), msg.err, m.clock())
+	done := m.tasks.Finish(fmt.Sprintf("scope#%d", msg.seq), msg.err, "")
 	if msg.seq != m.scopeSeq {
 		return done
 	}

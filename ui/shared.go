@@ -1,12 +1,11 @@
 package ui
 
 import (
-	"time"
-
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dbadmin-tui/dbadmin-tui/keymap"
+	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
 )
 
@@ -16,7 +15,7 @@ func (m *Model) routeToPane(msg tea.Msg) (tea.Cmd, bool) {
 	case views.ResultMsg:
 		var cmds []tea.Cmd
 		if msg.Task != "" {
-			cmds = append(cmds, m.tasks.done(msg.TaskID(), msg.Err, m.clock()))
+			cmds = append(cmds, m.tasks.Finish(msg.TaskID(), msg.Err, ""))
 		}
 		if msg.Err == nil {
 			m.updated[msg.Pane] = m.clock()
@@ -77,42 +76,27 @@ func (m *Model) handleShared(msg tea.Msg) (tea.Cmd, bool) {
 	case views.ToastMsg:
 		return m.toast(msg.Text, msg.Err), true
 	case views.TaskStartMsg:
-		return m.startTask(msg.ID, msg.Text), true
+		return m.tasks.Start(msg.ID, msg.Text), true
 	case views.TaskDoneMsg:
-		return m.tasks.done(msg.ID, msg.Err, m.clock()), true
-	case spinner.TickMsg:
-		if !m.tasks.running() {
-			return nil, true
-		}
+		return m.tasks.Finish(msg.ID, msg.Err, ""), true
+	case spinner.TickMsg, components.TaskClearMsg:
 		var cmd tea.Cmd
-		m.spinner, cmd = m.spinner.Update(msg)
+		m.tasks, cmd = m.tasks.Update(msg)
 		return cmd, true
-	case toastExpireMsg:
-		m.toasts.expire(msg.id)
-		return nil, true
-	case taskClearMsg:
-		m.tasks.clear(msg.id)
-		return nil, true
+	case components.ShowToastMsg, components.ToastExpireMsg:
+		var cmd tea.Cmd
+		m.toasts, cmd = m.toasts.Update(msg)
+		return cmd, true
 	}
 	return nil, false
 }
 
-func (m *Model) startTask(id, text string) tea.Cmd {
-	wasIdle := !m.tasks.running()
-	m.tasks.start(id, text)
-	if wasIdle {
-		return m.spinner.Tick
-	}
-	return nil
-}
-
 // toast shows a notice; info ones expire, errors stay until esc.
 func (m *Model) toast(text string, isErr bool) tea.Cmd {
-	id := m.toasts.push(clean(text), isErr)
 	if isErr {
-		return nil
+		return m.toasts.Error(text)
 	}
-	return tea.Tick(4*time.Second, func(time.Time) tea.Msg { return toastExpireMsg{id: id} })
+	return m.toasts.Info(text)
 }
 
 func toastFromErr(what string, err error) views.ToastMsg {
