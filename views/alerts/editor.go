@@ -5,8 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"os/exec"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -15,13 +13,6 @@ import (
 	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
 )
-
-// editorDoneMsg comes back when $EDITOR exits.
-type editorDoneMsg struct {
-	editID string // the configuration updated; "" creates
-	text   string
-	err    error
-}
 
 // configTemplate is what `N` opens: a configuration to fill in.
 const configTemplate = `{
@@ -52,73 +43,18 @@ func (p *Pane) editJSON(edit bool) tea.Cmd {
 	if p.cfgDraft != "" && p.cfgEdit == id {
 		text = p.cfgDraft
 	}
-	f, err := os.CreateTemp("", "dbadmin-alert-config-*.json")
-	if err != nil {
-		return refuse("edit as JSON: temporary file: " + err.Error())
-	}
-	header := "// Alert configuration as JSON. Lines starting with // are ignored; an empty document cancels.\n" +
-		"// eventTypeName and notifications are required. Secrets show masked: type them again to keep them.\n"
-	_, werr := f.WriteString(header + text + "\n")
-	cerr := f.Close()
-	if werr != nil || cerr != nil {
-		_ = os.Remove(f.Name())
-		return refuse("edit as JSON: could not write the temporary file")
-	}
-	cmd, err := editorCommand(f.Name())
-	if err != nil {
-		_ = os.Remove(f.Name())
-		return refuse("edit as JSON: " + err.Error())
-	}
-	path := f.Name()
-	return tea.ExecProcess(cmd, func(runErr error) tea.Msg {
-		b, rerr := os.ReadFile(path)
-		_ = os.Remove(path)
-		msg := editorDoneMsg{editID: id, text: string(b)}
-		switch {
-		case runErr != nil:
-			msg.err = fmt.Errorf("the editor failed: %w", runErr)
-		case rerr != nil:
-			msg.err = fmt.Errorf("reading the edited file: %w", rerr)
-		}
-		return views.PaneMsg{Pane: views.Alerts, Msg: msg}
-	})
-}
-
-// editorCommand is $VISUAL, else $EDITOR, else vi, on path; the variable
-// may carry arguments ("code --wait").
-func editorCommand(path string) (*exec.Cmd, error) {
-	ed := strings.TrimSpace(os.Getenv("VISUAL"))
-	if ed == "" {
-		ed = strings.TrimSpace(os.Getenv("EDITOR"))
-	}
-	if ed == "" {
-		ed = "vi"
-	}
-	args := strings.Fields(ed)
-	bin, err := exec.LookPath(args[0])
-	if err != nil {
-		return nil, fmt.Errorf("no editor %q (set EDITOR): %w", args[0], err)
-	}
-	return exec.Command(bin, append(args[1:], path)...), nil
-}
-
-func stripComments(text string) string {
-	var out []string
-	for _, l := range strings.Split(text, "\n") {
-		if !strings.HasPrefix(strings.TrimSpace(l), "//") {
-			out = append(out, l)
-		}
-	}
-	return strings.TrimSpace(strings.Join(out, "\n"))
+	return views.Edit{Pane: views.Alerts, Key: id, File: "alert-config", Text: text, Header: []string{
+		"Alert configuration as JSON. Lines starting with // are ignored; an empty document cancels.",
+		"eventTypeName and notifications are required. Secrets show masked: type them again to keep them.",
+	}}.Open()
 }
 
 // parseConfigJSON decodes and checks an edited configuration before
 // anything is sent.
 func parseConfigJSON(text string) (apiclient.AlertConfig, error) {
 	var c apiclient.AlertConfig
-	dec := json.NewDecoder(strings.NewReader(text))
-	if err := dec.Decode(&c); err != nil {
-		return c, fmt.Errorf("not valid JSON: %w", err)
+	if err := views.DecodeJSON(text, &c); err != nil {
+		return c, err
 	}
 	if err := c.Validate(); err != nil {
 		return c, err
@@ -135,32 +71,33 @@ func parseConfigJSON(text string) (apiclient.AlertConfig, error) {
 }
 
 // editorDone checks what the editor left and asks to save it.
-func (p *Pane) editorDone(msg editorDoneMsg) tea.Cmd {
-	text := stripComments(msg.text)
-	if msg.err != nil {
+func (p *Pane) editorDone(msg views.EditedMsg) tea.Cmd {
+	text := msg.Text
+	if msg.Err != nil {
 		if text != "" {
-			p.cfgDraft, p.cfgEdit = text, msg.editID
+			p.cfgDraft, p.cfgEdit = text, msg.Key
 		}
-		return refuse("edit as JSON: " + msg.err.Error())
+		return refuse("edit as JSON: " + msg.Err.Error())
 	}
 	if text == "" {
 		return refuse("edit as JSON: empty document, nothing saved")
 	}
-	p.cfgDraft, p.cfgEdit = text, msg.editID
-	c, err := parseConfigJSON(text)
+	p.cfgDraft, p.cfgEdit = text, msg.Key
+	src := msg.Source()
+	c, err := parseConfigJSON(src)
 	if err != nil {
 		return refuse("alert configuration not saved: " + components.Sanitize(err.Error()) + "; your JSON is kept: press E or N to continue")
 	}
 	var compact bytes.Buffer
-	_ = json.Compact(&compact, []byte(text))
+	_ = json.Compact(&compact, []byte(src))
 	verb, name := "Create", actNewJSON
-	if msg.editID != "" {
+	if msg.Key != "" {
 		verb, name = "Update", actEditJSON
 	}
 	body := fmt.Sprintf("%s the %s alert configuration (%d matcher(s), %d notification(s), enabled: %v)?",
 		strings.ToLower(verb), components.Sanitize(c.EventTypeName), len(c.Matchers), len(c.Notifications), c.Enabled)
 	confirm := views.ConfirmMsg{Pane: views.Alerts, Title: verb + " alert configuration", Body: body,
-		Action: views.ActionMsg{Name: name, Target: msg.editID + "\n" + compact.String()}}
+		Action: views.ActionMsg{Name: name, Target: msg.Key + "\n" + compact.String()}}
 	return func() tea.Msg { return confirm }
 }
 

@@ -203,7 +203,7 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 		return p, p.contextChanged(msg)
 	case views.ActionMsg:
 		return p, p.action(msg)
-	case editorDoneMsg:
+	case views.EditedMsg:
 		return p, p.editorDone(msg)
 	case tea.KeyPressMsg:
 		return p, p.key(msg)

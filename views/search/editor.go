@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"os/exec"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -64,108 +62,17 @@ func (s editSession) what() string {
 	return "new search index on " + s.Cluster
 }
 
-// headerPrefix starts the comment lines we put above the JSON; they are
-// blanked before parsing, so line numbers stay those of the file.
-const headerPrefix = "//"
-
-// fileText is what the editor opens: a comment header (what is edited, the
-// last problem) and the user's text.
-func (s editSession) fileText() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s Editing the %s.\n", headerPrefix, s.what())
+// header is the comment block above the JSON: what is edited and the last
+// problem.
+func (s editSession) header() []string {
+	h := []string{"Editing the " + s.what() + "."}
 	if s.Problem != "" {
 		for _, l := range strings.Split(s.Problem, "\n") {
-			fmt.Fprintf(&b, "%s ERROR: %s\n", headerPrefix, l)
+			h = append(h, "ERROR: "+l)
 		}
 	}
-	fmt.Fprintf(&b, "%s Save and quit to send; leave it unchanged to keep the draft and send nothing.\n", headerPrefix)
-	fmt.Fprintf(&b, "%s Lines starting with %s at the top are ignored.\n", headerPrefix, headerPrefix)
-	b.WriteString(s.Text)
-	if !strings.HasSuffix(s.Text, "\n") {
-		b.WriteString("\n")
-	}
-	return b.String()
-}
-
-// stripHeader blanks the leading comment lines (keeping the line count, so
-// positions in errors are those the editor shows) and returns the body and
-// the text without them (what a draft keeps).
-func stripHeader(file string) (body string, text string) {
-	lines := strings.SplitAfter(file, "\n")
-	i := 0
-	for i < len(lines) && strings.HasPrefix(strings.TrimSpace(lines[i]), headerPrefix) {
-		i++
-	}
-	return strings.Repeat("\n", i) + strings.Join(lines[i:], ""), strings.Join(lines[i:], "")
-}
-
-// position turns a byte offset into 1-based line and column.
-func position(src string, offset int64) (line, col int) {
-	if offset > int64(len(src)) {
-		offset = int64(len(src))
-	}
-	line, col = 1, 1
-	for _, r := range src[:offset] {
-		if r == '\n' {
-			line++
-			col = 1
-		} else {
-			col++
-		}
-	}
-	return line, col
-}
-
-// decodeStrict decodes src into v, refusing unknown members, and turns
-// errors into messages with the line and column the editor shows.
-func decodeStrict(src string, v any) error {
-	if strings.TrimSpace(src) == "" {
-		return errors.New("the definition is empty")
-	}
-	dec := json.NewDecoder(strings.NewReader(src))
-	dec.DisallowUnknownFields()
-	err := dec.Decode(v)
-	if err == nil {
-		if _, terr := dec.Token(); terr == nil {
-			line, col := position(src, dec.InputOffset())
-			return fmt.Errorf("line %d, column %d: unexpected text after the JSON value", line, col)
-		}
-		return nil
-	}
-	var syn *json.SyntaxError
-	var typ *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &syn):
-		line, col := position(src, max(syn.Offset-1, 0)) // Offset is just past the bad byte
-		return fmt.Errorf("line %d, column %d: JSON syntax error: %s", line, col, syn.Error())
-	case errors.As(err, &typ):
-		line, col := position(src, typ.Offset)
-		field := typ.Field
-		if field == "" {
-			field = "value"
-		}
-		return fmt.Errorf("line %d, column %d: %s must be a JSON %s, not %s", line, col, field, jsonKind(typ.Type.String()), typ.Value)
-	case strings.HasPrefix(err.Error(), "json: unknown field "):
-		name := strings.TrimPrefix(err.Error(), "json: unknown field ")
-		line, col := position(src, int64(strings.Index(src, name)))
-		return fmt.Errorf("line %d, column %d: unknown member %s", line, col, name)
-	}
-	line, col := position(src, int64(len(src)))
-	return fmt.Errorf("line %d, column %d: %v", line, col, err)
-}
-
-func jsonKind(goType string) string {
-	switch {
-	case strings.HasPrefix(goType, "[]"):
-		return "array"
-	case strings.HasPrefix(goType, "map"), strings.Contains(goType, "."):
-		return "object"
-	case strings.HasPrefix(goType, "int"), strings.HasPrefix(goType, "float"):
-		return "number"
-	case goType == "bool":
-		return "boolean"
-	}
-	return goType
+	return append(h, "Save and quit to send; leave it unchanged to keep the draft and send nothing.",
+		"Lines starting with // at the top are ignored.")
 }
 
 // validateAnalyzers checks user-defined analyzers beyond what the client
@@ -203,7 +110,7 @@ func parseEdit(s editSession, body string) (parsed, error) {
 	var p parsed
 	switch s.Kind {
 	case editCreate:
-		if err := decodeStrict(body, &p.create); err != nil {
+		if err := views.DecodeJSONStrict(body, &p.create); err != nil {
 			return p, err
 		}
 		if err := p.create.Validate(); err != nil {
@@ -213,7 +120,7 @@ func parseEdit(s editSession, body string) (parsed, error) {
 			return p, err
 		}
 	case editUpdate:
-		if err := decodeStrict(body, &p.def); err != nil {
+		if err := views.DecodeJSONStrict(body, &p.def); err != nil {
 			return p, err
 		}
 		if err := p.def.Validate(s.Type); err != nil {
@@ -223,7 +130,7 @@ func parseEdit(s editSession, body string) (parsed, error) {
 			return p, err
 		}
 	case editAnalyzers:
-		if err := decodeStrict(body, &p.analyzers); err != nil {
+		if err := views.DecodeJSONStrict(body, &p.analyzers); err != nil {
 			return p, err
 		}
 		if err := validateAnalyzers("", p.analyzers); err != nil {
@@ -277,49 +184,8 @@ func prettyJSON(v any) string {
 	return string(b) + "\n"
 }
 
-// editorDoneMsg comes back when the editor exits.
-type editorDoneMsg struct {
-	Session editSession
-	Path    string
-	Err     error
-	// Sent is the file text we wrote, to tell "saved unchanged" apart.
-	Sent string
-}
-
-// EditorFunc runs the editor on path and answers with done's message when
-// it exits. The default hands the terminal over with tea.ExecProcess; tests
-// substitute one that writes the file itself.
-type EditorFunc func(path string, done func(error) tea.Msg) tea.Cmd
-
-// ExecEditor runs $VISUAL, else $EDITOR, else vi, through tea.ExecProcess.
-func ExecEditor(path string, done func(error) tea.Msg) tea.Cmd {
-	editor := os.Getenv("VISUAL")
-	if editor == "" {
-		editor = os.Getenv("EDITOR")
-	}
-	if editor == "" {
-		editor = "vi"
-	}
-	args := strings.Fields(editor) // "code --wait" is a command and a flag
-	cmd := exec.Command(args[0], append(args[1:], path)...)
-	return tea.ExecProcess(cmd, func(err error) tea.Msg { return done(err) })
-}
-
-// openEditor writes the session's file and starts the editor on it.
-func openEditor(run EditorFunc, s editSession) (tea.Cmd, error) {
-	f, err := os.CreateTemp("", "dbadmin-search-*.json")
-	if err != nil {
-		return nil, fmt.Errorf("editor file: %w", err)
-	}
-	text := s.fileText()
-	_, werr := f.WriteString(text)
-	cerr := f.Close()
-	if werr != nil || cerr != nil {
-		_ = os.Remove(f.Name())
-		return nil, fmt.Errorf("editor file: %w", errors.Join(werr, cerr))
-	}
-	path := f.Name()
-	return run(path, func(err error) tea.Msg {
-		return views.PaneMsg{Pane: views.Search, Msg: editorDoneMsg{Session: s, Path: path, Err: err, Sent: text}}
-	}), nil
+// open starts the editor on the session; editorDone gets the answer.
+func (p *Pane) open(s editSession) tea.Cmd {
+	p.editing = true
+	return views.Edit{Pane: views.Search, Key: s.key(), Tag: s, File: "search", Header: s.header(), Text: s.Text, Run: p.editor}.Open()
 }

@@ -8,8 +8,8 @@ package search
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -71,16 +71,16 @@ type Pane struct {
 	analyzerTable    components.Table
 
 	drafts  map[string]editSession
-	editor  EditorFunc
+	editor  views.EditorFunc
 	notice  string // the last refusal or failure, shown above the tree
 	editing bool
 }
 
 // New is the pane's Factory.
-func New(ctx views.Context) views.Pane { return NewWithEditor(ctx, ExecEditor) }
+func New(ctx views.Context) views.Pane { return NewWithEditor(ctx, views.ExecEditor) }
 
 // NewWithEditor builds the pane with another editor runner (tests).
-func NewWithEditor(ctx views.Context, editor EditorFunc) *Pane {
+func NewWithEditor(ctx views.Context, editor views.EditorFunc) *Pane {
 	p := &Pane{ctx: ctx, collapsed: map[string]bool{}, deleting: map[string]bool{}, watching: map[string]bool{},
 		drafts: map[string]editSession{}, editor: editor}
 	p.table = components.NewTable(treeColumns(), ctx.Theme, ctx.Keys)
@@ -276,7 +276,7 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 		}
 	case views.ActionMsg:
 		return p, p.action(msg)
-	case editorDoneMsg:
+	case views.EditedMsg:
 		return p, p.editorDone(msg)
 	case tea.KeyPressMsg:
 		return p, p.key(msg)
@@ -534,51 +534,37 @@ func (p *Pane) startUpdate() tea.Cmd {
 	return p.open(s)
 }
 
-func (p *Pane) open(s editSession) tea.Cmd {
-	cmd, err := openEditor(p.editor, s)
-	if err != nil {
-		p.drafts[s.key()] = s
-		return views.Toast(err.Error(), true)
-	}
-	p.editing = true
-	return cmd
-}
-
 // editorDone validates what the user saved. A refusal keeps the text and
 // reopens the editor with the reason on top; saving it unchanged (or the
 // editor failing) stops there and keeps the draft. Only valid text is sent.
-func (p *Pane) editorDone(msg editorDoneMsg) tea.Cmd {
+func (p *Pane) editorDone(msg views.EditedMsg) tea.Cmd {
 	p.editing = false
-	s := msg.Session
-	raw, rerr := os.ReadFile(msg.Path)
-	_ = os.Remove(msg.Path)
-	if msg.Err != nil || rerr != nil {
-		if rerr == nil {
-			_, s.Text = stripHeader(string(raw))
-		}
+	s, ok := msg.Tag.(editSession)
+	if !ok {
+		return nil
+	}
+	s.Text = msg.Text
+	if msg.Err != nil {
 		p.drafts[s.key()] = s
-		err := msg.Err
-		if err == nil {
-			err = rerr
+		cause := errors.Unwrap(msg.Err)
+		if cause == nil {
+			cause = msg.Err
 		}
-		p.notice = fmt.Sprintf("editor failed (%v); your draft is kept, nothing was sent", err)
+		p.notice = fmt.Sprintf("editor failed (%v); your draft is kept, nothing was sent", cause)
 		p.layout()
 		return views.Toast(p.notice, true)
 	}
-	body, text := stripHeader(string(raw))
-	unchanged := string(raw) == msg.Sent
-	s.Text = text
-	if strings.TrimSpace(text) == "" {
+	if s.Text == "" {
 		delete(p.drafts, s.key())
 		p.notice = ""
 		p.layout()
 		return views.Toast("empty definition: nothing sent", false)
 	}
-	if unchanged && s.Problem == "" && s.Kind != editCreate {
+	if msg.Unchanged && s.Problem == "" && s.Kind != editCreate {
 		delete(p.drafts, s.key())
 		return views.Toast("no changes: nothing sent", false)
 	}
-	if unchanged && s.Problem != "" {
+	if msg.Unchanged && s.Problem != "" {
 		// Reopened after a refusal and saved as it was: stop asking (no
 		// loop), keep the draft and say why it was not sent.
 		p.drafts[s.key()] = s
@@ -586,7 +572,7 @@ func (p *Pane) editorDone(msg editorDoneMsg) tea.Cmd {
 		p.layout()
 		return views.Toast("definition refused, nothing sent: "+s.Problem, true)
 	}
-	parsed, err := parseEdit(s, body)
+	parsed, err := parseEdit(s, msg.Source())
 	if err != nil {
 		problem := components.SanitizeText(err.Error())
 		p.drafts[s.key()] = withProblem(s, problem)

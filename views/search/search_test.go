@@ -11,6 +11,7 @@ import (
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
 	"github.com/dbadmin-tui/dbadmin-tui/apisim"
+	"github.com/dbadmin-tui/dbadmin-tui/views"
 )
 
 // save returns an editor step that replaces the user's text, keeping our header.
@@ -179,7 +180,7 @@ func TestInvalidAnalyzerRefusedLocallyAndTextKept(t *testing.T) {
 	// The draft survives: n opens it again, and fixing it sends it.
 	h.ed.steps = append(h.ed.steps, func(file string) (string, error) {
 		assert.Contains(t, file, "lucene.klingon")
-		_, text := stripHeader(file)
+		text, _ := views.StripHeader(file)
 		return strings.ReplaceAll(text, "lucene.klingon", "lucene.english"), nil
 	})
 	h.key("n")

@@ -172,7 +172,7 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 		}
 	case views.ActionMsg:
 		return p, p.action(msg)
-	case editorDoneMsg:
+	case views.EditedMsg:
 		return p, p.editorDone(msg)
 	case tea.KeyPressMsg:
 		return p, p.key(msg)

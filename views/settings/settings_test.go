@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/stretchr/testify/assert"
@@ -139,14 +140,14 @@ func TestAuditFilterSyntaxErrorReopensTheEditorWithTheText(t *testing.T) {
 	require.Equal(t, 1, e.execs, "the editor opened")
 
 	bad := "// header\n// header\n// status\n{\n  \"atype\": \"authenticate\",\n  \"param\": {\"user\": }\n}\n"
-	e.send(editorDoneMsg{text: bad})
+	e.send(edited(editKey, "", bad))
 	assert.Equal(t, 2, e.execs, "reopened")
 	assert.Equal(t, "{\n  \"atype\": \"authenticate\",\n  \"param\": {\"user\": }\n}", e.pane.draft, "the text is kept, header dropped")
 	assert.Contains(t, e.pane.draftErr, "line 3, column 21")
 	assert.Empty(t, e.sent())
 
 	// Saved unchanged on the reopened round: stop, keep the text, say where.
-	e.send(editorDoneMsg{text: "// h\n// h\n// ✗ line 6\n" + e.pane.draft, retried: e.pane.draft})
+	e.send(edited(reopenKey, e.pane.draft, "// h\n// h\n// ✗ line 6\n"+e.pane.draft))
 	assert.Equal(t, 2, e.execs, "not reopened again")
 	assert.True(t, e.lastToast().Err)
 	assert.Contains(t, e.lastToast().Text, "line 3, column 21")
@@ -164,7 +165,7 @@ func TestAuditFilterSyntaxErrorReopensTheEditorWithTheText(t *testing.T) {
 func TestAuditFilterSavedAfterConfirmation(t *testing.T) {
 	e := newEnv(t, "project-owner", views.LayoutWide, 130, 24)
 	e.action(actEditFilter)
-	e.send(editorDoneMsg{text: "// h\n{\n  \"atype\": \"createCollection\"\n}\n"})
+	e.send(edited(editKey, "", "// h\n{\n  \"atype\": \"createCollection\"\n}\n"))
 	c := e.lastConfirm()
 	assert.Equal(t, "Save the audit filter?", c.Title)
 	assert.Contains(t, c.Body, `{"atype":"createCollection"}`)
@@ -182,9 +183,9 @@ func TestAuditFilterSavedAfterConfirmation(t *testing.T) {
 func TestAuditFilterUnchangedOrEmptySendsNothing(t *testing.T) {
 	e := newEnv(t, "project-owner", views.LayoutWide, 130, 24)
 	cur := e.pane.snap.Audit.AuditFilter
-	e.send(editorDoneMsg{text: pretty(cur)})
+	e.send(edited(editKey, "", pretty(cur)))
 	assert.Contains(t, e.pane.notice, "unchanged")
-	e.send(editorDoneMsg{text: "// only comments\n\n"})
+	e.send(edited(editKey, "", "// only comments\n\n"))
 	assert.Contains(t, e.lastToast().Text, "empty document")
 	assert.Empty(t, e.confirms)
 	assert.Empty(t, e.sent())
@@ -201,6 +202,14 @@ func TestRefusedFilterSaveKeepsTheText(t *testing.T) {
 	assert.True(t, e.lastToast().Err)
 }
 
+// edited is the editor's answer on a round named key that opened opened
+// and saved file.
+func edited(key, opened, file string) views.EditedMsg {
+	m := views.EditedFile(opened, file)
+	m.Key = key
+	return m
+}
+
 func TestEditorScript(t *testing.T) {
 	dir := t.TempDir()
 	script := filepath.Join(dir, "editor.sh")
@@ -208,14 +217,20 @@ func TestEditorScript(t *testing.T) {
 	t.Setenv("VISUAL", "")
 	t.Setenv("EDITOR", script+" ")
 
-	path, err := writeEditorFile("project payments", "Edit the filter below.", "{}")
-	require.NoError(t, err)
-	cmd, err := editorCommand(path)
-	require.NoError(t, err)
-	require.NoError(t, cmd.Run())
-	done := readEditorFile(path, nil, "")
-	require.NoError(t, done.err)
-	_, err = os.Stat(path)
+	// The editor runs here and now instead of taking over the terminal.
+	var path string
+	round := (&Pane{ctx: views.Context{ProjectName: "payments"}}).editRound("{}", "Edit the filter below.", editKey)
+	round.Run = func(p string, done func(error) tea.Msg) tea.Cmd {
+		path = p
+		return views.RunEditor(p, done)
+	}
+	answer, ok := round.Open()().(views.PaneMsg)
+	require.True(t, ok)
+	assert.Equal(t, views.Settings, answer.Pane)
+	done, ok := answer.Msg.(views.EditedMsg)
+	require.True(t, ok)
+	require.NoError(t, done.Err)
+	_, err := os.Stat(path)
 	assert.True(t, os.IsNotExist(err), "the temporary file is removed")
 
 	seen, err := os.ReadFile(filepath.Join(dir, "seen"))
@@ -224,10 +239,11 @@ func TestEditorScript(t *testing.T) {
 	require.Len(t, lines, headerLines+2)
 	assert.True(t, strings.HasPrefix(lines[0], "// Audit filter of project payments"))
 	assert.Equal(t, "{}", lines[headerLines])
-	assert.Equal(t, "{}\n{\"atype\": \"dropDatabase\"}", stripComments(done.text))
+	assert.Equal(t, "{}\n{\"atype\": \"dropDatabase\"}", done.Text)
+	assert.Equal(t, headerLines, done.HeaderLines)
 
 	t.Setenv("EDITOR", "no-such-editor-anywhere")
-	_, err = editorCommand(path)
+	_, err = views.EditorCommand(path)
 	assert.ErrorContains(t, err, "set EDITOR")
 }
 
