@@ -137,6 +137,7 @@ func New(o Options) (*Model, error) {
 	m.theme = themes.Resolve(o.Theme, o.NoColor, true)
 	m.tasks = components.NewTaskLine(m.theme)
 	m.tasks.SetHoldFailures(true) // a failure stays readable until the next task ends
+	m.tasks.SetBareDone(true)     // "✓ loading alerts"
 	m.toasts = components.NewToasts(m.theme)
 	if ks := m.keys.Global.Close.Keys(); len(ks) > 0 {
 		m.toasts.SetDismissHint(ks[0]) // esc unless remapped
