@@ -48,7 +48,8 @@ func (rl *rateLimiter) allow(w http.ResponseWriter, key string) *apiError {
 		rl.windows[key] = win
 	}
 	win.count++
-	remaining := rl.limit - win.count
+	count := win.count // read under the lock: other requests share win
+	remaining := rl.limit - count
 	reset := win.start.Add(time.Minute).Sub(now)
 	rl.mu.Unlock()
 	if remaining < 0 {
@@ -56,7 +57,7 @@ func (rl *rateLimiter) allow(w http.ResponseWriter, key string) *apiError {
 	}
 	w.Header().Set("RateLimit-Limit", strconv.Itoa(rl.limit))
 	w.Header().Set("RateLimit-Remaining", strconv.Itoa(remaining))
-	if rl.enforce && win.count > rl.limit {
+	if rl.enforce && count > rl.limit {
 		secs := int((reset + time.Second - 1) / time.Second)
 		if secs < 1 {
 			secs = 1
