@@ -10,8 +10,7 @@ import (
 	"github.com/dbadmin-tui/dbadmin-tui/views/settings"
 )
 
-// DefaultPanes builds the six panes in tab order. Each area's own issue
-// replaces its placeholder here.
+// DefaultPanes builds the six panes in tab order (the number keys 1-6).
 func DefaultPanes() []views.Factory {
 	return []views.Factory{
 		alerts.New,
