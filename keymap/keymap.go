@@ -63,7 +63,7 @@ func (s Scope) Title() string {
 // the Table scope is active together with it.
 func (s Scope) usesTable() bool {
 	switch s {
-	case ScopeAlerts, ScopeBackups, ScopeSearch, ScopeMigration, ScopeSettings:
+	case ScopeAlerts, ScopeBackups, ScopeSearch:
 		return true
 	}
 	return false
