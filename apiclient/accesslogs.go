@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient/limits"
 )
 
 // AccessLogsService reads the database access history of a cluster or host.
@@ -18,7 +20,7 @@ type AccessLogsService struct{ c *Client }
 func (c *Client) AccessLogs() AccessLogsService { return AccessLogsService{c} }
 
 // MaxAccessLogs is the most entries one call returns (and the default).
-const MaxAccessLogs = 20000
+const MaxAccessLogs = limits.MaxNLogs
 
 // AccessLog is one authentication attempt (MongoDBAccessLogs).
 type AccessLog struct {
@@ -86,8 +88,8 @@ func (o AccessLogsOptions) Validate() error {
 			return invalidField("ipAddress", "must be an IPv4 address, got %q", o.IPAddress)
 		}
 	}
-	if o.NLogs != nil && (*o.NLogs < 0 || *o.NLogs > MaxAccessLogs) {
-		return invalidField("nLogs", "must be 0..%d, got %d", MaxAccessLogs, *o.NLogs)
+	if o.NLogs != nil {
+		return limits.NLogs(*o.NLogs)
 	}
 	return nil
 }
@@ -112,12 +114,12 @@ func (o AccessLogsOptions) query() url.Values {
 
 // ByCluster reads a cluster's access history.
 func (s AccessLogsService) ByCluster(ctx context.Context, groupID, clusterName string, o AccessLogsOptions) ([]AccessLog, error) {
-	return s.list(ctx, "listAccessLogsByClusterName", pathParams("groupId", groupID, "clusterName", clusterName), o)
+	return s.list(ctx, "listAccessLogsByClusterName", clusterParams(groupID, clusterName), o)
 }
 
 // ByHost reads one host's access history.
 func (s AccessLogsService) ByHost(ctx context.Context, groupID, hostname string, o AccessLogsOptions) ([]AccessLog, error) {
-	return s.list(ctx, "listAccessLogsByHostname", pathParams("groupId", groupID, "hostname", hostname), o)
+	return s.list(ctx, "listAccessLogsByHostname", groupParams(groupID, "hostname", hostname), o)
 }
 
 func (s AccessLogsService) list(ctx context.Context, opID string, params map[string]string, o AccessLogsOptions) ([]AccessLog, error) {

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient/limits"
 )
 
 // AlertStatus is an alert's state. The list filter accepts only OPEN,
@@ -32,7 +34,7 @@ const (
 )
 
 // MaxAckCommentRunes is the acknowledgement comment limit, in characters.
-const MaxAckCommentRunes = 200
+const MaxAckCommentRunes = limits.MaxAckComment
 
 // Alert is AlertViewForNdsGroup: the members all variants share plus the
 // variant members the dashboard shows (cluster, host, replica set, metric).
@@ -91,7 +93,7 @@ func AckForever(now time.Time) *time.Time {
 
 // Validate checks the request locally.
 func (r AcknowledgeRequest) Validate() error {
-	return maxRunes("acknowledgementComment", r.AcknowledgementComment, MaxAckCommentRunes)
+	return limits.AckComment(r.AcknowledgementComment)
 }
 
 // AlertsService lists, reads and acknowledges alerts.
@@ -124,21 +126,22 @@ func alertListRequest(groupID string, status AlertStatus) (Request, error) {
 	default:
 		return Request{}, fmt.Errorf("list alerts: %w", invalidField("status", "must be OPEN, TRACKING or CLOSED, got %q", status))
 	}
-	return Request{Params: pathParams("groupId", groupID), Query: queryOf("status", string(status))}, nil
+	return Request{Params: groupParams(groupID), Query: queryOf("status", string(status))}, nil
+}
+
+func alertParams(groupID, alertID string) map[string]string {
+	return groupParams(groupID, "alertId", alertID)
 }
 
 // Get fetches one alert.
 func (s AlertsService) Get(ctx context.Context, groupID, alertID string) (*Alert, error) {
-	return getJSON[Alert](ctx, s.c, "getAlert", Request{Params: pathParams("groupId", groupID, "alertId", alertID)})
+	return getJSON[Alert](ctx, s.c, "getAlert", Request{Params: alertParams(groupID, alertID)})
 }
 
 // Acknowledge acknowledges (or, with UnacknowledgeAlert, unacknowledges) an
 // alert. An invalid request is refused locally and nothing is sent.
 func (s AlertsService) Acknowledge(ctx context.Context, groupID, alertID string, req AcknowledgeRequest) (*Alert, error) {
-	if err := req.Validate(); err != nil {
-		return nil, fmt.Errorf("acknowledge alert: %w", err)
-	}
-	return getJSON[Alert](ctx, s.c, "acknowledgeAlert", Request{Params: pathParams("groupId", groupID, "alertId", alertID), Body: req})
+	return sendChecked[Alert](ctx, s.c, "acknowledge alert", req.Validate(), "acknowledgeAlert", Request{Params: alertParams(groupID, alertID), Body: req})
 }
 
 // Unacknowledge ends an alert's acknowledgement; the comment (optional)
@@ -158,7 +161,7 @@ func (s AlertsService) LegacyList(ctx context.Context, groupID string, o AlertLi
 
 // LegacyGet fetches one alert from the v1.0 routes.
 func (s AlertsService) LegacyGet(ctx context.Context, groupID, alertID string) (*Alert, error) {
-	return getJSON[Alert](ctx, s.c, "legacyGetAlert", Request{Params: pathParams("groupId", groupID, "alertId", alertID)})
+	return getJSON[Alert](ctx, s.c, "legacyGetAlert", Request{Params: alertParams(groupID, alertID)})
 }
 
 // legacyAckBody is the writable part of the v1.0 AlertView: no
@@ -170,11 +173,8 @@ type legacyAckBody struct {
 
 // LegacyAcknowledge acknowledges through v1.0; a nil until unacknowledges.
 func (s AlertsService) LegacyAcknowledge(ctx context.Context, groupID, alertID string, until *time.Time, comment string) (*Alert, error) {
-	if err := maxRunes("acknowledgementComment", comment, MaxAckCommentRunes); err != nil {
-		return nil, fmt.Errorf("acknowledge alert: %w", err)
-	}
 	body := legacyAckBody{AcknowledgedUntil: until, AcknowledgementComment: comment}
-	return getJSON[Alert](ctx, s.c, "legacyAcknowledgeAlert", Request{Params: pathParams("groupId", groupID, "alertId", alertID), Body: body})
+	return sendChecked[Alert](ctx, s.c, "acknowledge alert", limits.AckComment(comment), "legacyAcknowledgeAlert", Request{Params: alertParams(groupID, alertID), Body: body})
 }
 
 // MatcherOperator compares a matcher's field with its value.
@@ -459,53 +459,51 @@ func (c *Client) AlertConfigs() AlertConfigsService { return AlertConfigsService
 
 // List fetches one page of a project's alert configurations.
 func (s AlertConfigsService) List(ctx context.Context, groupID string, o ListOptions) (*Page[AlertConfig], error) {
-	return getPage[AlertConfig](ctx, s.c, "listAlertConfigurations", Request{Params: pathParams("groupId", groupID)}, o)
+	return getPage[AlertConfig](ctx, s.c, "listAlertConfigurations", Request{Params: groupParams(groupID)}, o)
 }
 
 // ListAll fetches every alert configuration of a project.
 func (s AlertConfigsService) ListAll(ctx context.Context, groupID string) ([]AlertConfig, error) {
-	return getAll[AlertConfig](ctx, s.c, "listAlertConfigurations", Request{Params: pathParams("groupId", groupID)})
+	return getAll[AlertConfig](ctx, s.c, "listAlertConfigurations", Request{Params: groupParams(groupID)})
+}
+
+func alertConfigParams(groupID, configID string) map[string]string {
+	return groupParams(groupID, "alertConfigId", configID)
 }
 
 // Get fetches one alert configuration.
 func (s AlertConfigsService) Get(ctx context.Context, groupID, configID string) (*AlertConfig, error) {
-	return getJSON[AlertConfig](ctx, s.c, "getAlertConfiguration", Request{Params: pathParams("groupId", groupID, "alertConfigId", configID)})
+	return getJSON[AlertConfig](ctx, s.c, "getAlertConfiguration", Request{Params: alertConfigParams(groupID, configID)})
 }
 
 // Create creates an alert configuration; read-only members are not sent.
 func (s AlertConfigsService) Create(ctx context.Context, groupID string, cfg AlertConfig) (*AlertConfig, error) {
-	if err := cfg.Validate(); err != nil {
-		return nil, fmt.Errorf("create alert configuration: %w", err)
-	}
-	return getJSON[AlertConfig](ctx, s.c, "createAlertConfiguration", Request{Params: pathParams("groupId", groupID), Body: cfg.writable()})
+	return sendChecked[AlertConfig](ctx, s.c, "create alert configuration", cfg.Validate(), "createAlertConfiguration", Request{Params: groupParams(groupID), Body: cfg.writable()})
 }
 
 // Update replaces an alert configuration; enabled is sent as given.
 func (s AlertConfigsService) Update(ctx context.Context, groupID, configID string, cfg AlertConfig) (*AlertConfig, error) {
-	if err := cfg.Validate(); err != nil {
-		return nil, fmt.Errorf("update alert configuration: %w", err)
-	}
-	return getJSON[AlertConfig](ctx, s.c, "updateAlertConfiguration", Request{Params: pathParams("groupId", groupID, "alertConfigId", configID), Body: cfg.writable()})
+	return sendChecked[AlertConfig](ctx, s.c, "update alert configuration", cfg.Validate(), "updateAlertConfiguration", Request{Params: alertConfigParams(groupID, configID), Body: cfg.writable()})
 }
 
 // Toggle enables or disables an alert configuration.
 func (s AlertConfigsService) Toggle(ctx context.Context, groupID, configID string, enabled bool) (*AlertConfig, error) {
-	return getJSON[AlertConfig](ctx, s.c, "toggleAlertConfiguration", Request{Params: pathParams("groupId", groupID, "alertConfigId", configID), Body: AlertsToggle{Enabled: enabled}})
+	return getJSON[AlertConfig](ctx, s.c, "toggleAlertConfiguration", Request{Params: alertConfigParams(groupID, configID), Body: AlertsToggle{Enabled: enabled}})
 }
 
 // Delete removes an alert configuration.
 func (s AlertConfigsService) Delete(ctx context.Context, groupID, configID string) error {
-	return callNoBody(ctx, s.c, "deleteAlertConfiguration", Request{Params: pathParams("groupId", groupID, "alertConfigId", configID)})
+	return callNoBody(ctx, s.c, "deleteAlertConfiguration", Request{Params: alertConfigParams(groupID, configID)})
 }
 
 // ListByAlert fetches the configurations that raised an alert.
 func (s AlertConfigsService) ListByAlert(ctx context.Context, groupID, alertID string, o ListOptions) (*Page[AlertConfig], error) {
-	return getPage[AlertConfig](ctx, s.c, "listAlertConfigurationsByAlertId", Request{Params: pathParams("groupId", groupID, "alertId", alertID)}, o)
+	return getPage[AlertConfig](ctx, s.c, "listAlertConfigurationsByAlertId", Request{Params: alertParams(groupID, alertID)}, o)
 }
 
 // ListAllByAlert fetches every configuration that raised an alert.
 func (s AlertConfigsService) ListAllByAlert(ctx context.Context, groupID, alertID string) ([]AlertConfig, error) {
-	return getAll[AlertConfig](ctx, s.c, "listAlertConfigurationsByAlertId", Request{Params: pathParams("groupId", groupID, "alertId", alertID)})
+	return getAll[AlertConfig](ctx, s.c, "listAlertConfigurationsByAlertId", Request{Params: alertParams(groupID, alertID)})
 }
 
 // MatcherFieldNames lists the field names matchers may use.
@@ -515,7 +513,7 @@ func (s AlertConfigsService) MatcherFieldNames(ctx context.Context) ([]string, e
 
 // AlertsByConfig fetches one page of the open alerts a configuration raised.
 func (s AlertConfigsService) AlertsByConfig(ctx context.Context, groupID, configID string, o ListOptions) (*Page[Alert], error) {
-	return getPage[Alert](ctx, s.c, "listAlertsByAlertConfigurationId", Request{Params: pathParams("groupId", groupID, "alertConfigId", configID)}, o)
+	return getPage[Alert](ctx, s.c, "listAlertsByAlertConfigurationId", Request{Params: alertConfigParams(groupID, configID)}, o)
 }
 
 // decodeKeepingExtra decodes data into fields (a pointer to a struct) and

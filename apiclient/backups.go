@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"strconv"
 	"time"
-	"unicode/utf8"
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient/catalog"
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient/limits"
 )
 
 // BackupsService covers cloud backups: snapshots (replica set, sharded,
@@ -193,10 +193,7 @@ type TakeSnapshotRequest struct {
 
 // Validate checks the request locally.
 func (r TakeSnapshotRequest) Validate() error {
-	if r.RetentionInDays < 1 {
-		return invalidField("retentionInDays", "must be at least 1, got %d", r.RetentionInDays)
-	}
-	return nil
+	return limits.RetentionInDays(r.RetentionInDays)
 }
 
 // SnapshotRetention is BackupSnapshotRetention: a snapshot's new expiration.
@@ -229,7 +226,7 @@ const (
 
 // MinOplogTs is the earliest restore point the API accepts (2008-01-01), in
 // seconds since the epoch, for oplogTs and pointInTimeUTCSeconds.
-const MinOplogTs = 1199145600
+const MinOplogTs = limits.MinRestoreTime
 
 // RestoreRequest is the writable part of DiskBackupSnapshotRestoreJob (and of
 // ServerlessBackupRestoreJob).
@@ -260,17 +257,18 @@ func (r RestoreRequest) validate(serverless bool) error {
 			return invalidField("targetGroupId", "required for %s restores", r.DeliveryType)
 		}
 	}
-	if r.OplogTs != 0 && r.OplogTs < MinOplogTs {
-		return invalidField("oplogTs", "must be at least %d (2008-01-01), got %d", MinOplogTs, r.OplogTs)
-	}
-	if r.PointInTimeUTCSeconds != 0 && r.PointInTimeUTCSeconds < MinOplogTs {
-		return invalidField("pointInTimeUTCSeconds", "must be at least %d (2008-01-01), got %d", MinOplogTs, r.PointInTimeUTCSeconds)
-	}
-	if r.OplogTs != 0 && r.OplogInc < 1 {
-		return invalidField("oplogInc", "must be at least 1 when oplogTs is set, got %d", r.OplogInc)
-	}
-	if r.OplogTs == 0 && r.OplogInc != 0 {
+	// Zero is unset: an oplog restore point is oplogTs and oplogInc together.
+	if r.OplogTs != 0 {
+		if err := firstError(limits.OplogTs(r.OplogTs), limits.OplogInc(r.OplogInc)); err != nil {
+			return err
+		}
+	} else if r.OplogInc != 0 {
 		return invalidField("oplogTs", "required when oplogInc is set")
+	}
+	if r.PointInTimeUTCSeconds != 0 {
+		if err := limits.PointInTimeUTCSeconds(r.PointInTimeUTCSeconds); err != nil {
+			return err
+		}
 	}
 	if r.DeliveryType == DeliveryPointInTime {
 		if r.OplogTs == 0 && r.PointInTimeUTCSeconds == 0 {
@@ -396,13 +394,7 @@ type FlexRestoreRequest struct {
 
 // Validate checks the request locally.
 func (r FlexRestoreRequest) Validate() error {
-	if r.SnapshotID == "" {
-		return invalidField("snapshotId", "required")
-	}
-	if r.TargetDeploymentItemName == "" {
-		return invalidField("targetDeploymentItemName", "required")
-	}
-	return nil
+	return firstError(required("snapshotId", r.SnapshotID), required("targetDeploymentItemName", r.TargetDeploymentItemName))
 }
 
 type flexDownloadRequest struct {
@@ -437,8 +429,8 @@ type BackupSchedule struct {
 
 // Validate checks an update body locally.
 func (s BackupSchedule) Validate() error {
-	if len(s.Policies) > 1 {
-		return invalidField("policies", "at most 1 item, got %d", len(s.Policies))
+	if err := limits.SchedulePolicies(len(s.Policies)); err != nil {
+		return err
 	}
 	if s.RestoreWindowDays != nil && *s.RestoreWindowDays < 1 {
 		return invalidField("restoreWindowDays", "must be positive, got %d", *s.RestoreWindowDays)
@@ -462,44 +454,18 @@ func (s BackupSchedule) Validate() error {
 	return nil
 }
 
-// frequencyRank orders scheduled frequencies from the most frequent; the
-// on-demand item stands apart.
-var frequencyRank = map[Frequency]int{FrequencyHourly: 0, FrequencyDaily: 1, FrequencyWeekly: 2, FrequencyMonthly: 3, FrequencyYearly: 4}
-
 // Days is roughly how long a retention keeps a snapshot, for comparisons.
-func (u RetentionUnit) Days(n int) int {
-	switch u {
-	case RetentionWeeks:
-		return 7 * n
-	case RetentionMonths:
-		return 30 * n
-	case RetentionYears:
-		return 365 * n
-	}
-	return n
-}
+func (u RetentionUnit) Days(n int) int { return limits.RetentionDays(string(u), n) }
 
 // RetentionOrder checks the spec's rule across policy items: a less frequent
 // item keeps its snapshots at least as long as every more frequent one.
 // field names the list in the error ("policies[0].policyItems").
 func RetentionOrder(field string, items []PolicyItem) error {
-	for j, b := range items {
-		rb, ok := frequencyRank[b.FrequencyType]
-		if !ok {
-			continue
-		}
-		for _, a := range items {
-			if ra, ok := frequencyRank[a.FrequencyType]; !ok || ra >= rb {
-				continue
-			}
-			if b.RetentionUnit.Days(b.RetentionValue) < a.RetentionUnit.Days(a.RetentionValue) {
-				return invalidField(fmt.Sprintf("%s[%d].retentionValue", field, j),
-					"the %s item keeps snapshots %d %s, less than the more frequent %s item (%d %s)",
-					b.FrequencyType, b.RetentionValue, b.RetentionUnit, a.FrequencyType, a.RetentionValue, a.RetentionUnit)
-			}
-		}
+	retentions := make([]limits.PolicyRetention, len(items))
+	for i, it := range items {
+		retentions[i] = limits.PolicyRetention{Frequency: string(it.FrequencyType), Unit: string(it.RetentionUnit), Value: it.RetentionValue}
 	}
-	return nil
+	return limits.RetentionOrder(field, retentions)
 }
 
 // ServerlessGone reports whether the serverless backup calls are past their
@@ -608,8 +574,8 @@ func (b ExportBucket) Validate() error {
 		return err
 	}
 	if b.BucketName != "" || b.CloudProvider != ProviderAzure {
-		if n := utf8.RuneCountInString(b.BucketName); n < 3 || n > 63 {
-			return invalidField("bucketName", "must be 3..63 characters, got %d", n)
+		if err := limits.BucketName(b.BucketName); err != nil {
+			return err
 		}
 	}
 	switch b.CloudProvider {
@@ -698,13 +664,7 @@ type ExportJobRequest struct {
 
 // Validate checks the request locally.
 func (r ExportJobRequest) Validate() error {
-	if r.SnapshotID == "" {
-		return invalidField("snapshotId", "required")
-	}
-	if r.ExportBucketID == "" {
-		return invalidField("exportBucketId", "required")
-	}
-	return nil
+	return firstError(required("snapshotId", r.SnapshotID), required("exportBucketId", r.ExportBucketID))
 }
 
 // ComplianceState is the backup compliance policy's state.
@@ -756,12 +716,8 @@ func (p CompliancePolicy) writable() CompliancePolicy {
 	return p
 }
 
-func clusterParams(groupID, clusterName string, more ...string) map[string]string {
-	return pathParams(append([]string{"groupId", groupID, "clusterName", clusterName}, more...)...)
-}
-
 func flexParams(groupID, name string, more ...string) map[string]string {
-	return pathParams(append([]string{"groupId", groupID, "name", name}, more...)...)
+	return groupParams(groupID, append([]string{"name", name}, more...)...)
 }
 
 // Snapshots fetches one page of a replica-set cluster's snapshots.
@@ -793,18 +749,12 @@ func (s BackupsService) Snapshot(ctx context.Context, groupID, clusterName, snap
 
 // TakeSnapshot starts an on-demand snapshot.
 func (s BackupsService) TakeSnapshot(ctx context.Context, groupID, clusterName string, req TakeSnapshotRequest) (*Snapshot, error) {
-	if err := req.Validate(); err != nil {
-		return nil, fmt.Errorf("take snapshot: %w", err)
-	}
-	return getJSON[Snapshot](ctx, s.c, "takeSnapshot", Request{Params: clusterParams(groupID, clusterName), Body: req})
+	return sendChecked[Snapshot](ctx, s.c, "take snapshot", req.Validate(), "takeSnapshot", Request{Params: clusterParams(groupID, clusterName), Body: req})
 }
 
 // UpdateRetention changes when a snapshot expires.
 func (s BackupsService) UpdateRetention(ctx context.Context, groupID, clusterName, snapshotID string, req SnapshotRetention) (*Snapshot, error) {
-	if err := req.Validate(); err != nil {
-		return nil, fmt.Errorf("update snapshot retention: %w", err)
-	}
-	return getJSON[Snapshot](ctx, s.c, "updateSnapshotRetention", Request{Params: clusterParams(groupID, clusterName, "snapshotId", snapshotID), Body: req})
+	return sendChecked[Snapshot](ctx, s.c, "update snapshot retention", req.Validate(), "updateSnapshotRetention", Request{Params: clusterParams(groupID, clusterName, "snapshotId", snapshotID), Body: req})
 }
 
 // DeleteSnapshot deletes a replica-set snapshot.
@@ -856,10 +806,7 @@ func (s BackupsService) FlexSnapshot(ctx context.Context, groupID, name, snapsho
 
 // FlexDownload asks for a flex snapshot's download link (valid 4 hours).
 func (s BackupsService) FlexDownload(ctx context.Context, groupID, name, snapshotID string) (*FlexRestoreJob, error) {
-	if snapshotID == "" {
-		return nil, fmt.Errorf("download flex snapshot: %w", invalidField("snapshotId", "required"))
-	}
-	return getJSON[FlexRestoreJob](ctx, s.c, "downloadFlexBackup", Request{Params: flexParams(groupID, name), Body: flexDownloadRequest{SnapshotID: snapshotID}})
+	return sendChecked[FlexRestoreJob](ctx, s.c, "download flex snapshot", required("snapshotId", snapshotID), "downloadFlexBackup", Request{Params: flexParams(groupID, name), Body: flexDownloadRequest{SnapshotID: snapshotID}})
 }
 
 // RestoreJobs fetches one page of a cluster's restore jobs.
@@ -874,10 +821,7 @@ func (s BackupsService) AllRestoreJobs(ctx context.Context, groupID, clusterName
 
 // CreateRestoreJob starts a restore of a cluster's snapshot.
 func (s BackupsService) CreateRestoreJob(ctx context.Context, groupID, clusterName string, req RestoreRequest) (*RestoreJob, error) {
-	if err := req.validate(false); err != nil {
-		return nil, fmt.Errorf("create restore job: %w", err)
-	}
-	return getJSON[RestoreJob](ctx, s.c, "createBackupRestoreJob", Request{Params: clusterParams(groupID, clusterName), Body: req})
+	return sendChecked[RestoreJob](ctx, s.c, "create restore job", req.validate(false), "createBackupRestoreJob", Request{Params: clusterParams(groupID, clusterName), Body: req})
 }
 
 // RestoreJob fetches one restore job.
@@ -898,10 +842,7 @@ func (s BackupsService) ServerlessRestoreJobs(ctx context.Context, groupID, inst
 // CreateServerlessRestoreJob starts a serverless restore; the target is
 // always required.
 func (s BackupsService) CreateServerlessRestoreJob(ctx context.Context, groupID, instanceName string, req RestoreRequest) (*RestoreJob, error) {
-	if err := req.validate(true); err != nil {
-		return nil, fmt.Errorf("create serverless restore job: %w", err)
-	}
-	return getJSON[RestoreJob](ctx, s.c, "createServerlessBackupRestoreJob", Request{Params: clusterParams(groupID, instanceName), Body: req})
+	return sendChecked[RestoreJob](ctx, s.c, "create serverless restore job", req.validate(true), "createServerlessBackupRestoreJob", Request{Params: clusterParams(groupID, instanceName), Body: req})
 }
 
 // ServerlessRestoreJob fetches one serverless restore job.
@@ -916,10 +857,7 @@ func (s BackupsService) FlexRestoreJobs(ctx context.Context, groupID, name strin
 
 // CreateFlexRestoreJob restores a flex snapshot onto a target cluster.
 func (s BackupsService) CreateFlexRestoreJob(ctx context.Context, groupID, name string, req FlexRestoreRequest) (*FlexRestoreJob, error) {
-	if err := req.Validate(); err != nil {
-		return nil, fmt.Errorf("create flex restore job: %w", err)
-	}
-	return getJSON[FlexRestoreJob](ctx, s.c, "createFlexBackupRestoreJob", Request{Params: flexParams(groupID, name), Body: req})
+	return sendChecked[FlexRestoreJob](ctx, s.c, "create flex restore job", req.Validate(), "createFlexBackupRestoreJob", Request{Params: flexParams(groupID, name), Body: req})
 }
 
 // FlexRestoreJob fetches one flex restore job.
@@ -934,11 +872,8 @@ func (s BackupsService) Schedule(ctx context.Context, groupID, clusterName strin
 
 // UpdateSchedule changes the members set in update (read-only ones are dropped).
 func (s BackupsService) UpdateSchedule(ctx context.Context, groupID, clusterName string, update BackupSchedule) (*BackupSchedule, error) {
-	if err := update.Validate(); err != nil {
-		return nil, fmt.Errorf("update backup schedule: %w", err)
-	}
 	update.ClusterID, update.ClusterName, update.NextSnapshot, update.Links = "", "", nil, nil
-	return getJSON[BackupSchedule](ctx, s.c, "updateBackupSchedule", Request{Params: clusterParams(groupID, clusterName), Body: update})
+	return sendChecked[BackupSchedule](ctx, s.c, "update backup schedule", update.Validate(), "updateBackupSchedule", Request{Params: clusterParams(groupID, clusterName), Body: update})
 }
 
 // DeleteSchedules removes every policy item of a cluster's schedule and
@@ -949,27 +884,24 @@ func (s BackupsService) DeleteSchedules(ctx context.Context, groupID, clusterNam
 
 // ExportBuckets fetches one page of a project's export buckets.
 func (s BackupsService) ExportBuckets(ctx context.Context, groupID string, o ListOptions) (*Page[ExportBucket], error) {
-	return getPage[ExportBucket](ctx, s.c, "listExportBuckets", Request{Params: pathParams("groupId", groupID)}, o)
+	return getPage[ExportBucket](ctx, s.c, "listExportBuckets", Request{Params: groupParams(groupID)}, o)
 }
 
 // ExportBucket fetches one export bucket.
 func (s BackupsService) ExportBucket(ctx context.Context, groupID, bucketID string) (*ExportBucket, error) {
-	return getJSON[ExportBucket](ctx, s.c, "getExportBucket", Request{Params: pathParams("groupId", groupID, "exportBucketId", bucketID)})
+	return getJSON[ExportBucket](ctx, s.c, "getExportBucket", Request{Params: groupParams(groupID, "exportBucketId", bucketID)})
 }
 
 // CreateExportBucket registers a storage bucket for exports.
 func (s BackupsService) CreateExportBucket(ctx context.Context, groupID string, b ExportBucket) (*ExportBucket, error) {
-	if err := b.Validate(); err != nil {
-		return nil, fmt.Errorf("create export bucket: %w", err)
-	}
 	b.ID, b.Region, b.Links = "", "", nil
-	return getJSON[ExportBucket](ctx, s.c, "createExportBucket", Request{Params: pathParams("groupId", groupID), Body: b})
+	return sendChecked[ExportBucket](ctx, s.c, "create export bucket", b.Validate(), "createExportBucket", Request{Params: groupParams(groupID), Body: b})
 }
 
 // DeleteExportBucket removes an export bucket (auto export must be off on
 // every cluster using it).
 func (s BackupsService) DeleteExportBucket(ctx context.Context, groupID, bucketID string) error {
-	return callNoBody(ctx, s.c, "deleteExportBucket", Request{Params: pathParams("groupId", groupID, "exportBucketId", bucketID)})
+	return callNoBody(ctx, s.c, "deleteExportBucket", Request{Params: groupParams(groupID, "exportBucketId", bucketID)})
 }
 
 // ExportJobs fetches one page of a cluster's export jobs.
@@ -984,32 +916,26 @@ func (s BackupsService) ExportJob(ctx context.Context, groupID, clusterName, exp
 
 // CreateExportJob exports a snapshot to a bucket.
 func (s BackupsService) CreateExportJob(ctx context.Context, groupID, clusterName string, req ExportJobRequest) (*ExportJob, error) {
-	if err := req.Validate(); err != nil {
-		return nil, fmt.Errorf("create export job: %w", err)
-	}
-	return getJSON[ExportJob](ctx, s.c, "createBackupExportJob", Request{Params: clusterParams(groupID, clusterName), Body: req})
+	return sendChecked[ExportJob](ctx, s.c, "create export job", req.Validate(), "createBackupExportJob", Request{Params: clusterParams(groupID, clusterName), Body: req})
 }
 
 // CompliancePolicy fetches the project's backup compliance policy.
 func (s BackupsService) CompliancePolicy(ctx context.Context, groupID string) (*CompliancePolicy, error) {
-	return getJSON[CompliancePolicy](ctx, s.c, "getDataProtectionSettings", Request{Params: pathParams("groupId", groupID)})
+	return getJSON[CompliancePolicy](ctx, s.c, "getDataProtectionSettings", Request{Params: groupParams(groupID)})
 }
 
 // UpdateCompliancePolicy replaces the policy. overwriteBackupPolicies says
 // whether non-complying cluster policies are overwritten; it is always sent.
 func (s BackupsService) UpdateCompliancePolicy(ctx context.Context, groupID string, p CompliancePolicy, overwriteBackupPolicies bool) (*CompliancePolicy, error) {
-	if err := p.Validate(); err != nil {
-		return nil, fmt.Errorf("update compliance policy: %w", err)
-	}
 	r := Request{
-		Params: pathParams("groupId", groupID),
+		Params: groupParams(groupID),
 		Query:  queryOf("overwriteBackupPolicies", strconv.FormatBool(overwriteBackupPolicies)),
 		Body:   p.writable(),
 	}
-	return getJSON[CompliancePolicy](ctx, s.c, "updateDataProtectionSettings", r)
+	return sendChecked[CompliancePolicy](ctx, s.c, "update compliance policy", p.Validate(), "updateDataProtectionSettings", r)
 }
 
 // DisableCompliancePolicy turns the policy off.
 func (s BackupsService) DisableCompliancePolicy(ctx context.Context, groupID string) error {
-	return callNoBody(ctx, s.c, "disableDataProtectionSettings", Request{Params: pathParams("groupId", groupID)})
+	return callNoBody(ctx, s.c, "disableDataProtectionSettings", Request{Params: groupParams(groupID)})
 }

@@ -3,6 +3,8 @@ package apiclient
 import (
 	"context"
 	"fmt"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient/limits"
 )
 
 // MigrationService runs live (push) migrations into the cloud and manages
@@ -94,18 +96,16 @@ type ShardKey struct {
 
 // Validate checks the request locally.
 func (r MigrationRequest) Validate() error {
-	switch {
-	case r.Source.ClusterName == "":
-		return invalidField("source.clusterName", "required")
-	case r.Source.GroupID == "":
-		return invalidField("source.groupId", "required")
-	case r.Destination.ClusterName == "":
-		return invalidField("destination.clusterName", "required")
-	case r.Destination.GroupID == "":
-		return invalidField("destination.groupId", "required")
-	case len(r.MigrationHosts) != 1:
-		return invalidField("migrationHosts", "exactly 1 item, got %d", len(r.MigrationHosts))
-	case r.MigrationHosts[0] == "":
+	if err := firstError(
+		required("source.clusterName", r.Source.ClusterName),
+		required("source.groupId", r.Source.GroupID),
+		required("destination.clusterName", r.Destination.ClusterName),
+		required("destination.groupId", r.Destination.GroupID),
+		limits.MigrationHosts(r.MigrationHosts),
+	); err != nil {
+		return err
+	}
+	if r.MigrationHosts[0] == "" {
 		return invalidField("migrationHosts", "the host must not be empty")
 	}
 	switch r.Destination.HostnameSchemaType {
@@ -215,33 +215,27 @@ type AvailableDeployment struct {
 
 // Create starts a live migration.
 func (s MigrationService) Create(ctx context.Context, groupID string, req MigrationRequest) (*LiveMigration, error) {
-	if err := req.Validate(); err != nil {
-		return nil, fmt.Errorf("create migration: %w", err)
-	}
-	return getJSON[LiveMigration](ctx, s.c, "createPushMigration", Request{Params: pathParams("groupId", groupID), Body: req})
+	return sendChecked[LiveMigration](ctx, s.c, "create migration", req.Validate(), "createPushMigration", Request{Params: groupParams(groupID), Body: req})
 }
 
 // Validate asks the service to check a migration request.
 func (s MigrationService) Validate(ctx context.Context, groupID string, req MigrationRequest) (*MigrationValidation, error) {
-	if err := req.Validate(); err != nil {
-		return nil, fmt.Errorf("validate migration: %w", err)
-	}
-	return getJSON[MigrationValidation](ctx, s.c, "validateMigration", Request{Params: pathParams("groupId", groupID), Body: req})
+	return sendChecked[MigrationValidation](ctx, s.c, "validate migration", req.Validate(), "validateMigration", Request{Params: groupParams(groupID), Body: req})
 }
 
 // ValidationStatus fetches a check's result.
 func (s MigrationService) ValidationStatus(ctx context.Context, groupID, validationID string) (*MigrationValidation, error) {
-	return getJSON[MigrationValidation](ctx, s.c, "getValidationStatus", Request{Params: pathParams("groupId", groupID, "validationId", validationID)})
+	return getJSON[MigrationValidation](ctx, s.c, "getValidationStatus", Request{Params: groupParams(groupID, "validationId", validationID)})
 }
 
 // Get fetches a live migration.
 func (s MigrationService) Get(ctx context.Context, groupID, migrationID string) (*LiveMigration, error) {
-	return getJSON[LiveMigration](ctx, s.c, "getPushMigration", Request{Params: pathParams("groupId", groupID, "liveMigrationId", migrationID)})
+	return getJSON[LiveMigration](ctx, s.c, "getPushMigration", Request{Params: groupParams(groupID, "liveMigrationId", migrationID)})
 }
 
 // Cutover completes a migration: synchronization with the source stops.
 func (s MigrationService) Cutover(ctx context.Context, groupID, migrationID string) error {
-	return callNoBody(ctx, s.c, "cutoverMigration", Request{Params: pathParams("groupId", groupID, "liveMigrationId", migrationID)})
+	return callNoBody(ctx, s.c, "cutoverMigration", Request{Params: groupParams(groupID, "liveMigrationId", migrationID)})
 }
 
 // SourceProjects lists the projects an organization can migrate from.

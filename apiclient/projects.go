@@ -387,7 +387,7 @@ func (s ProjectsService) All(ctx context.Context) ([]Project, error) {
 
 // Get fetches one project.
 func (s ProjectsService) Get(ctx context.Context, groupID string) (*Project, error) {
-	return getJSON[Project](ctx, s.c, "getProject", Request{Params: pathParams("groupId", groupID)})
+	return getJSON[Project](ctx, s.c, "getProject", Request{Params: groupParams(groupID)})
 }
 
 // OrgProjects fetches one page of an organization's projects.
@@ -411,7 +411,7 @@ func (s ProjectsService) AllClusters(ctx context.Context, groupID string) ([]Clu
 }
 
 func clusterListRequest(groupID string, withDeleted bool) Request {
-	r := Request{Params: pathParams("groupId", groupID)}
+	r := Request{Params: groupParams(groupID)}
 	if withDeleted {
 		r.Query = url.Values{"includeDeletedWithRetainedBackups": {"true"}}
 	}
@@ -420,7 +420,7 @@ func clusterListRequest(groupID string, withDeleted bool) Request {
 
 // Cluster fetches one cluster.
 func (s ProjectsService) Cluster(ctx context.Context, groupID, clusterName string) (*Cluster, error) {
-	return getJSON[Cluster](ctx, s.c, "getCluster", Request{Params: pathParams("groupId", groupID, "clusterName", clusterName)})
+	return getJSON[Cluster](ctx, s.c, "getCluster", Request{Params: clusterParams(groupID, clusterName)})
 }
 
 // ClustersAllProjects fetches one page of GET /clusters: every project the
@@ -431,32 +431,32 @@ func (s ProjectsService) ClustersAllProjects(ctx context.Context, o ListOptions)
 
 // FlexClusters fetches one page of a project's flex clusters.
 func (s ProjectsService) FlexClusters(ctx context.Context, groupID string, o ListOptions) (*Page[FlexCluster], error) {
-	return getPage[FlexCluster](ctx, s.c, "listFlexClusters", Request{Params: pathParams("groupId", groupID)}, o)
+	return getPage[FlexCluster](ctx, s.c, "listFlexClusters", Request{Params: groupParams(groupID)}, o)
 }
 
 // AllFlexClusters fetches every flex cluster of a project.
 func (s ProjectsService) AllFlexClusters(ctx context.Context, groupID string) ([]FlexCluster, error) {
-	return getAll[FlexCluster](ctx, s.c, "listFlexClusters", Request{Params: pathParams("groupId", groupID)})
+	return getAll[FlexCluster](ctx, s.c, "listFlexClusters", Request{Params: groupParams(groupID)})
 }
 
 // ServerlessInstances fetches one page of a project's serverless instances.
 func (s ProjectsService) ServerlessInstances(ctx context.Context, groupID string, o ListOptions) (*Page[ServerlessInstance], error) {
-	return getPage[ServerlessInstance](ctx, s.c, "listServerlessInstances", Request{Params: pathParams("groupId", groupID)}, o)
+	return getPage[ServerlessInstance](ctx, s.c, "listServerlessInstances", Request{Params: groupParams(groupID)}, o)
 }
 
 // AllServerlessInstances fetches every serverless instance of a project.
 func (s ProjectsService) AllServerlessInstances(ctx context.Context, groupID string) ([]ServerlessInstance, error) {
-	return getAll[ServerlessInstance](ctx, s.c, "listServerlessInstances", Request{Params: pathParams("groupId", groupID)})
+	return getAll[ServerlessInstance](ctx, s.c, "listServerlessInstances", Request{Params: groupParams(groupID)})
 }
 
 // Processes fetches one page of a project's processes (hosts).
 func (s ProjectsService) Processes(ctx context.Context, groupID string, o ListOptions) (*Page[Process], error) {
-	return getPage[Process](ctx, s.c, "listAtlasProcesses", Request{Params: pathParams("groupId", groupID)}, o)
+	return getPage[Process](ctx, s.c, "listAtlasProcesses", Request{Params: groupParams(groupID)}, o)
 }
 
 // AllProcesses fetches every process of a project.
 func (s ProjectsService) AllProcesses(ctx context.Context, groupID string) ([]Process, error) {
-	return getAll[Process](ctx, s.c, "listAtlasProcesses", Request{Params: pathParams("groupId", groupID)})
+	return getAll[Process](ctx, s.c, "listAtlasProcesses", Request{Params: groupParams(groupID)})
 }
 
 // ServiceAccount fetches a service account with its roles on an organization.
@@ -466,7 +466,7 @@ func (s ProjectsService) ServiceAccount(ctx context.Context, orgID, clientID str
 
 // ProjectServiceAccount fetches a service account with its roles on a project.
 func (s ProjectsService) ProjectServiceAccount(ctx context.Context, groupID, clientID string) (*ServiceAccount, error) {
-	return getJSON[ServiceAccount](ctx, s.c, "getProjectServiceAccount", Request{Params: pathParams("groupId", groupID, "clientId", clientID)})
+	return getJSON[ServiceAccount](ctx, s.c, "getProjectServiceAccount", Request{Params: groupParams(groupID, "clientId", clientID)})
 }
 
 // LegacyList fetches one page of projects from the v1.0 routes.
@@ -476,12 +476,12 @@ func (s ProjectsService) LegacyList(ctx context.Context, o ListOptions) (*Page[P
 
 // LegacyClusters fetches one page of a project's clusters from the v1.0 routes.
 func (s ProjectsService) LegacyClusters(ctx context.Context, groupID string, o ListOptions) (*Page[LegacyCluster], error) {
-	return getPage[LegacyCluster](ctx, s.c, "legacyListClusters", Request{Params: pathParams("groupId", groupID)}, o)
+	return getPage[LegacyCluster](ctx, s.c, "legacyListClusters", Request{Params: groupParams(groupID)}, o)
 }
 
 // LegacyCluster fetches one cluster from the v1.0 routes.
 func (s ProjectsService) LegacyCluster(ctx context.Context, groupID, clusterName string) (*LegacyCluster, error) {
-	return getJSON[LegacyCluster](ctx, s.c, "legacyGetCluster", Request{Params: pathParams("groupId", groupID, "clusterName", clusterName)})
+	return getJSON[LegacyCluster](ctx, s.c, "legacyGetCluster", Request{Params: clusterParams(groupID, clusterName)})
 }
 
 // MeasurementOptions select a database's measurements. Granularity (an
@@ -547,7 +547,7 @@ func (s ProjectsService) DatabaseMeasurements(ctx context.Context, groupID, proc
 	if err != nil {
 		return nil, fmt.Errorf("database measurements: %w", err)
 	}
-	return getJSON[Measurements](ctx, s.c, "getDatabaseMeasurements", Request{Params: pathParams("groupId", groupID, "processId", processID, "databaseName", databaseName), Query: q})
+	return getJSON[Measurements](ctx, s.c, "getDatabaseMeasurements", Request{Params: groupParams(groupID, "processId", processID, "databaseName", databaseName), Query: q})
 }
 
 // IndexKey is one index key document, e.g. {"customerId": 1}.
@@ -600,10 +600,10 @@ type SuggestedIndex struct {
 
 // DropIndexSuggestions asks the performance advisor which indexes to drop.
 func (s ProjectsService) DropIndexSuggestions(ctx context.Context, groupID, clusterName string) (*DropIndexSuggestions, error) {
-	return getJSON[DropIndexSuggestions](ctx, s.c, "listDropIndexes", Request{Params: pathParams("groupId", groupID, "clusterName", clusterName)})
+	return getJSON[DropIndexSuggestions](ctx, s.c, "listDropIndexes", Request{Params: clusterParams(groupID, clusterName)})
 }
 
 // SuggestedIndexes asks the performance advisor which indexes to create.
 func (s ProjectsService) SuggestedIndexes(ctx context.Context, groupID, clusterName string) (*SuggestedIndexes, error) {
-	return getJSON[SuggestedIndexes](ctx, s.c, "listClusterSuggestedIndexes", Request{Params: pathParams("groupId", groupID, "clusterName", clusterName)})
+	return getJSON[SuggestedIndexes](ctx, s.c, "listClusterSuggestedIndexes", Request{Params: clusterParams(groupID, clusterName)})
 }

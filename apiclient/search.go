@@ -4,8 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 	"time"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient/limits"
 )
 
 // SearchService manages search indexes: the current /search/indexes routes,
@@ -137,35 +138,11 @@ type VectorField struct {
 	Quantization  string           `json:"quantization,omitempty"`
 }
 
-// builtInAnalyzers are the lucene.* analyzer suffixes the API accepts.
-var builtInAnalyzers = strings.Fields(`standard simple whitespace keyword arabic armenian basque
-	bengali brazilian bulgarian catalan chinese cjk czech danish dutch english finnish french
-	galician german greek hindi hungarian indonesian irish italian japanese korean kuromoji
-	latvian lithuanian morfologik nori norwegian persian portuguese romanian russian smartcn
-	sorani spanish swedish thai turkish ukrainian`)
-
 // BuiltInAnalyzers lists the analyzer names the API accepts ("lucene.standard", ...).
-func BuiltInAnalyzers() []string {
-	out := make([]string, len(builtInAnalyzers))
-	for i, a := range builtInAnalyzers {
-		out[i] = "lucene." + a
-	}
-	return out
-}
+func BuiltInAnalyzers() []string { return limits.BuiltInAnalyzers() }
 
 // ValidAnalyzer reports whether name is one of the built-in analyzers.
-func ValidAnalyzer(name string) bool {
-	suffix, ok := strings.CutPrefix(name, "lucene.")
-	if !ok {
-		return false
-	}
-	for _, a := range builtInAnalyzers {
-		if a == suffix {
-			return true
-		}
-	}
-	return false
-}
+func ValidAnalyzer(name string) bool { return limits.BuiltInAnalyzer(name) }
 
 // analyzerKnown accepts a built-in analyzer or one the definition defines.
 func analyzerKnown(name string, custom []Analyzer) bool {
@@ -180,12 +157,12 @@ func analyzerKnown(name string, custom []Analyzer) bool {
 	return false
 }
 
+// validPartitions checks numPartitions when it is set (0: the default, 1).
 func validPartitions(n int) error {
-	switch n {
-	case 0, 1, 2, 4:
+	if n == 0 {
 		return nil
 	}
-	return invalidField("numPartitions", "must be 1, 2 or 4, got %d", n)
+	return limits.NumPartitions(n)
 }
 
 // validateText checks a text definition's analyzers and partitions.
@@ -273,15 +250,7 @@ func (r SearchIndexCreateRequest) Validate() error {
 }
 
 func requireNamespace(name, database, collection string) error {
-	switch {
-	case name == "":
-		return invalidField("name", "required")
-	case database == "":
-		return invalidField("database", "required")
-	case collection == "":
-		return invalidField("collectionName", "required")
-	}
-	return nil
+	return firstError(required("name", name), required("database", database), required("collectionName", collection))
 }
 
 // searchIndexUpdate is SearchIndexUpdateRequest.
@@ -370,45 +339,35 @@ func (x FTSIndex) writable() FTSIndex {
 	return x
 }
 
-func indexParams(groupID, clusterName string, more ...string) map[string]string {
-	return clusterParams(groupID, clusterName, more...)
-}
-
 func byName(groupID, clusterName, database, collection, name string) map[string]string {
-	return indexParams(groupID, clusterName, "databaseName", database, "collectionName", collection, "indexName", name)
+	return clusterParams(groupID, clusterName, "databaseName", database, "collectionName", collection, "indexName", name)
 }
 
 // Create creates a search or vector index.
 func (s SearchService) Create(ctx context.Context, groupID, clusterName string, req SearchIndexCreateRequest) (*SearchIndex, error) {
-	if err := req.Validate(); err != nil {
-		return nil, fmt.Errorf("create search index: %w", err)
-	}
-	return getJSON[SearchIndex](ctx, s.c, "createAtlasSearchIndex", Request{Params: indexParams(groupID, clusterName), Body: req})
+	return sendChecked[SearchIndex](ctx, s.c, "create search index", req.Validate(), "createAtlasSearchIndex", Request{Params: clusterParams(groupID, clusterName), Body: req})
 }
 
 // CreateFlat creates an index on the current route with the flat request
 // shape: the definition's members next to the names, as the spec's first
 // create shape allows. The answer is the full index.
 func (s SearchService) CreateFlat(ctx context.Context, groupID, clusterName string, idx FTSIndex) (*SearchIndex, error) {
-	if err := idx.Validate(); err != nil {
-		return nil, fmt.Errorf("create search index: %w", err)
-	}
-	return getJSON[SearchIndex](ctx, s.c, "createAtlasSearchIndex", Request{Params: indexParams(groupID, clusterName), Body: idx.writable()})
+	return sendChecked[SearchIndex](ctx, s.c, "create search index", idx.Validate(), "createAtlasSearchIndex", Request{Params: clusterParams(groupID, clusterName), Body: idx.writable()})
 }
 
 // List lists a collection's indexes.
 func (s SearchService) List(ctx context.Context, groupID, clusterName, database, collection string) ([]SearchIndex, error) {
-	return getList[SearchIndex](ctx, s.c, "listAtlasSearchIndexes", Request{Params: indexParams(groupID, clusterName, "databaseName", database, "collectionName", collection)})
+	return getList[SearchIndex](ctx, s.c, "listAtlasSearchIndexes", Request{Params: clusterParams(groupID, clusterName, "databaseName", database, "collectionName", collection)})
 }
 
 // ListCluster lists every index of a cluster.
 func (s SearchService) ListCluster(ctx context.Context, groupID, clusterName string) ([]SearchIndex, error) {
-	return getList[SearchIndex](ctx, s.c, "listAtlasSearchIndexesCluster", Request{Params: indexParams(groupID, clusterName)})
+	return getList[SearchIndex](ctx, s.c, "listAtlasSearchIndexesCluster", Request{Params: clusterParams(groupID, clusterName)})
 }
 
 // Get fetches an index by id.
 func (s SearchService) Get(ctx context.Context, groupID, clusterName, indexID string) (*SearchIndex, error) {
-	return getJSON[SearchIndex](ctx, s.c, "getAtlasSearchIndex", Request{Params: indexParams(groupID, clusterName, "indexId", indexID)})
+	return getJSON[SearchIndex](ctx, s.c, "getAtlasSearchIndex", Request{Params: clusterParams(groupID, clusterName, "indexId", indexID)})
 }
 
 // GetByName fetches an index by namespace and name.
@@ -418,23 +377,17 @@ func (s SearchService) GetByName(ctx context.Context, groupID, clusterName, data
 
 // Update replaces an index's definition; t is the index's type (for local checks).
 func (s SearchService) Update(ctx context.Context, groupID, clusterName, indexID string, t IndexType, def IndexDefinition) (*SearchIndex, error) {
-	if err := def.Validate(t); err != nil {
-		return nil, fmt.Errorf("update search index: %w", err)
-	}
-	return getJSON[SearchIndex](ctx, s.c, "updateAtlasSearchIndex", Request{Params: indexParams(groupID, clusterName, "indexId", indexID), Body: searchIndexUpdate{def}})
+	return sendChecked[SearchIndex](ctx, s.c, "update search index", def.Validate(t), "updateAtlasSearchIndex", Request{Params: clusterParams(groupID, clusterName, "indexId", indexID), Body: searchIndexUpdate{def}})
 }
 
 // UpdateByName replaces the definition of the index with that name.
 func (s SearchService) UpdateByName(ctx context.Context, groupID, clusterName, database, collection, name string, t IndexType, def IndexDefinition) (*SearchIndex, error) {
-	if err := def.Validate(t); err != nil {
-		return nil, fmt.Errorf("update search index: %w", err)
-	}
-	return getJSON[SearchIndex](ctx, s.c, "updateAtlasSearchIndexByName", Request{Params: byName(groupID, clusterName, database, collection, name), Body: searchIndexUpdate{def}})
+	return sendChecked[SearchIndex](ctx, s.c, "update search index", def.Validate(t), "updateAtlasSearchIndexByName", Request{Params: byName(groupID, clusterName, database, collection, name), Body: searchIndexUpdate{def}})
 }
 
 // Delete removes an index by id (eventually consistent).
 func (s SearchService) Delete(ctx context.Context, groupID, clusterName, indexID string) error {
-	return callNoBody(ctx, s.c, "deleteAtlasSearchIndex", Request{Params: indexParams(groupID, clusterName, "indexId", indexID)})
+	return callNoBody(ctx, s.c, "deleteAtlasSearchIndex", Request{Params: clusterParams(groupID, clusterName, "indexId", indexID)})
 }
 
 // DeleteByName removes an index by namespace and name.
@@ -444,38 +397,32 @@ func (s SearchService) DeleteByName(ctx context.Context, groupID, clusterName, d
 
 // CreateFTS creates an index with the deprecated flat body.
 func (s SearchService) CreateFTS(ctx context.Context, groupID, clusterName string, idx FTSIndex) (*FTSIndex, error) {
-	if err := idx.Validate(); err != nil {
-		return nil, fmt.Errorf("create search index: %w", err)
-	}
-	return getJSON[FTSIndex](ctx, s.c, "createAtlasSearchIndexDeprecated", Request{Params: indexParams(groupID, clusterName), Body: idx.writable()})
+	return sendChecked[FTSIndex](ctx, s.c, "create search index", idx.Validate(), "createAtlasSearchIndexDeprecated", Request{Params: clusterParams(groupID, clusterName), Body: idx.writable()})
 }
 
 // ListFTS lists a collection's indexes in the flat shape.
 func (s SearchService) ListFTS(ctx context.Context, groupID, clusterName, database, collection string) ([]FTSIndex, error) {
-	return getList[FTSIndex](ctx, s.c, "listAtlasSearchIndexesDeprecated", Request{Params: indexParams(groupID, clusterName, "databaseName", database, "collectionName", collection)})
+	return getList[FTSIndex](ctx, s.c, "listAtlasSearchIndexesDeprecated", Request{Params: clusterParams(groupID, clusterName, "databaseName", database, "collectionName", collection)})
 }
 
 // GetFTS fetches an index in the flat shape.
 func (s SearchService) GetFTS(ctx context.Context, groupID, clusterName, indexID string) (*FTSIndex, error) {
-	return getJSON[FTSIndex](ctx, s.c, "getAtlasSearchIndexDeprecated", Request{Params: indexParams(groupID, clusterName, "indexId", indexID)})
+	return getJSON[FTSIndex](ctx, s.c, "getAtlasSearchIndexDeprecated", Request{Params: clusterParams(groupID, clusterName, "indexId", indexID)})
 }
 
 // UpdateFTS replaces an index with the flat body.
 func (s SearchService) UpdateFTS(ctx context.Context, groupID, clusterName, indexID string, idx FTSIndex) (*FTSIndex, error) {
-	if err := idx.Validate(); err != nil {
-		return nil, fmt.Errorf("update search index: %w", err)
-	}
-	return getJSON[FTSIndex](ctx, s.c, "updateAtlasSearchIndexDeprecated", Request{Params: indexParams(groupID, clusterName, "indexId", indexID), Body: idx.writable()})
+	return sendChecked[FTSIndex](ctx, s.c, "update search index", idx.Validate(), "updateAtlasSearchIndexDeprecated", Request{Params: clusterParams(groupID, clusterName, "indexId", indexID), Body: idx.writable()})
 }
 
 // DeleteFTS removes an index through the deprecated route.
 func (s SearchService) DeleteFTS(ctx context.Context, groupID, clusterName, indexID string) error {
-	return callNoBody(ctx, s.c, "deleteAtlasSearchIndexDeprecated", Request{Params: indexParams(groupID, clusterName, "indexId", indexID)})
+	return callNoBody(ctx, s.c, "deleteAtlasSearchIndexDeprecated", Request{Params: clusterParams(groupID, clusterName, "indexId", indexID)})
 }
 
 // Analyzers lists a cluster's user-defined analyzers (v1.0 route).
 func (s SearchService) Analyzers(ctx context.Context, groupID, clusterName string) ([]Analyzer, error) {
-	return getList[Analyzer](ctx, s.c, "listAtlasSearchAnalyzers", Request{Params: indexParams(groupID, clusterName)})
+	return getList[Analyzer](ctx, s.c, "listAtlasSearchAnalyzers", Request{Params: clusterParams(groupID, clusterName)})
 }
 
 // UpdateAnalyzers replaces a cluster's user-defined analyzers (v1.0 route);
@@ -489,5 +436,5 @@ func (s SearchService) UpdateAnalyzers(ctx context.Context, groupID, clusterName
 	if analyzers == nil {
 		analyzers = []Analyzer{}
 	}
-	return getList[Analyzer](ctx, s.c, "updateAtlasSearchAnalyzers", Request{Params: indexParams(groupID, clusterName), Body: analyzers})
+	return getList[Analyzer](ctx, s.c, "updateAtlasSearchAnalyzers", Request{Params: clusterParams(groupID, clusterName), Body: analyzers})
 }

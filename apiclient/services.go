@@ -5,7 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"unicode/utf8"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient/limits"
 )
 
 // The typed services: one per area, each a small value holding the client
@@ -14,17 +15,32 @@ import (
 // holds what they share.
 
 // ValidationError is a request refused locally, before anything is sent: it
-// names the offending field as the API spells it.
-type ValidationError struct {
-	Field  string
-	Reason string
-}
-
-func (e *ValidationError) Error() string { return e.Field + ": " + e.Reason }
+// names the offending field as the API spells it. It is the limits package's
+// error, so a spec limit refused here reads as the simulator's 400 does.
+type ValidationError = limits.Error
 
 // invalidField builds a *ValidationError.
 func invalidField(field, format string, args ...any) error {
 	return &ValidationError{Field: field, Reason: fmt.Sprintf(format, args...)}
+}
+
+// required refuses an empty value of a required field.
+func required(field, value string) error {
+	if value == "" {
+		return invalidField(field, "required")
+	}
+	return nil
+}
+
+// firstError is the first failed check, so a list of checks reads in the
+// order the user should fix them.
+func firstError(checks ...error) error {
+	for _, err := range checks {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // IsValidation reports whether err is a local validation failure (nothing was sent).
@@ -42,6 +58,17 @@ func pathParams(pairs ...string) map[string]string {
 	return m
 }
 
+// groupParams are a project's path parameters, then more name/value pairs.
+func groupParams(groupID string, more ...string) map[string]string {
+	return pathParams(append([]string{"groupId", groupID}, more...)...)
+}
+
+// clusterParams are a cluster's (or a serverless or flex instance's) path
+// parameters, then more name/value pairs.
+func clusterParams(groupID, clusterName string, more ...string) map[string]string {
+	return groupParams(groupID, append([]string{"clusterName", clusterName}, more...)...)
+}
+
 // getJSON calls an operation and decodes its body into a new T.
 func getJSON[T any](ctx context.Context, c *Client, opID string, r Request) (*T, error) {
 	out := new(T)
@@ -49,6 +76,16 @@ func getJSON[T any](ctx context.Context, c *Client, opID string, r Request) (*T,
 		return nil, err
 	}
 	return out, nil
+}
+
+// sendChecked refuses a request whose local check failed, naming what was
+// being done (nothing is sent), and otherwise calls the operation and decodes
+// its answer into a new T.
+func sendChecked[T any](ctx context.Context, c *Client, what string, check error, opID string, r Request) (*T, error) {
+	if check != nil {
+		return nil, fmt.Errorf("%s: %w", what, check)
+	}
+	return getJSON[T](ctx, c, opID, r)
 }
 
 // getList calls an operation that answers a bare JSON array.
@@ -76,14 +113,6 @@ func getPage[T any](ctx context.Context, c *Client, opID string, r Request, o Li
 // getAll fetches every page of a paged operation.
 func getAll[T any](ctx context.Context, c *Client, opID string, r Request) ([]T, error) {
 	return ListAll[T](ctx, c, opID, r, AllOptions{})
-}
-
-// maxRunes checks a text limit the API counts in characters.
-func maxRunes(field, s string, n int) error {
-	if got := utf8.RuneCountInString(s); got > n {
-		return invalidField(field, "at most %d characters, got %d", n, got)
-	}
-	return nil
 }
 
 // queryOf builds url.Values from name/value pairs, skipping empty values.

@@ -242,52 +242,43 @@ func (r AccessRoleRequest) validate(authorize bool) error {
 
 // AuditLog fetches the auditing configuration.
 func (s SettingsService) AuditLog(ctx context.Context, groupID string) (*AuditLog, error) {
-	return getJSON[AuditLog](ctx, s.c, "getAuditingConfiguration", Request{Params: pathParams("groupId", groupID)})
+	return getJSON[AuditLog](ctx, s.c, "getAuditingConfiguration", Request{Params: groupParams(groupID)})
 }
 
 // UpdateAuditLog changes the auditing configuration.
 func (s SettingsService) UpdateAuditLog(ctx context.Context, groupID string, u AuditLogUpdate) (*AuditLog, error) {
-	if err := u.Validate(); err != nil {
-		return nil, fmt.Errorf("update auditing: %w", err)
-	}
-	return getJSON[AuditLog](ctx, s.c, "updateAuditingConfiguration", Request{Params: pathParams("groupId", groupID), Body: u})
+	return sendChecked[AuditLog](ctx, s.c, "update auditing", u.Validate(), "updateAuditingConfiguration", Request{Params: groupParams(groupID), Body: u})
 }
 
 // CustomDNS fetches whether custom DNS is on for AWS clusters.
 func (s SettingsService) CustomDNS(ctx context.Context, groupID string) (*AWSCustomDNS, error) {
-	return getJSON[AWSCustomDNS](ctx, s.c, "getAwsCustomDns", Request{Params: pathParams("groupId", groupID)})
+	return getJSON[AWSCustomDNS](ctx, s.c, "getAwsCustomDns", Request{Params: groupParams(groupID)})
 }
 
 // ToggleCustomDNS turns custom DNS for AWS clusters on or off.
 func (s SettingsService) ToggleCustomDNS(ctx context.Context, groupID string, enabled bool) (*AWSCustomDNS, error) {
-	return getJSON[AWSCustomDNS](ctx, s.c, "toggleAwsCustomDns", Request{Params: pathParams("groupId", groupID), Body: AWSCustomDNS{Enabled: enabled}})
+	return getJSON[AWSCustomDNS](ctx, s.c, "toggleAwsCustomDns", Request{Params: groupParams(groupID), Body: AWSCustomDNS{Enabled: enabled}})
 }
 
 // AccessRoles lists the project's cloud provider access roles.
 func (s SettingsService) AccessRoles(ctx context.Context, groupID string) (*AccessRoles, error) {
-	return getJSON[AccessRoles](ctx, s.c, "listCloudProviderAccessRoles", Request{Params: pathParams("groupId", groupID)})
+	return getJSON[AccessRoles](ctx, s.c, "listCloudProviderAccessRoles", Request{Params: groupParams(groupID)})
 }
 
 // AccessRole fetches one access role.
 func (s SettingsService) AccessRole(ctx context.Context, groupID, roleID string) (*AccessRole, error) {
-	return getJSON[AccessRole](ctx, s.c, "getCloudProviderAccessRole", Request{Params: pathParams("groupId", groupID, "roleId", roleID)})
+	return getJSON[AccessRole](ctx, s.c, "getCloudProviderAccessRole", Request{Params: groupParams(groupID, "roleId", roleID)})
 }
 
 // CreateAccessRole creates an access role.
 func (s SettingsService) CreateAccessRole(ctx context.Context, groupID string, req AccessRoleRequest) (*AccessRole, error) {
-	if err := req.validate(false); err != nil {
-		return nil, fmt.Errorf("create access role: %w", err)
-	}
-	return getJSON[AccessRole](ctx, s.c, "createCloudProviderAccessRole", Request{Params: pathParams("groupId", groupID), Body: req})
+	return sendChecked[AccessRole](ctx, s.c, "create access role", req.validate(false), "createCloudProviderAccessRole", Request{Params: groupParams(groupID), Body: req})
 }
 
 // AuthorizeAccessRole authorizes an access role (AWS: the IAM role ARN;
 // the step is not needed for GCP).
 func (s SettingsService) AuthorizeAccessRole(ctx context.Context, groupID, roleID string, req AccessRoleRequest) (*AccessRole, error) {
-	if err := req.validate(true); err != nil {
-		return nil, fmt.Errorf("authorize access role: %w", err)
-	}
-	return getJSON[AccessRole](ctx, s.c, "authorizeCloudProviderAccessRole", Request{Params: pathParams("groupId", groupID, "roleId", roleID), Body: req})
+	return sendChecked[AccessRole](ctx, s.c, "authorize access role", req.validate(true), "authorizeCloudProviderAccessRole", Request{Params: groupParams(groupID, "roleId", roleID), Body: req})
 }
 
 // DeauthorizeAccessRole removes an access role.
@@ -295,7 +286,7 @@ func (s SettingsService) DeauthorizeAccessRole(ctx context.Context, groupID stri
 	if err := validProvider("cloudProvider", provider); err != nil {
 		return fmt.Errorf("deauthorize access role: %w", err)
 	}
-	return callNoBody(ctx, s.c, "deauthorizeCloudProviderAccessRole", Request{Params: pathParams("groupId", groupID, "cloudProvider", string(provider), "roleId", roleID)})
+	return callNoBody(ctx, s.c, "deauthorizeCloudProviderAccessRole", Request{Params: groupParams(groupID, "cloudProvider", string(provider), "roleId", roleID)})
 }
 
 // EncryptionPrivateEndpoint is a private endpoint of encryption at rest.
@@ -310,12 +301,12 @@ type EncryptionPrivateEndpoint struct {
 
 // EncryptionPrivateEndpoint fetches a private endpoint of encryption at rest.
 func (s SettingsService) EncryptionPrivateEndpoint(ctx context.Context, groupID string, provider CloudProvider, endpointID string) (*EncryptionPrivateEndpoint, error) {
-	return getJSON[EncryptionPrivateEndpoint](ctx, s.c, "getEncryptionAtRestPrivateEndpoint", Request{Params: pathParams("groupId", groupID, "cloudProvider", string(provider), "endpointId", endpointID)})
+	return getJSON[EncryptionPrivateEndpoint](ctx, s.c, "getEncryptionAtRestPrivateEndpoint", Request{Params: groupParams(groupID, "cloudProvider", string(provider), "endpointId", endpointID)})
 }
 
 // DeleteEncryptionPrivateEndpoint asks for the endpoint's removal.
 func (s SettingsService) DeleteEncryptionPrivateEndpoint(ctx context.Context, groupID string, provider CloudProvider, endpointID string) error {
-	return callNoBody(ctx, s.c, "requestEncryptionAtRestPrivateEndpointDeletion", Request{Params: pathParams("groupId", groupID, "cloudProvider", string(provider), "endpointId", endpointID)})
+	return callNoBody(ctx, s.c, "requestEncryptionAtRestPrivateEndpointDeletion", Request{Params: groupParams(groupID, "cloudProvider", string(provider), "endpointId", endpointID)})
 }
 
 // ServerlessEndpoint is a serverless instance's private endpoint.
@@ -335,10 +326,10 @@ type serverlessEndpointRequest struct {
 
 // ServerlessEndpoints lists a serverless instance's private endpoints.
 func (s SettingsService) ServerlessEndpoints(ctx context.Context, groupID, instanceName string) ([]ServerlessEndpoint, error) {
-	return getList[ServerlessEndpoint](ctx, s.c, "listServerlessPrivateEndpoints", Request{Params: pathParams("groupId", groupID, "instanceName", instanceName)})
+	return getList[ServerlessEndpoint](ctx, s.c, "listServerlessPrivateEndpoints", Request{Params: groupParams(groupID, "instanceName", instanceName)})
 }
 
 // CreateServerlessEndpoint reserves a private endpoint for a serverless instance.
 func (s SettingsService) CreateServerlessEndpoint(ctx context.Context, groupID, instanceName, comment string) (*ServerlessEndpoint, error) {
-	return getJSON[ServerlessEndpoint](ctx, s.c, "createServerlessPrivateEndpoint", Request{Params: pathParams("groupId", groupID, "instanceName", instanceName), Body: serverlessEndpointRequest{Comment: comment}})
+	return getJSON[ServerlessEndpoint](ctx, s.c, "createServerlessPrivateEndpoint", Request{Params: groupParams(groupID, "instanceName", instanceName), Body: serverlessEndpointRequest{Comment: comment}})
 }
