@@ -6,6 +6,8 @@ import (
 	"hash/fnv"
 	"net"
 	"time"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient/limits"
 )
 
 // Database access history. Each dedicated cluster has a stream of
@@ -25,7 +27,7 @@ import (
 
 const (
 	accessLogRetention = 24 * time.Hour
-	maxNLogs           = 20000
+	maxNLogs           = limits.MaxNLogs
 	// accessBurstEpoch: at most one failure burst per cluster per epoch.
 	accessBurstEpoch = 10 * time.Minute
 	// accessMaxLag is the longest delay between an attempt and its record
@@ -90,7 +92,7 @@ func parseAccessLogQuery(c *call) (accessLogQuery, *apiError) {
 	q := c.query
 	var out accessLogQuery
 	var e *apiError
-	if out.nLogs, e = queryInt(q, "nLogs", maxNLogs, 0, maxNLogs); e != nil {
+	if out.nLogs, e = queryInt(q, "nLogs", maxNLogs, limits.NLogs); e != nil {
 		return out, e
 	}
 	start, hasStart, e := queryInt64(q, "start", 0, 1<<53)

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient/limits"
 )
 
 // Alert configurations and alerts.
@@ -403,8 +405,10 @@ func acknowledgeAlert(c *call) (any, error) {
 	} else if e := c.decode(&b); e != nil {
 		return nil, e
 	}
-	if b.AcknowledgementComment != nil && len([]rune(*b.AcknowledgementComment)) > 200 {
-		return nil, errField("acknowledgementComment", "must be at most 200 characters")
+	if b.AcknowledgementComment != nil {
+		if e := limitError("", limits.AckComment(*b.AcknowledgementComment)); e != nil {
+			return nil, e
+		}
 	}
 	if b.UnacknowledgeAlert != nil && *b.UnacknowledgeAlert {
 		a.AcknowledgedUntil, a.AcknowledgementComment, a.AcknowledgingUsername = nil, "", ""

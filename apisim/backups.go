@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"slices"
 	"time"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient/limits"
 )
 
 // Cloud backups: snapshots (replica set, sharded, tenant, serverless, flex),
@@ -293,8 +295,11 @@ func takeSnapshot(c *call) (any, error) {
 	}
 	days := 1
 	if b.RetentionInDays != nil {
-		if *b.RetentionInDays < 1 || *b.RetentionInDays > 3650 {
-			return nil, errField("retentionInDays", "must be between 1 and 3650")
+		if e := limitError("", limits.RetentionInDays(*b.RetentionInDays)); e != nil {
+			return nil, e
+		}
+		if *b.RetentionInDays > 3650 {
+			return nil, errField("retentionInDays", "must be at most 3650 (ten years)")
 		}
 		days = *b.RetentionInDays
 	}
@@ -392,8 +397,6 @@ type restoreBody struct {
 	OplogInc              *int64 `json:"oplogInc"`
 }
 
-const minOplogTs = 1199145600
-
 // validate checks the body against the spec's rules; serverless restores
 // always need a target.
 func (b *restoreBody) validate(c *call, serverless bool) *apiError {
@@ -421,14 +424,20 @@ func (b *restoreBody) validate(c *call, serverless bool) *apiError {
 			return errField("targetGroupId", "must be a 24-character hexadecimal id")
 		}
 	}
-	if b.PointInTimeUTCSeconds != nil && *b.PointInTimeUTCSeconds < minOplogTs {
-		return errField("pointInTimeUTCSeconds", "must be at least %d", minOplogTs)
+	if b.PointInTimeUTCSeconds != nil {
+		if e := limitError("", limits.PointInTimeUTCSeconds(*b.PointInTimeUTCSeconds)); e != nil {
+			return e
+		}
 	}
-	if b.OplogTs != nil && *b.OplogTs < minOplogTs {
-		return errField("oplogTs", "must be at least %d", minOplogTs)
+	if b.OplogTs != nil {
+		if e := limitError("", limits.OplogTs(*b.OplogTs)); e != nil {
+			return e
+		}
 	}
-	if b.OplogInc != nil && *b.OplogInc < 1 {
-		return errField("oplogInc", "must be at least 1")
+	if b.OplogInc != nil {
+		if e := limitError("", limits.OplogInc(*b.OplogInc)); e != nil {
+			return e
+		}
 	}
 	if (b.OplogTs == nil) != (b.OplogInc == nil) {
 		return errField("oplogInc", "oplogTs and oplogInc must be given together")

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient/limits"
 )
 
 // Export buckets, export jobs, the backup schedule and the compliance policy.
@@ -224,8 +226,10 @@ func createExportBucket(c *call) (any, error) {
 	if b.BucketName == "" && b.CloudProvider != "AZURE" {
 		return nil, errMissing("bucketName")
 	}
-	if b.BucketName != "" && (len(b.BucketName) < 3 || len(b.BucketName) > 63) {
-		return nil, errField("bucketName", "must be 3 to 63 characters")
+	if b.BucketName != "" {
+		if e := limitError("", limits.BucketName(b.BucketName)); e != nil {
+			return nil, e
+		}
 	}
 	nb := &ExportBucket{ID: c.w.newID(), GroupID: c.project.ID, BucketName: b.BucketName, CloudProvider: b.CloudProvider,
 		RequirePrivateNetworking: b.RequirePrivateNetworking}
@@ -422,8 +426,8 @@ func updateBackupSchedule(c *call) (any, error) {
 	if v := b.RestoreWindowDays; v != nil && (*v < 1 || *v > 365) {
 		return nil, errField("restoreWindowDays", "must be between 1 and 365")
 	}
-	if len(b.Policies) > 1 {
-		return nil, errField("policies", "at most 1 item")
+	if e := limitError("", limits.SchedulePolicies(len(b.Policies))); e != nil {
+		return nil, e
 	}
 	for i, p := range b.Policies {
 		for j, it := range p.PolicyItems {
@@ -485,33 +489,14 @@ func updateBackupSchedule(c *call) (any, error) {
 
 func itoa(i int) string { return strconv.Itoa(i) }
 
-// frequencyRank orders policy frequencies from the most to the least
-// frequent; on-demand items stand apart.
-var frequencyRank = map[string]int{"hourly": 0, "daily": 1, "weekly": 2, "monthly": 3, "yearly": 4}
-
-var unitDays = map[string]int{"days": 1, "weeks": 7, "months": 30, "years": 365}
-
 // retentionOrder enforces the spec's rule across policy items: a less
 // frequent item keeps its snapshots at least as long as a more frequent one.
 func retentionOrder(field string, items []PolicyItem) *apiError {
-	for j, b := range items {
-		rb, ok := frequencyRank[b.FrequencyType]
-		if !ok {
-			continue
-		}
-		for _, a := range items {
-			ra, ok := frequencyRank[a.FrequencyType]
-			if !ok || ra >= rb {
-				continue
-			}
-			if b.RetentionValue*unitDays[b.RetentionUnit] < a.RetentionValue*unitDays[a.RetentionUnit] {
-				return errField(field+"["+itoa(j)+"].retentionValue",
-					"the %s item keeps snapshots %d %s, less than the more frequent %s item (%d %s); less frequent items must keep them at least as long",
-					b.FrequencyType, b.RetentionValue, b.RetentionUnit, a.FrequencyType, a.RetentionValue, a.RetentionUnit)
-			}
-		}
+	retentions := make([]limits.PolicyRetention, len(items))
+	for i, it := range items {
+		retentions[i] = limits.PolicyRetention{Frequency: it.FrequencyType, Unit: it.RetentionUnit, Value: it.RetentionValue}
 	}
-	return nil
+	return limitError("", limits.RetentionOrder(field, retentions))
 }
 
 // complianceView derives the state: ENABLING or UPDATING for a minute

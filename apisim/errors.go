@@ -2,8 +2,11 @@ package apisim
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient/limits"
 )
 
 // apiError is the spec's error body. Handlers return it; the framework writes it.
@@ -54,6 +57,20 @@ func errField(field, format string, args ...any) *apiError {
 		Params: []any{field},
 		Fields: []fieldError{{Field: field, Description: desc}},
 	}
+}
+
+// limitError is the 400 for a value the shared limits refuse (nil when err
+// is nil); prefix goes before the field where the body nests it
+// ("definition.").
+func limitError(prefix string, err error) *apiError {
+	if err == nil {
+		return nil
+	}
+	var le *limits.Error
+	if errors.As(err, &le) {
+		return errField(prefix+le.Field, "%s", le.Reason)
+	}
+	return errBadRequest("VALIDATION_ERROR", "%s", err.Error())
 }
 
 // errMissing is a 400 for a required body attribute.

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"net"
 	"time"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient/limits"
 )
 
 // Live migration (push). A migration is NEW for a few seconds, then WORKING
@@ -349,6 +351,7 @@ func (c *call) migrationRequest() (*migrationBody, *apiError) {
 		return nil, e
 	}
 	old := c.version.Date < "2024-05-30"
+	hostsErr := limitError("", limits.MigrationHosts(b.MigrationHosts))
 	switch {
 	case b.Source == nil:
 		return nil, errMissing("source")
@@ -376,8 +379,8 @@ func (c *call) migrationRequest() (*migrationBody, *apiError) {
 		return nil, errField("destination.hostnameSchemaType", "must be one of PUBLIC, PRIVATE_LINK, VPC_PEERING")
 	case b.Destination.HostnameSchemaType == "PRIVATE_LINK" && b.Destination.PrivateLinkID == "":
 		return nil, errMissing("destination.privateLinkId")
-	case len(b.MigrationHosts) != 1:
-		return nil, errField("migrationHosts", "must hold exactly 1 item")
+	case hostsErr != nil:
+		return nil, hostsErr
 	case old && b.DropEnabled == nil:
 		return nil, errMissing("dropEnabled")
 	case old && b.DropDestinationData != nil:

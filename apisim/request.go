@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient/catalog"
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient/limits"
 )
 
 // Request decoding and validation: pure functions of the request, shared by
@@ -66,10 +67,10 @@ type listParams struct {
 func parseListParams(q url.Values) (listParams, *apiError) {
 	lp := listParams{ItemsPerPage: 100, PageNum: 1, IncludeCount: true}
 	var e *apiError
-	if lp.ItemsPerPage, e = queryInt(q, "itemsPerPage", 100, 1, 500); e != nil {
+	if lp.ItemsPerPage, e = queryInt(q, "itemsPerPage", 100, limits.ItemsPerPage); e != nil {
 		return lp, e
 	}
-	if lp.PageNum, e = queryInt(q, "pageNum", 1, 1, 1<<31-1); e != nil {
+	if lp.PageNum, e = queryInt(q, "pageNum", 1, limits.PageNum); e != nil {
 		return lp, e
 	}
 	if lp.IncludeCount, e = queryBool(q, "includeCount", true); e != nil {
@@ -78,8 +79,8 @@ func parseListParams(q url.Values) (listParams, *apiError) {
 	return lp, nil
 }
 
-// queryInt reads an integer query parameter within [lo, hi].
-func queryInt(q url.Values, name string, def, lo, hi int) (int, *apiError) {
+// queryInt reads an integer query parameter that the limit check accepts.
+func queryInt(q url.Values, name string, def int, check func(int) error) (int, *apiError) {
 	vs, ok := q[name]
 	if !ok || len(vs) == 0 {
 		return def, nil
@@ -89,10 +90,10 @@ func queryInt(q url.Values, name string, def, lo, hi int) (int, *apiError) {
 	}
 	n, err := strconv.Atoi(strings.TrimSpace(vs[0]))
 	if err != nil {
-		return 0, errField(name, "must be an integer between %d and %d", lo, hi)
+		return 0, errField(name, "must be an integer, got %q", vs[0])
 	}
-	if n < lo || n > hi {
-		return 0, errField(name, "must be between %d and %d, got %d", lo, hi, n)
+	if e := limitError("", check(n)); e != nil {
+		return 0, e
 	}
 	return n, nil
 }

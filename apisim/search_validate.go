@@ -3,22 +3,12 @@ package apisim
 import (
 	"encoding/json"
 	"strings"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient/limits"
 )
 
 // Validation of search index definitions: every 400 names the field, with
 // the prefix the body used ("definition." or none for the flat shape).
-
-// luceneAnalyzers are the suffixes of the built-in analyzers (spec 2.6).
-var luceneAnalyzers = strings.Fields(`standard simple whitespace keyword arabic armenian basque
-	bengali brazilian bulgarian catalan chinese cjk czech danish dutch english finnish french
-	galician german greek hindi hungarian indonesian irish italian japanese korean kuromoji
-	latvian lithuanian morfologik nori norwegian persian portuguese romanian russian smartcn
-	sorani spanish swedish thai turkish ukrainian`)
-
-func builtInAnalyzer(name string) bool {
-	s, ok := strings.CutPrefix(name, "lucene.")
-	return ok && contains(luceneAnalyzers, s)
-}
 
 func str(raw json.RawMessage) (string, bool) {
 	var s string
@@ -34,7 +24,7 @@ func validateCustomAnalyzer(field string, a map[string]json.RawMessage) *apiErro
 	if !ok {
 		return errField(field+"name", "must be a string")
 	}
-	if builtInAnalyzer(name) || strings.HasPrefix(name, "lucene.") || strings.HasPrefix(name, "builtin.") || strings.HasPrefix(name, "mongodb.") {
+	if strings.HasPrefix(name, "lucene.") || strings.HasPrefix(name, "builtin.") || strings.HasPrefix(name, "mongodb.") {
 		return errField(field+"name", "%s uses a reserved prefix (lucene., builtin., mongodb.)", name)
 	}
 	raw, present := a["tokenizer"]
@@ -75,8 +65,11 @@ func validateCustomAnalyzer(field string, a map[string]json.RawMessage) *apiErro
 func (c *call) validateDefinition(field, typ string, def map[string]json.RawMessage) *apiError {
 	if raw, ok := def["numPartitions"]; ok {
 		var n int
-		if json.Unmarshal(raw, &n) != nil || (n != 1 && n != 2 && n != 4) {
+		if json.Unmarshal(raw, &n) != nil {
 			return errField(field+"numPartitions", "must be 1, 2 or 4, got %s", string(raw))
+		}
+		if e := limitError(field, limits.NumPartitions(n)); e != nil {
+			return e
 		}
 	}
 	if raw, ok := def["storedSource"]; ok {
@@ -150,7 +143,7 @@ func (c *call) validateText(field string, def map[string]json.RawMessage) *apiEr
 			custom = append(custom, n)
 		}
 	}
-	known := func(name string) bool { return builtInAnalyzer(name) || contains(custom, name) }
+	known := func(name string) bool { return limits.BuiltInAnalyzer(name) || contains(custom, name) }
 	for _, k := range []string{"analyzer", "searchAnalyzer"} {
 		if raw, ok := def[k]; ok {
 			s, ok := str(raw)
