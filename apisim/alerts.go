@@ -313,16 +313,11 @@ func toggleAlertConfiguration(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	var b struct {
-		Enabled *bool `json:"enabled"`
-	}
-	if e := c.decode(&b); e != nil {
+	enabled, e := c.decodeToggle()
+	if e != nil {
 		return nil, e
 	}
-	if b.Enabled == nil {
-		return nil, errMissing("enabled")
-	}
-	ac.Enabled = *b.Enabled
+	ac.Enabled = enabled
 	ac.Updated = c.now
 	c.markChanged()
 	return alertConfigView(ac), nil
@@ -405,10 +400,8 @@ func acknowledgeAlert(c *call) (any, error) {
 	} else if e := c.decode(&b); e != nil {
 		return nil, e
 	}
-	if b.AcknowledgementComment != nil {
-		if e := limitError("", limits.AckComment(*b.AcknowledgementComment)); e != nil {
-			return nil, e
-		}
+	if e := limitError("", ifSet(b.AcknowledgementComment, limits.AckComment)); e != nil {
+		return nil, e
 	}
 	if b.UnacknowledgeAlert != nil && *b.UnacknowledgeAlert {
 		a.AcknowledgedUntil, a.AcknowledgementComment, a.AcknowledgingUsername = nil, "", ""

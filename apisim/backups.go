@@ -106,6 +106,20 @@ func (c *call) snapshot(cl *Cluster, kinds ...string) (*Snapshot, error) {
 	return s, nil
 }
 
+// clusterSnapshot resolves {clusterName} among the cluster API's clusters
+// and then {snapshotId} among its snapshots of the kinds.
+func (c *call) clusterSnapshot(kinds ...string) (*Cluster, *Snapshot, error) {
+	cl, err := c.clusterAPICluster("clusterName", true)
+	if err != nil {
+		return nil, nil, err
+	}
+	s, err := c.snapshot(cl, kinds...)
+	if err != nil {
+		return nil, nil, err
+	}
+	return cl, s, nil
+}
+
 func (c *call) snapshotsOf(cl *Cluster, kinds ...string) []*Snapshot {
 	var out []*Snapshot
 	for _, s := range c.w.Snapshots {
@@ -190,6 +204,20 @@ func (c *call) restoreJob(cl *Cluster, kind string) (*RestoreJob, error) {
 	return j, nil
 }
 
+// clusterRestoreJob resolves {clusterName} among the cluster API's clusters
+// and then {restoreJobId} among its restore jobs.
+func (c *call) clusterRestoreJob() (*Cluster, *RestoreJob, error) {
+	cl, err := c.clusterAPICluster("clusterName", true)
+	if err != nil {
+		return nil, nil, err
+	}
+	j, err := c.restoreJob(cl, "cluster")
+	if err != nil {
+		return nil, nil, err
+	}
+	return cl, j, nil
+}
+
 func (c *call) restoreJobsOf(cl *Cluster, kind string) []*RestoreJob {
 	var out []*RestoreJob
 	for _, j := range c.w.RestoreJobs {
@@ -232,11 +260,7 @@ func init() {
 		return listOf(c.restoreJobsOf(cl, "cluster"), c.restoreView), nil
 	})
 	handle("getBackupRestoreJob", func(c *call) (any, error) {
-		cl, err := c.clusterAPICluster("clusterName", true)
-		if err != nil {
-			return nil, err
-		}
-		j, err := c.restoreJob(cl, "cluster")
+		_, j, err := c.clusterRestoreJob()
 		if err != nil {
 			return nil, err
 		}
@@ -248,11 +272,7 @@ func init() {
 
 func getClusterSnapshot(kind string) opHandler {
 	return func(c *call) (any, error) {
-		cl, err := c.clusterAPICluster("clusterName", true)
-		if err != nil {
-			return nil, err
-		}
-		s, err := c.snapshot(cl, kind)
+		cl, s, err := c.clusterSnapshot(kind)
 		if err != nil {
 			return nil, err
 		}
@@ -262,11 +282,7 @@ func getClusterSnapshot(kind string) opHandler {
 
 func deleteClusterSnapshot(kind string) opHandler {
 	return func(c *call) (any, error) {
-		cl, err := c.clusterAPICluster("clusterName", true)
-		if err != nil {
-			return nil, err
-		}
-		s, err := c.snapshot(cl, kind)
+		_, s, err := c.clusterSnapshot(kind)
 		if err != nil {
 			return nil, err
 		}
@@ -298,8 +314,8 @@ func takeSnapshot(c *call) (any, error) {
 		if e := limitError("", limits.RetentionInDays(*b.RetentionInDays)); e != nil {
 			return nil, e
 		}
-		if *b.RetentionInDays > 3650 {
-			return nil, errField("retentionInDays", "must be at most 3650 (ten years)")
+		if *b.RetentionInDays > 3650 { // the simulator's own bound: ten years
+			return nil, errField("retentionInDays", "must be at most 3650, got %d", *b.RetentionInDays)
 		}
 		days = *b.RetentionInDays
 	}
@@ -325,11 +341,7 @@ func takeSnapshot(c *call) (any, error) {
 var retentionUnits = map[string]int{"DAYS": 1, "WEEKS": 7, "MONTHS": 30, "YEARS": 365}
 
 func updateSnapshotRetention(c *call) (any, error) {
-	cl, err := c.clusterAPICluster("clusterName", true)
-	if err != nil {
-		return nil, err
-	}
-	s, err := c.snapshot(cl, KindReplicaSet, KindSharded)
+	cl, s, err := c.clusterSnapshot(KindReplicaSet, KindSharded)
 	if err != nil {
 		return nil, err
 	}
@@ -424,20 +436,9 @@ func (b *restoreBody) validate(c *call, serverless bool) *apiError {
 			return errField("targetGroupId", "must be a 24-character hexadecimal id")
 		}
 	}
-	if b.PointInTimeUTCSeconds != nil {
-		if e := limitError("", limits.PointInTimeUTCSeconds(*b.PointInTimeUTCSeconds)); e != nil {
-			return e
-		}
-	}
-	if b.OplogTs != nil {
-		if e := limitError("", limits.OplogTs(*b.OplogTs)); e != nil {
-			return e
-		}
-	}
-	if b.OplogInc != nil {
-		if e := limitError("", limits.OplogInc(*b.OplogInc)); e != nil {
-			return e
-		}
+	if e := limitError("", ifSet(b.PointInTimeUTCSeconds, limits.PointInTimeUTCSeconds),
+		ifSet(b.OplogTs, limits.OplogTs), ifSet(b.OplogInc, limits.OplogInc)); e != nil {
+		return e
 	}
 	if (b.OplogTs == nil) != (b.OplogInc == nil) {
 		return errField("oplogInc", "oplogTs and oplogInc must be given together")
@@ -490,19 +491,29 @@ func (c *call) completedSnapshot(cl *Cluster, id string, kinds ...string) *apiEr
 	return nil
 }
 
+// restoreRequest decodes and validates a restore body for cl, whose snapshot
+// (of one of the kinds) must have completed.
+func (c *call) restoreRequest(cl *Cluster, serverless bool, kinds ...string) (*restoreBody, *apiError) {
+	var b restoreBody
+	if e := c.decode(&b); e != nil {
+		return nil, e
+	}
+	if e := b.validate(c, serverless); e != nil {
+		return nil, e
+	}
+	if e := c.completedSnapshot(cl, b.SnapshotID, kinds...); e != nil {
+		return nil, e
+	}
+	return &b, nil
+}
+
 func createBackupRestoreJob(c *call) (any, error) {
 	cl, err := c.clusterAPICluster("clusterName", true)
 	if err != nil {
 		return nil, err
 	}
-	var b restoreBody
-	if e := c.decode(&b); e != nil {
-		return nil, e
-	}
-	if e := b.validate(c, false); e != nil {
-		return nil, e
-	}
-	if e := c.completedSnapshot(cl, b.SnapshotID, KindReplicaSet, KindSharded); e != nil {
+	b, e := c.restoreRequest(cl, false, KindReplicaSet, KindSharded)
+	if e != nil {
 		return nil, e
 	}
 	j := b.job(c, cl, "cluster")
@@ -519,11 +530,7 @@ func createBackupRestoreJob(c *call) (any, error) {
 }
 
 func cancelBackupRestoreJob(c *call) (any, error) {
-	cl, err := c.clusterAPICluster("clusterName", true)
-	if err != nil {
-		return nil, err
-	}
-	j, err := c.restoreJob(cl, "cluster")
+	cl, j, err := c.clusterRestoreJob()
 	if err != nil {
 		return nil, err
 	}

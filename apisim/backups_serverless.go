@@ -74,14 +74,8 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		var b restoreBody
-		if e := c.decode(&b); e != nil {
-			return nil, e
-		}
-		if e := b.validate(c, true); e != nil {
-			return nil, e
-		}
-		if e := c.completedSnapshot(cl, b.SnapshotID, KindServerless); e != nil {
+		b, e := c.restoreRequest(cl, true, KindServerless)
+		if e != nil {
 			return nil, e
 		}
 		j := b.job(c, cl, "serverless")

@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
+	"slices"
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient/limits"
 )
@@ -59,18 +61,47 @@ func errField(field, format string, args ...any) *apiError {
 	}
 }
 
-// limitError is the 400 for a value the shared limits refuse (nil when err
-// is nil); prefix goes before the field where the body nests it
-// ("definition.").
-func limitError(prefix string, err error) *apiError {
-	if err == nil {
+// limitError is the 400 for the first of checks the shared limits refused
+// (nil when all passed); prefix goes before the field where the body nests
+// it ("definition.").
+func limitError(prefix string, checks ...error) *apiError {
+	for _, err := range checks {
+		var le *limits.Error
+		switch {
+		case err == nil:
+		case errors.As(err, &le):
+			return errField(prefix+le.Field, "%s", le.Reason)
+		default:
+			return errBadRequest("VALIDATION_ERROR", "%s", err.Error())
+		}
+	}
+	return nil
+}
+
+// ifSet checks a body member only when the body carries it.
+func ifSet[T any](v *T, check func(T) error) error {
+	if v == nil {
 		return nil
 	}
-	var le *limits.Error
-	if errors.As(err, &le) {
-		return errField(prefix+le.Field, "%s", le.Reason)
+	return check(*v)
+}
+
+// errInvalidAttribute is a 400 for a member the resource (what) does not have.
+func errInvalidAttribute(field, what string) *apiError {
+	e := errField(field, "is not an attribute of %s", what)
+	e.Code = "INVALID_ATTRIBUTE"
+	return e
+}
+
+// unknownMember is the errInvalidAttribute of the first member of m (by
+// name, so the answer does not depend on map order) that allowed lacks.
+func unknownMember(prefix string, m map[string]json.RawMessage, allowed []string, what string) *apiError {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		if !slices.Contains(allowed, k) {
+			return errInvalidAttribute(prefix+k, what)
+		}
 	}
-	return errBadRequest("VALIDATION_ERROR", "%s", err.Error())
+	return nil
 }
 
 // errMissing is a 400 for a required body attribute.

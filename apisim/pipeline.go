@@ -38,6 +38,21 @@ func (c *call) markChanged() { c.changed = true }
 // decode strictly decodes the request body into v.
 func (c *call) decode(v any) *apiError { return decodeJSON(c.body, v) }
 
+// decodeToggle reads the {"enabled": bool} body of the toggle routes;
+// enabled is required.
+func (c *call) decodeToggle() (bool, *apiError) {
+	var b struct {
+		Enabled *bool `json:"enabled"`
+	}
+	if e := c.decode(&b); e != nil {
+		return false, e
+	}
+	if b.Enabled == nil {
+		return false, errMissing("enabled")
+	}
+	return *b.Enabled, nil
+}
+
 // opHandler decodes and validates, calls the store and returns the value to
 // encode (nil for no body). Paged operations return a list.
 type opHandler func(c *call) (any, error)

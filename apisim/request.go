@@ -205,8 +205,7 @@ func jsonError(err error) *apiError {
 		return errBadRequest("MALFORMED_JSON", "Received JSON is malformed: unexpected end of input.")
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
 		f := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
-		e := errField(f, "is not an attribute of this resource")
-		e.Code = "INVALID_ATTRIBUTE"
+		e := errInvalidAttribute(f, "this resource")
 		e.Detail = fmt.Sprintf("Invalid attribute %s specified.", f)
 		return e
 	}

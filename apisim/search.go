@@ -353,14 +353,35 @@ func (c *call) pruneGone() {
 	}
 }
 
-func (c *call) indexesOf(cl *Cluster, match func(*SearchIndex) bool) list {
+// listIndexes answers the search cluster's live indexes in the view's shape;
+// inCollection narrows them to the path's {databaseName}/{collectionName}.
+func (c *call) listIndexes(view func(*call, *SearchIndex) any, inCollection bool) (any, error) {
+	cl, err := c.searchCluster()
+	if err != nil {
+		return nil, err
+	}
+	db, coll := c.param("databaseName"), c.param("collectionName")
 	var out []*SearchIndex
 	for _, ix := range c.w.SearchIndexes {
-		if ix.GroupID == cl.GroupID && ix.ClusterName == cl.Name && !ix.gone(c.now) && match(ix) {
+		if ix.GroupID == cl.GroupID && ix.ClusterName == cl.Name && !ix.gone(c.now) &&
+			(!inCollection || (ix.Database == db && ix.CollectionName == coll)) {
 			out = append(out, ix)
 		}
 	}
-	return listOf(out, func(ix *SearchIndex) any { return c.searchIndexView(ix) })
+	return listOf(out, func(ix *SearchIndex) any { return view(c, ix) }), nil
+}
+
+// searchIndex resolves the search cluster and then the index the path names.
+func (c *call) searchIndex() (*Cluster, *SearchIndex, error) {
+	cl, err := c.searchCluster()
+	if err != nil {
+		return nil, nil, err
+	}
+	ix, err := c.findIndex(cl)
+	if err != nil {
+		return nil, nil, err
+	}
+	return cl, ix, nil
 }
 
 // findIndex resolves either {indexId} or {databaseName}/{collectionName}/{indexName}.
@@ -386,50 +407,20 @@ func (c *call) findIndex(cl *Cluster) (*SearchIndex, error) {
 }
 
 func init() {
-	handle("listAtlasSearchIndexesCluster", func(c *call) (any, error) {
-		cl, err := c.searchCluster()
-		if err != nil {
-			return nil, err
-		}
-		return c.indexesOf(cl, func(*SearchIndex) bool { return true }), nil
-	})
-	handle("listAtlasSearchIndexes", func(c *call) (any, error) {
-		cl, err := c.searchCluster()
-		if err != nil {
-			return nil, err
-		}
-		db, coll := c.param("databaseName"), c.param("collectionName")
-		return c.indexesOf(cl, func(ix *SearchIndex) bool { return ix.Database == db && ix.CollectionName == coll }), nil
-	})
-	handle("listAtlasSearchIndexesDeprecated", func(c *call) (any, error) {
-		cl, err := c.searchCluster()
-		if err != nil {
-			return nil, err
-		}
-		db, coll := c.param("databaseName"), c.param("collectionName")
-		out := list{}
-		for _, ix := range c.w.SearchIndexes {
-			if ix.GroupID == cl.GroupID && ix.ClusterName == cl.Name && ix.Database == db && ix.CollectionName == coll && !ix.gone(c.now) {
-				out = append(out, c.flatView(ix))
-			}
-		}
-		return out, nil
-	})
+	full := func(c *call, ix *SearchIndex) any { return c.searchIndexView(ix) }
+	flat := func(c *call, ix *SearchIndex) any { return c.flatView(ix) }
+	handle("listAtlasSearchIndexesCluster", func(c *call) (any, error) { return c.listIndexes(full, false) })
+	handle("listAtlasSearchIndexes", func(c *call) (any, error) { return c.listIndexes(full, true) })
+	handle("listAtlasSearchIndexesDeprecated", func(c *call) (any, error) { return c.listIndexes(flat, true) })
 	get := func(view func(*call, *SearchIndex) any) opHandler {
 		return func(c *call) (any, error) {
-			cl, err := c.searchCluster()
-			if err != nil {
-				return nil, err
-			}
-			ix, err := c.findIndex(cl)
+			_, ix, err := c.searchIndex()
 			if err != nil {
 				return nil, err
 			}
 			return view(c, ix), nil
 		}
 	}
-	full := func(c *call, ix *SearchIndex) any { return c.searchIndexView(ix) }
-	flat := func(c *call, ix *SearchIndex) any { return c.flatView(ix) }
 	handle("getAtlasSearchIndex", get(full))
 	handle("getAtlasSearchIndexByName", get(full))
 	handle("getAtlasSearchIndexDeprecated", get(flat))
@@ -439,15 +430,11 @@ func init() {
 	handle("updateAtlasSearchIndexByName", updateSearchIndex)
 	handle("updateAtlasSearchIndexDeprecated", updateSearchIndexFlat)
 	del := func(c *call) (any, error) {
-		cl, err := c.searchCluster()
+		_, ix, err := c.searchIndex()
 		if err != nil {
 			return nil, err
 		}
 		c.pruneGone()
-		ix, err := c.findIndex(cl)
-		if err != nil {
-			return nil, err
-		}
 		if ix.DeletedAt == nil { // deleting again is a no-op, not a new countdown
 			at := c.now
 			ix.DeletedAt = &at
@@ -581,8 +568,7 @@ func (c *call) decodeFlat() (name, db, coll, typ string, def json.RawMessage, e 
 		case contains(flatDefinitionKeys, k):
 			defm[k] = v
 		default:
-			e = errField(k, "is not an attribute of a search index")
-			e.Code = "INVALID_ATTRIBUTE"
+			e = errInvalidAttribute(k, "a search index")
 			return
 		}
 	}
@@ -646,11 +632,7 @@ func createSearchIndexFlat(c *call) (any, error) {
 }
 
 func updateSearchIndex(c *call) (any, error) {
-	cl, err := c.searchCluster()
-	if err != nil {
-		return nil, err
-	}
-	ix, err := c.findIndex(cl)
+	_, ix, err := c.searchIndex()
 	if err != nil {
 		return nil, err
 	}
@@ -674,11 +656,7 @@ func updateSearchIndex(c *call) (any, error) {
 }
 
 func updateSearchIndexFlat(c *call) (any, error) {
-	cl, err := c.searchCluster()
-	if err != nil {
-		return nil, err
-	}
-	ix, err := c.findIndex(cl)
+	_, ix, err := c.searchIndex()
 	if err != nil {
 		return nil, err
 	}

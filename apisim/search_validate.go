@@ -51,14 +51,7 @@ func validateCustomAnalyzer(field string, a map[string]json.RawMessage) *apiErro
 			}
 		}
 	}
-	for k := range a {
-		if !contains([]string{"name", "tokenizer", "charFilters", "tokenFilters"}, k) {
-			e := errField(field+k, "is not an attribute of an analyzer")
-			e.Code = "INVALID_ATTRIBUTE"
-			return e
-		}
-	}
-	return nil
+	return unknownMember(field, a, []string{"name", "tokenizer", "charFilters", "tokenFilters"}, "an analyzer")
 }
 
 // validateDefinition checks a text or vector definition.
@@ -177,14 +170,7 @@ func (c *call) validateText(field string, def map[string]json.RawMessage) *apiEr
 			}
 		}
 	}
-	for k := range def {
-		if !contains([]string{"mappings", "analyzer", "searchAnalyzer", "analyzers", "synonyms", "storedSource", "numPartitions", "typeSets", "sort"}, k) {
-			e := errField(field+k, "is not an attribute of a search index definition")
-			e.Code = "INVALID_ATTRIBUTE"
-			return e
-		}
-	}
-	return nil
+	return unknownMember(field, def, []string{"mappings", "analyzer", "searchAnalyzer", "analyzers", "synonyms", "storedSource", "numPartitions", "typeSets", "sort"}, "a search index definition")
 }
 
 func validateVector(field string, def map[string]json.RawMessage) *apiError {
@@ -224,12 +210,5 @@ func validateVector(field string, def map[string]json.RawMessage) *apiError {
 			return errField(ff+"type", "must be vector or filter, got %q", t)
 		}
 	}
-	for k := range def {
-		if !contains([]string{"fields", "numPartitions", "storedSource", "nestedRoot"}, k) {
-			e := errField(field+k, "is not an attribute of a vector search index definition")
-			e.Code = "INVALID_ATTRIBUTE"
-			return e
-		}
-	}
-	return nil
+	return unknownMember(field, def, []string{"fields", "numPartitions", "storedSource", "nestedRoot"}, "a vector search index definition")
 }

@@ -57,18 +57,13 @@ func init() {
 		return map[string]any{"enabled": c.w.CustomDNS[c.project.ID]}, nil
 	})
 	handle("toggleAwsCustomDns", func(c *call) (any, error) {
-		var b struct {
-			Enabled *bool `json:"enabled"`
-		}
-		if e := c.decode(&b); e != nil {
+		enabled, e := c.decodeToggle()
+		if e != nil {
 			return nil, e
 		}
-		if b.Enabled == nil {
-			return nil, errMissing("enabled")
-		}
-		c.w.CustomDNS[c.project.ID] = *b.Enabled
+		c.w.CustomDNS[c.project.ID] = enabled
 		c.markChanged()
-		return map[string]any{"enabled": *b.Enabled}, nil
+		return map[string]any{"enabled": enabled}, nil
 	})
 	handle("listCloudProviderAccessRoles", listAccessRoles)
 	handle("getCloudProviderAccessRole", func(c *call) (any, error) {
