@@ -4,19 +4,13 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/charmbracelet/x/exp/golden"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -25,157 +19,50 @@ import (
 	"github.com/dbadmin-tui/dbadmin-tui/keymap"
 	"github.com/dbadmin-tui/dbadmin-tui/themes"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
+	"github.com/dbadmin-tui/dbadmin-tui/views/viewstest"
 )
 
-func TestMain(m *testing.M) {
-	// Golden screens live under the repository root's testdata.
-	if err := os.Chdir(filepath.Join("..", "..")); err != nil {
-		panic(err)
-	}
-	os.Exit(m.Run())
-}
-
-// simStart is the fixed server time of every test.
-var simStart = time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
-
 // env is the pane against apisim on a manual clock, through the shared
-// client, with every request counted by path.
+// client, with every request logged.
 type env struct {
-	t      *testing.T
-	clock  *apisim.ManualClock
-	client *apiclient.Client
-	p      *Pane
-	keys   *keymap.KeyMap
-
-	mu       sync.Mutex
-	requests []string // paths with queries
-
-	ticks    []views.PollTickMsg
-	confirms []views.ConfirmMsg
-	toasts   []views.ToastMsg
+	*viewstest.Driver
+	sim  *viewstest.Sim
+	p    *Pane
+	keys *keymap.KeyMap
 }
 
 func newEnv(t *testing.T, identity, groupID, cluster string, w, h int) *env {
 	t.Helper()
-	clock := apisim.NewManualClock(simStart)
-	sim, err := apisim.New(apisim.Options{Clock: clock})
-	require.NoError(t, err)
-	e := &env{t: t, clock: clock, keys: keymap.Default()}
-	ts := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
-		if r.Header.Get("Authorization") != "" {
-			e.mu.Lock()
-			e.requests = append(e.requests, r.URL.Path+"?"+r.URL.RawQuery)
-			e.mu.Unlock()
-		}
-		sim.Handler().ServeHTTP(rw, r)
-	}))
-	t.Cleanup(func() { ts.Close(); _ = sim.Close() })
-	e.client, err = apiclient.New(apiclient.Options{BaseURL: ts.URL, Service: "atlas",
-		Auth: apiclient.DigestAuth(identity, identity+"-secret"), MaxRetries: -1})
-	require.NoError(t, err)
-	ctx := views.Context{
-		Client: e.client, Theme: themes.MustGet("mono"), Keys: e.keys, Clock: clock.Now,
-		GroupID: groupID, ClusterName: cluster, Layout: views.LayoutFor(w),
-		// Ticks fire at once; the test delivers them when it wants a poll.
-		Poll: views.Poll{Fast: time.Nanosecond, Normal: time.Nanosecond, Slow: time.Nanosecond},
-	}
-	e.p = newPane(ctx, 0)
+	sim := viewstest.NewSim(t, viewstest.SimOptions{Identity: identity})
+	ctx := sim.Context()
+	ctx.GroupID, ctx.ProjectName, ctx.ClusterName, ctx.Layout = groupID, "", cluster, views.LayoutFor(w)
+	// Ticks fire at once; the test delivers them when it wants a poll.
+	ctx.Poll = views.Poll{Fast: time.Nanosecond, Normal: time.Nanosecond, Slow: time.Nanosecond}
+	e := &env{sim: sim, keys: ctx.Keys, p: newPane(ctx, 0)}
+	e.Driver = viewstest.NewDriver(t, e.p)
+	e.RunTimers()
 	e.p.SetSize(w, h)
-	e.run(e.p.Init())
-	e.run(e.p.SetVisible(true))
+	e.Run(e.p.Init())
+	e.Run(e.p.SetVisible(true))
 	return e
-}
-
-// run executes a Cmd and feeds what it produces back to the pane, keeping
-// poll ticks, dialogs and toasts for the test to look at.
-func (e *env) run(cmd tea.Cmd) {
-	if cmd == nil {
-		return
-	}
-	e.feed(cmd())
-}
-
-var cmdType = reflect.TypeOf(tea.Cmd(nil))
-
-func (e *env) feed(msg tea.Msg) {
-	switch m := msg.(type) {
-	case nil:
-	case tea.BatchMsg:
-		for _, c := range m {
-			e.run(c)
-		}
-	case views.PollTickMsg:
-		e.ticks = append(e.ticks, m)
-	case views.ConfirmMsg:
-		e.confirms = append(e.confirms, m)
-	case views.ToastMsg:
-		e.toasts = append(e.toasts, m)
-	case views.TaskStartMsg, views.TaskDoneMsg:
-	default:
-		if v := reflect.ValueOf(msg); v.Kind() == reflect.Slice && v.Type().Elem() == cmdType {
-			for i := range v.Len() {
-				e.run(v.Index(i).Interface().(tea.Cmd))
-			}
-			return
-		}
-		_, cmd := e.p.Update(msg)
-		e.run(cmd)
-	}
-}
-
-// tick delivers the newest pending poll tick.
-func (e *env) tick() {
-	e.t.Helper()
-	require.NotEmpty(e.t, e.ticks, "no poll is scheduled")
-	m := e.ticks[len(e.ticks)-1]
-	e.ticks = nil
-	_, cmd := e.p.Update(m)
-	e.run(cmd)
 }
 
 // advance moves the server clock and polls once.
 func (e *env) advance(d time.Duration) {
-	e.clock.Advance(d)
-	e.tick()
+	e.sim.Clock.Advance(d)
+	e.Tick()
 }
 
-func (e *env) action(a keymap.Action) { e.feed(views.ActionMsg{Name: a.Name}) }
+func (e *env) action(a keymap.Action) { e.Action(a.Name) }
 
+// confirm answers the open dialog, which closes it.
 func (e *env) confirm(input string) {
-	e.t.Helper()
-	require.NotEmpty(e.t, e.confirms, "no dialog was asked for")
-	c := e.confirms[len(e.confirms)-1]
-	e.confirms = nil
+	e.T.Helper()
+	c := e.LastConfirm()
+	e.Confirms = nil
 	a := c.Action
 	a.Confirmed, a.Input = true, input
-	e.feed(a)
-}
-
-func (e *env) key(k string) {
-	msg := tea.KeyPressMsg{Text: k, Code: []rune(k)[0]}
-	switch k {
-	case "up":
-		msg = tea.KeyPressMsg{Code: tea.KeyUp}
-	case "down":
-		msg = tea.KeyPressMsg{Code: tea.KeyDown}
-	case "enter":
-		msg = tea.KeyPressMsg{Code: tea.KeyEnter}
-	case "esc":
-		msg = tea.KeyPressMsg{Code: tea.KeyEscape}
-	}
-	e.feed(msg)
-}
-
-func (e *env) requestCount(part string) int {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	n := 0
-	for _, r := range e.requests {
-		if strings.Contains(r, part) {
-			n++
-		}
-	}
-	return n
+	e.Send(a)
 }
 
 // shownRecords are the records of the shown lines, oldest first.
@@ -189,9 +76,9 @@ func (e *env) shownRecords() []Record {
 
 // serverRecords reads the server's records of [from, to] directly.
 func (e *env) serverRecords(cluster string, from, to time.Time) []apiclient.AccessLog {
-	e.t.Helper()
-	logs, err := e.client.AccessLogs().ByCluster(context.Background(), e.p.ctx.GroupID, cluster, apiclient.AccessLogsOptions{Start: &from, End: &to})
-	require.NoError(e.t, err)
+	e.T.Helper()
+	logs, err := e.sim.Client.AccessLogs().ByCluster(context.Background(), e.p.ctx.GroupID, cluster, apiclient.AccessLogsOptions{Start: &from, End: &to})
+	require.NoError(e.T, err)
 	return logs
 }
 
@@ -235,11 +122,11 @@ func TestTailGrowsWithoutDuplicatesOrGaps(t *testing.T) {
 	require.True(t, e.p.loaded)
 	first := e.p.st.lv.Len()
 	require.Positive(t, first)
-	floor := simStart.Add(-defaultSince)
+	floor := viewstest.Start.Add(-defaultSince)
 	for _, d := range []time.Duration{3 * time.Second, 17 * time.Second, time.Second, 45 * time.Second, 2 * time.Second, 90 * time.Second} {
-		before := e.requestCount("dbAccessHistory")
+		before := e.sim.Count("dbAccessHistory")
 		e.advance(d)
-		assert.LessOrEqual(t, e.requestCount("dbAccessHistory")-before, 2, "a poll is one request, two when checking a long answer")
+		assert.LessOrEqual(t, e.sim.Count("dbAccessHistory")-before, 2, "a poll is one request, two when checking a long answer")
 	}
 	assert.Greater(t, e.p.st.lv.Len(), first, "the tail grew")
 	// Let late records arrive, then compare with the server's own answer.
@@ -263,14 +150,14 @@ func TestTailGrowsWithoutDuplicatesOrGaps(t *testing.T) {
 // Hidden, the pane stops polling; shown again, it catches up with no gap.
 func TestTailCatchesUpAfterBeingHidden(t *testing.T) {
 	e := newEnv(t, "monitoring-admin", apisim.DemoPaymentsID, "payments-prod", 120, 24)
-	e.run(e.p.SetVisible(false))
-	e.ticks = nil
-	n := e.requestCount("dbAccessHistory")
-	e.clock.Advance(10 * time.Minute)
-	assert.Equal(t, n, e.requestCount("dbAccessHistory"), "no request while hidden")
-	e.run(e.p.SetVisible(true))
+	e.Run(e.p.SetVisible(false))
+	e.Ticks = nil
+	n := e.sim.Count("dbAccessHistory")
+	e.sim.Clock.Advance(10 * time.Minute)
+	assert.Equal(t, n, e.sim.Count("dbAccessHistory"), "no request while hidden")
+	e.Run(e.p.SetVisible(true))
 	e.advance(10 * time.Second)
-	want := keyCounts(e.serverRecords("payments-prod", simStart.Add(-defaultSince), e.p.win.Newest().Add(999*time.Millisecond)))
+	want := keyCounts(e.serverRecords("payments-prod", viewstest.Start.Add(-defaultSince), e.p.win.Newest().Add(999*time.Millisecond)))
 	got := map[string]int{}
 	for _, r := range e.shownRecords() {
 		if !r.At.After(e.p.win.Newest()) {
@@ -285,7 +172,7 @@ func TestTailCatchesUpAfterBeingHidden(t *testing.T) {
 func TestFilters(t *testing.T) {
 	e := newEnv(t, "monitoring-admin", apisim.DemoPaymentsID, "payments-rs", 140, 30)
 	e.p.since = time.Hour
-	e.run(e.p.restart(""))
+	e.Run(e.p.restart(""))
 	all := e.p.st.lv.Len()
 	e.action(e.keys.AccessLogs.FailuresOnly)
 	fails := e.shownRecords()
@@ -303,19 +190,19 @@ func TestFilters(t *testing.T) {
 
 	ip := fails[len(fails)-1].IPAddress
 	e.action(e.keys.AccessLogs.IPFilter)
-	require.Len(t, e.confirms, 1)
-	assert.NotEmpty(t, e.confirms[0].Prompt)
+	require.Len(t, e.Confirms, 1)
+	assert.NotEmpty(t, e.Confirms[0].Prompt)
 	e.confirm(ip[:strings.LastIndexByte(ip, '.')+1])
 	for _, r := range e.shownRecords() {
 		require.True(t, strings.HasPrefix(r.IPAddress, ip[:strings.LastIndexByte(ip, '.')+1]))
 	}
 	e.action(e.keys.AccessLogs.IPFilter)
 	e.confirm("evil;rm")
-	require.NotEmpty(t, e.toasts)
-	assert.True(t, e.toasts[len(e.toasts)-1].Err)
-	assert.Contains(t, e.toasts[len(e.toasts)-1].Text, "evil;rm", "the typed text is kept in the message")
+	require.NotEmpty(t, e.Toasts)
+	assert.True(t, e.Toasts[len(e.Toasts)-1].Err)
+	assert.Contains(t, e.Toasts[len(e.Toasts)-1].Text, "evil;rm", "the typed text is kept in the message")
 
-	e.key("esc")
+	e.Press("esc")
 	assert.False(t, e.p.st.filter.active(), "esc clears every filter")
 	assert.Equal(t, e.p.st.recN, e.p.st.lv.Len())
 	e.action(e.keys.AccessLogs.UserFilter)
@@ -330,7 +217,7 @@ func TestFilters(t *testing.T) {
 // G jumps to the end and resumes; f stops and restarts polling.
 func TestScrollPausesAndGResumes(t *testing.T) {
 	e := newEnv(t, "monitoring-admin", apisim.DemoPaymentsID, "payments-rs", 120, 20)
-	e.key("up")
+	e.Press("up")
 	assert.False(t, e.p.st.lv.Following())
 	top := e.p.st.lv.Top()
 	n := e.p.st.lv.Len()
@@ -345,13 +232,13 @@ func TestScrollPausesAndGResumes(t *testing.T) {
 
 	e.action(e.keys.AccessLogs.Follow)
 	assert.Contains(t, screen(e), "stopped (f follows)")
-	e.ticks = nil
-	before := e.requestCount("dbAccessHistory")
+	e.Ticks = nil
+	before := e.sim.Count("dbAccessHistory")
 	_, cmd := e.p.Update(views.PollTickMsg{Pane: views.AccessLogs, Gen: 1 << 40})
-	e.run(cmd)
-	assert.Equal(t, before, e.requestCount("dbAccessHistory"), "a stale tick starts nothing")
+	e.Run(cmd)
+	assert.Equal(t, before, e.sim.Count("dbAccessHistory"), "a stale tick starts nothing")
 	e.action(e.keys.AccessLogs.Follow)
-	assert.Greater(t, e.requestCount("dbAccessHistory"), before, "f polls at once")
+	assert.Greater(t, e.sim.Count("dbAccessHistory"), before, "f polls at once")
 }
 
 // / searches and highlights, n/N move between matches, y copies the
@@ -370,10 +257,10 @@ func TestSearchAndYank(t *testing.T) {
 	e.action(e.keys.AccessLogs.NextMatch)
 	assert.Equal(t, first, e.p.match)
 	e.action(e.keys.AccessLogs.NextMatch)
-	assert.Contains(t, e.toasts[len(e.toasts)-1].Text, "wrapped")
+	assert.Contains(t, e.Toasts[len(e.Toasts)-1].Text, "wrapped")
 	e.action(e.keys.AccessLogs.Search)
 	e.confirm("no-such-text-anywhere")
-	assert.Contains(t, e.toasts[len(e.toasts)-1].Text, "no line contains")
+	assert.Contains(t, e.Toasts[len(e.Toasts)-1].Text, "no line contains")
 
 	e.action(e.keys.AccessLogs.Raw)
 	e.action(e.keys.AccessLogs.End)
@@ -388,11 +275,11 @@ func TestHostTarget(t *testing.T) {
 	require.NotNil(t, e.p.hostList)
 	require.Len(t, e.p.hostList.items, 4, "whole cluster and three hosts")
 	assert.Contains(t, screen(e), "whole cluster payments-rs")
-	e.key("down")
-	e.key("enter")
+	e.Press("down")
+	e.Press("enter")
 	host := e.p.host
 	require.NotEmpty(t, host)
-	assert.Positive(t, e.requestCount("/dbAccessHistory/processes/"+host))
+	assert.Positive(t, e.sim.Count("/dbAccessHistory/processes/"+host))
 	for _, r := range e.shownRecords() {
 		require.Equal(t, host, r.Hostname)
 	}
@@ -406,10 +293,10 @@ func TestTenantClusterStops(t *testing.T) {
 	require.NotNil(t, e.p.stopped)
 	assert.Contains(t, screen(e), "TENANT_CLUSTER_UNSUPPORTED")
 	assert.Contains(t, screen(e), "M2")
-	assert.Empty(t, e.ticks, "no poll scheduled")
-	n := e.requestCount("dbAccessHistory")
-	e.feed(views.PauseMsg{Paused: false})
-	assert.Equal(t, n, e.requestCount("dbAccessHistory"))
+	assert.Empty(t, e.Ticks, "no poll scheduled")
+	n := e.sim.Count("dbAccessHistory")
+	e.Send(views.PauseMsg{Paused: false})
+	assert.Equal(t, n, e.sim.Count("dbAccessHistory"))
 }
 
 // s asks for a file name and writes the shown records as JSON lines; a
@@ -418,8 +305,8 @@ func TestSave(t *testing.T) {
 	e := newEnv(t, "monitoring-admin", apisim.DemoPaymentsID, "payments-rs", 120, 20)
 	e.action(e.keys.AccessLogs.FailuresOnly)
 	e.action(e.keys.AccessLogs.Save)
-	require.Len(t, e.confirms, 1)
-	c := e.confirms[0]
+	require.Len(t, e.Confirms, 1)
+	c := e.Confirms[0]
 	assert.Equal(t, "File name", c.Prompt)
 	assert.Contains(t, c.Body, "accesslogs-payments-rs-20250601T120000Z.jsonl")
 	path := filepath.Join(t.TempDir(), "fails.jsonl")
@@ -442,7 +329,7 @@ func TestSave(t *testing.T) {
 	for i := range got {
 		require.Equal(t, shown[i].AccessLog, got[i])
 	}
-	last := e.toasts[len(e.toasts)-1]
+	last := e.Toasts[len(e.Toasts)-1]
 	assert.False(t, last.Err)
 	assert.Contains(t, last.Text, path)
 	assert.Contains(t, last.Text, thousands(len(shown)))
@@ -450,7 +337,7 @@ func TestSave(t *testing.T) {
 	n := e.p.st.lv.Len()
 	e.action(e.keys.AccessLogs.Save)
 	e.confirm(path) // exists: not overwritten
-	last = e.toasts[len(e.toasts)-1]
+	last = e.Toasts[len(e.Toasts)-1]
 	assert.True(t, last.Err)
 	assert.Contains(t, last.Text, "exists")
 	assert.Equal(t, n, e.p.st.lv.Len(), "the records are kept")
@@ -460,7 +347,7 @@ func TestSave(t *testing.T) {
 func TestServerStringsAreSanitized(t *testing.T) {
 	e := newEnv(t, "monitoring-admin", apisim.DemoPaymentsID, "payments-rs", 140, 40)
 	e.p.since = 24 * time.Hour
-	e.run(e.p.restart(""))
+	e.Run(e.p.restart(""))
 	found := false
 	for _, r := range e.shownRecords() {
 		if strings.Contains(r.Username, "\x1b]0;") {
@@ -515,18 +402,10 @@ func TestScreens(t *testing.T) {
 			for i, l := range lines {
 				require.LessOrEqual(t, ansi.StringWidth(l), tc.w, "line %d too wide", i)
 			}
-			golden.RequireEqual(goldenName{t, "accesslogs/" + tc.name}, ansi.Strip(view))
+			viewstest.Golden(t, "accesslogs/"+tc.name, ansi.Strip(view))
 		})
 	}
 }
-
-// goldenName files a golden screen under the pane's name.
-type goldenName struct {
-	testing.TB
-	name string
-}
-
-func (g goldenName) Name() string { return g.name }
 
 // With no cluster in the context the pane lists the project's deployments:
 // dedicated ones can be picked with enter, the others are greyed with the
@@ -542,42 +421,42 @@ func TestClusterListPicksInPane(t *testing.T) {
 	assert.Contains(t, scr, "payments-flex")
 	assert.Contains(t, scr, "flex cluster: no access history")
 	assert.Contains(t, scr, "serverless instance: no access history")
-	assert.Zero(t, e.requestCount("/dbAccessHistory/"), "nothing is tailed before a pick")
+	assert.Zero(t, e.sim.Count("/dbAccessHistory/"), "nothing is tailed before a pick")
 
 	// The greyed rows come last; enter on one is refused with the reason.
 	e.action(e.keys.AccessLogs.End)
 	require.Equal(t, "payments-serverless", e.p.clusters[e.p.clusterCursor].name)
-	e.key("enter")
-	require.NotEmpty(t, e.toasts)
-	last := e.toasts[len(e.toasts)-1]
+	e.Press("enter")
+	require.NotEmpty(t, e.Toasts)
+	last := e.Toasts[len(e.Toasts)-1]
 	assert.True(t, last.Err)
 	assert.Contains(t, last.Text, "payments-serverless")
 	assert.Contains(t, last.Text, "no access history")
-	assert.Zero(t, e.requestCount("/dbAccessHistory/"))
+	assert.Zero(t, e.sim.Count("/dbAccessHistory/"))
 
 	// h before a pick says what to do.
 	e.action(e.keys.AccessLogs.Hosts)
 	assert.Nil(t, e.p.hostList)
-	assert.Contains(t, e.toasts[len(e.toasts)-1].Text, "pick a cluster first")
+	assert.Contains(t, e.Toasts[len(e.Toasts)-1].Text, "pick a cluster first")
 
 	for e.p.clusters[e.p.clusterCursor].name != "payments-rs" {
-		e.key("up")
+		e.Press("up")
 	}
-	e.key("enter")
-	assert.Positive(t, e.requestCount("/dbAccessHistory/clusters/payments-rs"))
+	e.Press("enter")
+	assert.Positive(t, e.sim.Count("/dbAccessHistory/clusters/payments-rs"))
 	assert.Contains(t, screen(e), "Access log · cluster payments-rs")
 
 	e.action(e.keys.AccessLogs.Hosts)
 	require.NotNil(t, e.p.hostList)
 	assert.Contains(t, screen(e), "whole cluster payments-rs")
-	e.key("esc")
+	e.Press("esc")
 	assert.Nil(t, e.p.hostList)
 
-	e.key("esc")
+	e.Press("esc")
 	assert.Contains(t, screen(e), "access logs are per cluster", "esc goes back to the list")
-	before := e.requestCount("/dbAccessHistory/")
-	e.run(e.p.SetVisible(true))
-	assert.Equal(t, before, e.requestCount("/dbAccessHistory/"), "no tail while the list is shown")
+	before := e.sim.Count("/dbAccessHistory/")
+	e.Run(e.p.SetVisible(true))
+	assert.Equal(t, before, e.sim.Count("/dbAccessHistory/"), "no tail while the list is shown")
 }
 
 // A project whose clusters are all shared-tier or dedicated shows the

@@ -2,6 +2,7 @@ package alerts_test
 
 import (
 	"context"
+	"github.com/dbadmin-tui/dbadmin-tui/views/viewstest"
 	"strings"
 	"testing"
 	"time"
@@ -14,9 +15,9 @@ import (
 )
 
 // topAlert is the id of the first row: the newest open alert.
-func topAlert(t *testing.T, w *world) apiclient.Alert {
+func topAlert(t *testing.T, w *viewstest.Sim) apiclient.Alert {
 	t.Helper()
-	all, err := w.client("org-owner").Alerts().ListAll(context.Background(), apisim.DemoPaymentsID, apiclient.AlertOpen)
+	all, err := w.Client.Alerts().ListAll(context.Background(), apisim.DemoPaymentsID, apiclient.AlertOpen)
 	require.NoError(t, err)
 	best := all[0]
 	for _, a := range all {
@@ -30,42 +31,42 @@ func topAlert(t *testing.T, w *world) apiclient.Alert {
 func TestAckDialogKeys(t *testing.T) {
 	w := newWorld(t)
 	d := newDriver(t, w, "org-owner", 120, 40)
-	require.Contains(t, d.screen(), "STATUS")
+	require.Contains(t, d.Screen(), "STATUS")
 	first := topAlert(t, w)
 
-	d.keys("a")
-	s := d.screen()
+	d.Press("a")
+	s := d.Screen()
 	require.Contains(t, s, "Acknowledge "+first.EventTypeName, "the dialog names the alert")
 	assert.Contains(t, s, "(•) 1h", "until starts at 1h")
 	assert.Contains(t, s, "0/200", "a live counter")
 
 	// The cursor starts in the comment.
-	d.typeText("disk full on shard 2")
-	assert.Contains(t, d.screen(), "disk full on shard 2")
-	assert.Contains(t, d.screen(), "20/200")
+	d.Type("disk full on shard 2")
+	assert.Contains(t, d.Screen(), "disk full on shard 2")
+	assert.Contains(t, d.Screen(), "20/200")
 
 	// tab moves to until; until… with no date: enter does not send.
-	d.keys("tab", "right", "right", "right")
-	require.Contains(t, d.screen(), "(•) until…")
-	d.keys("enter")
-	assert.Contains(t, d.screen(), "type a date and time")
-	assert.Zero(t, w.writes.Load(), "nothing was sent")
+	d.Press("tab", "right", "right", "right")
+	require.Contains(t, d.Screen(), "(•) until…")
+	d.Press("enter")
+	assert.Contains(t, d.Screen(), "type a date and time")
+	assert.Zero(t, len(w.Writes()), "nothing was sent")
 	// The cursor went to the field at fault; a date in the past is refused too.
-	assert.Contains(t, d.screen(), "▸ Until (for until…)")
-	d.typeText("2020-01-01 10:00")
-	d.keys("enter")
-	assert.Contains(t, d.screen(), "must be in the future")
-	assert.Zero(t, w.writes.Load())
+	assert.Contains(t, d.Screen(), "▸ Until (for until…)")
+	d.Type("2020-01-01 10:00")
+	d.Press("enter")
+	assert.Contains(t, d.Screen(), "must be in the future")
+	assert.Zero(t, len(w.Writes()))
 
 	// Back to 1h (shift+tab, left x3): enter sends, the dialog closes and
 	// says who and until when.
-	d.keys("shift+tab", "left", "left", "left", "enter")
-	require.EqualValues(t, 1, w.writes.Load())
-	s = d.screen()
+	d.Press("shift+tab", "left", "left", "left", "enter")
+	require.EqualValues(t, 1, len(w.Writes()))
+	s = d.Screen()
 	assert.NotContains(t, s, "0/200", "the dialog closed")
-	until := simStart.Add(time.Hour)
+	until := viewstest.Start.Add(time.Hour)
 	assert.Contains(t, s, "acknowledged until "+until.Format("2006-01-02 15:04")+" by org-owner")
-	got := w.alertOf(first.ID)
+	got := alertOf(t, w, first.ID)
 	require.NotNil(t, got.AcknowledgedUntil)
 	assert.True(t, got.AcknowledgedUntil.Equal(until))
 	assert.Equal(t, "disk full on shard 2", got.AcknowledgementComment)
@@ -76,25 +77,25 @@ func TestAckCommentStopsAt200Characters(t *testing.T) {
 	w := newWorld(t)
 	d := newDriver(t, w, "org-owner", 120, 40)
 	first := topAlert(t, w)
-	d.keys("a")
-	d.typeText(strings.Repeat("é", 201))
-	assert.Contains(t, d.screen(), "200/200", "the 201st character is not taken")
-	d.keys("enter")
-	require.EqualValues(t, 1, w.writes.Load())
-	assert.Equal(t, strings.Repeat("é", 200), w.alertOf(first.ID).AcknowledgementComment)
+	d.Press("a")
+	d.Type(strings.Repeat("é", 201))
+	assert.Contains(t, d.Screen(), "200/200", "the 201st character is not taken")
+	d.Press("enter")
+	require.EqualValues(t, 1, len(w.Writes()))
+	assert.Equal(t, strings.Repeat("é", 200), alertOf(t, w, first.ID).AcknowledgementComment)
 }
 
 // raiseOwnAlert opens a fresh alert through an incident of an event no
 // seeded configuration watches, so the test can close it server-side.
-func raiseOwnAlert(t *testing.T, w *world) (alertID, incidentID string) {
+func raiseOwnAlert(t *testing.T, w *viewstest.Sim) (alertID, incidentID string) {
 	t.Helper()
 	zero := 0
-	_, err := w.client("org-owner").AlertConfigs().Create(context.Background(), apisim.DemoPaymentsID, apiclient.AlertConfig{
+	_, err := w.Client.AlertConfigs().Create(context.Background(), apisim.DemoPaymentsID, apiclient.AlertConfig{
 		Enabled: true, EventTypeName: "FTDC_SETTINGS_UPDATED", SeverityOverride: apiclient.SeverityWarning,
 		Notifications: []apiclient.Notification{{TypeName: apiclient.NotifyEmail, EmailAddress: "dba@example.com", DelayMin: &zero, IntervalMin: 60}}})
 	require.NoError(t, err)
-	w.clock.Advance(time.Minute) // newest of all, so the first row
-	out := w.control("POST", "/incidents", `{"groupId":"`+apisim.DemoPaymentsID+`","eventTypeName":"FTDC_SETTINGS_UPDATED","clusterName":"payments-rs"}`)
+	w.Clock.Advance(time.Minute) // newest of all, so the first row
+	out := w.Control("POST", "/incidents", `{"groupId":"`+apisim.DemoPaymentsID+`","eventTypeName":"FTDC_SETTINGS_UPDATED","clusterName":"payments-rs"}`)
 	alerts := out["alerts"].([]any)
 	require.Len(t, alerts, 1)
 	return alerts[0].(map[string]any)["id"].(string), out["incident"].(map[string]any)["id"].(string)
@@ -104,21 +105,21 @@ func TestAckFailureKeepsTheDraftAndShowsTheError(t *testing.T) {
 	w := newWorld(t)
 	id, incident := raiseOwnAlert(t, w)
 	d := newDriver(t, w, "org-owner", 120, 40)
-	d.keys("a")
-	require.Contains(t, d.screen(), "FTDC_SETTINGS_UPDATED")
-	d.typeText("looking at the FTDC change")
+	d.Press("a")
+	require.Contains(t, d.Screen(), "FTDC_SETTINGS_UPDATED")
+	d.Type("looking at the FTDC change")
 	// Meanwhile the incident clears: the alert closes on the server.
-	w.control("POST", "/incidents/"+incident+"/resolve", "")
-	before := w.writes.Load()
-	d.keys("enter")
-	require.Equal(t, before+1, w.writes.Load(), "it was sent")
-	s := d.screen()
+	w.Control("POST", "/incidents/"+incident+"/resolve", "")
+	before := len(w.Writes())
+	d.Press("enter")
+	require.Equal(t, before+1, len(w.Writes()), "it was sent")
+	s := d.Screen()
 	assert.Contains(t, s, "CANNOT_ACKNOWLEDGE_CLOSED_ALERT", "the errorCode shows in the dialog")
 	assert.Contains(t, s, "looking at the FTDC change", "the comment is kept")
 	assert.Contains(t, s, "Acknowledge FTDC_SETTINGS_UPDATED", "the dialog is still open")
-	assert.Nil(t, w.alertOf(id).AcknowledgedUntil)
-	d.keys("esc")
-	assert.NotContains(t, d.screen(), "looking at the FTDC change", "esc closes the dialog")
+	assert.Nil(t, alertOf(t, w, id).AcknowledgedUntil)
+	d.Press("esc")
+	assert.NotContains(t, d.Screen(), "looking at the FTDC change", "esc closes the dialog")
 }
 
 func TestBulkAckReportsEachAlert(t *testing.T) {
@@ -126,37 +127,37 @@ func TestBulkAckReportsEachAlert(t *testing.T) {
 	id, incident := raiseOwnAlert(t, w)
 	d := newDriver(t, w, "org-owner", 140, 40)
 	// Mark the first three rows: ours and two seeded open alerts.
-	d.keys("space", "space", "space")
-	require.Contains(t, d.screen(), "3 marked")
-	w.control("POST", "/incidents/"+incident+"/resolve", "")
-	d.keys("a")
-	require.Contains(t, d.screen(), "Acknowledge 3 alerts")
-	d.typeText("bulk")
-	before := w.writes.Load()
-	d.keys("enter")
-	assert.Equal(t, before+3, w.writes.Load(), "one request per alert")
-	s := d.screen()
+	d.Press("space", "space", "space")
+	require.Contains(t, d.Screen(), "3 marked")
+	w.Control("POST", "/incidents/"+incident+"/resolve", "")
+	d.Press("a")
+	require.Contains(t, d.Screen(), "Acknowledge 3 alerts")
+	d.Type("bulk")
+	before := len(w.Writes())
+	d.Press("enter")
+	assert.Equal(t, before+3, len(w.Writes()), "one request per alert")
+	s := d.Screen()
 	assert.Contains(t, s, "acknowledged 2 of 3 alerts; 1 failed")
 	assert.Contains(t, s, "Bulk acknowledge")
 	assert.Contains(t, s, id)
 	assert.Contains(t, s, "CANNOT_ACKNOWLEDGE_CLOSED_ALERT")
 	assert.Equal(t, 2, strings.Count(s, "✓ acknowledged until"), s)
 	// The failed one stays marked, with the comment kept for a retry.
-	d.keys("esc")
-	assert.Contains(t, d.screen(), "1 marked")
-	d.keys("a")
-	assert.Contains(t, d.screen(), "bulk", "the draft comes back")
+	d.Press("esc")
+	assert.Contains(t, d.Screen(), "1 marked")
+	d.Press("a")
+	assert.Contains(t, d.Screen(), "bulk", "the draft comes back")
 }
 
 func TestReadOnlyIsRefusedOnScreenAndNothingIsSent(t *testing.T) {
 	w := newWorld(t)
 	d := newDriver(t, w, "read-only", 120, 40)
-	require.Contains(t, d.screen(), "STATUS")
+	require.Contains(t, d.Screen(), "STATUS")
 	for _, k := range []string{"a", "u", "c", "t", "d", "n", "e"} {
-		d.keys(k)
+		d.Press(k)
 	}
-	s := d.screen()
+	s := d.Screen()
 	assert.Contains(t, s, "needs", "the refusal names the role needed")
-	assert.Zero(t, w.writes.Load())
+	assert.Zero(t, len(w.Writes()))
 	assert.NotContains(t, s, "0/200", "no dialog opened")
 }

@@ -19,49 +19,44 @@ func jsonFile(text string) string {
 func TestJSONEditRefusesSyntaxErrorsAtTheirLineAndKeepsTheText(t *testing.T) {
 	e := newPaneEnv(t)
 	bad := strings.Replace(configTemplate, `"enabled": true,`, `"enabled": true`, 1) // noticed at the next member: line 4 of the text, 6 of the file
-	e.send(views.EditedFile(configTemplate, jsonFile(bad)))
+	e.Send(views.EditedFile(configTemplate, jsonFile(bad)))
 	toasts := e.toasts()
 	require.NotEmpty(t, toasts)
 	assert.Contains(t, toasts[len(toasts)-1], "alert configuration not saved: line 6, column 3: JSON syntax error")
 	assert.Contains(t, toasts[len(toasts)-1], "your JSON is kept")
 	assert.Equal(t, bad, e.p.cfgDraft, "the text is kept, header dropped")
 	assert.Empty(t, e.p.cfgEdit)
-	assert.Empty(t, e.writes)
+	assert.Empty(t, e.sim.Writes())
 
 	// The editor failing keeps what it left too, and says so.
-	e.send(views.EditedMsg{Key: "cfg-1", Text: "{\"eventTypeName\":", Err: assert.AnError})
+	e.Send(views.EditedMsg{Key: "cfg-1", Text: "{\"eventTypeName\":", Err: assert.AnError})
 	toasts = e.toasts()
 	assert.Contains(t, toasts[len(toasts)-1], "edit as JSON: ")
 	assert.Equal(t, "{\"eventTypeName\":", e.p.cfgDraft)
 	assert.Equal(t, "cfg-1", e.p.cfgEdit)
 
-	e.send(views.EditedFile(configTemplate, jsonFile("// nothing but comments")))
+	e.Send(views.EditedFile(configTemplate, jsonFile("// nothing but comments")))
 	toasts = e.toasts()
 	assert.Contains(t, toasts[len(toasts)-1], "empty document, nothing saved")
-	assert.Empty(t, e.writes)
+	assert.Empty(t, e.sim.Writes())
 }
 
 func TestJSONEditIgnoresCommentsAndAsksBeforeSending(t *testing.T) {
 	e := newPaneEnv(t)
 	text := strings.Replace(configTemplate, "  \"matchers\"", "  // only payments clusters\n  \"matchers\"", 1)
-	e.send(views.EditedFile(configTemplate, jsonFile(text)))
-	var confirm views.ConfirmMsg
-	for _, m := range e.msgs {
-		if c, ok := m.(views.ConfirmMsg); ok {
-			confirm = c
-		}
-	}
+	e.Send(views.EditedFile(configTemplate, jsonFile(text)))
+	confirm := e.LastConfirm()
 	require.Equal(t, actNewJSON, confirm.Action.Name)
 	assert.Equal(t, "Create alert configuration", confirm.Title)
 	id, body, _ := strings.Cut(confirm.Action.Target, "\n")
 	assert.Empty(t, id, "a create")
 	assert.True(t, strings.HasPrefix(body, `{"eventTypeName":"HOST_DOWN","enabled":true`), body)
 	assert.NotContains(t, body, "payments clusters")
-	assert.Empty(t, e.writes, "nothing before yes")
+	assert.Empty(t, e.sim.Writes(), "nothing before yes")
 
 	a := confirm.Action
 	a.Confirmed = true
-	e.send(a)
-	require.Len(t, e.writes, 1)
-	assert.Contains(t, e.writes[0], "POST ")
+	e.Send(a)
+	require.Len(t, e.sim.Writes(), 1)
+	assert.Contains(t, e.sim.Writes()[0], "POST ")
 }

@@ -16,23 +16,23 @@ func TestGoldenScreens(t *testing.T) {
 		t.Run(size.name, func(t *testing.T) {
 			w := newWorld(t)
 			d := newDriver(t, w, "org-owner", size.w, size.h)
-			require.Contains(t, d.screen(), "STATUS")
-			requireGolden(t, "list_"+size.name, d.screen())
+			require.Contains(t, d.Screen(), "STATUS")
+			requireGolden(t, "list_"+size.name, d.Screen())
 
-			d.keys("enter")
-			require.Contains(t, d.screen(), "# CPS_SNAPSHOT_FAILED")
-			requireGolden(t, "detail_"+size.name, d.screen())
+			d.Press("enter")
+			require.Contains(t, d.Screen(), "# CPS_SNAPSHOT_FAILED")
+			requireGolden(t, "detail_"+size.name, d.Screen())
 
-			d.keys("a")
-			d.typeText("failover in progress, see #inc-42")
-			requireGolden(t, "ack_dialog_"+size.name, d.screen())
-			d.keys("esc", "esc")
+			d.Press("a")
+			d.Type("failover in progress, see #inc-42")
+			requireGolden(t, "ack_dialog_"+size.name, d.Screen())
+			d.Press("esc", "esc")
 
-			d.keys("c")
-			require.Contains(t, d.screen(), "Alert configurations")
-			requireGolden(t, "configs_"+size.name, d.screen())
-			d.keys("enter")
-			requireGolden(t, "config_detail_"+size.name, d.screen())
+			d.Press("c")
+			require.Contains(t, d.Screen(), "Alert configurations")
+			requireGolden(t, "configs_"+size.name, d.Screen())
+			d.Press("enter")
+			requireGolden(t, "config_detail_"+size.name, d.Screen())
 		})
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/dbadmin-tui/dbadmin-tui/apisim"
 	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
+	"github.com/dbadmin-tui/dbadmin-tui/views/viewstest"
 )
 
 var bg = context.Background()
@@ -20,31 +21,30 @@ var bg = context.Background()
 func TestClusterPickerThenSnapshotsList(t *testing.T) {
 	w := newWorld(t)
 	h := newHarness(t, w, "", 120, 24)
-	requireGolden(t, "cluster_picker", h.screen())
+	requireGolden(t, "cluster_picker", h.Screen())
 	// Actions need a cluster first; nothing is sent.
-	mark := w.mark()
-	h.key("n")
-	assert.Contains(t, h.lastToast(), "pick a cluster first")
+	mark := w.Mark()
+	h.ActionKey("n")
+	assert.Contains(t, h.LastToast().Text, "pick a cluster first")
 	h.p.picker.SetCursorID("payments-rs")
-	h.key("enter")
+	h.ActionKey("enter")
 	require.True(t, h.p.loaded)
-	requireGolden(t, "snapshots_list", h.screen())
-	reqs, _ := w.requests(mark)
-	assert.Empty(t, writes(reqs))
-	assert.Contains(t, h.screen(), "failed", "the seeded failed snapshot shows")
+	requireGolden(t, "snapshots_list", h.Screen())
+	assert.Empty(t, w.WritesSince(mark))
+	assert.Contains(t, h.Screen(), "failed", "the seeded failed snapshot shows")
 }
 
 func TestShardedMembersExpand(t *testing.T) {
 	w := newWorld(t)
 	h := newHarness(t, w, "payments-prod", 120, 20)
 	require.True(t, h.p.loaded)
-	assert.NotContains(t, h.screen(), "payments-prod-shard-1")
-	h.key("enter")
-	s := h.screen()
+	assert.NotContains(t, h.Screen(), "payments-prod-shard-1")
+	h.ActionKey("enter")
+	s := h.Screen()
 	assert.Contains(t, s, "└ member")
 	assert.Contains(t, s, "payments-prod-shard-1")
 	// On a member row, actions act on its snapshot.
-	h.key("down")
+	h.ActionKey("down")
 	snap, ok := h.p.selectedSnap()
 	require.True(t, ok)
 	assert.Equal(t, h.p.data.Snaps[0].ID, snap.ID)
@@ -59,29 +59,27 @@ func TestShardedMembersExpand(t *testing.T) {
 func TestOnDemandSnapshotWatchedToCompletion(t *testing.T) {
 	w := newWorld(t)
 	h := newHarness(t, w, "payments-rs", 120, 24)
-	h.key("n")
-	require.Len(t, h.forms, 1)
-	requireGolden(t, "snapshot_form", formScreen(h.forms[0], 120, 24))
-	mark := w.mark()
-	h.submit(components.FormValues{"description": "before the upgrade", "retention": "3"})
-	reqs, _ := w.requests(mark)
-	assert.Equal(t, []string{"POST /api/atlas/v2/groups/" + apisim.DemoPaymentsID + "/clusters/payments-rs/backup/snapshots"}, writes(reqs))
-	require.Len(t, h.done, 1)
-	assert.NoError(t, h.done[0].Err, "the form closes")
-	assert.Contains(t, h.lastToast(), "queued")
-	assert.Contains(t, h.screen(), "before the upgrade")
-	assert.Contains(t, h.screen(), "watching 1")
+	h.ActionKey("n")
+	require.Len(t, h.Forms, 1)
+	requireGolden(t, "snapshot_form", formScreen(h.Forms[0], 120, 24))
+	mark := w.Mark()
+	require.NoError(t, h.Submit(components.FormValues{"description": "before the upgrade", "retention": "3"}))
+	assert.Equal(t, []string{"POST /api/atlas/v2/groups/" + apisim.DemoPaymentsID + "/clusters/payments-rs/backup/snapshots"}, w.WritesSince(mark))
+	require.Len(t, h.FormsDone, 1)
+	assert.NoError(t, h.FormsDone[0].Err, "the form closes")
+	assert.Contains(t, h.LastToast().Text, "queued")
+	assert.Contains(t, h.Screen(), "before the upgrade")
+	assert.Contains(t, h.Screen(), "watching 1")
 
 	// A second one is refused here, before anything is sent.
-	mark = w.mark()
-	h.key("n")
-	assert.Contains(t, h.lastToast(), "one may be queued or in progress at a time")
-	reqs, _ = w.requests(mark)
-	assert.Empty(t, writes(reqs))
+	mark = w.Mark()
+	h.ActionKey("n")
+	assert.Contains(t, h.LastToast().Text, "one may be queued or in progress at a time")
+	assert.Empty(t, w.WritesSince(mark))
 
-	w.clock.Advance(2 * time.Minute)
+	w.Clock.Advance(2 * time.Minute)
 	require.True(t, h.tick())
-	assert.Contains(t, h.toasts[len(h.toasts)-1].Text, "completed")
+	assert.Contains(t, h.Toasts[len(h.Toasts)-1].Text, "completed")
 	assert.Empty(t, h.p.watching)
 }
 
@@ -89,12 +87,12 @@ func TestServerRefusalKeepsTheFormOpen(t *testing.T) {
 	w := newWorld(t)
 	h := newHarness(t, w, "payments-rs", 120, 24)
 	// Someone else starts one after the pane loaded.
-	_, err := w.client.Backups().TakeSnapshot(bg, apisim.DemoPaymentsID, "payments-rs", apiclient.TakeSnapshotRequest{RetentionInDays: 1})
+	_, err := w.Client.Backups().TakeSnapshot(bg, apisim.DemoPaymentsID, "payments-rs", apiclient.TakeSnapshotRequest{RetentionInDays: 1})
 	require.NoError(t, err)
-	h.key("n")
-	h.submit(components.FormValues{"description": "mine", "retention": "1"})
-	require.Len(t, h.done, 1)
-	ae, ok := apiclient.AsError(h.done[0].Err)
+	h.ActionKey("n")
+	require.NoError(t, h.Submit(components.FormValues{"description": "mine", "retention": "1"}))
+	require.Len(t, h.FormsDone, 1)
+	ae, ok := apiclient.AsError(h.FormsDone[0].Err)
 	require.True(t, ok, "the API error goes back to the form")
 	assert.Equal(t, "ON_DEMAND_SNAPSHOT_IN_PROGRESS", ae.ErrorCode)
 	assert.Empty(t, h.p.watching)
@@ -104,22 +102,22 @@ func TestServerRefusalKeepsTheFormOpen(t *testing.T) {
 // typed confirmation, checking each step.
 func restoreThroughWizard(t *testing.T, h *harness, golden bool) {
 	t.Helper()
-	h.key("R")
-	require.Len(t, h.forms, 1, "step 1 opens after the projects load")
+	h.ActionKey("R")
+	require.Len(t, h.Forms, 1, "step 1 opens after the projects load")
 	if golden {
-		requireGolden(t, "restore_step1", formScreen(h.forms[0], 120, 30))
+		requireGolden(t, "restore_step1", formScreen(h.Forms[0], 120, 30))
 	}
-	h.submit(components.FormValues{"delivery": "automated", "project": "staging"})
-	require.Len(t, h.done, 1)
-	assert.NoError(t, h.done[0].Err)
-	require.Len(t, h.forms, 2, "step 2 opens with the project's clusters")
-	assert.Equal(t, []string{"staging-rs"}, h.forms[1].Fields[0].Choices)
+	require.NoError(t, h.Submit(components.FormValues{"delivery": "automated", "project": "staging"}))
+	require.Len(t, h.FormsDone, 1)
+	assert.NoError(t, h.FormsDone[0].Err)
+	require.Len(t, h.Forms, 2, "step 2 opens with the project's clusters")
+	assert.Equal(t, []string{"staging-rs"}, h.Forms[1].Fields[0].Choices)
 	if golden {
-		requireGolden(t, "restore_step2", formScreen(h.forms[1], 120, 30))
+		requireGolden(t, "restore_step2", formScreen(h.Forms[1], 120, 30))
 	}
-	h.submit(components.FormValues{"cluster": "staging-rs"})
-	require.Len(t, h.confirms, 1)
-	c := h.confirms[0]
+	require.NoError(t, h.Submit(components.FormValues{"cluster": "staging-rs"}))
+	require.Len(t, h.Confirms, 1)
+	c := h.Confirms[0]
 	assert.Equal(t, "staging-rs", c.TypeToConfirm)
 	assert.Contains(t, c.Body, "OVERWRITES ALL DATA on cluster staging-rs")
 	if golden {
@@ -133,15 +131,13 @@ func TestRestoreWizardStartsAndWatchesALiveRestore(t *testing.T) {
 	h.p.snaps.SetCursor(3) // a completed daily snapshot
 	snap, _ := h.p.selectedSnap()
 	require.True(t, snap.Completed)
-	mark := w.mark()
+	mark := w.Mark()
 	restoreThroughWizard(t, h, true)
-	reqs, _ := w.requests(mark)
-	assert.Empty(t, writes(reqs), "nothing is sent before the typed confirmation")
+	assert.Empty(t, w.WritesSince(mark), "nothing is sent before the typed confirmation")
 
-	h.confirm()
-	reqs, _ = w.requests(mark)
-	assert.Equal(t, []string{"POST /api/atlas/v2/groups/" + apisim.DemoPaymentsID + "/clusters/payments-rs/backup/restoreJobs"}, writes(reqs))
-	jobs, err := w.client.Backups().AllRestoreJobs(bg, apisim.DemoPaymentsID, "payments-rs")
+	h.Confirm("")
+	assert.Equal(t, []string{"POST /api/atlas/v2/groups/" + apisim.DemoPaymentsID + "/clusters/payments-rs/backup/restoreJobs"}, w.WritesSince(mark))
+	jobs, err := w.Client.Backups().AllRestoreJobs(bg, apisim.DemoPaymentsID, "payments-rs")
 	require.NoError(t, err)
 	assert.Equal(t, snap.ID, jobs[0].SnapshotID)
 	assert.Equal(t, "staging-rs", jobs[0].TargetClusterName)
@@ -150,13 +146,13 @@ func TestRestoreWizardStartsAndWatchesALiveRestore(t *testing.T) {
 
 	assert.Equal(t, viewRestores, h.p.view)
 	assert.Contains(t, h.p.Busy(), "running")
-	w.clock.Advance(65 * time.Second)
+	w.Clock.Advance(65 * time.Second)
 	require.True(t, h.tick())
-	requireGolden(t, "restore_live_row", h.screen())
+	requireGolden(t, "restore_live_row", h.Screen())
 
-	w.clock.Advance(time.Minute)
+	w.Clock.Advance(time.Minute)
 	require.True(t, h.tick())
-	assert.Equal(t, "restore of "+short(snap.ID)+" to staging-rs finished", h.lastToast())
+	assert.Equal(t, "restore of "+short(snap.ID)+" to staging-rs finished", h.LastToast().Text)
 	assert.Empty(t, h.p.Busy())
 }
 
@@ -167,11 +163,11 @@ func TestRestoreRefusedReopensTheStepWithTheChoices(t *testing.T) {
 	snap, _ := h.p.selectedSnap()
 	restoreThroughWizard(t, h, false)
 	// The snapshot is deleted elsewhere before the confirmation is answered.
-	require.NoError(t, w.client.Backups().DeleteSnapshot(bg, apisim.DemoPaymentsID, "payments-rs", snap.ID))
-	h.confirm()
-	assert.True(t, h.toasts[len(h.toasts)-1].Err)
-	assert.Contains(t, h.lastToast(), "SNAPSHOT_NOT_FOUND")
-	last := h.forms[len(h.forms)-1]
+	require.NoError(t, w.Client.Backups().DeleteSnapshot(bg, apisim.DemoPaymentsID, "payments-rs", snap.ID))
+	h.Confirm("")
+	assert.True(t, h.Toasts[len(h.Toasts)-1].Err)
+	assert.Contains(t, h.LastToast().Text, "SNAPSHOT_NOT_FOUND")
+	last := h.Forms[len(h.Forms)-1]
 	assert.Equal(t, formTarget, last.ID, "the target step reopens")
 	assert.Equal(t, "staging-rs", last.Fields[0].Choices[last.Fields[0].Choice], "with the choice kept")
 	assert.Contains(t, last.Fields[0].Hint, "SNAPSHOT_NOT_FOUND")
@@ -200,21 +196,19 @@ func TestPointInTimeStepValidatesLocally(t *testing.T) {
 func TestCancelAskedThenSent(t *testing.T) {
 	w := newWorld(t)
 	h := newHarness(t, w, "payments-rs", 120, 16)
-	h.key("tab")
+	h.ActionKey("tab")
 	require.Equal(t, viewRestores, h.p.view)
 	// The seeded restore still running is first.
 	r, ok := h.p.selectedRestore()
 	require.True(t, ok)
 	require.True(t, r.running())
-	mark := w.mark()
-	h.key("x")
-	require.Len(t, h.confirms, 1)
-	assert.Empty(t, h.confirms[0].TypeToConfirm)
-	reqs, _ := w.requests(mark)
-	assert.Empty(t, writes(reqs), "nothing before the yes")
-	h.confirm()
-	reqs, _ = w.requests(mark)
-	assert.Equal(t, []string{"DELETE /api/atlas/v2/groups/" + apisim.DemoPaymentsID + "/clusters/payments-rs/backup/restoreJobs/" + r.ID}, writes(reqs))
+	mark := w.Mark()
+	h.ActionKey("x")
+	require.Len(t, h.Confirms, 1)
+	assert.Empty(t, h.Confirms[0].TypeToConfirm)
+	assert.Empty(t, w.WritesSince(mark), "nothing before the yes")
+	h.Confirm("")
+	assert.Equal(t, []string{"DELETE /api/atlas/v2/groups/" + apisim.DemoPaymentsID + "/clusters/payments-rs/backup/restoreJobs/" + r.ID}, w.WritesSince(mark))
 	got, _ := h.p.selectedRestore()
 	assert.Equal(t, apiclient.RestoreCancelled, got.State)
 }
@@ -224,11 +218,11 @@ func TestDeleteNeedsTheTypedName(t *testing.T) {
 	h := newHarness(t, w, "payments-rs", 120, 16)
 	h.p.snaps.SetCursor(3)
 	s, _ := h.p.selectedSnap()
-	h.key("d")
-	require.Len(t, h.confirms, 1)
-	assert.Equal(t, s.ID, h.confirms[0].TypeToConfirm, "no description: the id is typed")
-	h.confirm()
-	_, err := w.client.Backups().Snapshot(bg, apisim.DemoPaymentsID, "payments-rs", s.ID)
+	h.ActionKey("d")
+	require.Len(t, h.Confirms, 1)
+	assert.Equal(t, s.ID, h.Confirms[0].TypeToConfirm, "no description: the id is typed")
+	h.Confirm("")
+	_, err := w.Client.Backups().Snapshot(bg, apisim.DemoPaymentsID, "payments-rs", s.ID)
 	assert.True(t, apiclient.IsNotFound(err))
 }
 
@@ -237,37 +231,37 @@ func TestExpirationAndExportForms(t *testing.T) {
 	h := newHarness(t, w, "payments-rs", 120, 16)
 	h.p.snaps.SetCursor(3)
 	s, _ := h.p.selectedSnap()
-	h.key("e")
-	require.Len(t, h.forms, 1)
-	assert.Equal(t, retentionUnits, h.forms[0].Fields[0].Choices)
-	assert.Error(t, h.forms[0].Fields[1].Validate("0", nil))
-	h.submit(components.FormValues{"unit": "WEEKS", "value": "2"})
-	got, err := w.client.Backups().Snapshot(bg, apisim.DemoPaymentsID, "payments-rs", s.ID)
+	h.ActionKey("e")
+	require.Len(t, h.Forms, 1)
+	assert.Equal(t, retentionUnits, h.Forms[0].Fields[0].Choices)
+	assert.Error(t, h.Forms[0].Fields[1].Validate("0", nil))
+	require.NoError(t, h.Submit(components.FormValues{"unit": "WEEKS", "value": "2"}))
+	got, err := w.Client.Backups().Snapshot(bg, apisim.DemoPaymentsID, "payments-rs", s.ID)
 	require.NoError(t, err)
-	assert.True(t, got.ExpiresAt.Equal(start.AddDate(0, 0, 14)))
+	assert.True(t, got.ExpiresAt.Equal(viewstest.Start.AddDate(0, 0, 14)))
 
-	h.key("E")
-	require.Len(t, h.forms, 2, h.lastToast())
-	h.submit(components.FormValues{"bucket": h.forms[1].Fields[0].Choices[0], "label": "ticket=OPS-7"})
-	h.key("tab")
-	h.key("tab")
+	h.ActionKey("E")
+	require.Len(t, h.Forms, 2, h.LastToast().Text)
+	require.NoError(t, h.Submit(components.FormValues{"bucket": h.Forms[1].Fields[0].Choices[0], "label": "ticket=OPS-7"}))
+	h.ActionKey("tab")
+	h.ActionKey("tab")
 	require.Equal(t, viewExports, h.p.view)
-	assert.Contains(t, h.screen(), "Queued")
-	w.clock.Advance(3 * time.Minute)
+	assert.Contains(t, h.Screen(), "Queued")
+	w.Clock.Advance(3 * time.Minute)
 	require.True(t, h.tick())
-	assert.Contains(t, h.lastToast(), "Successful")
+	assert.Contains(t, h.LastToast().Text, "Successful")
 }
 
 func TestScheduleEditSendsOnlyWhatChangedAndChecksOrdering(t *testing.T) {
 	w := newWorld(t)
 	h := newHarness(t, w, "payments-rs", 120, 30)
 	for h.p.view != viewSchedule {
-		h.key("tab")
+		h.ActionKey("tab")
 	}
-	requireGolden(t, "schedule", h.screen())
-	h.key("s")
-	require.Len(t, h.forms, 1)
-	f := h.forms[0]
+	requireGolden(t, "schedule", h.Screen())
+	h.ActionKey("s")
+	require.Len(t, h.Forms, 1)
+	f := h.Forms[0]
 	vals := components.FormValues{"hour": "5", "minute": "30", "window": "7", "item0": "2 days", "item1": "7 days", "item2": "4 weeks", "item3": "12 months"}
 	// The weekly item may not keep less than the daily one.
 	bad := components.FormValues{}
@@ -282,11 +276,10 @@ func TestScheduleEditSendsOnlyWhatChangedAndChecksOrdering(t *testing.T) {
 		}
 	}
 	assert.ErrorContains(t, itemField.Validate("3 days", bad), "less than the more frequent daily item")
-	mark := w.mark()
-	h.submit(vals)
-	reqs, _ := w.requests(mark)
-	assert.Equal(t, []string{"PATCH /api/atlas/v2/groups/" + apisim.DemoPaymentsID + "/clusters/payments-rs/backup/schedule"}, writes(reqs))
-	sch, err := w.client.Backups().Schedule(bg, apisim.DemoPaymentsID, "payments-rs")
+	mark := w.Mark()
+	require.NoError(t, h.Submit(vals))
+	assert.Equal(t, []string{"PATCH /api/atlas/v2/groups/" + apisim.DemoPaymentsID + "/clusters/payments-rs/backup/schedule"}, w.WritesSince(mark))
+	sch, err := w.Client.Backups().Schedule(bg, apisim.DemoPaymentsID, "payments-rs")
 	require.NoError(t, err)
 	assert.Equal(t, 5, *sch.ReferenceHourOfDay)
 	assert.Len(t, sch.Policies[0].PolicyItems, 4, "the policy was not touched")
@@ -296,22 +289,22 @@ func TestComplianceView(t *testing.T) {
 	w := newWorld(t)
 	h := newHarness(t, w, "payments-rs", 120, 24)
 	for h.p.view != viewCompliance {
-		h.key("tab")
+		h.ActionKey("tab")
 	}
-	s := h.screen()
+	s := h.Screen()
 	assert.Contains(t, s, "State                ACTIVE")
 	assert.Contains(t, s, "compliance@example.com")
 }
 
 func TestServerlessFallsBackToFlexAfterTheSunsetAndSaysSo(t *testing.T) {
 	w := newWorld(t)
-	w.clock.Set(time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC))
+	w.Clock.Set(time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC))
 	h := newHarness(t, w, "payments-serverless", 140, 16)
 	require.True(t, h.p.loaded)
-	s := h.screen()
+	s := h.Screen()
 	assert.Contains(t, s, "sunset on 2026-01-22")
 	assert.Contains(t, s, "completed")
-	reqs, _ := w.requests(0)
+	reqs := w.RequestsSince(0)
 	for _, r := range reqs {
 		assert.NotContains(t, r, "/serverless/", "no call to the sunset routes")
 	}
@@ -324,8 +317,8 @@ func TestServerlessFallsBackToFlexAfterTheSunsetAndSaysSo(t *testing.T) {
 	// Before the sunset the serverless routes are used.
 	w2 := newWorld(t)
 	h2 := newHarness(t, w2, "payments-serverless", 140, 16)
-	assert.NotContains(t, h2.screen(), "sunset")
-	reqs, _ = w2.requests(0)
+	assert.NotContains(t, h2.Screen(), "sunset")
+	reqs = w2.RequestsSince(0)
 	assert.Contains(t, strings.Join(reqs, "\n"), "/serverless/payments-serverless/backup/snapshots")
 }
 
@@ -333,12 +326,12 @@ func TestTenantClusterSaysWhy(t *testing.T) {
 	w := newWorld(t)
 	h := newHarness(t, w, "", 120, 16)
 	h.p.ctx.GroupID = apisim.DemoAnalyticsID
-	h.do(h.p.loadClusters(""))
+	h.Run(h.p.loadClusters(""))
 	h.p.picker.SetCursorID("reports-m2")
-	h.key("enter")
-	assert.Contains(t, h.screen(), "Shared-tier (M0/M2/M5) clusters")
-	h.key("n")
-	assert.Contains(t, h.lastToast(), "not available for shared tier")
+	h.ActionKey("enter")
+	assert.Contains(t, h.Screen(), "Shared-tier (M0/M2/M5) clusters")
+	h.ActionKey("n")
+	assert.Contains(t, h.LastToast().Text, "not available for shared tier")
 }
 
 // TestPollingBudget: a restore this session started, watched for 60
@@ -350,22 +343,22 @@ func TestPollingBudget(t *testing.T) {
 	h := newHarness(t, w, "payments-rs", 120, 16)
 	h.p.snaps.SetCursor(3)
 	restoreThroughWizard(t, h, false)
-	h.confirm()
+	h.Confirm("")
 	require.Len(t, h.p.watching, 1)
 
 	// Visible for 60 s: every tick 4 s apart, at most one list per moving
 	// part (the restores, and the seeded scheduled snapshot while it runs).
-	mark := w.mark()
+	mark := w.Mark()
 	ticks := 0
 	for elapsed := time.Duration(0); elapsed < 60*time.Second; {
 		d := h.p.poll.every
 		require.Equal(t, WatchEvery, d)
-		w.clock.Advance(d)
+		w.Clock.Advance(d)
 		elapsed += d
 		require.True(t, h.tick())
 		ticks++
 	}
-	reqs, _ := w.requests(mark)
+	reqs := w.RequestsSince(mark)
 	assert.Equal(t, 15, ticks)
 	assert.LessOrEqual(t, len(reqs), 2*ticks, "visible: %v", reqs)
 	for _, r := range reqs {
@@ -373,40 +366,40 @@ func TestPollingBudget(t *testing.T) {
 	}
 
 	// Hidden: only the watched job's own GET, one per tick.
-	h.do(h.p.SetVisible(false))
-	mark = w.mark()
+	h.Run(h.p.SetVisible(false))
+	mark = w.Mark()
 	for i := 0; i < 3; i++ {
-		w.clock.Advance(h.p.poll.every)
+		w.Clock.Advance(h.p.poll.every)
 		require.True(t, h.tick())
 	}
-	reqs, _ = w.requests(mark)
+	reqs = w.RequestsSince(mark)
 	require.Len(t, reqs, 3)
 	for _, r := range reqs {
 		assert.Contains(t, r, "GET /api/atlas/v2/groups/"+apisim.DemoPaymentsID+"/clusters/payments-rs/backup/restoreJobs/")
 	}
 	// It finishes while hidden: a toast, and the loop stops.
 	for i := 0; i < 20 && len(h.p.watching) > 0; i++ {
-		w.clock.Advance(h.p.poll.every)
+		w.Clock.Advance(h.p.poll.every)
 		h.tick()
 	}
 	assert.Empty(t, h.p.watching)
-	assert.Contains(t, h.lastToast(), "finished")
+	assert.Contains(t, h.LastToast().Text, "finished")
 	assert.False(t, h.p.poll.armed, "no poll after it finished")
-	mark = w.mark()
+	mark = w.Mark()
 	gen := h.p.poll.gen
-	h.update(views.PollTickMsg{Pane: views.Backups, Gen: gen})
-	h.update(views.PollTickMsg{Pane: views.Backups, Gen: gen - 1})
-	w.clock.Advance(time.Hour)
-	reqs, _ = w.requests(mark)
+	h.Send(views.PollTickMsg{Pane: views.Backups, Gen: gen})
+	h.Send(views.PollTickMsg{Pane: views.Backups, Gen: gen - 1})
+	w.Clock.Advance(time.Hour)
+	reqs = w.RequestsSince(mark)
 	assert.Empty(t, reqs, "nothing after it finished")
 
 	// A hidden pane that watches nothing never polls.
 	other := newHarness(t, w, "payments-rs", 120, 16)
-	other.do(other.p.SetVisible(false))
+	other.Run(other.p.SetVisible(false))
 	assert.False(t, other.p.poll.armed)
-	mark = w.mark()
-	other.update(views.PollTickMsg{Pane: views.Backups, Gen: other.p.poll.gen})
-	reqs, _ = w.requests(mark)
+	mark = w.Mark()
+	other.Send(views.PollTickMsg{Pane: views.Backups, Gen: other.p.poll.gen})
+	reqs = w.RequestsSince(mark)
 	assert.Empty(t, reqs, "hidden and idle")
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/dbadmin-tui/dbadmin-tui/themes"
 	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
+	"github.com/dbadmin-tui/dbadmin-tui/views/viewstest"
 )
 
 const goldenW, goldenH = 100, 26
@@ -22,23 +23,23 @@ const goldenW, goldenH = 100, 26
 // toOptions walks the flow to the options step: source and destination
 // picked with enter.
 func (e *env) toOptions(source, dest string) {
-	e.t.Helper()
-	e.key("enter") // token -> source
-	require.Equal(e.t, stepSource, e.pane.step)
+	e.T.Helper()
+	e.Press("enter") // token -> source
+	require.Equal(e.T, stepSource, e.pane.step)
 	e.selectSource(source)
-	e.key("enter")
-	require.Equal(e.t, stepDestination, e.pane.step)
+	e.Press("enter")
+	require.Equal(e.T, stepDestination, e.pane.step)
 	e.selectDest(dest)
-	e.key("enter")
-	require.Equal(e.t, stepOptions, e.pane.step)
+	e.Press("enter")
+	require.Equal(e.T, stepOptions, e.pane.step)
 }
 
 // check opens the options, submits them with values and lets the check end.
 func (e *env) check(values components.FormValues) {
-	e.t.Helper()
-	e.action(actValidate)
-	require.NoError(e.t, e.submit(values))
-	require.NoError(e.t, e.lastDone().Err)
+	e.T.Helper()
+	e.Action(actValidate)
+	require.NoError(e.T, e.Submit(values))
+	require.NoError(e.T, e.LastFormDone().Err)
 }
 
 func TestGuidedFlowFromLinkTokenToComplete(t *testing.T) {
@@ -47,34 +48,34 @@ func TestGuidedFlowFromLinkTokenToComplete(t *testing.T) {
 	goldenScreen(t, "1_token", p.View())
 
 	// Link token: created once, shown once, copied with y.
-	e.action(actLinkToken)
-	require.Len(t, e.forms, 1)
-	require.NoError(t, e.submit(components.FormValues{"ips": "10.0.0.1, 192.168.0.0/16"}))
-	assert.Nil(t, e.lastDone().Err)
-	assert.Equal(t, []string{"POST /api/atlas/v2/orgs/" + apisim.DemoOrgID + "/liveMigrations/linkTokens"}, e.writes())
+	e.Action(actLinkToken)
+	require.Len(t, e.Forms, 1)
+	require.NoError(t, e.Submit(components.FormValues{"ips": "10.0.0.1, 192.168.0.0/16"}))
+	assert.Nil(t, e.LastFormDone().Err)
+	assert.Equal(t, []string{"POST /api/atlas/v2/orgs/" + apisim.DemoOrgID + "/liveMigrations/linkTokens"}, e.sim.Writes())
 	token := p.Selected()
 	require.NotEmpty(t, token)
 	assert.Contains(t, p.View(), token)
 	goldenScreen(t, "1_token_created", p.View())
-	e.key("right")
-	e.key("left")
+	e.Press("right")
+	e.Press("left")
 	assert.Empty(t, p.Selected(), "the token is shown once")
 	assert.NotContains(t, p.View(), token)
 	assert.Contains(t, p.View(), "shown once and no longer kept")
 
 	// Source and destination.
-	e.key("enter")
+	e.Press("enter")
 	goldenScreen(t, "2_source", p.View())
 	e.selectSource("billing-rs")
-	e.key("enter")
+	e.Press("enter")
 	goldenScreen(t, "3_destination", p.View())
 	e.selectDest("payments-prod")
-	e.key("enter")
+	e.Press("enter")
 	goldenScreen(t, "4_options", p.View())
 
 	// The check: the options form is filled from the source project.
-	e.action(actValidate)
-	f := e.forms[len(e.forms)-1]
+	e.Action(actValidate)
+	f := e.Forms[len(e.Forms)-1]
 	assert.Equal(t, formOptions, f.ID)
 	var keys []string
 	for _, fd := range f.Fields {
@@ -84,32 +85,32 @@ func TestGuidedFlowFromLinkTokenToComplete(t *testing.T) {
 		}
 	}
 	assert.Contains(t, keys, "sharding", "payments-prod is sharded: sharding entries are offered")
-	require.NoError(t, e.submit(components.FormValues{"sharding": "billing.invoices:customerId"}))
-	require.NoError(t, e.lastDone().Err)
-	assert.Equal(t, "POST /api/atlas/v2/groups/"+apisim.DemoPaymentsID+"/liveMigrations/validate", e.writes()[1])
+	require.NoError(t, e.Submit(components.FormValues{"sharding": "billing.invoices:customerId"}))
+	require.NoError(t, e.LastFormDone().Err)
+	assert.Equal(t, "POST /api/atlas/v2/groups/"+apisim.DemoPaymentsID+"/liveMigrations/validate", e.sim.Writes()[1])
 	goldenScreen(t, "4_options_pending", p.View())
 	e.advance(10 * time.Second)
 	require.Equal(t, apiclient.ValidationSuccess, p.validation.v.Status)
-	assert.Contains(t, e.lastToast().Text, "check passed")
+	assert.Contains(t, e.LastToast().Text, "check passed")
 	goldenScreen(t, "4_options_passed", p.View())
 
 	// Drop destination: a warning first, default No.
-	e.action(actDrop)
-	assert.Equal(t, "Drop destination data?", e.lastConfirm().Title)
+	e.Action(actDrop)
+	assert.Equal(t, "Drop destination data?", e.LastConfirm().Title)
 	assert.False(t, p.draft.drop, "nothing changes before the answer")
-	e.answer()
+	e.Confirm("")
 	assert.True(t, p.draft.drop)
 
 	// Start: with drop on, the destination's name must be typed.
-	e.action(actStart)
-	c := e.lastConfirm()
+	e.Action(actStart)
+	c := e.LastConfirm()
 	assert.Equal(t, "payments-prod", c.TypeToConfirm)
 	assert.Contains(t, c.Body, "WARNING")
-	assert.Len(t, e.writes(), 2, "nothing sent before the confirmation")
-	e.answer()
+	assert.Len(t, e.sim.Writes(), 2, "nothing sent before the confirmation")
+	e.Confirm("")
 	require.NotNil(t, p.job)
 	assert.Equal(t, stepProgress, p.step)
-	assert.Equal(t, "POST /api/atlas/v2/groups/"+apisim.DemoPaymentsID+"/liveMigrations", e.writes()[2])
+	assert.Equal(t, "POST /api/atlas/v2/groups/"+apisim.DemoPaymentsID+"/liveMigrations", e.sim.Writes()[2])
 	assert.NotEmpty(t, p.Busy())
 	goldenScreen(t, "5_progress_new", p.View())
 
@@ -119,9 +120,9 @@ func TestGuidedFlowFromLinkTokenToComplete(t *testing.T) {
 	}
 	assert.Equal(t, "waits for readyForCutover", cutoverAction(t, p).DisabledReason)
 	assert.False(t, cutoverAction(t, p).Enabled())
-	e.action(actCutover) // even if it got through, nothing is sent
-	assert.Len(t, e.writes(), 3)
-	assert.Contains(t, e.lastToast().Text, "waits for readyForCutover")
+	e.Action(actCutover) // even if it got through, nothing is sent
+	assert.Len(t, e.sim.Writes(), 3)
+	assert.Contains(t, e.LastToast().Text, "waits for readyForCutover")
 	goldenScreen(t, "5_progress_syncing", p.View())
 	p.presentation = true
 	goldenScreen(t, "6_presentation_syncing", p.View())
@@ -134,30 +135,30 @@ func TestGuidedFlowFromLinkTokenToComplete(t *testing.T) {
 	require.True(t, p.job.last.ReadyForCutover)
 	assert.True(t, cutoverAction(t, p).Enabled())
 	goldenScreen(t, "5_progress_ready", p.View())
-	e.send(views.ActionMsg{Name: actPresentation})
+	e.Send(views.ActionMsg{Name: actPresentation})
 	goldenScreen(t, "6_presentation_ready", p.View())
-	e.key("esc")
+	e.Press("esc")
 	assert.False(t, p.presentation)
 
 	// Cut over: type the destination's name; then follow it to COMPLETE.
-	e.action(actCutover)
-	c = e.lastConfirm()
+	e.Action(actCutover)
+	c = e.LastConfirm()
 	assert.Equal(t, "payments-prod", c.TypeToConfirm)
-	e.answer()
-	assert.Equal(t, "PUT /api/atlas/v2/groups/"+apisim.DemoPaymentsID+"/liveMigrations/"+p.job.id+"/cutover", e.writes()[3])
+	e.Confirm("")
+	assert.Equal(t, "PUT /api/atlas/v2/groups/"+apisim.DemoPaymentsID+"/liveMigrations/"+p.job.id+"/cutover", e.sim.Writes()[3])
 	assert.Equal(t, "cutting over", p.job.phase())
 	e.advance(10 * time.Second)
 	goldenScreen(t, "5_progress_cutting_over", p.View())
 	e.advance(25 * time.Second)
 	require.Equal(t, apiclient.MigrationComplete, p.job.status())
 	assert.Empty(t, p.Busy())
-	assert.Contains(t, e.lastToast().Text, "complete")
+	assert.Contains(t, e.LastToast().Text, "complete")
 	goldenScreen(t, "5_progress_complete", p.View())
 	assert.Nil(t, p.SetVisible(false))
 	assert.False(t, p.poll.Armed(), "nothing polls after COMPLETE")
 
 	// The server agrees.
-	m, err := e.client.Migration().Get(context.Background(), apisim.DemoPaymentsID, p.job.id)
+	m, err := e.sim.Client.Migration().Get(context.Background(), apisim.DemoPaymentsID, p.job.id)
 	require.NoError(t, err)
 	assert.Equal(t, apiclient.MigrationComplete, m.Status)
 	assert.Equal(t, p.job.id, p.Selected())
@@ -187,41 +188,41 @@ func TestCheckFailureIsShownWithTheMessage(t *testing.T) {
 	e.check(components.FormValues{})
 	e.advance(10 * time.Second)
 	require.Equal(t, apiclient.ValidationFailed, e.pane.validation.v.Status)
-	assert.True(t, e.lastToast().Err)
-	assert.Contains(t, e.lastToast().Text, "older than the source's 6.0.13")
+	assert.True(t, e.LastToast().Err)
+	assert.Contains(t, e.LastToast().Text, "older than the source's 6.0.13")
 	goldenScreen(t, "4_options_failed", e.pane.View())
 
 	// Starting anyway says the check failed, in the confirmation.
-	e.action(actStart)
-	assert.Contains(t, e.lastConfirm().Body, "The check FAILED")
-	assert.Empty(t, e.lastConfirm().TypeToConfirm, "no drop: a plain yes/no")
+	e.Action(actStart)
+	assert.Contains(t, e.LastConfirm().Body, "The check FAILED")
+	assert.Empty(t, e.LastConfirm().TypeToConfirm, "no drop: a plain yes/no")
 }
 
 func TestOptionsFormKeepsWhatWasTyped(t *testing.T) {
 	e := newEnv(t, "org-owner", goldenW, goldenH)
 	e.toOptions("billing-rs", "payments-prod")
-	e.action(actValidate)
+	e.Action(actValidate)
 	// A field's rule: SCRAM without a username.
-	err := e.submit(components.FormValues{"auth": "username & password (SCRAM)"})
+	err := e.Submit(components.FormValues{"auth": "username & password (SCRAM)"})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "required without managed authentication")
 	// A bad sharding entry is refused by its field.
-	err = e.submit(components.FormValues{"sharding": "invoices"})
+	err = e.Submit(components.FormValues{"sharding": "invoices"})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "database.collection:field")
-	assert.Empty(t, e.writes(), "nothing sent")
+	assert.Empty(t, e.sim.Writes(), "nothing sent")
 
 	// Own credentials are kept in the draft (the password never shows).
-	require.NoError(t, e.submit(components.FormValues{"auth": "username & password (SCRAM)", "username": "mig-user", "password": "mig-user-secret"}))
-	require.NoError(t, e.lastDone().Err)
+	require.NoError(t, e.Submit(components.FormValues{"auth": "username & password (SCRAM)", "username": "mig-user", "password": "mig-user-secret"}))
+	require.NoError(t, e.LastFormDone().Err)
 	assert.Equal(t, "mig-user", e.pane.draft.username)
 	assert.NotContains(t, e.pane.View(), "mig-user-secret")
 	e.advance(10 * time.Second)
 	assert.Equal(t, apiclient.ValidationSuccess, e.pane.validation.v.Status)
 
 	// Reopening the form brings the draft back.
-	e.action(actValidate)
-	for _, fd := range e.forms[len(e.forms)-1].Fields {
+	e.Action(actValidate)
+	for _, fd := range e.Forms[len(e.Forms)-1].Fields {
 		if fd.Key == "username" {
 			assert.Equal(t, "mig-user", fd.Value)
 		}
@@ -233,36 +234,36 @@ func TestOptionsFormKeepsWhatWasTyped(t *testing.T) {
 
 func TestStartNeedsTheFlow(t *testing.T) {
 	e := newEnv(t, "org-owner", goldenW, goldenH)
-	e.action(actStart)
-	assert.Contains(t, e.lastToast().Text, "pick a source deployment first")
-	e.action(actValidate)
-	assert.Contains(t, e.lastToast().Text, "pick a source deployment first")
-	e.action(actDrop)
-	assert.Contains(t, e.lastToast().Text, "pick a destination cluster first")
+	e.Action(actStart)
+	assert.Contains(t, e.LastToast().Text, "pick a source deployment first")
+	e.Action(actValidate)
+	assert.Contains(t, e.LastToast().Text, "pick a source deployment first")
+	e.Action(actDrop)
+	assert.Contains(t, e.LastToast().Text, "pick a destination cluster first")
 	e.toOptions("billing-rs", "payments-prod")
-	e.action(actStart)
-	assert.Contains(t, e.lastToast().Text, "v opens them")
-	assert.Empty(t, e.confirms)
-	assert.Empty(t, e.writes())
+	e.Action(actStart)
+	assert.Contains(t, e.LastToast().Text, "v opens them")
+	assert.Empty(t, e.Confirms)
+	assert.Empty(t, e.sim.Writes())
 }
 
 func TestDeleteLinkTokenAsksAndShowsTheConflict(t *testing.T) {
 	e := newEnv(t, "org-owner", goldenW, goldenH)
-	e.action(actLinkToken)
-	require.NoError(t, e.submit(components.FormValues{"do": tokenDelete, "ips": "not an ip"}))
-	assert.Nil(t, e.lastDone().Err, "the form closes; the confirmation asks")
-	c := e.lastConfirm()
+	e.Action(actLinkToken)
+	require.NoError(t, e.Submit(components.FormValues{"do": tokenDelete, "ips": "not an ip"}))
+	assert.Nil(t, e.LastFormDone().Err, "the form closes; the confirmation asks")
+	c := e.LastConfirm()
 	assert.Equal(t, "Delete the link token?", c.Title)
-	assert.Empty(t, e.writes())
-	e.answer()
+	assert.Empty(t, e.sim.Writes())
+	e.Confirm("")
 	// The seeded migration in payments is still running: 409.
-	assert.Equal(t, []string{"DELETE /api/atlas/v2/orgs/" + apisim.DemoOrgID + "/liveMigrations/linkTokens"}, e.writes())
-	assert.True(t, e.lastToast().Err)
-	assert.Contains(t, e.lastToast().Text, "CANNOT_DELETE_ORG_ACTIVE_LIVE_MIGRATION_ATLAS_ORG_LINK")
+	assert.Equal(t, []string{"DELETE /api/atlas/v2/orgs/" + apisim.DemoOrgID + "/liveMigrations/linkTokens"}, e.sim.Writes())
+	assert.True(t, e.LastToast().Err)
+	assert.Contains(t, e.LastToast().Text, "CANNOT_DELETE_ORG_ACTIVE_LIVE_MIGRATION_ATLAS_ORG_LINK")
 
 	// A bad access list is refused by the form, before anything is sent.
-	e.action(actLinkToken)
-	err := e.submit(components.FormValues{"ips": "10.0.0.1, nope"})
+	e.Action(actLinkToken)
+	err := e.Submit(components.FormValues{"ips": "10.0.0.1, nope"})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `"nope" is not an IP address`)
 }
@@ -272,17 +273,17 @@ func TestDeletedTokenEmptiesTheSources(t *testing.T) {
 	require.NotEmpty(t, e.pane.sources)
 	// Cut the seeded migration over and let it finish, so the token may go.
 	mig := seededMigration(t, e)
-	require.NoError(t, e.client.Migration().Cutover(context.Background(), apisim.DemoPaymentsID, mig))
-	e.clock.Advance(time.Minute)
-	e.action(actLinkToken)
-	require.NoError(t, e.submit(components.FormValues{"do": tokenDelete}))
-	e.answer()
-	assert.False(t, e.lastToast().Err, e.lastToast().Text)
+	require.NoError(t, e.sim.Client.Migration().Cutover(context.Background(), apisim.DemoPaymentsID, mig))
+	e.sim.Clock.Advance(time.Minute)
+	e.Action(actLinkToken)
+	require.NoError(t, e.Submit(components.FormValues{"do": tokenDelete}))
+	e.Confirm("")
+	assert.False(t, e.LastToast().Err, e.LastToast().Text)
 	assert.Empty(t, e.pane.sources, "nothing is linked without a token")
-	e.key("enter")
+	e.Press("enter")
 	assert.Contains(t, e.pane.View(), "no projects are available")
-	e.key("enter")
-	assert.True(t, e.lastToast().Err)
+	e.Press("enter")
+	assert.True(t, e.LastToast().Err)
 	assert.Equal(t, stepSource, e.pane.step)
 }
 
@@ -290,7 +291,7 @@ func TestDeletedTokenEmptiesTheSources(t *testing.T) {
 // call).
 func seededMigration(t *testing.T, e *env) string {
 	t.Helper()
-	id := e.sim.MigrationIDs(apisim.DemoPaymentsID)
+	id := e.sim.Server.MigrationIDs(apisim.DemoPaymentsID)
 	require.NotEmpty(t, id)
 	return id[0]
 }
@@ -305,8 +306,8 @@ func TestPollingFollowsTheMigration(t *testing.T) {
 	e.advance(10 * time.Second)
 	assert.False(t, p.poll.Armed(), "the check ended")
 
-	e.action(actStart)
-	e.answer()
+	e.Action(actStart)
+	e.Confirm("")
 	require.NotNil(t, p.job)
 	assert.True(t, p.poll.Armed())
 	// Hidden: still polled, because this session started it.
@@ -314,9 +315,9 @@ func TestPollingFollowsTheMigration(t *testing.T) {
 	assert.True(t, p.poll.Armed())
 	assert.Contains(t, p.Busy(), "billing-rs → payments-prod")
 	// Paused: nothing.
-	e.send(views.PauseMsg{Paused: true})
+	e.Send(views.PauseMsg{Paused: true})
 	assert.False(t, p.poll.Armed())
-	e.send(views.PauseMsg{Paused: false})
+	e.Send(views.PauseMsg{Paused: false})
 	assert.True(t, p.poll.Armed())
 
 	// A poll that fails is shown and retried; the migration is still watched.
@@ -362,7 +363,7 @@ func TestServerStringsAreSanitized(t *testing.T) {
 	e := newEnv(t, "org-owner", goldenW, goldenH)
 	e.pane.sources[0].project.Name = "evil\x1b]0;pwned\x07name"
 	e.pane.sources[0].dep.Name = "dep\x1b[2J"
-	e.key("enter")
+	e.Press("enter")
 	v := e.pane.View()
 	assert.NotContains(t, v, "\x1b]0;")
 	assert.NotContains(t, v, "\x1b[2J")
@@ -388,14 +389,14 @@ func TestBigTypeRendersEveryStatusWord(t *testing.T) {
 // (the redraw cost while a migration is watched).
 func BenchmarkProgressView(b *testing.B) {
 	p := New(views.Context{Theme: benchTheme(), OrgName: "Demo Org", ProjectName: "payments",
-		Clock: func() time.Time { return simStart.Add(time.Hour) }}).(*Pane)
+		Clock: func() time.Time { return viewstest.Start.Add(time.Hour) }}).(*Pane)
 	p.SetSize(160, 48)
 	lag := int64(42)
 	p.job = &jobState{id: "d671e28600000000000001b3", groupID: apisim.DemoPaymentsID, source: "billing-rs", dest: "payments-prod",
-		startedAt: simStart, last: apiclient.LiveMigration{Status: apiclient.MigrationWorking, LagTimeSeconds: &lag,
+		startedAt: viewstest.Start, last: apiclient.LiveMigration{Status: apiclient.MigrationWorking, LagTimeSeconds: &lag,
 			MigrationHosts: []string{"mig-host-1.billing.internal:27000"}, SkippedTimeSeriesCollections: []string{"metrics.cpu_1m"}}}
 	for i := range maxSamples {
-		p.job.lags = append(p.job.lags, lagSample{at: simStart.Add(time.Duration(i) * time.Second), lag: int64(maxSamples - i)})
+		p.job.lags = append(p.job.lags, lagSample{at: viewstest.Start.Add(time.Duration(i) * time.Second), lag: int64(maxSamples - i)})
 	}
 	p.step = stepProgress
 	b.ReportAllocs()

@@ -41,7 +41,7 @@ func TestTreeGolden(t *testing.T) {
 			w := newWorld(t)
 			h := newHarness(t, w, tc.cluster, tc.width, tc.height)
 			h.selectIndex("products-autocomplete")
-			got := h.screen()
+			got := h.Screen()
 			for _, l := range strings.Split(got, "\n") {
 				assert.LessOrEqual(t, len([]rune(l)), tc.width)
 			}
@@ -53,12 +53,12 @@ func TestTreeGolden(t *testing.T) {
 func TestTreeShowsStatusesAndUnsupportedClusters(t *testing.T) {
 	w := newWorld(t)
 	h := newHarness(t, w, "", 140, 30)
-	s := h.screen()
+	s := h.Screen()
 	assert.Contains(t, s, "payments-legacy")
 	assert.Contains(t, s, "MongoDB 4.0.28")
 	require.True(t, h.p.table.SetCursorID(clusterRowID("payments-legacy")))
 	h.p.refreshDetail()
-	assert.Contains(t, h.screen(), "MongoDB 4.0.28: search needs 4.2 or later.")
+	assert.Contains(t, h.Screen(), "MongoDB 4.0.28: search needs 4.2 or later.")
 	assert.Contains(t, s, "ledger-search") // seeded 10s ago: still building
 	assert.Regexp(t, `ledger-search\s+search\s+PENDING|ledger-search\s+search\s+BUILDING`, s)
 	assert.Contains(t, s, "not ready (live)")
@@ -66,43 +66,43 @@ func TestTreeShowsStatusesAndUnsupportedClusters(t *testing.T) {
 	// Live while something is not READY: the fast interval is armed.
 	assert.True(t, h.p.poll.Armed())
 	assert.True(t, h.p.moving(false))
-	w.clock.Advance(2 * time.Minute)
+	w.Clock.Advance(2 * time.Minute)
 	h.refresh()
 	assert.False(t, h.p.moving(false))
-	assert.NotContains(t, h.screen(), "not ready")
+	assert.NotContains(t, h.Screen(), "not ready")
 
 	// Folding a database hides its collections.
 	require.True(t, h.p.table.SetCursorID(dbRowID("payments-rs", "shop")))
-	h.key("enter")
-	assert.NotContains(t, h.screen(), "embeddings")
-	h.key("enter")
-	assert.Contains(t, h.screen(), "embeddings")
+	h.ActionKey("enter")
+	assert.NotContains(t, h.Screen(), "embeddings")
+	h.ActionKey("enter")
+	assert.Contains(t, h.Screen(), "embeddings")
 }
 
 func TestDetailGolden(t *testing.T) {
 	w := newWorld(t)
 	h := newHarness(t, w, "payments-rs", 100, 60)
 	h.selectIndex("products-autocomplete")
-	h.key("enter")
+	h.ActionKey("enter")
 	require.Equal(t, modeDetail, h.p.mode)
-	requireGolden(t, "detail_ready_100x60", h.screen())
+	requireGolden(t, "detail_ready_100x60", h.Screen())
 
 	// During an update the staged definition shows next to the serving one.
-	ix, err := w.index("payments-rs", "shop", "products", "products-autocomplete")
+	ix, err := indexOf(w, "payments-rs", "shop", "products", "products-autocomplete")
 	require.NoError(t, err)
 	def := *ix.LatestDefinition
 	def.Analyzer = "lucene.french"
-	_, err = w.client.Search().Update(t.Context(), apisim.DemoPaymentsID, "payments-rs", ix.IndexID, apiclient.IndexSearch, def)
+	_, err = w.Client.Search().Update(t.Context(), apisim.DemoPaymentsID, "payments-rs", ix.IndexID, apiclient.IndexSearch, def)
 	require.NoError(t, err)
-	w.clock.Advance(8 * time.Second)
+	w.Clock.Advance(8 * time.Second)
 	h.refresh()
-	s := h.screen()
+	s := h.Screen()
 	assert.Contains(t, s, "Latest definition (version 4)")
 	assert.Contains(t, s, "The latest definition is staged (BUILDING on the hosts)")
 	assert.Regexp(t, `shard-00-00\S*\s+\| BUILDING\s+\| yes\s+\| v3 READY\s+\| v4 BUILDING`, s)
 	assert.Contains(t, s, "Serving definition (version 3)")
 	requireGolden(t, "detail_staged_100x60", s)
-	h.key("esc")
+	h.ActionKey("esc")
 	assert.Equal(t, modeTree, h.p.mode)
 }
 
@@ -111,20 +111,20 @@ func TestCreateWatchUpdateDelete(t *testing.T) {
 	h := newHarness(t, w, "payments-rs", 120, 30)
 	h.selectIndex("default") // shop.orders: the template starts there
 	h.ed.steps = append(h.ed.steps, save(newIndexJSON))
-	h.key("n")
+	h.ActionKey("n")
 	require.Len(t, h.ed.seen, 1)
 	assert.Contains(t, h.ed.seen[0], `"database": "shop"`)
 	assert.Contains(t, h.ed.seen[0], `"collectionName": "orders"`)
-	assert.Equal(t, []string{"POST /api/atlas/v2/groups/65a0c0ffee0000000000b001/clusters/payments-rs/search/indexes"}, w.sent())
-	ix, err := w.index("payments-rs", "shop", "orders", "by-customer")
+	assert.Equal(t, []string{"POST /api/atlas/v2/groups/65a0c0ffee0000000000b001/clusters/payments-rs/search/indexes"}, w.Writes())
+	ix, err := indexOf(w, "payments-rs", "shop", "orders", "by-customer")
 	require.NoError(t, err)
 	assert.Equal(t, "lucene.english", ix.LatestDefinition.Analyzer)
-	assert.Contains(t, h.lastToast(), "index by-customer created")
-	assert.Regexp(t, `by-customer\s+search\s+PENDING`, h.screen())
+	assert.Contains(t, h.LastToast().Text, "index by-customer created")
+	assert.Regexp(t, `by-customer\s+search\s+PENDING`, h.Screen())
 
-	w.clock.Advance(time.Minute)
+	w.Clock.Advance(time.Minute)
 	h.refresh()
-	assert.Regexp(t, `by-customer\s+search\s+READY\s+yes\s+3 READY`, h.screen())
+	assert.Regexp(t, `by-customer\s+search\s+READY\s+yes\s+3 READY`, h.Screen())
 
 	// Edit starts from the current definition and sends an update.
 	h.selectIndex("by-customer")
@@ -133,32 +133,32 @@ func TestCreateWatchUpdateDelete(t *testing.T) {
 		assert.Contains(t, file, `"analyzer": "lucene.english"`)
 		return strings.Replace(file, "lucene.english", "lucene.german", 1), nil
 	})
-	h.key("e")
-	ix, err = w.index("payments-rs", "shop", "orders", "by-customer")
+	h.ActionKey("e")
+	ix, err = indexOf(w, "payments-rs", "shop", "orders", "by-customer")
 	require.NoError(t, err)
 	assert.Equal(t, "lucene.german", ix.LatestDefinition.Analyzer)
 	assert.Equal(t, int64(2), ix.LatestDefinitionVersion.Version)
-	assert.Contains(t, h.lastToast(), "updated to version 2")
+	assert.Contains(t, h.LastToast().Text, "updated to version 2")
 
 	// Delete asks for the name, then shows DELETING until it is gone.
 	h.selectIndex("by-customer")
-	h.key("d")
-	require.Len(t, h.confirms, 1)
-	c := h.confirms[0]
+	h.ActionKey("d")
+	require.Len(t, h.Confirms, 1)
+	c := h.Confirms[0]
 	assert.Equal(t, "by-customer", c.TypeToConfirm)
-	assert.Len(t, w.sent(), 2, "nothing deleted before the confirmation")
+	assert.Len(t, w.Writes(), 2, "nothing deleted before the confirmation")
 	c.Action.Confirmed = true
-	h.update(c.Action)
-	assert.Contains(t, w.sent()[2], "DELETE ")
-	assert.Regexp(t, `by-customer\s+search\s+DELETING`, h.screen())
-	ix, err = w.index("payments-rs", "shop", "orders", "by-customer")
+	h.Send(c.Action)
+	assert.Contains(t, w.Writes()[2], "DELETE ")
+	assert.Regexp(t, `by-customer\s+search\s+DELETING`, h.Screen())
+	ix, err = indexOf(w, "payments-rs", "shop", "orders", "by-customer")
 	require.NoError(t, err)
 	assert.Equal(t, apiclient.IndexDeleting, ix.Status)
-	w.clock.Advance(15 * time.Second)
+	w.Clock.Advance(15 * time.Second)
 	h.refresh()
-	assert.NotContains(t, h.screen(), "by-customer")
+	assert.NotContains(t, h.Screen(), "by-customer")
 	assert.Empty(t, h.p.deleting)
-	_, err = w.index("payments-rs", "shop", "orders", "by-customer")
+	_, err = indexOf(w, "payments-rs", "shop", "orders", "by-customer")
 	ae, ok := apiclient.AsError(err)
 	require.True(t, ok)
 	assert.Equal(t, 404, ae.Status)
@@ -169,13 +169,13 @@ func TestInvalidAnalyzerRefusedLocallyAndTextKept(t *testing.T) {
 	h := newHarness(t, w, "payments-rs", 120, 30)
 	bad := strings.Replace(newIndexJSON, "lucene.english", "lucene.klingon", 1)
 	h.ed.steps = append(h.ed.steps, save(bad)) // the second run saves unchanged
-	h.key("n")
+	h.ActionKey("n")
 	require.Len(t, h.ed.seen, 2, "the editor reopens once with the reason")
 	assert.Contains(t, h.ed.seen[1], `// ERROR: definition.analyzer: unknown analyzer "lucene.klingon"`)
 	assert.Contains(t, h.ed.seen[1], bad, "the user's text is kept")
-	assert.Empty(t, w.sent(), "nothing was sent")
-	assert.Contains(t, h.screen(), `definition refused, nothing sent: definition.analyzer: unknown analyzer "lucene.klingon"`)
-	assert.Contains(t, h.lastToast(), "lucene.klingon")
+	assert.Empty(t, w.Writes(), "nothing was sent")
+	assert.Contains(t, h.Screen(), `definition refused, nothing sent: definition.analyzer: unknown analyzer "lucene.klingon"`)
+	assert.Contains(t, h.LastToast().Text, "lucene.klingon")
 
 	// The draft survives: n opens it again, and fixing it sends it.
 	h.ed.steps = append(h.ed.steps, func(file string) (string, error) {
@@ -183,9 +183,9 @@ func TestInvalidAnalyzerRefusedLocallyAndTextKept(t *testing.T) {
 		text, _ := views.StripHeader(file)
 		return strings.ReplaceAll(text, "lucene.klingon", "lucene.english"), nil
 	})
-	h.key("n")
-	assert.Len(t, w.sent(), 1)
-	assert.NotContains(t, h.screen(), "refused")
+	h.ActionKey("n")
+	assert.Len(t, w.Writes(), 1)
+	assert.NotContains(t, h.Screen(), "refused")
 }
 
 func TestSyntaxAndRequiredFieldErrors(t *testing.T) {
@@ -202,11 +202,11 @@ func TestSyntaxAndRequiredFieldErrors(t *testing.T) {
 		w := newWorld(t)
 		h := newHarness(t, w, "payments-rs", 120, 30)
 		h.ed.steps = append(h.ed.steps, save(tc.text))
-		h.key("n")
+		h.ActionKey("n")
 		require.Len(t, h.ed.seen, 2, tc.text)
 		assert.Contains(t, h.ed.seen[1], "// ERROR: "+tc.want, tc.text)
 		assert.Contains(t, h.ed.seen[1], tc.text)
-		assert.Empty(t, w.sent())
+		assert.Empty(t, w.Writes())
 	}
 }
 
@@ -215,34 +215,34 @@ func TestServerRefusalReopensWithItsWords(t *testing.T) {
 	h := newHarness(t, w, "payments-rs", 120, 30)
 	dup := strings.Replace(newIndexJSON, "by-customer", "default", 1)
 	h.ed.steps = append(h.ed.steps, save(dup))
-	h.key("n")
+	h.ActionKey("n")
 	require.Len(t, h.ed.seen, 2)
 	assert.Contains(t, h.ed.seen[1], "409 INDEX_ALREADY_EXISTS: A search index named default already exists on shop.orders.")
 	assert.Contains(t, h.ed.seen[1], dup)
-	assert.Len(t, w.sent(), 1)
-	assert.Contains(t, h.screen(), "INDEX_ALREADY_EXISTS")
+	assert.Len(t, w.Writes(), 1)
+	assert.Contains(t, h.Screen(), "INDEX_ALREADY_EXISTS")
 }
 
 func TestEditorFailureKeepsDraft(t *testing.T) {
 	w := newWorld(t)
 	h := newHarness(t, w, "payments-rs", 120, 30)
 	h.ed.steps = append(h.ed.steps, func(string) (string, error) { return "", errors.New("exit status 1") })
-	h.key("n")
-	assert.Empty(t, w.sent())
-	assert.Contains(t, h.lastToast(), "editor failed (exit status 1)")
+	h.ActionKey("n")
+	assert.Empty(t, w.Writes())
+	assert.Contains(t, h.LastToast().Text, "editor failed (exit status 1)")
 	// Saving the template unchanged for a create is a real create request.
-	h.key("n")
-	assert.Len(t, w.sent(), 1)
-	_, err := w.index("payments-rs", "shop", "mycollection", "new-index")
+	h.ActionKey("n")
+	assert.Len(t, w.Writes(), 1)
+	_, err := indexOf(w, "payments-rs", "shop", "mycollection", "new-index")
 	assert.NoError(t, err, "the cursor is on the shop database: the template names it and a placeholder collection")
 }
 
 func TestAnalyzersView(t *testing.T) {
 	w := newWorld(t)
 	h := newHarness(t, w, "payments-rs", 100, 24)
-	h.key("A")
+	h.ActionKey("A")
 	require.Equal(t, modeAnalyzers, h.p.mode)
-	s := h.screen()
+	s := h.Screen()
 	assert.Contains(t, s, "sku-analyzer")
 	assert.Contains(t, s, "keyword")
 	requireGolden(t, "analyzers_100x24", s)
@@ -254,30 +254,30 @@ func TestAnalyzersView(t *testing.T) {
 		}
 	}
 	h.ed.steps = append(h.ed.steps, save(`[{"name": "sku-analyzer"}]`))
-	h.key("e")
+	h.ActionKey("e")
 	require.Len(t, h.ed.seen, 2)
 	assert.Contains(t, h.ed.seen[1], "// ERROR: [0].tokenizer.type: required")
-	assert.Empty(t, w.sent())
+	assert.Empty(t, w.Writes())
 
 	h.ed.steps = append(h.ed.steps, save(`[{"name": "sku-analyzer", "tokenizer": {"type": "keyword"}}, {"name": "words", "tokenizer": {"type": "whitespace"}}]`))
-	h.key("e")
-	assert.Equal(t, []string{"PUT /api/atlas/v1.0/groups/65a0c0ffee0000000000b001/clusters/payments-rs/fts/analyzers"}, w.sent())
-	got, err := w.client.Search().Analyzers(t.Context(), "65a0c0ffee0000000000b001", "payments-rs")
+	h.ActionKey("e")
+	assert.Equal(t, []string{"PUT /api/atlas/v1.0/groups/65a0c0ffee0000000000b001/clusters/payments-rs/fts/analyzers"}, w.Writes())
+	got, err := w.Client.Search().Analyzers(t.Context(), "65a0c0ffee0000000000b001", "payments-rs")
 	require.NoError(t, err)
 	assert.Len(t, got, 2)
-	assert.Contains(t, h.screen(), "words")
-	h.key("esc")
+	assert.Contains(t, h.Screen(), "words")
+	h.ActionKey("esc")
 	assert.Equal(t, modeTree, h.p.mode)
 }
 
 func TestFilterKeepsParents(t *testing.T) {
 	w := newWorld(t)
 	h := newHarness(t, w, "payments-rs", 120, 30)
-	h.update(filterMsg("embed"))
-	s := h.screen()
+	h.Send(filterMsg("embed"))
+	s := h.Screen()
 	assert.Contains(t, s, "embeddings")
 	assert.Contains(t, s, "products")
 	assert.NotContains(t, s, "orders")
-	h.update(filterMsg("nothing-like-this"))
-	assert.Contains(t, h.screen(), "No index matches the filter")
+	h.Send(filterMsg("nothing-like-this"))
+	assert.Contains(t, h.Screen(), "No index matches the filter")
 }

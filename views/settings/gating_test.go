@@ -2,10 +2,7 @@ package settings_test
 
 import (
 	"bytes"
-	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -15,42 +12,22 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
 	"github.com/dbadmin-tui/dbadmin-tui/apisim"
 	"github.com/dbadmin-tui/dbadmin-tui/ui"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
+	"github.com/dbadmin-tui/dbadmin-tui/views/viewstest"
 )
 
 // rootOnSim runs the whole dashboard, settings pane first, against apisim
 // as identity, and records every mutating request that reaches the server.
 func rootOnSim(t *testing.T, identity string, readOnly bool) (*teatest.TestModel, func() []string) {
 	t.Helper()
-	s, err := apisim.New(apisim.Options{Clock: apisim.NewManualClock(time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC))})
-	require.NoError(t, err)
-	var mu sync.Mutex
-	var writes []string
-	h := s.Handler()
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodGet && r.Header.Get("Authorization") != "" {
-			mu.Lock()
-			writes = append(writes, r.Method+" "+r.URL.Path)
-			mu.Unlock()
-		}
-		h.ServeHTTP(w, r)
-	}))
-	t.Cleanup(func() { ts.Close(); _ = s.Close() })
-	c, err := apiclient.New(apiclient.Options{BaseURL: ts.URL, Service: "atlas", MaxRetries: -1,
-		Auth: apiclient.DigestAuth(identity, identity+"-secret"), Gate: apiclient.NewGate(nil)})
-	require.NoError(t, err)
-	m, err := ui.New(ui.Options{Client: c, Project: "payments", Pane: views.Settings, ReadOnly: readOnly, Theme: "mono", NoColor: true})
+	sim := viewstest.NewSim(t, viewstest.SimOptions{Identity: identity, Gate: viewstest.GateUnknownRoles})
+	m, err := ui.New(ui.Options{Client: sim.Client, Project: "payments", Pane: views.Settings, ReadOnly: readOnly, Theme: "mono", NoColor: true})
 	require.NoError(t, err)
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(130, 36))
 	t.Cleanup(func() { _ = tm.Quit() })
-	return tm, func() []string {
-		mu.Lock()
-		defer mu.Unlock()
-		return append([]string(nil), writes...)
-	}
+	return tm, sim.Writes
 }
 
 func waitFor(t *testing.T, tm *teatest.TestModel, text string) {

@@ -1,0 +1,413 @@
+package viewstest
+
+import (
+	"reflect"
+	"runtime"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
+	"github.com/dbadmin-tui/dbadmin-tui/views"
+)
+
+// runner runs Cmds the way the program would, but synchronously and
+// deterministically: each Cmd runs to completion on the test's goroutine,
+// batches and sequences are expanded, and every message goes to route.
+//
+// Timers (tea.Tick, tea.Every: poll ticks, toast expiry, spinner frames)
+// say "later": they are parked, not run, so a result never depends on how
+// much wall time a test took; a timer inside a sequence holds back the
+// rest of it, as the program would until the tick. Tests that want a
+// timer's message deliver it themselves.
+type runner struct {
+	route     func(tea.Msg)
+	runTimers bool
+	timers    int
+}
+
+var cmdType = reflect.TypeOf(tea.Cmd(nil))
+
+func (r *runner) run(cmd tea.Cmd) {
+	if cmd == nil || r.park(cmd) {
+		return
+	}
+	r.expand(cmd())
+}
+
+// park counts a timer that will not run; it reports whether cmd was one.
+func (r *runner) park(cmd tea.Cmd) bool {
+	if r.runTimers {
+		return false
+	}
+	name := runtime.FuncForPC(reflect.ValueOf(cmd).Pointer()).Name()
+	if !strings.HasPrefix(name, "charm.land/bubbletea/v2.Tick.") && !strings.HasPrefix(name, "charm.land/bubbletea/v2.Every.") {
+		return false
+	}
+	r.timers++
+	return true
+}
+
+func (r *runner) expand(msg tea.Msg) {
+	if msg == nil {
+		return
+	}
+	if b, ok := msg.(tea.BatchMsg); ok {
+		for _, c := range b {
+			r.run(c)
+		}
+		return
+	}
+	if v := reflect.ValueOf(msg); v.Kind() == reflect.Slice && v.Type().Elem() == cmdType {
+		for i := range v.Len() { // a tea.Sequence: in order
+			c := v.Index(i).Interface().(tea.Cmd)
+			if c == nil {
+				continue
+			}
+			if r.park(c) {
+				return
+			}
+			r.expand(c())
+		}
+		return
+	}
+	r.route(msg)
+}
+
+// fromProgram reports whether msg is one of bubbletea's own messages, which
+// the program handles (a bell's tea.RawMsg, tea.ExecProcess's launch).
+func fromProgram(msg tea.Msg) bool {
+	t := reflect.TypeOf(msg)
+	return strings.HasPrefix(t.PkgPath(), "charm.land/bubbletea/")
+}
+
+// Driver stands in for the program and the root model around one pane: it
+// runs the pane's Cmds to completion, hands the pane its results
+// (ResultMsg, the message inside a PaneMsg, and its own messages), and
+// records what the pane asks of the root instead of opening dialogs.
+type Driver struct {
+	T    testing.TB
+	Pane views.Pane
+
+	// What the pane asked the root for, oldest first. Tests answer a
+	// dialog with Confirm or Submit.
+	Toasts    []views.ToastMsg
+	Confirms  []views.ConfirmMsg
+	Forms     []views.FormMsg
+	FormsDone []views.FormDoneMsg
+	// Ticks are the poll ticks that came due; see Tick.
+	Ticks []views.PollTickMsg
+	// Program holds bubbletea's own messages (bells, editor launches).
+	Program []tea.Msg
+
+	r runner
+}
+
+// NewDriver drives pane; nothing runs until the test calls Run or Send
+// (typically with the pane's Init and SetVisible).
+func NewDriver(t testing.TB, pane views.Pane) *Driver {
+	d := &Driver{T: t, Pane: pane}
+	d.r.route = d.route
+	return d
+}
+
+// RunTimers makes the driver run timers like any other Cmd, sleeping
+// through them: for a pane whose poll intervals the test set to nothing,
+// so each poll's tick lands in Ticks at once.
+func (d *Driver) RunTimers() { d.r.runTimers = true }
+
+// Timers is how many timers were parked so far.
+func (d *Driver) Timers() int { return d.r.timers }
+
+func (d *Driver) route(msg tea.Msg) {
+	switch m := msg.(type) {
+	case views.ResultMsg:
+		d.Send(m)
+	case views.PaneMsg:
+		d.Send(m.Msg)
+	case views.PollTickMsg:
+		d.Ticks = append(d.Ticks, m)
+	case views.ToastMsg:
+		d.Toasts = append(d.Toasts, m)
+	case views.ConfirmMsg:
+		d.Confirms = append(d.Confirms, m)
+	case views.FormMsg:
+		d.Forms = append(d.Forms, m)
+	case views.FormDoneMsg:
+		d.FormsDone = append(d.FormsDone, m)
+	case views.TaskStartMsg, views.TaskDoneMsg:
+	default:
+		if fromProgram(msg) {
+			d.Program = append(d.Program, msg)
+			return
+		}
+		d.Send(msg) // the pane's own message, as the root hands it on
+	}
+}
+
+// Run runs cmd to completion and routes what it produces.
+func (d *Driver) Run(cmd tea.Cmd) {
+	d.T.Helper()
+	d.r.run(cmd)
+}
+
+// Send gives the pane msg and runs the Cmd it returns.
+func (d *Driver) Send(msg tea.Msg) {
+	d.T.Helper()
+	p, cmd := d.Pane.Update(msg)
+	d.Pane = p
+	d.r.run(cmd)
+}
+
+// Press sends key presses by name (see Press).
+func (d *Driver) Press(keys ...string) {
+	d.T.Helper()
+	for _, k := range keys {
+		d.Send(Press(k))
+	}
+}
+
+// Action delivers an action as the root does once the gate allowed it.
+func (d *Driver) Action(name string) {
+	d.T.Helper()
+	d.Send(views.ActionMsg{Name: name})
+}
+
+// ActionKey is key k as the root delivers it with the gate allowing
+// everything: the pane's action bound to k as its ActionMsg, any other key
+// as a key press.
+func (d *Driver) ActionKey(k string) {
+	d.T.Helper()
+	for _, a := range d.Pane.Actions() {
+		for _, b := range a.Keys() {
+			if b == k {
+				d.Action(a.Name)
+				return
+			}
+		}
+	}
+	d.Send(Press(k))
+}
+
+// Tick delivers the newest poll tick that came due and forgets the rest,
+// as the one live loop would.
+func (d *Driver) Tick() {
+	d.T.Helper()
+	require.NotEmpty(d.T, d.Ticks, "no poll is scheduled")
+	m := d.Ticks[len(d.Ticks)-1]
+	d.Ticks = nil
+	d.Send(m)
+}
+
+// LastConfirm is the newest confirmation the pane asked for.
+func (d *Driver) LastConfirm() views.ConfirmMsg {
+	d.T.Helper()
+	require.NotEmpty(d.T, d.Confirms, "no confirmation was asked")
+	return d.Confirms[len(d.Confirms)-1]
+}
+
+// Confirm says yes to the newest confirmation, with input typed in its
+// prompt (if it has one).
+func (d *Driver) Confirm(input string) {
+	d.T.Helper()
+	a := d.LastConfirm().Action
+	a.Confirmed, a.Input = true, input
+	d.Send(a)
+}
+
+// Submit submits the newest form as the root does: values override the
+// fields' initial values, and every field's own rule runs first; the first
+// that fails is returned and the pane hears nothing.
+func (d *Driver) Submit(values components.FormValues) error {
+	d.T.Helper()
+	require.NotEmpty(d.T, d.Forms, "no form was opened")
+	f := d.Forms[len(d.Forms)-1]
+	all := FormDefaults(f.Fields)
+	for k, v := range values {
+		all[k] = v
+	}
+	for _, fd := range f.Fields {
+		if fd.Validate != nil {
+			if err := fd.Validate(all[fd.Key], all); err != nil {
+				return err
+			}
+		}
+	}
+	a := f.Action
+	a.Confirmed, a.Form, a.Values = true, f.ID, all
+	d.Send(a)
+	return nil
+}
+
+// FormDefaults are the values a form starts with: the text, the chosen
+// string, or "true"/"false" of each field.
+func FormDefaults(fields []components.Field) components.FormValues {
+	all := components.FormValues{}
+	for _, fd := range fields {
+		switch fd.Kind {
+		case components.FieldChoice:
+			if len(fd.Choices) > 0 {
+				all[fd.Key] = fd.Choices[fd.Choice]
+			}
+		case components.FieldToggle:
+			all[fd.Key] = "false"
+			if fd.On {
+				all[fd.Key] = "true"
+			}
+		default:
+			all[fd.Key] = fd.Value
+		}
+	}
+	return all
+}
+
+// LastFormDone is the newest answer the pane gave a submitted form.
+func (d *Driver) LastFormDone() views.FormDoneMsg {
+	d.T.Helper()
+	require.NotEmpty(d.T, d.FormsDone, "no form was answered")
+	return d.FormsDone[len(d.FormsDone)-1]
+}
+
+// LastToast is the newest toast; the zero ToastMsg when there was none.
+func (d *Driver) LastToast() views.ToastMsg {
+	if len(d.Toasts) == 0 {
+		return views.ToastMsg{}
+	}
+	return d.Toasts[len(d.Toasts)-1]
+}
+
+// Bells is how many times the pane rang the terminal bell.
+func (d *Driver) Bells() int { return countBells(d.Program) }
+
+// Launches is how many processes (an editor) the pane asked the program to
+// hand the terminal to.
+func (d *Driver) Launches() int {
+	n := 0
+	for _, m := range d.Program {
+		if reflect.TypeOf(m).String() == "tea.execMsg" {
+			n++
+		}
+	}
+	return n
+}
+
+func countBells(msgs []tea.Msg) int {
+	n := 0
+	for _, m := range msgs {
+		if r, ok := m.(tea.RawMsg); ok && r.Msg == "\a" {
+			n++
+		}
+	}
+	return n
+}
+
+// Screen is the pane's view as golden files hold it (see Screen).
+func (d *Driver) Screen() string { return Screen(d.Pane.View()) }
+
+// ModelDriver runs a whole tea.Model (the root with its panes) the way
+// the program would, with the same synchronous rules as Driver: every
+// message goes back to the model, bells and quits are counted instead.
+type ModelDriver struct {
+	T     testing.TB
+	Model tea.Model
+	Quits int
+
+	bells []tea.Msg
+	r     runner
+}
+
+// NewModelDriver starts m at a terminal of w x h.
+func NewModelDriver(t testing.TB, m tea.Model, w, h int) *ModelDriver {
+	d := &ModelDriver{T: t, Model: m}
+	d.r.route = d.route
+	d.r.run(m.Init())
+	d.Send(tea.WindowSizeMsg{Width: w, Height: h})
+	return d
+}
+
+func (d *ModelDriver) route(msg tea.Msg) {
+	if r, ok := msg.(tea.RawMsg); ok {
+		d.bells = append(d.bells, r)
+		return
+	}
+	d.Send(msg)
+}
+
+// Send gives the model msg and runs the Cmd it returns.
+func (d *ModelDriver) Send(msg tea.Msg) {
+	if _, ok := msg.(tea.QuitMsg); ok {
+		d.Quits++
+		return
+	}
+	m, cmd := d.Model.Update(msg)
+	d.Model = m
+	d.r.run(cmd)
+}
+
+// Press sends key presses by name (see Press).
+func (d *ModelDriver) Press(keys ...string) {
+	for _, k := range keys {
+		d.Send(Press(k))
+	}
+}
+
+// Type types text, one key press a character.
+func (d *ModelDriver) Type(text string) {
+	for _, r := range text {
+		d.Send(Press(string(r)))
+	}
+}
+
+// Bells is how many times the model rang the terminal bell.
+func (d *ModelDriver) Bells() int { return countBells(d.bells) }
+
+// Timers is how many timers were parked so far.
+func (d *ModelDriver) Timers() int { return d.r.timers }
+
+// Screen is the rendered screen without styling.
+func (d *ModelDriver) Screen() string { return ansi.Strip(d.Model.View().Content) }
+
+// Press builds a key press from a keymap key name ("a", "enter", "esc",
+// "ctrl+c", "shift+tab", "space", "pgdown").
+func Press(k string) tea.KeyPressMsg {
+	switch k {
+	case "enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "esc":
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab}
+	case "shift+tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
+	case "space":
+		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
+	case "backspace":
+		return tea.KeyPressMsg{Code: tea.KeyBackspace}
+	case "up":
+		return tea.KeyPressMsg{Code: tea.KeyUp}
+	case "down":
+		return tea.KeyPressMsg{Code: tea.KeyDown}
+	case "left":
+		return tea.KeyPressMsg{Code: tea.KeyLeft}
+	case "right":
+		return tea.KeyPressMsg{Code: tea.KeyRight}
+	case "home":
+		return tea.KeyPressMsg{Code: tea.KeyHome}
+	case "end":
+		return tea.KeyPressMsg{Code: tea.KeyEnd}
+	case "pgup":
+		return tea.KeyPressMsg{Code: tea.KeyPgUp}
+	case "pgdown":
+		return tea.KeyPressMsg{Code: tea.KeyPgDown}
+	case "delete":
+		return tea.KeyPressMsg{Code: tea.KeyDelete}
+	}
+	if len(k) > 5 && k[:5] == "ctrl+" {
+		return tea.KeyPressMsg{Code: rune(k[5]), Mod: tea.ModCtrl}
+	}
+	r := []rune(k)
+	return tea.KeyPressMsg{Code: r[0], Text: k}
+}

@@ -1,0 +1,128 @@
+package viewstest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dbadmin-tui/dbadmin-tui/keymap"
+	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
+	"github.com/dbadmin-tui/dbadmin-tui/views"
+)
+
+// failRecorder is a TB that records a failure instead of ending the test.
+type failRecorder struct {
+	testing.TB
+	failed bool
+}
+
+func (f *failRecorder) Helper()                      {}
+func (f *failRecorder) Errorf(string, ...any)        { f.failed = true }
+func (f *failRecorder) FailNow()                     { f.failed = true; panic(f) }
+func (f *failRecorder) Fatalf(string, ...any)        { f.FailNow() }
+func (f *failRecorder) Logf(format string, a ...any) {}
+
+func fails(t *testing.T, fn func(tb testing.TB)) bool {
+	r := &failRecorder{TB: t}
+	func() {
+		defer func() {
+			if p := recover(); p != nil && p != r {
+				panic(p)
+			}
+		}()
+		fn(r)
+	}()
+	return r.failed
+}
+
+func TestGoldenComparesExactly(t *testing.T) {
+	// A screen committed by the search pane's tests.
+	want := string(mustRead(t, "search/analyzers_100x24"))
+	assert.False(t, fails(t, func(tb testing.TB) { Golden(tb, "search/analyzers_100x24", want) }))
+	assert.True(t, fails(t, func(tb testing.TB) { Golden(tb, "search/analyzers_100x24", want+"x") }), "a changed screen fails")
+	assert.True(t, fails(t, func(tb testing.TB) { Golden(tb, "search/no-such-screen", want) }), "a missing file fails")
+}
+
+func mustRead(t *testing.T, name string) []byte {
+	t.Helper()
+	var got []byte
+	require.False(t, fails(t, func(tb testing.TB) {
+		path := repoRoot(tb) + "/testdata/" + name + ".golden"
+		b, err := readFile(path)
+		require.NoError(tb, err)
+		got = b
+	}))
+	return got
+}
+
+func TestScreenTrimsLineEnds(t *testing.T) {
+	assert.Equal(t, "a\n b\n\n", Screen("\x1b[1ma\x1b[0m  \n b \n"))
+}
+
+func TestSimLogsAPIRequestsOnly(t *testing.T) {
+	s := NewSim(t, SimOptions{})
+	mark := s.Mark()
+	_, err := s.Client.WhoAmI(context.Background())
+	require.NoError(t, err)
+	s.Control("GET", "/clock", "")
+	assert.Len(t, s.RequestsSince(mark), 1, "the control call and its token are not logged: %v", s.Requests())
+	assert.Empty(t, s.Writes())
+	assert.Equal(t, 1, s.Count("/v2"))
+}
+
+// tickPane arms a poll on Init and counts what it gets.
+type tickPane struct {
+	views.Pane
+	poll  views.Poller
+	got   []string
+	ticks int
+}
+
+func (p *tickPane) Init() tea.Cmd {
+	return tea.Batch(p.poll.Arm(views.Alerts, time.Hour), tea.Sequence(
+		func() tea.Msg { return views.PaneMsg{Pane: views.Alerts, Msg: "first"} },
+		func() tea.Msg { return views.ToastMsg{Text: "done"} }))
+}
+
+func (p *tickPane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
+	switch m := msg.(type) {
+	case string:
+		p.got = append(p.got, m)
+	case views.ActionMsg:
+		p.got = append(p.got, fmt.Sprintf("%s %v %s", m.Name, m.Confirmed, m.Values["n"]))
+	}
+	return p, nil
+}
+
+func (p *tickPane) Actions() []keymap.Action { return nil }
+
+func TestDriverParksTimersAndRoutesTheRest(t *testing.T) {
+	p := &tickPane{}
+	d := NewDriver(t, p)
+	start := time.Now()
+	d.Run(p.Init())
+	assert.Less(t, time.Since(start), time.Minute/2, "the hour-long tick was not waited for")
+	assert.Equal(t, 1, d.Timers())
+	assert.Equal(t, []string{"first"}, p.got, "a PaneMsg's message reaches the pane")
+	assert.Equal(t, "done", d.LastToast().Text)
+
+	d.Forms = append(d.Forms, views.FormMsg{ID: "f", Action: views.ActionMsg{Name: "go"}, Fields: []components.Field{
+		{Key: "n", Value: "1", Validate: func(v string, _ components.FormValues) error {
+			if v == "bad" {
+				return errors.New("bad")
+			}
+			return nil
+		}}}})
+	require.Error(t, d.Submit(components.FormValues{"n": "bad"}))
+	require.NoError(t, d.Submit(nil))
+	assert.Equal(t, "go true 1", p.got[len(p.got)-1], "the field's initial value is submitted")
+}
+
+func readFile(path string) ([]byte, error) { return os.ReadFile(path) }
