@@ -114,6 +114,18 @@ type ContextChangedMsg struct {
 	Scope bool
 }
 
+// Reload reports whether a pane that showed old must start over: the
+// scope changed, or the project or cluster it shows did.
+func (m ContextChangedMsg) Reload(old Context) bool {
+	return m.Scope || old.GroupID != m.Ctx.GroupID || old.ClusterName != m.Ctx.ClusterName
+}
+
+// ProjectChanged reports whether the scope or the project changed since
+// old: what a pane keeps per project is stale.
+func (m ContextChangedMsg) ProjectChanged(old Context) bool {
+	return m.Scope || old.GroupID != m.Ctx.GroupID
+}
+
 // FilterMsg is the text of the root's filter bar (`/`). Panes filter their
 // list with MatchFilter; empty text clears the filter.
 type FilterMsg struct{ Text string }

@@ -51,15 +51,25 @@ func taskID(pane ID, key string, seq uint64) string {
 type Poller struct {
 	gen   uint64
 	armed bool
+	pane  ID
+	every time.Duration
 }
 
 // Arm schedules the next tick after d and invalidates every earlier one.
 func (p *Poller) Arm(pane ID, d time.Duration) tea.Cmd {
 	p.gen++
-	p.armed = true
+	p.armed, p.pane, p.every = true, pane, d
 	gen := p.gen
 	return tea.Tick(d, func(time.Time) tea.Msg { return PollTickMsg{Pane: pane, Gen: gen} })
 }
+
+// Interval is the delay of the last Arm.
+func (p Poller) Interval() time.Duration { return p.every }
+
+// Tick is the message the current generation's tick carries. Tests on a
+// manual clock deliver it instead of waiting for the timer; Current drops
+// it when the loop is stopped.
+func (p Poller) Tick() PollTickMsg { return PollTickMsg{Pane: p.pane, Gen: p.gen} }
 
 // Stop invalidates the pending tick, if any.
 func (p *Poller) Stop() {

@@ -65,3 +65,30 @@ func TestLayoutFor(t *testing.T) {
 	assert.Equal(t, LayoutCompact, LayoutFor(119))
 	assert.Equal(t, LayoutWide, LayoutFor(120))
 }
+
+func TestPollerTickIsTheArmedGeneration(t *testing.T) {
+	var p Poller
+	_ = p.Arm(Search, 3*time.Second)
+	assert.Equal(t, 3*time.Second, p.Interval())
+	tick := p.Tick()
+	assert.Equal(t, Search, tick.Pane)
+	stale := tick
+	stale.Gen--
+	assert.False(t, p.Current(stale), "an older generation is dropped")
+	assert.True(t, p.Current(tick))
+	assert.False(t, p.Current(tick), "a tick is consumed once")
+}
+
+func TestContextChangeReload(t *testing.T) {
+	old := Context{GroupID: "g1", ClusterName: "c1"}
+	same := ContextChangedMsg{Ctx: old}
+	assert.False(t, same.Reload(old), "only presentation changed")
+	assert.False(t, same.ProjectChanged(old))
+	assert.True(t, ContextChangedMsg{Ctx: old, Scope: true}.Reload(old))
+	other := old
+	other.ClusterName = "c2"
+	assert.True(t, ContextChangedMsg{Ctx: other}.Reload(old), "another cluster")
+	assert.False(t, ContextChangedMsg{Ctx: other}.ProjectChanged(old))
+	other.GroupID = "g2"
+	assert.True(t, ContextChangedMsg{Ctx: other}.ProjectChanged(old), "another project")
+}

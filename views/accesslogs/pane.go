@@ -244,9 +244,9 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 		old := p.ctx
 		p.ctx = msg.Ctx
 		p.paused = msg.Ctx.Paused
-		if msg.Scope || old.ClusterName != p.ctx.ClusterName || old.GroupID != p.ctx.GroupID {
+		if msg.Reload(old) {
 			p.host, p.hosts, p.hostList, p.hostsErr = "", nil, nil, nil
-			if msg.Scope || old.GroupID != p.ctx.GroupID {
+			if msg.ProjectChanged(old) {
 				p.picked, p.clusters, p.clustersErr, p.clustersLoaded, p.clusterCursor = "", nil, nil, false, 0
 				p.clustersBusy = false
 				p.clusterSeq.Next() // an answer for the old project is dropped

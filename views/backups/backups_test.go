@@ -351,7 +351,7 @@ func TestPollingBudget(t *testing.T) {
 	mark := w.Mark()
 	ticks := 0
 	for elapsed := time.Duration(0); elapsed < 60*time.Second; {
-		d := h.p.poll.every
+		d := h.p.poll.Interval()
 		require.Equal(t, WatchEvery, d)
 		w.Clock.Advance(d)
 		elapsed += d
@@ -369,7 +369,7 @@ func TestPollingBudget(t *testing.T) {
 	h.Run(h.p.SetVisible(false))
 	mark = w.Mark()
 	for i := 0; i < 3; i++ {
-		w.Clock.Advance(h.p.poll.every)
+		w.Clock.Advance(h.p.poll.Interval())
 		require.True(t, h.tick())
 	}
 	reqs = w.RequestsSince(mark)
@@ -379,16 +379,17 @@ func TestPollingBudget(t *testing.T) {
 	}
 	// It finishes while hidden: a toast, and the loop stops.
 	for i := 0; i < 20 && len(h.p.watching) > 0; i++ {
-		w.Clock.Advance(h.p.poll.every)
+		w.Clock.Advance(h.p.poll.Interval())
 		h.tick()
 	}
 	assert.Empty(t, h.p.watching)
 	assert.Contains(t, h.LastToast().Text, "finished")
-	assert.False(t, h.p.poll.armed, "no poll after it finished")
+	assert.False(t, h.p.poll.Armed(), "no poll after it finished")
 	mark = w.Mark()
-	gen := h.p.poll.gen
-	h.Send(views.PollTickMsg{Pane: views.Backups, Gen: gen})
-	h.Send(views.PollTickMsg{Pane: views.Backups, Gen: gen - 1})
+	tick := h.p.poll.Tick()
+	h.Send(tick)
+	tick.Gen--
+	h.Send(tick)
 	w.Clock.Advance(time.Hour)
 	reqs = w.RequestsSince(mark)
 	assert.Empty(t, reqs, "nothing after it finished")
@@ -396,9 +397,9 @@ func TestPollingBudget(t *testing.T) {
 	// A hidden pane that watches nothing never polls.
 	other := newHarness(t, w, "payments-rs", 120, 16)
 	other.Run(other.p.SetVisible(false))
-	assert.False(t, other.p.poll.armed)
+	assert.False(t, other.p.poll.Armed())
 	mark = w.Mark()
-	other.Send(views.PollTickMsg{Pane: views.Backups, Gen: other.p.poll.gen})
+	other.Send(other.p.poll.Tick())
 	reqs = w.RequestsSince(mark)
 	assert.Empty(t, reqs, "hidden and idle")
 }

@@ -2,9 +2,6 @@ package backups
 
 import (
 	"testing"
-	"time"
-
-	tea "charm.land/bubbletea/v2"
 
 	"github.com/dbadmin-tui/dbadmin-tui/keymap"
 	"github.com/dbadmin-tui/dbadmin-tui/themes"
@@ -17,8 +14,8 @@ import (
 // org-owner client that has no gate (the gate is the root's business).
 func newWorld(t *testing.T) *viewstest.Sim { return viewstest.NewSim(t, viewstest.SimOptions{}) }
 
-// harness drives the pane as the root does; poll ticks are stepped by hand
-// with tick.
+// harness drives the pane as the root does; its timers are parked, and
+// poll ticks are stepped by hand with tick.
 type harness struct {
 	*viewstest.Driver
 	p *Pane
@@ -30,7 +27,6 @@ func newHarness(t *testing.T, w *viewstest.Sim, cluster string, width, height in
 	ctx.ClusterName, ctx.Layout = cluster, views.LayoutFor(width)
 	h := &harness{p: NewPane(ctx)}
 	h.Driver = viewstest.NewDriver(t, h.p)
-	h.p.poll.schedule = func(time.Duration, uint64) tea.Cmd { return nil }
 	h.p.SetSize(width, height)
 	h.Run(h.p.Init())
 	h.Run(h.p.SetVisible(true))
@@ -40,10 +36,10 @@ func newHarness(t *testing.T, w *viewstest.Sim, cluster string, width, height in
 // tick delivers the pending poll tick, if any, as the timer would.
 func (h *harness) tick() bool {
 	h.T.Helper()
-	if !h.p.poll.armed {
+	if !h.p.poll.Armed() {
 		return false
 	}
-	h.Send(views.PollTickMsg{Pane: views.Backups, Gen: h.p.poll.gen})
+	h.Send(h.p.poll.Tick())
 	return true
 }
 

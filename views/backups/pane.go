@@ -57,7 +57,7 @@ type Pane struct {
 	paused  bool
 
 	seq  views.Seq
-	poll pollLoop
+	poll views.Poller
 	// appliedSeq is the newest load whose answer is on screen.
 	appliedSeq uint64
 	// failures counts polls in a row that failed; it backs the interval off.
@@ -212,7 +212,7 @@ func (p *Pane) arm() tea.Cmd {
 		p.poll.Stop()
 		return nil
 	}
-	return p.poll.Arm(p.interval())
+	return p.poll.Arm(views.Backups, p.interval())
 }
 
 // tick is one poll: visible, the parts of the shown cluster that move (or
@@ -336,7 +336,7 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 		}
 		p.detail.SetTheme(p.ctx.Theme)
 		p.layout()
-		if msg.Scope || old.GroupID != p.ctx.GroupID || old.ClusterName != p.ctx.ClusterName {
+		if msg.Reload(old) {
 			if old.GroupID != p.ctx.GroupID {
 				p.watching = map[string]watch{}
 			}
@@ -505,35 +505,4 @@ func (p *Pane) open(c clusterRef) tea.Cmd {
 	p.data.Route, p.data.Note = routeFor(c.Kind, p.ctx.Now())
 	p.rebuild()
 	return tea.Batch(p.loadData("loading backups of "+c.Name, allParts, keyData), p.arm())
-}
-
-// pollLoop is the pane's poll generation: every Arm starts a new one, so a
-// stale tick is recognised and dropped; Every is the armed delay (tests
-// read it to step a manual clock).
-type pollLoop struct {
-	gen   uint64
-	armed bool
-	every time.Duration
-	// schedule replaces the timer (tests step a manual clock instead).
-	schedule func(d time.Duration, gen uint64) tea.Cmd
-}
-
-func (l *pollLoop) Arm(d time.Duration) tea.Cmd {
-	l.gen++
-	l.armed, l.every = true, d
-	gen := l.gen
-	if l.schedule != nil {
-		return l.schedule(d, gen)
-	}
-	return tea.Tick(d, func(time.Time) tea.Msg { return views.PollTickMsg{Pane: views.Backups, Gen: gen} })
-}
-
-func (l *pollLoop) Stop() { l.gen++; l.armed = false }
-
-func (l *pollLoop) Current(msg views.PollTickMsg) bool {
-	if !l.armed || msg.Gen != l.gen {
-		return false
-	}
-	l.armed = false
-	return true
 }

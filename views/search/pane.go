@@ -268,7 +268,7 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 		p.analyzerTable.SetTheme(p.ctx.Theme)
 		p.detail.SetTheme(p.ctx.Theme)
 		p.layout()
-		if msg.Scope || old.GroupID != p.ctx.GroupID || old.ClusterName != p.ctx.ClusterName {
+		if msg.Reload(old) {
 			p.clusters, p.loaded, p.listErr, p.mode = nil, false, nil, modeTree
 			p.deleting, p.watching = map[string]bool{}, map[string]bool{}
 			p.rebuild()
