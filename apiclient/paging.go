@@ -8,12 +8,13 @@ import (
 	"strconv"
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient/catalog"
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient/limits"
 	"golang.org/x/sync/errgroup"
 )
 
 // Paging limits from the spec (section 8).
 const (
-	MaxItemsPerPage     = 500
+	MaxItemsPerPage     = limits.MaxItemsPerPage
 	DefaultItemsPerPage = 100
 	defaultConcurrency  = 4
 )
@@ -37,12 +38,16 @@ func (o *ListOptions) apply(q url.Values) {
 	}
 }
 
+// validate checks the members that are set (0 means the server's default)
+// with the spec's limits, the same rule apisim answers 400 with.
 func (o *ListOptions) validate() error {
-	if o.PageNum < 0 {
-		return fmt.Errorf("pageNum must be >= 1, got %d", o.PageNum)
+	if o.PageNum != 0 {
+		if err := limits.PageNum(o.PageNum); err != nil {
+			return err
+		}
 	}
-	if o.ItemsPerPage < 0 || o.ItemsPerPage > MaxItemsPerPage {
-		return fmt.Errorf("itemsPerPage must be 1..%d, got %d", MaxItemsPerPage, o.ItemsPerPage)
+	if o.ItemsPerPage != 0 {
+		return limits.ItemsPerPage(o.ItemsPerPage)
 	}
 	return nil
 }
