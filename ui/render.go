@@ -285,21 +285,42 @@ func (m *Model) renderFooter() string {
 }
 
 // shortHelp is the one-line key summary: the active filter first, then the
-// pane's enabled actions and the global keys.
+// pane's enabled actions and the global keys. When they do not fit, the
+// last ones give way, but the help key always stays, at the end: it is how
+// a user on a narrow terminal finds the rest.
 func (m *Model) shortHelp() string {
 	st := m.theme.Styles
-	var parts []string
+	var lead []string
 	if p := m.activePane(); p != nil {
 		if f := m.filters[p.ID()]; f != "" {
-			parts = append(parts, st.HelpKey.Render("filter:")+" "+clean(f)+st.HelpDesc.Render(" (esc clears)"))
+			lead = append(lead, st.HelpKey.Render("filter:")+" "+clean(f)+st.HelpDesc.Render(" (esc clears)"))
 		}
 	}
+	helpKey := m.keys.Global.Help.Help()
+	all := lead    // every part, in the keymap's order
+	others := lead // every part but the help key's
 	for _, b := range m.keys.HelpFor(m.helpScope()).ShortHelp() {
 		if !b.Enabled() {
 			continue
 		}
 		h := b.Help()
-		parts = append(parts, st.HelpKey.Render(h.Key)+" "+st.HelpDesc.Render(h.Desc))
+		part := st.HelpKey.Render(h.Key) + " " + st.HelpDesc.Render(h.Desc)
+		all = append(all, part)
+		if h != helpKey {
+			others = append(others, part)
+		}
 	}
-	return " " + strings.Join(parts, st.HelpSep.Render(" • "))
+	sep := st.HelpSep.Render(" • ")
+	line := " " + strings.Join(all, sep)
+	if m.width <= 0 || lipgloss.Width(line) <= m.width {
+		return line
+	}
+	tail := st.HelpKey.Render(helpKey.Key) + " " + st.HelpDesc.Render(helpKey.Desc)
+	for n := len(others); n >= 0; n-- {
+		line = " " + strings.Join(append(append([]string{}, others[:n]...), "…", tail), sep)
+		if lipgloss.Width(line) <= m.width {
+			break
+		}
+	}
+	return line
 }
