@@ -205,6 +205,10 @@ func (m *Model) View() tea.View {
 	return v
 }
 
+// Now is the dashboard's clock: the simulator's under --demo, whose world
+// runs faster than the wall clock.
+func (m *Model) Now() time.Time { return m.clock() }
+
 // Busy lists what a pane reports as still running (a restore or migration
 // this session started).
 func (m *Model) Busy() []string {

@@ -104,6 +104,10 @@ func setup(f flags, getenv func(string) string) (*app, error) {
 		// The TUI owns the terminal, so the address is not printed: the
 		// help overlay shows it, for curl or the simulator's control API.
 		opts.DemoServer = base
+		// The demo's world runs --demo-speed times faster than the wall
+		// clock: the dashboard reads the simulator's time, so "acknowledge
+		// for 1h", ages and sunset dates mean the same on both sides.
+		opts.Clock = sim.Now
 		clientOpts = apiclient.Options{BaseURL: base, Service: "atlas",
 			Auth: apiclient.DigestAuth(f.demoRole, f.demoRole+"-secret")}
 	} else {
@@ -138,6 +142,9 @@ func setup(f flags, getenv func(string) string) (*app, error) {
 	// the role.
 	clientOpts.AppVersion = version
 	clientOpts.Gate = apiclient.NewGate(roles)
+	if opts.Clock != nil {
+		clientOpts.Gate.SetClock(opts.Clock)
+	}
 	client, err := apiclient.New(clientOpts)
 	if err != nil {
 		a.close()

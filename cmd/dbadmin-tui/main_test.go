@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -109,4 +110,18 @@ func TestMissingCredentialsIsAClearError(t *testing.T) {
 	code := run(nil, &out, &errOut, func(k string) string { return env[k] })
 	assert.Equal(t, 1, code)
 	assert.Contains(t, errOut.String(), "credentials")
+}
+
+// The demo's world runs --demo-speed times faster; the dashboard reads its
+// clock, so "acknowledge for 1h" means an hour of the simulator's time.
+func TestDemoDashboardUsesTheSimulatorsClock(t *testing.T) {
+	f, err := parseFlags([]string{"--demo", "--demo-speed", "36000"})
+	require.NoError(t, err)
+	dir := t.TempDir()
+	a, err := setup(f, func(k string) string { return map[string]string{"XDG_STATE_HOME": dir, "HOME": dir}[k] })
+	require.NoError(t, err)
+	defer a.close()
+	time.Sleep(200 * time.Millisecond)
+	ahead := a.model.Now().Sub(time.Now())
+	assert.Greater(t, ahead, 30*time.Minute, "at 10 h a second, 0.2 s is 2 h of simulator time")
 }
