@@ -19,7 +19,7 @@ import (
 // footerLine is the screen's last line: the task line with the newest toast
 // on the right.
 func footerLine(d *driver) string {
-	lines := strings.Split(d.screen(), "\n")
+	lines := strings.Split(d.Screen(), "\n")
 	return strings.TrimRight(lines[len(lines)-1], " ")
 }
 
@@ -44,17 +44,17 @@ func TestFooterInfoToastExpiresErrorToastStaysUntilEsc(t *testing.T) {
 	assert.NotContains(t, m.View().Content, "pwned\x07", "server text is sanitized")
 	msg := expire()
 	require.IsType(t, components.ToastExpireMsg{}, msg)
-	d.send(msg)
+	d.Send(msg)
 	assert.NotContains(t, footerLine(d), "snapshot queued", "gone when its time is up")
 
 	_, expire = m.Update(views.ToastMsg{Text: "ack failed: 403 USER_UNAUTHORIZED", Err: true})
 	assert.Nil(t, expire, "an error toast never expires")
 	assert.Contains(t, footerLine(d), "✗ ack failed: 403 USER_UNAUTHORIZED (esc)")
 	before := len(panes[views.Alerts].keysGot())
-	d.key(press("esc"))
+	d.Press("esc")
 	assert.NotContains(t, footerLine(d), "ack failed")
 	assert.Len(t, panes[views.Alerts].keysGot(), before, "that esc only dismissed the toast")
-	d.key(press("esc"))
+	d.Press("esc")
 	assert.Len(t, panes[views.Alerts].keysGot(), before+1, "the next esc reaches the pane")
 }
 
@@ -62,17 +62,17 @@ func TestFooterTaskLineSpinsThenSaysDoneOrFailed(t *testing.T) {
 	d, _, _ := readyModel(t, nil)
 	m := d.m
 
-	d.send(views.TaskStartMsg{ID: "ack#1", Text: "acknowledging 2 alerts"})
-	d.settle()
+	d.Send(views.TaskStartMsg{ID: "ack#1", Text: "acknowledging 2 alerts"})
+	d.Settle()
 	assert.Equal(t, " * acknowledging 2 alerts…", spinning(footerLine(d)))
 	require.Equal(t, 1, m.tasks.Running())
 	_, next := m.Update(spinner.TickMsg{})
 	assert.Nil(t, next, "a tick for another spinner is not ours")
 
-	d.send(views.TaskDoneMsg{ID: "ack#1"})
+	d.Send(views.TaskDoneMsg{ID: "ack#1"})
 	assert.Equal(t, " ✓ acknowledging 2 alerts", footerLine(d))
 
-	d.send(views.TaskStartMsg{ID: "snap#2", Text: "taking snapshot"})
+	d.Send(views.TaskStartMsg{ID: "snap#2", Text: "taking snapshot"})
 	_, clear := m.Update(views.TaskDoneMsg{ID: "snap#2", Err: errors.New("403 USER_UNAUTHORIZED")})
 	assert.Nil(t, clear, "a failure is not cleared by time")
 	assert.Equal(t, " ✗ taking snapshot failed: 403 USER_UNAUTHORIZED", footerLine(d))
@@ -81,20 +81,20 @@ func TestFooterTaskLineSpinsThenSaysDoneOrFailed(t *testing.T) {
 	// over it meanwhile. Here the next task is a pane's request, which its
 	// result ends.
 	list := views.ResultMsg{Pane: views.Alerts, Seq: 3, Key: "list", Task: "loading alerts"}
-	d.send(views.TaskStartMsg{ID: list.TaskID(), Text: list.Task})
+	d.Send(views.TaskStartMsg{ID: list.TaskID(), Text: list.Task})
 	assert.Equal(t, " * loading alerts… (+1)", spinning(footerLine(d)))
-	d.send(list)
+	d.Send(list)
 	assert.Equal(t, " ✓ loading alerts", footerLine(d), "the result ended the task and replaced the failure")
 }
 
 func TestFooterFollowsTheTheme(t *testing.T) {
 	d, _, _ := readyModel(t, func(o *Options) { o.Theme = "" })
 	light := themes.MustGet(themes.Light)
-	d.send(tea.BackgroundColorMsg{Color: bg{0xffff, 0xffff, 0xffff, 0xffff}})
-	d.send(views.TaskStartMsg{ID: "t", Text: "loading"})
-	d.settle()
+	d.Send(tea.BackgroundColorMsg{Color: bg{0xffff, 0xffff, 0xffff, 0xffff}})
+	d.Send(views.TaskStartMsg{ID: "t", Text: "loading"})
+	d.Settle()
 	frame := []rune(footerLine(d))[1]
 	assert.Contains(t, d.m.View().Content, light.StateRunning.Render(string(frame)), "the spinner takes the new theme")
-	d.send(views.ToastMsg{Text: "boom", Err: true})
+	d.Send(views.ToastMsg{Text: "boom", Err: true})
 	assert.Contains(t, d.m.View().Content, light.ErrorText.Render("✗ boom (esc)"), "and so do toasts")
 }

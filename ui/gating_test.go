@@ -9,6 +9,7 @@ import (
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient/catalog"
 	"github.com/dbadmin-tui/dbadmin-tui/keymap"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
+	"github.com/dbadmin-tui/dbadmin-tui/views/viewstest"
 )
 
 // driveEveryActionKey presses, in every pane, every key of every action the
@@ -26,26 +27,26 @@ func driveEveryActionKey(t *testing.T, d *driver) {
 	}
 	for i := range views.Order() {
 		d.m.switchTo(i)
-		d.settle()
+		d.Settle()
 		for _, k := range keys {
 			for _, p := range []string{k, "y", "enter"} {
-				d.send(press(p))
-				d.drain()
+				d.Send(viewstest.Press(p))
+				d.Drain()
 			}
 			for d.m.layers.len() > 0 {
-				d.send(press("esc"))
+				d.Send(viewstest.Press("esc"))
 			}
 		}
-		d.settle()
+		d.Settle()
 	}
-	d.wait()
+	d.Settle()
 }
 
 func TestNoMutationReachesServerInReadOnlyMode(t *testing.T) {
 	api := newFakeAPI(t, orgOwner())
 	m := newModel(t, api, func(o *Options) { o.ReadOnly = true; o.Panes = recFactories(true, nil) })
 	d := newDriver(t, m, 120, 40)
-	d.settle()
+	d.Settle()
 	require.Equal(t, phaseReady, m.phase)
 	driveEveryActionKey(t, d)
 	assert.Zero(t, api.mutations.Load(), "mutating requests: %v", api.mutated)
@@ -55,7 +56,7 @@ func TestNoMutationReachesServerWithoutTheRole(t *testing.T) {
 	api := newFakeAPI(t, projectReadOnly()...)
 	m := newModel(t, api, func(o *Options) { o.Panes = recFactories(true, nil) })
 	d := newDriver(t, m, 120, 40)
-	d.settle()
+	d.Settle()
 	require.Equal(t, phaseReady, m.phase)
 	driveEveryActionKey(t, d)
 	assert.Zero(t, api.mutations.Load(), "mutating requests: %v", api.mutated)
@@ -65,7 +66,7 @@ func TestNoMutationFromPlaceholderPanesInReadOnlyMode(t *testing.T) {
 	api := newFakeAPI(t, orgOwner())
 	m := newModel(t, api, func(o *Options) { o.ReadOnly = true })
 	d := newDriver(t, m, 120, 40)
-	d.settle()
+	d.Settle()
 	driveEveryActionKey(t, d)
 	assert.Zero(t, api.mutations.Load())
 }
@@ -76,7 +77,7 @@ func TestOwnerSessionDoesMutate(t *testing.T) {
 	api := newFakeAPI(t, orgOwner())
 	m := newModel(t, api, func(o *Options) { o.Panes = recFactories(false, nil) })
 	d := newDriver(t, m, 120, 40)
-	d.settle()
+	d.Settle()
 	driveEveryActionKey(t, d)
 	assert.Positive(t, api.mutations.Load())
 }
@@ -97,16 +98,16 @@ func TestDeniedActionSaysWhy(t *testing.T) {
 			panes := map[views.ID]*recPane{}
 			m := newModel(t, api, func(o *Options) { o.ReadOnly = tc.readOnly; o.Panes = recFactories(false, panes) })
 			d := newDriver(t, m, 160, 40)
-			d.settle()
-			d.key(press("a"))
-			assert.Contains(t, d.screen(), tc.want)
+			d.Settle()
+			d.Press("a")
+			assert.Contains(t, d.Screen(), tc.want)
 			assert.Empty(t, panes[views.Alerts].actionsGot(), "the pane never hears of a denied action")
 			assert.Empty(t, panes[views.Alerts].keysGot(), "nor gets the key as a plain key")
 			assert.Zero(t, api.mutations.Load())
 
-			d.key(press("?"))
-			assert.Contains(t, d.screen(), "acknowledge", "help lists the action")
-			assert.Contains(t, d.screen(), tc.want[len("acknowledge"):][:12], "greyed with the reason")
+			d.Press("?")
+			assert.Contains(t, d.Screen(), "acknowledge", "help lists the action")
+			assert.Contains(t, d.Screen(), tc.want[len("acknowledge"):][:12], "greyed with the reason")
 		})
 	}
 }
@@ -115,10 +116,10 @@ func TestDeniedActionSaysWhy(t *testing.T) {
 // delivery.
 func TestConfirmedActionIsGatedAgainAtDelivery(t *testing.T) {
 	d, panes, api := readyModel(t, nil)
-	d.send(views.ConfirmMsg{Pane: views.Alerts, Title: "Ack?", Action: views.ActionMsg{Name: "alerts.ack"}})
-	d.settle()
+	d.Send(views.ConfirmMsg{Pane: views.Alerts, Title: "Ack?", Action: views.ActionMsg{Name: "alerts.ack"}})
+	d.Settle()
 	d.m.gate.SetReadOnly(true)
-	d.key(press("y"))
+	d.Press("y")
 	assert.Empty(t, panes[views.Alerts].actionsGot())
 	assert.Zero(t, api.mutations.Load())
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient/catalog"
 	"github.com/dbadmin-tui/dbadmin-tui/keymap"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
+	"github.com/dbadmin-tui/dbadmin-tui/views/viewstest"
 )
 
 var fixedNow = time.Date(2025, 3, 12, 9, 30, 0, 0, time.UTC)
@@ -29,6 +30,34 @@ func newModel(t testing.TB, api *fakeAPI, mod func(*Options)) *Model {
 		t.Fatal(err)
 	}
 	return m
+}
+
+// driver is the shared live driver with the root model at hand: Cmds run
+// concurrently as in the program, Settle waits for every answer.
+type driver struct {
+	*viewstest.ModelDriver
+	m *Model
+}
+
+func newDriver(t testing.TB, m *Model, w, h int) *driver {
+	return &driver{ModelDriver: viewstest.NewLiveModelDriver(t, m, w, h), m: m}
+}
+
+// collect runs a Cmd and its batch synchronously (for commands known to be
+// immediate) and returns the messages.
+func collect(cmd tea.Cmd) []tea.Msg {
+	if cmd == nil {
+		return nil
+	}
+	msg := cmd()
+	if b, ok := msg.(tea.BatchMsg); ok {
+		var out []tea.Msg
+		for _, c := range b {
+			out = append(out, collect(c)...)
+		}
+		return out
+	}
+	return []tea.Msg{msg}
 }
 
 // recPane records what it receives. A hostile one also tries to call every

@@ -13,6 +13,7 @@ import (
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
 	"github.com/dbadmin-tui/dbadmin-tui/apisim"
 	"github.com/dbadmin-tui/dbadmin-tui/keymap"
+	"github.com/dbadmin-tui/dbadmin-tui/views/viewstest"
 )
 
 var monkeyKeys = flag.Int("monkey", 20000, "random key presses and resizes for TestMonkey")
@@ -41,10 +42,10 @@ func TestMonkey(t *testing.T) {
 	require.NoError(t, err)
 
 	d := newDriver(t, m, 120, 40)
-	d.settle()
+	d.Settle()
 	for i := 0; i < 30 && m.phase != phaseReady; i++ { // faults may fail the start: r retries
-		d.send(press("r"))
-		d.settle()
+		d.Send(viewstest.Press("r"))
+		d.Settle()
 	}
 	require.Equal(t, phaseReady, m.phase, "connected despite faults")
 
@@ -57,32 +58,32 @@ func TestMonkey(t *testing.T) {
 			ready++
 		}
 		if rng.IntN(20) == 0 {
-			d.send(tea.WindowSizeMsg{Width: rng.IntN(240), Height: rng.IntN(80)})
+			d.Send(tea.WindowSizeMsg{Width: rng.IntN(240), Height: rng.IntN(80)})
 		} else {
-			d.send(keys[rng.IntN(len(keys))])
+			d.Send(keys[rng.IntN(len(keys))])
 		}
-		d.drain()
+		d.Drain()
 		if i%25 == 0 {
 			_ = m.View()
 		}
 	}
 	t.Logf("%d events (%d while connected) in %v; %d quits asked on the way",
-		*monkeyKeys, ready, time.Since(start).Round(time.Millisecond), d.quits)
+		*monkeyKeys, ready, time.Since(start).Round(time.Millisecond), d.Quits)
 
 	// Let every request still out answer, back to a normal size, close
 	// whatever is open, and quit.
-	d.settle()
-	d.send(tea.WindowSizeMsg{Width: 120, Height: 40})
+	d.Settle()
+	d.Send(tea.WindowSizeMsg{Width: 120, Height: 40})
 	for i := 0; i < 10 && m.layers.len() > 0; i++ {
-		d.send(press("esc"))
+		d.Send(viewstest.Press("esc"))
 	}
 	// The random keys may have started a migration or a restore: then q asks
 	// first (default No), and y quits.
-	_, cmd := m.Update(press("q"))
+	_, cmd := m.Update(viewstest.Press("q"))
 	if busy := m.Busy(); len(busy) > 0 {
 		require.Nil(t, cmd, "q with %v running asks instead of quitting", busy)
 		require.Equal(t, 1, m.layers.len(), "the quit question is open")
-		_, cmd = m.Update(press("y"))
+		_, cmd = m.Update(viewstest.Press("y"))
 	}
 	require.NotNil(t, cmd, "q answers")
 	assert.Equal(t, tea.QuitMsg{}, cmd())
@@ -94,14 +95,14 @@ func monkeyKeyPool() []tea.KeyPressMsg {
 	var out []tea.KeyPressMsg
 	for _, a := range keymap.Default().Actions() {
 		for _, k := range a.Keys() {
-			out = append(out, press(k))
+			out = append(out, viewstest.Press(k))
 		}
 	}
 	for _, r := range "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789:/?@!-_ .é語" {
-		out = append(out, press(string(r)))
+		out = append(out, viewstest.Press(string(r)))
 	}
 	for _, k := range []string{"enter", "esc", "tab", "shift+tab", "backspace", "delete", "left", "right", "up", "down", "home", "end", "ctrl+o", "ctrl+w", "ctrl+u"} {
-		out = append(out, press(k), press(k)) // weight the keys that move between layers
+		out = append(out, viewstest.Press(k), viewstest.Press(k)) // weight the keys that move between layers
 	}
 	out = append(out, tea.KeyPressMsg{Code: 0x1b, Text: "\x1b]0;pwned\x07"}, tea.KeyPressMsg{Code: 'x', Text: "\x1b[2J"})
 	return out

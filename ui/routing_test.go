@@ -11,11 +11,12 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dbadmin-tui/dbadmin-tui/views"
+	"github.com/dbadmin-tui/dbadmin-tui/views/viewstest"
 )
 
 func TestPressHelperMatchesKeymapNames(t *testing.T) {
 	for _, k := range []string{"a", "G", "?", ":", "/", "@", "1", "enter", "esc", "tab", "shift+tab", "space", "ctrl+c", "ctrl+o", "up", "pgdown"} {
-		assert.Equal(t, k, press(k).String())
+		assert.Equal(t, k, viewstest.Press(k).String())
 	}
 }
 
@@ -29,7 +30,7 @@ func readyModel(t *testing.T, mod func(*Options)) (*driver, map[views.ID]*recPan
 		}
 	})
 	d := newDriver(t, m, 120, 40)
-	d.settle()
+	d.Settle()
 	require.Equal(t, phaseReady, m.phase, "connected")
 	return d, panes, api
 }
@@ -40,28 +41,28 @@ func TestNumberKeysAndTabSwitchPanes(t *testing.T) {
 	assert.Equal(t, 0, m.active)
 	assert.True(t, panes[views.Alerts].visible)
 	for i, id := range views.Order() {
-		d.key(press(string(rune('1' + i))))
+		d.Press(string(rune('1' + i)))
 		assert.Equal(t, i, m.active, "key %d", i+1)
 		assert.True(t, panes[id].visible)
 	}
 	assert.False(t, panes[views.Alerts].visible, "switched-away pane is hidden")
-	d.key(press("tab"))
+	d.Press("tab")
 	assert.Equal(t, 0, m.active, "tab wraps")
-	d.key(press("shift+tab"))
+	d.Press("shift+tab")
 	assert.Equal(t, 5, m.active, "shift+tab wraps back")
-	assert.Contains(t, d.screen(), "pane settings")
+	assert.Contains(t, d.Screen(), "pane settings")
 }
 
 func TestPlainKeysReachTheActivePaneOnly(t *testing.T) {
 	d, panes, _ := readyModel(t, nil)
-	d.key(press("j"), press("down"))
+	d.Press("j", "down")
 	assert.Equal(t, []string{"j", "down"}, panes[views.Alerts].keysGot())
 	assert.Empty(t, panes[views.Backups].keysGot())
 }
 
 func TestActionKeyIsDeliveredAsActionMsg(t *testing.T) {
 	d, panes, api := readyModel(t, nil)
-	d.key(press("a"))
+	d.Press("a")
 	got := panes[views.Alerts].actionsGot()
 	require.Len(t, got, 1)
 	assert.Equal(t, "alerts.ack", got[0].Name)
@@ -72,24 +73,24 @@ func TestActionKeyIsDeliveredAsActionMsg(t *testing.T) {
 func TestEscClosesTopLayerOnly(t *testing.T) {
 	d, panes, _ := readyModel(t, nil)
 	m := d.m
-	d.key(press("/"))
-	d.key(press("?"))
+	d.Press("/")
+	d.Press("?")
 	// `?` typed into the filter bar: the bar is the top layer and takes it.
 	assert.Equal(t, 1, m.layers.len())
 	assert.Equal(t, "?", m.filters[views.Alerts])
-	d.key(press("enter"))
+	d.Press("enter")
 	assert.Equal(t, 0, m.layers.len(), "enter keeps the filter and closes the bar")
-	d.key(press("?"))
+	d.Press("?")
 	require.Equal(t, 1, m.layers.len())
 	_, isHelp := m.layers.top().(*helpLayer)
 	assert.True(t, isHelp)
-	d.key(press(":"), press("1"), press("j"))
+	d.Press(":", "1", "j")
 	assert.Equal(t, 1, m.layers.len(), "keys go to help, not to the palette or the pane")
 	assert.Equal(t, 0, m.active)
 	assert.Empty(t, panes[views.Alerts].keysGot())
-	d.key(press("esc"))
+	d.Press("esc")
 	assert.Equal(t, 0, m.layers.len())
-	d.key(press("esc"))
+	d.Press("esc")
 	assert.Equal(t, "", m.filters[views.Alerts], "esc at pane level clears the filter")
 }
 
@@ -97,21 +98,21 @@ func TestDialogGoesAboveLowerLayers(t *testing.T) {
 	d, panes, _ := readyModel(t, nil)
 	m := d.m
 	panes[views.Alerts].busy = "restore of snap-1 running"
-	d.key(press("/"))
-	d.send(views.ConfirmMsg{Pane: views.Alerts, Title: "Ack?", Action: views.ActionMsg{Name: "alerts.ack"}})
-	d.settle()
+	d.Press("/")
+	d.Send(views.ConfirmMsg{Pane: views.Alerts, Title: "Ack?", Action: views.ActionMsg{Name: "alerts.ack"}})
+	d.Settle()
 	require.Equal(t, 2, m.layers.len())
 	_, isDialog := m.layers.top().(*confirmLayer)
 	assert.True(t, isDialog, "the dialog is above the filter bar")
-	d.key(press("esc"))
+	d.Press("esc")
 	_, isFilter := m.layers.top().(*filterLayer)
 	assert.True(t, isFilter, "esc closed only the dialog")
 }
 
 func TestFilterTextIsSentToThePane(t *testing.T) {
 	d, panes, _ := readyModel(t, nil)
-	d.key(press("/"))
-	d.key(typeText("!pay")...)
+	d.Press("/")
+	d.Type("!pay")
 	var last views.FilterMsg
 	for _, msg := range panes[views.Alerts].got {
 		if f, ok := msg.(views.FilterMsg); ok {
@@ -119,12 +120,12 @@ func TestFilterTextIsSentToThePane(t *testing.T) {
 		}
 	}
 	assert.Equal(t, "!pay", last.Text)
-	assert.Contains(t, d.screen(), "/!pay")
+	assert.Contains(t, d.Screen(), "/!pay")
 }
 
 func TestQuitWithoutBusyPaneQuits(t *testing.T) {
 	d, _, _ := readyModel(t, nil)
-	_, cmd := d.m.Update(press("q"))
+	_, cmd := d.m.Update(viewstest.Press("q"))
 	require.NotNil(t, cmd)
 	assert.Equal(t, tea.QuitMsg{}, cmd())
 }
@@ -133,26 +134,26 @@ func TestQuitConfirmDefaultsToNo(t *testing.T) {
 	d, panes, _ := readyModel(t, nil)
 	m := d.m
 	panes[views.Backups].busy = "restore of snap-1 running"
-	_, cmd := m.Update(press("q"))
+	_, cmd := m.Update(viewstest.Press("q"))
 	assert.Nil(t, cmd, "quit asks first")
-	assert.Contains(t, d.screen(), "restore of snap-1 running")
-	_, cmd = m.Update(press("enter"))
+	assert.Contains(t, d.Screen(), "restore of snap-1 running")
+	_, cmd = m.Update(viewstest.Press("enter"))
 	assert.Nil(t, cmd, "enter on the default No does not quit")
 	assert.Equal(t, 0, m.layers.len())
 
-	m.Update(press("ctrl+c"))
-	_, cmd = m.Update(press("x"))
+	m.Update(viewstest.Press("ctrl+c"))
+	_, cmd = m.Update(viewstest.Press("x"))
 	assert.Nil(t, cmd, "any other key cancels")
 	assert.Equal(t, 0, m.layers.len())
 
-	m.Update(press("q"))
-	_, cmd = m.Update(press("y"))
+	m.Update(viewstest.Press("q"))
+	_, cmd = m.Update(viewstest.Press("y"))
 	require.NotNil(t, cmd)
 	assert.Equal(t, tea.QuitMsg{}, cmd())
 
-	m.Update(press("q"))
-	m.Update(press("right"))
-	_, cmd = m.Update(press("enter"))
+	m.Update(viewstest.Press("q"))
+	m.Update(viewstest.Press("right"))
+	_, cmd = m.Update(viewstest.Press("enter"))
 	require.NotNil(t, cmd, "enter on a focused Yes quits")
 	assert.Equal(t, tea.QuitMsg{}, cmd())
 }
@@ -160,17 +161,17 @@ func TestQuitConfirmDefaultsToNo(t *testing.T) {
 func TestPaletteSwitchesPaneProjectAndReadOnly(t *testing.T) {
 	d, panes, _ := readyModel(t, nil)
 	m := d.m
-	d.key(press(":"))
-	d.key(typeText("back")...)
-	d.key(press("enter"))
+	d.Press(":")
+	d.Type("back")
+	d.Press("enter")
 	assert.Equal(t, 1, m.active)
 
-	d.key(press(":"))
-	d.key(typeText("proj")...)
-	d.key(press("tab"))
-	d.key(typeText("sea")...)
-	assert.Contains(t, d.screen(), "project search-prod")
-	d.key(press("enter"))
+	d.Press(":")
+	d.Type("proj")
+	d.Press("tab")
+	d.Type("sea")
+	assert.Contains(t, d.Screen(), "project search-prod")
+	d.Press("enter")
 	assert.Equal(t, fakeSearch, m.ctx.GroupID)
 	var changed bool
 	for _, msg := range panes[views.Alerts].got {
@@ -179,17 +180,17 @@ func TestPaletteSwitchesPaneProjectAndReadOnly(t *testing.T) {
 		}
 	}
 	assert.True(t, changed, "every pane hears of the new project")
-	assert.Contains(t, d.screen(), "search-prod")
+	assert.Contains(t, d.Screen(), "search-prod")
 
-	d.key(press(":"))
-	d.key(typeText("ro")...)
-	d.key(press("enter"))
+	d.Press(":")
+	d.Type("ro")
+	d.Press("enter")
 	assert.True(t, m.gate.ReadOnly())
-	assert.Contains(t, d.screen(), "READ-ONLY")
+	assert.Contains(t, d.Screen(), "READ-ONLY")
 
-	d.key(press(":"))
-	d.key(typeText("theme mono")...)
-	d.key(press("enter"))
+	d.Press(":")
+	d.Type("theme mono")
+	d.Press("enter")
 	assert.Equal(t, "mono", m.theme.Name)
 }
 
@@ -197,16 +198,16 @@ func TestContextPickerRemembersPerProfile(t *testing.T) {
 	store := &ContextStore{Path: t.TempDir() + "/context.json"}
 	d, _, api := readyModel(t, func(o *Options) { o.State = store })
 	m := d.m
-	d.key(press("@"))
-	d.key(press("enter")) // the only org
-	d.key(typeText("srch")...)
-	d.key(press("enter")) // search-prod, fuzzy
-	d.key(typeText("search-1")...)
-	d.key(press("enter"))
+	d.Press("@")
+	d.Press("enter") // the only org
+	d.Type("srch")
+	d.Press("enter") // search-prod, fuzzy
+	d.Type("search-1")
+	d.Press("enter")
 	assert.Equal(t, fakeSearch, m.ctx.GroupID)
 	assert.Equal(t, "search-1", m.ctx.ClusterName)
 	assert.Equal(t, 0, m.layers.len())
-	d.settle()
+	d.Settle()
 	r, ok := store.Load("test")
 	require.True(t, ok)
 	assert.Equal(t, Remembered{OrgID: fakeOrg, GroupID: fakeSearch, ClusterName: "search-1"}, r)
@@ -214,22 +215,22 @@ func TestContextPickerRemembersPerProfile(t *testing.T) {
 	// A new start of the same profile opens there.
 	m2 := newModel(t, api, func(o *Options) { o.State = store; o.Panes = recFactories(false, nil) })
 	d2 := newDriver(t, m2, 120, 40)
-	d2.settle()
+	d2.Settle()
 	assert.Equal(t, fakeSearch, m2.ctx.GroupID)
 	assert.Equal(t, "search-1", m2.ctx.ClusterName)
-	assert.True(t, strings.Contains(d2.screen(), "search-prod › search-1"), d2.screen())
+	assert.True(t, strings.Contains(d2.Screen(), "search-prod › search-1"), d2.Screen())
 }
 
 func TestYankCopiesSelection(t *testing.T) {
 	d, panes, _ := readyModel(t, func(o *Options) { o.Tmux = true })
-	_, cmd := d.m.Update(press("y"))
+	_, cmd := d.m.Update(viewstest.Press("y"))
 	require.NotNil(t, cmd)
-	assert.Contains(t, d.screen(), "nothing selected")
+	assert.Contains(t, d.Screen(), "nothing selected")
 
 	panes[views.Alerts].selected = "a10000000000000000000001\x1b]0;x\x07"
-	_, cmd = d.m.Update(press("y"))
+	_, cmd = d.m.Update(viewstest.Press("y"))
 	require.NotNil(t, cmd)
-	assert.Contains(t, d.screen(), "copied a10000000000000000000001")
+	assert.Contains(t, d.Screen(), "copied a10000000000000000000001")
 
 	msgs := collect(clipboardCmds("a1", true))
 	require.Len(t, msgs, 2)

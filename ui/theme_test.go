@@ -16,20 +16,20 @@ func (c bg) RGBA() (uint32, uint32, uint32, uint32) { return c.r, c.g, c.b, c.a 
 func TestThemeFollowsBackgroundUnlessFixed(t *testing.T) {
 	light := tea.BackgroundColorMsg{Color: bg{0xffff, 0xffff, 0xffff, 0xffff}}
 	d, _, _ := readyModel(t, func(o *Options) { o.Theme = "" })
-	d.send(light)
+	d.Send(light)
 	assert.Equal(t, "light", d.m.theme.Name, "auto follows a light background")
 	assert.Equal(t, "light", d.m.ctx.Theme.Name, "and panes get it")
 
 	d2, _, _ := readyModel(t, func(o *Options) { o.Theme = "dark" })
-	d2.send(light)
+	d2.Send(light)
 	assert.Equal(t, "dark", d2.m.theme.Name, "a configured theme wins")
 
 	d3, _, _ := readyModel(t, func(o *Options) { o.Theme = "light"; o.NoColor = true })
-	d3.send(light)
+	d3.Send(light)
 	assert.Equal(t, "mono", d3.m.theme.Name, "NO_COLOR forces mono")
-	d3.key(press(":"))
-	d3.key(typeText("theme dark")...)
-	d3.key(press("enter"))
+	d3.Press(":")
+	d3.Type("theme dark")
+	d3.Press("enter")
 	assert.Equal(t, "mono", d3.m.theme.Name, "even from the palette")
 }
 
@@ -45,13 +45,13 @@ func TestLayoutModeReachesPanes(t *testing.T) {
 		return l
 	}
 	assert.Equal(t, views.LayoutWide, d.m.ctx.Layout)
-	d.send(tea.WindowSizeMsg{Width: 100, Height: 30})
+	d.Send(tea.WindowSizeMsg{Width: 100, Height: 30})
 	assert.Equal(t, views.LayoutCompact, last())
-	d.send(tea.WindowSizeMsg{Width: 70, Height: 30})
+	d.Send(tea.WindowSizeMsg{Width: 70, Height: 30})
 	assert.Equal(t, views.LayoutNarrow, last())
-	assert.Contains(t, d.screen(), "1 Alerts  2  3  4  5  6", "narrow tabs show numbers")
-	d.send(tea.WindowSizeMsg{Width: 59, Height: 30})
-	assert.Contains(t, d.screen(), "Terminal too small: 59x30")
-	d.send(tea.WindowSizeMsg{Width: 130, Height: 30})
+	assert.Contains(t, d.Screen(), "1 Alerts  2  3  4  5  6", "narrow tabs show numbers")
+	d.Send(tea.WindowSizeMsg{Width: 59, Height: 30})
+	assert.Contains(t, d.Screen(), "Terminal too small: 59x30")
+	d.Send(tea.WindowSizeMsg{Width: 130, Height: 30})
 	assert.Equal(t, views.LayoutWide, last())
 }

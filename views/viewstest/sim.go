@@ -1,8 +1,9 @@
 // Package viewstest is what the panes' tests share: apisim on a manual clock
 // behind a request log (NewSim), a Context for a pane against it, drivers
 // that stand in for the program and the root model (Driver for one pane,
-// ModelDriver for a whole tea.Model), key presses by name (Press) and golden
-// screens under the repository root's testdata/ (Golden, with -update).
+// ModelDriver for a whole tea.Model, synchronous or live), key presses by
+// name (Press) and golden screens under the repository root's testdata/
+// (Golden, with -update).
 //
 // It is imported only by tests; nothing in the dashboard depends on it.
 package viewstest

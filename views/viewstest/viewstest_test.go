@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -21,12 +23,16 @@ import (
 type failRecorder struct {
 	testing.TB
 	failed bool
+	fatal  string // the message of the failure that ended the test
 }
 
-func (f *failRecorder) Helper()                      {}
-func (f *failRecorder) Errorf(string, ...any)        { f.failed = true }
-func (f *failRecorder) FailNow()                     { f.failed = true; panic(f) }
-func (f *failRecorder) Fatalf(string, ...any)        { f.FailNow() }
+func (f *failRecorder) Helper()               {}
+func (f *failRecorder) Errorf(string, ...any) { f.failed = true }
+func (f *failRecorder) FailNow()              { f.failed = true; panic(f) }
+func (f *failRecorder) Fatalf(format string, a ...any) {
+	f.fatal = fmt.Sprintf(format, a...)
+	f.FailNow()
+}
 func (f *failRecorder) Logf(format string, a ...any) {}
 
 func fails(t *testing.T, fn func(tb testing.TB)) bool {
@@ -126,3 +132,53 @@ func TestDriverParksTimersAndRoutesTheRest(t *testing.T) {
 }
 
 func readFile(path string) ([]byte, error) { return os.ReadFile(path) }
+
+// recModel is a root model that records what it gets; a key press runs the
+// Cmd the test put in next.
+type recModel struct {
+	got  []string
+	next tea.Cmd
+}
+
+func (m *recModel) Init() tea.Cmd  { return nil }
+func (m *recModel) View() tea.View { return tea.NewView(strings.Join(m.got, ",")) }
+
+func (m *recModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case string:
+		m.got = append(m.got, msg)
+	case tea.KeyPressMsg:
+		cmd := m.next
+		m.next = nil
+		return m, cmd
+	}
+	return m, nil
+}
+
+func TestLiveModelDriverSettlesEveryCmdAndParksTimers(t *testing.T) {
+	m := &recModel{}
+	d := NewLiveModelDriver(t, m, 80, 24)
+	slow := func() tea.Msg { time.Sleep(20 * time.Millisecond); return "slow" }
+	m.next = tea.Batch(slow, tea.Tick(time.Hour, func(time.Time) tea.Msg { return "tick" }),
+		tea.Sequence(func() tea.Msg { return "one" }, func() tea.Msg { return "two" }))
+	d.Send(Press("x"))
+	assert.Empty(t, m.got, "Send only starts the Cmds")
+	d.Settle()
+	assert.ElementsMatch(t, []string{"slow", "one", "two"}, m.got, "every answer, the timer's excepted")
+	assert.Less(t, slices.Index(m.got, "one"), slices.Index(m.got, "two"), "a sequence keeps its order")
+	assert.Equal(t, 1, d.Timers())
+
+	release := make(chan struct{})
+	defer close(release)
+	m.next = func() tea.Msg { <-release; return "never" }
+	var rec *failRecorder
+	assert.True(t, fails(t, func(tb testing.TB) {
+		rec = tb.(*failRecorder)
+		d.T, d.Deadline = tb, 50*time.Millisecond
+		d.Press("x")
+	}), "a Cmd still running at the deadline fails the test")
+	assert.Contains(t, rec.fatal, "TestLiveModelDriverSettlesEveryCmdAndParksTimers.func", "and names it")
+	d.T = t
+	d.Drain()
+	assert.NotContains(t, m.got, "never", "Drain does not wait")
+}
