@@ -28,6 +28,20 @@
 // pane's actions in read-only mode and with an under-privileged identity and
 // assert that no mutating request reached the server.
 //
+// Forms work the same way: a pane returns a FormMsg (fields from
+// components.Field); a valid submit comes back as an ActionMsg with Form and
+// Values set, after the gate is asked again, and the dialog stays open until
+// the pane answers FormDone. An error then shows in the dialog, everything
+// typed kept.
+//
+// # Editing in $EDITOR
+//
+// Edit.Open writes text under a comment header to a temporary file and hands
+// the terminal to the user's editor; an EditedMsg (inside a PaneMsg) brings
+// the text back with the header stripped and line numbers kept, so
+// DecodeJSON's line and column are the file's. On an error a pane reopens
+// the editor with the user's text; nothing typed is lost.
+//
 // # Requests, results and polling
 //
 // A pane's Cmds capture what they need before they return (they never read
@@ -47,6 +61,12 @@
 // FilterMsg (the `/` bar's text; see MatchFilter), RefreshMsg (`r`),
 // PauseMsg (`p`), ContextChangedMsg (picker, palette, read-only toggle,
 // theme, layout) and ActionMsg. For `y` the root copies Selected().
+//
+// # Tests
+//
+// Package viewstest starts apisim on a manual clock, builds a Context and
+// drives a pane's Cmds to completion, so a test asserts the requests on the
+// wire, apisim's state afterwards and golden screens under testdata/<pane>/.
 //
 // # Safety
 //
