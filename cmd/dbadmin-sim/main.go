@@ -50,8 +50,10 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(stderr, "usage: dbadmin-sim [--addr HOST:PORT] [--service S] [--seed N] [--speed X] [--latency D] [--fault-rate P] [--malformed-rate P] [--rate-limit N/min] [--state FILE] [--keys FILE]")
-			return nil, err
+			fmt.Fprintln(stderr, "Usage: dbadmin-sim [flags]\n\nA local Administration API server with a seeded demo world.\n\nFlags:")
+			fs.SetOutput(stderr)
+			fs.PrintDefaults()
+			fmt.Fprintln(stderr, "\nDemo keys (HTTP Digest): org-owner/org-owner-secret, and ROLE/ROLE-secret for\nproject-owner, read-only, backup-manager, monitoring-admin, data-access-admin;\nservice account demo-sa/demo-sa-secret.")
 		}
 		return nil, err
 	}
@@ -83,9 +85,10 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 func run(args []string, stdout, stderr io.Writer) int {
 	c, err := parseFlags(args, stderr)
 	if err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(stderr, "dbadmin-sim:", err)
+		if errors.Is(err, flag.ErrHelp) {
+			return 0 // asked for help: the usage is the answer
 		}
+		fmt.Fprintln(stderr, "dbadmin-sim:", err)
 		return 2
 	}
 	opts := apisim.Options{Service: c.service, Seed: c.seed, Speed: c.speed, Latency: c.latency, FaultRate: c.faultRate,

@@ -42,3 +42,15 @@ func TestNonLoopbackNeedsKeys(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", code, errb.String())
 	}
 }
+
+func TestHelpListsFlagsAndDemoKeysAndExitsZero(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run([]string{"-h"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d, want 0", code)
+	}
+	for _, want := range []string{"-addr", "-rate-limit", "-state", "org-owner/org-owner-secret", "demo-sa/demo-sa-secret"} {
+		if !strings.Contains(errb.String(), want) {
+			t.Errorf("help lacks %q:\n%s", want, errb.String())
+		}
+	}
+}
