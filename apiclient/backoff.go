@@ -1,7 +1,6 @@
 package apiclient
 
 import (
-	"sort"
 	"time"
 
 	"github.com/cenkalti/backoff/v4"
@@ -18,13 +17,4 @@ func newBackoff(base time.Duration) *backoff.ExponentialBackOff {
 	b.MaxElapsedTime = 0
 	b.Reset()
 	return b
-}
-
-func sortDeprecations(d []Deprecation) {
-	sort.Slice(d, func(i, j int) bool {
-		if d[i].Op != d[j].Op {
-			return d[i].Op < d[j].Op
-		}
-		return d[i].Version < d[j].Version
-	})
 }

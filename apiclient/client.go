@@ -15,6 +15,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -166,8 +167,9 @@ type Response struct {
 	Attempts           int
 }
 
-// URL builds the full URL of an operation, for logs and tests.
-func (c *Client) URL(op catalog.Op, r Request) (string, error) {
+// requestURL builds the full URL of an operation: the escaped path under
+// /api/{service}/v2 (or v1.0), paging and envelope in the query.
+func (c *Client) requestURL(op catalog.Op, r Request) (string, error) {
 	path, err := op.Expand(r.Params)
 	if err != nil {
 		return "", err
@@ -211,7 +213,7 @@ func (c *Client) Do(ctx context.Context, opID string, r Request, out any) (*Resp
 			return nil, &DeniedError{Op: op.ID, Reason: why}
 		}
 	}
-	target, err := c.URL(op, r)
+	target, err := c.requestURL(op, r)
 	if err != nil {
 		return nil, err
 	}
@@ -394,6 +396,11 @@ func (c *Client) Deprecations() []Deprecation {
 	for _, d := range c.deprecations {
 		out = append(out, d)
 	}
-	sortDeprecations(out)
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Op != out[j].Op {
+			return out[i].Op < out[j].Op
+		}
+		return out[i].Version < out[j].Version
+	})
 	return out
 }

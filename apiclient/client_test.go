@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -353,15 +354,34 @@ func TestGetAfterConnectionResetIsRetried(t *testing.T) {
 }
 
 func TestPostIsRetriedOnlyWhenItNeverLeft(t *testing.T) {
-	// Nothing listens here: the dial fails, so the request surely never reached a server.
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	addr := ln.Addr().String()
-	ln.Close()
-	c := newTestClient(t, "http://"+addr, Options{MaxRetries: 2})
-	_, err = c.Do(context.Background(), "takeSnapshot", Request{Params: map[string]string{"groupId": testGroup, "clusterName": "c0"}, Body: map[string]any{}}, nil)
+	// The connection cannot even be opened: the request surely never
+	// reached a server, so a write is tried again (1 + MaxRetries dials).
+	var dials atomic.Int32
+	refuse := &http.Transport{DialContext: func(context.Context, string, string) (net.Conn, error) {
+		dials.Add(1)
+		return nil, &net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}
+	}}
+	c := newTestClient(t, "http://127.0.0.1:1", Options{MaxRetries: 2, HTTPClient: &http.Client{Transport: refuse}})
+	req := Request{Params: map[string]string{"groupId": testGroup, "clusterName": "c0"}, Body: map[string]any{}}
+	_, err := c.Do(context.Background(), "takeSnapshot", req, nil)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "connection refused")
+	assert.EqualValues(t, 3, dials.Load())
+
+	// The request was sent and the connection then died: the server may
+	// have acted on it, so the write is not sent again.
+	var calls atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		if conn, _, err := w.(http.Hijacker).Hijack(); err == nil {
+			conn.Close()
+		}
+	}))
+	defer srv.Close()
+	c = newTestClient(t, srv.URL, Options{MaxRetries: 2, HTTPClient: &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}})
+	_, err = c.Do(context.Background(), "takeSnapshot", req, nil)
+	require.Error(t, err)
+	assert.EqualValues(t, 1, calls.Load(), "a write that reached the server is never re-sent")
 }
 
 func TestNonAPIErrorBodiesStillGiveAClearError(t *testing.T) {

@@ -21,9 +21,6 @@ type Version struct {
 	Sunset string // YYYY-MM-DD after which the server answers 410; empty if none
 }
 
-// Deprecated reports whether the version has a sunset date.
-func (v Version) Deprecated() bool { return v.Sunset != "" }
-
 // Gone reports whether the version no longer works at now: from 00:00 UTC on
 // its sunset date the server answers 410 VERSION_GONE. apisim and the gate
 // use this one rule.
