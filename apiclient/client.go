@@ -14,11 +14,13 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/httptrace"
 	"net/url"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient/catalog"
@@ -67,6 +69,10 @@ type Client struct {
 
 	mu           sync.Mutex
 	deprecations map[string]Deprecation
+
+	// skew is the server's clock minus ours, in nanoseconds, from the Date
+	// header of the latest answer (see Now).
+	skew atomic.Int64
 }
 
 // Deprecation records a Deprecation or Sunset header the server sent.
@@ -202,7 +208,9 @@ func (c *Client) requestURL(op catalog.Op, r Request) (string, error) {
 
 // Do calls the operation opID and decodes a successful body into out (which
 // may be nil). Failures are *Error (non-2xx), *DecodeError (unreadable 2xx
-// body), *DeniedError (refused by the gate, nothing sent) or a transport error.
+// body), *DeniedError (refused by the gate, nothing sent) or a transport error;
+// a write whose request left but whose answer was lost or unreadable is an
+// *OutcomeUnknownError wrapping the last two, never resent.
 func (c *Client) Do(ctx context.Context, opID string, r Request, out any) (*Response, error) {
 	op, ok := catalog.Get(opID)
 	if !ok {
@@ -233,6 +241,7 @@ func (c *Client) Do(ctx context.Context, opID string, r Request, out any) (*Resp
 
 	schedule := newBackoff(c.backoff)
 	for attempt := 1; ; attempt++ {
+		sent := time.Now()
 		res, data, err := c.send(ctx, op, target, mediaType, body)
 		var result *Response
 		if err == nil {
@@ -252,7 +261,8 @@ func (c *Client) Do(ctx context.Context, opID string, r Request, out any) (*Resp
 		}
 		wait, retry := c.shouldRetry(op, attempt, schedule.NextBackOff(), err)
 		if !retry {
-			return result, err
+			// The skew known now includes this answer's Date, if one came.
+			return result, outcomeUnknown(op.ID, op.Mutates(), sent.Add(c.ClockSkew()), err)
 		}
 		c.log.Debug("retrying", "op", op.ID, "attempt", attempt, "wait", wait, "err", err)
 		select {
@@ -277,11 +287,19 @@ func (c *Client) send(ctx context.Context, op catalog.Op, target, mediaType stri
 	if body != nil {
 		req.Header.Set("Content-Type", mediaType)
 	}
+	// Once the headers are written the server may act on the request, so a
+	// write that fails after this point has an unknown outcome.
+	var wrote atomic.Bool
+	req = req.WithContext(httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
+		WroteHeaders: func() { wrote.Store(true) },
+	}))
+	start := time.Now()
 	res, err := c.http.Do(req)
 	if err != nil {
-		return nil, nil, &TransportError{Op: op.ID, Err: err}
+		return nil, nil, &TransportError{Op: op.ID, Err: err, afterSend: wrote.Load()}
 	}
 	defer res.Body.Close()
+	c.observeDate(res.Header.Get("Date"), start, time.Now())
 	data, err := io.ReadAll(io.LimitReader(res.Body, maxBody))
 	if err != nil {
 		return nil, nil, &TransportError{Op: op.ID, Err: fmt.Errorf("read body: %w", err), afterSend: true}

@@ -192,6 +192,8 @@ func (s *Server) logged(next http.Handler) http.Handler {
 		entry := &logEntry{}
 		r = r.WithContext(context.WithValue(r.Context(), logKey{}, entry))
 		sw := &statusWriter{ResponseWriter: w}
+		// Date is the world's clock, not the host's: clients track skew by it.
+		w.Header().Set("Date", s.clock.Now().UTC().Format(http.TimeFormat))
 		defer func() {
 			if p := recover(); p != nil {
 				if p == http.ErrAbortHandler {

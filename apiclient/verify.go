@@ -1,0 +1,147 @@
+package apiclient
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"time"
+)
+
+// Read-back after a write whose outcome is unknown (*OutcomeUnknownError):
+// each Verify* reads the resource the write was about and reports whether it
+// holds what was sent (applied) or not. A create is matched in the list by
+// what was sent and by being created no earlier than the error's Sent time,
+// so an older look-alike does not count. An error means the check itself
+// failed and the outcome is still unknown.
+
+// dateSlack absorbs the Date header's whole seconds and a server that
+// stores times to the second.
+const dateSlack = time.Second
+
+func createdSince(created, sent time.Time) bool {
+	return sent.IsZero() || !created.Before(sent.Add(-dateSlack))
+}
+
+// VerifyAcknowledge reads the alert back and reports whether it carries the
+// acknowledgement (or its removal) that req asked for.
+func (s AlertsService) VerifyAcknowledge(ctx context.Context, groupID, alertID string, req AcknowledgeRequest) (*Alert, bool, error) {
+	a, err := s.Get(ctx, groupID, alertID)
+	if err != nil {
+		return nil, false, fmt.Errorf("verify acknowledge: %w", err)
+	}
+	return a, AckHolds(*a, req, s.c.Now()), nil
+}
+
+// AckHolds reports whether alert a holds what req asked for at now.
+func AckHolds(a Alert, req AcknowledgeRequest, now time.Time) bool {
+	if req.UnacknowledgeAlert {
+		return !a.Acknowledged(now)
+	}
+	if a.AcknowledgedUntil == nil || a.AcknowledgementComment != req.AcknowledgementComment {
+		return false
+	}
+	if req.AcknowledgedUntil == nil {
+		return a.Acknowledged(now)
+	}
+	d := a.AcknowledgedUntil.Sub(*req.AcknowledgedUntil)
+	return d > -dateSlack && d < dateSlack
+}
+
+// VerifyTakeSnapshot looks for the on-demand snapshot req asked for, taken
+// since sent; the newest match is returned.
+func (s BackupsService) VerifyTakeSnapshot(ctx context.Context, groupID, clusterName string, req TakeSnapshotRequest, sent time.Time) (*Snapshot, bool, error) {
+	all, err := s.AllSnapshots(ctx, groupID, clusterName)
+	if err != nil {
+		return nil, false, fmt.Errorf("verify snapshot: %w", err)
+	}
+	var found *Snapshot
+	for i, snap := range all {
+		if snap.SnapshotType == SnapshotOnDemand && snap.Description == req.Description &&
+			createdSince(snap.CreatedAt, sent) && (found == nil || snap.CreatedAt.After(found.CreatedAt)) {
+			found = &all[i]
+		}
+	}
+	return found, found != nil, nil
+}
+
+// VerifyCreateRestoreJob looks for a restore job of clusterName's backups
+// with every field req sent that had not finished before sent.
+func (s BackupsService) VerifyCreateRestoreJob(ctx context.Context, groupID, clusterName string, req RestoreRequest, sent time.Time) (*RestoreJob, bool, error) {
+	all, err := s.AllRestoreJobs(ctx, groupID, clusterName)
+	if err != nil {
+		return nil, false, fmt.Errorf("verify restore: %w", err)
+	}
+	for i, j := range all {
+		if j.DeliveryType == req.DeliveryType && j.SnapshotID == req.SnapshotID &&
+			j.TargetClusterName == req.TargetClusterName && j.TargetGroupID == req.TargetGroupID &&
+			j.OplogTs == req.OplogTs && j.OplogInc == req.OplogInc &&
+			j.PointInTimeUTCSeconds == req.PointInTimeUTCSeconds &&
+			(j.FinishedAt == nil || createdSince(*j.FinishedAt, sent)) {
+			return &all[i], true, nil
+		}
+	}
+	return nil, false, nil
+}
+
+// VerifyCreateExportJob looks for the export of req's snapshot to req's
+// bucket created since sent.
+func (s BackupsService) VerifyCreateExportJob(ctx context.Context, groupID, clusterName string, req ExportJobRequest, sent time.Time) (*ExportJob, bool, error) {
+	all, err := getAll[ExportJob](ctx, s.c, "listBackupExportJobs", Request{Params: clusterParams(groupID, clusterName)})
+	if err != nil {
+		return nil, false, fmt.Errorf("verify export: %w", err)
+	}
+	for i, j := range all {
+		if j.SnapshotID == req.SnapshotID && j.ExportBucketID == req.ExportBucketID &&
+			reflect.DeepEqual(labelsOrNil(j.CustomData), labelsOrNil(req.CustomData)) && createdSince(j.CreatedAt, sent) {
+			return &all[i], true, nil
+		}
+	}
+	return nil, false, nil
+}
+
+func labelsOrNil(l []Label) []Label {
+	if len(l) == 0 {
+		return nil
+	}
+	return l
+}
+
+// VerifyCreateIndex reads the index back by its name (unique within its
+// collection) and reports whether it exists with the type sent.
+func (s SearchService) VerifyCreateIndex(ctx context.Context, groupID, clusterName string, req SearchIndexCreateRequest) (*SearchIndex, bool, error) {
+	idx, err := s.GetByName(ctx, groupID, clusterName, req.Database, req.CollectionName, req.Name)
+	if IsNotFound(err) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("verify index: %w", err)
+	}
+	if req.Type != "" && idx.Type != "" && idx.Type != req.Type {
+		return idx, false, nil
+	}
+	return idx, true, nil
+}
+
+// VerifyCreate looks for an alert configuration with cfg's event type,
+// matchers and enabled flag created since sent.
+func (s AlertConfigsService) VerifyCreate(ctx context.Context, groupID string, cfg AlertConfig, sent time.Time) (*AlertConfig, bool, error) {
+	all, err := s.ListAll(ctx, groupID)
+	if err != nil {
+		return nil, false, fmt.Errorf("verify alert configuration: %w", err)
+	}
+	for i, a := range all {
+		if a.EventTypeName == cfg.EventTypeName && a.Enabled == cfg.Enabled &&
+			reflect.DeepEqual(matchersOrNil(a.Matchers), matchersOrNil(cfg.Matchers)) &&
+			(a.Created == nil || createdSince(*a.Created, sent)) {
+			return &all[i], true, nil
+		}
+	}
+	return nil, false, nil
+}
+
+func matchersOrNil(m []Matcher) []Matcher {
+	if len(m) == 0 {
+		return nil
+	}
+	return m
+}
