@@ -38,8 +38,11 @@ type Options struct {
 	Project string
 	Cluster string
 	Pane    views.ID // the starting pane; default alerts
-	// ReadOnly refuses every mutating action.
-	ReadOnly bool
+	// ReadOnly refuses every mutating action. Set at start it is a lock for
+	// the session: `:ro` cannot lift it. ReadOnlyBy says what set it
+	// ("--read-only", "profile prod: read_only = true").
+	ReadOnly   bool
+	ReadOnlyBy string
 	// Theme is the configured theme name; "" or "auto" follows the
 	// terminal's background. NoColor (NO_COLOR set) forces mono.
 	Theme   string
@@ -74,6 +77,7 @@ type Model struct {
 	opts   Options
 	client *apiclient.Client
 	gate   *apiclient.Gate
+	roLock string // why read-only holds for the session; "" when `:ro` set it
 	keys   *keymap.KeyMap
 	clock  func() time.Time
 
@@ -143,6 +147,12 @@ func New(o Options) (*Model, error) {
 		m.toasts.SetDismissHint(ks[0]) // esc unless remapped
 	}
 	m.gate.SetReadOnly(o.ReadOnly)
+	if o.ReadOnly {
+		m.roLock = o.ReadOnlyBy
+		if m.roLock == "" {
+			m.roLock = "set at start"
+		}
+	}
 	m.ctx = views.Context{
 		Client: o.Client, Gate: m.gate, Theme: m.theme, Keys: m.keys, Clock: o.Clock,
 		Profile: o.Profile, ReadOnly: o.ReadOnly, Poll: o.Poll, LogBuffer: o.LogBuffer,

@@ -30,7 +30,7 @@ var paletteCommands = []paletteCommand{
 	{name: "project", arg: "name|id", help: "switch project"},
 	{name: "cluster", arg: "name|all", help: "narrow to a cluster"},
 	{name: "theme", arg: "dark|light|mono|auto", help: "switch theme"},
-	{name: "ro", help: "toggle read-only mode"},
+	{name: "ro", help: "read-only mode on (lifting it asks)"},
 	{name: "refresh", help: "reload the pane"},
 	{name: "help", help: "key help"},
 	{name: "q", aliases: []string{"quit"}, help: "quit"},
@@ -202,7 +202,7 @@ func (m *Model) runCommand(text string) tea.Cmd {
 	case "theme":
 		return m.setTheme(arg)
 	case "ro":
-		return m.toggleReadOnly()
+		return m.readOnlyCommand()
 	case "refresh":
 		return m.refresh()
 	case "help":

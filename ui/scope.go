@@ -78,15 +78,32 @@ func (m *Model) presentationChanged() tea.Cmd {
 	return m.broadcast(views.ContextChangedMsg{Ctx: m.ctx})
 }
 
-func (m *Model) toggleReadOnly() tea.Cmd {
-	ro := !m.gate.ReadOnly()
-	m.gate.SetReadOnly(ro)
-	text := "read-only mode off"
-	if ro {
-		text = "read-only mode on"
+// readOnlyCommand is `:ro`. Read-only mode is a lock: `:ro` turns it on;
+// set at start (flag or profile) it holds for the session, and turned on
+// here it is lifted only by typing the confirmation word.
+func (m *Model) readOnlyCommand() tea.Cmd {
+	if !m.gate.ReadOnly() {
+		m.gate.SetReadOnly(true)
+		return tea.Batch(m.presentationChanged(),
+			m.toast("read-only mode on: nothing will be sent that changes anything (:ro again to lift it, typed)", false))
 	}
-	return tea.Batch(m.presentationChanged(), m.toast(text, false))
+	if m.roLock != "" {
+		return m.toast("read-only mode stays on for this session: "+m.roLock, true)
+	}
+	m.layers.push(newConfirm(m, confirmSpec{
+		title:     "Leave read-only mode?",
+		body:      "Actions that change the project (acknowledge, restore, delete, ...) will be sent again.",
+		dangerous: true, typed: liftReadOnlyWord,
+		onYes: func(m *Model, _ string) tea.Cmd {
+			m.gate.SetReadOnly(false)
+			return tea.Batch(m.presentationChanged(), m.toast("read-only mode off", false))
+		},
+	}))
+	return nil
 }
+
+// liftReadOnlyWord is what must be typed to leave read-only mode set by `:ro`.
+const liftReadOnlyWord = "read-write"
 
 func (m *Model) setTheme(name string) tea.Cmd {
 	name = strings.ToLower(strings.TrimSpace(name))

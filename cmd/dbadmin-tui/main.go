@@ -86,7 +86,8 @@ func setup(f flags, getenv func(string) string) (*app, error) {
 	km := keymap.Default()
 	opts := ui.Options{
 		Project: f.project, Cluster: f.cluster, Pane: f.pane, ReadOnly: f.readOnly,
-		Theme: f.theme, NoColor: noColor, Keys: km, Tmux: getenv("TMUX") != "",
+		ReadOnlyBy: readOnlyBy(f.readOnly),
+		Theme:      f.theme, NoColor: noColor, Keys: km, Tmux: getenv("TMUX") != "",
 	}
 	var clientOpts apiclient.Options
 	var roles []catalogAssignment
@@ -128,7 +129,9 @@ func setup(f flags, getenv func(string) string) (*app, error) {
 		if opts.Project == "" {
 			opts.Project = prof.ProjectID
 		}
-		opts.ReadOnly = opts.ReadOnly || prof.ReadOnly
+		if !opts.ReadOnly && prof.ReadOnly {
+			opts.ReadOnly, opts.ReadOnlyBy = true, "profile "+prof.Name+" sets read_only = true"
+		}
 		if opts.Theme == "" {
 			opts.Theme = prof.Theme
 		}
@@ -151,6 +154,12 @@ func setup(f flags, getenv func(string) string) (*app, error) {
 		return nil, err
 	}
 	opts.Client = client
+	if opts.Clock == nil {
+		// Relative times the server judges (ack for 1h, countdowns) use
+		// its clock, tracked from each answer's Date header.
+		opts.Clock = client.Now
+		clientOpts.Gate.SetClock(client.Now)
+	}
 	if path, err := ui.DefaultContextPath(getenv); err == nil {
 		opts.State = &ui.ContextStore{Path: path}
 	}
@@ -162,6 +171,14 @@ func setup(f flags, getenv func(string) string) (*app, error) {
 		a.programOptions = append(a.programOptions, tea.WithColorProfile(colorprofile.ASCII))
 	}
 	return a, nil
+}
+
+// readOnlyBy says why read-only mode holds when the flag set it.
+func readOnlyBy(flag bool) string {
+	if flag {
+		return "started with --read-only"
+	}
+	return ""
 }
 
 func pollFrom(iv config.Intervals) views.Poll {
