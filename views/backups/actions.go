@@ -301,7 +301,7 @@ func (p *Pane) askSnapshot() tea.Cmd {
 	}
 	return p.form(formSnapshot, "On-demand snapshot of "+p.cluster.Name, []components.Field{
 		{Key: "description", Label: "Description", Placeholder: "why this snapshot", CharLimit: 200},
-		{Key: "retention", Label: "Retention (days)", Value: "1", Validate: positiveInt("retention")},
+		{Key: "retention", Label: "Retention (days)", Value: strconv.Itoa(apiclient.SnapshotRetentionDefault(p.data.Policy, 1)), Validate: positiveInt("retention")},
 	}, views.ActionMsg{Name: p.ctx.Keys.Backups.Snapshot.Name})
 }
 
