@@ -41,12 +41,13 @@
 //
 // # Authentication
 //
-// API keys use HTTP Digest (RFC 7616, MD5 or SHA-256, qop=auth). The
-// challenge is exactly
+// API keys use HTTP Digest (RFC 7616, qop=auth). The one challenge is
+// exactly, as the service sends it,
 //
 //	Digest realm="MMS Public API", domain="", nonce="…", algorithm=MD5, qop="auth", stale=false
 //
-// followed by the same with algorithm=SHA-256. A nonce lives five minutes
+// or the same with algorithm=SHA-256 when started with DigestSHA256
+// (dbadmin-sim -digest-sha256); only the offered algorithm is accepted. A nonce lives five minutes
 // of server time and may be reused with increasing nonce counts; a count is
 // accepted once (replays are 401), out-of-order counts within a window are
 // accepted so one client may share a challenge across goroutines. An
