@@ -370,6 +370,11 @@ func (s ProjectsService) Orgs(ctx context.Context, o NameListOptions) (*Page[Org
 	return getPage[Organization](ctx, s.c, "listOrganizations", Request{Query: queryOf("name", o.Name)}, o.ListOptions)
 }
 
+// Org describes one organization.
+func (s ProjectsService) Org(ctx context.Context, orgID string) (*Organization, error) {
+	return getJSON[Organization](ctx, s.c, "getOrganization", Request{Params: map[string]string{"orgId": orgID}})
+}
+
 // AllOrgs fetches every organization the caller can see.
 func (s ProjectsService) AllOrgs(ctx context.Context) ([]Organization, error) {
 	return getAll[Organization](ctx, s.c, "listOrganizations", Request{})

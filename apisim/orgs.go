@@ -7,6 +7,7 @@ import "github.com/dbadmin-tui/dbadmin-tui/apiclient/catalog"
 func init() {
 	handle("getSystemStatus", getSystemStatus)
 	handle("listOrganizations", listOrganizations)
+	handle("getOrganization", func(c *call) (any, error) { return orgView(c.org), nil })
 	handle("listProjects", listProjects)
 	handle("legacyListProjects", listProjects)
 	handle("getProject", func(c *call) (any, error) { return c.w.projectView(c.project), nil })

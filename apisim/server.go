@@ -217,8 +217,11 @@ func (s *Server) World() WorldInfo {
 // control API.
 func (s *Server) routes() error {
 	mux := http.NewServeMux()
-	for _, op := range catalog.All() {
+	for _, op := range catalog.Served() {
 		h, ok := opHandlers[op.ID]
+		if !ok && op.Source != "" {
+			h, ok = opHandlers[op.Source] // a v1.0 copy runs the v2 handler
+		}
 		if !ok {
 			return fmt.Errorf("apisim: no handler for operation %s", op.ID)
 		}
