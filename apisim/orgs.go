@@ -17,7 +17,7 @@ func init() {
 }
 
 func getSystemStatus(c *call) (any, error) {
-	out := map[string]any{"appName": "MongoDB Atlas (dbadmin-sim)", "build": "dbadmin-sim", "throttling": c.s.limiter.enforce}
+	out := map[string]any{"appName": "MongoDB Atlas", "build": "dbadmin-sim", "throttling": c.s.limiter.enforce}
 	if c.id.Kind == KindServiceAccount {
 		// Like the real service: a service account has no API key record.
 		out["apiKey"] = nil
