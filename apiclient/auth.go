@@ -33,7 +33,7 @@ func (a digestAuth) Mode() string      { return "digest" }
 func (a digestAuth) Principal() string { return a.pub }
 func (a digestAuth) String() string    { return "digest(" + a.pub + ")" }
 func (a digestAuth) transport(base http.RoundTripper, _ string) http.RoundTripper {
-	return &digest.Transport{Username: a.pub, Password: a.priv, Transport: base}
+	return &digest.Transport{Username: a.pub, Password: a.priv, Transport: base, FindChallenge: findDigestChallenge}
 }
 
 // OAuthAuth authenticates as a service account with the client-credentials

@@ -370,6 +370,11 @@ func (s ProjectsService) Orgs(ctx context.Context, o NameListOptions) (*Page[Org
 	return getPage[Organization](ctx, s.c, "listOrganizations", Request{Query: queryOf("name", o.Name)}, o.ListOptions)
 }
 
+// Org describes one organization.
+func (s ProjectsService) Org(ctx context.Context, orgID string) (*Organization, error) {
+	return getJSON[Organization](ctx, s.c, "getOrganization", Request{Params: map[string]string{"orgId": orgID}})
+}
+
 // AllOrgs fetches every organization the caller can see.
 func (s ProjectsService) AllOrgs(ctx context.Context) ([]Organization, error) {
 	return getAll[Organization](ctx, s.c, "listOrganizations", Request{})
@@ -598,12 +603,27 @@ type SuggestedIndex struct {
 	AvgObjSize float64    `json:"avgObjSize"`
 }
 
+// advisorEnvelope is how the performance advisor answers (2024-08-05):
+// the suggestions in content, with the HTTP status.
+type advisorEnvelope[T any] struct {
+	Content T   `json:"content"`
+	Status  int `json:"status"`
+}
+
 // DropIndexSuggestions asks the performance advisor which indexes to drop.
 func (s ProjectsService) DropIndexSuggestions(ctx context.Context, groupID, clusterName string) (*DropIndexSuggestions, error) {
-	return getJSON[DropIndexSuggestions](ctx, s.c, "listDropIndexes", Request{Params: clusterParams(groupID, clusterName)})
+	e, err := getJSON[advisorEnvelope[DropIndexSuggestions]](ctx, s.c, "listDropIndexes", Request{Params: clusterParams(groupID, clusterName)})
+	if err != nil {
+		return nil, err
+	}
+	return &e.Content, nil
 }
 
 // SuggestedIndexes asks the performance advisor which indexes to create.
 func (s ProjectsService) SuggestedIndexes(ctx context.Context, groupID, clusterName string) (*SuggestedIndexes, error) {
-	return getJSON[SuggestedIndexes](ctx, s.c, "listClusterSuggestedIndexes", Request{Params: clusterParams(groupID, clusterName)})
+	e, err := getJSON[advisorEnvelope[SuggestedIndexes]](ctx, s.c, "listClusterSuggestedIndexes", Request{Params: clusterParams(groupID, clusterName)})
+	if err != nil {
+		return nil, err
+	}
+	return &e.Content, nil
 }

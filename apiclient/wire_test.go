@@ -452,6 +452,16 @@ func pickerCases() map[string]wireCase {
 				assert.Len(t, s.APIKey.Roles, 2)
 			},
 		},
+		"getOrganization": {
+			path: "/orgs/" + wOrg,
+			call: func(ctx context.Context, c *Client) (any, error) { return c.Projects().Org(ctx, wOrg) },
+			check: func(t *testing.T, v any) {
+				o := as[*Organization](t, v)
+				assert.Equal(t, wOrg, o.ID)
+				assert.Equal(t, "Acme-Ops", o.Name)
+				assert.False(t, o.IsDeleted)
+			},
+		},
 		"listOrganizations": {
 			path: "/orgs", query: pagedQuery("name", "Acme"),
 			call: func(ctx context.Context, c *Client) (any, error) {

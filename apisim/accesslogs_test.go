@@ -321,7 +321,7 @@ func TestAccessLogRefusals(t *testing.T) {
 // routes (sent raw: the shared client refuses them before sending).
 func TestAccessLogQueryValidation(t *testing.T) {
 	e := newEnv(t, Options{})
-	d := e.digest("monitoring-admin", "SHA-256")
+	d := e.digest("monitoring-admin", "MD5")
 	var host string
 	for _, h := range e.srv.world.Hosts {
 		if h.ClusterName == "payments-rs" {

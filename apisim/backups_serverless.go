@@ -1,6 +1,7 @@
 package apisim
 
 import (
+	"encoding/json"
 	"slices"
 	"time"
 
@@ -180,6 +181,9 @@ func createFlexRestore(download bool) opHandler {
 			SnapshotID               string `json:"snapshotId"`
 			TargetDeploymentItemName string `json:"targetDeploymentItemName"`
 			TargetProjectID          string `json:"targetProjectId"`
+			// Read-only in the schema; the service ignores it on create
+			// and the official CLI sends it.
+			InstanceName json.RawMessage `json:"instanceName"`
 		}
 		if e := c.decode(&b); e != nil {
 			return nil, e

@@ -15,7 +15,8 @@ import (
 	"time"
 )
 
-// HTTP Digest (RFC 7616) with qop=auth, MD5 and SHA-256.
+// HTTP Digest (RFC 7616) with qop=auth: MD5 as the service, or SHA-256
+// when Options.DigestSHA256 is set.
 //
 // A nonce stays valid for nonceLifetime of server time and may be reused for
 // many requests, as clients that cache the challenge (icholy/digest) do. Each
@@ -83,16 +84,22 @@ func (n *nonceState) shift(s uint64) {
 
 type digestAuth struct {
 	clock  Clock
+	alg    string // the one algorithm offered and accepted: MD5 or SHA-256
 	mu     sync.Mutex
 	nonces map[string]*nonceState
 }
 
-func newDigestAuth(c Clock) *digestAuth {
-	return &digestAuth{clock: c, nonces: map[string]*nonceState{}}
+func newDigestAuth(c Clock, sha256 bool) *digestAuth {
+	alg := "MD5"
+	if sha256 {
+		alg = "SHA-256"
+	}
+	return &digestAuth{clock: c, alg: alg, nonces: map[string]*nonceState{}}
 }
 
-// challenge issues a fresh nonce and returns the WWW-Authenticate values:
-// MD5 first (clients that read one header take it), then SHA-256.
+// challenge issues a fresh nonce and returns the one WWW-Authenticate value,
+// as the service sends: algorithm MD5, or SHA-256 when the server was
+// started with DigestSHA256.
 func (d *digestAuth) challenge(stale bool) []string {
 	var b [16]byte
 	_, _ = rand.Read(b[:])
@@ -117,10 +124,7 @@ func (d *digestAuth) challenge(stale bool) []string {
 	if stale {
 		st = "true"
 	}
-	mk := func(alg string) string {
-		return fmt.Sprintf(`Digest realm="%s", domain="", nonce="%s", algorithm=%s, qop="auth", stale=%s`, digestRealm, nonce, alg, st)
-	}
-	return []string{mk("MD5"), mk("SHA-256")}
+	return []string{fmt.Sprintf(`Digest realm="%s", domain="", nonce="%s", algorithm=%s, qop="auth", stale=%s`, digestRealm, nonce, d.alg, st)}
 }
 
 // digestResult says why a digest was refused.
@@ -154,13 +158,14 @@ func (d *digestAuth) verify(r *http.Request, header string, lookup func(string) 
 		return nil, digestBad, "digest nc must be 8 hex digits and cnonce is required"
 	}
 	var h hash.Hash
-	switch strings.ToUpper(p["algorithm"]) {
-	case "", "MD5":
-		h = md5.New()
-	case "SHA-256":
+	alg := strings.ToUpper(p["algorithm"])
+	switch {
+	case alg != d.alg && !(alg == "" && d.alg == "MD5"):
+		return nil, digestBad, "digest algorithm must be " + d.alg
+	case d.alg == "SHA-256":
 		h = sha256.New()
 	default:
-		return nil, digestBad, "digest algorithm must be MD5 or SHA-256"
+		h = md5.New()
 	}
 	id := lookup(user)
 	if id == nil || id.Kind != KindAPIKey {

@@ -6,6 +6,11 @@
 //
 // Each catalog operation is registered from Op.Pattern: the v2 operations
 // under /api/{service}/v2 and the legacy ones under /api/{service}/v1.0.
+// The v1.0 surface is catalog.V1: a copy of every v2 operation that exists
+// under v1.0 (orgs, projects, clusters and the nine areas), derived from the
+// v2 entry (same roles, limits, paging and world; the handler answers the
+// oldest, legacy shape) so the two cannot drift. A v1.0 body carries links:
+// self on objects and on each listed item, self/previous/next on lists.
 // Unknown paths answer 404 and known paths with another method 405 (with
 // Allow), both with the error body. Also served:
 //
@@ -20,7 +25,8 @@
 // (so the operation's own dates and 2025-03-12 both work). A missing,
 // malformed or too-old date is 406 INVALID_VERSION. A version with a sunset
 // date is answered with Deprecation and Sunset headers until that date (by
-// the server clock) and 410 VERSION_GONE after it. v1.0 speaks
+// the server clock) and 410 VERSION_GONE after it; a v1.0 copy of an
+// operation whose every version is sunset is 410 too. v1.0 speaks
 // application/json and adds links to its bodies. A body must be
 // application/json or the vendor type (415 otherwise), at most 1 MiB (413),
 // and valid, strictly typed JSON (400 MALFORMED_JSON, INVALID_ATTRIBUTE or
@@ -41,12 +47,13 @@
 //
 // # Authentication
 //
-// API keys use HTTP Digest (RFC 7616, MD5 or SHA-256, qop=auth). The
-// challenge is exactly
+// API keys use HTTP Digest (RFC 7616, qop=auth). The one challenge is
+// exactly, as the service sends it,
 //
 //	Digest realm="MMS Public API", domain="", nonce="…", algorithm=MD5, qop="auth", stale=false
 //
-// followed by the same with algorithm=SHA-256. A nonce lives five minutes
+// or the same with algorithm=SHA-256 when started with DigestSHA256
+// (dbadmin-sim -digest-sha256); only the offered algorithm is accepted. A nonce lives five minutes
 // of server time and may be reused with increasing nonce counts; a count is
 // accepted once (replays are 401), out-of-order counts within a window are
 // accepted so one client may share a challenge across goroutines. An

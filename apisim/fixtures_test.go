@@ -106,6 +106,7 @@ func fixtures(s *Server) map[string]fixture {
 	return map[string]fixture{
 		"getSystemStatus":            {},
 		"listOrganizations":          {},
+		"getOrganization":            {params: map[string]string{"orgId": DemoOrgID}},
 		"listProjects":               {},
 		"getProject":                 {params: g()},
 		"listOrganizationProjects":   {params: map[string]string{"orgId": DemoOrgID}},
@@ -234,6 +235,17 @@ func fixtures(s *Server) map[string]fixture {
 		"legacyGetAlert":         {params: g("alertId", openAlert)},
 		"legacyAcknowledgeAlert": {params: g("alertId", openAlert), body: map[string]any{"acknowledgedUntil": future}},
 	}
+}
+
+// fixtureFor finds the fixture of an operation; a v1.0 copy uses its v2
+// operation's.
+func fixtureFor(s *Server, op catalog.Op) (fixture, bool) {
+	fx := fixtures(s)
+	if f, ok := fx[op.ID]; ok {
+		return f, true
+	}
+	f, ok := fx[op.Source]
+	return f, ok && op.Source != ""
 }
 
 // target is what catalog.Authorize is asked about for a fixture.

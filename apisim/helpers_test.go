@@ -146,6 +146,7 @@ func (d *digestClient) do(t testing.TB, r rawReq) (int, http.Header, []byte) {
 	}
 	defer res.Body.Close()
 	b, _ := io.ReadAll(res.Body)
+	record(r.method, r.path, res.StatusCode, b)
 	return res.StatusCode, res.Header, b
 }
 

@@ -352,6 +352,11 @@ func (c *call) migrationRequest() (*migrationBody, *apiError) {
 	}
 	old := c.version.Date < "2024-05-30"
 	hostsErr := limitError("", limits.MigrationHosts(b.MigrationHosts))
+	if b.Destination != nil && b.Destination.HostnameSchemaType == "" {
+		// Unset or empty (the official CLI always sends ""): the service
+		// takes the default, as apisim does.
+		b.Destination.HostnameSchemaType = "PUBLIC"
+	}
 	switch {
 	case b.Source == nil:
 		return nil, errMissing("source")

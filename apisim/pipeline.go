@@ -235,6 +235,11 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (*Identity
 func (s *Server) negotiate(w http.ResponseWriter, r *http.Request, op catalog.Op) (catalog.Version, *apiError) {
 	accept := r.Header.Get("Accept")
 	if op.Legacy {
+		if n := len(op.Versions); n > 0 && op.Versions[n-1].Gone(s.clock.Now()) {
+			// A v1.0 copy of an operation whose every version is sunset.
+			return catalog.Version{}, newError(http.StatusGone, "VERSION_GONE",
+				"%s was sunset on %s.", op.Source, op.Versions[n-1].Sunset)
+		}
 		if accept == "" || acceptsJSON(accept) {
 			return catalog.Version{}, nil
 		}
@@ -342,6 +347,9 @@ func (s *Server) encode(w http.ResponseWriter, r *http.Request, c *call, val any
 	switch {
 	case op.Paged:
 		items, _ := val.(list)
+		if op.Legacy {
+			items = itemLinks(items, r)
+		}
 		body = s.page(items, lp, r, envelope, status)
 	case op.BareList:
 		if items, ok := val.(list); ok && items == nil {
@@ -416,6 +424,37 @@ func pageURL(r *http.Request, page int) string {
 	q.Set("pageNum", strconv.Itoa(page))
 	u.RawQuery = q.Encode()
 	return "http://" + r.Host + u.RequestURI()
+}
+
+// itemLinks gives each listed v1.0 object its own self link: the list's
+// URL (without the query) followed by the item's id.
+func itemLinks(items list, r *http.Request) list {
+	base := "http://" + r.Host + strings.TrimSuffix(r.URL.EscapedPath(), "/")
+	out := make(list, len(items))
+	for i, it := range items {
+		out[i] = it
+		b, err := json.Marshal(it)
+		if err != nil {
+			continue
+		}
+		var m struct {
+			ID  string `json:"id"`
+			OID string `json:"_id"`
+		}
+		if json.Unmarshal(b, &m) != nil {
+			continue
+		}
+		id := m.ID
+		if id == "" {
+			id = m.OID
+		}
+		href := base
+		if id != "" {
+			href += "/" + url.PathEscape(id)
+		}
+		out[i] = withLinks(it, []link{{Href: href, Rel: "self"}})
+	}
+	return out
 }
 
 // withLinks adds a links member to a JSON object value (legacy bodies).

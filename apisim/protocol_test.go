@@ -19,18 +19,31 @@ func TestDigestAuth(t *testing.T) {
 	e := newEnv(t, Options{})
 	for _, alg := range []string{"MD5", "SHA-256"} {
 		t.Run(alg, func(t *testing.T) {
+			e := e
+			if alg == "SHA-256" {
+				e = newEnv(t, Options{DigestSHA256: true})
+			}
 			d := e.digest("org-owner", alg)
 			h := d.challenge(t)
 			vals := h.Values("WWW-Authenticate")
-			want := `Digest realm="MMS Public API", domain="", nonce="` + d.nonce + `", algorithm=MD5, qop="auth", stale=false`
-			if vals[0] != want {
-				t.Errorf("challenge %q\nwant      %q", vals[0], want)
+			want := `Digest realm="MMS Public API", domain="", nonce="` + d.nonce + `", algorithm=` + alg + `, qop="auth", stale=false`
+			if len(vals) != 1 || vals[0] != want {
+				t.Errorf("challenges %q\nwant one  %q", vals, want)
 			}
 			for i := range 5 { // the nonce is reusable with increasing counts
 				if st, b := d.get(t, "/api/atlas/v2/groups"); st != 200 {
 					t.Fatalf("request %d: %d %s", i, st, b)
 				}
 			}
+			// Only the offered algorithm is accepted.
+			other := "SHA-256"
+			if alg == "SHA-256" {
+				other = "MD5"
+			}
+			o := e.digest("org-owner", other)
+			o.nonce, o.nc = d.nonce, d.nc
+			st, h2, b := o.do(t, rawReq{method: "GET", path: "/api/atlas/v2/groups"})
+			wantError(t, st, h2, b, 401, "INVALID_CREDENTIALS")
 		})
 	}
 	t.Run("no credentials", func(t *testing.T) {
@@ -375,7 +388,7 @@ func TestIDsAndPaging(t *testing.T) {
 
 func TestWhoAmIAndRoles(t *testing.T) {
 	e := newEnv(t, Options{})
-	st, b := e.digest("project-owner", "SHA-256").get(t, "/api/atlas/v2")
+	st, b := e.digest("project-owner", "MD5").get(t, "/api/atlas/v2")
 	var who struct {
 		AppName string `json:"appName"`
 		APIKey  struct {

@@ -24,6 +24,7 @@ type Options struct {
 	MalformedRate   float64 // share of successful bodies truncated
 	RateLimitPerMin int     // per identity; 0 = off
 	StateFile       string  // load at start, save on change and on Close
+	DigestSHA256    bool    // offer (and accept) digest SHA-256 instead of the service's MD5
 	Identities      []Identity
 }
 
@@ -91,7 +92,7 @@ func New(opts Options) (*Server, error) {
 		id := ids[i]
 		s.idents[id.PublicKey] = &id
 	}
-	s.digest = newDigestAuth(s.clock)
+	s.digest = newDigestAuth(s.clock, opts.DigestSHA256)
 	s.tokens = newTokenStore(s.clock)
 	s.limiter = newRateLimiter(s.clock, opts.RateLimitPerMin)
 	s.faults = newFaultInjector(opts.Seed, opts.FaultRate, opts.MalformedRate)
@@ -216,8 +217,11 @@ func (s *Server) World() WorldInfo {
 // control API.
 func (s *Server) routes() error {
 	mux := http.NewServeMux()
-	for _, op := range catalog.All() {
+	for _, op := range catalog.Served() {
 		h, ok := opHandlers[op.ID]
+		if !ok && op.Source != "" {
+			h, ok = opHandlers[op.Source] // a v1.0 copy runs the v2 handler
+		}
 		if !ok {
 			return fmt.Errorf("apisim: no handler for operation %s", op.ID)
 		}

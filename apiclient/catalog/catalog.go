@@ -56,6 +56,7 @@ type Op struct {
 	Roles    []Role    // any one of these (or a role covering it) allows the call; empty: any caller
 	OK       int       // success status
 	Summary  string    // one line for help and `check`
+	Source   string    // for a derived v1.0 copy (see V1): the v2 operation it copies
 }
 
 // Mutates reports whether the operation changes state on the server.

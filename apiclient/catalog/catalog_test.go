@@ -132,3 +132,33 @@ func TestSunsetVersionsAreGoneFromTheirDate(t *testing.T) {
 	assert.True(t, op.Gone(day("2026-01-22T00:00:00Z")))
 	assert.False(t, MustGet("listFlexBackups").Gone(day("2030-01-01T00:00:00Z")))
 }
+
+// TestV1SurfaceIsDerived: each v1.0 copy has its v2 operation's method,
+// path, roles, paging and status, and every served route is unique.
+func TestV1SurfaceIsDerived(t *testing.T) {
+	v1 := V1()
+	if len(v1) < 60 {
+		t.Fatalf("only %d v1.0 copies", len(v1))
+	}
+	for _, d := range v1 {
+		src, ok := Get(d.Source)
+		if !ok || src.Legacy || !d.Legacy || d.ID != LegacyID(src.ID) {
+			t.Errorf("%s: bad copy of %q", d.ID, d.Source)
+			continue
+		}
+		if d.Method != src.Method || d.Path != src.Path || d.RolesText() != src.RolesText() || d.Paged != src.Paged || d.OK != src.OK {
+			t.Errorf("%s drifted from %s", d.ID, src.ID)
+		}
+		if _, dup := Get(d.ID); dup {
+			t.Errorf("%s is both spelled out and derived", d.ID)
+		}
+	}
+	seen := map[string]string{}
+	for _, op := range Served() {
+		p := op.Pattern("atlas")
+		if other, dup := seen[p]; dup {
+			t.Errorf("%s and %s share the route %s", op.ID, other, p)
+		}
+		seen[p] = op.ID
+	}
+}

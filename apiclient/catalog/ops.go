@@ -42,6 +42,7 @@ var ops = []Op{
 	// Who am I, orgs, projects, clusters: the context picker and `check`.
 	{ID: "getSystemStatus", Area: "picker", Method: "GET", Path: "", Versions: vs(d230101), OK: 200, Summary: "who am I: the caller's key and roles"},
 	{ID: "listOrganizations", Area: "picker", Method: "GET", Path: "/orgs", Versions: vs(d230101), Paged: true, OK: 200, Summary: "list organizations"},
+	{ID: "getOrganization", Area: "picker", Method: "GET", Path: "/orgs/{orgId}", Versions: vs(d230101), Roles: rs(OrgMember), OK: 200, Summary: "get an organization"},
 	{ID: "listProjects", Area: "picker", Method: "GET", Path: "/groups", Versions: vs(d230101), Paged: true, OK: 200, Summary: "list projects"},
 	{ID: "getProject", Area: "picker", Method: "GET", Path: "/groups/{groupId}", Versions: vs(d230101), Roles: readOnly, OK: 200, Summary: "get a project"},
 	{ID: "listOrganizationProjects", Area: "picker", Method: "GET", Path: "/orgs/{orgId}/groups", Versions: vs(d230101), Paged: true, Roles: rs(OrgMember), OK: 200, Summary: "list an organization's projects"},
@@ -165,8 +166,8 @@ var ops = []Op{
 	{ID: "listClusterSuggestedIndexes", Area: "other", Method: "GET", Path: "/groups/{groupId}/clusters/{clusterName}/performanceAdvisor/suggestedIndexes", Versions: vs(d240805), Roles: rs(GroupReadOnly), OK: 200, Summary: "performance advisor: suggested indexes"},
 	{ID: "getEncryptionAtRestPrivateEndpoint", Area: "other", Method: "GET", Path: "/groups/{groupId}/encryptionAtRest/{cloudProvider}/privateEndpoints/{endpointId}", Versions: vs(d230101), Roles: projectOwner, OK: 200, Summary: "get an encryption-at-rest private endpoint"},
 	{ID: "requestEncryptionAtRestPrivateEndpointDeletion", Area: "other", Method: "DELETE", Path: "/groups/{groupId}/encryptionAtRest/{cloudProvider}/privateEndpoints/{endpointId}", Versions: vs(d230101), Roles: projectOwner, OK: 204, Summary: "delete an encryption-at-rest private endpoint"},
-	{ID: "listServerlessPrivateEndpoints", Area: "other", Method: "GET", Path: "/groups/{groupId}/privateEndpoint/serverless/instance/{instanceName}/endpoint", Versions: vs(d230101), BareList: true, Roles: readOnly, OK: 200, Summary: "list a serverless instance's private endpoints"},
-	{ID: "createServerlessPrivateEndpoint", Area: "other", Method: "POST", Path: "/groups/{groupId}/privateEndpoint/serverless/instance/{instanceName}/endpoint", Versions: vs(d230101), Roles: projectOwner, OK: 201, Summary: "create a serverless private endpoint"},
+	{ID: "listServerlessPrivateEndpoints", Area: "other", Method: "GET", Path: "/groups/{groupId}/privateEndpoint/serverless/instance/{instanceName}/endpoint", Versions: vs(serverlessSunset), BareList: true, Roles: readOnly, OK: 200, Summary: "list a serverless instance's private endpoints"},
+	{ID: "createServerlessPrivateEndpoint", Area: "other", Method: "POST", Path: "/groups/{groupId}/privateEndpoint/serverless/instance/{instanceName}/endpoint", Versions: vs(serverlessSunset), Roles: projectOwner, OK: 201, Summary: "create a serverless private endpoint"},
 	{ID: "getDatabaseMeasurements", Area: "other", Method: "GET", Path: "/groups/{groupId}/processes/{processId}/databases/{databaseName}/measurements", Versions: vs(d230101), Roles: readOnly, OK: 200, Summary: "a database's measurements"},
 
 	// Legacy v1.0 routes the dashboard can fall back to; bodies carry links.

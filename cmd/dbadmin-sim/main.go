@@ -30,6 +30,7 @@ type config struct {
 	latency                    time.Duration
 	faultRate, malformedRate   float64
 	rateLimit                  int
+	digestSHA256               bool
 }
 
 func parseFlags(args []string, stderr io.Writer) (*config, error) {
@@ -46,6 +47,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.Float64Var(&c.malformedRate, "malformed-rate", 0, "share of successful bodies truncated (0..1)")
 	fs.StringVar(&rate, "rate-limit", "", "requests per minute per identity, e.g. 100/min (off by default)")
 	fs.StringVar(&c.state, "state", "", "state file: loaded at start, saved on change and at exit")
+	fs.BoolVar(&c.digestSHA256, "digest-sha256", false, "challenge with digest SHA-256 instead of the service's MD5")
 	fs.StringVar(&c.keys, "keys", "", "JSON file of identities (required for a non-loopback --addr)")
 	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
@@ -92,7 +94,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	opts := apisim.Options{Service: c.service, Seed: c.seed, Speed: c.speed, Latency: c.latency, FaultRate: c.faultRate,
-		MalformedRate: c.malformedRate, RateLimitPerMin: c.rateLimit, StateFile: c.state}
+		MalformedRate: c.malformedRate, RateLimitPerMin: c.rateLimit, StateFile: c.state, DigestSHA256: c.digestSHA256}
 	if c.keys != "" {
 		ids, err := apisim.LoadIdentities(c.keys)
 		if err != nil {

@@ -9,6 +9,8 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -448,4 +450,40 @@ func TestCheckAgainstSimulator(t *testing.T) {
 		assertOneLineFailure(t, r, "authentication failed (401", "check the public/private key for profile default")
 		assert.NotContains(t, r.stderr, "not-the-secret-0000")
 	})
+}
+
+// A proxy that folds every WWW-Authenticate value into one header, as some
+// do (RFC 7235 allows it), in front of a simulator that challenges with
+// SHA-256; the proxy also offers an MD5 copy first. check must parse the
+// merged header and answer the strongest challenge.
+func TestCheckThroughHeaderMergingProxy(t *testing.T) {
+	sim, err := apisim.New(apisim.Options{DigestSHA256: true})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = sim.Close() })
+	simSrv := httptest.NewServer(sim.Handler())
+	t.Cleanup(simSrv.Close)
+	target, err := url.Parse(simSrv.URL)
+	require.NoError(t, err)
+	merged := 0
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	proxy.ModifyResponse = func(res *http.Response) error {
+		vals := res.Header.Values("WWW-Authenticate")
+		if len(vals) == 0 {
+			return nil
+		}
+		all := append([]string{strings.Replace(vals[0], "algorithm=SHA-256", "algorithm=MD5", 1)}, vals...)
+		res.Header.Set("WWW-Authenticate", strings.Join(all, ", "))
+		merged++
+		return nil
+	}
+	front := httptest.NewServer(proxy)
+	t.Cleanup(front.Close)
+
+	r := runCheckWith(t, map[string]string{
+		"MONGODB_ATLAS_PUBLIC_API_KEY": "org-owner", "MONGODB_ATLAS_PRIVATE_API_KEY": "org-owner-secret",
+		"MONGODB_ATLAS_OPS_MANAGER_URL": front.URL, "MONGODB_ATLAS_PROJECT_ID": apisim.DemoPaymentsID,
+	})
+	require.Equal(t, 0, r.code, "stderr: %s", r.stderr)
+	assert.Contains(t, r.stdout, "API key org-owner")
+	assert.Positive(t, merged, "the proxy never merged a challenge")
 }
