@@ -299,7 +299,7 @@ func (m *Model) shortHelp() string {
 	helpKey := m.keys.Global.Help.Help()
 	all := lead    // every part, in the keymap's order
 	others := lead // every part but the help key's
-	for _, b := range m.keys.HelpFor(m.helpScope()).ShortHelp() {
+	for _, b := range m.keys.Footer(m.paneActionsNow()) {
 		if !b.Enabled() {
 			continue
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient/catalog"
 	"github.com/dbadmin-tui/dbadmin-tui/apisim"
+	"github.com/dbadmin-tui/dbadmin-tui/ui"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
 )
 
@@ -60,9 +61,10 @@ func parseFlags(args []string) (flags, error) {
 		return f, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
 	if pane != "" {
-		id, ok := paneByName(pane)
+		panes := ui.Panes()
+		id, ok := panes.ByName(pane)
 		if !ok {
-			return f, fmt.Errorf("--pane %q: want alerts, backups, search, logs, migration or settings", pane)
+			return f, fmt.Errorf("--pane %q: want %s, or 1-%d", pane, strings.Join(panes.Commands(), ", "), len(panes))
 		}
 		f.pane = id
 	}
@@ -144,12 +146,12 @@ Connection:
 Start-up:
   --project ID|NAME   project to open (else the remembered one, else the first)
   --cluster NAME      narrow to one cluster
-  --pane NAME         alerts, backups, search, logs, migration or settings
+  --pane NAME         ` + strings.Join(ui.Panes().Commands(), ", ") + ` (or its number)
   --read-only         refuse every change (also :ro in the app)
   --theme NAME        dark, light or mono (NO_COLOR forces mono)
   --version           print the version
 
-Keys: 1-6/tab switch panes, : palette, / filter, ? help, @ context, r refresh,
+Keys: 1-` + strconv.Itoa(min(9, len(ui.Panes()))) + `/tab switch panes, : palette, / filter, ? help, @ context, r refresh,
 p pause, y copy, q quit.
 `
 }

@@ -31,19 +31,25 @@ type LogView struct {
 	width, height int
 	theme         themes.Theme
 	nav           keymap.Navigation
-	keys          keymap.AccessLogs
+	keys          LogKeys
+}
+
+// LogKeys are the keys a LogView answers besides navigation; the pane that
+// shows it owns them. Zero actions never match.
+type LogKeys struct {
+	End, Follow, Wrap keymap.Action
 }
 
 // NewLogView returns an empty, following log view; capacity <= 0 means
 // DefaultLogCapacity. km may be nil.
-func NewLogView(capacity int, th themes.Theme, km *keymap.KeyMap) LogView {
+func NewLogView(capacity int, th themes.Theme, km *keymap.KeyMap, keys LogKeys) LogView {
 	if capacity <= 0 {
 		capacity = DefaultLogCapacity
 	}
 	if km == nil {
 		km = keymap.Default()
 	}
-	return LogView{buf: make([]string, capacity), follow: true, theme: th, nav: km.Navigation, keys: km.AccessLogs}
+	return LogView{buf: make([]string, capacity), follow: true, theme: th, nav: km.Navigation, keys: keys}
 }
 
 // SetSize sets the size; the last line is the indicator.

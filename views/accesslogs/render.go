@@ -60,15 +60,15 @@ func (p *Pane) titleLine() string {
 
 // hints name the view keys as the keymap binds them.
 func (p *Pane) hints() string {
-	km := p.ctx.Keys
-	if km == nil {
+	if p.ctx.Keys == nil {
 		return ""
 	}
+	k := keysOf(p.ctx.Keys)
 	var out []string
 	for _, h := range []struct {
 		a    keymap.Action
 		desc string
-	}{{km.AccessLogs.Hosts, "host"}, {km.AccessLogs.Since, "since"}, {km.AccessLogs.UserFilter, "user"}, {km.AccessLogs.Raw, "raw"}} {
+	}{{k.Hosts, "host"}, {k.Since, "since"}, {k.UserFilter, "user"}, {k.Raw, "raw"}} {
 		if len(h.a.Keys()) > 0 {
 			out = append(out, h.a.Help().Key+" "+h.desc)
 		}
