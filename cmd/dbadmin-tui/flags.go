@@ -61,10 +61,9 @@ func parseFlags(args []string) (flags, error) {
 		return f, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
 	if pane != "" {
-		panes := ui.Panes()
-		id, ok := panes.ByName(pane)
-		if !ok {
-			return f, fmt.Errorf("--pane %q: want %s, or 1-%d", pane, strings.Join(panes.Commands(), ", "), len(panes))
+		id, err := paneFlag(ui.Panes(), pane)
+		if err != nil {
+			return f, err
 		}
 		f.pane = id
 	}
@@ -126,6 +125,15 @@ func demoRoles() []string {
 func firstLine(s string) string {
 	s, _, _ = strings.Cut(s, "\n")
 	return s
+}
+
+// paneFlag reads --pane: a registered pane's name, alias or number.
+func paneFlag(panes views.Registry, s string) (views.ID, error) {
+	id, ok := panes.ByName(s)
+	if !ok {
+		return "", fmt.Errorf("--pane %q: want %s, or 1-%d", s, strings.Join(panes.Commands(), ", "), len(panes))
+	}
+	return id, nil
 }
 
 func usage() string {
