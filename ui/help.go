@@ -7,6 +7,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/dbadmin-tui/dbadmin-tui/keymap"
+	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
 )
 
 // helpLayer is the `?` overlay: the active pane's actions as it offers them
@@ -88,11 +89,11 @@ func (m *Model) helpLines(width int) []string {
 				desc += " (!)"
 			}
 			if e.Disabled {
-				row := truncate(k+" "+desc+" — "+e.Reason, width)
+				row := components.Truncate(k+" "+desc+" — "+e.Reason, width)
 				lines = append(lines, st.Disabled.Render(row))
 				continue
 			}
-			lines = append(lines, truncate(st.HelpKey.Render(k)+" "+st.HelpDesc.Render(desc), width))
+			lines = append(lines, components.Truncate(st.HelpKey.Render(k)+" "+st.HelpDesc.Render(desc), width))
 		}
 	}
 	return lines
@@ -108,8 +109,8 @@ func (h *helpLayer) overlay(m *Model, base string, w, hgt int) string {
 	var pinned []string
 	if m.opts.DemoServer != "" {
 		pinned = []string{
-			truncate(st.HelpKey.Render("demo server")+" "+st.HelpDesc.Render(m.opts.DemoServer), inner),
-			truncate(st.Muted.Render("digest keys: org-owner/org-owner-secret (each demo role: ROLE/ROLE-secret)"), inner),
+			components.Truncate(st.HelpKey.Render("demo server")+" "+st.HelpDesc.Render(m.opts.DemoServer), inner),
+			components.Truncate(st.Muted.Render("digest keys: org-owner/org-owner-secret (each demo role: ROLE/ROLE-secret)"), inner),
 		}
 	}
 	bodyRows := max(1, rows-1-len(pinned))

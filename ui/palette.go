@@ -225,7 +225,7 @@ func (p *paletteLayer) overlay(m *Model, base string, w, h int) string {
 	for i := start; i < len(cands) && i < start+limit; i++ {
 		c := cands[i]
 		row := padRight(c.text, 24) + " " + c.help
-		row = truncate(row, inner)
+		row = components.Truncate(row, inner)
 		if i == sel {
 			row = st.TableSelected.Render(padRight(row, inner))
 		} else {

@@ -152,7 +152,7 @@ func TestLogViewRingAndWrap(t *testing.T) {
 	eq(t, 4, len(lines))
 	mustContain(t, v, "a long lin\ne that wra\nps")
 	for _, line := range lines {
-		if textWidth(line) > 10 {
+		if Width(line) > 10 {
 			t.Fatalf("line wider than view: %q", line)
 		}
 	}

@@ -1,7 +1,6 @@
 package components
 
 import (
-	"strconv"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -196,9 +195,9 @@ func (l LogView) Indicator() string {
 	} else {
 		parts = append(parts, "wrap off")
 	}
-	lines := groupThousands(l.n) + " lines"
+	lines := Thousands(l.n) + " lines"
 	if l.dropped > 0 {
-		lines += " (" + groupThousands(l.dropped) + " dropped)"
+		lines += " (" + Thousands(l.dropped) + " dropped)"
 	}
 	parts = append(parts, lines)
 	parts = append(parts, l.extras...)
@@ -217,13 +216,13 @@ func (l LogView) View() string {
 	} else {
 		top := l.Top()
 		for i := top; i < min(top+h, l.n); i++ {
-			out = append(out, fit(l.Line(i), l.width))
+			out = append(out, Truncate(l.Line(i), l.width))
 		}
 	}
 	for len(out) < h {
 		out = append(out, "")
 	}
-	out = append(out, l.theme.Footer.Render(fit(l.Indicator(), l.width)))
+	out = append(out, l.theme.Footer.Render(Truncate(l.Indicator(), l.width)))
 	return strings.Join(out, "\n")
 }
 
@@ -256,16 +255,8 @@ func (l LogView) wrapped(h int) []string {
 }
 
 func wrapLine(s string, w int) []string {
-	if textWidth(s) <= w {
+	if Width(s) <= w {
 		return []string{s}
 	}
 	return strings.Split(ansi.Hardwrap(s, w, true), "\n")
-}
-
-func groupThousands(n int) string {
-	s := strconv.Itoa(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }

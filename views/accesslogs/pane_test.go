@@ -18,6 +18,7 @@ import (
 	"github.com/dbadmin-tui/dbadmin-tui/apisim"
 	"github.com/dbadmin-tui/dbadmin-tui/keymap"
 	"github.com/dbadmin-tui/dbadmin-tui/themes"
+	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
 	"github.com/dbadmin-tui/dbadmin-tui/views/viewstest"
 )
@@ -332,7 +333,7 @@ func TestSave(t *testing.T) {
 	last := e.Toasts[len(e.Toasts)-1]
 	assert.False(t, last.Err)
 	assert.Contains(t, last.Text, path)
-	assert.Contains(t, last.Text, thousands(len(shown)))
+	assert.Contains(t, last.Text, components.Thousands(len(shown)))
 
 	n := e.p.st.lv.Len()
 	e.action(keysOf(e.keys).Save)

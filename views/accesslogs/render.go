@@ -130,12 +130,12 @@ func (p *Pane) indicator() string {
 	} else {
 		parts = append(parts, "local time")
 	}
-	lines := fmt.Sprintf("%s lines", thousands(lv.Len()))
+	lines := fmt.Sprintf("%s lines", components.Thousands(lv.Len()))
 	if p.st.filter.active() {
-		lines = fmt.Sprintf("%s of %s", thousands(lv.Len()), thousands(p.st.recN))
+		lines = fmt.Sprintf("%s of %s", components.Thousands(lv.Len()), components.Thousands(p.st.recN))
 	}
 	if p.st.dropped > 0 {
-		lines += fmt.Sprintf(" (%s dropped)", thousands(p.st.dropped))
+		lines += fmt.Sprintf(" (%s dropped)", components.Thousands(p.st.dropped))
 	}
 	parts = append(parts, lines)
 	if p.st.filter.failuresOnly {
@@ -161,14 +161,6 @@ func (p *Pane) indicator() string {
 		parts = append(parts, "older records of the window not loaded")
 	}
 	return strings.Join(parts, " | ")
-}
-
-func thousands(n int) string {
-	s := fmt.Sprint(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }
 
 // body renders the visible lines (or the host list), exactly bodyRows rows.

@@ -204,7 +204,7 @@ func cell(s string, w int) string {
 		n = ansi.StringWidth(s)
 	}
 	if n > w {
-		s = ansi.Truncate(s, w, "…")
+		s = components.Truncate(s, w)
 		n = ansi.StringWidth(s)
 	}
 	if n < w {
