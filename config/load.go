@@ -69,6 +69,9 @@ type LoadOptions struct {
 	ServiceSegment string
 	// Env reads the environment; nil means os.Getenv. Tests inject a map.
 	Env func(string) string
+	// Panes are the registered panes' default poll intervals by pane id:
+	// the keys the [poll] table accepts (ui.Panes().PollDefaults()).
+	Panes Intervals
 }
 
 // Resolved is the profile in effect after merging flags > environment > our
@@ -166,7 +169,7 @@ func Load(opts LoadOptions) (*Resolved, error) {
 			return nil, err
 		}
 	}
-	st, err := readSettings(ownFile)
+	st, err := readSettings(ownFile, opts.Panes)
 	if err != nil {
 		return nil, err
 	}

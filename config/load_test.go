@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient/catalog"
 	"github.com/stretchr/testify/assert"
@@ -39,8 +40,15 @@ func (f *fixture) write(path, content string, mode os.FileMode) string {
 func (f *fixture) writeCLI(content string) string { return f.write(f.cliPath(), content, 0o600) }
 func (f *fixture) writeOwn(content string) string { return f.write(f.ownPath(), content, 0o600) }
 
+// testPanes stand in for the registered panes' poll defaults (the real
+// list is ui.Panes; config knows panes only by these keys).
+var testPanes = Intervals{"alerts": 15 * time.Second, "backups": 10 * time.Second, "migration": 5 * time.Second}
+
 func (f *fixture) load(opts LoadOptions) (*Resolved, error) {
 	opts.Env = func(k string) string { return f.env[k] }
+	if opts.Panes == nil {
+		opts.Panes = testPanes
+	}
 	return Load(opts)
 }
 
@@ -84,7 +92,7 @@ func TestLoadReadsCLIProfile(t *testing.T) {
 	assert.Equal(t, CloudBaseURL, r.BaseURL)
 	assert.Equal(t, DefaultServiceSegment, r.Service)
 	assert.Equal(t, []string{f.cliPath() + " [default]"}, r.Source)
-	assert.Equal(t, DefaultIntervals, r.Poll)
+	assert.Equal(t, testPanes, r.Poll)
 	assert.Equal(t, 50_000, r.LogBuffer, "the default agrees with the access-log pane's")
 
 	gov := f.mustLoad(LoadOptions{Profile: "gov"})
@@ -350,9 +358,10 @@ migration = "2s"
 	assert.Equal(t, "light", r.Theme)
 	assert.Equal(t, 200, r.LogBuffer)
 	assert.Equal(t, map[string][]string{"quit": {"q", "ctrl+c"}, "refresh": {"r"}}, r.Keys)
-	assert.Equal(t, "30s", r.Poll.Alerts.String())
-	assert.Equal(t, "2s", r.Poll.Migration.String())
-	assert.Equal(t, DefaultIntervals.Backups, r.Poll.Backups, "unset panes keep their default")
+	assert.Equal(t, "30s", r.Poll["alerts"].String())
+	assert.Equal(t, "2s", r.Poll["migration"].String())
+	assert.Equal(t, testPanes["backups"], r.Poll["backups"], "unset panes keep their default")
+	assert.Equal(t, 15*time.Second, testPanes["alerts"], "the defaults are not written to")
 }
 
 func TestSettingsErrorsNameTheKey(t *testing.T) {

@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -22,24 +23,9 @@ var ownGlobalKeys = map[string]bool{keyTheme: true, keyKeys: true, keyPoll: true
 // Themes lists the accepted theme names; "" picks one from the terminal.
 var Themes = []string{"dark", "light", "mono"}
 
-// Intervals are the base polling periods of the live panes. Panes adapt
-// around them (faster while something moves, slower when idle).
-type Intervals struct {
-	Alerts     time.Duration
-	Backups    time.Duration
-	Search     time.Duration
-	AccessLogs time.Duration
-	Migration  time.Duration
-}
-
-// DefaultIntervals apply to every pane the file does not set.
-var DefaultIntervals = Intervals{
-	Alerts:     15 * time.Second,
-	Backups:    10 * time.Second,
-	Search:     10 * time.Second,
-	AccessLogs: 5 * time.Second,
-	Migration:  5 * time.Second,
-}
+// Intervals are the base polling periods of the panes by pane id. Panes
+// adapt around them (faster while something moves, slower after errors).
+type Intervals map[string]time.Duration
 
 // DefaultLogBuffer is how many access-log lines the tail pane keeps, the
 // same as the pane's own default.
@@ -52,13 +38,14 @@ type settings struct {
 	logBuffer int
 }
 
-func defaultSettings() settings {
-	return settings{poll: DefaultIntervals, logBuffer: DefaultLogBuffer}
+func defaultSettings(panes Intervals) settings {
+	return settings{poll: maps.Clone(panes), logBuffer: DefaultLogBuffer}
 }
 
-// readSettings reads the global keys of our file over the defaults.
-func readSettings(f *tomlFile) (settings, error) {
-	s := defaultSettings()
+// readSettings reads the global keys of our file over the defaults; panes
+// are the registered panes' default intervals, the keys [poll] accepts.
+func readSettings(f *tomlFile, panes Intervals) (settings, error) {
+	s := defaultSettings(panes)
 	if f == nil {
 		return s, nil
 	}
@@ -89,7 +76,7 @@ func readSettings(f *tomlFile) (settings, error) {
 	if s.keys, err = readKeys(f); err != nil {
 		return s, err
 	}
-	if s.poll, err = readPoll(f); err != nil {
+	if s.poll, err = readPoll(f, panes); err != nil {
 		return s, err
 	}
 	return s, nil
@@ -132,9 +119,9 @@ func readKeys(f *tomlFile) (map[string][]string, error) {
 	return out, nil
 }
 
-// readPoll reads [poll]: pane = "15s".
-func readPoll(f *tomlFile) (Intervals, error) {
-	iv := DefaultIntervals
+// readPoll reads [poll]: pane = "15s", for the panes given.
+func readPoll(f *tomlFile, panes Intervals) (Intervals, error) {
+	iv := maps.Clone(panes)
 	raw, ok := f.root[keyPoll]
 	if !ok {
 		return iv, nil
@@ -143,15 +130,10 @@ func readPoll(f *tomlFile) (Intervals, error) {
 	if !ok {
 		return iv, &FileError{Path: f.path, Key: keyPoll, Msg: "must be a table: [poll]"}
 	}
-	fields := map[string]*time.Duration{
-		"alerts": &iv.Alerts, "backups": &iv.Backups, "search": &iv.Search,
-		"accesslogs": &iv.AccessLogs, "migration": &iv.Migration,
-	}
-	names := sortedNames(fields)
+	names := sortedNames(panes)
 	for pane, v := range t {
 		key := keyPoll + "." + pane
-		dst, ok := fields[pane]
-		if !ok {
+		if _, ok := panes[pane]; !ok {
 			return iv, &FileError{Path: f.path, Key: key, Msg: "unknown pane (want " + strings.Join(names, ", ") + ")"}
 		}
 		s, ok := v.(string)
@@ -165,7 +147,7 @@ func readPoll(f *tomlFile) (Intervals, error) {
 		if d < time.Second || d > 24*time.Hour {
 			return iv, &FileError{Path: f.path, Key: key, Msg: fmt.Sprintf("duration %s out of range (1s to 24h)", s)}
 		}
-		*dst = d
+		iv[pane] = d
 	}
 	return iv, nil
 }

@@ -1,17 +1,28 @@
 package keymap
 
+import (
+	"slices"
+	"strconv"
+	"strings"
+)
+
 // Global actions work in every pane.
 type Global struct {
-	Pane1, Pane2, Pane3, Pane4, Pane5, Pane6 Action
-	NextPane, PrevPane                       Action
-	Palette, Filter, Help, Close             Action
-	Refresh, Pause, Yank, Quit               Action
-	Context                                  Action // the org/project/cluster picker
+	// Jump holds the pane-jump actions (keys 1-9), one a pane in tab order.
+	Jump                         []Action
+	NextPane, PrevPane           Action
+	Palette, Filter, Help, Close Action
+	Refresh, Pause, Yank, Quit   Action
+	Context                      Action // the org/project/cluster picker
 }
 
-// Panes returns the six pane-jump actions in order.
+// Panes returns the pane-jump actions in order.
 func (g *Global) Panes() []*Action {
-	return []*Action{&g.Pane1, &g.Pane2, &g.Pane3, &g.Pane4, &g.Pane5, &g.Pane6}
+	out := make([]*Action, len(g.Jump))
+	for i := range g.Jump {
+		out[i] = &g.Jump[i]
+	}
+	return out
 }
 
 func (g *Global) actions() []*Action {
@@ -50,93 +61,23 @@ func (d *Dialog) actions() []*Action {
 		&d.Left, &d.Right, &d.Up, &d.Down, &d.Flip}
 }
 
-// Alerts pane. Marking rows is Table.Mark. The configuration editors come
-// in two flavours: a form, and the JSON body in $EDITOR.
-type Alerts struct {
-	Detail, Ack, Unack, StatusFilter, Configs, Toggle, Delete Action
-	NewConfig, NewConfigJSON, EditConfig, EditConfigJSON      Action
-}
-
-func (a *Alerts) actions() []*Action {
-	return []*Action{&a.Detail, &a.Ack, &a.Unack, &a.StatusFilter, &a.Configs, &a.Toggle, &a.Delete,
-		&a.NewConfig, &a.NewConfigJSON, &a.EditConfig, &a.EditConfigJSON}
-}
-
-// Backups pane. NewBucket and EditSchedule are offered only in the buckets
-// and schedule views.
-type Backups struct {
-	Snapshot, Restore, CancelRestore, Expiration, Delete, Export, CycleViews Action
-	NewBucket, EditSchedule                                                  Action
-}
-
-func (b *Backups) actions() []*Action {
-	return []*Action{&b.Snapshot, &b.Restore, &b.CancelRestore, &b.Expiration, &b.Delete, &b.Export, &b.CycleViews,
-		&b.NewBucket, &b.EditSchedule}
-}
-
-// Search (search indexes) pane.
-type Search struct {
-	New, Edit, Delete, Analyzers, Detail Action
-}
-
-func (s *Search) actions() []*Action {
-	return []*Action{&s.New, &s.Edit, &s.Delete, &s.Analyzers, &s.Detail}
-}
-
-// AccessLogs pane.
-type AccessLogs struct {
-	Follow, FailuresOnly, End, Wrap, Timezone, IPFilter, Search, NextMatch, PrevMatch, Save Action
-	Hosts, Since, UserFilter, Raw                                                           Action
-}
-
-func (l *AccessLogs) actions() []*Action {
-	return []*Action{&l.Follow, &l.FailuresOnly, &l.End, &l.Wrap, &l.Timezone, &l.IPFilter,
-		&l.Search, &l.NextMatch, &l.PrevMatch, &l.Save, &l.Hosts, &l.Since, &l.UserFilter, &l.Raw}
-}
-
-// Migration (live migration) pane.
-type Migration struct {
-	LinkToken, Validate, Start, Cutover, Presentation, DropDestination Action
-}
-
-func (m *Migration) actions() []*Action {
-	return []*Action{&m.LinkToken, &m.Validate, &m.Start, &m.Cutover, &m.Presentation, &m.DropDestination}
-}
-
-// Settings pane.
-type Settings struct {
-	Auditing, EditFilter, CustomDNS, NewRole, Authorize, Deauthorize Action
-}
-
-func (s *Settings) actions() []*Action {
-	return []*Action{&s.Auditing, &s.EditFilter, &s.CustomDNS, &s.NewRole, &s.Authorize, &s.Deauthorize}
-}
-
 // KeyMap is every binding of the app.
 type KeyMap struct {
 	Global     Global
 	Navigation Navigation
 	Table      Table
 	Dialog     Dialog
-	Alerts     Alerts
-	Backups    Backups
-	Search     Search
-	AccessLogs AccessLogs
-	Migration  Migration
-	Settings   Settings
+	// panes are the pane scopes in tab order, each with its actions.
+	panes []Pane
 }
 
-// Default returns a fresh KeyMap with the built-in bindings.
-func Default() *KeyMap {
-	a := newAction
-	return &KeyMap{
+// Default returns a fresh KeyMap with the built-in shared bindings and the
+// given panes' actions, in tab order; pane i gets the jump key i+1 (up to
+// 9). With no panes it holds the shared scopes only (what components need).
+func Default(panes ...Pane) *KeyMap {
+	a := NewAction
+	km := &KeyMap{
 		Global: Global{
-			Pane1:    a("global.pane1", "1", "alerts", "1"),
-			Pane2:    a("global.pane2", "2", "backups", "2"),
-			Pane3:    a("global.pane3", "3", "search indexes", "3"),
-			Pane4:    a("global.pane4", "4", "access logs", "4"),
-			Pane5:    a("global.pane5", "5", "migration", "5"),
-			Pane6:    a("global.pane6", "6", "settings", "6"),
 			NextPane: a("global.nextPane", "tab", "next pane", "tab"),
 			PrevPane: a("global.prevPane", "shift+tab", "previous pane", "shift+tab"),
 			Palette:  a("global.palette", ":", "command palette", ":"),
@@ -178,77 +119,58 @@ func Default() *KeyMap {
 			Down:      a("dialog.down", "↓", "down", "down", "ctrl+n"),
 			Flip:      a("dialog.flip", "space", "toggle", "space"),
 		},
-		Alerts: Alerts{
-			Detail:         a("alerts.detail", "enter", "details", "enter").op("getAlert"),
-			Ack:            a("alerts.ack", "a", "acknowledge", "a").op("acknowledgeAlert"),
-			Unack:          a("alerts.unack", "u", "unacknowledge", "u").op("acknowledgeAlert"),
-			StatusFilter:   a("alerts.statusFilter", "s", "status filter", "s"),
-			Configs:        a("alerts.configs", "c", "alert configs", "c").op("listAlertConfigurations"),
-			Toggle:         a("alerts.toggle", "t", "enable/disable config", "t").op("toggleAlertConfiguration"),
-			Delete:         a("alerts.delete", "d", "delete config", "d").op("deleteAlertConfiguration"),
-			NewConfig:      a("alerts.newConfig", "n", "new config (form)", "n").op("createAlertConfiguration").helpOnly(),
-			NewConfigJSON:  a("alerts.newConfigJSON", "N", "new config ($EDITOR)", "N").op("createAlertConfiguration").helpOnly(),
-			EditConfig:     a("alerts.editConfig", "e", "edit config (form)", "e").op("updateAlertConfiguration").helpOnly(),
-			EditConfigJSON: a("alerts.editConfigJSON", "E", "edit config ($EDITOR)", "E").op("updateAlertConfiguration").helpOnly(),
-		},
-		Backups: Backups{
-			Snapshot:      a("backups.snapshot", "n", "take snapshot", "n").op("takeSnapshot"),
-			Restore:       a("backups.restore", "R", "restore", "R").op("createBackupRestoreJob"),
-			CancelRestore: a("backups.cancelRestore", "x", "cancel restore", "x").op("cancelBackupRestoreJob").dangerous(),
-			Expiration:    a("backups.expiration", "e", "change expiration", "e").op("updateSnapshotRetention"),
-			Delete:        a("backups.delete", "d", "delete snapshot", "d").op("deleteReplicaSetBackup").dangerous(),
-			Export:        a("backups.export", "E", "export snapshot", "E").op("createBackupExportJob"),
-			// Tab cycles snapshots/restores/exports here; shift+tab and 1-6
-			// still switch panes.
-			CycleViews:   a("backups.cycleViews", "tab", "cycle views", "tab").shadows("global.nextPane"),
-			NewBucket:    a("backups.newBucket", "b", "new export bucket", "b").op("createExportBucket").helpOnly(),
-			EditSchedule: a("backups.editSchedule", "s", "edit schedule", "s").op("updateBackupSchedule").helpOnly(),
-		},
-		Search: Search{
-			New:       a("search.new", "n", "new index", "n").op("createAtlasSearchIndex"),
-			Edit:      a("search.edit", "e", "edit index", "e").op("updateAtlasSearchIndex"),
-			Delete:    a("search.delete", "d", "delete index", "d").op("deleteAtlasSearchIndex").dangerous(),
-			Analyzers: a("search.analyzers", "A", "analyzers", "A").op("listAtlasSearchAnalyzers"),
-			Detail:    a("search.detail", "enter", "details", "enter").op("getAtlasSearchIndex"),
-		},
-		AccessLogs: AccessLogs{
-			Follow:       a("accesslogs.follow", "f", "follow", "f").op("listAccessLogsByClusterName"),
-			FailuresOnly: a("accesslogs.failuresOnly", "F", "failures only", "F"),
-			End:          a("accesslogs.end", "G", "end + resume", "G").shadows("nav.end"),
-			Wrap:         a("accesslogs.wrap", "w", "wrap", "w"),
-			Timezone:     a("accesslogs.timezone", "t", "local/UTC", "t"),
-			IPFilter:     a("accesslogs.ipFilter", "i", "IP filter", "i"),
-			Search:       a("accesslogs.search", "/", "search", "/").shadows("global.filter"),
-			NextMatch:    a("accesslogs.nextMatch", "n", "next match", "n"),
-			PrevMatch:    a("accesslogs.prevMatch", "N", "previous match", "N"),
-			Save:         a("accesslogs.save", "s", "save to file", "s"),
-			// Hosts lists the cluster's hosts (or, with no cluster chosen,
-			// the project's clusters) to pick what is tailed.
-			Hosts:      a("accesslogs.hosts", "h", "pick host", "h").op("listAtlasProcesses").helpOnly(),
-			Since:      a("accesslogs.since", "S", "since 5m/15m/1h/24h", "S").op("listAccessLogsByClusterName").helpOnly(),
-			UserFilter: a("accesslogs.userFilter", "u", "user filter", "u").helpOnly(),
-			Raw:        a("accesslogs.raw", "l", "raw logLine", "l").helpOnly(),
-		},
-		Migration: Migration{
-			LinkToken: a("migration.linkToken", "l", "link token", "l").op("createLinkToken"),
-			Validate:  a("migration.validate", "v", "validate", "v").op("validateMigration"),
-			// Starting may drop the destination's collections.
-			Start:        a("migration.start", "m", "start migration", "m").op("createPushMigration").dangerous(),
-			Cutover:      a("migration.cutover", "C", "cut over", "C").op("cutoverMigration").dangerous(),
-			Presentation: a("migration.presentation", "P", "presentation", "P"),
-			// Dropping the destination's collections happens when the
-			// migration starts, so the toggle is judged like Start.
-			DropDestination: a("migration.dropDestination", "D", "drop destination data on/off", "D").op("createPushMigration").dangerous().helpOnly(),
-		},
-		Settings: Settings{
-			Auditing:    a("settings.auditing", "a", "auditing on/off", "a").op("updateAuditingConfiguration"),
-			EditFilter:  a("settings.editFilter", "e", "edit audit filter", "e").op("updateAuditingConfiguration"),
-			CustomDNS:   a("settings.customDNS", "d", "custom DNS on/off", "d").op("toggleAwsCustomDns"),
-			NewRole:     a("settings.newRole", "n", "new access role", "n").op("createCloudProviderAccessRole"),
-			Authorize:   a("settings.authorize", "z", "authorize role", "z").op("authorizeCloudProviderAccessRole"),
-			Deauthorize: a("settings.deauthorize", "x", "deauthorize role", "x").op("deauthorizeCloudProviderAccessRole"),
-		},
 	}
+	for i, p := range panes {
+		p.Actions = slices.Clone(p.Actions)
+		km.panes = append(km.panes, p)
+		if i < 9 {
+			k := strconv.Itoa(i + 1)
+			km.Global.Jump = append(km.Global.Jump, a("global.pane"+k, k, p.jumpHelp(), k))
+		}
+	}
+	return km
+}
+
+func (p Pane) jumpHelp() string {
+	if p.Jump != "" {
+		return p.Jump
+	}
+	return strings.ToLower(p.Title)
+}
+
+// pane returns the registered pane of a scope.
+func (km *KeyMap) pane(s Scope) *Pane {
+	for i := range km.panes {
+		if km.panes[i].Scope == s {
+			return &km.panes[i]
+		}
+	}
+	return nil
+}
+
+// PaneScopes lists the pane scopes in tab order.
+func (km *KeyMap) PaneScopes() []Scope {
+	out := make([]Scope, len(km.panes))
+	for i, p := range km.panes {
+		out[i] = p.Scope
+	}
+	return out
+}
+
+// Title is the help heading of a scope: a pane's title, or a shared
+// scope's name.
+func (km *KeyMap) Title(s Scope) string {
+	if p := km.pane(s); p != nil {
+		return p.Title
+	}
+	return s.Title()
+}
+
+// usesTable reports whether a pane shows its data in a components.Table, so
+// the Table scope is active together with it.
+func (km *KeyMap) usesTable(s Scope) bool {
+	p := km.pane(s)
+	return p != nil && p.Table
 }
 
 // scopeActions returns the actions of one scope, in help order.
@@ -262,32 +184,28 @@ func (km *KeyMap) scopeActions(s Scope) []*Action {
 		return km.Table.actions()
 	case ScopeDialog:
 		return km.Dialog.actions()
-	case ScopeAlerts:
-		return km.Alerts.actions()
-	case ScopeBackups:
-		return km.Backups.actions()
-	case ScopeSearch:
-		return km.Search.actions()
-	case ScopeAccessLogs:
-		return km.AccessLogs.actions()
-	case ScopeMigration:
-		return km.Migration.actions()
-	case ScopeSettings:
-		return km.Settings.actions()
 	}
-	return nil
+	p := km.pane(s)
+	if p == nil {
+		return nil
+	}
+	out := make([]*Action, len(p.Actions))
+	for i := range p.Actions {
+		out[i] = &p.Actions[i]
+	}
+	return out
 }
 
-// AllScopes lists every scope in help order.
-func AllScopes() []Scope {
-	return []Scope{ScopeGlobal, ScopeNavigation, ScopeTable, ScopeDialog, ScopeAlerts, ScopeBackups,
-		ScopeSearch, ScopeAccessLogs, ScopeMigration, ScopeSettings}
+// AllScopes lists every scope in help order: the shared ones, then the
+// panes'.
+func (km *KeyMap) AllScopes() []Scope {
+	return append([]Scope{ScopeGlobal, ScopeNavigation, ScopeTable, ScopeDialog}, km.PaneScopes()...)
 }
 
 // Actions returns copies of every action, scope by scope.
 func (km *KeyMap) Actions() []Action {
 	var out []Action
-	for _, s := range AllScopes() {
+	for _, s := range km.AllScopes() {
 		for _, a := range km.scopeActions(s) {
 			out = append(out, *a)
 		}
@@ -313,7 +231,7 @@ func (km *KeyMap) Lookup(name string) (Action, bool) {
 }
 
 func (km *KeyMap) find(name string) *Action {
-	for _, s := range AllScopes() {
+	for _, s := range km.AllScopes() {
 		for _, a := range km.scopeActions(s) {
 			if a.Name == name {
 				return a
@@ -324,8 +242,13 @@ func (km *KeyMap) find(name string) *Action {
 }
 
 // Clone returns an independent copy: key.Binding's setters replace its key
-// slice rather than write into it, so a value copy shares nothing mutable.
+// slice rather than write into it, so copying the action slices is enough.
 func (km *KeyMap) Clone() *KeyMap {
 	c := *km
+	c.Global.Jump = slices.Clone(km.Global.Jump)
+	c.panes = slices.Clone(km.panes)
+	for i := range c.panes {
+		c.panes[i].Actions = slices.Clone(c.panes[i].Actions)
+	}
 	return &c
 }

@@ -2,8 +2,6 @@ package keymap
 
 import (
 	"fmt"
-
-	"charm.land/bubbles/v2/key"
 )
 
 // Disable turns an action off with a reason shown in help ("needs
@@ -36,7 +34,7 @@ func (km *KeyMap) Enable(name string) error {
 // by asking allowed, typically a wrapper over the gate's role check and
 // read-only mode. Local actions are left alone.
 func (km *KeyMap) Gate(allowed func(a Action) (ok bool, reason string)) {
-	for _, s := range AllScopes() {
+	for _, s := range km.AllScopes() {
 		for _, a := range km.scopeActions(s) {
 			if a.Op == "" {
 				continue
@@ -85,14 +83,19 @@ type HelpGroup struct {
 }
 
 // HelpGroups returns the help overlay's content for a pane (or for
-// ScopeDialog): the pane's actions, then the table, navigation and global
-// ones. Unbound actions are left out; disabled ones are included with their
-// reason.
-func (km *KeyMap) HelpGroups(pane Scope) []HelpGroup {
+// ScopeDialog): the pane's actions as the pane offers them now (its view and
+// state decide which, and the root's gate has disabled what it refuses),
+// then the table, navigation and global ones. Unbound actions are left out;
+// disabled ones are included with their reason.
+func (km *KeyMap) HelpGroups(pane Scope, actions []Action) []HelpGroup {
 	var groups []HelpGroup
-	for _, s := range helpScopes(pane) {
-		g := HelpGroup{Scope: s, Title: s.Title()}
-		for _, a := range km.scopeActions(s) {
+	for _, s := range km.helpScopes(pane) {
+		g := HelpGroup{Scope: s, Title: km.Title(s)}
+		list := km.Scope(s)
+		if s == pane && km.pane(s) != nil {
+			list = actions
+		}
+		for _, a := range list {
 			if len(a.Binding.Keys()) == 0 {
 				continue
 			}
@@ -109,56 +112,29 @@ func (km *KeyMap) HelpGroups(pane Scope) []HelpGroup {
 	return groups
 }
 
-func helpScopes(pane Scope) []Scope {
-	switch pane {
-	case ScopeDialog:
+func (km *KeyMap) helpScopes(pane Scope) []Scope {
+	switch {
+	case pane == ScopeDialog:
 		return []Scope{ScopeDialog}
-	case ScopeGlobal, ScopeNavigation, ScopeTable, "":
+	case km.pane(pane) == nil:
 		return []Scope{ScopeGlobal, ScopeNavigation}
 	}
 	scopes := []Scope{pane}
-	if pane.usesTable() {
+	if km.usesTable(pane) {
 		scopes = append(scopes, ScopeTable)
 	}
 	return append(scopes, ScopeNavigation, ScopeGlobal)
 }
 
-// Help is a bubbles help.KeyMap for one pane together with the global keys.
-type Help struct {
-	km   *KeyMap
-	pane Scope
-}
-
-// HelpFor returns the help.KeyMap for a pane (or ScopeDialog).
-func (km *KeyMap) HelpFor(pane Scope) Help { return Help{km: km, pane: pane} }
-
-// ShortHelp is the one-line footer: the pane's enabled actions (but not
-// the HelpOnly ones), then filter, help and quit. Disabled bindings are dropped by bubbles/help itself.
-func (h Help) ShortHelp() []key.Binding {
-	if h.pane == ScopeDialog {
-		d := h.km.Dialog
-		return []key.Binding{d.Submit.Binding, d.Cancel.Binding, d.NextField.Binding}
-	}
-	var out []key.Binding
-	if h.pane != ScopeGlobal && h.pane != ScopeNavigation && h.pane != ScopeTable {
-		for _, a := range h.km.scopeActions(h.pane) {
-			if !a.HelpOnly {
-				out = append(out, a.Binding)
-			}
+// Footer is the one-line key summary of a pane: its actions as offered now
+// (but not the HelpOnly ones), then filter, help and quit. The caller
+// drops the disabled ones.
+func (km *KeyMap) Footer(actions []Action) []Action {
+	var out []Action
+	for _, a := range actions {
+		if !a.HelpOnly {
+			out = append(out, a)
 		}
 	}
-	return append(out, h.km.Global.Filter.Binding, h.km.Global.Help.Binding, h.km.Global.Quit.Binding)
-}
-
-// FullHelp is one column per scope, pane first.
-func (h Help) FullHelp() [][]key.Binding {
-	var cols [][]key.Binding
-	for _, s := range helpScopes(h.pane) {
-		var col []key.Binding
-		for _, a := range h.km.scopeActions(s) {
-			col = append(col, a.Binding)
-		}
-		cols = append(cols, col)
-	}
-	return cols
+	return append(out, km.Global.Filter, km.Global.Help, km.Global.Quit)
 }

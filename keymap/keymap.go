@@ -15,24 +15,17 @@ import (
 type Scope string
 
 // Scopes. Global, Navigation and (for table panes) Table are active together
-// with one pane scope; Dialog is active alone while a dialog is open.
+// with one pane scope; Dialog is active alone while a dialog is open. Pane
+// scopes are not listed here: each pane brings its own (see Pane).
 const (
 	ScopeGlobal     Scope = "global"
 	ScopeNavigation Scope = "nav"
 	ScopeTable      Scope = "table"
 	ScopeDialog     Scope = "dialog"
-	ScopeAlerts     Scope = "alerts"
-	ScopeBackups    Scope = "backups"
-	ScopeSearch     Scope = "search"
-	ScopeAccessLogs Scope = "accesslogs"
-	ScopeMigration  Scope = "migration"
-	ScopeSettings   Scope = "settings"
 )
 
-// PaneScopes lists the pane scopes in the order of the number keys 1-6.
-var PaneScopes = [...]Scope{ScopeAlerts, ScopeBackups, ScopeSearch, ScopeAccessLogs, ScopeMigration, ScopeSettings}
-
-// Title is the human name of a scope, for help headings.
+// Title is the human name of a shared scope, for help headings; a pane
+// scope's title comes from its Pane.
 func (s Scope) Title() string {
 	switch s {
 	case ScopeGlobal:
@@ -43,30 +36,19 @@ func (s Scope) Title() string {
 		return "Table"
 	case ScopeDialog:
 		return "Dialog"
-	case ScopeAlerts:
-		return "Alerts"
-	case ScopeBackups:
-		return "Backups"
-	case ScopeSearch:
-		return "Search"
-	case ScopeAccessLogs:
-		return "Access logs"
-	case ScopeMigration:
-		return "Migration"
-	case ScopeSettings:
-		return "Settings"
 	}
 	return string(s)
 }
 
-// usesTable reports whether a pane shows its data in a components.Table, so
-// the Table scope is active together with it.
-func (s Scope) usesTable() bool {
-	switch s {
-	case ScopeAlerts, ScopeBackups, ScopeSearch:
-		return true
-	}
-	return false
+// Pane is what the keymap knows of one pane: its scope (the prefix of its
+// action names), its title, the help text of its jump key, whether the Table
+// scope is active together with it, and its actions with their default keys.
+type Pane struct {
+	Scope   Scope
+	Title   string
+	Jump    string // the jump key's help ("search indexes")
+	Table   bool
+	Actions []Action
 }
 
 // Action is one thing the user can do, with the key(s) that do it.
@@ -119,10 +101,10 @@ func (a Action) Scope() Scope {
 	return Scope(a.Name)
 }
 
-// newAction builds an action; the first key is shown in help unless helpKey
+// NewAction builds an action; the first key is shown in help unless helpKey
 // is given.
-func newAction(name, helpKey, desc string, keys ...string) Action {
-	if helpKey == "" {
+func NewAction(name, helpKey, desc string, keys ...string) Action {
+	if helpKey == "" && len(keys) > 0 {
 		helpKey = keys[0]
 	}
 	return Action{
@@ -131,10 +113,30 @@ func newAction(name, helpKey, desc string, keys ...string) Action {
 	}
 }
 
-func (a Action) op(id string) Action { a.Op = id; return a }
+// Calls sets the catalog operation the action calls.
+func (a Action) Calls(op string) Action { a.Op = op; return a }
 
-func (a Action) dangerous() Action { a.Dangerous = true; return a }
+// AsDangerous marks a destructive action.
+func (a Action) AsDangerous() Action { a.Dangerous = true; return a }
 
-func (a Action) shadows(name string) Action { a.Shadows = name; return a }
+// Replacing declares that the action deliberately shadows a wider one.
+func (a Action) Replacing(name string) Action { a.Shadows = name; return a }
 
-func (a Action) helpOnly() Action { a.HelpOnly = true; return a }
+// InHelpOnly keeps the action out of the footer.
+func (a Action) InHelpOnly() Action { a.HelpOnly = true; return a }
+
+// Disabled returns a copy turned off with a reason (a view's state refuses
+// it: "no migration started"); help and the footer grey it out and the root
+// says why when its key is pressed.
+func (a Action) Disabled(reason string) Action {
+	a.Binding.SetEnabled(false)
+	a.DisabledReason = reason
+	return a
+}
+
+// WithDesc returns a copy with another help text, for an action that means
+// something else in one view ("delete bucket").
+func (a Action) WithDesc(desc string) Action {
+	a.Binding.SetHelp(a.Help().Key, desc)
+	return a
+}

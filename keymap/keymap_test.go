@@ -5,7 +5,35 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/stretchr/testify/require"
 )
+
+// The dashboard's real panes register in package ui (which tests them
+// together); these two stand-ins exercise the mechanics: a table pane and
+// one without, with a dangerous, a help-only and a shadowing action.
+const (
+	scopeAlpha Scope = "alpha"
+	scopeBeta  Scope = "beta"
+)
+
+func testPanes() []Pane {
+	a := NewAction
+	return []Pane{
+		{Scope: scopeAlpha, Title: "Alpha", Table: true, Actions: []Action{
+			a("alpha.detail", "enter", "details", "enter").Calls("getAlert"),
+			a("alpha.ack", "a", "acknowledge", "a").Calls("acknowledgeAlert"),
+			a("alpha.delete", "d", "delete config", "d").Calls("deleteAlertConfiguration").AsDangerous(),
+			a("alpha.newJSON", "N", "new ($EDITOR)", "N").Calls("createAlertConfiguration").InHelpOnly(),
+		}},
+		{Scope: scopeBeta, Title: "Beta", Jump: "beta logs", Actions: []Action{
+			a("beta.follow", "f", "follow", "f"),
+			a("beta.search", "/", "search", "/").Replacing("global.filter"),
+			a("beta.raw", "l", "raw line", "l").InHelpOnly(),
+		}},
+	}
+}
+
+func testMap() *KeyMap { return Default(testPanes()...) }
 
 func press(s string) tea.KeyPressMsg {
 	switch s {
@@ -18,88 +46,106 @@ func press(s string) tea.KeyPressMsg {
 	return tea.KeyPressMsg{Code: r, Text: s}
 }
 
+func lookup(t *testing.T, km *KeyMap, name string) Action {
+	t.Helper()
+	a, ok := km.Lookup(name)
+	require.True(t, ok, name)
+	return a
+}
+
 func TestDefaultHasNoConflicts(t *testing.T) {
 	require.NoError(t, Default().Validate())
+	require.NoError(t, testMap().Validate())
 }
 
 func TestNamesAreUniqueAndScoped(t *testing.T) {
+	km := testMap()
 	seen := map[string]bool{}
-	for _, a := range Default().Actions() {
+	for _, a := range km.Actions() {
 		require.False(t, seen[a.Name], "duplicate name %s", a.Name)
 		seen[a.Name] = true
 		require.NotEmpty(t, a.Keys(), a.Name)
 		require.NotEmpty(t, a.Help().Desc, a.Name)
-		require.Contains(t, AllScopes(), a.Scope(), a.Name)
+		require.Contains(t, km.AllScopes(), a.Scope(), a.Name)
 	}
 }
 
-func TestDangerousTags(t *testing.T) {
-	km := Default()
-	for _, a := range []Action{km.Migration.Cutover, km.Backups.Delete, km.Backups.CancelRestore, km.Search.Delete, km.Migration.Start, km.Migration.DropDestination} {
-		require.True(t, a.Dangerous, a.Name)
-	}
-	require.False(t, km.Alerts.Ack.Dangerous)
-	require.Equal(t, "acknowledgeAlert", km.Alerts.Ack.Op)
+func TestJumpKeysFollowThePanes(t *testing.T) {
+	km := testMap()
+	require.Len(t, km.Global.Jump, 2)
+	require.Equal(t, []string{"1"}, km.Global.Jump[0].Keys())
+	require.Equal(t, "alpha", km.Global.Jump[0].Help().Desc, "lower-case title by default")
+	require.Equal(t, "beta logs", km.Global.Jump[1].Help().Desc)
+	require.Equal(t, "Beta", km.Title(scopeBeta))
+	require.Equal(t, "Global", km.Title(ScopeGlobal))
+	require.Empty(t, Default().Global.Jump)
 }
 
 func TestApplyOverride(t *testing.T) {
-	km := Default()
-	require.NoError(t, km.Apply(map[string][]string{"alerts.ack": {"A", "ctrl+a"}, "global.quit": {"Q"}}))
-	require.True(t, km.Alerts.Ack.Matches(press("A")))
-	require.False(t, km.Alerts.Ack.Matches(press("a")))
-	require.Equal(t, "A/ctrl+a", km.Alerts.Ack.Help().Key)
+	km := testMap()
+	require.NoError(t, km.Apply(map[string][]string{"alpha.ack": {"A", "ctrl+a"}, "global.quit": {"Q"}}))
+	ack := lookup(t, km, "alpha.ack")
+	require.True(t, ack.Matches(press("A")))
+	require.False(t, ack.Matches(press("a")))
+	require.Equal(t, "A/ctrl+a", ack.Help().Key)
 	require.True(t, km.Global.Quit.Matches(press("Q")))
 	require.False(t, km.Global.Quit.Matches(press("q")))
-	// A fresh default is untouched: no shared mutable state.
-	require.True(t, Default().Alerts.Ack.Matches(press("a")))
+	// A fresh map and the panes it was built from are untouched.
+	require.True(t, lookup(t, testMap(), "alpha.ack").Matches(press("a")))
+}
+
+func TestCloneSharesNothing(t *testing.T) {
+	km := testMap()
+	c := km.Clone()
+	require.NoError(t, c.Disable("alpha.ack", "x"))
+	require.NoError(t, c.Apply(map[string][]string{"global.pane1": {"!"}}))
+	require.True(t, lookup(t, km, "alpha.ack").Enabled())
+	require.Equal(t, []string{"1"}, km.Global.Jump[0].Keys())
 }
 
 func TestApplyConflictRefusedNamingBoth(t *testing.T) {
-	km := Default()
-	err := km.Apply(map[string][]string{"alerts.ack": {"d"}})
-	require.Error(t, err)
-	require.Contains(t, err.Error(), `"d"`)
-	require.Contains(t, err.Error(), "alerts.ack")
-	require.Contains(t, err.Error(), "alerts.delete")
-	// Nothing applied.
-	require.True(t, km.Alerts.Ack.Matches(press("a")))
+	km := testMap()
+	err := km.Apply(map[string][]string{"alpha.ack": {"d"}})
+	require.ErrorContains(t, err, `"d"`)
+	require.ErrorContains(t, err, "alpha.ack")
+	require.ErrorContains(t, err, "alpha.delete")
+	require.True(t, lookup(t, km, "alpha.ack").Matches(press("a")), "nothing applied")
 
-	// A pane key against a global key.
-	err = km.Apply(map[string][]string{"backups.snapshot": {"q"}})
-	require.ErrorContains(t, err, "global.quit")
-	require.ErrorContains(t, err, "backups.snapshot")
-
+	// A pane key against a global, a navigation and a table key.
+	require.ErrorContains(t, km.Apply(map[string][]string{"alpha.ack": {"q"}}), "global.quit")
+	require.ErrorContains(t, km.Apply(map[string][]string{"beta.raw": {"j"}}), "nav.down")
+	require.ErrorContains(t, km.Apply(map[string][]string{"alpha.newJSON": {"o"}}), "table.sortNext")
+	require.NoError(t, testMap().Apply(map[string][]string{"beta.raw": {"o"}}), "beta has no table: o is free there")
 	// The same key in two panes never active together is fine.
-	require.NoError(t, km.Apply(map[string][]string{"alerts.ack": {"z"}}))
+	require.NoError(t, km.Apply(map[string][]string{"alpha.ack": {"f"}}))
 }
 
 func TestApplyUnknownActionRefused(t *testing.T) {
-	km := Default()
-	err := km.Apply(map[string][]string{"alerts.nope": {"x"}, "alerts.ack": {"b"}})
-	require.ErrorContains(t, err, `unknown action "alerts.nope"`)
-	require.True(t, km.Alerts.Ack.Matches(press("a")), "all or nothing")
+	km := testMap()
+	err := km.Apply(map[string][]string{"alpha.nope": {"x"}, "alpha.ack": {"b"}})
+	require.ErrorContains(t, err, `unknown action "alpha.nope"`)
+	require.True(t, lookup(t, km, "alpha.ack").Matches(press("a")), "all or nothing")
 }
 
 func TestShadowingIsNotAConflict(t *testing.T) {
-	km := Default()
+	km := testMap()
 	require.NoError(t, km.Validate())
-	// But rebinding the shadowed global onto another access-log key is.
-	err := km.Apply(map[string][]string{"global.filter": {"f"}})
-	require.ErrorContains(t, err, "accesslogs.follow")
+	// But rebinding the shadowed global onto another key of that pane is.
+	require.ErrorContains(t, km.Apply(map[string][]string{"global.filter": {"f"}}), "beta.follow")
 }
 
 func TestDisableWithReasonAndHelp(t *testing.T) {
-	km := Default()
-	require.NoError(t, km.Disable("alerts.ack", "needs PROJECT_OWNER"))
-	require.False(t, km.Alerts.Ack.Matches(press("a")))
-	dis := km.Disabled(ScopeAlerts)
+	km := testMap()
+	require.NoError(t, km.Disable("alpha.ack", "needs PROJECT_OWNER"))
+	require.False(t, lookup(t, km, "alpha.ack").Matches(press("a")))
+	dis := km.Disabled(scopeAlpha)
 	require.Len(t, dis, 1)
 	require.Equal(t, "needs PROJECT_OWNER", dis[0].DisabledReason)
 
 	var found bool
-	for _, g := range km.HelpGroups(ScopeAlerts) {
+	for _, g := range km.HelpGroups(scopeAlpha, km.Scope(scopeAlpha)) {
 		for _, e := range g.Entries {
-			if e.Name == "alerts.ack" {
+			if e.Name == "alpha.ack" {
 				found = true
 				require.True(t, e.Disabled)
 				require.Equal(t, "needs PROJECT_OWNER", e.Reason)
@@ -109,36 +155,45 @@ func TestDisableWithReasonAndHelp(t *testing.T) {
 	require.True(t, found)
 
 	// Overriding keys keeps the action disabled.
-	require.NoError(t, km.Apply(map[string][]string{"alerts.ack": {"b"}}))
-	require.False(t, km.Alerts.Ack.Matches(press("b")))
-	require.NoError(t, km.Enable("alerts.ack"))
-	require.True(t, km.Alerts.Ack.Matches(press("b")))
+	require.NoError(t, km.Apply(map[string][]string{"alpha.ack": {"b"}}))
+	require.False(t, lookup(t, km, "alpha.ack").Matches(press("b")))
+	require.NoError(t, km.Enable("alpha.ack"))
+	require.True(t, lookup(t, km, "alpha.ack").Matches(press("b")))
 	require.Error(t, km.Disable("nope", "x"))
 }
 
 func TestGate(t *testing.T) {
-	km := Default()
+	km := testMap()
 	km.Gate(func(a Action) (bool, string) {
 		if strings.HasPrefix(a.Op, "delete") {
 			return false, "read-only mode"
 		}
 		return true, ""
 	})
-	require.False(t, km.Backups.Delete.Enabled())
-	require.Equal(t, "read-only mode", km.Backups.Delete.DisabledReason)
-	require.True(t, km.Alerts.Ack.Enabled())
+	del := lookup(t, km, "alpha.delete")
+	require.False(t, del.Enabled())
+	require.Equal(t, "read-only mode", del.DisabledReason)
+	require.True(t, lookup(t, km, "alpha.ack").Enabled())
 	require.True(t, km.Global.Quit.Enabled(), "local actions untouched")
 }
 
-func TestHelpViews(t *testing.T) {
-	km := Default()
-	h := km.HelpFor(ScopeAlerts)
-	full := h.FullHelp()
-	require.Len(t, full, 4) // alerts, table, navigation, global
-	require.Equal(t, km.Alerts.Detail.Binding.Help(), full[0][0].Help())
-	require.NotEmpty(t, h.ShortHelp())
-	require.Len(t, km.HelpFor(ScopeAccessLogs).FullHelp(), 3)
-	require.Len(t, km.HelpFor(ScopeDialog).FullHelp(), 1)
+// Help lists the actions the pane offers now, not the keymap's defaults:
+// a view that renames or disables one shows exactly that.
+func TestHelpGroupsTakeThePanesActions(t *testing.T) {
+	km := testMap()
+	now := []Action{lookup(t, km, "alpha.delete").WithDesc("delete bucket"),
+		lookup(t, km, "alpha.ack").Disabled("nothing selected")}
+	groups := km.HelpGroups(scopeAlpha, now)
+	require.Equal(t, []Scope{scopeAlpha, ScopeTable, ScopeNavigation, ScopeGlobal},
+		[]Scope{groups[0].Scope, groups[1].Scope, groups[2].Scope, groups[3].Scope})
+	require.Equal(t, "Alpha", groups[0].Title)
+	require.Len(t, groups[0].Entries, 2)
+	require.Equal(t, "delete bucket", groups[0].Entries[0].Desc)
+	require.True(t, groups[0].Entries[0].Dangerous)
+	require.Equal(t, "nothing selected", groups[0].Entries[1].Reason)
+
+	require.Len(t, km.HelpGroups(scopeBeta, km.Scope(scopeBeta)), 3, "no table group")
+	require.Len(t, km.HelpGroups(ScopeDialog, nil), 1)
 }
 
 func TestSpaceIsSpelledSpace(t *testing.T) {
@@ -149,10 +204,10 @@ func TestSpaceIsSpelledSpace(t *testing.T) {
 }
 
 func TestContextPickerIsARemappableGlobal(t *testing.T) {
-	km := Default()
+	km := testMap()
 	require.Equal(t, []string{"@", "ctrl+o"}, km.Global.Context.Keys())
 	var inHelp bool
-	for _, g := range km.HelpGroups(ScopeAlerts) {
+	for _, g := range km.HelpGroups(scopeAlpha, nil) {
 		for _, e := range g.Entries {
 			if e.Name == "global.context" {
 				inHelp = g.Scope == ScopeGlobal && e.Key == "@/ctrl+o"
@@ -165,60 +220,13 @@ func TestContextPickerIsARemappableGlobal(t *testing.T) {
 	require.ErrorContains(t, km.Apply(map[string][]string{"global.context": {"q"}}), "global.quit")
 }
 
-// The keys panes used to handle on their own are keymap actions now, in
-// their pane's group, so help lists them, config can rebind them and the
-// conflict check sees them.
-func TestPaneKeysAreInTheKeymap(t *testing.T) {
-	km := Default()
-	for name, want := range map[string]struct {
-		key, op   string
-		dangerous bool
-	}{
-		"alerts.newConfig":          {"n", "createAlertConfiguration", false},
-		"alerts.newConfigJSON":      {"N", "createAlertConfiguration", false},
-		"alerts.editConfig":         {"e", "updateAlertConfiguration", false},
-		"alerts.editConfigJSON":     {"E", "updateAlertConfiguration", false},
-		"backups.newBucket":         {"b", "createExportBucket", false},
-		"backups.editSchedule":      {"s", "updateBackupSchedule", false},
-		"migration.dropDestination": {"D", "createPushMigration", true},
-		"accesslogs.hosts":          {"h", "listAtlasProcesses", false},
-		"accesslogs.since":          {"S", "listAccessLogsByClusterName", false},
-		"accesslogs.userFilter":     {"u", "", false},
-		"accesslogs.raw":            {"l", "", false},
-	} {
-		a, ok := km.Lookup(name)
-		require.True(t, ok, name)
-		require.Equal(t, []string{want.key}, a.Keys(), name)
-		require.Equal(t, want.op, a.Op, name)
-		require.Equal(t, want.dangerous, a.Dangerous, name)
-		var inHelp bool
-		for _, g := range km.HelpGroups(a.Scope()) {
-			for _, e := range g.Entries {
-				inHelp = inHelp || (e.Name == name && g.Scope == a.Scope())
-			}
-		}
-		require.True(t, inHelp, "%s is in its pane's help group", name)
-	}
-	// Pane keys against global, navigation and sibling keys.
-	require.ErrorContains(t, km.Apply(map[string][]string{"accesslogs.raw": {"q"}}), "global.quit")
-	require.ErrorContains(t, km.Apply(map[string][]string{"accesslogs.hosts": {"j"}}), "nav.down")
-	require.ErrorContains(t, km.Apply(map[string][]string{"alerts.newConfigJSON": {"a"}}), "alerts.ack")
-	require.ErrorContains(t, km.Apply(map[string][]string{"backups.newBucket": {"o"}}), "table.sortNext")
-	require.NoError(t, Default().Apply(map[string][]string{"migration.dropDestination": {"o"}}), "migration has no table: o is free there")
-	require.ErrorContains(t, km.Apply(map[string][]string{"backups.newBucket": {"r"}}), "global.refresh")
-	// And rebinding one works, with the help label following.
-	require.NoError(t, km.Apply(map[string][]string{"accesslogs.hosts": {"H"}}))
-	require.Equal(t, "H", km.AccessLogs.Hosts.Help().Key)
-}
-
 // The footer keeps to a pane's main actions; help-only ones are in ? only.
-func TestShortHelpLeavesOutHelpOnly(t *testing.T) {
-	km := Default()
+func TestFooterLeavesOutHelpOnly(t *testing.T) {
+	km := testMap()
 	var keys []string
-	for _, b := range km.HelpFor(ScopeAlerts).ShortHelp() {
-		keys = append(keys, b.Help().Key)
+	for _, a := range km.Footer(km.Scope(scopeAlpha)) {
+		keys = append(keys, a.Help().Key)
 	}
-	require.False(t, strings.Contains(strings.Join(keys, " "), "N"), "alerts.newConfigJSON is not in the footer: %v", keys)
-	require.Contains(t, keys, "?")
-	require.True(t, km.Alerts.NewConfigJSON.HelpOnly)
+	require.NotContains(t, keys, "N", "alpha.newJSON is not in the footer")
+	require.Equal(t, []string{"enter", "a", "d", "/", "?", "q"}, keys)
 }

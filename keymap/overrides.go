@@ -77,11 +77,11 @@ func helpLabel(keys []string) string {
 }
 
 // activeSets lists the groups of scopes that receive keys at the same time.
-func activeSets() [][]Scope {
-	var sets [][]Scope
-	for _, p := range PaneScopes {
+func (km *KeyMap) activeSets() [][]Scope {
+	sets := [][]Scope{{ScopeGlobal, ScopeNavigation}}
+	for _, p := range km.PaneScopes() {
 		set := []Scope{ScopeGlobal, ScopeNavigation}
-		if p.usesTable() {
+		if km.usesTable(p) {
 			set = append(set, ScopeTable)
 		}
 		sets = append(sets, append(set, p))
@@ -96,7 +96,7 @@ func activeSets() [][]Scope {
 func (km *KeyMap) Validate() error {
 	seen := map[string]bool{}
 	var msgs []string
-	for _, set := range activeSets() {
+	for _, set := range km.activeSets() {
 		owner := map[string]*Action{}
 		for _, s := range set {
 			for _, a := range km.scopeActions(s) {

@@ -192,8 +192,8 @@ func (m *Model) connected(msg connectedMsg) tea.Cmd {
 	}
 	if m.panes == nil {
 		m.panes = make([]views.Pane, 0, len(m.opts.Panes))
-		for _, f := range m.opts.Panes {
-			m.panes = append(m.panes, f(m.ctx))
+		for _, r := range m.opts.Panes {
+			m.panes = append(m.panes, r.New(m.ctx))
 		}
 		m.inited = make([]bool, len(m.panes))
 		if m.active >= len(m.panes) {

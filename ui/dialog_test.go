@@ -11,6 +11,7 @@ import (
 
 	"github.com/dbadmin-tui/dbadmin-tui/keymap"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
+	"github.com/dbadmin-tui/dbadmin-tui/views/alerts"
 )
 
 // A prompt hands the text back in the action; a typed confirmation needs
@@ -25,40 +26,40 @@ func TestConfirmMsgPromptAndTypedConfirmation(t *testing.T) {
 	}
 	ack := views.ActionMsg{Name: "alerts.ack", Target: "a1"}
 
-	ask(views.ConfirmMsg{Pane: views.Alerts, Title: "Ack?", Prompt: "Comment:", Action: ack})
+	ask(views.ConfirmMsg{Pane: alerts.ID, Title: "Ack?", Prompt: "Comment:", Action: ack})
 	d.Type("on it")
 	d.Press("tab", "enter")
-	assert.Empty(t, panes[views.Alerts].actionsGot(), "tab reaches No; enter answers it")
+	assert.Empty(t, panes[alerts.ID].actionsGot(), "tab reaches No; enter answers it")
 	assert.Equal(t, 0, m.layers.len())
 
 	// A prompt for a non-dangerous action submits its text on enter.
-	ask(views.ConfirmMsg{Pane: views.Alerts, Title: "Ack?", Prompt: "Comment:", Action: ack})
+	ask(views.ConfirmMsg{Pane: alerts.ID, Title: "Ack?", Prompt: "Comment:", Action: ack})
 	d.Type("yes, on it")
 	d.Send(tea.PasteMsg{Content: " \x1b[2J(paged)"})
 	d.Press("enter")
-	got := panes[views.Alerts].actionsGot()
+	got := panes[alerts.ID].actionsGot()
 	require.Len(t, got, 1)
 	assert.True(t, got[0].Confirmed)
 	assert.Equal(t, "yes, on it (paged)", got[0].Input, "typed and pasted text, sanitized")
 	assert.Equal(t, "a1", got[0].Target)
 
-	ask(views.ConfirmMsg{Pane: views.Alerts, Title: "Delete?", TypeToConfirm: "pay-main", Action: ack})
+	ask(views.ConfirmMsg{Pane: alerts.ID, Title: "Delete?", TypeToConfirm: "pay-main", Action: ack})
 	d.Type("pay-mai")
 	d.Press("enter")
-	assert.Len(t, panes[views.Alerts].actionsGot(), 1, "a near miss confirms nothing")
+	assert.Len(t, panes[alerts.ID].actionsGot(), 1, "a near miss confirms nothing")
 	assert.Equal(t, 1, m.layers.len(), "and says so in the dialog")
 	assert.Contains(t, d.Screen(), "does not match")
 	d.Type("n")
 	m.gate.SetReadOnly(true)
 	d.Press("enter")
-	assert.Len(t, panes[views.Alerts].actionsGot(), 1, "the yes is gated again")
+	assert.Len(t, panes[alerts.ID].actionsGot(), 1, "the yes is gated again")
 	assert.Contains(t, d.Screen(), "read-only mode")
 	m.gate.SetReadOnly(false)
 
-	ask(views.ConfirmMsg{Pane: views.Alerts, Title: "Delete?", TypeToConfirm: "pay-main", Action: ack})
+	ask(views.ConfirmMsg{Pane: alerts.ID, Title: "Delete?", TypeToConfirm: "pay-main", Action: ack})
 	d.Type("pay-main")
 	d.Press("enter")
-	got = panes[views.Alerts].actionsGot()
+	got = panes[alerts.ID].actionsGot()
 	require.Len(t, got, 2)
 	assert.True(t, got[1].Confirmed)
 	assert.Equal(t, 0, m.layers.len())

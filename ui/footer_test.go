@@ -14,6 +14,7 @@ import (
 	"github.com/dbadmin-tui/dbadmin-tui/themes"
 	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
+	"github.com/dbadmin-tui/dbadmin-tui/views/alerts"
 )
 
 // footerLine is the screen's last line: the task line with the newest toast
@@ -50,12 +51,12 @@ func TestFooterInfoToastExpiresErrorToastStaysUntilEsc(t *testing.T) {
 	_, expire = m.Update(views.ToastMsg{Text: "ack failed: 403 USER_UNAUTHORIZED", Err: true})
 	assert.Nil(t, expire, "an error toast never expires")
 	assert.Contains(t, footerLine(d), "✗ ack failed: 403 USER_UNAUTHORIZED (esc)")
-	before := len(panes[views.Alerts].keysGot())
+	before := len(panes[alerts.ID].keysGot())
 	d.Press("esc")
 	assert.NotContains(t, footerLine(d), "ack failed")
-	assert.Len(t, panes[views.Alerts].keysGot(), before, "that esc only dismissed the toast")
+	assert.Len(t, panes[alerts.ID].keysGot(), before, "that esc only dismissed the toast")
 	d.Press("esc")
-	assert.Len(t, panes[views.Alerts].keysGot(), before+1, "the next esc reaches the pane")
+	assert.Len(t, panes[alerts.ID].keysGot(), before+1, "the next esc reaches the pane")
 }
 
 func TestFooterTaskLineSpinsThenSaysDoneOrFailed(t *testing.T) {
@@ -80,7 +81,7 @@ func TestFooterTaskLineSpinsThenSaysDoneOrFailed(t *testing.T) {
 	// The failure stays until the next task ends, and a running task shows
 	// over it meanwhile. Here the next task is a pane's request, which its
 	// result ends.
-	list := views.ResultMsg{Pane: views.Alerts, Seq: 3, Key: "list", Task: "loading alerts"}
+	list := views.ResultMsg{Pane: alerts.ID, Seq: 3, Key: "list", Task: "loading alerts"}
 	d.Send(views.TaskStartMsg{ID: list.TaskID(), Text: list.Task})
 	assert.Equal(t, " * loading alerts… (+1)", spinning(footerLine(d)))
 	d.Send(list)

@@ -11,11 +11,12 @@ import (
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
 	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
+	"github.com/dbadmin-tui/dbadmin-tui/views/alerts"
 )
 
 func ackForm() views.FormMsg {
 	return views.FormMsg{
-		Pane: views.Alerts, ID: "ack", Title: "Acknowledge",
+		Pane: alerts.ID, ID: "ack", Title: "Acknowledge",
 		Fields: []components.Field{
 			{Key: "until", Label: "Until", Kind: components.FieldChoice, Choices: []string{"1h", "4h", "forever"}},
 			{Key: "comment", Label: "Comment", Kind: components.FieldText, CharLimit: 200},
@@ -35,7 +36,7 @@ func TestFormSubmitReachesThePaneAndAFailureKeepsTheDraft(t *testing.T) {
 	d.Type("disk full on shard 2")
 	d.Press("enter")
 	d.Settle()
-	acts := panes[views.Alerts].actionsGot()
+	acts := panes[alerts.ID].actionsGot()
 	require.Len(t, acts, 1)
 	assert.Equal(t, "ack", acts[0].Form)
 	assert.True(t, acts[0].Confirmed)
@@ -44,7 +45,7 @@ func TestFormSubmitReachesThePaneAndAFailureKeepsTheDraft(t *testing.T) {
 	assert.Equal(t, "disk full on shard 2", acts[0].Values["comment"])
 
 	// The request failed: the dialog stays, shows the API error, keeps the text.
-	d.Send(views.FormDoneMsg{Pane: views.Alerts, ID: "ack", Err: &apiclient.Error{Status: 400, ErrorCode: "VALIDATION_ERROR", Detail: "acknowledgementComment is too long"}})
+	d.Send(views.FormDoneMsg{Pane: alerts.ID, ID: "ack", Err: &apiclient.Error{Status: 400, ErrorCode: "VALIDATION_ERROR", Detail: "acknowledgementComment is too long"}})
 	d.Settle()
 	f, open := d.m.layers.top().(*formLayer)
 	require.True(t, open, "a failed submit leaves the dialog open")
@@ -55,8 +56,8 @@ func TestFormSubmitReachesThePaneAndAFailureKeepsTheDraft(t *testing.T) {
 	// Submitting again, and success, closes it.
 	d.Press("enter")
 	d.Settle()
-	require.Len(t, panes[views.Alerts].actionsGot(), 2)
-	d.Send(views.FormDoneMsg{Pane: views.Alerts, ID: "ack"})
+	require.Len(t, panes[alerts.ID].actionsGot(), 2)
+	d.Send(views.FormDoneMsg{Pane: alerts.ID, ID: "ack"})
 	d.Settle()
 	_, open = d.m.layers.top().(*formLayer)
 	assert.False(t, open)
@@ -76,8 +77,8 @@ func TestFormIsRefusedInReadOnlyModeAndEscCancels(t *testing.T) {
 	d2.Press("esc")
 	d2.Settle()
 	assert.Equal(t, 0, d2.m.layers.len())
-	assert.Empty(t, panes2[views.Alerts].actionsGot())
-	assert.Empty(t, panes[views.Alerts].actionsGot())
+	assert.Empty(t, panes2[alerts.ID].actionsGot())
+	assert.Empty(t, panes[alerts.ID].actionsGot())
 }
 
 func TestFormDoneWithAPlainErrorShowsIt(t *testing.T) {
@@ -86,7 +87,7 @@ func TestFormDoneWithAPlainErrorShowsIt(t *testing.T) {
 	d.Settle()
 	d.Press("enter")
 	d.Settle()
-	d.Send(views.FormDoneMsg{Pane: views.Alerts, ID: "ack", Err: errors.New("connection refused")})
+	d.Send(views.FormDoneMsg{Pane: alerts.ID, ID: "ack", Err: errors.New("connection refused")})
 	d.Settle()
 	f, open := d.m.layers.top().(*formLayer)
 	require.True(t, open)

@@ -9,6 +9,7 @@ import (
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient/catalog"
 	"github.com/dbadmin-tui/dbadmin-tui/keymap"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
+	"github.com/dbadmin-tui/dbadmin-tui/views/alerts"
 	"github.com/dbadmin-tui/dbadmin-tui/views/viewstest"
 )
 
@@ -25,7 +26,7 @@ func driveEveryActionKey(t *testing.T, d *driver) {
 		}
 		keys = append(keys, a.Keys()...)
 	}
-	for i := range views.Order() {
+	for i := range Panes().IDs() {
 		d.m.switchTo(i)
 		d.Settle()
 		for _, k := range keys {
@@ -44,7 +45,7 @@ func driveEveryActionKey(t *testing.T, d *driver) {
 
 func TestNoMutationReachesServerInReadOnlyMode(t *testing.T) {
 	api := newFakeAPI(t, orgOwner())
-	m := newModel(t, api, func(o *Options) { o.ReadOnly = true; o.Panes = recFactories(true, nil) })
+	m := newModel(t, api, func(o *Options) { o.ReadOnly = true; o.Panes = recPanes(true, nil) })
 	d := newDriver(t, m, 120, 40)
 	d.Settle()
 	require.Equal(t, phaseReady, m.phase)
@@ -54,7 +55,7 @@ func TestNoMutationReachesServerInReadOnlyMode(t *testing.T) {
 
 func TestNoMutationReachesServerWithoutTheRole(t *testing.T) {
 	api := newFakeAPI(t, projectReadOnly()...)
-	m := newModel(t, api, func(o *Options) { o.Panes = recFactories(true, nil) })
+	m := newModel(t, api, func(o *Options) { o.Panes = recPanes(true, nil) })
 	d := newDriver(t, m, 120, 40)
 	d.Settle()
 	require.Equal(t, phaseReady, m.phase)
@@ -75,7 +76,7 @@ func TestNoMutationFromPlaceholderPanesInReadOnlyMode(t *testing.T) {
 // the server, so the zero counts above mean something.
 func TestOwnerSessionDoesMutate(t *testing.T) {
 	api := newFakeAPI(t, orgOwner())
-	m := newModel(t, api, func(o *Options) { o.Panes = recFactories(false, nil) })
+	m := newModel(t, api, func(o *Options) { o.Panes = recPanes(false, nil) })
 	d := newDriver(t, m, 120, 40)
 	d.Settle()
 	driveEveryActionKey(t, d)
@@ -96,13 +97,13 @@ func TestDeniedActionSaysWhy(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			api := newFakeAPI(t, tc.roles...)
 			panes := map[views.ID]*recPane{}
-			m := newModel(t, api, func(o *Options) { o.ReadOnly = tc.readOnly; o.Panes = recFactories(false, panes) })
+			m := newModel(t, api, func(o *Options) { o.ReadOnly = tc.readOnly; o.Panes = recPanes(false, panes) })
 			d := newDriver(t, m, 160, 40)
 			d.Settle()
 			d.Press("a")
 			assert.Contains(t, d.Screen(), tc.want)
-			assert.Empty(t, panes[views.Alerts].actionsGot(), "the pane never hears of a denied action")
-			assert.Empty(t, panes[views.Alerts].keysGot(), "nor gets the key as a plain key")
+			assert.Empty(t, panes[alerts.ID].actionsGot(), "the pane never hears of a denied action")
+			assert.Empty(t, panes[alerts.ID].keysGot(), "nor gets the key as a plain key")
 			assert.Zero(t, api.mutations.Load())
 
 			d.Press("?")
@@ -116,10 +117,10 @@ func TestDeniedActionSaysWhy(t *testing.T) {
 // delivery.
 func TestConfirmedActionIsGatedAgainAtDelivery(t *testing.T) {
 	d, panes, api := readyModel(t, nil)
-	d.Send(views.ConfirmMsg{Pane: views.Alerts, Title: "Ack?", Action: views.ActionMsg{Name: "alerts.ack"}})
+	d.Send(views.ConfirmMsg{Pane: alerts.ID, Title: "Ack?", Action: views.ActionMsg{Name: "alerts.ack"}})
 	d.Settle()
 	d.m.gate.SetReadOnly(true)
 	d.Press("y")
-	assert.Empty(t, panes[views.Alerts].actionsGot())
+	assert.Empty(t, panes[alerts.ID].actionsGot())
 	assert.Zero(t, api.mutations.Load())
 }

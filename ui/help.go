@@ -1,14 +1,17 @@
 package ui
 
 import (
+	"slices"
+
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
 	"github.com/dbadmin-tui/dbadmin-tui/keymap"
+	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
 )
 
-// helpLayer is the `?` overlay, generated from the keymap: the active pane's
-// actions, the table, navigation and global keys. Disabled actions are
+// helpLayer is the `?` overlay: the active pane's actions as it offers them
+// now, then the table, navigation and global keys. Disabled actions are
 // shown greyed with the reason (the role they need, read-only mode).
 type helpLayer struct {
 	offset int
@@ -42,6 +45,24 @@ func (h *helpLayer) key(m *Model, msg tea.KeyPressMsg) (bool, tea.Cmd) {
 	return false, nil
 }
 
+// paneActionsNow is what the active pane offers in the view on screen, each
+// action run through the gate its key goes through: help and the footer
+// show exactly what the keys do, greyed with the reason where the gate or
+// the pane's state refuses.
+func (m *Model) paneActionsNow() []keymap.Action {
+	p := m.activePane()
+	if p == nil {
+		return nil
+	}
+	acts := slices.Clone(p.Actions())
+	for i, a := range acts {
+		if ok, why := m.check(a); !ok {
+			acts[i] = a.Disabled(why)
+		}
+	}
+	return acts
+}
+
 // helpScope is the keymap scope whose actions help lists first.
 func (m *Model) helpScope() keymap.Scope {
 	if p := m.activePane(); p != nil {
@@ -56,7 +77,7 @@ func (m *Model) helpLines(width int) []string {
 	st := m.theme.Styles
 	keyW := 12
 	var lines []string
-	for _, g := range m.keys.HelpGroups(m.helpScope()) {
+	for _, g := range m.keys.HelpGroups(m.helpScope(), m.paneActionsNow()) {
 		if len(lines) > 0 {
 			lines = append(lines, "")
 		}
@@ -68,11 +89,11 @@ func (m *Model) helpLines(width int) []string {
 				desc += " (!)"
 			}
 			if e.Disabled {
-				row := truncate(k+" "+desc+" — "+e.Reason, width)
+				row := components.Truncate(k+" "+desc+" — "+e.Reason, width)
 				lines = append(lines, st.Disabled.Render(row))
 				continue
 			}
-			lines = append(lines, truncate(st.HelpKey.Render(k)+" "+st.HelpDesc.Render(desc), width))
+			lines = append(lines, components.Truncate(st.HelpKey.Render(k)+" "+st.HelpDesc.Render(desc), width))
 		}
 	}
 	return lines
@@ -88,8 +109,8 @@ func (h *helpLayer) overlay(m *Model, base string, w, hgt int) string {
 	var pinned []string
 	if m.opts.DemoServer != "" {
 		pinned = []string{
-			truncate(st.HelpKey.Render("demo server")+" "+st.HelpDesc.Render(m.opts.DemoServer), inner),
-			truncate(st.Muted.Render("digest keys: org-owner/org-owner-secret (each demo role: ROLE/ROLE-secret)"), inner),
+			components.Truncate(st.HelpKey.Render("demo server")+" "+st.HelpDesc.Render(m.opts.DemoServer), inner),
+			components.Truncate(st.Muted.Render("digest keys: org-owner/org-owner-secret (each demo role: ROLE/ROLE-secret)"), inner),
 		}
 	}
 	bodyRows := max(1, rows-1-len(pinned))

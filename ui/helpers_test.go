@@ -65,6 +65,7 @@ func collect(cmd tea.Cmd) []tea.Msg {
 // the action path, to prove the client's gate refuses it.
 type recPane struct {
 	id       views.ID
+	title    string
 	ctx      views.Context
 	got      []tea.Msg
 	busy     string
@@ -73,23 +74,25 @@ type recPane struct {
 	visible  bool
 }
 
-func recFactories(hostile bool, out map[views.ID]*recPane) []views.Factory {
-	var fs []views.Factory
-	for _, id := range views.Order() {
-		id := id
-		fs = append(fs, func(ctx views.Context) views.Pane {
-			p := &recPane{id: id, ctx: ctx, hostile: hostile}
+// recPanes are the registered panes with their factories replaced by
+// recording panes that offer the registered actions.
+func recPanes(hostile bool, out map[views.ID]*recPane) views.Registry {
+	rs := Panes()
+	for i := range rs {
+		id, title := rs[i].ID, rs[i].Title
+		rs[i].New = func(ctx views.Context) views.Pane {
+			p := &recPane{id: id, title: title, ctx: ctx, hostile: hostile}
 			if out != nil {
 				out[id] = p
 			}
 			return p
-		})
+		}
 	}
-	return fs
+	return rs
 }
 
 func (p *recPane) ID() views.ID              { return p.id }
-func (p *recPane) Title() string             { return p.id.Title() }
+func (p *recPane) Title() string             { return p.title }
 func (p *recPane) Init() tea.Cmd             { return nil }
 func (p *recPane) View() string              { return "pane " + string(p.id) }
 func (p *recPane) SetSize(int, int)          {}

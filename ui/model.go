@@ -7,6 +7,7 @@ package ui
 
 import (
 	"errors"
+	"fmt"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -47,13 +48,13 @@ type Options struct {
 	// terminal's background. NoColor (NO_COLOR set) forces mono.
 	Theme   string
 	NoColor bool
-	Keys    *keymap.KeyMap   // default keymap.Default()
+	Keys    *keymap.KeyMap   // default Panes.Keymap()
 	Clock   func() time.Time // default time.Now
 	Poll    views.Poll       // default views.DefaultPoll
 	// State remembers the context per profile; nil remembers nothing.
 	State *ContextStore
-	// Panes build the panes in tab order; default DefaultPanes().
-	Panes []views.Factory
+	// Panes are the registered panes in tab order; default Panes().
+	Panes views.Registry
 	// Tmux wraps clipboard writes in tmux's passthrough as well.
 	Tmux bool
 	// DemoServer is the base URL of the --demo simulator; the help overlay
@@ -113,8 +114,14 @@ func New(o Options) (*Model, error) {
 	if o.Client.Gate() == nil {
 		return nil, errors.New("ui: the API client has no gate")
 	}
+	if o.Panes == nil {
+		o.Panes = Panes()
+	}
+	if err := o.Panes.Validate(); err != nil {
+		return nil, fmt.Errorf("ui: %w", err)
+	}
 	if o.Keys == nil {
-		o.Keys = keymap.Default()
+		o.Keys = o.Panes.Keymap()
 	}
 	if o.Clock == nil {
 		o.Clock = time.Now
@@ -122,11 +129,9 @@ func New(o Options) (*Model, error) {
 	if o.Poll.Normal == 0 {
 		o.Poll = views.DefaultPoll
 	}
-	if o.Panes == nil {
-		o.Panes = DefaultPanes()
-	}
-	if o.Pane == "" {
-		o.Pane = views.Alerts
+	o.Poll = o.Poll.WithDefaults(o.Panes.PollDefaults())
+	if o.Pane == "" && len(o.Panes) > 0 {
+		o.Pane = o.Panes[0].ID
 	}
 	m := &Model{
 		opts:    o,
@@ -157,7 +162,7 @@ func New(o Options) (*Model, error) {
 		Client: o.Client, Gate: m.gate, Theme: m.theme, Keys: m.keys, Clock: o.Clock,
 		Profile: o.Profile, ReadOnly: o.ReadOnly, Poll: o.Poll, LogBuffer: o.LogBuffer,
 	}
-	for i, id := range views.Order() {
+	for i, id := range o.Panes.IDs() {
 		if id == o.Pane {
 			m.active = i
 		}

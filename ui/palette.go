@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strconv"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -8,7 +9,6 @@ import (
 
 	"github.com/dbadmin-tui/dbadmin-tui/themes"
 	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
-	"github.com/dbadmin-tui/dbadmin-tui/views"
 )
 
 // paletteCommand is one `:` command.
@@ -19,13 +19,8 @@ type paletteCommand struct {
 	help    string
 }
 
-var paletteCommands = []paletteCommand{
-	{name: "alerts", aliases: []string{"al"}, help: "alerts pane"},
-	{name: "backups", aliases: []string{"bk"}, help: "backups pane"},
-	{name: "search", aliases: []string{"ix", "indexes"}, help: "search indexes pane"},
-	{name: "logs", aliases: []string{"log", "accesslogs"}, help: "access logs pane"},
-	{name: "migration", aliases: []string{"mig"}, help: "live migration pane"},
-	{name: "settings", aliases: []string{"set"}, help: "settings pane"},
+// shellCommands are the palette's commands besides one a pane.
+var shellCommands = []paletteCommand{
 	{name: "org", help: "pick an organization"},
 	{name: "project", arg: "name|id", help: "switch project"},
 	{name: "cluster", arg: "name|all", help: "narrow to a cluster"},
@@ -36,9 +31,14 @@ var paletteCommands = []paletteCommand{
 	{name: "q", aliases: []string{"quit"}, help: "quit"},
 }
 
-var paneCommands = map[string]views.ID{
-	"alerts": views.Alerts, "backups": views.Backups, "search": views.Search,
-	"logs": views.AccessLogs, "migration": views.Migration, "settings": views.Settings,
+// paletteCommands are a command for each registered pane, in tab order,
+// then the shell's.
+func (m *Model) paletteCommands() []paletteCommand {
+	var out []paletteCommand
+	for _, r := range m.opts.Panes {
+		out = append(out, paletteCommand{name: r.CommandName(), aliases: r.Aliases, help: r.JumpHelp() + " pane"})
+	}
+	return append(out, shellCommands...)
 }
 
 // paletteLayer is the `:` command line with completion: tab completes the
@@ -62,7 +62,7 @@ func (p *paletteLayer) key(m *Model, msg tea.KeyPressMsg) (bool, tea.Cmd) {
 	switch msg.String() {
 	case "enter":
 		text := strings.TrimSpace(p.input.Value())
-		if !isCommand(text) && len(cands) > 0 {
+		if !m.isCommand(text) && len(cands) > 0 {
 			text = cands[clampIndex(p.sel, len(cands))].text
 		}
 		return true, m.runCommand(text)
@@ -116,7 +116,7 @@ func (p *paletteLayer) candidates(m *Model) []candidate {
 	word = strings.ToLower(word)
 	var out []candidate
 	if !hasArg {
-		for _, c := range paletteCommands {
+		for _, c := range m.paletteCommands() {
 			if strings.HasPrefix(c.name, word) || hasPrefixAny(c.aliases, word) {
 				help := c.help
 				if c.arg != "" {
@@ -153,10 +153,10 @@ func (p *paletteLayer) candidates(m *Model) []candidate {
 
 // isCommand reports whether the text already names a command (so enter runs
 // it as typed rather than the highlighted candidate).
-func isCommand(text string) bool {
+func (m *Model) isCommand(text string) bool {
 	word, _, _ := strings.Cut(strings.TrimLeft(text, ": "), " ")
 	word = strings.ToLower(word)
-	for _, c := range paletteCommands {
+	for _, c := range m.paletteCommands() {
 		if c.name == word || hasExact(c.aliases, word) {
 			return true
 		}
@@ -168,12 +168,12 @@ func isCommand(text string) bool {
 func (m *Model) runCommand(text string) tea.Cmd {
 	word, arg, _ := strings.Cut(strings.TrimSpace(strings.TrimLeft(text, ": ")), " ")
 	word, arg = strings.ToLower(word), strings.TrimSpace(arg)
-	for _, c := range paletteCommands {
+	for _, c := range m.paletteCommands() {
 		if c.name == word || hasExact(c.aliases, word) {
 			word = c.name
 		}
 	}
-	if id, ok := paneCommands[word]; ok {
+	if id, ok := m.opts.Panes.ByName(word); ok && !isNumber(word) {
 		return m.switchTo(m.paneIndex(id))
 	}
 	switch word {
@@ -225,7 +225,7 @@ func (p *paletteLayer) overlay(m *Model, base string, w, h int) string {
 	for i := start; i < len(cands) && i < start+limit; i++ {
 		c := cands[i]
 		row := padRight(c.text, 24) + " " + c.help
-		row = truncate(row, inner)
+		row = components.Truncate(row, inner)
 		if i == sel {
 			row = st.TableSelected.Render(padRight(row, inner))
 		} else {
@@ -264,3 +264,6 @@ func clampIndex(i, n int) int {
 	}
 	return max(0, min(i, n-1))
 }
+
+// isNumber: the palette switches panes by name; "3" is not a command.
+func isNumber(s string) bool { _, err := strconv.Atoi(s); return err == nil }

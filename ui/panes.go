@@ -10,14 +10,17 @@ import (
 	"github.com/dbadmin-tui/dbadmin-tui/views/settings"
 )
 
-// DefaultPanes builds the six panes in tab order (the number keys 1-6).
-func DefaultPanes() []views.Factory {
-	return []views.Factory{
-		alerts.New,
-		backups.New,
-		search.New,
-		accesslogs.New,
-		migration.New,
-		settings.New,
+// Panes is the one list that names the dashboard's panes, in tab order (the
+// number keys). The jump keys, the palette, --pane, the [poll] settings,
+// the keymap's conflict checking and `check`'s action list all come from
+// it: adding a pane is its package and one line here.
+func Panes() views.Registry {
+	return views.Registry{
+		alerts.Registration,
+		backups.Registration,
+		search.Registration,
+		accesslogs.Registration,
+		migration.Registration,
+		settings.Registration,
 	}
 }

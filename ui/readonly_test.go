@@ -22,7 +22,7 @@ func TestReadOnlyFromStartCannotBeLifted(t *testing.T) {
 	api := newFakeAPI(t, orgOwner())
 	m := newModel(t, api, func(o *Options) {
 		o.ReadOnly, o.ReadOnlyBy = true, "started with --read-only"
-		o.Panes = recFactories(true, nil)
+		o.Panes = recPanes(true, nil)
 	})
 	d := newDriver(t, m, 120, 40)
 	d.Settle()
@@ -48,7 +48,7 @@ func TestReadOnlyFromStartCannotBeLifted(t *testing.T) {
 // anything else keeps it on.
 func TestReadOnlyFromTheSessionIsLiftedOnlyByTypingTheWord(t *testing.T) {
 	api := newFakeAPI(t, orgOwner())
-	m := newModel(t, api, func(o *Options) { o.Panes = recFactories(true, nil) })
+	m := newModel(t, api, func(o *Options) { o.Panes = recPanes(true, nil) })
 	d := newDriver(t, m, 120, 40)
 	d.Settle()
 	require.False(t, m.gate.ReadOnly())

@@ -7,7 +7,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient/catalog"
@@ -24,13 +23,6 @@ const (
 
 func clean(s string) string     { return components.Sanitize(s) }
 func cleanText(s string) string { return components.SanitizeText(s) }
-
-func truncate(s string, w int) string {
-	if w <= 0 {
-		return ""
-	}
-	return ansi.Truncate(s, w, "…")
-}
 
 func padRight(s string, w int) string {
 	if d := w - lipgloss.Width(s); d > 0 {
@@ -110,7 +102,7 @@ func (m *Model) renderStart(body, keys string) string {
 	w := max(10, min(m.width-4, 90))
 	lines := []string{
 		st.DialogTitle.Render("dbadmin-tui"),
-		st.Muted.Render(truncate("profile "+clean(orDash(m.opts.Profile))+" • "+clean(m.client.BaseURL()), w)),
+		st.Muted.Render(components.Truncate("profile "+clean(orDash(m.opts.Profile))+" • "+clean(m.client.BaseURL()), w)),
 		"",
 		lipgloss.NewStyle().Width(w).Render(body),
 		"",
@@ -177,10 +169,10 @@ func (m *Model) renderHeader() string {
 	r := strings.Join(right, " ") + " "
 	avail := m.width - lipgloss.Width(r) - 1
 	if avail < 20 {
-		r = truncate(r, max(0, m.width-21))
+		r = components.Truncate(r, max(0, m.width-21))
 		avail = m.width - lipgloss.Width(r) - 1
 	}
-	left = truncate(left, avail)
+	left = components.Truncate(left, avail)
 	line := padRight(left, m.width-lipgloss.Width(r)) + r
 	return st.Header.Render(padRight(line, m.width))
 }
@@ -249,7 +241,7 @@ func (m *Model) renderTabs() string {
 		}
 		parts = append(parts, st.TabInactive.Render(label))
 	}
-	return truncate(strings.Join(parts, ""), m.width)
+	return components.Truncate(strings.Join(parts, ""), m.width)
 }
 
 func (m *Model) renderPane() string {
@@ -281,7 +273,7 @@ func (m *Model) renderFooter() string {
 		toast := m.toasts.Line(max(1, m.width-lipgloss.Width(second)-2))
 		second = padRight(second, m.width-lipgloss.Width(toast)) + toast
 	}
-	return lipgloss.JoinVertical(lipgloss.Left, truncate(first, m.width), truncate(second, m.width))
+	return lipgloss.JoinVertical(lipgloss.Left, components.Truncate(first, m.width), components.Truncate(second, m.width))
 }
 
 // shortHelp is the one-line key summary: the active filter first, then the
@@ -299,7 +291,7 @@ func (m *Model) shortHelp() string {
 	helpKey := m.keys.Global.Help.Help()
 	all := lead    // every part, in the keymap's order
 	others := lead // every part but the help key's
-	for _, b := range m.keys.HelpFor(m.helpScope()).ShortHelp() {
+	for _, b := range m.keys.Footer(m.paneActionsNow()) {
 		if !b.Enabled() {
 			continue
 		}

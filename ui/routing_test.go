@@ -11,6 +11,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dbadmin-tui/dbadmin-tui/views"
+	"github.com/dbadmin-tui/dbadmin-tui/views/alerts"
+	"github.com/dbadmin-tui/dbadmin-tui/views/backups"
 	"github.com/dbadmin-tui/dbadmin-tui/views/viewstest"
 )
 
@@ -24,7 +26,7 @@ func readyModel(t *testing.T, mod func(*Options)) (*driver, map[views.ID]*recPan
 	api := newFakeAPI(t, orgOwner())
 	panes := map[views.ID]*recPane{}
 	m := newModel(t, api, func(o *Options) {
-		o.Panes = recFactories(false, panes)
+		o.Panes = recPanes(false, panes)
 		if mod != nil {
 			mod(o)
 		}
@@ -39,13 +41,13 @@ func TestNumberKeysAndTabSwitchPanes(t *testing.T) {
 	d, panes, _ := readyModel(t, nil)
 	m := d.m
 	assert.Equal(t, 0, m.active)
-	assert.True(t, panes[views.Alerts].visible)
-	for i, id := range views.Order() {
+	assert.True(t, panes[alerts.ID].visible)
+	for i, id := range Panes().IDs() {
 		d.Press(string(rune('1' + i)))
 		assert.Equal(t, i, m.active, "key %d", i+1)
 		assert.True(t, panes[id].visible)
 	}
-	assert.False(t, panes[views.Alerts].visible, "switched-away pane is hidden")
+	assert.False(t, panes[alerts.ID].visible, "switched-away pane is hidden")
 	d.Press("tab")
 	assert.Equal(t, 0, m.active, "tab wraps")
 	d.Press("shift+tab")
@@ -56,17 +58,17 @@ func TestNumberKeysAndTabSwitchPanes(t *testing.T) {
 func TestPlainKeysReachTheActivePaneOnly(t *testing.T) {
 	d, panes, _ := readyModel(t, nil)
 	d.Press("j", "down")
-	assert.Equal(t, []string{"j", "down"}, panes[views.Alerts].keysGot())
-	assert.Empty(t, panes[views.Backups].keysGot())
+	assert.Equal(t, []string{"j", "down"}, panes[alerts.ID].keysGot())
+	assert.Empty(t, panes[backups.ID].keysGot())
 }
 
 func TestActionKeyIsDeliveredAsActionMsg(t *testing.T) {
 	d, panes, api := readyModel(t, nil)
 	d.Press("a")
-	got := panes[views.Alerts].actionsGot()
+	got := panes[alerts.ID].actionsGot()
 	require.Len(t, got, 1)
 	assert.Equal(t, "alerts.ack", got[0].Name)
-	assert.Empty(t, panes[views.Alerts].keysGot(), "an action key never arrives as a plain key")
+	assert.Empty(t, panes[alerts.ID].keysGot(), "an action key never arrives as a plain key")
 	assert.EqualValues(t, 1, api.mutations.Load(), "an allowed action reaches the server")
 }
 
@@ -77,7 +79,7 @@ func TestEscClosesTopLayerOnly(t *testing.T) {
 	d.Press("?")
 	// `?` typed into the filter bar: the bar is the top layer and takes it.
 	assert.Equal(t, 1, m.layers.len())
-	assert.Equal(t, "?", m.filters[views.Alerts])
+	assert.Equal(t, "?", m.filters[alerts.ID])
 	d.Press("enter")
 	assert.Equal(t, 0, m.layers.len(), "enter keeps the filter and closes the bar")
 	d.Press("?")
@@ -87,19 +89,19 @@ func TestEscClosesTopLayerOnly(t *testing.T) {
 	d.Press(":", "1", "j")
 	assert.Equal(t, 1, m.layers.len(), "keys go to help, not to the palette or the pane")
 	assert.Equal(t, 0, m.active)
-	assert.Empty(t, panes[views.Alerts].keysGot())
+	assert.Empty(t, panes[alerts.ID].keysGot())
 	d.Press("esc")
 	assert.Equal(t, 0, m.layers.len())
 	d.Press("esc")
-	assert.Equal(t, "", m.filters[views.Alerts], "esc at pane level clears the filter")
+	assert.Equal(t, "", m.filters[alerts.ID], "esc at pane level clears the filter")
 }
 
 func TestDialogGoesAboveLowerLayers(t *testing.T) {
 	d, panes, _ := readyModel(t, nil)
 	m := d.m
-	panes[views.Alerts].busy = "restore of snap-1 running"
+	panes[alerts.ID].busy = "restore of snap-1 running"
 	d.Press("/")
-	d.Send(views.ConfirmMsg{Pane: views.Alerts, Title: "Ack?", Action: views.ActionMsg{Name: "alerts.ack"}})
+	d.Send(views.ConfirmMsg{Pane: alerts.ID, Title: "Ack?", Action: views.ActionMsg{Name: "alerts.ack"}})
 	d.Settle()
 	require.Equal(t, 2, m.layers.len())
 	_, isDialog := m.layers.top().(*confirmLayer)
@@ -114,7 +116,7 @@ func TestFilterTextIsSentToThePane(t *testing.T) {
 	d.Press("/")
 	d.Type("!pay")
 	var last views.FilterMsg
-	for _, msg := range panes[views.Alerts].got {
+	for _, msg := range panes[alerts.ID].got {
 		if f, ok := msg.(views.FilterMsg); ok {
 			last = f
 		}
@@ -133,7 +135,7 @@ func TestQuitWithoutBusyPaneQuits(t *testing.T) {
 func TestQuitConfirmDefaultsToNo(t *testing.T) {
 	d, panes, _ := readyModel(t, nil)
 	m := d.m
-	panes[views.Backups].busy = "restore of snap-1 running"
+	panes[backups.ID].busy = "restore of snap-1 running"
 	_, cmd := m.Update(viewstest.Press("q"))
 	assert.Nil(t, cmd, "quit asks first")
 	assert.Contains(t, d.Screen(), "restore of snap-1 running")
@@ -174,7 +176,7 @@ func TestPaletteSwitchesPaneProjectAndReadOnly(t *testing.T) {
 	d.Press("enter")
 	assert.Equal(t, fakeSearch, m.ctx.GroupID)
 	var changed bool
-	for _, msg := range panes[views.Alerts].got {
+	for _, msg := range panes[alerts.ID].got {
 		if c, ok := msg.(views.ContextChangedMsg); ok && c.Scope && c.Ctx.GroupID == fakeSearch {
 			changed = true
 		}
@@ -213,7 +215,7 @@ func TestContextPickerRemembersPerProfile(t *testing.T) {
 	assert.Equal(t, Remembered{OrgID: fakeOrg, GroupID: fakeSearch, ClusterName: "search-1"}, r)
 
 	// A new start of the same profile opens there.
-	m2 := newModel(t, api, func(o *Options) { o.State = store; o.Panes = recFactories(false, nil) })
+	m2 := newModel(t, api, func(o *Options) { o.State = store; o.Panes = recPanes(false, nil) })
 	d2 := newDriver(t, m2, 120, 40)
 	d2.Settle()
 	assert.Equal(t, fakeSearch, m2.ctx.GroupID)
@@ -227,7 +229,7 @@ func TestYankCopiesSelection(t *testing.T) {
 	require.NotNil(t, cmd)
 	assert.Contains(t, d.Screen(), "nothing selected")
 
-	panes[views.Alerts].selected = "a10000000000000000000001\x1b]0;x\x07"
+	panes[alerts.ID].selected = "a10000000000000000000001\x1b]0;x\x07"
 	_, cmd = d.m.Update(viewstest.Press("y"))
 	require.NotNil(t, cmd)
 	assert.Contains(t, d.Screen(), "copied a10000000000000000000001")

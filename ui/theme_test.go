@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/dbadmin-tui/dbadmin-tui/views"
+	"github.com/dbadmin-tui/dbadmin-tui/views/alerts"
 )
 
 type bg struct{ r, g, b, a uint32 }
@@ -37,7 +38,7 @@ func TestLayoutModeReachesPanes(t *testing.T) {
 	d, panes, _ := readyModel(t, nil)
 	last := func() views.Layout {
 		var l views.Layout = -1
-		for _, msg := range panes[views.Alerts].got {
+		for _, msg := range panes[alerts.ID].got {
 			if c, ok := msg.(views.ContextChangedMsg); ok {
 				l = c.Ctx.Layout
 			}

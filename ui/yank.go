@@ -3,6 +3,7 @@ package ui
 import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
 )
 
 // maxYank caps what `y` copies: terminals drop longer OSC 52 payloads
@@ -24,7 +25,7 @@ func (m *Model) yank() tea.Cmd {
 	if len(s) > maxYank {
 		s = s[:maxYank]
 	}
-	return tea.Batch(clipboardCmds(s, m.opts.Tmux), m.toast("copied "+truncate(s, 40), false))
+	return tea.Batch(clipboardCmds(s, m.opts.Tmux), m.toast("copied "+components.Truncate(s, 40), false))
 }
 
 func clipboardCmds(s string, tmux bool) tea.Cmd {

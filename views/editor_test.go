@@ -62,7 +62,7 @@ func TestEditWritesHeaderAndReadsTheTextBack(t *testing.T) {
 	f := &fakeEditor{edit: func(file string) string {
 		return strings.Replace(file, `"a": 1`, `"a": 2`, 1)
 	}}
-	e := Edit{Pane: Search, Key: "create/rs", Tag: 42, File: "search",
+	e := Edit{Pane: ID("search"), Key: "create/rs", Tag: 42, File: "search",
 		Header: []string{"Editing the index.", "ERROR: first\nsecond", ""},
 		Text:   "{\n  \"a\": 1\n}\n\n"}
 	m := edited(t, e, f)
@@ -79,7 +79,7 @@ func TestEditWritesHeaderAndReadsTheTextBack(t *testing.T) {
 
 func TestEditFileNameDefaultsToThePane(t *testing.T) {
 	f := &fakeEditor{}
-	edited(t, Edit{Pane: Alerts, Text: "{}"}, f)
+	edited(t, Edit{Pane: ID("alerts"), Text: "{}"}, f)
 	assert.True(t, strings.HasPrefix(filepath.Base(f.path), "dbadmin-alerts-"), f.path)
 }
 
@@ -115,18 +115,18 @@ func TestHeaderStrippingKeepsLineNumbersAligned(t *testing.T) {
 
 func TestUnchangedSaveIsReported(t *testing.T) {
 	opened := "{\n  \"a\": 1\n}\n"
-	m := edited(t, Edit{Pane: Settings, Key: "k", Header: []string{"h"}, Text: opened}, &fakeEditor{})
+	m := edited(t, Edit{Pane: ID("settings"), Key: "k", Header: []string{"h"}, Text: opened}, &fakeEditor{})
 	assert.NoError(t, m.Err)
 	assert.True(t, m.Unchanged)
 	assert.Equal(t, "{\n  \"a\": 1\n}", m.Text)
 
 	// Our header is not the user's text: rewriting it changes nothing.
-	m = edited(t, Edit{Pane: Settings, Header: []string{"h"}, Text: opened},
+	m = edited(t, Edit{Pane: ID("settings"), Header: []string{"h"}, Text: opened},
 		&fakeEditor{edit: func(file string) string { return "// something else\n// and more\n" + opened }})
 	assert.True(t, m.Unchanged)
 	assert.Equal(t, 2, m.HeaderLines)
 
-	m = edited(t, Edit{Pane: Settings, Header: []string{"h"}, Text: opened},
+	m = edited(t, Edit{Pane: ID("settings"), Header: []string{"h"}, Text: opened},
 		&fakeEditor{edit: func(file string) string { return file + "x" }})
 	assert.False(t, m.Unchanged)
 }
@@ -135,7 +135,7 @@ func TestFailingEditorKeepsTheText(t *testing.T) {
 	exit1 := errors.New("exit status 1")
 
 	// What the user typed before the editor failed comes back.
-	m := edited(t, Edit{Pane: Search, Key: "k", Text: "{}"}, &fakeEditor{fail: exit1,
+	m := edited(t, Edit{Pane: ID("search"), Key: "k", Text: "{}"}, &fakeEditor{fail: exit1,
 		edit: func(file string) string { return `{"half": ` }})
 	assert.EqualError(t, m.Err, "the editor failed: exit status 1")
 	assert.Same(t, exit1, errors.Unwrap(m.Err), "the cause without our wording")
@@ -143,7 +143,7 @@ func TestFailingEditorKeepsTheText(t *testing.T) {
 	assert.False(t, m.Unchanged, "a failed round is never an unchanged save")
 
 	// A failure that leaves it as it was is not unchanged either.
-	m = edited(t, Edit{Pane: Search, Text: "{}"}, &fakeEditor{fail: exit1})
+	m = edited(t, Edit{Pane: ID("search"), Text: "{}"}, &fakeEditor{fail: exit1})
 	assert.Error(t, m.Err)
 	assert.False(t, m.Unchanged)
 	assert.Equal(t, "{}", m.Text)
@@ -152,7 +152,7 @@ func TestFailingEditorKeepsTheText(t *testing.T) {
 	gone := func(path string, done func(error) tea.Msg) tea.Cmd {
 		return func() tea.Msg { _ = os.Remove(path); return done(nil) }
 	}
-	msg := Edit{Pane: Search, Key: "k", Text: "{\"keep\": true}\n", Run: gone}.Open()()
+	msg := Edit{Pane: ID("search"), Key: "k", Text: "{\"keep\": true}\n", Run: gone}.Open()()
 	m = msg.(PaneMsg).Msg.(EditedMsg)
 	assert.ErrorContains(t, m.Err, "reading the edited file")
 	assert.Equal(t, `{"keep": true}`, m.Text)
@@ -160,7 +160,7 @@ func TestFailingEditorKeepsTheText(t *testing.T) {
 	// No temporary file: nothing runs, the text is kept.
 	t.Setenv("TMPDIR", filepath.Join(t.TempDir(), "missing"))
 	ran := false
-	msg = Edit{Pane: Search, Text: "{\"keep\": 1}", Run: func(string, func(error) tea.Msg) tea.Cmd { ran = true; return nil }}.Open()()
+	msg = Edit{Pane: ID("search"), Text: "{\"keep\": 1}", Run: func(string, func(error) tea.Msg) tea.Cmd { ran = true; return nil }}.Open()()
 	m = msg.(PaneMsg).Msg.(EditedMsg)
 	assert.False(t, ran)
 	assert.ErrorContains(t, m.Err, "temporary file")
@@ -168,7 +168,7 @@ func TestFailingEditorKeepsTheText(t *testing.T) {
 }
 
 func TestAnEditorThatRunsNothingStillAnswers(t *testing.T) {
-	msg := Edit{Pane: Alerts, Key: "id", Text: "{}", Run: func(string, func(error) tea.Msg) tea.Cmd { return nil }}.Open()()
+	msg := Edit{Pane: ID("alerts"), Key: "id", Text: "{}", Run: func(string, func(error) tea.Msg) tea.Cmd { return nil }}.Open()()
 	m := msg.(PaneMsg).Msg.(EditedMsg)
 	assert.ErrorContains(t, m.Err, "the editor failed")
 	assert.Equal(t, "{}", m.Text)
@@ -219,7 +219,7 @@ func TestEditWithARealEditorProcess(t *testing.T) {
 	script := shellScript(t, dir, "editor.sh", `cp "$2" "`+dir+`/seen"; printf '%s\n' '  "b": 2' '}' >> "$2"`)
 	t.Setenv("VISUAL", "")
 	t.Setenv("EDITOR", script+" --wait")
-	msg := Edit{Pane: Settings, Key: "audit", Header: []string{"one", "two"}, Text: "{\n  \"a\": 1,", Run: RunEditor}.Open()()
+	msg := Edit{Pane: ID("settings"), Key: "audit", Header: []string{"one", "two"}, Text: "{\n  \"a\": 1,", Run: RunEditor}.Open()()
 	m := msg.(PaneMsg).Msg.(EditedMsg)
 	require.NoError(t, m.Err)
 	seen, err := os.ReadFile(filepath.Join(dir, "seen"))
@@ -232,7 +232,7 @@ func TestEditWithARealEditorProcess(t *testing.T) {
 
 	// An editor that exits non-zero keeps what it wrote.
 	shellScript(t, dir, "editor.sh", `echo '{"partial": ' > "$2"; exit 3`)
-	msg = Edit{Pane: Settings, Text: "{}", Run: RunEditor}.Open()()
+	msg = Edit{Pane: ID("settings"), Text: "{}", Run: RunEditor}.Open()()
 	m = msg.(PaneMsg).Msg.(EditedMsg)
 	assert.EqualError(t, m.Err, "the editor failed: exit status 3")
 	assert.Equal(t, `{"partial":`, m.Text)

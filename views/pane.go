@@ -13,38 +13,6 @@ import (
 // ID names a pane.
 type ID string
 
-// The panes, in tab order (the number keys 1-6).
-const (
-	Alerts     ID = "alerts"
-	Backups    ID = "backups"
-	Search     ID = "search"
-	AccessLogs ID = "accesslogs"
-	Migration  ID = "migration"
-	Settings   ID = "settings"
-)
-
-// Order lists the panes in tab order.
-func Order() []ID { return []ID{Alerts, Backups, Search, AccessLogs, Migration, Settings} }
-
-// Title is the pane's human name for tabs and the palette.
-func (id ID) Title() string {
-	switch id {
-	case Alerts:
-		return "Alerts"
-	case Backups:
-		return "Backups"
-	case Search:
-		return "Search"
-	case AccessLogs:
-		return "Access logs"
-	case Migration:
-		return "Migration"
-	case Settings:
-		return "Settings"
-	}
-	return string(id)
-}
-
 // Scope is the keymap scope of the pane's own actions.
 func (id ID) Scope() keymap.Scope { return keymap.Scope(id) }
 
@@ -135,6 +103,20 @@ func (p Poll) Every(id ID) time.Duration {
 		return d
 	}
 	return p.Normal
+}
+
+// WithDefaults fills the per-pane intervals p does not set from defaults
+// (the registered panes' own), keyed by pane id.
+func (p Poll) WithDefaults(defaults map[string]time.Duration) Poll {
+	pane := make(map[ID]time.Duration, len(defaults)+len(p.Pane))
+	for id, d := range defaults {
+		pane[ID(id)] = d
+	}
+	for id, d := range p.Pane {
+		pane[id] = d
+	}
+	p.Pane = pane
+	return p
 }
 
 // DefaultPoll are the intervals used when the profile sets none.

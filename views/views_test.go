@@ -31,25 +31,25 @@ func TestSeqDropsStaleAnswers(t *testing.T) {
 
 func TestPollerKeepsOneLoop(t *testing.T) {
 	var p Poller
-	p.Arm(Alerts, time.Hour)
-	first := PollTickMsg{Pane: Alerts, Gen: 1}
-	p.Arm(Alerts, time.Hour) // a manual refresh re-arms
+	p.Arm(ID("alerts"), time.Hour)
+	first := PollTickMsg{Pane: ID("alerts"), Gen: 1}
+	p.Arm(ID("alerts"), time.Hour) // a manual refresh re-arms
 	assert.False(t, p.Current(first), "the older loop's tick is dropped")
-	cur := PollTickMsg{Pane: Alerts, Gen: 2}
+	cur := PollTickMsg{Pane: ID("alerts"), Gen: 2}
 	assert.True(t, p.Current(cur))
 	assert.False(t, p.Current(cur), "a tick is consumed once")
-	p.Arm(Alerts, time.Hour)
+	p.Arm(ID("alerts"), time.Hour)
 	p.Stop()
-	assert.False(t, p.Current(PollTickMsg{Pane: Alerts, Gen: 3}), "stopped while hidden")
+	assert.False(t, p.Current(PollTickMsg{Pane: ID("alerts"), Gen: 3}), "stopped while hidden")
 }
 
 func TestFetchStampsResultAndTask(t *testing.T) {
-	quiet := Fetch(Alerts, "list", 7, "", func(context.Context) (any, error) { return 42, nil })
+	quiet := Fetch(ID("alerts"), "list", 7, "", func(context.Context) (any, error) { return 42, nil })
 	msg := quiet()
-	assert.Equal(t, ResultMsg{Pane: Alerts, Key: "list", Seq: 7, Value: 42}, msg)
+	assert.Equal(t, ResultMsg{Pane: ID("alerts"), Key: "list", Seq: 7, Value: 42}, msg)
 
 	boom := errors.New("boom")
-	loud := Fetch(Alerts, "list", 8, "loading alerts", func(context.Context) (any, error) { return nil, boom })
+	loud := Fetch(ID("alerts"), "list", 8, "loading alerts", func(context.Context) (any, error) { return nil, boom })
 	seq := reflect.ValueOf(loud())
 	require.Equal(t, reflect.Slice, seq.Kind(), "a task runs as a sequence: start, then the request")
 	start := seq.Index(0).Interface().(tea.Cmd)()
@@ -68,10 +68,10 @@ func TestLayoutFor(t *testing.T) {
 
 func TestPollerTickIsTheArmedGeneration(t *testing.T) {
 	var p Poller
-	_ = p.Arm(Search, 3*time.Second)
+	_ = p.Arm(ID("search"), 3*time.Second)
 	assert.Equal(t, 3*time.Second, p.Interval())
 	tick := p.Tick()
-	assert.Equal(t, Search, tick.Pane)
+	assert.Equal(t, ID("search"), tick.Pane)
 	stale := tick
 	stale.Gen--
 	assert.False(t, p.Current(stale), "an older generation is dropped")

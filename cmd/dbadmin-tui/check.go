@@ -22,6 +22,7 @@ import (
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient/catalog"
 	"github.com/dbadmin-tui/dbadmin-tui/config"
+	"github.com/dbadmin-tui/dbadmin-tui/ui"
 	"golang.org/x/oauth2"
 )
 
@@ -31,35 +32,23 @@ type paneAction struct {
 	pane, action, opID string
 }
 
-// paneActions lists the dashboard's actions, pane by pane.
-var paneActions = []paneAction{
-	{"alerts", "list", "listAlerts"},
-	{"alerts", "acknowledge", "acknowledgeAlert"},
-	{"alerts", "unacknowledge", "acknowledgeAlert"},
-	{"alerts", "enable/disable config", "toggleAlertConfiguration"},
-	{"alerts", "edit config", "updateAlertConfiguration"},
-	{"alerts", "delete config", "deleteAlertConfiguration"},
-	{"backups", "list snapshots", "listReplicaSetBackups"},
-	{"backups", "take snapshot", "takeSnapshot"},
-	{"backups", "delete snapshot", "deleteReplicaSetBackup"},
-	{"backups", "restore", "createBackupRestoreJob"},
-	{"backups", "cancel restore", "cancelBackupRestoreJob"},
-	{"backups", "export snapshot", "createBackupExportJob"},
-	{"backups", "edit schedule", "updateBackupSchedule"},
-	{"search", "list indexes", "listAtlasSearchIndexesCluster"},
-	{"search", "create index", "createAtlasSearchIndex"},
-	{"search", "edit index", "updateAtlasSearchIndex"},
-	{"search", "delete index", "deleteAtlasSearchIndex"},
-	{"access logs", "tail", "listAccessLogsByClusterName"},
-	{"migration", "watch", "getPushMigration"},
-	{"migration", "validate", "validateMigration"},
-	{"migration", "start", "createPushMigration"},
-	{"migration", "cut over", "cutoverMigration"},
-	{"migration", "create link token", "createLinkToken"},
-	{"settings", "view auditing", "getAuditingConfiguration"},
-	{"settings", "update auditing", "updateAuditingConfiguration"},
-	{"settings", "toggle custom DNS", "toggleAwsCustomDns"},
-	{"settings", "authorize cloud access role", "authorizeCloudProviderAccessRole"},
+// paneActions lists the dashboard's actions pane by pane, from the
+// registered panes: what each reads on its own, then every action that
+// calls an operation, named as help names it.
+func paneActions() []paneAction {
+	var out []paneAction
+	for _, r := range ui.Panes() {
+		pane := strings.ToLower(r.Title)
+		for _, rd := range r.Reads {
+			out = append(out, paneAction{pane, rd.Desc, rd.Op})
+		}
+		for _, a := range r.Actions {
+			if a.Op != "" {
+				out = append(out, paneAction{pane, a.Help().Desc, a.Op})
+			}
+		}
+	}
+	return out
 }
 
 // Limits that keep `check` quick on large accounts.
@@ -115,6 +104,7 @@ func (cc checkCommand) run(ctx context.Context, args []string, stdout, stderr io
 	}
 	opts.Env = cc.env
 
+	opts.Panes = ui.Panes().PollDefaults()
 	prof, err := config.Load(opts)
 	if err != nil {
 		return fail(stderr, nil, "%s", err)
@@ -538,7 +528,7 @@ func (r *checkReport) evaluateActions() {
 	if r.selected.OrgID != "" {
 		gate.SetProjectOrg(r.selected.ID, r.selected.OrgID)
 	}
-	for _, a := range paneActions {
+	for _, a := range paneActions() {
 		ok, why := gate.Allowed(a.opID, r.selected.ID)
 		r.verdicts = append(r.verdicts, actionVerdict{paneAction: a, allowed: ok, reason: why})
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient/catalog"
 	"github.com/dbadmin-tui/dbadmin-tui/apisim"
+	"github.com/dbadmin-tui/dbadmin-tui/ui"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
 )
 
@@ -60,9 +61,9 @@ func parseFlags(args []string) (flags, error) {
 		return f, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
 	if pane != "" {
-		id, ok := paneByName(pane)
-		if !ok {
-			return f, fmt.Errorf("--pane %q: want alerts, backups, search, logs, migration or settings", pane)
+		id, err := paneFlag(ui.Panes(), pane)
+		if err != nil {
+			return f, err
 		}
 		f.pane = id
 	}
@@ -126,6 +127,15 @@ func firstLine(s string) string {
 	return s
 }
 
+// paneFlag reads --pane: a registered pane's name, alias or number.
+func paneFlag(panes views.Registry, s string) (views.ID, error) {
+	id, ok := panes.ByName(s)
+	if !ok {
+		return "", fmt.Errorf("--pane %q: want %s, or 1-%d", s, strings.Join(panes.Commands(), ", "), len(panes))
+	}
+	return id, nil
+}
+
 func usage() string {
 	return `Usage: dbadmin-tui [flags]
        dbadmin-tui check [flags]   verify a profile without the UI
@@ -144,12 +154,12 @@ Connection:
 Start-up:
   --project ID|NAME   project to open (else the remembered one, else the first)
   --cluster NAME      narrow to one cluster
-  --pane NAME         alerts, backups, search, logs, migration or settings
+  --pane NAME         ` + strings.Join(ui.Panes().Commands(), ", ") + ` (or its number)
   --read-only         refuse every change (also :ro in the app)
   --theme NAME        dark, light or mono (NO_COLOR forces mono)
   --version           print the version
 
-Keys: 1-6/tab switch panes, : palette, / filter, ? help, @ context, r refresh,
+Keys: 1-` + strconv.Itoa(min(9, len(ui.Panes()))) + `/tab switch panes, : palette, / filter, ? help, @ context, r refresh,
 p pause, y copy, q quit.
 `
 }

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -18,7 +17,6 @@ import (
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
 	"github.com/dbadmin-tui/dbadmin-tui/apisim"
 	"github.com/dbadmin-tui/dbadmin-tui/config"
-	"github.com/dbadmin-tui/dbadmin-tui/keymap"
 	"github.com/dbadmin-tui/dbadmin-tui/ui"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
 )
@@ -83,7 +81,7 @@ type app struct {
 func setup(f flags, getenv func(string) string) (*app, error) {
 	a := &app{close: func() {}}
 	noColor := getenv("NO_COLOR") != ""
-	km := keymap.Default()
+	km := ui.Panes().Keymap()
 	opts := ui.Options{
 		Project: f.project, Cluster: f.cluster, Pane: f.pane, ReadOnly: f.readOnly,
 		ReadOnlyBy: readOnlyBy(f.readOnly),
@@ -113,7 +111,7 @@ func setup(f flags, getenv func(string) string) (*app, error) {
 			Auth: apiclient.DigestAuth(f.demoRole, f.demoRole+"-secret")}
 	} else {
 		prof, err := config.Load(config.LoadOptions{Profile: f.profile, ConfigPath: f.configPath,
-			BaseURL: f.baseURL, ServiceSegment: f.service, Env: getenv})
+			BaseURL: f.baseURL, ServiceSegment: f.service, Env: getenv, Panes: ui.Panes().PollDefaults()})
 		if err != nil {
 			return nil, err
 		}
@@ -183,28 +181,9 @@ func readOnlyBy(flag bool) string {
 
 func pollFrom(iv config.Intervals) views.Poll {
 	p := views.DefaultPoll
-	p.Pane = map[views.ID]time.Duration{
-		views.Alerts: iv.Alerts, views.Backups: iv.Backups, views.Search: iv.Search,
-		views.AccessLogs: iv.AccessLogs, views.Migration: iv.Migration,
+	p.Pane = map[views.ID]time.Duration{}
+	for id, d := range iv {
+		p.Pane[views.ID(id)] = d
 	}
 	return p
-}
-
-// paneNames maps --pane values (names, aliases and 1-6) to panes.
-func paneByName(s string) (views.ID, bool) {
-	switch strings.ToLower(s) {
-	case "alerts", "1":
-		return views.Alerts, true
-	case "backups", "2":
-		return views.Backups, true
-	case "search", "indexes", "3":
-		return views.Search, true
-	case "logs", "accesslogs", "access-logs", "4":
-		return views.AccessLogs, true
-	case "migration", "5":
-		return views.Migration, true
-	case "settings", "6":
-		return views.Settings, true
-	}
-	return "", false
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/dbadmin-tui/dbadmin-tui/views"
+	"github.com/dbadmin-tui/dbadmin-tui/views/accesslogs"
 )
 
 func TestBadFlagsExitTwoWithOneLine(t *testing.T) {
@@ -53,7 +53,7 @@ func TestParseFlags(t *testing.T) {
 	assert.NoError(t, err)
 	assert.True(t, f.demo)
 	assert.Equal(t, "read-only", f.demoRole)
-	assert.Equal(t, views.AccessLogs, f.pane)
+	assert.Equal(t, accesslogs.ID, f.pane)
 	assert.Equal(t, "mono", f.theme)
 	assert.True(t, f.readOnly)
 	assert.Equal(t, "payments", f.project)

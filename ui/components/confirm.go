@@ -80,7 +80,7 @@ func box(th themes.Theme, outer int, title string, body ...string) string {
 	inner := max(outer-st.GetHorizontalFrameSize(), 1)
 	parts := make([]string, 0, len(body)+2)
 	if title != "" {
-		parts = append(parts, th.DialogTitle.Render(fit(Sanitize(title), inner)), "")
+		parts = append(parts, th.DialogTitle.Render(Truncate(Sanitize(title), inner)), "")
 	}
 	parts = append(parts, body...)
 	return st.Width(outer).Render(strings.Join(parts, "\n"))
@@ -187,6 +187,6 @@ func (c Confirm) View() string {
 		wrap(c.body, inner),
 		"",
 		buttons(c.theme, []string{c.noLabel, c.yesLabel}, focused),
-		c.theme.Muted.Render(fit("y yes · n/esc no · enter "+strings.ToLower([]string{c.noLabel, c.yesLabel}[focused]), inner)),
+		c.theme.Muted.Render(Truncate("y yes · n/esc no · enter "+strings.ToLower([]string{c.noLabel, c.yesLabel}[focused]), inner)),
 	)
 }

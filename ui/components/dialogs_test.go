@@ -186,7 +186,7 @@ func TestInputEditing(t *testing.T) {
 	eq(t, "hell ", in.Value())
 	in, _ = in.Update(tea.PasteMsg{Content: "\x1b]0;x\x07o"})
 	eq(t, "hello ", in.Value())
-	if w := textWidth(plain(in.View())); w > 10 {
+	if w := Width(plain(in.View())); w > 10 {
 		t.Fatalf("input wider than its width: %d", w)
 	}
 }

@@ -341,7 +341,7 @@ func (f Form) View() string {
 		}
 		lines = append(lines, label)
 		if ff.Hint != "" {
-			lines = append(lines, "  "+f.theme.Muted.Render(fit(Sanitize(ff.Hint), inner-2)))
+			lines = append(lines, "  "+f.theme.Muted.Render(Truncate(Sanitize(ff.Hint), inner-2)))
 		}
 		switch ff.Kind {
 		case FieldText:
@@ -383,6 +383,6 @@ func (f Form) View() string {
 	if f.submitting {
 		status = "submitting…"
 	}
-	lines = append(lines, f.theme.Muted.Render(fit(status, inner)))
+	lines = append(lines, f.theme.Muted.Render(Truncate(status, inner)))
 	return box(f.theme, outer, f.title, lines...)
 }

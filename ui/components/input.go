@@ -157,7 +157,7 @@ func (in Input) View() string {
 	if len(in.value) == 0 && in.Placeholder != "" {
 		ph := in.Placeholder
 		if in.width > 0 {
-			ph = fit(ph, in.width)
+			ph = Truncate(ph, in.width)
 		}
 		if in.focused {
 			first, rest := ph, ""

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/spinner"
+	"github.com/dbadmin-tui/dbadmin-tui/keymap"
 )
 
 func TestToastInfoExpiresErrorStays(t *testing.T) {
@@ -92,8 +93,14 @@ func logLines(n int) []string {
 	return out
 }
 
+var testLogKeys = LogKeys{
+	End:    keymap.NewAction("logs.end", "", "end + resume", "G"),
+	Follow: keymap.NewAction("logs.follow", "", "follow", "f"),
+	Wrap:   keymap.NewAction("logs.wrap", "", "wrap", "w"),
+}
+
 func TestLogViewFollowPauseResume(t *testing.T) {
-	lv := NewLogView(100, dark(), nil)
+	lv := NewLogView(100, dark(), nil, testLogKeys)
 	lv.SetSize(40, 6) // 5 lines + indicator
 	lv.Append(logLines(20)...)
 	v := plain(lv.View())
@@ -123,7 +130,7 @@ func TestLogViewFollowPauseResume(t *testing.T) {
 }
 
 func TestLogViewRingAndWrap(t *testing.T) {
-	lv := NewLogView(10, dark(), nil)
+	lv := NewLogView(10, dark(), nil, testLogKeys)
 	lv.SetSize(10, 4)
 	lv.Append(logLines(25)...)
 	eq(t, 10, lv.Len())
@@ -145,7 +152,7 @@ func TestLogViewRingAndWrap(t *testing.T) {
 	eq(t, 4, len(lines))
 	mustContain(t, v, "a long lin\ne that wra\nps")
 	for _, line := range lines {
-		if textWidth(line) > 10 {
+		if Width(line) > 10 {
 			t.Fatalf("line wider than view: %q", line)
 		}
 	}

@@ -1,7 +1,6 @@
 package components
 
 import (
-	"strconv"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -31,19 +30,25 @@ type LogView struct {
 	width, height int
 	theme         themes.Theme
 	nav           keymap.Navigation
-	keys          keymap.AccessLogs
+	keys          LogKeys
+}
+
+// LogKeys are the keys a LogView answers besides navigation; the pane that
+// shows it owns them. Zero actions never match.
+type LogKeys struct {
+	End, Follow, Wrap keymap.Action
 }
 
 // NewLogView returns an empty, following log view; capacity <= 0 means
 // DefaultLogCapacity. km may be nil.
-func NewLogView(capacity int, th themes.Theme, km *keymap.KeyMap) LogView {
+func NewLogView(capacity int, th themes.Theme, km *keymap.KeyMap, keys LogKeys) LogView {
 	if capacity <= 0 {
 		capacity = DefaultLogCapacity
 	}
 	if km == nil {
 		km = keymap.Default()
 	}
-	return LogView{buf: make([]string, capacity), follow: true, theme: th, nav: km.Navigation, keys: km.AccessLogs}
+	return LogView{buf: make([]string, capacity), follow: true, theme: th, nav: km.Navigation, keys: keys}
 }
 
 // SetSize sets the size; the last line is the indicator.
@@ -190,9 +195,9 @@ func (l LogView) Indicator() string {
 	} else {
 		parts = append(parts, "wrap off")
 	}
-	lines := groupThousands(l.n) + " lines"
+	lines := Thousands(l.n) + " lines"
 	if l.dropped > 0 {
-		lines += " (" + groupThousands(l.dropped) + " dropped)"
+		lines += " (" + Thousands(l.dropped) + " dropped)"
 	}
 	parts = append(parts, lines)
 	parts = append(parts, l.extras...)
@@ -211,13 +216,13 @@ func (l LogView) View() string {
 	} else {
 		top := l.Top()
 		for i := top; i < min(top+h, l.n); i++ {
-			out = append(out, fit(l.Line(i), l.width))
+			out = append(out, Truncate(l.Line(i), l.width))
 		}
 	}
 	for len(out) < h {
 		out = append(out, "")
 	}
-	out = append(out, l.theme.Footer.Render(fit(l.Indicator(), l.width)))
+	out = append(out, l.theme.Footer.Render(Truncate(l.Indicator(), l.width)))
 	return strings.Join(out, "\n")
 }
 
@@ -250,16 +255,8 @@ func (l LogView) wrapped(h int) []string {
 }
 
 func wrapLine(s string, w int) []string {
-	if textWidth(s) <= w {
+	if Width(s) <= w {
 		return []string{s}
 	}
 	return strings.Split(ansi.Hardwrap(s, w, true), "\n")
-}
-
-func groupThousands(n int) string {
-	s := strconv.Itoa(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }

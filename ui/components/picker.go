@@ -226,18 +226,18 @@ func (p Picker) View() string {
 	}
 	switch {
 	case p.status != "" && p.isErr:
-		lines = append(lines, p.theme.ErrorText.Render(fit(Sanitize(p.status), inner)))
+		lines = append(lines, p.theme.ErrorText.Render(Truncate(Sanitize(p.status), inner)))
 	case p.status != "":
-		lines = append(lines, p.theme.Muted.Render(fit(Sanitize(p.status), inner)))
+		lines = append(lines, p.theme.Muted.Render(Truncate(Sanitize(p.status), inner)))
 	case p.Len() == 0:
 		lines = append(lines, p.theme.Muted.Render("no matches"))
 	}
-	lines = append(lines, "", p.theme.Muted.Render(fit(p.hint, inner)))
+	lines = append(lines, "", p.theme.Muted.Render(Truncate(p.hint, inner)))
 	return box(p.theme, outer, p.title, lines...)
 }
 
 func (p Picker) renderItem(it PickerItem, matched []int, cursor bool, inner int) string {
-	label := fit(it.Label, inner-2)
+	label := Truncate(it.Label, inner-2)
 	var b strings.Builder
 	if len(matched) > 0 {
 		hit := make(map[int]bool, len(matched))
@@ -258,7 +258,7 @@ func (p Picker) renderItem(it PickerItem, matched []int, cursor bool, inner int)
 	line := b.String()
 	if it.Detail != "" {
 		if room := inner - 2 - lipgloss.Width(line) - 2; room > 3 {
-			line += "  " + p.theme.Muted.Render(fit(it.Detail, room))
+			line += "  " + p.theme.Muted.Render(Truncate(it.Detail, room))
 		}
 	}
 	if cursor {

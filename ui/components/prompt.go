@@ -85,10 +85,10 @@ func (p Prompt) View() string {
 	return box(p.theme, outer, p.title,
 		wrap(p.body, inner),
 		"",
-		p.theme.FieldLabel.Render(fit(Sanitize(p.label), inner)),
+		p.theme.FieldLabel.Render(Truncate(Sanitize(p.label), inner)),
 		p.input.View(),
 		"",
 		buttons(p.theme, []string{"No", "Yes"}, focused),
-		p.theme.Muted.Render(fit("tab switch · enter "+[]string{"no", "yes"}[focused]+" · esc cancel", inner)),
+		p.theme.Muted.Render(Truncate("tab switch · enter "+[]string{"no", "yes"}[focused]+" · esc cancel", inner)),
 	)
 }

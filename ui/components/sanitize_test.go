@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 func TestSanitize(t *testing.T) {
@@ -75,4 +77,17 @@ func TestSanitizeCleanDoesNotAllocate(t *testing.T) {
 	if n := testing.AllocsPerRun(100, func() { _ = Sanitize(s) }); n != 0 {
 		t.Fatalf("clean string allocated %v times", n)
 	}
+}
+
+func TestTruncateAndThousands(t *testing.T) {
+	eq(t, "abc", Truncate("abc", 3))
+	eq(t, "ab…", Truncate("abcd", 3))
+	eq(t, "", Truncate("abc", 0))
+	styled := "\x1b[1mbold text\x1b[0m"
+	eq(t, 4, Width(Truncate(styled, 4)))
+	eq(t, true, strings.HasSuffix(ansi.Strip(Truncate(styled, 4)), "…"))
+	eq(t, 3, Width("日x")) // a wide rune and a letter
+	eq(t, "1,234,567", Thousands(1234567))
+	eq(t, "-1,234", Thousands(-1234))
+	eq(t, "999", Thousands(999))
 }

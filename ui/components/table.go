@@ -653,11 +653,11 @@ func (t Table) renderHeader(widths []int) string {
 		}
 		if marker != "" && widths[i] >= 1 {
 			// The marker takes one cell, and a space before it when there is room.
-			text := fit(title, widths[i]-1)
-			if textWidth(text)+2 <= widths[i] {
+			text := Truncate(title, widths[i]-1)
+			if Width(text)+2 <= widths[i] {
 				text += " "
 			}
-			gap := widths[i] - textWidth(text) - 1
+			gap := widths[i] - Width(text) - 1
 			if c.Align == AlignRight {
 				text = strings.Repeat(" ", gap) + text
 				gap = 0
@@ -667,7 +667,7 @@ func (t Table) renderHeader(widths []int) string {
 			b.WriteString(strings.Repeat(" ", gap))
 			continue
 		}
-		b.WriteString(t.theme.TableHeader.Render(pad(fit(title, widths[i]), widths[i], c.Align)))
+		b.WriteString(t.theme.TableHeader.Render(pad(Truncate(title, widths[i]), widths[i], c.Align)))
 	}
 	line := b.String()
 	if lipgloss.Width(line) > t.width {
@@ -686,7 +686,7 @@ func (t Table) renderBody(r Row, widths []int, overflow bool) string {
 		if i < len(r.Cells) {
 			cell = r.Cells[i]
 		}
-		b.WriteString(pad(fit(cell, widths[i]), widths[i], c.Align))
+		b.WriteString(pad(Truncate(cell, widths[i]), widths[i], c.Align))
 	}
 	if overflow {
 		return ansi.Truncate(b.String(), max(t.width-gutterWidth, 0), "…")
@@ -696,26 +696,10 @@ func (t Table) renderBody(r Row, widths []int, overflow bool) string {
 
 // textWidth is the display width of s (ANSI-aware), with a fast path for
 // plain ASCII.
-func textWidth(s string) int {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 || s[i] == 0x1b {
-			return ansi.StringWidth(s)
-		}
-	}
-	return len(s)
-}
-
-// fit truncates s to w cells with an ellipsis.
-func fit(s string, w int) string {
-	if textWidth(s) <= w {
-		return s
-	}
-	return ansi.Truncate(s, w, "…")
-}
 
 // pad pads s to w cells.
 func pad(s string, w int, a Align) string {
-	gap := w - textWidth(s)
+	gap := w - Width(s)
 	if gap <= 0 {
 		return s
 	}

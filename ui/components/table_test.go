@@ -174,7 +174,7 @@ func TestTableSanitizesAndTruncates(t *testing.T) {
 	mustContain(t, p, "a very …")
 	mustContain(t, p, "hi there next")
 	for _, line := range strings.Split(p, "\n") {
-		if w := textWidth(line); w > 30 {
+		if w := Width(line); w > 30 {
 			t.Fatalf("line wider than table: %d %q", w, line)
 		}
 	}
@@ -216,7 +216,7 @@ func TestTableTinySizesDoNotPanic(t *testing.T) {
 			tb.SetSize(w, h)
 			v := tb.View()
 			for _, line := range strings.Split(plain(v), "\n") {
-				if textWidth(line) > max(w, 0) {
+				if Width(line) > max(w, 0) {
 					t.Fatalf("%dx%d: line %q too wide", w, h, line)
 				}
 			}

@@ -205,7 +205,7 @@ func (t TaskLine) View() string {
 		s += t.theme.Muted.Render(fmt.Sprintf(" (+%d)", others))
 	}
 	if t.width > 0 {
-		s = fit(s, t.width)
+		s = Truncate(s, t.width)
 	}
 	return s
 }

@@ -199,7 +199,7 @@ func (t Toasts) Line(width int) string {
 	if it.Level == ToastError {
 		st, icon = t.theme.ErrorText, "✗ "
 	}
-	return st.Render(fit(strings.TrimSpace(icon+t.text(it)), max(width, 1)))
+	return st.Render(Truncate(strings.TrimSpace(icon+t.text(it)), max(width, 1)))
 }
 
 // text is a toast's words with its repeat count and, for errors, the

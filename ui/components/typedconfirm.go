@@ -74,7 +74,7 @@ func (c TypedConfirm) View() string {
 	inner := outer - c.theme.DialogBorder.GetHorizontalFrameSize()
 	th := c.theme
 	th.DialogTitle = th.DialogTitle.Inherit(th.ErrorText)
-	status := c.theme.Muted.Render(fit("enter confirm · esc cancel", inner))
+	status := c.theme.Muted.Render(Truncate("enter confirm · esc cancel", inner))
 	if c.mismatch {
 		status = c.theme.ErrorText.Render(wrap("does not match "+quoteName(c.expected)+": nothing was done", inner))
 	}

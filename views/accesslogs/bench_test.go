@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
-	"github.com/dbadmin-tui/dbadmin-tui/keymap"
 	"github.com/dbadmin-tui/dbadmin-tui/themes"
 	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
@@ -44,7 +43,7 @@ func (s benchStream) answer(from, to int) []apiclient.AccessLog {
 func benchPane(b *testing.B, w, h int) *Pane {
 	b.Helper()
 	now := time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
-	ctx := views.Context{Theme: themes.MustGet("dark"), Keys: keymap.Default(), Clock: func() time.Time { return now },
+	ctx := views.Context{Theme: themes.MustGet("dark"), Keys: views.Registry{Registration}.Keymap(), Clock: func() time.Time { return now },
 		GroupID: "65a0c0ffee0000000000b001", ClusterName: "payments-rs"}
 	p := newPane(ctx, components.DefaultLogCapacity)
 	p.SetSize(w, h)
@@ -77,10 +76,10 @@ func benchPoll(p *Pane, pp pollPages) {
 	q := p.win.Begin(p.ctx.Now())
 	seq := p.seq.Next()
 	p.inflight = true
-	p.Update(views.ResultMsg{Pane: views.AccessLogs, Key: "poll", Seq: seq, Value: pollResult{q: q, logs: pp.first}})
+	p.Update(views.ResultMsg{Pane: ID, Key: "poll", Seq: seq, Value: pollResult{q: q, logs: pp.first}})
 	if p.inflight { // it asked for the older part
 		oldest, _ := pp.first[len(pp.first)-1].Time()
-		p.Update(views.ResultMsg{Pane: views.AccessLogs, Key: "poll", Seq: seq + 1,
+		p.Update(views.ResultMsg{Pane: ID, Key: "poll", Seq: seq + 1,
 			Value: pollResult{q: Query{Start: q.Start, End: oldest.Add(time.Second - time.Millisecond), NLogs: q.NLogs}, logs: pp.second}})
 	}
 }

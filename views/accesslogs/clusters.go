@@ -82,7 +82,7 @@ func (p *Pane) fetchClusters(force bool) tea.Cmd {
 	}
 	client, gid := p.ctx.Client, p.ctx.GroupID
 	p.clustersBusy = true
-	return views.Fetch(views.AccessLogs, "clusters", p.clusterSeq.Next(), "loading clusters", func(ctx context.Context) (any, error) {
+	return views.Fetch(ID, "clusters", p.clusterSeq.Next(), "loading clusters", func(ctx context.Context) (any, error) {
 		return loadClusters(ctx, client, gid)
 	})
 }

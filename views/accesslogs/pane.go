@@ -94,8 +94,8 @@ func (p *Pane) newWindow() *Window {
 	return w
 }
 
-func (p *Pane) ID() views.ID             { return views.AccessLogs }
-func (p *Pane) Title() string            { return views.AccessLogs.Title() }
+func (p *Pane) ID() views.ID             { return ID }
+func (p *Pane) Title() string            { return Registration.Title }
 func (p *Pane) Busy() string             { return "" }
 func (p *Pane) Actions() []keymap.Action { return actions(p.ctx) }
 
@@ -103,7 +103,7 @@ func actions(ctx views.Context) []keymap.Action {
 	if ctx.Keys == nil {
 		return nil
 	}
-	return ctx.Keys.Scope(views.AccessLogs.Scope())
+	return ctx.Keys.Scope(ID.Scope())
 }
 
 func (p *Pane) Init() tea.Cmd {
@@ -143,7 +143,7 @@ func (p *Pane) ready() bool {
 
 // interval is the poll interval: fast (a tail), slower after errors.
 func (p *Pane) interval() time.Duration {
-	d := p.ctx.Poll.Pane[views.AccessLogs]
+	d := p.ctx.Poll.Pane[ID]
 	if d <= 0 {
 		d = p.ctx.Poll.Fast
 	}
@@ -166,7 +166,7 @@ func (p *Pane) arm() tea.Cmd {
 		p.poll.Stop()
 		return nil
 	}
-	return p.poll.Arm(views.AccessLogs, p.interval())
+	return p.poll.Arm(ID, p.interval())
 }
 
 // pollNow starts a poll round unless one is under way.
@@ -188,7 +188,7 @@ type pollResult struct {
 func (p *Pane) fetch(q Query, task string) tea.Cmd {
 	client, gid, cluster, host := p.ctx.Client, p.ctx.GroupID, p.cluster(), p.host
 	p.inflight = true
-	return views.Fetch(views.AccessLogs, "poll", p.seq.Next(), task, func(ctx context.Context) (any, error) {
+	return views.Fetch(ID, "poll", p.seq.Next(), task, func(ctx context.Context) (any, error) {
 		var logs []apiclient.AccessLog
 		var err error
 		if host != "" {
@@ -350,7 +350,7 @@ func (p *Pane) onAction(msg views.ActionMsg) tea.Cmd {
 	if km == nil {
 		return nil
 	}
-	a := &km.AccessLogs
+	a := keysOf(km)
 	switch msg.Name {
 	case a.Hosts.Name:
 		if p.hostList != nil {
@@ -453,7 +453,7 @@ func current(v string) string {
 // with the text in Input.
 func (p *Pane) ask(action, target, title, body, prompt string) tea.Cmd {
 	return func() tea.Msg {
-		return views.ConfirmMsg{Pane: views.AccessLogs, Title: title, Body: body, Prompt: prompt,
+		return views.ConfirmMsg{Pane: ID, Title: title, Body: body, Prompt: prompt,
 			Action: views.ActionMsg{Name: action, Target: target}}
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/dbadmin-tui/dbadmin-tui/apisim"
 	"github.com/dbadmin-tui/dbadmin-tui/keymap"
 	"github.com/dbadmin-tui/dbadmin-tui/themes"
+	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
 	"github.com/dbadmin-tui/dbadmin-tui/views/viewstest"
 )
@@ -34,7 +35,7 @@ type env struct {
 func newEnv(t *testing.T, identity, groupID, cluster string, w, h int) *env {
 	t.Helper()
 	sim := viewstest.NewSim(t, viewstest.SimOptions{Identity: identity})
-	ctx := sim.Context()
+	ctx := sim.Context(Registration)
 	ctx.GroupID, ctx.ProjectName, ctx.ClusterName, ctx.Layout = groupID, "", cluster, views.LayoutFor(w)
 	// Ticks fire at once; the test delivers them when it wants a poll.
 	ctx.Poll = views.Poll{Fast: time.Nanosecond, Normal: time.Nanosecond, Slow: time.Nanosecond}
@@ -174,7 +175,7 @@ func TestFilters(t *testing.T) {
 	e.p.since = time.Hour
 	e.Run(e.p.restart(""))
 	all := e.p.st.lv.Len()
-	e.action(e.keys.AccessLogs.FailuresOnly)
+	e.action(keysOf(e.keys).FailuresOnly)
 	fails := e.shownRecords()
 	require.NotEmpty(t, fails)
 	assert.Less(t, len(fails), all)
@@ -189,14 +190,14 @@ func TestFilters(t *testing.T) {
 	}
 
 	ip := fails[len(fails)-1].IPAddress
-	e.action(e.keys.AccessLogs.IPFilter)
+	e.action(keysOf(e.keys).IPFilter)
 	require.Len(t, e.Confirms, 1)
 	assert.NotEmpty(t, e.Confirms[0].Prompt)
 	e.confirm(ip[:strings.LastIndexByte(ip, '.')+1])
 	for _, r := range e.shownRecords() {
 		require.True(t, strings.HasPrefix(r.IPAddress, ip[:strings.LastIndexByte(ip, '.')+1]))
 	}
-	e.action(e.keys.AccessLogs.IPFilter)
+	e.action(keysOf(e.keys).IPFilter)
 	e.confirm("evil;rm")
 	require.NotEmpty(t, e.Toasts)
 	assert.True(t, e.Toasts[len(e.Toasts)-1].Err)
@@ -205,7 +206,7 @@ func TestFilters(t *testing.T) {
 	e.Press("esc")
 	assert.False(t, e.p.st.filter.active(), "esc clears every filter")
 	assert.Equal(t, e.p.st.recN, e.p.st.lv.Len())
-	e.action(e.keys.AccessLogs.UserFilter)
+	e.action(keysOf(e.keys).UserFilter)
 	e.confirm("ALICE")
 	for _, r := range e.shownRecords() {
 		require.Equal(t, "alice", r.Username)
@@ -226,18 +227,18 @@ func TestScrollPausesAndGResumes(t *testing.T) {
 	assert.Equal(t, top, e.p.st.lv.Top(), "the view stays put")
 	assert.Contains(t, screen(e), "PAUSED")
 	assert.Contains(t, screen(e), "(G resumes)")
-	e.action(e.keys.AccessLogs.End)
+	e.action(keysOf(e.keys).End)
 	assert.True(t, e.p.st.lv.Following())
 	assert.Contains(t, screen(e), "following")
 
-	e.action(e.keys.AccessLogs.Follow)
+	e.action(keysOf(e.keys).Follow)
 	assert.Contains(t, screen(e), "stopped (f follows)")
 	e.Ticks = nil
 	before := e.sim.Count("dbAccessHistory")
-	_, cmd := e.p.Update(views.PollTickMsg{Pane: views.AccessLogs, Gen: 1 << 40})
+	_, cmd := e.p.Update(views.PollTickMsg{Pane: ID, Gen: 1 << 40})
 	e.Run(cmd)
 	assert.Equal(t, before, e.sim.Count("dbAccessHistory"), "a stale tick starts nothing")
-	e.action(e.keys.AccessLogs.Follow)
+	e.action(keysOf(e.keys).Follow)
 	assert.Greater(t, e.sim.Count("dbAccessHistory"), before, "f polls at once")
 }
 
@@ -245,25 +246,25 @@ func TestScrollPausesAndGResumes(t *testing.T) {
 // selected line; the search shadows the root's filter.
 func TestSearchAndYank(t *testing.T) {
 	e := newEnv(t, "monitoring-admin", apisim.DemoPaymentsID, "payments-rs", 140, 20)
-	e.action(e.keys.AccessLogs.Search)
+	e.action(keysOf(e.keys).Search)
 	e.confirm("etl-runner")
 	require.GreaterOrEqual(t, e.p.match, 0)
 	first := e.p.match
 	assert.Contains(t, e.p.Selected(), "etl-runner")
 	assert.False(t, e.p.st.lv.Following(), "jumping to a match pauses the view")
-	e.action(e.keys.AccessLogs.PrevMatch)
+	e.action(keysOf(e.keys).PrevMatch)
 	assert.Less(t, e.p.match, first)
 	assert.Contains(t, e.p.Selected(), "etl-runner")
-	e.action(e.keys.AccessLogs.NextMatch)
+	e.action(keysOf(e.keys).NextMatch)
 	assert.Equal(t, first, e.p.match)
-	e.action(e.keys.AccessLogs.NextMatch)
+	e.action(keysOf(e.keys).NextMatch)
 	assert.Contains(t, e.Toasts[len(e.Toasts)-1].Text, "wrapped")
-	e.action(e.keys.AccessLogs.Search)
+	e.action(keysOf(e.keys).Search)
 	e.confirm("no-such-text-anywhere")
 	assert.Contains(t, e.Toasts[len(e.Toasts)-1].Text, "no line contains")
 
-	e.action(e.keys.AccessLogs.Raw)
-	e.action(e.keys.AccessLogs.End)
+	e.action(keysOf(e.keys).Raw)
+	e.action(keysOf(e.keys).End)
 	assert.True(t, strings.HasPrefix(e.p.Selected(), `{"t":{"$date":`), "raw mode yanks the logLine: %s", e.p.Selected())
 }
 
@@ -271,7 +272,7 @@ func TestSearchAndYank(t *testing.T) {
 // the host route.
 func TestHostTarget(t *testing.T) {
 	e := newEnv(t, "monitoring-admin", apisim.DemoPaymentsID, "payments-rs", 140, 24)
-	e.action(e.keys.AccessLogs.Hosts)
+	e.action(keysOf(e.keys).Hosts)
 	require.NotNil(t, e.p.hostList)
 	require.Len(t, e.p.hostList.items, 4, "whole cluster and three hosts")
 	assert.Contains(t, screen(e), "whole cluster payments-rs")
@@ -303,8 +304,8 @@ func TestTenantClusterStops(t *testing.T) {
 // failed write keeps everything and says why.
 func TestSave(t *testing.T) {
 	e := newEnv(t, "monitoring-admin", apisim.DemoPaymentsID, "payments-rs", 120, 20)
-	e.action(e.keys.AccessLogs.FailuresOnly)
-	e.action(e.keys.AccessLogs.Save)
+	e.action(keysOf(e.keys).FailuresOnly)
+	e.action(keysOf(e.keys).Save)
 	require.Len(t, e.Confirms, 1)
 	c := e.Confirms[0]
 	assert.Equal(t, "File name", c.Prompt)
@@ -332,10 +333,10 @@ func TestSave(t *testing.T) {
 	last := e.Toasts[len(e.Toasts)-1]
 	assert.False(t, last.Err)
 	assert.Contains(t, last.Text, path)
-	assert.Contains(t, last.Text, thousands(len(shown)))
+	assert.Contains(t, last.Text, components.Thousands(len(shown)))
 
 	n := e.p.st.lv.Len()
-	e.action(e.keys.AccessLogs.Save)
+	e.action(keysOf(e.keys).Save)
 	e.confirm(path) // exists: not overwritten
 	last = e.Toasts[len(e.Toasts)-1]
 	assert.True(t, last.Err)
@@ -355,7 +356,7 @@ func TestServerStringsAreSanitized(t *testing.T) {
 		}
 	}
 	require.True(t, found, "the stream should hold the hostile user name")
-	e.action(e.keys.AccessLogs.UserFilter)
+	e.action(keysOf(e.keys).UserFilter)
 	e.confirm("pwned")
 	view := e.p.View()
 	assert.NotContains(t, view, "\x1b]")
@@ -373,15 +374,15 @@ func TestScreens(t *testing.T) {
 		{name: "following_wide", w: 140, h: 16},
 		{name: "following_80", w: 80, h: 14},
 		{name: "failures_wrapped", w: 100, h: 16, setup: func(e *env) {
-			e.action(e.keys.AccessLogs.FailuresOnly)
-			e.action(e.keys.AccessLogs.Wrap)
+			e.action(keysOf(e.keys).FailuresOnly)
+			e.action(keysOf(e.keys).Wrap)
 		}},
 		{name: "paused_search", w: 120, h: 14, setup: func(e *env) {
-			e.action(e.keys.AccessLogs.Search)
+			e.action(keysOf(e.keys).Search)
 			e.confirm("bob")
 		}},
-		{name: "hosts", w: 120, h: 12, setup: func(e *env) { e.action(e.keys.AccessLogs.Hosts) }},
-		{name: "raw", w: 120, h: 10, setup: func(e *env) { e.action(e.keys.AccessLogs.Raw) }},
+		{name: "hosts", w: 120, h: 12, setup: func(e *env) { e.action(keysOf(e.keys).Hosts) }},
+		{name: "raw", w: 120, h: 10, setup: func(e *env) { e.action(keysOf(e.keys).Raw) }},
 		{name: "clusters", cluster: "-", w: 100, h: 10},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -424,7 +425,7 @@ func TestClusterListPicksInPane(t *testing.T) {
 	assert.Zero(t, e.sim.Count("/dbAccessHistory/"), "nothing is tailed before a pick")
 
 	// The greyed rows come last; enter on one is refused with the reason.
-	e.action(e.keys.AccessLogs.End)
+	e.action(keysOf(e.keys).End)
 	require.Equal(t, "payments-serverless", e.p.clusters[e.p.clusterCursor].name)
 	e.Press("enter")
 	require.NotEmpty(t, e.Toasts)
@@ -435,7 +436,7 @@ func TestClusterListPicksInPane(t *testing.T) {
 	assert.Zero(t, e.sim.Count("/dbAccessHistory/"))
 
 	// h before a pick says what to do.
-	e.action(e.keys.AccessLogs.Hosts)
+	e.action(keysOf(e.keys).Hosts)
 	assert.Nil(t, e.p.hostList)
 	assert.Contains(t, e.Toasts[len(e.Toasts)-1].Text, "pick a cluster first")
 
@@ -446,7 +447,7 @@ func TestClusterListPicksInPane(t *testing.T) {
 	assert.Positive(t, e.sim.Count("/dbAccessHistory/clusters/payments-rs"))
 	assert.Contains(t, screen(e), "Access log · cluster payments-rs")
 
-	e.action(e.keys.AccessLogs.Hosts)
+	e.action(keysOf(e.keys).Hosts)
 	require.NotNil(t, e.p.hostList)
 	assert.Contains(t, screen(e), "whole cluster payments-rs")
 	e.Press("esc")
@@ -470,7 +471,7 @@ func TestClusterListGreysSharedTiers(t *testing.T) {
 
 // The profile's log_buffer reaches the pane through the context.
 func TestLogBufferFromContext(t *testing.T) {
-	km := keymap.Default()
+	km := views.Registry{Registration}.Keymap()
 	p := New(views.Context{Keys: km, Theme: themes.MustGet("mono"), LogBuffer: 1200}).(*Pane)
 	assert.Equal(t, 1200, p.st.capacity())
 	p = New(views.Context{Keys: km, Theme: themes.MustGet("mono")}).(*Pane)

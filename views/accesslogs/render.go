@@ -60,15 +60,15 @@ func (p *Pane) titleLine() string {
 
 // hints name the view keys as the keymap binds them.
 func (p *Pane) hints() string {
-	km := p.ctx.Keys
-	if km == nil {
+	if p.ctx.Keys == nil {
 		return ""
 	}
+	k := keysOf(p.ctx.Keys)
 	var out []string
 	for _, h := range []struct {
 		a    keymap.Action
 		desc string
-	}{{km.AccessLogs.Hosts, "host"}, {km.AccessLogs.Since, "since"}, {km.AccessLogs.UserFilter, "user"}, {km.AccessLogs.Raw, "raw"}} {
+	}{{k.Hosts, "host"}, {k.Since, "since"}, {k.UserFilter, "user"}, {k.Raw, "raw"}} {
 		if len(h.a.Keys()) > 0 {
 			out = append(out, h.a.Help().Key+" "+h.desc)
 		}
@@ -130,12 +130,12 @@ func (p *Pane) indicator() string {
 	} else {
 		parts = append(parts, "local time")
 	}
-	lines := fmt.Sprintf("%s lines", thousands(lv.Len()))
+	lines := fmt.Sprintf("%s lines", components.Thousands(lv.Len()))
 	if p.st.filter.active() {
-		lines = fmt.Sprintf("%s of %s", thousands(lv.Len()), thousands(p.st.recN))
+		lines = fmt.Sprintf("%s of %s", components.Thousands(lv.Len()), components.Thousands(p.st.recN))
 	}
 	if p.st.dropped > 0 {
-		lines += fmt.Sprintf(" (%s dropped)", thousands(p.st.dropped))
+		lines += fmt.Sprintf(" (%s dropped)", components.Thousands(p.st.dropped))
 	}
 	parts = append(parts, lines)
 	if p.st.filter.failuresOnly {
@@ -161,14 +161,6 @@ func (p *Pane) indicator() string {
 		parts = append(parts, "older records of the window not loaded")
 	}
 	return strings.Join(parts, " | ")
-}
-
-func thousands(n int) string {
-	s := fmt.Sprint(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }
 
 // body renders the visible lines (or the host list), exactly bodyRows rows.

@@ -44,7 +44,7 @@ func (p *Pane) save(msg views.ActionMsg) tea.Cmd {
 	if !msg.Confirmed {
 		def := p.defaultSaveName()
 		return func() tea.Msg {
-			return views.ConfirmMsg{Pane: views.AccessLogs, Title: "Save access log",
+			return views.ConfirmMsg{Pane: ID, Title: "Save access log",
 				Body:   fmt.Sprintf("Write the %d shown records as JSON lines (a new file; an existing one is not overwritten).\nLeave empty for %s", n, def),
 				Prompt: "File name", Action: views.ActionMsg{Name: msg.Name, Target: def}}
 		}
@@ -67,7 +67,7 @@ func (p *Pane) save(msg views.ActionMsg) tea.Cmd {
 	}
 	return func() tea.Msg {
 		err := writeJSONLines(path, recs)
-		return views.PaneMsg{Pane: views.AccessLogs, Msg: savedMsg{path: path, n: len(recs), err: err}}
+		return views.PaneMsg{Pane: ID, Msg: savedMsg{path: path, n: len(recs), err: err}}
 	}
 }
 

@@ -70,7 +70,7 @@ func newStore(capacity int, th themes.Theme, km *keymap.KeyMap) *store {
 	}
 	return &store{
 		recs: make([]*Record, capacity), shown: make([]*Record, capacity),
-		lv: components.NewLogView(capacity, th, km), format: format{loc: time.UTC},
+		lv: components.NewLogView(capacity, th, km, logKeys(km)), format: format{loc: time.UTC},
 	}
 }
 
@@ -119,7 +119,7 @@ func (s *store) pushShown(r *Record) {
 // follow, wrap and size.
 func (s *store) rebuild(th themes.Theme, km *keymap.KeyMap, w, h int) {
 	follow, wrap := s.lv.Following(), s.lv.Wrapping()
-	s.lv = components.NewLogView(len(s.recs), th, km)
+	s.lv = components.NewLogView(len(s.recs), th, km, logKeys(km))
 	s.lv.SetSize(w, h)
 	s.lv.SetWrap(wrap)
 	clear(s.shown)
@@ -204,7 +204,7 @@ func cell(s string, w int) string {
 		n = ansi.StringWidth(s)
 	}
 	if n > w {
-		s = ansi.Truncate(s, w, "…")
+		s = components.Truncate(s, w)
 		n = ansi.StringWidth(s)
 	}
 	if n < w {
@@ -222,4 +222,10 @@ func asciiWidth(s string) int {
 		}
 	}
 	return len(s)
+}
+
+// logKeys are the pane's keys the log view itself answers.
+func logKeys(km *keymap.KeyMap) components.LogKeys {
+	k := keysOf(km)
+	return components.LogKeys{End: k.End, Follow: k.Follow, Wrap: k.Wrap}
 }

@@ -117,7 +117,7 @@ func (p *Pane) openAck() tea.Cmd {
 	if len(skipped) > 0 {
 		title += fmt.Sprintf(" (%d closed left out)", len(skipped))
 	}
-	form := views.FormMsg{Pane: views.Alerts, ID: formAck, Title: title, Fields: p.ackFields(p.ackDraft),
+	form := views.FormMsg{Pane: ID, ID: formAck, Title: title, Fields: p.ackFields(p.ackDraft),
 		Action: views.ActionMsg{Name: actAck, Target: strings.Join(ids, targetSeparator)}}
 	return func() tea.Msg { return form }
 }
@@ -159,12 +159,12 @@ func (p *Pane) submitAck(msg views.ActionMsg) tea.Cmd {
 	now := p.ctx.Now()
 	until, err := parseUntil(msg.Values["until"], msg.Values["at"], now)
 	if err != nil {
-		return views.FormDone(views.Alerts, formAck, err)
+		return views.FormDone(ID, formAck, err)
 	}
 	req := apiclient.AcknowledgeRequest{AcknowledgedUntil: &until, AcknowledgementComment: msg.Values["comment"]}
 	if err := req.Validate(); err != nil {
 		// Refused here: nothing is sent, the dialog keeps the text.
-		return views.FormDone(views.Alerts, formAck, err)
+		return views.FormDone(ID, formAck, err)
 	}
 	return p.sendAcks(formAck, splitTargets(msg.Target), msg.Values["comment"],
 		func(ctx context.Context, c *apiclient.Client, gid, id string) (*apiclient.Alert, error) {
@@ -187,7 +187,7 @@ func (p *Pane) openUnack() tea.Cmd {
 	if len(ids) == 0 {
 		return refuse("unacknowledge: not acknowledged: nothing to undo")
 	}
-	form := views.FormMsg{Pane: views.Alerts, ID: formUnack, Title: "Unacknowledge " + p.describe(ids),
+	form := views.FormMsg{Pane: ID, ID: formUnack, Title: "Unacknowledge " + p.describe(ids),
 		Fields: []components.Field{{Key: "comment", Label: "Comment", Kind: components.FieldText,
 			CharLimit: apiclient.MaxAckCommentRunes, Placeholder: "why (optional)", Validate: commentRule, Focus: true}},
 		Action: views.ActionMsg{Name: actUnack, Target: strings.Join(ids, targetSeparator)}}
@@ -197,7 +197,7 @@ func (p *Pane) openUnack() tea.Cmd {
 func (p *Pane) submitUnack(msg views.ActionMsg) tea.Cmd {
 	comment := msg.Values["comment"]
 	if err := commentRule(comment, nil); err != nil {
-		return views.FormDone(views.Alerts, formUnack, err)
+		return views.FormDone(ID, formUnack, err)
 	}
 	return p.sendAcks(formUnack, splitTargets(msg.Target), comment,
 		func(ctx context.Context, c *apiclient.Client, gid, id string) (*apiclient.Alert, error) {
@@ -209,13 +209,13 @@ func (p *Pane) submitUnack(msg views.ActionMsg) tea.Cmd {
 func (p *Pane) sendAcks(form string, ids []string, comment string, call func(context.Context, *apiclient.Client, string, string) (*apiclient.Alert, error)) tea.Cmd {
 	client, gid := p.ctx.Client, p.ctx.GroupID
 	if client == nil || len(ids) == 0 {
-		return views.FormDone(views.Alerts, form, errors.New("no alert to send"))
+		return views.FormDone(ID, form, errors.New("no alert to send"))
 	}
 	task := "acknowledging " + p.describe(ids)
 	if form == formUnack {
 		task = "unacknowledging " + p.describe(ids)
 	}
-	return views.Fetch(views.Alerts, form, p.writeSeq.Next(), task, func(ctx context.Context) (any, error) {
+	return views.Fetch(ID, form, p.writeSeq.Next(), task, func(ctx context.Context) (any, error) {
 		b := ackBatch{form: form, comment: comment}
 		var failed int
 		for _, id := range ids {
@@ -242,7 +242,7 @@ func (p *Pane) ackDone(msg views.ResultMsg) tea.Cmd {
 	}
 	if msg.Err != nil && len(b.outcomes) <= 1 {
 		// One alert, failed: the dialog stays with the error and the text.
-		return views.FormDone(views.Alerts, form, msg.Err)
+		return views.FormDone(ID, form, msg.Err)
 	}
 	var ok, failed []ackOutcome
 	for _, o := range b.outcomes {
@@ -258,9 +258,9 @@ func (p *Pane) ackDone(msg views.ResultMsg) tea.Cmd {
 	p.rebuildRows()
 	if len(ok) == 0 {
 		err := fmt.Errorf("none %s: %s", verb, errText(failed[0].Err))
-		return views.FormDone(views.Alerts, form, err)
+		return views.FormDone(ID, form, err)
 	}
-	done := views.FormDone(views.Alerts, form, nil)
+	done := views.FormDone(ID, form, nil)
 	if len(b.outcomes) == 1 {
 		p.ackDraft = ""
 		return tea.Batch(done, views.Toast(p.ackSummary(verb, *ok[0].Alert), false))

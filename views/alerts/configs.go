@@ -103,7 +103,7 @@ func (p *Pane) toggleConfig() tea.Cmd {
 	if want {
 		verb = "enabling"
 	}
-	return views.Fetch(views.Alerts, "toggle", p.writeSeq.Next(), verb+" "+components.Sanitize(c.EventTypeName), func(ctx context.Context) (any, error) {
+	return views.Fetch(ID, "toggle", p.writeSeq.Next(), verb+" "+components.Sanitize(c.EventTypeName), func(ctx context.Context) (any, error) {
 		return client.AlertConfigs().Toggle(ctx, gid, c.ID, want)
 	})
 }
@@ -121,7 +121,7 @@ func (p *Pane) confirmDelete() tea.Cmd {
 	}
 	body := fmt.Sprintf("Delete the %s configuration %s?\nIts %d open alert(s) will be cancelled and its notifications stop.",
 		components.Sanitize(c.EventTypeName), c.ID, open)
-	msg := views.ConfirmMsg{Pane: views.Alerts, Title: "Delete alert configuration", Body: body,
+	msg := views.ConfirmMsg{Pane: ID, Title: "Delete alert configuration", Body: body,
 		Action: views.ActionMsg{Name: actDelete, Target: c.ID}}
 	return func() tea.Msg { return msg }
 }
@@ -131,7 +131,7 @@ func (p *Pane) deleteConfig(id string) tea.Cmd {
 		return refuse("delete: no alert configuration selected")
 	}
 	client, gid := p.ctx.Client, p.ctx.GroupID
-	return views.Fetch(views.Alerts, "delete", p.writeSeq.Next(), "deleting alert configuration", func(ctx context.Context) (any, error) {
+	return views.Fetch(ID, "delete", p.writeSeq.Next(), "deleting alert configuration", func(ctx context.Context) (any, error) {
 		if err := client.AlertConfigs().Delete(ctx, gid, id); err != nil {
 			return nil, err
 		}
@@ -300,7 +300,7 @@ func (p *Pane) openConfigForm(edit bool) tea.Cmd {
 	if edit {
 		name = actEditConfig
 	}
-	form := views.FormMsg{Pane: views.Alerts, ID: formConfig, Title: title, Fields: fields,
+	form := views.FormMsg{Pane: ID, ID: formConfig, Title: title, Fields: fields,
 		Action: views.ActionMsg{Name: name, Target: target}}
 	return func() tea.Msg { return form }
 }
@@ -361,10 +361,10 @@ func (p *Pane) configFromForm(msg views.ActionMsg) (apiclient.AlertConfig, error
 func (p *Pane) submitConfigForm(msg views.ActionMsg) tea.Cmd {
 	c, err := p.configFromForm(msg)
 	if err != nil {
-		return views.FormDone(views.Alerts, formConfig, err)
+		return views.FormDone(ID, formConfig, err)
 	}
 	client, gid, id := p.ctx.Client, p.ctx.GroupID, msg.Target
-	return views.Fetch(views.Alerts, "configForm", p.writeSeq.Next(), "saving alert configuration", func(ctx context.Context) (any, error) {
+	return views.Fetch(ID, "configForm", p.writeSeq.Next(), "saving alert configuration", func(ctx context.Context) (any, error) {
 		if id == "" {
 			return client.AlertConfigs().Create(ctx, gid, c)
 		}

@@ -51,7 +51,7 @@ func (p *Pane) loadDetail(id string) tea.Cmd {
 	if client == nil {
 		return nil
 	}
-	return views.Fetch(views.Alerts, "detail", p.detailSeq.Next(), "", func(ctx context.Context) (any, error) {
+	return views.Fetch(ID, "detail", p.detailSeq.Next(), "", func(ctx context.Context) (any, error) {
 		a, err := client.Alerts().Get(ctx, gid, id)
 		if err != nil {
 			return nil, fmt.Errorf("get alert: %w", err)

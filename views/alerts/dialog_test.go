@@ -2,10 +2,11 @@ package alerts_test
 
 import (
 	"context"
-	"github.com/dbadmin-tui/dbadmin-tui/views/viewstest"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dbadmin-tui/dbadmin-tui/views/viewstest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

@@ -43,7 +43,7 @@ func (p *Pane) editJSON(edit bool) tea.Cmd {
 	if p.cfgDraft != "" && p.cfgEdit == id {
 		text = p.cfgDraft
 	}
-	return views.Edit{Pane: views.Alerts, Key: id, File: "alert-config", Text: text, Header: []string{
+	return views.Edit{Pane: ID, Key: id, File: "alert-config", Text: text, Header: []string{
 		"Alert configuration as JSON. Lines starting with // are ignored; an empty document cancels.",
 		"eventTypeName and notifications are required. Secrets show masked: type them again to keep them.",
 	}}.Open()
@@ -96,7 +96,7 @@ func (p *Pane) editorDone(msg views.EditedMsg) tea.Cmd {
 	}
 	body := fmt.Sprintf("%s the %s alert configuration (%d matcher(s), %d notification(s), enabled: %v)?",
 		strings.ToLower(verb), components.Sanitize(c.EventTypeName), len(c.Matchers), len(c.Notifications), c.Enabled)
-	confirm := views.ConfirmMsg{Pane: views.Alerts, Title: verb + " alert configuration", Body: body,
+	confirm := views.ConfirmMsg{Pane: ID, Title: verb + " alert configuration", Body: body,
 		Action: views.ActionMsg{Name: name, Target: msg.Key + "\n" + compact.String()}}
 	return func() tea.Msg { return confirm }
 }
@@ -109,7 +109,7 @@ func (p *Pane) saveConfigJSON(msg views.ActionMsg) tea.Cmd {
 		return refuse("alert configuration not saved: " + components.Sanitize(err.Error()))
 	}
 	client, gid := p.ctx.Client, p.ctx.GroupID
-	return views.Fetch(views.Alerts, "saveConfig", p.writeSeq.Next(), "saving alert configuration", func(ctx context.Context) (any, error) {
+	return views.Fetch(ID, "saveConfig", p.writeSeq.Next(), "saving alert configuration", func(ctx context.Context) (any, error) {
 		if id == "" {
 			return client.AlertConfigs().Create(ctx, gid, c)
 		}

@@ -302,10 +302,10 @@ func (p *Pane) result(msg views.ResultMsg) tea.Cmd {
 		return p.configWriteDone(msg)
 	case "configForm":
 		if msg.Err != nil {
-			return views.FormDone(views.Alerts, formConfig, msg.Err)
+			return views.FormDone(ID, formConfig, msg.Err)
 		}
 		msg.Key = "saveConfig"
-		return tea.Batch(views.FormDone(views.Alerts, formConfig, nil), p.configWriteDone(msg))
+		return tea.Batch(views.FormDone(ID, formConfig, nil), p.configWriteDone(msg))
 	}
 	return nil
 }

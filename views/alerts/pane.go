@@ -106,8 +106,8 @@ func New(ctx views.Context) views.Pane {
 	return p
 }
 
-func (p *Pane) ID() views.ID     { return views.Alerts }
-func (p *Pane) Title() string    { return views.Alerts.Title() }
+func (p *Pane) ID() views.ID     { return ID }
+func (p *Pane) Title() string    { return Registration.Title }
 func (p *Pane) Busy() string     { return "" }
 func (p *Pane) SetSize(w, h int) { p.w, p.h = w, h; p.layout() }
 
@@ -125,14 +125,14 @@ func (p *Pane) arm() tea.Cmd {
 		p.poll.Stop()
 		return nil
 	}
-	d := p.ctx.Poll.Every(views.Alerts)
+	d := p.ctx.Poll.Every(ID)
 	if p.err != nil && p.ctx.Poll.Slow > 0 {
 		d = p.ctx.Poll.Slow
 	}
 	if d <= 0 {
 		d = 15 * time.Second
 	}
-	return p.poll.Arm(views.Alerts, d)
+	return p.poll.Arm(ID, d)
 }
 
 // load fetches every alert (all pages) and every configuration; it captures
@@ -142,7 +142,7 @@ func (p *Pane) load(task string) tea.Cmd {
 	if client == nil || gid == "" {
 		return nil
 	}
-	return views.Fetch(views.Alerts, "list", p.listSeq.Next(), task, func(ctx context.Context) (any, error) {
+	return views.Fetch(ID, "list", p.listSeq.Next(), task, func(ctx context.Context) (any, error) {
 		as, err := client.Alerts().ListAll(ctx, gid, "")
 		if err != nil {
 			return nil, fmt.Errorf("list alerts: %w", err)
@@ -171,7 +171,7 @@ func (p *Pane) Actions() []keymap.Action {
 	if p.ctx.Keys == nil {
 		return nil
 	}
-	return p.ctx.Keys.Scope(views.Alerts.Scope())
+	return p.ctx.Keys.Scope(ID.Scope())
 }
 
 // Update handles keys, the root's shared messages, allowed actions and the

@@ -13,7 +13,6 @@ import (
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
 	"github.com/dbadmin-tui/dbadmin-tui/apisim"
-	"github.com/dbadmin-tui/dbadmin-tui/keymap"
 	"github.com/dbadmin-tui/dbadmin-tui/themes"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
 	"github.com/dbadmin-tui/dbadmin-tui/views/viewstest"
@@ -29,7 +28,7 @@ type paneEnv struct {
 func newPaneEnv(t *testing.T) *paneEnv {
 	t.Helper()
 	sim := viewstest.NewSim(t, viewstest.SimOptions{Gate: viewstest.GateUnknownRoles})
-	ctx := sim.Context()
+	ctx := sim.Context(Registration)
 	ctx.OrgID, ctx.OrgName = "", ""
 	e := &paneEnv{sim: sim, p: New(ctx).(*Pane)}
 	e.Driver = viewstest.NewDriver(t, e.p)
@@ -179,7 +178,7 @@ func TestParseUntil(t *testing.T) {
 // BenchmarkAlertsFilter100k measures a filter keystroke with 100,000 alerts
 // in the pane: the FilterMsg the root sends and the frame after it.
 func BenchmarkAlertsFilter100k(b *testing.B) {
-	ctx := views.Context{Theme: themes.Resolve("dark", false, true), Keys: keymap.Default(),
+	ctx := views.Context{Theme: themes.Resolve("dark", false, true), Keys: views.Registry{Registration}.Keymap(),
 		Clock: func() time.Time { return viewstest.Start }, GroupID: apisim.DemoPaymentsID, Poll: views.DefaultPoll}
 	p := New(ctx).(*Pane)
 	p.SetSize(200, 50)

@@ -26,7 +26,7 @@ func newWorld(t *testing.T) *viewstest.Sim {
 func newDriver(t *testing.T, w *viewstest.Sim, identity string, width, height int) *viewstest.ModelDriver {
 	t.Helper()
 	m, err := ui.New(ui.Options{Client: w.ClientAs(identity, viewstest.GateUnknownRoles), Profile: "test", Theme: "mono",
-		Clock: w.Clock.Now, Project: "payments", Panes: []views.Factory{alerts.New}})
+		Clock: w.Clock.Now, Project: "payments", Panes: views.Registry{alerts.Registration}})
 	require.NoError(t, err)
 	return viewstest.NewModelDriver(t, m, width, height)
 }

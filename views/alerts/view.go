@@ -50,7 +50,7 @@ func (p *Pane) View() string {
 		header = "Alert configuration " + p.cfgDetailID + " · esc back"
 		body = p.detail.View()
 	}
-	line := st.Muted.Render(fit(" "+components.Sanitize(header), p.w))
+	line := st.Muted.Render(components.Truncate(" "+components.Sanitize(header), p.w))
 	return p.fill(line + "\n" + body)
 }
 
@@ -64,15 +64,4 @@ func (p *Pane) emptyText() string {
 // fill pads or clips to exactly the pane's size.
 func (p *Pane) fill(s string) string {
 	return lipgloss.NewStyle().Width(p.w).Height(p.h).MaxHeight(p.h).MaxWidth(p.w).Render(s)
-}
-
-func fit(s string, w int) string {
-	if lipgloss.Width(s) <= w {
-		return s
-	}
-	r := []rune(s)
-	for len(r) > 0 && lipgloss.Width(string(r))+1 > w {
-		r = r[:len(r)-1]
-	}
-	return string(r) + "…"
 }

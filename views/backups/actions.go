@@ -45,7 +45,7 @@ func (p *Pane) Actions() []keymap.Action {
 	if p.ctx.Keys == nil {
 		return nil
 	}
-	k := p.ctx.Keys.Backups
+	k := keysOf(p.ctx.Keys)
 	restore, del := k.Restore, k.Delete
 	if p.cluster != nil {
 		switch rt, _ := routeFor(p.cluster.Kind, p.ctx.Now()); {
@@ -157,7 +157,7 @@ func (p *Pane) selectedRestore() (restoreRow, bool) {
 }
 
 func (p *Pane) action(msg views.ActionMsg) tea.Cmd {
-	k := p.ctx.Keys.Backups
+	k := keysOf(p.ctx.Keys)
 	if msg.Name == k.CycleViews.Name {
 		if p.cluster != nil {
 			p.view = (p.view + 1) % viewCount
@@ -222,12 +222,12 @@ func (p *Pane) action(msg views.ActionMsg) tea.Cmd {
 }
 
 func (p *Pane) form(id, title string, fields []components.Field, action views.ActionMsg) tea.Cmd {
-	m := views.FormMsg{Pane: views.Backups, ID: id, Title: title, Fields: fields, Action: action}
+	m := views.FormMsg{Pane: ID, ID: id, Title: title, Fields: fields, Action: action}
 	return func() tea.Msg { return m }
 }
 
 func (p *Pane) confirm(m views.ConfirmMsg) tea.Cmd {
-	m.Pane = views.Backups
+	m.Pane = ID
 	return func() tea.Msg { return m }
 }
 
@@ -258,7 +258,7 @@ type writeResult struct {
 }
 
 func (p *Pane) write(form, task string, fn func(ctx context.Context) (writeResult, error)) tea.Cmd {
-	return views.Fetch(views.Backups, keyWrite, p.seq.Next(), task, func(ctx context.Context) (any, error) {
+	return views.Fetch(ID, keyWrite, p.seq.Next(), task, func(ctx context.Context) (any, error) {
 		r, err := fn(ctx)
 		r.Form = form
 		return r, err
@@ -269,7 +269,7 @@ func (p *Pane) writeResult(msg views.ResultMsg) tea.Cmd {
 	res, _ := msg.Value.(writeResult)
 	var cmds []tea.Cmd
 	if res.Form != "" {
-		cmds = append(cmds, views.FormDone(views.Backups, res.Form, msg.Err))
+		cmds = append(cmds, views.FormDone(ID, res.Form, msg.Err))
 	}
 	if msg.Err != nil {
 		if res.Form == "" {
@@ -302,7 +302,7 @@ func (p *Pane) askSnapshot() tea.Cmd {
 	return p.form(formSnapshot, "On-demand snapshot of "+p.cluster.Name, []components.Field{
 		{Key: "description", Label: "Description", Placeholder: "why this snapshot", CharLimit: 200},
 		{Key: "retention", Label: "Retention (days)", Value: strconv.Itoa(apiclient.SnapshotRetentionDefault(p.data.Policy, 1)), Validate: positiveInt("retention")},
-	}, views.ActionMsg{Name: p.ctx.Keys.Backups.Snapshot.Name})
+	}, views.ActionMsg{Name: keysOf(p.ctx.Keys).Snapshot.Name})
 }
 
 func (p *Pane) takeSnapshot(msg views.ActionMsg) tea.Cmd {
@@ -337,7 +337,7 @@ func (p *Pane) askExpiration() tea.Cmd {
 	return p.form(formExpiration, "Expiration of snapshot "+short(s.ID), []components.Field{
 		{Key: "unit", Label: "Keep for", Kind: components.FieldChoice, Choices: retentionUnits, Hint: "counted from now; now expires " + fmtTime(s.Expires)},
 		{Key: "value", Label: "How many", Value: "7", Validate: positiveInt("the value")},
-	}, views.ActionMsg{Name: p.ctx.Keys.Backups.Expiration.Name, Target: s.ID})
+	}, views.ActionMsg{Name: keysOf(p.ctx.Keys).Expiration.Name, Target: s.ID})
 }
 
 func (p *Pane) changeExpiration(msg views.ActionMsg) tea.Cmd {
@@ -374,7 +374,7 @@ func (p *Pane) askDelete() tea.Cmd {
 	return p.confirm(views.ConfirmMsg{Title: "Delete snapshot " + short(s.ID) + "?",
 		Body: fmt.Sprintf("Snapshot %s of %s taken %s (%s) is deleted for good; it can no longer be restored. Type %s to confirm.",
 			s.ID, p.cluster.Name, fmtTime(s.Created), fmtSize(s.Size), what),
-		TypeToConfirm: typed, Action: views.ActionMsg{Name: p.ctx.Keys.Backups.Delete.Name, Target: s.ID}})
+		TypeToConfirm: typed, Action: views.ActionMsg{Name: keysOf(p.ctx.Keys).Delete.Name, Target: s.ID}})
 }
 
 func (p *Pane) deleteSnapshot(id string) tea.Cmd {
@@ -407,7 +407,7 @@ func (p *Pane) askCancel() tea.Cmd {
 	return p.confirm(views.ConfirmMsg{Title: "Cancel restore " + short(r.ID) + "?",
 		Body: fmt.Sprintf("The %s restore of snapshot %s to %s stops; data already written to the target stays as it is.",
 			r.Delivery, short(r.SnapshotID), orDash(r.Target)),
-		Action: views.ActionMsg{Name: p.ctx.Keys.Backups.CancelRestore.Name, Target: r.ID}})
+		Action: views.ActionMsg{Name: keysOf(p.ctx.Keys).CancelRestore.Name, Target: r.ID}})
 }
 
 func orDash(s string) string {
@@ -455,7 +455,7 @@ func (p *Pane) askExport() tea.Cmd {
 			}
 			return nil
 		}},
-	}, views.ActionMsg{Name: p.ctx.Keys.Backups.Export.Name, Target: s.ID})
+	}, views.ActionMsg{Name: keysOf(p.ctx.Keys).Export.Name, Target: s.ID})
 }
 
 func (p *Pane) export(msg views.ActionMsg) tea.Cmd {
@@ -527,7 +527,7 @@ func (p *Pane) askDeleteBucket() tea.Cmd {
 		if b.ID == id {
 			return p.confirm(views.ConfirmMsg{Title: "Delete export bucket " + components.Sanitize(b.BucketName) + "?",
 				Body:          "The bucket is no longer offered for exports; objects already in it stay. Automatic export must be off on every cluster using it.",
-				TypeToConfirm: b.BucketName, Action: views.ActionMsg{Name: p.ctx.Keys.Backups.Delete.Name, Target: b.ID}})
+				TypeToConfirm: b.BucketName, Action: views.ActionMsg{Name: keysOf(p.ctx.Keys).Delete.Name, Target: b.ID}})
 		}
 	}
 	return p.refuse("delete bucket: select a bucket first")
@@ -642,7 +642,7 @@ func (p *Pane) itemsFrom(v components.FormValues) ([]apiclient.PolicyItem, error
 func (p *Pane) updateSchedule(msg views.ActionMsg) tea.Cmd {
 	s := p.data.Schedule
 	if s == nil {
-		return views.FormDone(views.Backups, msg.Form, errors.New("the schedule is not loaded"))
+		return views.FormDone(ID, msg.Form, errors.New("the schedule is not loaded"))
 	}
 	v := msg.Values
 	var up apiclient.BackupSchedule
@@ -657,7 +657,7 @@ func (p *Pane) updateSchedule(msg views.ActionMsg) tea.Cmd {
 	setInt(&up.RestoreWindowDays, s.RestoreWindowDays, v["window"])
 	items, err := p.itemsFrom(v)
 	if err != nil {
-		return views.FormDone(views.Backups, msg.Form, err)
+		return views.FormDone(ID, msg.Form, err)
 	}
 	changed := false
 	for i, it := range policyItems(s) {
@@ -673,7 +673,7 @@ func (p *Pane) updateSchedule(msg views.ActionMsg) tea.Cmd {
 		}
 	}
 	if up.ReferenceHourOfDay == nil && up.ReferenceMinuteOfHour == nil && up.RestoreWindowDays == nil && up.Policies == nil {
-		return tea.Batch(views.FormDone(views.Backups, msg.Form, nil), views.Toast("schedule unchanged: nothing sent", false))
+		return tea.Batch(views.FormDone(ID, msg.Form, nil), views.Toast("schedule unchanged: nothing sent", false))
 	}
 	client, gid, cl := p.ctx.Client, p.ctx.GroupID, *p.cluster
 	return p.write(msg.Form, "updating the schedule of "+cl.Name, func(ctx context.Context) (writeResult, error) {

@@ -50,7 +50,7 @@ func TestShardedMembersExpand(t *testing.T) {
 	assert.Equal(t, h.p.data.Snaps[0].ID, snap.ID)
 	// Delete on a sharded cluster is the sharded operation, for the gate too.
 	for _, a := range h.p.Actions() {
-		if a.Name == h.p.ctx.Keys.Backups.Delete.Name {
+		if a.Name == keysOf(h.p.ctx.Keys).Delete.Name {
 			assert.Equal(t, "deleteShardedClusterBackup", a.Op)
 		}
 	}
@@ -309,7 +309,7 @@ func TestServerlessFallsBackToFlexAfterTheSunsetAndSaysSo(t *testing.T) {
 		assert.NotContains(t, r, "/serverless/", "no call to the sunset routes")
 	}
 	for _, a := range h.p.Actions() {
-		if a.Name == h.p.ctx.Keys.Backups.Restore.Name {
+		if a.Name == keysOf(h.p.ctx.Keys).Restore.Name {
 			assert.Equal(t, "createFlexBackupRestoreJob", a.Op)
 		}
 	}

@@ -23,7 +23,7 @@ type harness struct {
 
 func newHarness(t *testing.T, w *viewstest.Sim, cluster string, width, height int) *harness {
 	t.Helper()
-	ctx := w.Context()
+	ctx := w.Context(Registration)
 	ctx.ClusterName, ctx.Layout = cluster, views.LayoutFor(width)
 	h := &harness{p: NewPane(ctx)}
 	h.Driver = viewstest.NewDriver(t, h.p)

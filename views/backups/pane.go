@@ -108,8 +108,8 @@ func NewPane(ctx views.Context) *Pane {
 	return p
 }
 
-func (p *Pane) ID() views.ID     { return views.Backups }
-func (p *Pane) Title() string    { return views.Backups.Title() }
+func (p *Pane) ID() views.ID     { return ID }
+func (p *Pane) Title() string    { return Registration.Title }
 func (p *Pane) SetSize(w, h int) { p.w, p.h = w, h; p.layout() }
 
 func (p *Pane) Init() tea.Cmd { return p.loadClusters("loading clusters") }
@@ -177,10 +177,10 @@ func (p *Pane) moving() bool {
 // moves, the pane's normal one otherwise, doubled per failure up to Slow and
 // never sooner than a 429's Retry-After.
 func (p *Pane) interval() time.Duration {
-	d := p.ctx.Poll.Every(views.Backups)
+	d := p.ctx.Poll.Every(ID)
 	if p.moving() || len(p.watching) > 0 {
 		d = WatchEvery
-		if v, ok := p.ctx.Poll.Pane[views.Backups]; ok && v > 0 {
+		if v, ok := p.ctx.Poll.Pane[ID]; ok && v > 0 {
 			d = v
 		}
 	}
@@ -212,7 +212,7 @@ func (p *Pane) arm() tea.Cmd {
 		p.poll.Stop()
 		return nil
 	}
-	return p.poll.Arm(views.Backups, p.interval())
+	return p.poll.Arm(ID, p.interval())
 }
 
 // tick is one poll: visible, the parts of the shown cluster that move (or
@@ -259,7 +259,7 @@ func (p *Pane) loadClusters(task string) tea.Cmd {
 	if client == nil || gid == "" {
 		return nil
 	}
-	return views.Fetch(views.Backups, keyClusters, p.seq.Next(), task, func(ctx context.Context) (any, error) {
+	return views.Fetch(ID, keyClusters, p.seq.Next(), task, func(ctx context.Context) (any, error) {
 		return loadClusters(ctx, client, gid)
 	})
 }
@@ -276,7 +276,7 @@ func (p *Pane) loadData(task string, want parts, key string) tea.Cmd {
 		return nil
 	}
 	cl := *p.cluster
-	return views.Fetch(views.Backups, key, p.seq.Next(), task, func(ctx context.Context) (any, error) {
+	return views.Fetch(ID, key, p.seq.Next(), task, func(ctx context.Context) (any, error) {
 		d := loadCluster(ctx, client, gid, cl, now, want)
 		return dataResult{Data: d, Want: want}, firstErr(want, d)
 	})
@@ -301,7 +301,7 @@ func (p *Pane) checkWatch(w watch) tea.Cmd {
 	if client == nil {
 		return nil
 	}
-	return views.Fetch(views.Backups, keyWatch, p.seq.Next(), "", func(ctx context.Context) (any, error) {
+	return views.Fetch(ID, keyWatch, p.seq.Next(), "", func(ctx context.Context) (any, error) {
 		r, err := checkWatch(ctx, client, gid, w, now)
 		return r, err
 	})

@@ -60,7 +60,7 @@ func (p *Pane) restoreStep(msg views.ActionMsg) tea.Cmd {
 	case !msg.Confirmed:
 		return p.startWizard()
 	case p.wizard == nil:
-		return views.FormDone(views.Backups, msg.Form, errors.New("this restore was abandoned; press R again"))
+		return views.FormDone(ID, msg.Form, errors.New("this restore was abandoned; press R again"))
 	case msg.Form == formDelivery:
 		return p.deliveryChosen(msg.Values)
 	case msg.Form == formTarget:
@@ -85,7 +85,7 @@ func (p *Pane) startWizard() tea.Cmd {
 	wizardN++
 	p.wizard = &wizard{n: wizardN, Source: *p.cluster, Route: p.data.Route, Snapshot: s, PITMode: pitDateTime}
 	client, n := p.ctx.Client, p.wizard.n
-	return views.Fetch(views.Backups, keyWizard, p.seq.Next(), "loading projects", func(ctx context.Context) (any, error) {
+	return views.Fetch(ID, keyWizard, p.seq.Next(), "loading projects", func(ctx context.Context) (any, error) {
 		ps, err := client.Projects().All(ctx)
 		return wizardLoaded{N: n, Projects: ps}, err
 	})
@@ -115,13 +115,13 @@ func (p *Pane) wizardResult(msg views.ResultMsg) tea.Cmd {
 		return p.deliveryForm()
 	}
 	if msg.Err != nil {
-		return views.FormDone(views.Backups, res.Step, fmt.Errorf("clusters of %s could not be listed: %w", wz.Project.Name, msg.Err))
+		return views.FormDone(ID, res.Step, fmt.Errorf("clusters of %s could not be listed: %w", wz.Project.Name, msg.Err))
 	}
 	if len(res.Clusters) == 0 {
-		return views.FormDone(views.Backups, res.Step, fmt.Errorf("project %s has no cluster this snapshot can be restored to", wz.Project.Name))
+		return views.FormDone(ID, res.Step, fmt.Errorf("project %s has no cluster this snapshot can be restored to", wz.Project.Name))
 	}
 	wz.Clusters = res.Clusters
-	return tea.Sequence(views.FormDone(views.Backups, res.Step, nil), p.targetForm())
+	return tea.Sequence(views.FormDone(ID, res.Step, nil), p.targetForm())
 }
 
 func (wz *wizard) deliveries() []string {
@@ -159,7 +159,7 @@ func (p *Pane) deliveryForm() tea.Cmd {
 		{Key: "delivery", Label: "Delivery", Kind: components.FieldChoice, Choices: deliveries, Choice: indexOf(deliveries, string(wz.Delivery)), Hint: hint},
 		{Key: "project", Label: "Target project", Kind: components.FieldChoice, Choices: names, Choice: indexOf(names, components.Sanitize(wz.Project.Name)),
 			Hint: "ignored for downloads"},
-	}, views.ActionMsg{Name: p.ctx.Keys.Backups.Restore.Name})
+	}, views.ActionMsg{Name: keysOf(p.ctx.Keys).Restore.Name})
 }
 
 func (p *Pane) deliveryChosen(v components.FormValues) tea.Cmd {
@@ -171,10 +171,10 @@ func (p *Pane) deliveryChosen(v components.FormValues) tea.Cmd {
 		}
 	}
 	if wz.Delivery == apiclient.DeliveryDownload && wz.Route == routeCluster {
-		return tea.Sequence(views.FormDone(views.Backups, formDelivery, nil), p.finalConfirm())
+		return tea.Sequence(views.FormDone(ID, formDelivery, nil), p.finalConfirm())
 	}
 	client, n, gid, rt, source := p.ctx.Client, wz.n, wz.Project.ID, wz.Route, wz.Source.Name
-	return views.Fetch(views.Backups, keyWizard, p.seq.Next(), "", func(ctx context.Context) (any, error) {
+	return views.Fetch(ID, keyWizard, p.seq.Next(), "", func(ctx context.Context) (any, error) {
 		names, err := restoreTargets(ctx, client, gid, rt, source)
 		return wizardLoaded{N: n, Clusters: names, Step: formDelivery}, err
 	})
@@ -235,7 +235,7 @@ func (p *Pane) targetForm() tea.Cmd {
 		fields[0].Hint = "last attempt refused: " + wz.Err
 	}
 	return p.form(formTarget, fmt.Sprintf("Restore snapshot %s of %s (2/3)", short(wz.Snapshot.ID), wz.Source.Name), fields,
-		views.ActionMsg{Name: p.ctx.Keys.Backups.Restore.Name})
+		views.ActionMsg{Name: keysOf(p.ctx.Keys).Restore.Name})
 }
 
 // parseWhen reads a UTC date-time.
@@ -292,7 +292,7 @@ func (p *Pane) targetChosen(v components.FormValues) tea.Cmd {
 	if wz.PITMode == "" {
 		wz.PITMode = pitDateTime
 	}
-	return tea.Sequence(views.FormDone(views.Backups, formTarget, nil), p.finalConfirm())
+	return tea.Sequence(views.FormDone(ID, formTarget, nil), p.finalConfirm())
 }
 
 // finalConfirm states what the restore does; an overwriting one asks for
@@ -306,13 +306,13 @@ func (p *Pane) finalConfirm() tea.Cmd {
 	if wz.Delivery == apiclient.DeliveryDownload && wz.Route == routeCluster {
 		return p.confirm(views.ConfirmMsg{Title: "Start a download restore? (3/3)",
 			Body:   "Prepares " + what + " as files to download. No cluster is changed; the link expires after a few hours.",
-			Action: views.ActionMsg{Name: p.ctx.Keys.Backups.Restore.Name, Target: targetRestoreGo}})
+			Action: views.ActionMsg{Name: keysOf(p.ctx.Keys).Restore.Name, Target: targetRestoreGo}})
 	}
 	return p.confirm(views.ConfirmMsg{Title: fmt.Sprintf("Restore onto %s? (3/3)", wz.Target),
 		Body: fmt.Sprintf("This %s restore OVERWRITES ALL DATA on cluster %s in project %s with %s. The target's current data cannot be recovered afterwards. Type the target cluster's name to confirm.",
 			wz.Delivery, wz.Target, components.Sanitize(wz.Project.Name), what),
 		TypeToConfirm: wz.Target,
-		Action:        views.ActionMsg{Name: p.ctx.Keys.Backups.Restore.Name, Target: targetRestoreGo}})
+		Action:        views.ActionMsg{Name: keysOf(p.ctx.Keys).Restore.Name, Target: targetRestoreGo}})
 }
 
 func (wz *wizard) pointText() string {
@@ -358,7 +358,7 @@ func (p *Pane) sendRestore() tea.Cmd {
 		label = "download restore of " + short(wz.Snapshot.ID)
 	}
 	src, rt, target, project := wz.Source, wz.Route, wz.Target, wz.Project.ID
-	return views.Fetch(views.Backups, keyWizard, p.seq.Next(), "starting "+label, func(ctx context.Context) (any, error) {
+	return views.Fetch(ID, keyWizard, p.seq.Next(), "starting "+label, func(ctx context.Context) (any, error) {
 		b := client.Backups()
 		var id string
 		switch rt {

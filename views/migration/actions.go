@@ -93,7 +93,7 @@ func (p *Pane) askToken() tea.Cmd {
 				return err
 			}},
 	}
-	return send(views.FormMsg{Pane: views.Migration, ID: formToken, Title: "Link token for " + p.ctx.OrgName,
+	return send(views.FormMsg{Pane: ID, ID: formToken, Title: "Link token for " + p.ctx.OrgName,
 		Fields: fields, Action: views.ActionMsg{Name: actLinkToken}})
 }
 
@@ -106,18 +106,18 @@ type tokenResult struct {
 func (p *Pane) submitToken(v components.FormValues) tea.Cmd {
 	if v["do"] == tokenDelete {
 		// Deleting unlinks the source org: ask again, default No.
-		confirm := views.ConfirmMsg{Pane: views.Migration, Title: "Delete the link token?",
+		confirm := views.ConfirmMsg{Pane: ID, Title: "Delete the link token?",
 			Body: "The source organization is unlinked from " + p.ctx.OrgName + ": its projects are no longer " +
 				"available for migration. A running migration keeps the token (the service refuses with 409).",
 			Action: views.ActionMsg{Name: actLinkToken, Target: targetDeleteToken}}
-		return tea.Batch(views.FormDone(views.Migration, formToken, nil), send(confirm))
+		return tea.Batch(views.FormDone(ID, formToken, nil), send(confirm))
 	}
 	ips, err := parseIPs(v["ips"])
 	if err != nil {
-		return views.FormDone(views.Migration, formToken, err)
+		return views.FormDone(ID, formToken, err)
 	}
 	c, org := p.ctx.Client, p.ctx.OrgID
-	return views.Fetch(views.Migration, keyToken, 0, "creating link token", func(ctx context.Context) (any, error) {
+	return views.Fetch(ID, keyToken, 0, "creating link token", func(ctx context.Context) (any, error) {
 		t, err := c.Migration().CreateLinkToken(ctx, org, ips)
 		return tokenResult{token: t, ips: ips}, err
 	})
@@ -125,7 +125,7 @@ func (p *Pane) submitToken(v components.FormValues) tea.Cmd {
 
 func (p *Pane) deleteToken() tea.Cmd {
 	c, org := p.ctx.Client, p.ctx.OrgID
-	return views.Fetch(views.Migration, keyToken, 0, "deleting link token", func(ctx context.Context) (any, error) {
+	return views.Fetch(ID, keyToken, 0, "deleting link token", func(ctx context.Context) (any, error) {
 		return tokenResult{deleted: true}, c.Migration().DeleteLinkToken(ctx, org)
 	})
 }
@@ -200,7 +200,7 @@ func (p *Pane) askOptions() tea.Cmd {
 			components.Field{Key: "supportIndexes", Label: "Create supporting indexes", Kind: components.FieldToggle, On: d.supportIndexes})
 	}
 	title := "Check migration " + components.Sanitize(d.source.dep.Name) + " → " + components.Sanitize(d.dest.Name)
-	return send(views.FormMsg{Pane: views.Migration, ID: formOptions, Title: title, Fields: fields,
+	return send(views.FormMsg{Pane: ID, ID: formOptions, Title: title, Fields: fields,
 		Action: views.ActionMsg{Name: actValidate}})
 }
 
@@ -225,7 +225,7 @@ func onOff(b bool) string {
 func (p *Pane) submitOptions(v components.FormValues) tea.Cmd {
 	d := &p.draft
 	if d.missing() != "" {
-		return views.FormDone(views.Migration, formOptions, errors.New(d.missing()))
+		return views.FormDone(ID, formOptions, errors.New(d.missing()))
 	}
 	d.host = strings.TrimSpace(v["host"])
 	d.managedAuth = !strings.HasPrefix(v["auth"], "username")
@@ -240,11 +240,11 @@ func (p *Pane) submitOptions(v components.FormValues) tea.Cmd {
 	d.optionsSet = true
 	req, err := d.request(p.ctx.GroupID)
 	if err != nil {
-		return views.FormDone(views.Migration, formOptions, err)
+		return views.FormDone(ID, formOptions, err)
 	}
 	c, group := p.ctx.Client, p.ctx.GroupID
 	label := d.source.dep.Name + " → " + d.dest.Name
-	return views.Fetch(views.Migration, keyValidate, 0, "sending migration check", func(ctx context.Context) (any, error) {
+	return views.Fetch(ID, keyValidate, 0, "sending migration check", func(ctx context.Context) (any, error) {
 		v, err := c.Migration().Validate(ctx, group, req)
 		if err != nil {
 			return nil, err
@@ -267,7 +267,7 @@ func (p *Pane) toggleDrop(msg views.ActionMsg) tea.Cmd {
 	if p.draft.dest == nil {
 		return p.refuse("drop destination data: pick a destination cluster first (step 3)")
 	}
-	return send(views.ConfirmMsg{Pane: views.Migration, Title: "Drop destination data?",
+	return send(views.ConfirmMsg{Pane: ID, Title: "Drop destination data?",
 		Body:   fmt.Sprintf(dropWarning, p.destName()),
 		Action: views.ActionMsg{Name: actDrop, Target: targetDropOn}})
 }
@@ -307,7 +307,7 @@ func (p *Pane) askStart() tea.Cmd {
 	default:
 		body += "\nThe check is still running."
 	}
-	msg := views.ConfirmMsg{Pane: views.Migration, Title: "Start the live migration?", Body: body,
+	msg := views.ConfirmMsg{Pane: ID, Title: "Start the live migration?", Body: body,
 		Action: views.ActionMsg{Name: actStart}}
 	if d.drop {
 		msg.Body += "\n\nWARNING: " + fmt.Sprintf(dropWarning, p.destName()) + "\nType the destination cluster's name to start."
@@ -332,7 +332,7 @@ func (p *Pane) start() tea.Cmd {
 	d := p.draft
 	job := &jobState{groupID: p.ctx.GroupID, source: d.source.dep.Name, sourceProject: d.source.project.Name, dest: d.dest.Name}
 	c, group := p.ctx.Client, p.ctx.GroupID
-	return views.Fetch(views.Migration, keyStart, 0, "starting migration "+job.label(), func(ctx context.Context) (any, error) {
+	return views.Fetch(ID, keyStart, 0, "starting migration "+job.label(), func(ctx context.Context) (any, error) {
 		m, err := c.Migration().Create(ctx, group, req)
 		return started{m: m, job: job}, err
 	})
@@ -359,7 +359,7 @@ func (p *Pane) askCutover() tea.Cmd {
 	}
 	p.goTo(stepProgress)
 	j := p.job
-	return send(views.ConfirmMsg{Pane: views.Migration, Title: "Cut over to " + components.Sanitize(j.dest) + "?",
+	return send(views.ConfirmMsg{Pane: ID, Title: "Cut over to " + components.Sanitize(j.dest) + "?",
 		Body: "Synchronization with " + components.Sanitize(j.source) + " stops and " + components.Sanitize(j.dest) +
 			" becomes the primary copy. Stop writes to the source and point applications at the destination." +
 			"\nType the destination cluster's name to cut over.",
@@ -373,7 +373,7 @@ func (p *Pane) cutover() tea.Cmd {
 		return p.refuse("cut over: " + why)
 	}
 	c, group, id := p.ctx.Client, p.job.groupID, p.job.id
-	return views.Fetch(views.Migration, keyCutover, 0, "cutting over to "+p.job.dest, func(ctx context.Context) (any, error) {
+	return views.Fetch(ID, keyCutover, 0, "cutting over to "+p.job.dest, func(ctx context.Context) (any, error) {
 		return cutDone{id: id}, c.Migration().Cutover(ctx, group, id)
 	})
 }

@@ -21,7 +21,7 @@ type env struct {
 func newEnv(t *testing.T, identity string, w, h int) *env {
 	t.Helper()
 	sim := viewstest.NewSim(t, viewstest.SimOptions{Identity: identity, Gate: viewstest.GateWithRoles})
-	ctx := sim.Context()
+	ctx := sim.Context(Registration)
 	ctx.Layout = views.LayoutFor(w)
 	e := &env{sim: sim, pane: New(ctx).(*Pane)}
 	e.Driver = viewstest.NewDriver(t, e.pane)

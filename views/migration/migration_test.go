@@ -11,7 +11,6 @@ import (
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
 	"github.com/dbadmin-tui/dbadmin-tui/apisim"
-	"github.com/dbadmin-tui/dbadmin-tui/keymap"
 	"github.com/dbadmin-tui/dbadmin-tui/themes"
 	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
@@ -336,7 +335,7 @@ func TestDangerousActionsAreTagged(t *testing.T) {
 		byName[a.Name] = a.Dangerous
 		if a.Name == actDrop {
 			assert.Equal(t, "createPushMigration", a.Op)
-			assert.Equal(t, keymap.Default().Migration.DropDestination.Keys(), a.Keys())
+			assert.Equal(t, keysOf(views.Registry{Registration}.Keymap()).DropDestination.Keys(), a.Keys())
 		}
 	}
 	assert.True(t, byName[actDrop], "drop destination is dangerous")

@@ -89,8 +89,8 @@ func New(ctx views.Context) views.Pane {
 	return p
 }
 
-func (p *Pane) ID() views.ID     { return views.Migration }
-func (p *Pane) Title() string    { return views.Migration.Title() }
+func (p *Pane) ID() views.ID     { return ID }
+func (p *Pane) Title() string    { return Registration.Title }
 func (p *Pane) SetSize(w, h int) { p.w, p.h = w, h }
 
 func (p *Pane) Init() tea.Cmd { return p.load("loading migration sources") }
@@ -105,13 +105,13 @@ func (p *Pane) load(task string) tea.Cmd {
 	}
 	if org != "" {
 		n := p.seqSources.Next()
-		cmds = append(cmds, views.Fetch(views.Migration, keySources, n, task, func(ctx context.Context) (any, error) {
+		cmds = append(cmds, views.Fetch(ID, keySources, n, task, func(ctx context.Context) (any, error) {
 			return c.Migration().SourceProjects(ctx, org)
 		}))
 	}
 	if group != "" {
 		n := p.seqClusters.Next()
-		cmds = append(cmds, views.Fetch(views.Migration, keyClusters, n, "", func(ctx context.Context) (any, error) {
+		cmds = append(cmds, views.Fetch(ID, keyClusters, n, "", func(ctx context.Context) (any, error) {
 			return c.Projects().AllClusters(ctx, group)
 		}))
 	}
@@ -125,7 +125,7 @@ func (p *Pane) Actions() []keymap.Action {
 	if p.ctx.Keys == nil {
 		return nil
 	}
-	acts := p.ctx.Keys.Scope(views.Migration.Scope())
+	acts := p.ctx.Keys.Scope(ID.Scope())
 	start, _ := p.keyAction(actStart)
 	for i, a := range acts {
 		if !a.Enabled() {
@@ -162,7 +162,7 @@ func (p *Pane) keyAction(name string) (keymap.Action, bool) {
 	if p.ctx.Keys == nil {
 		return keymap.Action{}, false
 	}
-	for _, a := range p.ctx.Keys.Scope(views.Migration.Scope()) {
+	for _, a := range p.ctx.Keys.Scope(ID.Scope()) {
 		if a.Name == name {
 			return a, true
 		}
@@ -189,7 +189,7 @@ func (p *Pane) arm() tea.Cmd {
 		return nil
 	}
 	every := defaultEvery
-	if d, ok := p.ctx.Poll.Pane[views.Migration]; ok && d > 0 {
+	if d, ok := p.ctx.Poll.Pane[ID]; ok && d > 0 {
 		every = d
 	}
 	fast := p.ctx.Poll.Fast
@@ -203,7 +203,7 @@ func (p *Pane) arm() tea.Cmd {
 	if p.job != nil && p.job.failures >= 3 {
 		d = max(d, p.ctx.Poll.Slow)
 	}
-	return p.poll.Arm(views.Migration, d)
+	return p.poll.Arm(ID, d)
 }
 
 // Busy names a migration this session started while it still runs.
@@ -290,14 +290,14 @@ func (p *Pane) pollNow() tea.Cmd {
 	if p.job != nil && !p.job.done() {
 		n := p.seqJob.Next()
 		group, id := p.job.groupID, p.job.id
-		cmds = append(cmds, views.Fetch(views.Migration, keyJob, n, "", func(ctx context.Context) (any, error) {
+		cmds = append(cmds, views.Fetch(ID, keyJob, n, "", func(ctx context.Context) (any, error) {
 			return c.Migration().Get(ctx, group, id)
 		}))
 	}
 	if p.validation != nil && !p.validation.v.Done() {
 		n := p.seqValidation.Next()
 		group, id := p.validation.groupID, p.validation.v.ID
-		cmds = append(cmds, views.Fetch(views.Migration, keyValidation, n, "", func(ctx context.Context) (any, error) {
+		cmds = append(cmds, views.Fetch(ID, keyValidation, n, "", func(ctx context.Context) (any, error) {
 			return c.Migration().ValidationStatus(ctx, group, id)
 		}))
 	}

@@ -34,16 +34,16 @@ func (p *Pane) result(msg views.ResultMsg) tea.Cmd {
 		return p.tokenResult(msg)
 	case keyValidate:
 		if msg.Err != nil {
-			return views.FormDone(views.Migration, formOptions, msg.Err)
+			return views.FormDone(ID, formOptions, msg.Err)
 		}
 		v, _ := msg.Value.(*validationState)
 		if v == nil {
-			return views.FormDone(views.Migration, formOptions, fmt.Errorf("the check answered nothing"))
+			return views.FormDone(ID, formOptions, fmt.Errorf("the check answered nothing"))
 		}
 		v.at = p.ctx.Now()
 		p.validation = v
 		p.notice = ""
-		return tea.Batch(views.FormDone(views.Migration, formOptions, nil), p.arm())
+		return tea.Batch(views.FormDone(ID, formOptions, nil), p.arm())
 	case keyValidation:
 		if !p.seqValidation.Latest(msg.Seq) || p.validation == nil {
 			return nil
@@ -140,15 +140,15 @@ func (p *Pane) tokenResult(msg views.ResultMsg) tea.Cmd {
 		return tea.Batch(p.say("link token deleted", false), p.load(""))
 	}
 	if msg.Err != nil {
-		return views.FormDone(views.Migration, formToken, msg.Err)
+		return views.FormDone(ID, formToken, msg.Err)
 	}
 	if r.token == nil || r.token.LinkToken == "" {
-		return views.FormDone(views.Migration, formToken, fmt.Errorf("the service answered without a token"))
+		return views.FormDone(ID, formToken, fmt.Errorf("the service answered without a token"))
 	}
 	p.token = tokenState{value: components.Sanitize(r.token.LinkToken), createdAt: p.ctx.Now(), ips: r.ips}
 	p.step = stepToken
 	p.notice = ""
-	return tea.Batch(views.FormDone(views.Migration, formToken, nil),
+	return tea.Batch(views.FormDone(ID, formToken, nil),
 		views.Toast("link token created: y copies it; it is shown only once", false), p.load(""))
 }
 

@@ -25,9 +25,9 @@ func (p *Pane) View() string {
 		if p.noticeErr {
 			style = st.ErrorText
 		}
-		foot = append(foot, style.Render(fit(" "+p.notice, w)))
+		foot = append(foot, style.Render(components.Truncate(" "+p.notice, w)))
 	}
-	foot = append(foot, st.Muted.Render(fit(" "+p.hints(), w)))
+	foot = append(foot, st.Muted.Render(components.Truncate(" "+p.hints(), w)))
 	head := []string{p.breadcrumb(w), st.Muted.Render(strings.Repeat("─", w))}
 	room := max(h-len(head)-len(foot), 0)
 	if len(body) > room {
@@ -58,7 +58,7 @@ func (p *Pane) breadcrumb(w int) string {
 			parts = append(parts, st.TabInactive.Render(label))
 		}
 	}
-	return fit(" "+strings.Join(parts, st.BreadcrumbSep.Render(" › ")), w)
+	return components.Truncate(" "+strings.Join(parts, st.BreadcrumbSep.Render(" › ")), w)
 }
 
 func (p *Pane) stepDone(s step) bool {
@@ -125,14 +125,14 @@ func (p *Pane) stepBody(w int) []string {
 
 func (p *Pane) kv(w int, key, value string) string {
 	st := p.ctx.Theme.Styles
-	return fit(" "+st.FieldLabel.Render(padRight(key, 14))+" "+value, w)
+	return components.Truncate(" "+st.FieldLabel.Render(padRight(key, 14))+" "+value, w)
 }
 
 func (p *Pane) tokenView(w int) []string {
 	st := p.ctx.Theme.Styles
 	s := components.Sanitize
 	lines := []string{
-		fit(" The source organization links itself to "+s(p.ctx.OrgName)+" with a link token made here.", w),
+		components.Truncate(" The source organization links itself to "+s(p.ctx.OrgName)+" with a link token made here.", w),
 		"",
 	}
 	t := p.token
@@ -142,11 +142,11 @@ func (p *Pane) tokenView(w int) []string {
 			p.kv(w, "Link token", st.StateOK.Render(t.value)),
 			p.kv(w, "Created", t.createdAt.UTC().Format("2006-01-02 15:04:05 UTC")+" · access list "+ipList(t.ips)),
 			"",
-			fit(" "+st.SeverityWarning.Render("Shown once: y copies it now. It is forgotten when you leave this step."), w))
+			components.Truncate(" "+st.SeverityWarning.Render("Shown once: y copies it now. It is forgotten when you leave this step."), w))
 	case t.hidden:
 		lines = append(lines,
 			p.kv(w, "Link token", st.Muted.Render("created "+t.createdAt.UTC().Format("15:04:05 UTC")+", shown once and no longer kept")),
-			fit(" If it was lost, l makes a new one (the old one stops working).", w))
+			components.Truncate(" If it was lost, l makes a new one (the old one stops working).", w))
 	case !t.deletedAt.IsZero():
 		lines = append(lines, p.kv(w, "Link token", "deleted at "+t.deletedAt.UTC().Format("15:04:05 UTC")+"; the source organization is unlinked"))
 	default:
@@ -188,9 +188,9 @@ func (p *Pane) table(w int, cols []column, rows [][]string, cursor int, empty st
 	for _, c := range cols {
 		head.WriteString(padRight(c.title, c.width) + " ")
 	}
-	lines := []string{st.TableHeader.Render(fit(head.String(), w))}
+	lines := []string{st.TableHeader.Render(components.Truncate(head.String(), w))}
 	if len(rows) == 0 {
-		return append(lines, fit(" "+st.Muted.Render(empty), w))
+		return append(lines, components.Truncate(" "+st.Muted.Render(empty), w))
 	}
 	for i, r := range rows {
 		var b strings.Builder
@@ -200,9 +200,9 @@ func (p *Pane) table(w int, cols []column, rows [][]string, cursor int, empty st
 		}
 		b.WriteString(mark)
 		for j, c := range cols {
-			b.WriteString(padRight(fit(components.Sanitize(r[j]), c.width), c.width) + " ")
+			b.WriteString(padRight(components.Truncate(components.Sanitize(r[j]), c.width), c.width) + " ")
 		}
-		line := fit(b.String(), w)
+		line := components.Truncate(b.String(), w)
 		if i == cursor {
 			line = st.TableSelected.Render(padRight(line, w))
 		}
@@ -213,12 +213,12 @@ func (p *Pane) table(w int, cols []column, rows [][]string, cursor int, empty st
 
 func (p *Pane) sourceView(w int) []string {
 	st := p.ctx.Theme.Styles
-	lines := []string{fit(" Pick the deployment to migrate, from the projects linked to "+components.Sanitize(p.ctx.OrgName)+":", w), ""}
+	lines := []string{components.Truncate(" Pick the deployment to migrate, from the projects linked to "+components.Sanitize(p.ctx.OrgName)+":", w), ""}
 	switch {
 	case !p.sourcesLoaded:
-		return append(lines, fit(" "+st.Muted.Render("loading available projects…"), w))
+		return append(lines, components.Truncate(" "+st.Muted.Render("loading available projects…"), w))
 	case p.sourcesErr != nil:
-		return append(lines, fit(" "+st.ErrorText.Render("could not list source projects: "+errText(p.sourcesErr)), w), fit(" r retries", w))
+		return append(lines, components.Truncate(" "+st.ErrorText.Render("could not list source projects: "+errText(p.sourcesErr)), w), components.Truncate(" r retries", w))
 	}
 	cols := []column{{"PROJECT", 18}, {"DEPLOYMENT", 14}, {"VERSION", 8}, {"SIZE", 9}, {"TOPOLOGY", 12}, {"TLS", 3}, {"MANAGED", 7}}
 	rows := make([][]string, len(p.sources))
@@ -240,14 +240,14 @@ func (p *Pane) sourceView(w int) []string {
 
 func (p *Pane) destView(w int) []string {
 	st := p.ctx.Theme.Styles
-	lines := []string{fit(" Pick the destination cluster in "+components.Sanitize(p.ctx.ProjectName)+":", w), ""}
+	lines := []string{components.Truncate(" Pick the destination cluster in "+components.Sanitize(p.ctx.ProjectName)+":", w), ""}
 	switch {
 	case p.ctx.GroupID == "":
-		return append(lines, fit(" "+st.Muted.Render("no project selected (press @)"), w))
+		return append(lines, components.Truncate(" "+st.Muted.Render("no project selected (press @)"), w))
 	case !p.clustersLoaded:
-		return append(lines, fit(" "+st.Muted.Render("loading clusters…"), w))
+		return append(lines, components.Truncate(" "+st.Muted.Render("loading clusters…"), w))
 	case p.clustersErr != nil:
-		return append(lines, fit(" "+st.ErrorText.Render("could not list clusters: "+errText(p.clustersErr)), w), fit(" r retries", w))
+		return append(lines, components.Truncate(" "+st.ErrorText.Render("could not list clusters: "+errText(p.clustersErr)), w), components.Truncate(" r retries", w))
 	}
 	cols := []column{{"CLUSTER", 20}, {"TYPE", 10}, {"TIER", 5}, {"VERSION", 8}, {"STATE", 9}}
 	rows := make([][]string, len(p.clusters))
@@ -256,10 +256,10 @@ func (p *Pane) destView(w int) []string {
 	}
 	lines = append(lines, p.table(w, cols, rows, p.dstCursor, "no dedicated (M10+) cluster in this project")...)
 	if p.clustersHidden > 0 {
-		lines = append(lines, "", fit(" "+st.Muted.Render(fmt.Sprintf("%d shared-tier, flex or serverless clusters are not listed: a migration needs a dedicated cluster.", p.clustersHidden)), w))
+		lines = append(lines, "", components.Truncate(" "+st.Muted.Render(fmt.Sprintf("%d shared-tier, flex or serverless clusters are not listed: a migration needs a dedicated cluster.", p.clustersHidden)), w))
 	}
 	if src := p.draft.source; src != nil {
-		lines = append(lines, fit(" "+st.Muted.Render("Source: "+components.Sanitize(src.dep.Name)+" on MongoDB "+components.Sanitize(src.dep.MongoDBVersion)+
+		lines = append(lines, components.Truncate(" "+st.Muted.Render("Source: "+components.Sanitize(src.dep.Name)+" on MongoDB "+components.Sanitize(src.dep.MongoDBVersion)+
 			": the destination needs the same or a newer version."), w))
 	}
 	return lines
@@ -270,7 +270,7 @@ func (p *Pane) optionsView(w int) []string {
 	s := components.Sanitize
 	d := p.draft
 	if why := d.missing(); why != "" {
-		return []string{fit(" "+st.Muted.Render(why), w)}
+		return []string{components.Truncate(" "+st.Muted.Render(why), w)}
 	}
 	src := d.source
 	topo := "replica set"
@@ -316,10 +316,10 @@ func (p *Pane) optionsView(w int) []string {
 	default:
 		lines = append(lines, p.kv(w, "Check", st.StateFailed.Render(s(string(v.v.Status)))))
 		for _, l := range wrapText(s(v.v.ErrorMessage), w-17) {
-			lines = append(lines, fit(strings.Repeat(" ", 16)+st.ErrorText.Render(l), w))
+			lines = append(lines, components.Truncate(strings.Repeat(" ", 16)+st.ErrorText.Render(l), w))
 		}
 	}
-	lines = append(lines, fit(" "+st.Muted.Render("On MongoDB 6.0 or later, time-series collections of the source are skipped."), w))
+	lines = append(lines, components.Truncate(" "+st.Muted.Render("On MongoDB 6.0 or later, time-series collections of the source are skipped."), w))
 	return lines
 }
 
@@ -327,7 +327,7 @@ func (p *Pane) progressView(w int) []string {
 	st := p.ctx.Theme.Styles
 	j := p.job
 	if j == nil {
-		return []string{fit(" "+st.Muted.Render("No migration started in this session: set it up in steps 1-4, then m starts it."), w)}
+		return []string{components.Truncate(" "+st.Muted.Render("No migration started in this session: set it up in steps 1-4, then m starts it."), w)}
 	}
 	s := components.Sanitize
 	now := p.ctx.Now()
@@ -347,10 +347,10 @@ func (p *Pane) progressView(w int) []string {
 	half := max((w-2)/2, 24)
 	pair := func(k1, v1, k2, v2 string) string {
 		left := padRight(p.kv(half, k1, v1), half)
-		return fit(left+strings.TrimPrefix(p.kv(w-half, k2, v2), ""), w)
+		return components.Truncate(left+strings.TrimPrefix(p.kv(w-half, k2, v2), ""), w)
 	}
 	lines := []string{
-		fit(" "+st.DialogTitle.Render("Live migration "+s(j.id))+"  "+s(j.source)+" ("+s(j.sourceProject)+") → "+s(j.dest), w),
+		components.Truncate(" "+st.DialogTitle.Render("Live migration "+s(j.id))+"  "+s(j.source)+" ("+s(j.sourceProject)+") → "+s(j.dest), w),
 		"",
 		pair("Status", statusStyle.Render(s(string(j.status()))), "Phase", j.phase()),
 		pair("Lag", j.lagText(), "Elapsed", formatElapsed(end.Sub(j.startedAt))),
@@ -363,7 +363,7 @@ func (p *Pane) progressView(w int) []string {
 	if j.pollErr != nil {
 		lines = append(lines, p.kv(w, "Last poll", st.ErrorText.Render(errText(j.pollErr))))
 	}
-	lines = append(lines, "", fit(" "+st.FieldLabel.Render("Lag over time")+st.Muted.Render(fmt.Sprintf(" (%d samples, one per poll)", len(j.lags))), w))
+	lines = append(lines, "", components.Truncate(" "+st.FieldLabel.Render("Lag over time")+st.Muted.Render(fmt.Sprintf(" (%d samples, one per poll)", len(j.lags))), w))
 	lines = append(lines, p.sparkline(w)...)
 	return lines
 }
@@ -399,7 +399,7 @@ func (p *Pane) sparkline(w int) []string {
 	st := p.ctx.Theme.Styles
 	j := p.job
 	if len(j.lags) == 0 {
-		return []string{fit(" "+st.Muted.Render("no lag reported yet"), w)}
+		return []string{components.Truncate(" "+st.Muted.Render("no lag reported yet"), w)}
 	}
 	label := 8
 	room := max(w-label-3, 4)
@@ -417,8 +417,8 @@ func (p *Pane) sparkline(w int) []string {
 		b.WriteRune(sparkRunes[clamp(i, 0, len(sparkRunes)-1)])
 	}
 	return []string{
-		fit(" "+padLeft(bigLagShort(top), label)+" ┤"+b.String(), w),
-		fit(" "+padLeft("0 s", label)+" ┴"+strings.Repeat("─", len(samples)), w),
+		components.Truncate(" "+padLeft(bigLagShort(top), label)+" ┤"+b.String(), w),
+		components.Truncate(" "+padLeft("0 s", label)+" ┴"+strings.Repeat("─", len(samples)), w),
 	}
 }
 
@@ -480,7 +480,7 @@ func (p *Pane) presentationView(w, h int) string {
 	}
 	lines = append(lines, "", " "+st.Muted.Render(caption))
 	for i := range lines {
-		lines[i] = fit(lines[i], w)
+		lines[i] = components.Truncate(lines[i], w)
 	}
 	if len(lines) > h {
 		lines = lines[:h]
@@ -512,17 +512,6 @@ func humanBytes(n int64) string {
 		return fmt.Sprintf("%d MiB", n>>20)
 	}
 	return "—"
-}
-
-// fit truncates a styled line to w cells.
-func fit(s string, w int) string {
-	if w <= 0 {
-		return ""
-	}
-	if ansi.StringWidth(s) <= w {
-		return s
-	}
-	return ansi.Truncate(s, w, "…")
 }
 
 func padRight(s string, w int) string {

@@ -187,5 +187,5 @@ func prettyJSON(v any) string {
 // open starts the editor on the session; editorDone gets the answer.
 func (p *Pane) open(s editSession) tea.Cmd {
 	p.editing = true
-	return views.Edit{Pane: views.Search, Key: s.key(), Tag: s, File: "search", Header: s.header(), Text: s.Text, Run: p.editor}.Open()
+	return views.Edit{Pane: ID, Key: s.key(), Tag: s, File: "search", Header: s.header(), Text: s.Text, Run: p.editor}.Open()
 }

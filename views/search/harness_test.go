@@ -57,7 +57,7 @@ type harness struct {
 
 func newHarness(t *testing.T, w *viewstest.Sim, cluster string, width, height int) *harness {
 	t.Helper()
-	ctx := w.Context()
+	ctx := w.Context(Registration)
 	ctx.ClusterName, ctx.Layout = cluster, views.LayoutFor(width)
 	ed := &editorScript{}
 	h := &harness{ed: ed, p: NewWithEditor(ctx, ed.run)}

@@ -109,8 +109,8 @@ func analyzerColumns() []components.Column {
 	}
 }
 
-func (p *Pane) ID() views.ID     { return views.Search }
-func (p *Pane) Title() string    { return views.Search.Title() }
+func (p *Pane) ID() views.ID     { return ID }
+func (p *Pane) Title() string    { return Registration.Title }
 func (p *Pane) Busy() string     { return "" }
 func (p *Pane) Init() tea.Cmd    { return p.load("loading search indexes") }
 func (p *Pane) SetSize(w, h int) { p.w, p.h = w, h; p.layout() }
@@ -121,7 +121,7 @@ func (p *Pane) Actions() []keymap.Action {
 	if p.ctx.Keys == nil {
 		return nil
 	}
-	s := p.ctx.Keys.Search
+	s := keysOf(p.ctx.Keys)
 	if p.mode == modeAnalyzers {
 		edit := s.Edit
 		edit.Op = "updateAtlasSearchAnalyzers"
@@ -171,7 +171,7 @@ func (p *Pane) arm() tea.Cmd {
 		p.poll.Stop()
 		return nil
 	}
-	d := p.ctx.Poll.Every(views.Search)
+	d := p.ctx.Poll.Every(ID)
 	switch {
 	case !p.visible && !p.moving(true):
 		p.poll.Stop()
@@ -184,7 +184,7 @@ func (p *Pane) arm() tea.Cmd {
 	if d <= 0 {
 		d = views.DefaultPoll.Normal
 	}
-	return p.poll.Arm(views.Search, d)
+	return p.poll.Arm(ID, d)
 }
 
 // listResult is what one load found.
@@ -197,7 +197,7 @@ func (p *Pane) load(task string) tea.Cmd {
 	if client == nil || gid == "" {
 		return nil
 	}
-	return views.Fetch(views.Search, keyList, p.seq.Next(), task, func(ctx context.Context) (any, error) {
+	return views.Fetch(ID, keyList, p.seq.Next(), task, func(ctx context.Context) (any, error) {
 		var cls []apiclient.Cluster
 		if only != "" {
 			cl, err := client.Projects().Cluster(ctx, gid, only)
@@ -419,7 +419,7 @@ func (p *Pane) searchable(cluster string) (bool, string) {
 }
 
 func (p *Pane) action(msg views.ActionMsg) tea.Cmd {
-	s := p.ctx.Keys.Search
+	s := keysOf(p.ctx.Keys)
 	switch msg.Name {
 	case s.New.Name:
 		return p.startCreate()
@@ -593,7 +593,7 @@ func withProblem(s editSession, problem string) editSession {
 }
 
 func (p *Pane) keyFor(s editSession) string {
-	km := p.ctx.Keys.Search
+	km := keysOf(p.ctx.Keys)
 	a := km.New
 	if s.Kind != editCreate {
 		a = km.Edit
@@ -612,17 +612,17 @@ func (p *Pane) send(s editSession, in parsed) tea.Cmd {
 	}
 	switch s.Kind {
 	case editCreate:
-		return views.Fetch(views.Search, keyCreate, p.seq.Next(), "creating index "+in.create.Name, func(ctx context.Context) (any, error) {
+		return views.Fetch(ID, keyCreate, p.seq.Next(), "creating index "+in.create.Name, func(ctx context.Context) (any, error) {
 			ix, err := client.Search().Create(ctx, gid, s.Cluster, in.create)
 			return sent{Session: s, Index: ix}, err
 		})
 	case editUpdate:
-		return views.Fetch(views.Search, keyUpdate, p.seq.Next(), "updating index "+s.Name, func(ctx context.Context) (any, error) {
+		return views.Fetch(ID, keyUpdate, p.seq.Next(), "updating index "+s.Name, func(ctx context.Context) (any, error) {
 			ix, err := client.Search().Update(ctx, gid, s.Cluster, s.IndexID, s.Type, in.def)
 			return sent{Session: s, Index: ix}, err
 		})
 	default:
-		return views.Fetch(views.Search, keySaveAnalz, p.seq.Next(), "saving analyzers of "+s.Cluster, func(ctx context.Context) (any, error) {
+		return views.Fetch(ID, keySaveAnalz, p.seq.Next(), "saving analyzers of "+s.Cluster, func(ctx context.Context) (any, error) {
 			as, err := client.Search().UpdateAnalyzers(ctx, gid, s.Cluster, in.analyzers)
 			return sent{Session: s, Analyzers: as}, err
 		})
@@ -688,11 +688,11 @@ func (p *Pane) confirmDelete() tea.Cmd {
 	}
 	name := components.Sanitize(ix.Name)
 	return func() tea.Msg {
-		return views.ConfirmMsg{Pane: views.Search, Title: "Delete search index " + name + "?",
+		return views.ConfirmMsg{Pane: ID, Title: "Delete search index " + name + "?",
 			Body: fmt.Sprintf("%s.%s on %s. Queries that use it fail once it is gone; this cannot be undone.",
 				components.Sanitize(ix.Database), components.Sanitize(ix.CollectionName), cluster),
 			TypeToConfirm: ix.Name,
-			Action:        views.ActionMsg{Name: p.ctx.Keys.Search.Delete.Name, Target: cluster + "\x00" + ix.IndexID}}
+			Action:        views.ActionMsg{Name: keysOf(p.ctx.Keys).Delete.Name, Target: cluster + "\x00" + ix.IndexID}}
 	}
 }
 
@@ -704,7 +704,7 @@ func (p *Pane) deleteIndex(target string) tea.Cmd {
 	}
 	p.deleting[id] = true
 	p.rebuild()
-	return views.Fetch(views.Search, keyDelete, p.seq.Next(), "deleting index", func(ctx context.Context) (any, error) {
+	return views.Fetch(ID, keyDelete, p.seq.Next(), "deleting index", func(ctx context.Context) (any, error) {
 		return id, client.Search().Delete(ctx, gid, cluster, id)
 	})
 }

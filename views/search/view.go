@@ -294,7 +294,7 @@ func (p *Pane) loadAnalyzers(task string) tea.Cmd {
 	if client == nil || cluster == "" {
 		return nil
 	}
-	return views.Fetch(views.Search, keyAnalyzers, p.seq.Next(), task, func(ctx context.Context) (any, error) {
+	return views.Fetch(ID, keyAnalyzers, p.seq.Next(), task, func(ctx context.Context) (any, error) {
 		return client.Search().Analyzers(ctx, gid, cluster)
 	})
 }

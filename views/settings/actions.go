@@ -94,12 +94,12 @@ func (p *Pane) ready(what string) string {
 }
 
 func (p *Pane) confirm(title, body string, action views.ActionMsg) tea.Cmd {
-	msg := views.ConfirmMsg{Pane: views.Settings, Title: title, Body: body, Action: action}
+	msg := views.ConfirmMsg{Pane: ID, Title: title, Body: body, Action: action}
 	return func() tea.Msg { return msg }
 }
 
 func (p *Pane) prompt(title, body, prompt string, action views.ActionMsg) tea.Cmd {
-	msg := views.ConfirmMsg{Pane: views.Settings, Title: title, Body: body, Prompt: prompt, Action: action}
+	msg := views.ConfirmMsg{Pane: ID, Title: title, Body: body, Prompt: prompt, Action: action}
 	return func() tea.Msg { return msg }
 }
 
@@ -171,7 +171,7 @@ func (p *Pane) write(task string, fn func(ctx context.Context, c *apiclient.Clie
 		return p.refuse(task + ": no project selected")
 	}
 	p.writes++
-	return views.Fetch(views.Settings, keyWrite, p.seq.Next(), task, func(ctx context.Context) (any, error) {
+	return views.Fetch(ID, keyWrite, p.seq.Next(), task, func(ctx context.Context) (any, error) {
 		return fn(ctx, client, gid)
 	})
 }
@@ -253,7 +253,7 @@ func (p *Pane) askNewRole() tea.Cmd {
 		{Key: "principalId", Label: "Azure service principal id", Kind: components.FieldText, CharLimit: 64, Hint: "AZURE only", Validate: azureID("servicePrincipalId")},
 		{Key: "tenantId", Label: "Azure tenant id", Kind: components.FieldText, CharLimit: 64, Hint: "AZURE only", Validate: azureID("tenantId")},
 	}
-	msg := views.FormMsg{Pane: views.Settings, ID: formNewRole, Title: "New access role in " + p.project(), Fields: fields,
+	msg := views.FormMsg{Pane: ID, ID: formNewRole, Title: "New access role in " + p.project(), Fields: fields,
 		Action: views.ActionMsg{Name: actNewRole}}
 	return func() tea.Msg { return msg }
 }
@@ -326,7 +326,7 @@ func (p *Pane) askAuthorize() tea.Cmd {
 			}
 			return nil
 		}}}
-	msg := views.FormMsg{Pane: views.Settings, ID: formAuthorize, Title: "Authorize AWS role " + s(r.Key()), Fields: fields,
+	msg := views.FormMsg{Pane: ID, ID: formAuthorize, Title: "Authorize AWS role " + s(r.Key()), Fields: fields,
 		Action: views.ActionMsg{Name: actAuthorize, Target: r.Key()}}
 	return func() tea.Msg { return msg }
 }
@@ -336,11 +336,11 @@ func (p *Pane) authorize(roleID, input string) tea.Cmd {
 	// The form validated it; a value from anywhere else is checked again.
 	if err := apiclient.ValidIAMRoleARN(arn); err != nil {
 		p.say("authorize: "+err.Error(), true)
-		return views.FormDone(views.Settings, formAuthorize, err)
+		return views.FormDone(ID, formAuthorize, err)
 	}
 	if p.findRole(roleID) == nil {
 		err := fmt.Errorf("role %s is gone; close this form and refresh with r", roleID)
-		return views.FormDone(views.Settings, formAuthorize, err)
+		return views.FormDone(ID, formAuthorize, err)
 	}
 	return p.write("authorizing role "+roleID, func(ctx context.Context, c *apiclient.Client, gid string) (written, error) {
 		got, err := c.Settings().AuthorizeAccessRole(ctx, gid, roleID, apiclient.AccessRoleRequest{ProviderName: apiclient.ProviderAWS, IAMAssumedRoleARN: arn})

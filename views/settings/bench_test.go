@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
-	"github.com/dbadmin-tui/dbadmin-tui/keymap"
 	"github.com/dbadmin-tui/dbadmin-tui/themes"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
 )
@@ -14,7 +13,7 @@ import (
 // benchPane is a loaded pane with n AWS roles, half of them used by an
 // export bucket, rendered wide at 200x50 with the cursor at the bottom.
 func benchPane(n int) *Pane {
-	p := New(views.Context{Theme: themes.Resolve("dark", false, true), Keys: keymap.Default(),
+	p := New(views.Context{Theme: themes.Resolve("dark", false, true), Keys: views.Registry{Registration}.Keymap(),
 		GroupID: "65a0c0ffee0000000000b001", ProjectName: "payments", Layout: views.LayoutWide}).(*Pane)
 	p.SetSize(200, 50)
 	created := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)

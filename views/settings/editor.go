@@ -48,7 +48,7 @@ func (p *Pane) edit() tea.Cmd {
 
 // editRound is the editor on text, with status as the header's last line.
 func (p *Pane) editRound(text, status, key string) views.Edit {
-	return views.Edit{Pane: views.Settings, Key: key, File: "audit-filter", Text: text, Header: []string{
+	return views.Edit{Pane: ID, Key: key, File: "audit-filter", Text: text, Header: []string{
 		"Audit filter of " + oneLine(p.project()) + ": a JSON document naming the events to record.",
 		"Lines starting with // are ignored. Save and quit to continue; an empty document cancels.",
 		oneLine(status),

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dbadmin-tui/dbadmin-tui/views/settings"
+
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest/v2"
@@ -14,7 +16,6 @@ import (
 
 	"github.com/dbadmin-tui/dbadmin-tui/apisim"
 	"github.com/dbadmin-tui/dbadmin-tui/ui"
-	"github.com/dbadmin-tui/dbadmin-tui/views"
 	"github.com/dbadmin-tui/dbadmin-tui/views/viewstest"
 )
 
@@ -23,7 +24,7 @@ import (
 func rootOnSim(t *testing.T, identity string, readOnly bool) (*teatest.TestModel, func() []string) {
 	t.Helper()
 	sim := viewstest.NewSim(t, viewstest.SimOptions{Identity: identity, Gate: viewstest.GateUnknownRoles})
-	m, err := ui.New(ui.Options{Client: sim.Client, Project: "payments", Pane: views.Settings, ReadOnly: readOnly, Theme: "mono", NoColor: true})
+	m, err := ui.New(ui.Options{Client: sim.Client, Project: "payments", Pane: settings.ID, ReadOnly: readOnly, Theme: "mono", NoColor: true})
 	require.NoError(t, err)
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(130, 36))
 	t.Cleanup(func() { _ = tm.Quit() })

@@ -24,7 +24,7 @@ type env struct {
 func newEnv(t *testing.T, identity string, layout views.Layout, w, h int) *env {
 	t.Helper()
 	sim := viewstest.NewSim(t, viewstest.SimOptions{Identity: identity, Gate: viewstest.GateWithRoles})
-	ctx := sim.Context()
+	ctx := sim.Context(Registration)
 	ctx.Layout = layout
 	e := &env{sim: sim, pane: New(ctx).(*Pane)}
 	e.Driver = viewstest.NewDriver(t, e.pane)

@@ -62,8 +62,8 @@ type snapshot struct {
 // New is the pane's Factory.
 func New(ctx views.Context) views.Pane { return &Pane{ctx: ctx} }
 
-func (p *Pane) ID() views.ID     { return views.Settings }
-func (p *Pane) Title() string    { return views.Settings.Title() }
+func (p *Pane) ID() views.ID     { return ID }
+func (p *Pane) Title() string    { return Registration.Title }
 func (p *Pane) Init() tea.Cmd    { return p.load("loading settings") }
 func (p *Pane) SetSize(w, h int) { p.w, p.h = w, h }
 func (p *Pane) Busy() string     { return "" }
@@ -72,7 +72,7 @@ func (p *Pane) Actions() []keymap.Action {
 	if p.ctx.Keys == nil {
 		return nil
 	}
-	return p.ctx.Keys.Scope(views.Settings.Scope())
+	return p.ctx.Keys.Scope(ID.Scope())
 }
 
 func (p *Pane) SetVisible(v bool) tea.Cmd {
@@ -85,11 +85,11 @@ func (p *Pane) arm() tea.Cmd {
 		p.poll.Stop()
 		return nil
 	}
-	d := p.ctx.Poll.Every(views.Settings)
+	d := p.ctx.Poll.Every(ID)
 	if p.snap.RolesErr != nil && p.snap.DNSErr != nil {
 		d = p.ctx.Poll.Slow
 	}
-	return p.poll.Arm(views.Settings, d)
+	return p.poll.Arm(ID, d)
 }
 
 // Selected is what `y` copies: a role's id, or the audit filter.
@@ -113,7 +113,7 @@ func (p *Pane) load(task string) tea.Cmd {
 	if client == nil || gid == "" {
 		return nil
 	}
-	return views.Fetch(views.Settings, keyLoad, p.seq.Next(), task, func(ctx context.Context) (any, error) {
+	return views.Fetch(ID, keyLoad, p.seq.Next(), task, func(ctx context.Context) (any, error) {
 		s := client.Settings()
 		var snap snapshot
 		snap.Audit, snap.AuditErr = s.AuditLog(ctx, gid)
@@ -206,13 +206,13 @@ func (p *Pane) result(msg views.ResultMsg) tea.Cmd {
 			p.say(w.what+" failed: "+errText(msg.Err), true)
 			if w.form != "" {
 				// The form stays open with the error and what was typed.
-				return tea.Batch(views.FormDone(views.Settings, w.form, msg.Err), p.load(""))
+				return tea.Batch(views.FormDone(ID, w.form, msg.Err), p.load(""))
 			}
 			return tea.Batch(views.Toast(w.what+" failed: "+errText(msg.Err), true), p.load(""))
 		}
 		var done tea.Cmd
 		if w.form != "" {
-			done = views.FormDone(views.Settings, w.form, nil)
+			done = views.FormDone(ID, w.form, nil)
 		}
 		if w.role != "" {
 			p.keep = w.role

@@ -202,7 +202,7 @@ func TestEditorScript(t *testing.T) {
 	}
 	answer, ok := round.Open()().(views.PaneMsg)
 	require.True(t, ok)
-	assert.Equal(t, views.Settings, answer.Pane)
+	assert.Equal(t, ID, answer.Pane)
 	done, ok := answer.Msg.(views.EditedMsg)
 	require.True(t, ok)
 	require.NoError(t, done.Err)

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
 	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
@@ -56,7 +55,7 @@ func (p *Pane) list(w, h int) string {
 	add := func(r row, text string) {
 		i := len(lines)
 		sel := p.cursor < len(rows) && rows[p.cursor].id == r.id
-		text = fit(text, w-2)
+		text = components.Truncate(text, w-2)
 		if sel {
 			cursorLine = i
 			lines = append(lines, st.TableSelected.Render("▸ "+text))
@@ -64,7 +63,7 @@ func (p *Pane) list(w, h int) string {
 		}
 		lines = append(lines, "  "+text)
 	}
-	heading := func(t string) { lines = append(lines, st.TableHeader.Render(fit(" "+t, w))) }
+	heading := func(t string) { lines = append(lines, st.TableHeader.Render(components.Truncate(" "+t, w))) }
 	narrow := p.ctx.Layout == views.LayoutNarrow
 	label := 34
 	if narrow {
@@ -74,7 +73,7 @@ func (p *Pane) list(w, h int) string {
 	heading("AUDITING")
 	a := p.snap.Audit
 	if a == nil {
-		lines = append(lines, st.Muted.Render(fit("  "+unreadable(p.snap.AuditErr), w)))
+		lines = append(lines, st.Muted.Render(components.Truncate("  "+unreadable(p.snap.AuditErr), w)))
 	} else {
 		add(row{id: rowAuditing}, padTo("Auditing", label)+onOff(a.Enabled))
 		add(row{id: rowAuthSuccess}, padTo("Record successful authorizations", label)+onOff(a.AuditAuthorizationSuccess))
@@ -91,21 +90,21 @@ func (p *Pane) list(w, h int) string {
 
 	heading("CUSTOM DNS FOR AWS")
 	if p.snap.DNS == nil {
-		lines = append(lines, st.Muted.Render(fit("  "+unreadable(p.snap.DNSErr), w)))
+		lines = append(lines, st.Muted.Render(components.Truncate("  "+unreadable(p.snap.DNSErr), w)))
 	} else {
 		add(row{id: rowDNS}, padTo("Custom DNS", label)+onOff(p.snap.DNS.Enabled))
-		lines = append(lines, st.Muted.Render(fit("  "+dnsShortNote, w)))
+		lines = append(lines, st.Muted.Render(components.Truncate("  "+dnsShortNote, w)))
 	}
 
 	roles := p.roles()
 	heading(fmt.Sprintf("CLOUD PROVIDER ACCESS ROLES (%d)", len(roles)))
 	switch {
 	case p.snap.Roles == nil:
-		lines = append(lines, st.Muted.Render(fit("  "+unreadable(p.snap.RolesErr), w)))
+		lines = append(lines, st.Muted.Render(components.Truncate("  "+unreadable(p.snap.RolesErr), w)))
 	case len(roles) == 0 && p.filter != "":
-		lines = append(lines, st.Muted.Render(fit("  no access role matches the filter", w)))
+		lines = append(lines, st.Muted.Render(components.Truncate("  no access role matches the filter", w)))
 	case len(roles) == 0:
-		lines = append(lines, st.Muted.Render(fit("  no access roles: n creates one", w)))
+		lines = append(lines, st.Muted.Render(components.Truncate("  no access roles: n creates one", w)))
 	}
 	idw := 25
 	if narrow {
@@ -128,14 +127,14 @@ func (p *Pane) list(w, h int) string {
 		}
 		notice := wrap(s(p.notice), w-1)
 		if len(notice) > 3 {
-			notice = append(notice[:2], fit(strings.Join(notice[2:], " "), w-1))
+			notice = append(notice[:2], components.Truncate(strings.Join(notice[2:], " "), w-1))
 		}
 		for _, l := range notice {
 			foot = append(foot, style.Render(" "+l))
 		}
 	}
 	if hint := p.denied(); hint != "" {
-		foot = append(foot, st.Disabled.Render(fit(" "+hint, w)))
+		foot = append(foot, st.Disabled.Render(components.Truncate(" "+hint, w)))
 	}
 
 	body := max(1, h-len(foot))
@@ -192,7 +191,7 @@ func (p *Pane) detail(w, h int) string {
 			lines = p.auditDetail(r.id)
 		}
 	}
-	out := []string{st.TableHeader.Render(fit(title, w))}
+	out := []string{st.TableHeader.Render(components.Truncate(title, w))}
 	for _, l := range lines {
 		for _, wl := range wrap(l, w-2) {
 			out = append(out, " "+wl)
@@ -311,26 +310,18 @@ func unreadable(err error) string {
 }
 
 func padTo(s string, w int) string {
-	s = fit(s, w-1)
+	s = components.Truncate(s, w-1)
 	if n := w - lipgloss.Width(s); n > 0 {
 		return s + strings.Repeat(" ", n)
 	}
 	return s
 }
 
-// fit cuts s to w cells with an ellipsis.
-func fit(s string, w int) string {
-	if w <= 0 {
-		return ""
-	}
-	return ansi.Truncate(s, w, "…")
-}
-
 // wrap breaks a line at spaces into lines of at most w cells; long words
 // are cut.
 func wrap(s string, w int) []string {
 	if w <= 4 || lipgloss.Width(s) <= w {
-		return []string{fit(s, max(w, 1))}
+		return []string{components.Truncate(s, max(w, 1))}
 	}
 	indent := s[:len(s)-len(strings.TrimLeft(s, " "))]
 	var out []string
@@ -342,9 +333,9 @@ func wrap(s string, w int) []string {
 		case lipgloss.Width(line)+1+lipgloss.Width(word) <= w:
 			line += " " + word
 		default:
-			out = append(out, fit(line, w))
+			out = append(out, components.Truncate(line, w))
 			line = indent + word
 		}
 	}
-	return append(out, fit(line, w))
+	return append(out, components.Truncate(line, w))
 }

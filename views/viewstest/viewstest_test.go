@@ -19,6 +19,8 @@ import (
 	"github.com/dbadmin-tui/dbadmin-tui/views"
 )
 
+const testPane views.ID = "alerts"
+
 // failRecorder is a TB that records a failure instead of ending the test.
 type failRecorder struct {
 	testing.TB
@@ -92,8 +94,8 @@ type tickPane struct {
 }
 
 func (p *tickPane) Init() tea.Cmd {
-	return tea.Batch(p.poll.Arm(views.Alerts, time.Hour), tea.Sequence(
-		func() tea.Msg { return views.PaneMsg{Pane: views.Alerts, Msg: "first"} },
+	return tea.Batch(p.poll.Arm(testPane, time.Hour), tea.Sequence(
+		func() tea.Msg { return views.PaneMsg{Pane: testPane, Msg: "first"} },
 		func() tea.Msg { return views.ToastMsg{Text: "done"} }))
 }
 

@@ -1,0 +1,46 @@
+package ui
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestRegisteredPanesAreConsistent(t *testing.T) {
+	require.NoError(t, Panes().Validate())
+	km := Panes().Keymap()
+	require.Len(t, km.Global.Jump, len(Panes()))
+	for i, r := range Panes() {
+		assert.Equal(t, r.JumpHelp(), km.Global.Jump[i].Help().Desc)
+		assert.Positive(t, r.Poll, "%s polls at its own interval", r.ID)
+	}
+}
+
+func TestDangerousActionsAreTagged(t *testing.T) {
+	km := Panes().Keymap()
+	for _, name := range []string{"migration.cutover", "backups.delete", "backups.cancelRestore", "search.delete",
+		"migration.start", "migration.dropDestination"} {
+		a, ok := km.Lookup(name)
+		require.True(t, ok, name)
+		assert.True(t, a.Dangerous, name)
+	}
+	ack, _ := km.Lookup("alerts.ack")
+	assert.False(t, ack.Dangerous)
+	assert.Equal(t, "acknowledgeAlert", ack.Op)
+}
+
+// Pane keys against global, navigation, table and sibling keys, over the
+// real registered panes.
+func TestPaneKeysConflicts(t *testing.T) {
+	km := Panes().Keymap()
+	require.ErrorContains(t, km.Apply(map[string][]string{"accesslogs.raw": {"q"}}), "global.quit")
+	require.ErrorContains(t, km.Apply(map[string][]string{"accesslogs.hosts": {"j"}}), "nav.down")
+	require.ErrorContains(t, km.Apply(map[string][]string{"alerts.newConfigJSON": {"a"}}), "alerts.ack")
+	require.ErrorContains(t, km.Apply(map[string][]string{"backups.newBucket": {"o"}}), "table.sortNext")
+	require.NoError(t, Panes().Keymap().Apply(map[string][]string{"migration.dropDestination": {"o"}}), "migration has no table")
+	require.ErrorContains(t, km.Apply(map[string][]string{"global.filter": {"f"}}), "accesslogs.follow")
+	require.NoError(t, km.Apply(map[string][]string{"accesslogs.hosts": {"H"}}))
+	h, _ := km.Lookup("accesslogs.hosts")
+	require.Equal(t, "H", h.Help().Key)
+}

@@ -1,0 +1,65 @@
+package alerts
+
+import (
+	"time"
+
+	"github.com/dbadmin-tui/dbadmin-tui/keymap"
+	"github.com/dbadmin-tui/dbadmin-tui/views"
+)
+
+// ID names the pane.
+const ID views.ID = "alerts"
+
+// Registration is the pane as the root's list names it: its keys with their
+// catalog operations, its poll interval and its factory.
+var Registration = views.Registration{
+	ID:      ID,
+	Title:   "Alerts",
+	Aliases: []string{"al"},
+	Table:   true,
+	Poll:    15 * time.Second,
+	Reads: []views.Read{
+		{Desc: "list", Op: "listAlerts"},
+	},
+	Actions: defaultActions(),
+	New:     New,
+}
+
+func defaultActions() []keymap.Action {
+	a := keymap.NewAction
+	return []keymap.Action{
+		a("alerts.detail", "enter", "details", "enter").Calls("getAlert"),
+		a("alerts.ack", "a", "acknowledge", "a").Calls("acknowledgeAlert"),
+		a("alerts.unack", "u", "unacknowledge", "u").Calls("acknowledgeAlert"),
+		a("alerts.statusFilter", "s", "status filter", "s"),
+		a("alerts.configs", "c", "alert configs", "c").Calls("listAlertConfigurations"),
+		a("alerts.toggle", "t", "enable/disable config", "t").Calls("toggleAlertConfiguration"),
+		a("alerts.delete", "d", "delete config", "d").Calls("deleteAlertConfiguration"),
+		a("alerts.newConfig", "n", "new config (form)", "n").Calls("createAlertConfiguration").InHelpOnly(),
+		a("alerts.newConfigJSON", "N", "new config ($EDITOR)", "N").Calls("createAlertConfiguration").InHelpOnly(),
+		a("alerts.editConfig", "e", "edit config (form)", "e").Calls("updateAlertConfiguration").InHelpOnly(),
+		a("alerts.editConfigJSON", "E", "edit config ($EDITOR)", "E").Calls("updateAlertConfiguration").InHelpOnly(),
+	}
+}
+
+// keys are the pane's actions as the keymap holds them now (the user's
+// overrides and the gate applied), by field.
+type keys struct {
+	Detail, Ack, Unack, StatusFilter, Configs, Toggle, Delete, NewConfig, NewConfigJSON, EditConfig, EditConfigJSON keymap.Action
+}
+
+func keysOf(km *keymap.KeyMap) keys {
+	return keys{
+		Detail:         views.Lookup(km, "alerts.detail"),
+		Ack:            views.Lookup(km, "alerts.ack"),
+		Unack:          views.Lookup(km, "alerts.unack"),
+		StatusFilter:   views.Lookup(km, "alerts.statusFilter"),
+		Configs:        views.Lookup(km, "alerts.configs"),
+		Toggle:         views.Lookup(km, "alerts.toggle"),
+		Delete:         views.Lookup(km, "alerts.delete"),
+		NewConfig:      views.Lookup(km, "alerts.newConfig"),
+		NewConfigJSON:  views.Lookup(km, "alerts.newConfigJSON"),
+		EditConfig:     views.Lookup(km, "alerts.editConfig"),
+		EditConfigJSON: views.Lookup(km, "alerts.editConfigJSON"),
+	}
+}

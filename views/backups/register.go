@@ -1,0 +1,63 @@
+package backups
+
+import (
+	"time"
+
+	"github.com/dbadmin-tui/dbadmin-tui/keymap"
+	"github.com/dbadmin-tui/dbadmin-tui/views"
+)
+
+// ID names the pane.
+const ID views.ID = "backups"
+
+// Registration is the pane as the root's list names it: its keys with their
+// catalog operations, its poll interval and its factory.
+var Registration = views.Registration{
+	ID:      ID,
+	Title:   "Backups",
+	Aliases: []string{"bk"},
+	Table:   true,
+	Poll:    10 * time.Second,
+	Reads: []views.Read{
+		{Desc: "list snapshots", Op: "listReplicaSetBackups"},
+	},
+	Actions: defaultActions(),
+	New:     New,
+}
+
+func defaultActions() []keymap.Action {
+	a := keymap.NewAction
+	return []keymap.Action{
+		a("backups.snapshot", "n", "take snapshot", "n").Calls("takeSnapshot"),
+		a("backups.restore", "R", "restore", "R").Calls("createBackupRestoreJob"),
+		a("backups.cancelRestore", "x", "cancel restore", "x").Calls("cancelBackupRestoreJob").AsDangerous(),
+		a("backups.expiration", "e", "change expiration", "e").Calls("updateSnapshotRetention"),
+		a("backups.delete", "d", "delete snapshot", "d").Calls("deleteReplicaSetBackup").AsDangerous(),
+		a("backups.export", "E", "export snapshot", "E").Calls("createBackupExportJob"),
+		// Tab cycles snapshots/restores/exports here; shift+tab and 1-6
+		// still switch panes.
+		a("backups.cycleViews", "tab", "cycle views", "tab").Replacing("global.nextPane"),
+		a("backups.newBucket", "b", "new export bucket", "b").Calls("createExportBucket").InHelpOnly(),
+		a("backups.editSchedule", "s", "edit schedule", "s").Calls("updateBackupSchedule").InHelpOnly(),
+	}
+}
+
+// keys are the pane's actions as the keymap holds them now (the user's
+// overrides and the gate applied), by field.
+type keys struct {
+	Snapshot, Restore, CancelRestore, Expiration, Delete, Export, CycleViews, NewBucket, EditSchedule keymap.Action
+}
+
+func keysOf(km *keymap.KeyMap) keys {
+	return keys{
+		Snapshot:      views.Lookup(km, "backups.snapshot"),
+		Restore:       views.Lookup(km, "backups.restore"),
+		CancelRestore: views.Lookup(km, "backups.cancelRestore"),
+		Expiration:    views.Lookup(km, "backups.expiration"),
+		Delete:        views.Lookup(km, "backups.delete"),
+		Export:        views.Lookup(km, "backups.export"),
+		CycleViews:    views.Lookup(km, "backups.cycleViews"),
+		NewBucket:     views.Lookup(km, "backups.newBucket"),
+		EditSchedule:  views.Lookup(km, "backups.editSchedule"),
+	}
+}

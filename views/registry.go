@@ -1,0 +1,176 @@
+package views
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dbadmin-tui/dbadmin-tui/keymap"
+)
+
+// Registration is everything the dashboard knows about a pane. Each pane
+// package exports one; the root holds the one ordered list of them
+// (ui.Panes), and the jump keys, the palette, --pane, the [poll] settings,
+// the keymap's conflict checking and `check`'s action list are derived from
+// that list.
+type Registration struct {
+	ID    ID
+	Title string // tabs and help headings: "Access logs"
+	// Command is the palette command and the --pane name; ID when empty.
+	Command string
+	// Aliases are more names for the palette and --pane ("logs", "ix").
+	Aliases []string
+	// Jump is the help text of the pane's number key ("search indexes");
+	// the lower-case title when empty.
+	Jump string
+	// Table: the pane shows a components.Table, so the table keys (mark,
+	// sort) are active with its own.
+	Table bool
+	// Poll is the pane's normal poll interval; the profile's [poll] table
+	// overrides it under the key ID.
+	Poll time.Duration
+	// Reads are the operations the pane calls on its own (its list), for
+	// `check`; its Actions' operations are listed from the actions.
+	Reads []Read
+	// Actions are the pane's key actions with their default keys, catalog
+	// operation and danger flag. Names start with ID and a dot.
+	Actions []keymap.Action
+	New     Factory
+}
+
+// Read is an operation a pane calls without a key, for `check`.
+type Read struct {
+	Desc string // "list snapshots"
+	Op   string
+}
+
+// CommandName is the palette command and --pane name.
+func (r Registration) CommandName() string {
+	if r.Command != "" {
+		return r.Command
+	}
+	return string(r.ID)
+}
+
+// JumpHelp is the help text of the pane's jump key.
+func (r Registration) JumpHelp() string {
+	if r.Jump != "" {
+		return r.Jump
+	}
+	return strings.ToLower(r.Title)
+}
+
+// Keys is what the keymap knows of the pane.
+func (r Registration) Keys() keymap.Pane {
+	return keymap.Pane{Scope: r.ID.Scope(), Title: r.Title, Jump: r.JumpHelp(), Table: r.Table, Actions: r.Actions}
+}
+
+// Registry is the ordered list of panes: tab order, number keys 1-9.
+type Registry []Registration
+
+// Validate reports a registration the rest cannot derive from: a missing
+// id, title or factory, a duplicate id or name, an action outside its
+// pane's scope, or two actions of one pane on the same key.
+func (rs Registry) Validate() error {
+	names := map[string]ID{}
+	for _, r := range rs {
+		if r.ID == "" || r.Title == "" || r.New == nil {
+			return fmt.Errorf("pane %q: a registration needs an ID, a Title and New", r.ID)
+		}
+		for _, n := range append([]string{string(r.ID), r.CommandName()}, r.Aliases...) {
+			n = strings.ToLower(n)
+			if prev, dup := names[n]; dup && prev != r.ID {
+				return fmt.Errorf("pane %q: name %q is taken by pane %q", r.ID, n, prev)
+			}
+			names[n] = r.ID
+		}
+		for _, a := range r.Actions {
+			if a.Scope() != r.ID.Scope() {
+				return fmt.Errorf("pane %q: action %q must be named %s.<action>", r.ID, a.Name, r.ID)
+			}
+		}
+	}
+	return rs.Keymap().Validate()
+}
+
+// Keymap builds the default keymap of these panes.
+func (rs Registry) Keymap() *keymap.KeyMap {
+	panes := make([]keymap.Pane, len(rs))
+	for i, r := range rs {
+		panes[i] = r.Keys()
+	}
+	return keymap.Default(panes...)
+}
+
+// IDs lists the panes' ids in order.
+func (rs Registry) IDs() []ID {
+	out := make([]ID, len(rs))
+	for i, r := range rs {
+		out[i] = r.ID
+	}
+	return out
+}
+
+// Get returns the registration of a pane.
+func (rs Registry) Get(id ID) (Registration, bool) {
+	i := slices.IndexFunc(rs, func(r Registration) bool { return r.ID == id })
+	if i < 0 {
+		return Registration{}, false
+	}
+	return rs[i], true
+}
+
+// ByName finds a pane by its id, command, alias or number (1-based),
+// case-insensitively: what --pane and the palette accept.
+func (rs Registry) ByName(s string) (ID, bool) {
+	s = strings.ToLower(strings.TrimSpace(s))
+	if n, err := strconv.Atoi(s); err == nil && n >= 1 && n <= len(rs) {
+		return rs[n-1].ID, true
+	}
+	for _, r := range rs {
+		if s == string(r.ID) || s == r.CommandName() || slices.Contains(r.Aliases, s) {
+			return r.ID, true
+		}
+	}
+	return "", false
+}
+
+// Commands lists the panes' command names in order ("alerts", "logs").
+func (rs Registry) Commands() []string {
+	out := make([]string, len(rs))
+	for i, r := range rs {
+		out[i] = r.CommandName()
+	}
+	return out
+}
+
+// PollDefaults are the panes' normal poll intervals by id: the keys the
+// profile's [poll] table accepts.
+func (rs Registry) PollDefaults() map[string]time.Duration {
+	out := make(map[string]time.Duration, len(rs))
+	for _, r := range rs {
+		out[string(r.ID)] = r.Poll
+	}
+	return out
+}
+
+// Factories builds the panes' factories in order.
+func (rs Registry) Factories() []Factory {
+	out := make([]Factory, len(rs))
+	for i, r := range rs {
+		out[i] = r.New
+	}
+	return out
+}
+
+// Lookup returns the keymap's action of that name, or a zero Action (it
+// matches no key) when km is nil or has no such action.
+func Lookup(km *keymap.KeyMap, name string) keymap.Action {
+	if km == nil {
+		return keymap.Action{}
+	}
+	a, _ := km.Lookup(name)
+	return a
+}

@@ -1,0 +1,54 @@
+package settings
+
+import (
+	"time"
+
+	"github.com/dbadmin-tui/dbadmin-tui/keymap"
+	"github.com/dbadmin-tui/dbadmin-tui/views"
+)
+
+// ID names the pane.
+const ID views.ID = "settings"
+
+// Registration is the pane as the root's list names it: its keys with their
+// catalog operations, its poll interval and its factory.
+var Registration = views.Registration{
+	ID:      ID,
+	Title:   "Settings",
+	Aliases: []string{"set"},
+	Poll:    10 * time.Second,
+	Reads: []views.Read{
+		{Desc: "view auditing", Op: "getAuditingConfiguration"},
+	},
+	Actions: defaultActions(),
+	New:     New,
+}
+
+func defaultActions() []keymap.Action {
+	a := keymap.NewAction
+	return []keymap.Action{
+		a("settings.auditing", "a", "auditing on/off", "a").Calls("updateAuditingConfiguration"),
+		a("settings.editFilter", "e", "edit audit filter", "e").Calls("updateAuditingConfiguration"),
+		a("settings.customDNS", "d", "custom DNS on/off", "d").Calls("toggleAwsCustomDns"),
+		a("settings.newRole", "n", "new access role", "n").Calls("createCloudProviderAccessRole"),
+		a("settings.authorize", "z", "authorize role", "z").Calls("authorizeCloudProviderAccessRole"),
+		a("settings.deauthorize", "x", "deauthorize role", "x").Calls("deauthorizeCloudProviderAccessRole"),
+	}
+}
+
+// keys are the pane's actions as the keymap holds them now (the user's
+// overrides and the gate applied), by field.
+type keys struct {
+	Auditing, EditFilter, CustomDNS, NewRole, Authorize, Deauthorize keymap.Action
+}
+
+func keysOf(km *keymap.KeyMap) keys {
+	return keys{
+		Auditing:    views.Lookup(km, "settings.auditing"),
+		EditFilter:  views.Lookup(km, "settings.editFilter"),
+		CustomDNS:   views.Lookup(km, "settings.customDNS"),
+		NewRole:     views.Lookup(km, "settings.newRole"),
+		Authorize:   views.Lookup(km, "settings.authorize"),
+		Deauthorize: views.Lookup(km, "settings.deauthorize"),
+	}
+}
