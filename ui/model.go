@@ -96,6 +96,13 @@ type Model struct {
 	updated map[views.ID]time.Time
 	paused  bool
 
+	// pending holds keys typed before the UI was ready; they are replayed
+	// in order once it is.
+	pending []tea.KeyPressMsg
+	// kittyKeys: the terminal reports esc unambiguously (kitty keyboard
+	// protocol), so Alt+key is really Alt and not ESC then key.
+	kittyKeys bool
+
 	layers stack
 	tasks  components.TaskLine // the footer's running requests, then done/failed
 	toasts components.Toasts   // the footer's notices; errors stay until esc
@@ -174,6 +181,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.resize(msg.Width, msg.Height)
 	case tea.BackgroundColorMsg:
 		return m, m.setBackground(msg.IsDark())
+	case tea.KeyboardEnhancementsMsg:
+		m.kittyKeys = msg.SupportsKeyDisambiguation()
+		return m, nil
 	case tea.KeyPressMsg:
 		return m, m.handleKey(msg)
 	case tea.PasteMsg:

@@ -63,7 +63,7 @@ func (m *Model) resize(w, h int) tea.Cmd {
 	}
 	m.ctx.Layout = views.LayoutFor(m.width)
 	m.layoutPanes()
-	return cmd
+	return tea.Batch(cmd, m.replayTypeAhead())
 }
 
 func (m *Model) paneSize() (int, int) {
