@@ -16,6 +16,12 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	if esc, key, ok := m.splitEscPrefix(msg); ok {
 		return tea.Batch(m.handleKey(esc), m.handleKey(key))
 	}
+	// Enter typed before the program put the terminal in raw mode arrives
+	// as a line feed (the terminal driver turned CR into LF), read as
+	// ctrl+j; ctrl+j is enter in readline too, and nothing else binds it.
+	if msg.String() == "ctrl+j" {
+		msg = tea.KeyPressMsg{Code: tea.KeyEnter}
+	}
 	k := msg.String()
 	switch {
 	case m.phase == phaseConnecting || (m.phase == phaseReady && m.width == 0):
@@ -75,11 +81,6 @@ func (m *Model) typeAhead(msg tea.KeyPressMsg) tea.Cmd {
 	k := msg.String()
 	if k == "ctrl+c" || (len(m.pending) == 0 && bound(m.keys.Global.Quit, k)) {
 		return tea.Quit
-	}
-	// Typed before the program put the terminal in raw mode, enter arrives
-	// as a line feed (the terminal driver turned CR into LF).
-	if k == "ctrl+j" {
-		msg = tea.KeyPressMsg{Code: tea.KeyEnter}
 	}
 	if len(m.pending) < maxTypeAhead {
 		m.pending = append(m.pending, msg)
