@@ -193,13 +193,10 @@ func (m *Model) globalKey(k string) (tea.Cmd, bool) {
 	return nil, false
 }
 
-// closeAtPaneLevel: esc with no layer open dismisses a sticky error toast,
-// then clears the active filter; otherwise the pane gets esc (back from a
-// detail view).
+// closeAtPaneLevel: esc with no layer open clears the active filter;
+// otherwise the pane gets esc (back from a detail view). A toast never takes
+// an esc: it is not a layer, it expires on its own.
 func (m *Model) closeAtPaneLevel() (tea.Cmd, bool) {
-	if m.toasts.Dismiss() {
-		return nil, true
-	}
 	if id := m.panes[m.active].ID(); m.filters[id] != "" {
 		return m.setFilter(""), true
 	}
@@ -213,6 +210,7 @@ func (m *Model) switchTo(i int) tea.Cmd {
 	}
 	old := m.active
 	m.active = i
+	m.toasts.ClearErrors() // about the pane left behind
 	return tea.Batch(m.panes[old].SetVisible(false), m.show(i))
 }
 

@@ -105,7 +105,7 @@ type Model struct {
 
 	layers stack
 	tasks  components.TaskLine // the footer's running requests, then done/failed
-	toasts components.Toasts   // the footer's notices; errors stay until esc
+	toasts components.Toasts   // the footer's notices; errors stay longer, and go with their context
 }
 
 // New builds the root model.
@@ -146,9 +146,6 @@ func New(o Options) (*Model, error) {
 	m.tasks.SetHoldFailures(true) // a failure stays readable until the next task ends
 	m.tasks.SetBareDone(true)     // "✓ loading alerts"
 	m.toasts = components.NewToasts(m.theme)
-	if ks := m.keys.Global.Close.Keys(); len(ks) > 0 {
-		m.toasts.SetDismissHint(ks[0]) // esc unless remapped
-	}
 	m.gate.SetReadOnly(o.ReadOnly)
 	m.ctx = views.Context{
 		Client: o.Client, Gate: m.gate, Theme: m.theme, Keys: m.keys, Clock: o.Clock,
