@@ -46,6 +46,10 @@ type Options struct {
 	NoColor bool
 	Keys    *keymap.KeyMap   // default keymap.Default()
 	Clock   func() time.Time // default time.Now
+	// Wall measures "updated Ns ago": wall-clock seconds even when Clock is
+	// a demo world running faster. Default: Clock when it is set, else
+	// time.Now.
+	Wall func() time.Time
 	Poll    views.Poll       // default views.DefaultPoll
 	// State remembers the context per profile; nil remembers nothing.
 	State *ContextStore
@@ -121,6 +125,9 @@ func New(o Options) (*Model, error) {
 	}
 	if o.Clock == nil {
 		o.Clock = time.Now
+	}
+	if o.Wall == nil {
+		o.Wall = o.Clock
 	}
 	if o.Poll.Normal == 0 {
 		o.Poll = views.DefaultPoll

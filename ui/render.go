@@ -185,7 +185,8 @@ func (m *Model) renderHeader() string {
 	return st.Header.Render(padRight(line, m.width))
 }
 
-// freshness says when the active pane last got data.
+// freshness says when the active pane last got data, in wall-clock time
+// (a demo world may run faster).
 func (m *Model) freshness() string {
 	p := m.activePane()
 	if p == nil {
@@ -195,7 +196,7 @@ func (m *Model) freshness() string {
 	if !ok {
 		return "not updated yet"
 	}
-	d := m.clock().Sub(at)
+	d := m.opts.Wall().Sub(at)
 	if d < 0 {
 		d = 0
 	}

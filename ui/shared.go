@@ -18,7 +18,7 @@ func (m *Model) routeToPane(msg tea.Msg) (tea.Cmd, bool) {
 			cmds = append(cmds, m.tasks.Finish(msg.TaskID(), msg.Err, ""))
 		}
 		if msg.Err == nil {
-			m.updated[msg.Pane] = m.clock()
+			m.updated[msg.Pane] = m.opts.Wall()
 		}
 		cmds = append(cmds, m.updatePane(m.paneIndex(msg.Pane), msg))
 		return tea.Batch(cmds...), true

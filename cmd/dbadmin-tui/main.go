@@ -108,6 +108,7 @@ func setup(f flags, getenv func(string) string) (*app, error) {
 		// clock: the dashboard reads the simulator's time, so "acknowledge
 		// for 1h", ages and sunset dates mean the same on both sides.
 		opts.Clock = sim.Now
+		opts.Wall = time.Now // "updated Ns ago" counts the user's seconds
 		clientOpts = apiclient.Options{BaseURL: base, Service: "atlas",
 			Auth: apiclient.DigestAuth(f.demoRole, f.demoRole+"-secret")}
 	} else {
