@@ -50,7 +50,7 @@ type Options struct {
 	// a demo world running faster. Default: Clock when it is set, else
 	// time.Now.
 	Wall func() time.Time
-	Poll    views.Poll       // default views.DefaultPoll
+	Poll views.Poll // default views.DefaultPoll
 	// State remembers the context per profile; nil remembers nothing.
 	State *ContextStore
 	// Panes build the panes in tab order; default DefaultPanes().
