@@ -63,6 +63,9 @@ type Options struct {
 	// LogBuffer is how many lines the access-log pane keeps (the profile's
 	// log_buffer); 0 keeps the pane's default.
 	LogBuffer int
+	// ExportDir is where saved files go (DefaultExportDir, or the config's
+	// export_dir); "" saves into the current directory.
+	ExportDir string
 }
 
 type phase int
@@ -156,7 +159,7 @@ func New(o Options) (*Model, error) {
 	m.gate.SetReadOnly(o.ReadOnly)
 	m.ctx = views.Context{
 		Client: o.Client, Gate: m.gate, Theme: m.theme, Keys: m.keys, Clock: o.Clock,
-		Profile: o.Profile, ReadOnly: o.ReadOnly, Poll: o.Poll, LogBuffer: o.LogBuffer,
+		Profile: o.Profile, ReadOnly: o.ReadOnly, Poll: o.Poll, LogBuffer: o.LogBuffer, ExportDir: o.ExportDir,
 	}
 	for i, id := range views.Order() {
 		if id == o.Pane {

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -135,6 +136,7 @@ func setup(f flags, getenv func(string) string) (*app, error) {
 		}
 		opts.Poll = pollFrom(prof.Poll)
 		opts.LogBuffer = prof.LogBuffer
+		opts.ExportDir = expandHome(prof.ExportDir, getenv)
 		roles = prof.Roles
 		clientOpts = apiclient.Options{BaseURL: prof.BaseURL, Service: prof.Service, Auth: auth}
 	}
@@ -155,6 +157,11 @@ func setup(f flags, getenv func(string) string) (*app, error) {
 	if path, err := ui.DefaultContextPath(getenv); err == nil {
 		opts.State = &ui.ContextStore{Path: path}
 	}
+	if opts.ExportDir == "" {
+		if dir, err := ui.DefaultExportDir(getenv); err == nil {
+			opts.ExportDir = dir
+		}
+	}
 	if a.model, err = ui.New(opts); err != nil {
 		a.close()
 		return nil, err
@@ -163,6 +170,19 @@ func setup(f flags, getenv func(string) string) (*app, error) {
 		a.programOptions = append(a.programOptions, tea.WithColorProfile(colorprofile.ASCII))
 	}
 	return a, nil
+}
+
+// expandHome turns a leading ~/ into the home directory.
+func expandHome(p string, getenv func(string) string) string {
+	rest, ok := strings.CutPrefix(p, "~/")
+	if !ok {
+		return p
+	}
+	home := getenv("HOME")
+	if home == "" {
+		home, _ = os.UserHomeDir()
+	}
+	return filepath.Join(home, rest)
 }
 
 func pollFrom(iv config.Intervals) views.Poll {
