@@ -106,8 +106,6 @@ func TestTwoEscBytesCloseTwoLayers(t *testing.T) {
 	_, err := w.Write([]byte("/"))
 	require.NoError(t, err)
 	waitModel(t, ask, "the filter bar", func(m *Model) bool { return m.layers.len() == 1 })
-	_, err = w.Write([]byte("?"))
-	require.NoError(t, err)
 	ask(func(m *Model) any { m.openHelp(); return nil }) // help over the filter bar
 	waitModel(t, ask, "help over the filter", func(m *Model) bool { return m.layers.len() == 2 })
 	_, err = w.Write([]byte("\x1b\x1b"))
