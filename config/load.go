@@ -102,6 +102,7 @@ type Resolved struct {
 	Keys      map[string][]string // action name -> keys, validated by the keymap
 	Poll      Intervals
 	LogBuffer int
+	ExportDir string // where saved files go (export_dir); "" for the default
 
 	CLIConfigPath string // the cloud CLI's file (whether or not it exists)
 	ConfigPath    string // our file (whether or not it exists)
@@ -220,6 +221,7 @@ func Load(opts LoadOptions) (*Resolved, error) {
 		Keys:          st.keys,
 		Poll:          st.poll,
 		LogBuffer:     st.logBuffer,
+		ExportDir:     st.exportDir,
 		CLIConfigPath: cliPath,
 		ConfigPath:    ownPath,
 	}

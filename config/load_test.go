@@ -345,6 +345,7 @@ func TestSettings(t *testing.T) {
 	f.writeOwn(`
 theme = "light"
 log_buffer = 200
+export_dir = "~/exports"
 
 [keys]
 quit = ["q", "ctrl+c"]
@@ -357,6 +358,7 @@ migration = "2s"
 	r := f.mustLoad(LoadOptions{})
 	assert.Equal(t, "light", r.Theme)
 	assert.Equal(t, 200, r.LogBuffer)
+	assert.Equal(t, "~/exports", r.ExportDir)
 	assert.Equal(t, map[string][]string{"quit": {"q", "ctrl+c"}, "refresh": {"r"}}, r.Keys)
 	assert.Equal(t, "30s", r.Poll["alerts"].String())
 	assert.Equal(t, "2s", r.Poll["migration"].String())
@@ -371,6 +373,7 @@ func TestSettingsErrorsNameTheKey(t *testing.T) {
 		{"duration as number", "[poll]\nbackups = 15\n", "poll.backups"},
 		{"unknown pane", "[poll]\nalert = \"5s\"\n", "poll.alert"},
 		{"negative log buffer", "log_buffer = -1\n", "log_buffer"},
+		{"relative export dir", "export_dir = \"exports\"\n", "export_dir"},
 		{"keys not strings", "[keys]\nquit = [1]\n", "keys.quit"},
 		{"unknown setting", "colour = \"red\"\n", "colour"},
 		{"unknown profile key", "[default]\npublic_key = \"x\"\n", "default.public_key"},

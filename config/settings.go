@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"maps"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -14,11 +15,12 @@ const (
 	keyKeys      = "keys"
 	keyPoll      = "poll"
 	keyLogBuffer = "log_buffer"
+	keyExportDir = "export_dir"
 )
 
 // ownGlobalKeys are our file's top-level settings; every other top-level
 // table is a profile.
-var ownGlobalKeys = map[string]bool{keyTheme: true, keyKeys: true, keyPoll: true, keyLogBuffer: true}
+var ownGlobalKeys = map[string]bool{keyTheme: true, keyKeys: true, keyPoll: true, keyLogBuffer: true, keyExportDir: true}
 
 // Themes lists the accepted theme names; "" picks one from the terminal.
 var Themes = []string{"dark", "light", "mono"}
@@ -36,6 +38,7 @@ type settings struct {
 	keys      map[string][]string
 	poll      Intervals
 	logBuffer int
+	exportDir string
 }
 
 func defaultSettings(panes Intervals) settings {
@@ -72,6 +75,12 @@ func readSettings(f *tomlFile, panes Intervals) (settings, error) {
 			return s, &FileError{Path: f.path, Key: keyLogBuffer, Msg: "must be a number of lines between 1 and 10000000"}
 		}
 		s.logBuffer = int(n)
+	}
+	if s.exportDir, _, err = getString(f, f.root, keyExportDir, ""); err != nil {
+		return s, err
+	}
+	if s.exportDir != "" && !filepath.IsAbs(s.exportDir) && !strings.HasPrefix(s.exportDir, "~/") {
+		return s, &FileError{Path: f.path, Key: keyExportDir, Msg: fmt.Sprintf("must be an absolute path or start with ~/ (got %q)", s.exportDir)}
 	}
 	if s.keys, err = readKeys(f); err != nil {
 		return s, err

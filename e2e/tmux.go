@@ -142,6 +142,15 @@ func (s *Session) SendKeys(keys ...string) {
 	}
 }
 
+// SendFast sends every key in one send-keys call, as fast as tmux can,
+// with no pause anywhere (not even after Escape).
+func (s *Session) SendFast(keys ...string) {
+	s.t.Helper()
+	if out, err := s.tmux(append([]string{"send-keys", "-t", s.name}, keys...)...); err != nil {
+		s.t.Fatalf("send-keys %q: %v: %s", keys, err, out)
+	}
+}
+
 // Capture returns the visible screen as text.
 func (s *Session) Capture() string {
 	out, err := s.tmux("capture-pane", "-p", "-t", s.name)

@@ -174,6 +174,7 @@ func (m *Model) connected(msg connectedMsg) tea.Cmd {
 	if msg.err != nil {
 		m.phase = phaseFailed
 		m.connErr = msg.err
+		m.pending = nil // typed for a dashboard that did not start
 		return nil
 	}
 	m.phase = phaseReady
@@ -203,7 +204,7 @@ func (m *Model) connected(msg connectedMsg) tea.Cmd {
 		cmds = append(cmds, m.broadcast(views.ContextChangedMsg{Ctx: m.ctx, Scope: true}))
 	}
 	m.layoutPanes()
-	cmds = append(cmds, m.show(m.active), m.remember())
+	cmds = append(cmds, m.show(m.active), m.remember(), m.replayTypeAhead())
 	return tea.Batch(cmds...)
 }
 

@@ -28,17 +28,36 @@ type Remembered struct {
 // DefaultContextPath is $XDG_STATE_HOME/dbadmin-tui/context.json, else
 // ~/.local/state/dbadmin-tui/context.json.
 func DefaultContextPath(getenv func(string) string) (string, error) {
+	dir, err := stateDir(getenv)
+	if err != nil {
+		return "", fmt.Errorf("context file: %w", err)
+	}
+	return filepath.Join(dir, "context.json"), nil
+}
+
+// DefaultExportDir is where saved files (access-log exports) go:
+// $XDG_STATE_HOME/dbadmin-tui/exports, else ~/.local/state/dbadmin-tui/exports.
+func DefaultExportDir(getenv func(string) string) (string, error) {
+	dir, err := stateDir(getenv)
+	if err != nil {
+		return "", fmt.Errorf("export directory: %w", err)
+	}
+	return filepath.Join(dir, "exports"), nil
+}
+
+// stateDir is $XDG_STATE_HOME/dbadmin-tui, else ~/.local/state/dbadmin-tui.
+func stateDir(getenv func(string) string) (string, error) {
 	if d := getenv("XDG_STATE_HOME"); d != "" {
-		return filepath.Join(d, "dbadmin-tui", "context.json"), nil
+		return filepath.Join(d, "dbadmin-tui"), nil
 	}
 	home := getenv("HOME")
 	if home == "" {
 		var err error
 		if home, err = os.UserHomeDir(); err != nil {
-			return "", fmt.Errorf("context file: %w", err)
+			return "", err
 		}
 	}
-	return filepath.Join(home, ".local", "state", "dbadmin-tui", "context.json"), nil
+	return filepath.Join(home, ".local", "state", "dbadmin-tui"), nil
 }
 
 func (s *ContextStore) read() (map[string]Remembered, error) {

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"unicode"
+
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dbadmin-tui/dbadmin-tui/keymap"
@@ -11,8 +13,19 @@ import (
 // "too small" screen, the top layer, or the pane level (pane actions through
 // the gate, then the global keys, then the pane itself).
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+	if esc, key, ok := m.splitEscPrefix(msg); ok {
+		return tea.Batch(m.handleKey(esc), m.handleKey(key))
+	}
+	// Enter typed before the program put the terminal in raw mode arrives
+	// as a line feed (the terminal driver turned CR into LF), read as
+	// ctrl+j; ctrl+j is enter in readline too, and nothing else binds it.
+	if msg.String() == "ctrl+j" {
+		msg = tea.KeyPressMsg{Code: tea.KeyEnter}
+	}
 	k := msg.String()
 	switch {
+	case m.phase == phaseConnecting || (m.phase == phaseReady && m.width == 0):
+		return m.typeAhead(msg)
 	case m.phase != phaseReady:
 		return m.startKey(k)
 	case m.tooSmall():
@@ -55,6 +68,66 @@ func (m *Model) handlePaste(msg tea.PasteMsg) tea.Cmd {
 		return cmd
 	}
 	return nil
+}
+
+// maxTypeAhead bounds the keys kept while the dashboard is not ready yet.
+const maxTypeAhead = 256
+
+// typeAhead keeps a key typed before the UI is ready (connecting, or no
+// window size yet), to replay it once it is. ctrl+c quits at once, and so
+// does the quit key when nothing has been typed before it (q as the first
+// key means quit, but ":q" typed ahead is a palette command).
+func (m *Model) typeAhead(msg tea.KeyPressMsg) tea.Cmd {
+	k := msg.String()
+	if k == "ctrl+c" || (len(m.pending) == 0 && bound(m.keys.Global.Quit, k)) {
+		return tea.Quit
+	}
+	if len(m.pending) < maxTypeAhead {
+		m.pending = append(m.pending, msg)
+	}
+	return nil
+}
+
+// replayTypeAhead hands the keys typed before the UI was ready to the UI,
+// in order, once it is.
+func (m *Model) replayTypeAhead() tea.Cmd {
+	if m.phase != phaseReady || m.width == 0 || len(m.pending) == 0 {
+		return nil
+	}
+	keys := m.pending
+	m.pending = nil
+	cmds := make([]tea.Cmd, 0, len(keys))
+	for _, k := range keys {
+		cmds = append(cmds, m.handleKey(k))
+	}
+	return tea.Sequence(cmds...)
+}
+
+// splitEscPrefix undoes the terminal reader's guess that ESC followed at
+// once by a key is Alt+key: without the kitty keyboard protocol the two
+// cannot be told apart, and no dashboard key uses Alt with a character or
+// with esc, so ESC ESC is two esc presses and ESC : is esc then ':'. Alt
+// with other keys (alt+backspace deletes a word in a text field) is kept.
+func (m *Model) splitEscPrefix(msg tea.KeyPressMsg) (esc, key tea.KeyPressMsg, ok bool) {
+	if m.kittyKeys || !msg.Mod.Contains(tea.ModAlt) || msg.Mod&^(tea.ModAlt|tea.ModShift) != 0 {
+		return esc, key, false
+	}
+	key = msg
+	key.Mod &^= tea.ModAlt
+	switch {
+	case msg.Code == tea.KeyEscape && key.Mod == 0:
+	case msg.Code == tea.KeySpace:
+		key.Text = " "
+	case unicode.IsPrint(msg.Code) && msg.Code < tea.KeyExtended:
+		r := msg.Code
+		if key.Mod.Contains(tea.ModShift) && msg.ShiftedCode != 0 {
+			r = msg.ShiftedCode
+		}
+		key.Text = string(r)
+	default:
+		return esc, key, false
+	}
+	return tea.KeyPressMsg{Code: tea.KeyEscape}, key, true
 }
 
 // startKey handles the connecting and error screens: retry and quit.
@@ -120,13 +193,10 @@ func (m *Model) globalKey(k string) (tea.Cmd, bool) {
 	return nil, false
 }
 
-// closeAtPaneLevel: esc with no layer open dismisses a sticky error toast,
-// then clears the active filter; otherwise the pane gets esc (back from a
-// detail view).
+// closeAtPaneLevel: esc with no layer open clears the active filter;
+// otherwise the pane gets esc (back from a detail view). A toast never takes
+// an esc: it is not a layer, it expires on its own.
 func (m *Model) closeAtPaneLevel() (tea.Cmd, bool) {
-	if m.toasts.Dismiss() {
-		return nil, true
-	}
 	if id := m.panes[m.active].ID(); m.filters[id] != "" {
 		return m.setFilter(""), true
 	}
@@ -140,6 +210,7 @@ func (m *Model) switchTo(i int) tea.Cmd {
 	}
 	old := m.active
 	m.active = i
+	m.toasts.ClearErrors() // about the pane left behind
 	return tea.Batch(m.panes[old].SetVisible(false), m.show(i))
 }
 

@@ -50,7 +50,11 @@ type Options struct {
 	NoColor bool
 	Keys    *keymap.KeyMap   // default Panes.Keymap()
 	Clock   func() time.Time // default time.Now
-	Poll    views.Poll       // default views.DefaultPoll
+	// Wall measures "updated Ns ago": wall-clock seconds even when Clock is
+	// a demo world running faster. Default: Clock when it is set, else
+	// time.Now.
+	Wall func() time.Time
+	Poll views.Poll // default views.DefaultPoll
 	// State remembers the context per profile; nil remembers nothing.
 	State *ContextStore
 	// Panes are the registered panes in tab order; default Panes().
@@ -63,6 +67,9 @@ type Options struct {
 	// LogBuffer is how many lines the access-log pane keeps (the profile's
 	// log_buffer); 0 keeps the pane's default.
 	LogBuffer int
+	// ExportDir is where saved files go (DefaultExportDir, or the config's
+	// export_dir); "" saves into the current directory.
+	ExportDir string
 }
 
 type phase int
@@ -101,9 +108,16 @@ type Model struct {
 	updated map[views.ID]time.Time
 	paused  bool
 
+	// pending holds keys typed before the UI was ready; they are replayed
+	// in order once it is.
+	pending []tea.KeyPressMsg
+	// kittyKeys: the terminal reports esc unambiguously (kitty keyboard
+	// protocol), so Alt+key is really Alt and not ESC then key.
+	kittyKeys bool
+
 	layers stack
 	tasks  components.TaskLine // the footer's running requests, then done/failed
-	toasts components.Toasts   // the footer's notices; errors stay until esc
+	toasts components.Toasts   // the footer's notices; errors stay longer, and go with their context
 }
 
 // New builds the root model.
@@ -125,6 +139,9 @@ func New(o Options) (*Model, error) {
 	}
 	if o.Clock == nil {
 		o.Clock = time.Now
+	}
+	if o.Wall == nil {
+		o.Wall = o.Clock
 	}
 	if o.Poll.Normal == 0 {
 		o.Poll = views.DefaultPoll
@@ -148,9 +165,6 @@ func New(o Options) (*Model, error) {
 	m.tasks.SetHoldFailures(true) // a failure stays readable until the next task ends
 	m.tasks.SetBareDone(true)     // "✓ loading alerts"
 	m.toasts = components.NewToasts(m.theme)
-	if ks := m.keys.Global.Close.Keys(); len(ks) > 0 {
-		m.toasts.SetDismissHint(ks[0]) // esc unless remapped
-	}
 	m.gate.SetReadOnly(o.ReadOnly)
 	if o.ReadOnly {
 		m.roLock = o.ReadOnlyBy
@@ -160,7 +174,7 @@ func New(o Options) (*Model, error) {
 	}
 	m.ctx = views.Context{
 		Client: o.Client, Gate: m.gate, Theme: m.theme, Keys: m.keys, Clock: o.Clock,
-		Profile: o.Profile, ReadOnly: o.ReadOnly, Poll: o.Poll, LogBuffer: o.LogBuffer,
+		Profile: o.Profile, ReadOnly: o.ReadOnly, Poll: o.Poll, LogBuffer: o.LogBuffer, ExportDir: o.ExportDir,
 	}
 	for i, id := range o.Panes.IDs() {
 		if id == o.Pane {
@@ -189,6 +203,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.resize(msg.Width, msg.Height)
 	case tea.BackgroundColorMsg:
 		return m, m.setBackground(msg.IsDark())
+	case tea.KeyboardEnhancementsMsg:
+		m.kittyKeys = msg.SupportsKeyDisambiguation()
+		return m, nil
 	case tea.KeyPressMsg:
 		return m, m.handleKey(msg)
 	case tea.PasteMsg:

@@ -55,7 +55,7 @@ func (m *Model) resize(w, h int) tea.Cmd {
 	}
 	m.ctx.Layout = views.LayoutFor(m.width)
 	m.layoutPanes()
-	return cmd
+	return tea.Batch(cmd, m.replayTypeAhead())
 }
 
 func (m *Model) paneSize() (int, int) {
@@ -177,7 +177,8 @@ func (m *Model) renderHeader() string {
 	return st.Header.Render(padRight(line, m.width))
 }
 
-// freshness says when the active pane last got data.
+// freshness says when the active pane last got data, in wall-clock time
+// (a demo world may run faster).
 func (m *Model) freshness() string {
 	p := m.activePane()
 	if p == nil {
@@ -187,7 +188,7 @@ func (m *Model) freshness() string {
 	if !ok {
 		return "not updated yet"
 	}
-	d := m.clock().Sub(at)
+	d := m.opts.Wall().Sub(at)
 	if d < 0 {
 		d = 0
 	}
@@ -200,25 +201,16 @@ func (m *Model) freshness() string {
 	return fmt.Sprintf("updated %dh ago", int(d.Hours()))
 }
 
-// roleBadge names the caller's strongest role on the selected project or its
-// org.
+// roleBadge names the caller's strongest role on the selected project (org
+// roles counted where they cover it), ranked as the gate ranks them; `check`
+// prints the same.
 func (m *Model) roleBadge() string {
 	roles := m.gate.Roles()
 	if roles == nil {
 		return ""
 	}
-	best, rank := catalog.Role(""), len(catalog.AllRoles())
-	order := map[catalog.Role]int{}
-	for i, r := range catalog.AllRoles() {
-		order[r] = i
-	}
-	for _, a := range roles {
-		on := (a.GroupID != "" && a.GroupID == m.scope.project.ID) || (a.OrgID != "" && a.OrgID == m.scope.org.ID)
-		if i, ok := order[a.RoleName]; on && ok && i < rank {
-			best, rank = a.RoleName, i
-		}
-	}
-	if best == "" {
+	best, ok := catalog.Strongest(roles, catalog.Target{GroupID: m.scope.project.ID, OrgID: m.scope.org.ID})
+	if !ok {
 		return "no role here"
 	}
 	return best.Label()

@@ -67,6 +67,7 @@ func (m *Model) switchCluster(name string) tea.Cmd {
 // choice for the profile.
 func (m *Model) scopeChanged() tea.Cmd {
 	m.syncContext()
+	m.toasts.ClearErrors() // about the context left behind
 	m.updated = map[views.ID]time.Time{}
 	return tea.Batch(m.broadcast(views.ContextChangedMsg{Ctx: m.ctx, Scope: true}), m.remember())
 }

@@ -18,7 +18,7 @@ func (m *Model) routeToPane(msg tea.Msg) (tea.Cmd, bool) {
 			cmds = append(cmds, m.tasks.Finish(msg.TaskID(), msg.Err, ""))
 		}
 		if msg.Err == nil {
-			m.updated[msg.Pane] = m.clock()
+			m.updated[msg.Pane] = m.opts.Wall()
 		}
 		cmds = append(cmds, m.updatePane(m.paneIndex(msg.Pane), msg))
 		return tea.Batch(cmds...), true
@@ -91,7 +91,8 @@ func (m *Model) handleShared(msg tea.Msg) (tea.Cmd, bool) {
 	return nil, false
 }
 
-// toast shows a notice; info ones expire, errors stay until esc.
+// toast shows a notice; info ones expire after seconds, errors after longer
+// or when the pane or the context they were about is left.
 func (m *Model) toast(text string, isErr bool) tea.Cmd {
 	if isErr {
 		return m.toasts.Error(text)

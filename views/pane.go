@@ -148,6 +148,8 @@ type Context struct {
 	// LogBuffer is how many lines the access-log pane keeps (the profile's
 	// log_buffer); 0 means its default, 50,000.
 	LogBuffer int
+	// ExportDir is where saved files go when the user names no directory.
+	ExportDir string
 }
 
 // Now is the context's clock, or time.Now when none is set.

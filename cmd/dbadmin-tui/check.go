@@ -640,6 +640,7 @@ func (r *checkReport) print(w io.Writer) {
 		fmt.Fprintln(w, "Actions: not evaluated: no project is visible and the profile names none")
 		return
 	}
+	fmt.Fprintf(w, "Strongest role in project %s: %s\n", clean(r.selected.Name), r.strongestRole())
 	fmt.Fprintf(w, "Actions in project %s (%s; %s):\n", clean(r.selected.Name), clean(r.selected.ID), r.selectedNote)
 	for _, v := range r.verdicts {
 		verdict := "allowed"
@@ -699,4 +700,17 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// strongestRole is the caller's strongest role on the selected project, by
+// the rule the dashboard's header badge uses.
+func (r *checkReport) strongestRole() string {
+	if r.roles == nil {
+		return "unknown"
+	}
+	best, ok := catalog.Strongest(r.roles, catalog.Target{GroupID: r.selected.ID, OrgID: r.selected.OrgID})
+	if !ok {
+		return "none"
+	}
+	return best.Label()
 }

@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -107,6 +109,7 @@ func setup(f flags, getenv func(string) string) (*app, error) {
 		// clock: the dashboard reads the simulator's time, so "acknowledge
 		// for 1h", ages and sunset dates mean the same on both sides.
 		opts.Clock = sim.Now
+		opts.Wall = time.Now // "updated Ns ago" counts the user's seconds
 		clientOpts = apiclient.Options{BaseURL: base, Service: "atlas",
 			Auth: apiclient.DigestAuth(f.demoRole, f.demoRole+"-secret")}
 	} else {
@@ -135,6 +138,7 @@ func setup(f flags, getenv func(string) string) (*app, error) {
 		}
 		opts.Poll = pollFrom(prof.Poll)
 		opts.LogBuffer = prof.LogBuffer
+		opts.ExportDir = expandHome(prof.ExportDir, getenv)
 		roles = prof.Roles
 		clientOpts = apiclient.Options{BaseURL: prof.BaseURL, Service: prof.Service, Auth: auth}
 	}
@@ -161,6 +165,11 @@ func setup(f flags, getenv func(string) string) (*app, error) {
 	if path, err := ui.DefaultContextPath(getenv); err == nil {
 		opts.State = &ui.ContextStore{Path: path}
 	}
+	if opts.ExportDir == "" {
+		if dir, err := ui.DefaultExportDir(getenv); err == nil {
+			opts.ExportDir = dir
+		}
+	}
 	if a.model, err = ui.New(opts); err != nil {
 		a.close()
 		return nil, err
@@ -177,6 +186,19 @@ func readOnlyBy(flag bool) string {
 		return "started with --read-only"
 	}
 	return ""
+}
+
+// expandHome turns a leading ~/ into the home directory.
+func expandHome(p string, getenv func(string) string) string {
+	rest, ok := strings.CutPrefix(p, "~/")
+	if !ok {
+		return p
+	}
+	home := getenv("HOME")
+	if home == "" {
+		home, _ = os.UserHomeDir()
+	}
+	return filepath.Join(home, rest)
 }
 
 func pollFrom(iv config.Intervals) views.Poll {

@@ -11,13 +11,15 @@ import (
 	"github.com/dbadmin-tui/dbadmin-tui/keymap"
 )
 
-func TestToastInfoExpiresErrorStays(t *testing.T) {
+func TestToastInfoExpiresErrorStaysLonger(t *testing.T) {
 	ts := NewToasts(dark())
 	ts.SetTTL(5 * time.Millisecond)
+	ts.SetErrorTTL(20 * time.Millisecond)
 	infoCmd := ts.Info("snapshot queued")
+	start := time.Now()
 	errCmd := ts.Error("restore failed: \x1b]0;pwned\x07CLUSTER_NOT_FOUND")
 	eq(t, true, infoCmd != nil, "info toasts expire")
-	eq(t, true, errCmd == nil, "errors are sticky")
+	eq(t, true, errCmd != nil, "errors expire too")
 	eq(t, 2, ts.Len())
 	mustNotContain(t, ts.View(), "pwned")
 
@@ -28,11 +30,19 @@ func TestToastInfoExpiresErrorStays(t *testing.T) {
 	ts, _ = ts.Update(exp)
 	eq(t, 1, ts.Len())
 	eq(t, ToastError, ts.Items()[0].Level)
-	ts, _ = ts.Update(ToastExpireMsg{ID: ts.Items()[0].ID})
-	eq(t, 1, ts.Len(), "an error ignores expiry")
-	eq(t, true, ts.Dismiss())
+	ts, _ = ts.Update(ToastExpireMsg{ID: ts.Items()[0].ID + 100})
+	eq(t, 1, ts.Len(), "another toast's tick leaves it")
+	errExp := errCmd().(ToastExpireMsg)
+	eq(t, true, time.Since(start) >= 20*time.Millisecond, "an error stays for its own, longer time")
+	ts, _ = ts.Update(errExp)
 	eq(t, 0, ts.Len())
 	eq(t, "", ts.View())
+
+	ts.Info("kept")
+	ts.Error("gone")
+	ts.ClearErrors()
+	eq(t, 1, ts.Len())
+	eq(t, "kept", ts.Items()[0].Text)
 }
 
 func TestToastDedupeAndRestart(t *testing.T) {
@@ -48,7 +58,7 @@ func TestToastDedupeAndRestart(t *testing.T) {
 	mustContain(t, plain(ts.View()), "(×2)")
 
 	ts, cmd := ts.Update(ShowToastMsg{Level: ToastError, Text: "boom"})
-	eq(t, true, cmd == nil)
+	eq(t, true, cmd != nil, "an error expires too")
 	eq(t, 2, ts.Len())
 	for i := 0; i < 10; i++ {
 		ts.Info(fmt.Sprint("n", i))

@@ -11,8 +11,9 @@ import (
 	"github.com/dbadmin-tui/dbadmin-tui/themes"
 )
 
-// ToastLevel says how a toast behaves: info toasts expire, errors stay
-// until dismissed.
+// ToastLevel says how a toast behaves: info toasts expire after a few
+// seconds, errors stay longer (and the root clears them when their cause is
+// gone).
 type ToastLevel int
 
 // Toast levels.
@@ -23,6 +24,10 @@ const (
 
 // DefaultToastTTL is how long an info toast stays.
 const DefaultToastTTL = 4 * time.Second
+
+// DefaultErrorTTL is how long an error toast stays: long enough to read a
+// server's errorCode and detail, never for ever.
+const DefaultErrorTTL = 15 * time.Second
 
 // ShowToastMsg asks whoever owns the Toasts (the root) to show one. Panes
 // return it through ShowToast instead of holding toasts themselves.
@@ -36,7 +41,7 @@ func ShowToast(level ToastLevel, text string) tea.Cmd {
 	return func() tea.Msg { return ShowToastMsg{Level: level, Text: text} }
 }
 
-// ToastExpireMsg is the tick that removes an info toast.
+// ToastExpireMsg is the tick that removes a toast.
 type ToastExpireMsg struct{ ID int }
 
 // Toast is one notice.
@@ -49,22 +54,26 @@ type Toast struct {
 
 // Toasts is a stack of notices, newest last.
 type Toasts struct {
-	items []Toast
-	next  int
-	ttl   time.Duration
-	max   int
-	width int
-	theme themes.Theme
-	hint  string // after error toasts: the key that dismisses them
+	items  []Toast
+	next   int
+	ttl    time.Duration
+	errTTL time.Duration
+	max    int
+	width  int
+	theme  themes.Theme
+	hint   string // after error toasts: the key that dismisses them
 }
 
 // NewToasts returns an empty stack that keeps at most 5 toasts.
 func NewToasts(th themes.Theme) Toasts {
-	return Toasts{ttl: DefaultToastTTL, max: 5, width: 40, theme: th}
+	return Toasts{ttl: DefaultToastTTL, errTTL: DefaultErrorTTL, max: 5, width: 40, theme: th}
 }
 
 // SetTTL changes how long info toasts stay.
 func (t *Toasts) SetTTL(d time.Duration) { t.ttl = d }
+
+// SetErrorTTL changes how long error toasts stay.
+func (t *Toasts) SetErrorTTL(d time.Duration) { t.errTTL = d }
 
 // SetTheme switches styles.
 func (t *Toasts) SetTheme(th themes.Theme) { t.theme = th }
@@ -92,38 +101,35 @@ func (t Toasts) HasError() bool {
 	return false
 }
 
-// Push adds a toast and returns the command that expires it (nil for
-// errors). The same text and level as the newest toast bumps its count
-// instead of stacking.
+// Push adds a toast and returns the command that expires it. The same text
+// and level as the newest toast bumps its count instead of stacking.
 func (t *Toasts) Push(level ToastLevel, text string) tea.Cmd {
 	text = Sanitize(text)
 	if n := len(t.items); n > 0 && t.items[n-1].Text == text && t.items[n-1].Level == level {
 		t.items[n-1].Count++
-		if level == ToastInfo {
-			// Restart its life: a new id makes the older tick a no-op.
-			t.next++
-			t.items[n-1].ID = t.next
-			return t.expire(t.next)
-		}
-		return nil
+		// Restart its life: a new id makes the older tick a no-op.
+		t.next++
+		t.items[n-1].ID = t.next
+		return t.expire(t.next, level)
 	}
 	t.next++
 	t.items = append(t.items, Toast{ID: t.next, Level: level, Text: text, Count: 1})
 	for len(t.items) > t.max {
 		t.dropOldest()
 	}
-	if level == ToastInfo {
-		return t.expire(t.next)
-	}
-	return nil
+	return t.expire(t.next, level)
 }
 
 // Info and Error are Push with a level.
 func (t *Toasts) Info(text string) tea.Cmd  { return t.Push(ToastInfo, text) }
 func (t *Toasts) Error(text string) tea.Cmd { return t.Push(ToastError, text) }
 
-func (t *Toasts) expire(id int) tea.Cmd {
-	return tea.Tick(t.ttl, func(time.Time) tea.Msg { return ToastExpireMsg{ID: id} })
+func (t *Toasts) expire(id int, level ToastLevel) tea.Cmd {
+	ttl := t.ttl
+	if level == ToastError {
+		ttl = t.errTTL
+	}
+	return tea.Tick(ttl, func(time.Time) tea.Msg { return ToastExpireMsg{ID: id} })
 }
 
 // dropOldest removes the oldest info toast, or the oldest toast if all are
@@ -152,6 +158,18 @@ func (t *Toasts) Dismiss() bool {
 // Clear removes every toast.
 func (t *Toasts) Clear() { t.items = nil }
 
+// ClearErrors removes the error toasts: what they were about (a pane, a
+// project, a cluster) is no longer on screen.
+func (t *Toasts) ClearErrors() {
+	out := t.items[:0]
+	for _, it := range t.items {
+		if it.Level != ToastError {
+			out = append(out, it)
+		}
+	}
+	t.items = out
+}
+
 // Update handles ShowToastMsg and ToastExpireMsg.
 func (t Toasts) Update(msg tea.Msg) (Toasts, tea.Cmd) {
 	switch msg := msg.(type) {
@@ -159,7 +177,7 @@ func (t Toasts) Update(msg tea.Msg) (Toasts, tea.Cmd) {
 		return t, t.Push(msg.Level, msg.Text)
 	case ToastExpireMsg:
 		for i, it := range t.items {
-			if it.ID == msg.ID && it.Level == ToastInfo {
+			if it.ID == msg.ID {
 				t.items = append(t.items[:i:i], t.items[i+1:]...)
 				break
 			}

@@ -477,3 +477,33 @@ func TestLogBufferFromContext(t *testing.T) {
 	p = New(views.Context{Keys: km, Theme: themes.MustGet("mono")}).(*Pane)
 	assert.Equal(t, 50_000, p.st.capacity(), "0 means the default")
 }
+
+// With no directory typed, a save goes into the export directory (made if
+// missing, 0700), never the directory the dashboard was started from, and
+// the toast names the full path.
+func TestSaveGoesToTheExportDirectory(t *testing.T) {
+	t.Chdir(t.TempDir())
+	e := newEnv(t, "monitoring-admin", apisim.DemoPaymentsID, "payments-rs", 120, 20)
+	dir := filepath.Join(t.TempDir(), "state", "dbadmin-tui", "exports")
+	e.p.ctx.ExportDir = dir
+	for _, input := range []string{"", "mine.jsonl"} {
+		e.action(keysOf(e.keys).Save)
+		e.confirm(input)
+		last := e.Toasts[len(e.Toasts)-1]
+		require.False(t, last.Err, last.Text)
+		name := input
+		if name == "" {
+			name = "accesslogs-payments-rs-20250601T120000Z.jsonl"
+		}
+		path := filepath.Join(dir, name)
+		info, err := os.Stat(path)
+		require.NoError(t, err, last.Text)
+		assert.Equal(t, os.FileMode(0o600), info.Mode().Perm())
+		assert.Contains(t, last.Text, " "+path, "the toast shows the full path")
+	}
+	info, err := os.Stat(dir)
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o700), info.Mode().Perm())
+	cwd, _ := os.ReadDir(".")
+	assert.Empty(t, cwd, "nothing written where the dashboard started")
+}

@@ -22,8 +22,8 @@ type savedMsg struct {
 	err  error
 }
 
-// defaultSaveName is a file in the current directory named after the
-// target and the time.
+// defaultSaveName is a file name after the target and the time; it goes
+// into the export directory.
 func (p *Pane) defaultSaveName() string {
 	name := strings.Map(func(r rune) rune {
 		if r == '/' || r == '\\' || r < ' ' {
@@ -61,6 +61,15 @@ func (p *Pane) save(msg views.ActionMsg) tea.Cmd {
 			path = filepath.Join(home, rest)
 		}
 	}
+	// A bare name goes into the export directory, not wherever the
+	// dashboard was started; a path the user typed is taken as given.
+	dir := p.ctx.ExportDir
+	if !filepath.IsAbs(path) && dir != "" && !strings.ContainsRune(path, filepath.Separator) {
+		path = filepath.Join(dir, path)
+	}
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
 	recs := make([]apiclient.AccessLog, n)
 	for i := range n {
 		recs[i] = p.st.line(i).AccessLog
@@ -72,7 +81,10 @@ func (p *Pane) save(msg views.ActionMsg) tea.Cmd {
 }
 
 func writeJSONLines(path string, recs []apiclient.AccessLog) (err error) {
-	// 0600: the log names users and addresses.
+	// 0700 and 0600: the log names users and addresses.
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return err

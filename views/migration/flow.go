@@ -307,6 +307,14 @@ func formatLag(sec int64) string {
 	return fmt.Sprintf("%d h %d m", sec/3600, sec%3600/60)
 }
 
+// elapsed is the time since the migration started, frozen when it ended.
+func (j *jobState) elapsed(now time.Time) time.Duration {
+	if j.done() && !j.completedAt.IsZero() {
+		now = j.completedAt
+	}
+	return now.Sub(j.startedAt)
+}
+
 // formatElapsed prints a duration as 1h02m03s / 12m31s / 9s.
 func formatElapsed(d time.Duration) string {
 	d = max(d, 0).Round(time.Second)

@@ -2,6 +2,7 @@ package migration
 
 import (
 	"context"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -153,6 +154,15 @@ func TestGuidedFlowFromLinkTokenToComplete(t *testing.T) {
 	assert.Empty(t, p.Busy())
 	assert.Contains(t, e.LastToast().Text, "complete")
 	goldenScreen(t, "5_progress_complete", p.View())
+	// Elapsed times stop at completion: presentation mode an hour later
+	// shows the same.
+	p.presentation = true
+	elapsed := regexp.MustCompile(`elapsed \S+`)
+	before := elapsed.FindString(viewstest.Screen(p.View()))
+	require.NotEmpty(t, before)
+	e.sim.Clock.Advance(time.Hour)
+	assert.Equal(t, before, elapsed.FindString(viewstest.Screen(p.View())))
+	p.presentation = false
 	assert.Nil(t, p.SetVisible(false))
 	assert.False(t, p.poll.Armed(), "nothing polls after COMPLETE")
 

@@ -331,10 +331,6 @@ func (p *Pane) progressView(w int) []string {
 	}
 	s := components.Sanitize
 	now := p.ctx.Now()
-	end := now
-	if j.done() && !j.completedAt.IsZero() {
-		end = j.completedAt
-	}
 	statusStyle := st.Class(string(j.status()))
 	switch j.status() {
 	case apiclient.MigrationWorking, apiclient.MigrationNew:
@@ -353,7 +349,7 @@ func (p *Pane) progressView(w int) []string {
 		components.Truncate(" "+st.DialogTitle.Render("Live migration "+s(j.id))+"  "+s(j.source)+" ("+s(j.sourceProject)+") → "+s(j.dest), w),
 		"",
 		pair("Status", statusStyle.Render(s(string(j.status()))), "Phase", j.phase()),
-		pair("Lag", j.lagText(), "Elapsed", formatElapsed(end.Sub(j.startedAt))),
+		pair("Lag", j.lagText(), "Elapsed", formatElapsed(j.elapsed(now))),
 		p.kv(w, "Ready", p.readiness(now)),
 		p.kv(w, "Hosts", s(strings.Join(j.last.MigrationHosts, ", "))),
 	}
@@ -449,7 +445,7 @@ func (p *Pane) presentationView(w, h int) string {
 		default:
 			ready = "SYNCING"
 		}
-		caption = components.Sanitize(j.label()) + " · " + j.phase() + " · elapsed " + formatElapsed(p.ctx.Now().Sub(j.startedAt)) + " · P leaves"
+		caption = components.Sanitize(j.label()) + " · " + j.phase() + " · elapsed " + formatElapsed(j.elapsed(p.ctx.Now())) + " · P leaves"
 	}
 	var lines []string
 	block := func(label, text string, style lipgloss.Style) {
