@@ -45,4 +45,5 @@ require (
 	golang.org/x/net v0.39.0 // indirect
 	golang.org/x/sys v0.47.0 // indirect
 	golang.org/x/text v0.24.0 // indirect
+	golang.org/x/time v0.16.0 // indirect
 )

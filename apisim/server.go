@@ -22,7 +22,11 @@ type Options struct {
 	Latency         time.Duration
 	FaultRate       float64 // share of API calls answered 500/503
 	MalformedRate   float64 // share of successful bodies truncated
-	RateLimitPerMin int     // per identity; 0 = off
+	// RateLimitPerMin, when set, makes every endpoint set refill that many
+	// tokens a minute per scope, with that capacity; RateLimits sets single
+	// endpoint sets (by id) and wins over it. Otherwise the default sets apply.
+	RateLimitPerMin int
+	RateLimits      map[string]RateLimit
 	StateFile       string  // load at start, save on change and on Close
 	Identities      []Identity
 }
@@ -40,7 +44,7 @@ type Server struct {
 
 	digest  *digestAuth
 	tokens  *tokenStore
-	limiter *rateLimiter
+	limiter *tokenBuckets
 	faults  *faultInjector
 	reqlog  *requestLog
 	persist *persister
@@ -80,6 +84,7 @@ func New(opts Options) (*Server, error) {
 	if opts.Clock == nil {
 		opts.Clock = newScaledClock(opts.Speed)
 	}
+	var err error
 	s := &Server{opts: opts, service: opts.Service, clock: opts.Clock, idents: map[string]*Identity{}}
 	ids := opts.Identities
 	if ids == nil {
@@ -93,11 +98,12 @@ func New(opts Options) (*Server, error) {
 	}
 	s.digest = newDigestAuth(s.clock)
 	s.tokens = newTokenStore(s.clock)
-	s.limiter = newRateLimiter(s.clock, opts.RateLimitPerMin)
+	if s.limiter, err = newTokenBuckets(s.clock, s.service, opts.RateLimitPerMin, opts.RateLimits); err != nil {
+		return nil, err
+	}
 	s.faults = newFaultInjector(opts.Seed, opts.FaultRate, opts.MalformedRate)
 	s.reqlog = newRequestLog(500)
 
-	var err error
 	if opts.StateFile != "" {
 		s.world, err = loadState(opts.StateFile)
 		if err != nil {
