@@ -15,19 +15,19 @@ import (
 
 // Options configure a Server. The zero value is a usable demo server.
 type Options struct {
-	Service         string  // path segment after /api/; default "atlas"
-	Seed            int64   // world seed; default 1
-	Clock           Clock   // default: the wall clock scaled by Speed
-	Speed           float64 // default 1
-	Latency         time.Duration
-	FaultRate       float64 // share of API calls answered 500/503
-	MalformedRate   float64 // share of successful bodies truncated
+	Service       string  // path segment after /api/; default "atlas"
+	Seed          int64   // world seed; default 1
+	Clock         Clock   // default: the wall clock scaled by Speed
+	Speed         float64 // default 1
+	Latency       time.Duration
+	FaultRate     float64 // share of API calls answered 500/503
+	MalformedRate float64 // share of successful bodies truncated
 	// RateLimitPerMin, when set, makes every endpoint set refill that many
 	// tokens a minute per scope, with that capacity; RateLimits sets single
 	// endpoint sets (by id) and wins over it. Otherwise the default sets apply.
 	RateLimitPerMin int
 	RateLimits      map[string]RateLimit
-	StateFile       string  // load at start, save on change and on Close
+	StateFile       string // load at start, save on change and on Close
 	Identities      []Identity
 }
 
