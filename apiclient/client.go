@@ -53,6 +53,17 @@ type Options struct {
 	// Backoff is the first retry delay (default 250ms); it doubles, with
 	// jitter, up to 8s.
 	Backoff time.Duration
+	// Scheduler paces every request by the server's rate limits (default: a
+	// new one for this client). Clients sharing one share its buckets.
+	Scheduler *Scheduler
+	// RetryBudget, when positive, bounds the total time one call spends
+	// waiting between its retries: a wait that would pass it is not made.
+	RetryBudget time.Duration
+	// OnRetry, when set, is told of each wait before a retry.
+	OnRetry func(op string, attempt int, wait time.Duration, err error)
+	// RetryIf, when set, narrows what is retried: a failure the policy
+	// would retry is retried only if RetryIf accepts it too.
+	RetryIf func(err error) bool
 }
 
 // Client calls the Administration API. It is safe for concurrent use.
@@ -66,6 +77,10 @@ type Client struct {
 	retries   int
 	backoff   time.Duration
 	gate      *Gate
+	sched     *Scheduler
+	budget    time.Duration
+	onRetry   func(op string, attempt int, wait time.Duration, err error)
+	retryIf   func(err error) bool
 
 	mu           sync.Mutex
 	deprecations map[string]Deprecation
@@ -133,9 +148,14 @@ func New(o Options) (*Client, error) {
 	if version == "" {
 		version = "dev"
 	}
+	sched := o.Scheduler
+	if sched == nil {
+		sched = NewScheduler()
+	}
 	return &Client{
 		base: u, service: service, userAgent: "dbadmin-tui/" + version, auth: auth,
 		http: hc, log: log, retries: retries, backoff: backoff, gate: o.Gate,
+		sched: sched, budget: o.RetryBudget, onRetry: o.OnRetry, retryIf: o.RetryIf,
 		deprecations: map[string]Deprecation{},
 	}, nil
 }
@@ -151,6 +171,9 @@ func (c *Client) AuthMode() string { return c.auth.Mode() }
 
 // Principal is the caller's non-secret name (public key or client id).
 func (c *Client) Principal() string { return c.auth.Principal() }
+
+// Scheduler is the client's request scheduler.
+func (c *Client) Scheduler() *Scheduler { return c.sched }
 
 // Gate is the client's action gate (nil when none was configured).
 func (c *Client) Gate() *Gate { return c.gate }
@@ -240,15 +263,26 @@ func (c *Client) Do(ctx context.Context, opID string, r Request, out any) (*Resp
 	}
 
 	schedule := newBackoff(c.backoff)
+	var waited time.Duration
 	for attempt := 1; ; attempt++ {
 		sent := time.Now()
+		if err := c.sched.acquire(ctx, op, r.Params); err != nil {
+			return nil, err
+		}
 		res, data, err := c.send(ctx, op, target, mediaType, body)
+		if err != nil {
+			c.sched.observe(op, r.Params, nil, nil)
+		}
 		var result *Response
 		if err == nil {
 			result = newResponse(res, attempt)
 			c.noteDeprecation(op, versionDate, res.Header)
+			var apiErr *Error
 			if res.StatusCode < 200 || res.StatusCode > 299 {
-				apiErr := parseError(op.ID, res, data)
+				apiErr = parseError(op.ID, res, data)
+			}
+			c.sched.observe(op, r.Params, res.Header, apiErr)
+			if apiErr != nil {
 				err = apiErr
 				if apiErr.Status == http.StatusForbidden && c.gate != nil {
 					c.gate.Learn(op.ID, r.Params["groupId"], apiErr)
@@ -260,9 +294,19 @@ func (c *Client) Do(ctx context.Context, opID string, r Request, out any) (*Resp
 			}
 		}
 		wait, retry := c.shouldRetry(op, attempt, schedule.NextBackOff(), err)
+		if retry && c.retryIf != nil && !c.retryIf(err) {
+			retry = false
+		}
+		if retry && c.budget > 0 && waited+wait > c.budget {
+			retry = false
+		}
 		if !retry {
 			// The skew known now includes this answer's Date, if one came.
 			return result, outcomeUnknown(op.ID, op.Mutates(), sent.Add(c.ClockSkew()), err)
+		}
+		waited += wait
+		if c.onRetry != nil {
+			c.onRetry(op.ID, attempt, wait, err)
 		}
 		c.log.Debug("retrying", "op", op.ID, "attempt", attempt, "wait", wait, "err", err)
 		select {

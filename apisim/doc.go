@@ -159,8 +159,16 @@
 //
 // Latency delays every API call; FaultRate answers a share of calls with
 // 500/503; MalformedRate truncates a share of successful bodies;
-// RateLimitPerMin limits each identity per minute of server time (429 with
-// Retry-After). RateLimit-Limit and RateLimit-Remaining are always sent.
+// rate limits are token buckets per endpoint set and scope (organization,
+// project, user or IP address) on the server clock, as the service keeps
+// them: every operation belongs to one set (ratelimit.go); a request takes
+// a token or is answered 429 RATE_LIMITED_TOKEN_BUCKET with Retry-After and
+// parameters [path, retryAfterSec, capacity, refillRate, refillSec].
+// RateLimit-Limit and RateLimit-Remaining are always sent, and the sets are
+// published at GET /rateLimits and /rateLimits/{endpointSetId}. The default
+// sets are generous; RateLimitPerMin gives every set that many tokens a
+// minute per scope, and RateLimits sets single sets (--rate-limit
+// alertsRead_group=100/min).
 // StateFile is loaded at start (a corrupt file is refused and left alone),
 // saved shortly after each change and on Close, atomically and 0600.
 package apisim

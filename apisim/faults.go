@@ -4,72 +4,12 @@ import (
 	"context"
 	"math/rand/v2"
 	"net/http"
-	"strconv"
 	"sync"
 	"time"
 )
 
-// Fault injection and rate limiting, so a client's retry and error paths can
-// be exercised against a live server.
-
-// rateLimiter is a fixed one-minute window per identity on the server clock.
-// With no limit configured it still counts, against a nominal budget, so the
-// RateLimit-* headers are always present as the real service sends them.
-type rateLimiter struct {
-	clock   Clock
-	limit   int
-	enforce bool
-	mu      sync.Mutex
-	windows map[string]*rlWindow
-}
-
-type rlWindow struct {
-	start time.Time
-	count int
-}
-
-const nominalRateLimit = 10000
-
-func newRateLimiter(c Clock, perMin int) *rateLimiter {
-	rl := &rateLimiter{clock: c, limit: perMin, enforce: perMin > 0, windows: map[string]*rlWindow{}}
-	if !rl.enforce {
-		rl.limit = nominalRateLimit
-	}
-	return rl
-}
-
-// allow counts one request and sets the headers; 429 when over the limit.
-func (rl *rateLimiter) allow(w http.ResponseWriter, key string) *apiError {
-	now := rl.clock.Now()
-	rl.mu.Lock()
-	win := rl.windows[key]
-	if win == nil || now.Sub(win.start) >= time.Minute || now.Before(win.start) {
-		win = &rlWindow{start: now.Truncate(time.Minute)}
-		rl.windows[key] = win
-	}
-	win.count++
-	count := win.count // read under the lock: other requests share win
-	remaining := rl.limit - count
-	reset := win.start.Add(time.Minute).Sub(now)
-	rl.mu.Unlock()
-	if remaining < 0 {
-		remaining = 0
-	}
-	w.Header().Set("RateLimit-Limit", strconv.Itoa(rl.limit))
-	w.Header().Set("RateLimit-Remaining", strconv.Itoa(remaining))
-	if rl.enforce && count > rl.limit {
-		secs := int((reset + time.Second - 1) / time.Second)
-		if secs < 1 {
-			secs = 1
-		}
-		e := newError(http.StatusTooManyRequests, "RATE_LIMITED",
-			"Rate limit exceeded: %d requests per minute. Please retry after %d seconds.", rl.limit, secs)
-		e.Params = []any{secs, rl.limit}
-		e.Header = http.Header{"Retry-After": {strconv.Itoa(secs)}}
-		return e
-	}
-	return nil
-}
+// Fault injection, so a client's retry and error paths can be exercised
+// against a live server. Rate limits are in ratelimit.go.
 
 // faultInjector draws from a seeded source so a fault pattern is repeatable
 // for a given seed and request order.

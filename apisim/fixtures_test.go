@@ -105,6 +105,8 @@ func fixtures(s *Server) map[string]fixture {
 	}
 	return map[string]fixture{
 		"getSystemStatus":            {},
+		"listRateLimits":             {},
+		"getRateLimit":               {params: map[string]string{"endpointSetId": "alertsRead_group"}},
 		"listOrganizations":          {},
 		"getOrganization":            {params: map[string]string{"orgId": DemoOrgID}},
 		"listProjects":               {},

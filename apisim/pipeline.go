@@ -100,7 +100,7 @@ func (s *Server) serveOp(op catalog.Op, h opHandler) http.Handler {
 			return
 		}
 		setIdentity(r, id.PublicKey)
-		if e := s.limiter.allow(w, id.PublicKey); e != nil {
+		if e := s.limiter.allow(w, r, op, id); e != nil {
 			writeError(w, e, pretty)
 			return
 		}

@@ -418,13 +418,13 @@ func TestRateLimitAndFaults(t *testing.T) {
 		}
 	}
 	st, h, b := d.do(t, rawReq{method: "GET", path: "/api/atlas/v2/groups"})
-	wantError(t, st, h, b, 429, "RATE_LIMITED")
-	if h.Get("Retry-After") == "" || h.Get("RateLimit-Remaining") != "0" {
+	wantError(t, st, h, b, 429, "RATE_LIMITED_TOKEN_BUCKET")
+	if h.Get("Retry-After") != "20" || h.Get("RateLimit-Remaining") != "0" {
 		t.Errorf("429 headers: %v", h)
 	}
-	e.clock.Advance(time.Minute)
+	e.clock.Advance(20 * time.Second)
 	if st, _, _ := d.do(t, rawReq{method: "GET", path: "/api/atlas/v2/groups"}); st != 200 {
-		t.Errorf("after the window: %d", st)
+		t.Errorf("after one refill interval: %d", st)
 	}
 
 	f := newEnv(t, Options{FaultRate: 1})

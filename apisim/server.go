@@ -15,16 +15,20 @@ import (
 
 // Options configure a Server. The zero value is a usable demo server.
 type Options struct {
-	Service         string  // path segment after /api/; default "atlas"
-	Seed            int64   // world seed; default 1
-	Clock           Clock   // default: the wall clock scaled by Speed
-	Speed           float64 // default 1
-	Latency         time.Duration
-	FaultRate       float64 // share of API calls answered 500/503
-	MalformedRate   float64 // share of successful bodies truncated
-	RateLimitPerMin int     // per identity; 0 = off
-	StateFile       string  // load at start, save on change and on Close
-	DigestSHA256    bool    // offer (and accept) digest SHA-256 instead of the service's MD5
+	Service       string  // path segment after /api/; default "atlas"
+	Seed          int64   // world seed; default 1
+	Clock         Clock   // default: the wall clock scaled by Speed
+	Speed         float64 // default 1
+	Latency       time.Duration
+	FaultRate     float64 // share of API calls answered 500/503
+	MalformedRate float64 // share of successful bodies truncated
+	// RateLimitPerMin, when set, makes every endpoint set refill that many
+	// tokens a minute per scope, with that capacity; RateLimits sets single
+	// endpoint sets (by id) and wins over it. Otherwise the default sets apply.
+	RateLimitPerMin int
+	RateLimits      map[string]RateLimit
+	StateFile       string // load at start, save on change and on Close
+	DigestSHA256    bool   // offer (and accept) digest SHA-256 instead of the service's MD5
 	Identities      []Identity
 }
 
@@ -41,7 +45,7 @@ type Server struct {
 
 	digest  *digestAuth
 	tokens  *tokenStore
-	limiter *rateLimiter
+	limiter *tokenBuckets
 	faults  *faultInjector
 	reqlog  *requestLog
 	persist *persister
@@ -81,6 +85,7 @@ func New(opts Options) (*Server, error) {
 	if opts.Clock == nil {
 		opts.Clock = newScaledClock(opts.Speed)
 	}
+	var err error
 	s := &Server{opts: opts, service: opts.Service, clock: opts.Clock, idents: map[string]*Identity{}}
 	ids := opts.Identities
 	if ids == nil {
@@ -94,11 +99,12 @@ func New(opts Options) (*Server, error) {
 	}
 	s.digest = newDigestAuth(s.clock, opts.DigestSHA256)
 	s.tokens = newTokenStore(s.clock)
-	s.limiter = newRateLimiter(s.clock, opts.RateLimitPerMin)
+	if s.limiter, err = newTokenBuckets(s.clock, s.service, opts.RateLimitPerMin, opts.RateLimits); err != nil {
+		return nil, err
+	}
 	s.faults = newFaultInjector(opts.Seed, opts.FaultRate, opts.MalformedRate)
 	s.reqlog = newRequestLog(500)
 
-	var err error
 	if opts.StateFile != "" {
 		s.world, err = loadState(opts.StateFile)
 		if err != nil {

@@ -20,6 +20,7 @@ const (
 	d240530          = "2024-05-30"
 	d240805          = "2024-08-05"
 	d241113          = "2024-11-13"
+	d250312          = "2025-03-12"
 	serverlessSunset = "2023-01-01!2026-01-22"
 )
 
@@ -54,6 +55,10 @@ var ops = []Op{
 	{ID: "listAtlasProcesses", Area: "picker", Method: "GET", Path: "/groups/{groupId}/processes", Versions: vs(d230101), Paged: true, Roles: readOnly, OK: 200, Summary: "list a project's hosts (processes)"},
 	{ID: "getServiceAccount", Area: "picker", Method: "GET", Path: "/orgs/{orgId}/serviceAccounts/{clientId}", Versions: vs(d240805), Roles: rs(OrgReadOnly), OK: 200, Summary: "get a service account's org roles"},
 	{ID: "getProjectServiceAccount", Area: "picker", Method: "GET", Path: "/groups/{groupId}/serviceAccounts/{clientId}", Versions: vs(d240805), Roles: readOnly, OK: 200, Summary: "get a service account's project roles"},
+
+	// Rate limiting: the service's token buckets, per endpoint set and scope.
+	{ID: "listRateLimits", Area: "other", Method: "GET", Path: "/rateLimits", Versions: vs(d250312), Paged: true, OK: 200, Summary: "list the rate-limit endpoint sets"},
+	{ID: "getRateLimit", Area: "other", Method: "GET", Path: "/rateLimits/{endpointSetId}", Versions: vs(d250312), OK: 200, Summary: "get one rate-limit endpoint set"},
 
 	// 4.1 Access tracking.
 	{ID: "listAccessLogsByClusterName", Area: "accesslogs", Method: "GET", Path: "/groups/{groupId}/dbAccessHistory/clusters/{clusterName}", Versions: vs(d230101), Roles: logReaders, OK: 200, Summary: "tail a cluster's access log"},

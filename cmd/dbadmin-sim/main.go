@@ -10,7 +10,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -31,6 +30,7 @@ type config struct {
 	faultRate, malformedRate   float64
 	rateLimit                  int
 	digestSHA256               bool
+	rateLimits                 map[string]apisim.RateLimit
 }
 
 func parseFlags(args []string, stderr io.Writer) (*config, error) {
@@ -45,7 +45,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.DurationVar(&c.latency, "latency", 0, "added latency per API call, e.g. 200ms")
 	fs.Float64Var(&c.faultRate, "fault-rate", 0, "share of API calls answered 500/503 (0..1)")
 	fs.Float64Var(&c.malformedRate, "malformed-rate", 0, "share of successful bodies truncated (0..1)")
-	fs.StringVar(&rate, "rate-limit", "", "requests per minute per identity, e.g. 100/min (off by default)")
+	fs.StringVar(&rate, "rate-limit", "", "token buckets: N/min sets every endpoint set to N a minute per scope; SET=N/min,... sets one (default: the simulator's generous sets)")
 	fs.StringVar(&c.state, "state", "", "state file: loaded at start, saved on change and at exit")
 	fs.BoolVar(&c.digestSHA256, "digest-sha256", false, "challenge with digest SHA-256 instead of the service's MD5")
 	fs.StringVar(&c.keys, "keys", "", "JSON file of identities (required for a non-loopback --addr)")
@@ -63,11 +63,11 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		return nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
 	if rate != "" {
-		n, err := strconv.Atoi(strings.TrimSuffix(rate, "/min"))
-		if err != nil || n < 1 {
-			return nil, fmt.Errorf("--rate-limit %q: want a positive count per minute such as 100/min", rate)
+		n, sets, err := apisim.ParseRateLimits(rate)
+		if err != nil {
+			return nil, err
 		}
-		c.rateLimit = n
+		c.rateLimit, c.rateLimits = n, sets
 	}
 	switch {
 	case c.speed <= 0:
@@ -94,7 +94,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	opts := apisim.Options{Service: c.service, Seed: c.seed, Speed: c.speed, Latency: c.latency, FaultRate: c.faultRate,
-		MalformedRate: c.malformedRate, RateLimitPerMin: c.rateLimit, StateFile: c.state, DigestSHA256: c.digestSHA256}
+		MalformedRate: c.malformedRate, RateLimitPerMin: c.rateLimit, RateLimits: c.rateLimits, StateFile: c.state, DigestSHA256: c.digestSHA256}
 	if c.keys != "" {
 		ids, err := apisim.LoadIdentities(c.keys)
 		if err != nil {

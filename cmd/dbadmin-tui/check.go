@@ -58,6 +58,10 @@ const (
 	checkTotalTimeout    = 90 * time.Second
 	checkClusterProjects = 50 // projects whose clusters are listed
 	checkConcurrency     = 4
+	// A read answered 429 or 5xx is retried, honouring Retry-After, for at
+	// most this long in all; then the first definitive failure is reported.
+	checkRetryBudget = 60 * time.Second
+	checkMaxRetries  = 10
 )
 
 // checkCommand holds what `check` takes from its surroundings, so tests can
@@ -124,15 +128,22 @@ func (cc checkCommand) run(ctx context.Context, args []string, stdout, stderr io
 		Service:    prof.Service,
 		Auth:       auth,
 		HTTPClient: &http.Client{Transport: transport},
-		MaxRetries: -1, // a diagnosis reports the first failure as it is
+		// A diagnosis retries only what is transient (rate limits, 5xx,
+		// cut-off bodies), each wait on one line, and reports the rest as it is.
+		MaxRetries:  checkMaxRetries,
+		RetryBudget: checkRetryBudget,
+		RetryIf:     transientForCheck,
+		OnRetry: func(op string, attempt int, wait time.Duration, err error) {
+			fmt.Fprintln(stderr, scrub("dbadmin-tui check: "+oneLine(retryReason(err))+"; retrying "+op+" in "+wait.Round(100*time.Millisecond).String(), secrets))
+		},
 	})
 	if err != nil {
 		return fail(stderr, secrets, "%s", err)
 	}
 
-	ctx, cancel := context.WithTimeout(ctx, checkTotalTimeout)
+	ctx, cancel := context.WithTimeout(ctx, checkTotalTimeout+checkRetryBudget)
 	defer cancel()
-	whoCtx, whoCancel := context.WithTimeout(ctx, checkWhoAmITimeout)
+	whoCtx, whoCancel := context.WithTimeout(ctx, checkWhoAmITimeout+checkRetryBudget)
 	status, err := client.WhoAmI(whoCtx)
 	whoCancel()
 	if err != nil {
@@ -143,6 +154,29 @@ func (cc checkCommand) run(ctx context.Context, args []string, stdout, stderr io
 	report := gatherReport(ctx, client, prof, status)
 	report.print(out)
 	return 0
+}
+
+// transientForCheck is what `check` retries: a rate limit, a server error or
+// a body cut off; not a refused connection or a 4xx, which retrying cannot fix.
+func transientForCheck(err error) bool {
+	var de *apiclient.DecodeError
+	if errors.As(err, &de) {
+		return true
+	}
+	e, ok := apiclient.AsError(err)
+	return ok && (e.Status == http.StatusTooManyRequests || e.Status >= 500)
+}
+
+// retryReason names a retried failure in a few words.
+func retryReason(err error) string {
+	if e, ok := apiclient.AsError(err); ok {
+		what := fmt.Sprintf("%d %s", e.Status, e.ErrorCode)
+		if e.RetryAfter > 0 {
+			what += fmt.Sprintf(" (Retry-After %s)", e.RetryAfter)
+		}
+		return what
+	}
+	return "unreadable answer"
 }
 
 // newCheckTransport dials and handshakes with short timeouts, so an

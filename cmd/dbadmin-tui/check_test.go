@@ -17,6 +17,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient/catalog"
 	"github.com/dbadmin-tui/dbadmin-tui/apisim"
@@ -517,4 +518,46 @@ func TestCheckThroughHeaderMergingProxy(t *testing.T) {
 	require.Equal(t, 0, r.code, "stderr: %s", r.stderr)
 	assert.Contains(t, r.stdout, "API key org-owner")
 	assert.Positive(t, merged, "the proxy never merged a challenge")
+}
+
+// throttleOnce answers the first who-am-I with 429 and Retry-After, then
+// passes everything to next; hits counts the who-am-I requests.
+func throttleOnce(next http.Handler, retryAfter string, times int, hits *int) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/api/atlas/v2" {
+			*hits++
+			if *hits <= times {
+				w.Header().Set("Retry-After", retryAfter)
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusTooManyRequests)
+				_, _ = io.WriteString(w, `{"error":429,"errorCode":"RATE_LIMITED_TOKEN_BUCKET","reason":"Too Many Requests","detail":"Rate limit exceeded for api/atlas/v2. Please retry after `+retryAfter+` seconds.","parameters":["api/atlas/v2",`+retryAfter+`,10,5,60]}`)
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func TestCheckWaitsOutARateLimit(t *testing.T) {
+	const token = "bearer-token-value-123456"
+	hits := 0
+	srv := httptest.NewServer(throttleOnce((&fakeAPI{token: token, roles: readOnlyRoles()}).handler(), "1", 1, &hits))
+	t.Cleanup(srv.Close)
+	start := time.Now()
+	r := runCheckWith(t, map[string]string{"MONGODB_ATLAS_ACCESS_TOKEN": token, "MONGODB_ATLAS_OPS_MANAGER_URL": srv.URL})
+	require.Equal(t, 0, r.code, "stderr: %s", r.stderr)
+	assert.GreaterOrEqual(t, time.Since(start), time.Second, "Retry-After honoured")
+	assert.Equal(t, 2, hits)
+	assert.Equal(t, "dbadmin-tui check: 429 RATE_LIMITED_TOKEN_BUCKET (Retry-After 1s); retrying getSystemStatus in 1s\n", r.stderr)
+	assert.Contains(t, r.stdout, "Roles (reported by the server):")
+}
+
+func TestCheckGivesUpPastItsRetryBudget(t *testing.T) {
+	const token = "bearer-token-value-123456"
+	hits := 0
+	srv := httptest.NewServer(throttleOnce((&fakeAPI{token: token, roles: readOnlyRoles()}).handler(), "61", 1, &hits))
+	t.Cleanup(srv.Close)
+	r := runCheckWith(t, map[string]string{"MONGODB_ATLAS_ACCESS_TOKEN": token, "MONGODB_ATLAS_OPS_MANAGER_URL": srv.URL})
+	assertOneLineFailure(t, r, "rate limited by "+srv.URL+" (429 RATE_LIMITED_TOKEN_BUCKET)")
+	assert.Equal(t, 1, hits, "a wait past the 60 s budget is not made")
 }

@@ -1,0 +1,144 @@
+package apiclient_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
+	"github.com/dbadmin-tui/dbadmin-tui/apisim"
+)
+
+// limitedSim is apisim on the wall clock with every endpoint set at
+// perMin tokens a minute; throttled counts the 429s it answered.
+func limitedSim(t *testing.T, perMin int) (base string, throttled, sent *atomic.Int64) {
+	t.Helper()
+	s, err := apisim.New(apisim.Options{RateLimitPerMin: perMin})
+	require.NoError(t, err)
+	throttled, sent = new(atomic.Int64), new(atomic.Int64)
+	h := s.Handler()
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rec := &statusRecorder{ResponseWriter: w}
+		h.ServeHTTP(rec, r)
+		if r.Header.Get("Authorization") != "" {
+			sent.Add(1)
+			if rec.status == http.StatusTooManyRequests {
+				throttled.Add(1)
+			}
+		}
+	}))
+	t.Cleanup(func() { ts.Close(); _ = s.Close() })
+	return ts.URL, throttled, sent
+}
+
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (r *statusRecorder) WriteHeader(code int) {
+	if r.status == 0 {
+		r.status = code
+	}
+	r.ResponseWriter.WriteHeader(code)
+}
+
+// TestSchedulerKeepsUnderTheLimit: with the simulator at 100 requests a
+// minute per endpoint set and scope, 105 concurrent list calls all finish
+// and the server answers none of them 429: the first request probes, its
+// headers set the pace, and the last five wait for the refill.
+func TestSchedulerKeepsUnderTheLimit(t *testing.T) {
+	for _, learn := range []bool{false, true} {
+		name := map[bool]string{false: "from headers", true: "from the rateLimits API"}[learn]
+		t.Run(name, func(t *testing.T) {
+			base, throttled, sent := limitedSim(t, 100)
+			c, err := apiclient.New(apiclient.Options{BaseURL: base, Auth: apiclient.DigestAuth("read-only", "read-only-secret")})
+			require.NoError(t, err)
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			if learn {
+				require.NoError(t, c.LearnRateLimits(ctx, apiclient.RateLimitFilter{GroupID: apisim.DemoPaymentsID}))
+			}
+			const calls = 105
+			start := time.Now()
+			var wg sync.WaitGroup
+			errs := make(chan error, calls)
+			for range calls {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					_, err := c.Alerts().List(ctx, apisim.DemoPaymentsID, apiclient.AlertListOptions{ListOptions: apiclient.ListOptions{ItemsPerPage: 5}})
+					errs <- err
+				}()
+			}
+			wg.Wait()
+			close(errs)
+			for err := range errs {
+				require.NoError(t, err)
+			}
+			assert.Zero(t, throttled.Load(), "429s answered")
+			assert.Zero(t, c.Scheduler().Stats().Throttled)
+			assert.EqualValues(t, calls+map[bool]int64{false: 0, true: 1}[learn], sent.Load())
+			el := time.Since(start)
+			assert.Greater(t, el, 2*time.Second, "the last five waited for the refill (0.6 s a token)")
+			t.Logf("%d calls in %v, %d waited", calls, el.Round(time.Millisecond), c.Scheduler().Stats().Waited)
+		})
+	}
+}
+
+// TestSchedulerAfterA429HoldsEveryone: a server that limits without saying
+// so in advance answers one 429 with its parameters; the requests made while
+// its Retry-After runs wait for it instead of hitting the server again, and
+// then all succeed.
+func TestSchedulerAfterA429HoldsEveryone(t *testing.T) {
+	var n, early atomic.Int64
+	refusedAt := make(chan time.Time, 1)
+	var refusal atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if n.Add(1) == 1 {
+			refusal.Store(time.Now().UnixNano())
+			refusedAt <- time.Now()
+			w.Header().Set("Retry-After", "1")
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(429)
+			w.Write([]byte(`{"error":429,"errorCode":"RATE_LIMITED_TOKEN_BUCKET","detail":"Rate limit exceeded","parameters":["api/atlas/v2/groups/x/alerts",1,10,10,1]}`))
+			return
+		}
+		if time.Since(time.Unix(0, refusal.Load())) < 950*time.Millisecond {
+			early.Add(1)
+		}
+		w.Header().Set("Content-Type", r.Header.Get("Accept"))
+		w.Write([]byte(`{"results":[],"totalCount":0}`))
+	}))
+	defer srv.Close()
+	c, err := apiclient.New(apiclient.Options{BaseURL: srv.URL, Backoff: 10 * time.Millisecond})
+	require.NoError(t, err)
+	ctx := context.Background()
+	list := func() error {
+		_, err := c.Alerts().List(ctx, "5f1a2b3c4d5e6f7a8b9c0d1e", apiclient.AlertListOptions{})
+		return err
+	}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { defer wg.Done(); assert.NoError(t, list()) }()
+	<-refusedAt
+	require.Eventually(t, func() bool { return c.Scheduler().Stats().Throttled == 1 }, time.Second, time.Millisecond)
+	until, holding := c.Scheduler().HoldingBack()
+	assert.True(t, holding)
+	assert.WithinDuration(t, time.Now().Add(time.Second), until, 300*time.Millisecond)
+	for range 6 {
+		wg.Add(1)
+		go func() { defer wg.Done(); assert.NoError(t, list()) }()
+	}
+	wg.Wait()
+	assert.Zero(t, early.Load(), "requests sent during the Retry-After")
+	assert.EqualValues(t, 8, n.Load(), "the refused call retried once, six more")
+	assert.EqualValues(t, 1, c.Scheduler().Stats().Throttled)
+}
