@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient/catalog"
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient/safetext"
 )
 
 // DefaultBaseURL is the real cloud's address.
@@ -335,7 +336,13 @@ func decode(op catalog.Op, data []byte, envelope bool, out any) error {
 			data = env.Content
 		}
 	}
-	return json.Unmarshal(data, out)
+	if err := json.Unmarshal(data, out); err != nil {
+		return err
+	}
+	// Every string the server sent is made safe to print here, once, so no
+	// view can forget it (escape sequences, controls, bidi overrides).
+	safetext.Strings(out)
+	return nil
 }
 
 // shouldRetry decides whether to try again and how long to wait first.
