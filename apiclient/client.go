@@ -52,6 +52,11 @@ type Options struct {
 	// Backoff is the first retry delay (default 250ms); it doubles, with
 	// jitter, up to 8s.
 	Backoff time.Duration
+	// AllowHTTP accepts a plain http:// base URL on a host other than
+	// loopback (--allow-http). Without it such a URL is refused: the API
+	// keys' digest answers, OAuth client secrets and bearer tokens would
+	// cross the network readable and replayable.
+	AllowHTTP bool
 }
 
 // Client calls the Administration API. It is safe for concurrent use.
@@ -88,6 +93,9 @@ func New(o Options) (*Client, error) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("malformed base URL %q: want http(s)://host[:port]", raw)
 	}
+	if u.Scheme == "http" && !o.AllowHTTP && !IsLoopbackHost(u.Hostname()) {
+		return nil, fmt.Errorf("refusing plain http:// to %s: credentials would cross the network unencrypted; use https:// (or --allow-http if you must)", u.Host)
+	}
 	service := o.Service
 	if service == "" {
 		service = DefaultService
@@ -108,7 +116,9 @@ func New(o Options) (*Client, error) {
 	if baseRT == nil {
 		baseRT = http.DefaultTransport
 	}
-	hc.Transport = auth.transport(baseRT, u.String())
+	// Credentials go only to the base URL's host: a redirect elsewhere is
+	// followed without Authorization and without a digest answer.
+	hc.Transport = &hostGuard{host: u.Host, authed: auth.transport(baseRT, u.String()), plain: baseRT}
 	log := o.Logger
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))

@@ -101,6 +101,7 @@ func (cc checkCommand) run(ctx context.Context, args []string, stdout, stderr io
 	fs.StringVar(&opts.BaseURL, "base-url", "", "service address (default: the profile's, $MONGODB_ATLAS_OPS_MANAGER_URL, or the cloud)")
 	fs.StringVar(&opts.ServiceSegment, "service", "", "API path segment: /api/{service}/v2 (default atlas)")
 	fs.StringVar(&opts.ConfigPath, "config", "", "our config file (default: $XDG_CONFIG_HOME/dbadmin-tui/config.toml)")
+	allowHTTP := fs.Bool("allow-http", false, "accept a plain http:// base URL off loopback (credentials cross the network unencrypted)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprintln(stdout, "usage: dbadmin-tui check [--profile P] [--base-url URL] [--service S] [--config FILE]")
@@ -135,6 +136,7 @@ func (cc checkCommand) run(ctx context.Context, args []string, stdout, stderr io
 		Auth:       auth,
 		HTTPClient: &http.Client{Transport: transport},
 		MaxRetries: -1, // a diagnosis reports the first failure as it is
+		AllowHTTP:  *allowHTTP,
 	})
 	if err != nil {
 		return fail(stderr, secrets, "%s", err)

@@ -135,7 +135,7 @@ func setup(f flags, getenv func(string) string) (*app, error) {
 		opts.Poll = pollFrom(prof.Poll)
 		opts.LogBuffer = prof.LogBuffer
 		roles = prof.Roles
-		clientOpts = apiclient.Options{BaseURL: prof.BaseURL, Service: prof.Service, Auth: auth}
+		clientOpts = apiclient.Options{BaseURL: prof.BaseURL, Service: prof.Service, Auth: auth, AllowHTTP: f.allowHTTP}
 	}
 	// The gate sits in the client too: even a request sent outside the
 	// action path is refused before it leaves in read-only mode or without
