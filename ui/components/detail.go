@@ -177,7 +177,7 @@ func (d *Detail) render() string {
 	if err != nil {
 		out = d.content
 	}
-	out = strings.TrimRight(out, "\n")
+	out = stripHyperlinks(strings.TrimRight(out, "\n"))
 	d.cache.put(k, out)
 	return out
 }

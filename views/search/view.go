@@ -167,7 +167,7 @@ func yesNo(b bool) string {
 // indexMarkdown is the index detail: status, per-host table, synonyms, the
 // latest definition and, during an update, the staged one.
 func indexMarkdown(cluster string, ix apiclient.SearchIndex, deleting bool) string {
-	san := components.Sanitize
+	san := components.EscapeMarkdown
 	var b strings.Builder
 	status := string(ix.Status)
 	if deleting && ix.Status != apiclient.IndexDeleting {
