@@ -24,6 +24,7 @@ type Options struct {
 	MalformedRate   float64 // share of successful bodies truncated
 	RateLimitPerMin int     // per identity; 0 = off
 	StateFile       string  // load at start, save on change and on Close
+	StateMaxBytes   int64   // refuse a larger state file; default DefaultStateMaxBytes
 	Identities      []Identity
 }
 
@@ -99,17 +100,26 @@ func New(opts Options) (*Server, error) {
 
 	var err error
 	if opts.StateFile != "" {
-		s.world, err = loadState(opts.StateFile)
+		s.world, err = loadState(opts.StateFile, opts.StateMaxBytes)
 		if err != nil {
 			return nil, err
 		}
 	}
-	if s.world == nil {
+	seeded := s.world == nil
+	if seeded {
 		s.world = seedWorld(opts.Seed, s.clock.Now())
 	}
 	s.world.identities = s.idents
 	if opts.StateFile != "" {
 		s.persist = newPersister(opts.StateFile, s.snapshotState)
+		if seeded {
+			// A new state file is written at once: a crash before the first
+			// change then restarts from the same world, and a path that
+			// cannot be written is an error now, not at exit.
+			if err := s.persist.save(); err != nil {
+				return nil, err
+			}
+		}
 	}
 	if err := s.routes(); err != nil {
 		return nil, err

@@ -30,6 +30,7 @@ type config struct {
 	latency                    time.Duration
 	faultRate, malformedRate   float64
 	rateLimit                  int
+	stateMaxMB                 int
 }
 
 func parseFlags(args []string, stderr io.Writer) (*config, error) {
@@ -46,6 +47,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.Float64Var(&c.malformedRate, "malformed-rate", 0, "share of successful bodies truncated (0..1)")
 	fs.StringVar(&rate, "rate-limit", "", "requests per minute per identity, e.g. 100/min (off by default)")
 	fs.StringVar(&c.state, "state", "", "state file: loaded at start, saved on change and at exit")
+	fs.IntVar(&c.stateMaxMB, "state-max-mb", apisim.DefaultStateMaxBytes>>20, "refuse a --state file larger than this many MiB")
 	fs.StringVar(&c.keys, "keys", "", "JSON file of identities (required for a non-loopback --addr)")
 	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
@@ -76,6 +78,8 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		return nil, fmt.Errorf("--fault-rate must be between 0 and 1")
 	case c.malformedRate < 0 || c.malformedRate > 1:
 		return nil, fmt.Errorf("--malformed-rate must be between 0 and 1")
+	case c.stateMaxMB < 1:
+		return nil, fmt.Errorf("--state-max-mb must be at least 1")
 	case c.service == "" || strings.ContainsAny(c.service, "/{} "):
 		return nil, fmt.Errorf("--service must be a single path segment")
 	}
@@ -92,7 +96,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	opts := apisim.Options{Service: c.service, Seed: c.seed, Speed: c.speed, Latency: c.latency, FaultRate: c.faultRate,
-		MalformedRate: c.malformedRate, RateLimitPerMin: c.rateLimit, StateFile: c.state}
+		MalformedRate: c.malformedRate, RateLimitPerMin: c.rateLimit, StateFile: c.state,
+		StateMaxBytes: int64(c.stateMaxMB) << 20}
 	if c.keys != "" {
 		ids, err := apisim.LoadIdentities(c.keys)
 		if err != nil {
