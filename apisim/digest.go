@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"hash"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -30,12 +31,18 @@ const (
 	nonceLifetime = 5 * time.Minute
 	ncWindow      = 512 // counts remembered below the highest seen
 	maxNonces     = 50000
+	// maxPendingPerClient bounds the nonces one client address holds that
+	// no request has used yet: a flood of unauthenticated requests only
+	// ever replaces its own unused nonces, never a nonce another client
+	// (or the same address's honest client) is signing with.
+	maxPendingPerClient = 64
 )
 
 type nonceState struct {
 	issued time.Time
 	max    uint64
 	seen   [ncWindow / 64]uint64 // bit d set: count max-d was used
+	used   bool                  // a request was authenticated with it
 }
 
 func (n *nonceState) bit(d uint64) (int, uint64) { return int(d / 64), 1 << (d % 64) }
@@ -82,36 +89,85 @@ func (n *nonceState) shift(s uint64) {
 }
 
 type digestAuth struct {
-	clock  Clock
-	mu     sync.Mutex
-	nonces map[string]*nonceState
+	clock   Clock
+	mu      sync.Mutex
+	nonces  map[string]*nonceState
+	pending map[string][]string // client address -> nonces issued to it, oldest first
 }
 
 func newDigestAuth(c Clock) *digestAuth {
-	return &digestAuth{clock: c, nonces: map[string]*nonceState{}}
+	return &digestAuth{clock: c, nonces: map[string]*nonceState{}, pending: map[string][]string{}}
 }
 
-// challenge issues a fresh nonce and returns the WWW-Authenticate values:
-// MD5 first (clients that read one header take it), then SHA-256.
-func (d *digestAuth) challenge(stale bool) []string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	nonce := hex.EncodeToString(b[:])
-	now := d.clock.Now()
-	d.mu.Lock()
+// remember stores a new nonce for client (d.mu held). The client's oldest
+// unused nonce makes room when it holds maxPendingPerClient; when the
+// whole store is full, expired nonces go, then unused ones, and a used
+// (live) nonce only when nothing else is left.
+func (d *digestAuth) remember(nonce, client string, now time.Time) {
+	q := d.pending[client]
+	for len(q) >= maxPendingPerClient {
+		if n, ok := d.nonces[q[0]]; ok && !n.used {
+			delete(d.nonces, q[0])
+		}
+		q = q[1:]
+	}
 	if len(d.nonces) >= maxNonces {
 		for k, n := range d.nonces {
 			if now.Sub(n.issued) > nonceLifetime {
 				delete(d.nonces, k)
 			}
 		}
-		if len(d.nonces) >= maxNonces {
-			// Flooded with live nonces: forget them; honest clients see
-			// stale=true and recover with the next challenge.
-			d.nonces = map[string]*nonceState{}
+		for k, n := range d.nonces {
+			if len(d.nonces) < maxNonces*9/10 {
+				break
+			}
+			if !n.used {
+				delete(d.nonces, k)
+			}
 		}
+		for k := range d.nonces {
+			if len(d.nonces) < maxNonces {
+				break
+			}
+			delete(d.nonces, k)
+		}
+		for c, cq := range d.pending {
+			kept := cq[:0]
+			for _, k := range cq {
+				if _, ok := d.nonces[k]; ok {
+					kept = append(kept, k)
+				}
+			}
+			if len(kept) == 0 {
+				delete(d.pending, c)
+			} else {
+				d.pending[c] = kept
+			}
+		}
+		q = d.pending[client]
 	}
 	d.nonces[nonce] = &nonceState{issued: now}
+	d.pending[client] = append(q, nonce)
+}
+
+// clientOf is the address a request came from, without the port.
+func clientOf(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+// challenge issues a fresh nonce and returns the WWW-Authenticate values:
+// MD5 first (clients that read one header take it), then SHA-256.
+func (d *digestAuth) challenge(stale bool, client string) []string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	nonce := hex.EncodeToString(b[:])
+	now := d.clock.Now()
+	d.mu.Lock()
+	d.remember(nonce, client, now)
 	d.mu.Unlock()
 	st := "false"
 	if stale {
@@ -184,6 +240,7 @@ func (d *digestAuth) verify(r *http.Request, header string, lookup func(string) 
 	if !n.use(nc) {
 		return nil, digestReplay, fmt.Sprintf("nonce count %s was already used", p["nc"])
 	}
+	n.used = true
 	return id, digestOK, ""
 }
 

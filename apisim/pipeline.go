@@ -214,7 +214,7 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (*Identity
 	h := r.Header.Get("Authorization")
 	fail := func(stale bool, code, detail string) (*Identity, *apiError) {
 		e := newError(http.StatusUnauthorized, code, "%s", detail)
-		e.Header = http.Header{"Www-Authenticate": s.digest.challenge(stale)}
+		e.Header = http.Header{"Www-Authenticate": s.digest.challenge(stale, clientOf(r))}
 		return nil, e
 	}
 	switch {

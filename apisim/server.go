@@ -26,6 +26,10 @@ type Options struct {
 	StateFile       string  // load at start, save on change and on Close
 	StateMaxBytes   int64   // refuse a larger state file; default DefaultStateMaxBytes
 	Identities      []Identity
+	// HTTP limits of Start's server; zero means the Default* constant.
+	ReadHeaderTimeout time.Duration
+	ReadTimeout       time.Duration
+	MaxHeaderBytes    int
 }
 
 // Server is the local Administration API.
@@ -152,11 +156,11 @@ func (s *Server) Start(addr string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("listen: %w", err)
 	}
-	srv := &http.Server{Handler: s.handler, ReadHeaderTimeout: 10 * time.Second}
+	srv := s.newHTTPServer()
 	s.srvMu.Lock()
 	s.httpSrv = srv
 	s.srvMu.Unlock()
-	go func() { _ = srv.Serve(ln) }()
+	go func() { _ = srv.Serve(shapedListener{ln}) }()
 	return "http://" + ln.Addr().String(), nil
 }
 
