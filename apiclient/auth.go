@@ -3,7 +3,9 @@ package apiclient
 import (
 	"context"
 	"fmt"
+	"net"
 	"net/http"
+	"strings"
 	"sync"
 
 	"github.com/icholy/digest"
@@ -158,4 +160,35 @@ func withBearer(req *http.Request, token string) *http.Request {
 	r := req.Clone(req.Context())
 	r.Header.Set("Authorization", "Bearer "+token)
 	return r
+}
+
+// hostGuard sends requests for the base URL's host through the
+// authenticating transport and every other request (a redirect to another
+// host) through the plain one, so no Authorization header, bearer token or
+// digest answer ever reaches a host the user did not name.
+type hostGuard struct {
+	host   string
+	authed http.RoundTripper
+	plain  http.RoundTripper
+}
+
+func (g *hostGuard) RoundTrip(req *http.Request) (*http.Response, error) {
+	if strings.EqualFold(req.URL.Host, g.host) {
+		return g.authed.RoundTrip(req)
+	}
+	if req.Header.Get("Authorization") != "" {
+		req = req.Clone(req.Context())
+		req.Header.Del("Authorization")
+	}
+	return g.plain.RoundTrip(req)
+}
+
+// IsLoopbackHost reports whether host (a name or an IP, no port) is this
+// machine: localhost or a loopback address.
+func IsLoopbackHost(host string) bool {
+	if strings.EqualFold(host, "localhost") || strings.HasSuffix(strings.ToLower(host), ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

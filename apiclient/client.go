@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient/catalog"
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient/safetext"
 )
 
 // DefaultBaseURL is the real cloud's address.
@@ -64,6 +65,11 @@ type Options struct {
 	// RetryIf, when set, narrows what is retried: a failure the policy
 	// would retry is retried only if RetryIf accepts it too.
 	RetryIf func(err error) bool
+	// AllowHTTP accepts a plain http:// base URL on a host other than
+	// loopback (--allow-http). Without it such a URL is refused: the API
+	// keys' digest answers, OAuth client secrets and bearer tokens would
+	// cross the network readable and replayable.
+	AllowHTTP bool
 }
 
 // Client calls the Administration API. It is safe for concurrent use.
@@ -108,6 +114,9 @@ func New(o Options) (*Client, error) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("malformed base URL %q: want http(s)://host[:port]", raw)
 	}
+	if u.Scheme == "http" && !o.AllowHTTP && !IsLoopbackHost(u.Hostname()) {
+		return nil, fmt.Errorf("refusing plain http:// to %s: credentials would cross the network unencrypted; use https:// (or --allow-http if you must)", u.Host)
+	}
 	service := o.Service
 	if service == "" {
 		service = DefaultService
@@ -128,7 +137,9 @@ func New(o Options) (*Client, error) {
 	if baseRT == nil {
 		baseRT = http.DefaultTransport
 	}
-	hc.Transport = auth.transport(baseRT, u.String())
+	// Credentials go only to the base URL's host: a redirect elsewhere is
+	// followed without Authorization and without a digest answer.
+	hc.Transport = &hostGuard{host: u.Host, authed: auth.transport(baseRT, u.String()), plain: baseRT}
 	log := o.Logger
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -397,7 +408,13 @@ func decode(op catalog.Op, data []byte, envelope bool, out any) error {
 			data = env.Content
 		}
 	}
-	return json.Unmarshal(data, out)
+	if err := json.Unmarshal(data, out); err != nil {
+		return err
+	}
+	// Every string the server sent is made safe to print here, once, so no
+	// view can forget it (escape sequences, controls, bidi overrides).
+	safetext.Strings(out)
+	return nil
 }
 
 // shouldRetry decides whether to try again and how long to wait first.

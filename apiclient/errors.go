@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient/safetext"
 )
 
 // Error is a non-2xx answer, carrying the spec's error body (section 7).
@@ -96,6 +98,7 @@ func parseError(op string, res *http.Response, body []byte) *Error {
 		e.Reason = http.StatusText(res.StatusCode)
 	}
 	e.RetryAfter = retryAfter(res.Header.Get("Retry-After"), time.Now())
+	safetext.Strings(e)
 	return e
 }
 

@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"hash"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -31,12 +32,18 @@ const (
 	nonceLifetime = 5 * time.Minute
 	ncWindow      = 512 // counts remembered below the highest seen
 	maxNonces     = 50000
+	// maxPendingPerClient bounds the nonces one client address holds that
+	// no request has used yet: a flood of unauthenticated requests only
+	// ever replaces its own unused nonces, never a nonce another client
+	// (or the same address's honest client) is signing with.
+	maxPendingPerClient = 64
 )
 
 type nonceState struct {
 	issued time.Time
 	max    uint64
 	seen   [ncWindow / 64]uint64 // bit d set: count max-d was used
+	used   bool                  // a request was authenticated with it
 }
 
 func (n *nonceState) bit(d uint64) (int, uint64) { return int(d / 64), 1 << (d % 64) }
@@ -83,10 +90,11 @@ func (n *nonceState) shift(s uint64) {
 }
 
 type digestAuth struct {
-	clock  Clock
-	alg    string // the one algorithm offered and accepted: MD5 or SHA-256
-	mu     sync.Mutex
-	nonces map[string]*nonceState
+	clock   Clock
+	alg     string // the one algorithm offered and accepted: MD5 or SHA-256
+	mu      sync.Mutex
+	nonces  map[string]*nonceState
+	pending map[string][]string // client address -> nonces issued to it, oldest first
 }
 
 func newDigestAuth(c Clock, sha256 bool) *digestAuth {
@@ -94,31 +102,79 @@ func newDigestAuth(c Clock, sha256 bool) *digestAuth {
 	if sha256 {
 		alg = "SHA-256"
 	}
-	return &digestAuth{clock: c, alg: alg, nonces: map[string]*nonceState{}}
+	return &digestAuth{clock: c, alg: alg, nonces: map[string]*nonceState{}, pending: map[string][]string{}}
 }
 
-// challenge issues a fresh nonce and returns the one WWW-Authenticate value,
-// as the service sends: algorithm MD5, or SHA-256 when the server was
-// started with DigestSHA256.
-func (d *digestAuth) challenge(stale bool) []string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	nonce := hex.EncodeToString(b[:])
-	now := d.clock.Now()
-	d.mu.Lock()
+// remember stores a new nonce for client (d.mu held). The client's oldest
+// unused nonce makes room when it holds maxPendingPerClient; when the
+// whole store is full, expired nonces go, then unused ones, and a used
+// (live) nonce only when nothing else is left.
+func (d *digestAuth) remember(nonce, client string, now time.Time) {
+	q := d.pending[client]
+	for len(q) >= maxPendingPerClient {
+		if n, ok := d.nonces[q[0]]; ok && !n.used {
+			delete(d.nonces, q[0])
+		}
+		q = q[1:]
+	}
 	if len(d.nonces) >= maxNonces {
 		for k, n := range d.nonces {
 			if now.Sub(n.issued) > nonceLifetime {
 				delete(d.nonces, k)
 			}
 		}
-		if len(d.nonces) >= maxNonces {
-			// Flooded with live nonces: forget them; honest clients see
-			// stale=true and recover with the next challenge.
-			d.nonces = map[string]*nonceState{}
+		for k, n := range d.nonces {
+			if len(d.nonces) < maxNonces*9/10 {
+				break
+			}
+			if !n.used {
+				delete(d.nonces, k)
+			}
 		}
+		for k := range d.nonces {
+			if len(d.nonces) < maxNonces {
+				break
+			}
+			delete(d.nonces, k)
+		}
+		for c, cq := range d.pending {
+			kept := cq[:0]
+			for _, k := range cq {
+				if _, ok := d.nonces[k]; ok {
+					kept = append(kept, k)
+				}
+			}
+			if len(kept) == 0 {
+				delete(d.pending, c)
+			} else {
+				d.pending[c] = kept
+			}
+		}
+		q = d.pending[client]
 	}
 	d.nonces[nonce] = &nonceState{issued: now}
+	d.pending[client] = append(q, nonce)
+}
+
+// clientOf is the address a request came from, without the port.
+func clientOf(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+// challenge issues a fresh nonce and returns the one WWW-Authenticate value,
+// as the service sends: algorithm MD5, or SHA-256 when the server was
+// started with DigestSHA256.
+func (d *digestAuth) challenge(stale bool, client string) []string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	nonce := hex.EncodeToString(b[:])
+	now := d.clock.Now()
+	d.mu.Lock()
+	d.remember(nonce, client, now)
 	d.mu.Unlock()
 	st := "false"
 	if stale {
@@ -189,6 +245,7 @@ func (d *digestAuth) verify(r *http.Request, header string, lookup func(string) 
 	if !n.use(nc) {
 		return nil, digestReplay, fmt.Sprintf("nonce count %s was already used", p["nc"])
 	}
+	n.used = true
 	return id, digestOK, ""
 }
 

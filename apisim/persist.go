@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -12,8 +13,12 @@ import (
 )
 
 // The state file holds the world as JSON. It is written atomically (temp
-// file, fsync, rename) with mode 0600, a short while after a change and on
-// Close. A file that does not parse is refused and never overwritten.
+// file, fsync, rename) with mode 0600: at start when it did not exist, before
+// the answer to every API call that changed the world, within saveDelay of a
+// change the world made by itself (an incident, a job finishing), and on
+// Close. A file that does not parse or fails the schema check (checkWorld)
+// is refused with the reason and never overwritten; so is a file larger
+// than the cap.
 
 const stateFormat = 1
 
@@ -22,44 +27,78 @@ type stateFile struct {
 	World  *World `json:"world"`
 }
 
-func loadState(path string) (*World, error) {
-	b, err := os.ReadFile(path)
+func loadState(path string, maxBytes int64) (*World, error) {
+	if maxBytes <= 0 {
+		maxBytes = DefaultStateMaxBytes
+	}
+	fi, err := os.Stat(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read state file: %w", err)
 	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("state file %s is not a regular file; it was left untouched", path)
+	}
+	if fi.Size() > maxBytes {
+		return nil, fmt.Errorf("state file %s is %d MiB, over the %d MiB cap; it was left untouched: raise the cap with --state-max-mb if you mean it", path, fi.Size()>>20, maxBytes>>20)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("read state file: %w", err)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, maxBytes+1))
+	f.Close()
+	if err != nil {
+		return nil, fmt.Errorf("read state file: %w", err)
+	}
+	if int64(len(b)) > maxBytes {
+		return nil, fmt.Errorf("state file %s grew over the %d MiB cap while being read; it was left untouched", path, maxBytes>>20)
+	}
 	var st stateFile
 	if err := json.Unmarshal(b, &st); err != nil {
 		return nil, fmt.Errorf("state file %s is corrupt (%v); it was left untouched: move it away or pass another --state", path, err)
 	}
-	if st.Format != stateFormat || st.World == nil || st.World.Org.ID == "" {
+	if st.Format != stateFormat || st.World == nil {
 		return nil, fmt.Errorf("state file %s is not a dbadmin-sim state (format %d); it was left untouched: move it away or pass another --state", path, st.Format)
+	}
+	if err := checkWorld(st.World); err != nil {
+		return nil, fmt.Errorf("state file %s is inconsistent: %v; it was left untouched: move it away or pass another --state", path, err)
 	}
 	st.World.normalize()
 	return st.World, nil
 }
 
 // snapshotState marshals the world under the lock.
-func (s *Server) snapshotState() ([]byte, error) {
+func (s *Server) snapshotState() ([]byte, uint64, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return json.Marshal(stateFile{Format: stateFormat, World: s.world})
+	return s.snapshotLocked()
+}
+
+// snapshotLocked marshals the world and numbers the snapshot; s.mu is held.
+func (s *Server) snapshotLocked() ([]byte, uint64, error) {
+	b, err := json.Marshal(stateFile{Format: stateFormat, World: s.world})
+	return b, s.persist.nextGen(), err
 }
 
 type persister struct {
 	path     string
-	snapshot func() ([]byte, error)
+	snapshot func() ([]byte, uint64, error)
 	mu       sync.Mutex
 	timer    *time.Timer
 	closed   bool
 	lastErr  error
+
+	writeMu sync.Mutex // one write at a time
+	written uint64     // generation of the newest snapshot on disk
+	gen     uint64     // generation of the newest snapshot taken (under Server.mu)
 }
 
 const saveDelay = 300 * time.Millisecond
 
-func newPersister(path string, snap func() ([]byte, error)) *persister {
+func newPersister(path string, snap func() ([]byte, uint64, error)) *persister {
 	return &persister{path: path, snapshot: snap}
 }
 
@@ -94,10 +133,37 @@ func (p *persister) close() error {
 }
 
 func (p *persister) save() error {
-	b, err := p.snapshot()
+	b, gen, err := p.snapshot()
 	if err != nil {
 		return fmt.Errorf("save state: %w", err)
 	}
+	return p.write(gen, b)
+}
+
+// nextGen numbers a snapshot; call it where the snapshot is taken (under
+// Server.mu) so generations follow the order of changes.
+func (p *persister) nextGen() uint64 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.gen++
+	return p.gen
+}
+
+// write puts snapshot gen on disk unless a newer one is there already.
+func (p *persister) write(gen uint64, b []byte) error {
+	p.writeMu.Lock()
+	defer p.writeMu.Unlock()
+	if gen <= p.written {
+		return nil
+	}
+	if err := p.writeFile(b); err != nil {
+		return err
+	}
+	p.written = gen
+	return nil
+}
+
+func (p *persister) writeFile(b []byte) error {
 	dir := filepath.Dir(p.path)
 	tmp, err := os.CreateTemp(dir, ".dbadmin-sim-state-*")
 	if err != nil {

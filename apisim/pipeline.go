@@ -150,24 +150,39 @@ func (s *Server) serveOp(op catalog.Op, h opHandler) http.Handler {
 
 // run resolves the target, authorizes and runs the handler under the world
 // lock.
+//
+// A call that changed the world is on disk (with --state) before it is
+// answered: the snapshot is taken under the lock and written after it.
 func (s *Server) run(c *call, h opHandler) (any, error) {
+	v, snap, gen, err := s.runLocked(c, h)
+	if snap != nil {
+		if werr := s.persist.write(gen, snap); werr != nil {
+			return nil, newError(http.StatusInternalServerError, "UNEXPECTED_ERROR", "The change was made but could not be saved: %v.", werr)
+		}
+	}
+	return v, err
+}
+
+func (s *Server) runLocked(c *call, h opHandler) (v any, snap []byte, gen uint64, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c.w = s.world
 	c.now = s.clock.Now().UTC().Truncate(time.Second)
 	target, err := c.resolveTarget()
 	if err != nil {
-		return nil, err
+		return nil, nil, 0, err
 	}
 	if !catalog.Authorize(c.id.Roles, c.op, target) {
-		return nil, newError(http.StatusForbidden, "USER_UNAUTHORIZED",
+		return nil, nil, 0, newError(http.StatusForbidden, "USER_UNAUTHORIZED",
 			"This API key does not have the role required for %s: %s.", c.op.ID, c.op.RolesText())
 	}
-	v, err := h(c)
+	v, err = h(c)
 	if c.changed && err == nil && s.persist != nil {
-		s.persist.touch()
+		if snap, gen, err = s.snapshotLocked(); err != nil {
+			return nil, nil, 0, newError(http.StatusInternalServerError, "UNEXPECTED_ERROR", "The change could not be saved: %v.", err)
+		}
 	}
-	return v, err
+	return v, snap, gen, err
 }
 
 // resolveTarget finds the project and org the path names; 404 if missing.
@@ -199,7 +214,7 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (*Identity
 	h := r.Header.Get("Authorization")
 	fail := func(stale bool, code, detail string) (*Identity, *apiError) {
 		e := newError(http.StatusUnauthorized, code, "%s", detail)
-		e.Header = http.Header{"Www-Authenticate": s.digest.challenge(stale)}
+		e.Header = http.Header{"Www-Authenticate": s.digest.challenge(stale, clientOf(r))}
 		return nil, e
 	}
 	switch {

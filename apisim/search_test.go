@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -338,4 +339,28 @@ func TestSearchAnalyzersLegacyRoute(t *testing.T) {
 	assert.Contains(t, ae.Detail, "[0].tokenizer.type")
 	_, err = s.UpdateAnalyzers(ctx, DemoPaymentsID, "payments-rs", []apiclient.Analyzer{{Name: "lucene.mine", Tokenizer: map[string]any{"type": "standard"}}})
 	apiErr(t, err, 400, "VALIDATION_ERROR")
+}
+
+// A definition deeper than a stored document may nest is refused with a
+// 400 naming the member; one at the limit is accepted.
+func TestSearchRefusesDefinitionsDeeperThanTheService(t *testing.T) {
+	_, c := searchEnv(t)
+	ctx := context.Background()
+	params := map[string]string{"groupId": DemoPaymentsID, "clusterName": "payments-rs"}
+	nested := func(arrays int) string {
+		return `{"name":"deep","database":"shop","collectionName":"orders","definition":{"mappings":{"dynamic":false,"fields":{"f":` +
+			strings.Repeat("[", arrays) + strings.Repeat("]", arrays) + `}}}}`
+	}
+	for _, depth := range []int{300, 3000, 9990} {
+		_, err := c.Do(ctx, "createAtlasSearchIndex", apiclient.Request{Params: params, Body: json.RawMessage(nested(depth))}, nil)
+		ae, ok := apiclient.AsError(err)
+		require.True(t, ok, "depth %d: %v", depth, err)
+		assert.Equal(t, 400, ae.Status)
+		assert.Equal(t, "VALIDATION_ERROR", ae.ErrorCode)
+		assert.Contains(t, ae.Detail, "definition.mappings")
+		assert.Contains(t, ae.Detail, "at most 100")
+	}
+	// definition (1) + the index (1) + mappings (1) + fields (1) + arrays = 100
+	_, err := c.Do(ctx, "createAtlasSearchIndex", apiclient.Request{Params: params, Body: json.RawMessage(nested(100 - 4))}, nil)
+	require.NoError(t, err)
 }

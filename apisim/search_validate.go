@@ -2,6 +2,7 @@ package apisim
 
 import (
 	"encoding/json"
+	"sort"
 	"strings"
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient/limits"
@@ -56,6 +57,15 @@ func validateCustomAnalyzer(field string, a map[string]json.RawMessage) *apiErro
 
 // validateDefinition checks a text or vector definition.
 func (c *call) validateDefinition(field, typ string, def map[string]json.RawMessage) *apiError {
+	// Deeper than a stored document may be (limits.MaxDocumentDepth, the
+	// database's 100 levels): refused before anything else reads it. The
+	// definition itself is one level, and the index document around it one
+	// more.
+	for _, k := range sortedRawKeys(def) {
+		if e := limitError("", limits.DocumentDepth(field+k, def[k], 2)); e != nil {
+			return e
+		}
+	}
 	if raw, ok := def["numPartitions"]; ok {
 		var n int
 		if json.Unmarshal(raw, &n) != nil {
@@ -211,4 +221,15 @@ func validateVector(field string, def map[string]json.RawMessage) *apiError {
 		}
 	}
 	return unknownMember(field, def, []string{"fields", "numPartitions", "storedSource", "nestedRoot"}, "a vector search index definition")
+}
+
+// sortedRawKeys lists a JSON object's members in order, so the first
+// problem reported is the same on every run.
+func sortedRawKeys(m map[string]json.RawMessage) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }

@@ -28,8 +28,13 @@ type Options struct {
 	RateLimitPerMin int
 	RateLimits      map[string]RateLimit
 	StateFile       string // load at start, save on change and on Close
+	StateMaxBytes   int64  // refuse a larger state file; default DefaultStateMaxBytes
 	DigestSHA256    bool   // offer (and accept) digest SHA-256 instead of the service's MD5
 	Identities      []Identity
+	// HTTP limits of Start's server; zero means the Default* constant.
+	ReadHeaderTimeout time.Duration
+	ReadTimeout       time.Duration
+	MaxHeaderBytes    int
 }
 
 // Server is the local Administration API.
@@ -106,17 +111,26 @@ func New(opts Options) (*Server, error) {
 	s.reqlog = newRequestLog(500)
 
 	if opts.StateFile != "" {
-		s.world, err = loadState(opts.StateFile)
+		s.world, err = loadState(opts.StateFile, opts.StateMaxBytes)
 		if err != nil {
 			return nil, err
 		}
 	}
-	if s.world == nil {
+	seeded := s.world == nil
+	if seeded {
 		s.world = seedWorld(opts.Seed, s.clock.Now())
 	}
 	s.world.identities = s.idents
 	if opts.StateFile != "" {
 		s.persist = newPersister(opts.StateFile, s.snapshotState)
+		if seeded {
+			// A new state file is written at once: a crash before the first
+			// change then restarts from the same world, and a path that
+			// cannot be written is an error now, not at exit.
+			if err := s.persist.save(); err != nil {
+				return nil, err
+			}
+		}
 	}
 	if err := s.routes(); err != nil {
 		return nil, err
@@ -149,11 +163,11 @@ func (s *Server) Start(addr string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("listen: %w", err)
 	}
-	srv := &http.Server{Handler: s.handler, ReadHeaderTimeout: 10 * time.Second}
+	srv := s.newHTTPServer()
 	s.srvMu.Lock()
 	s.httpSrv = srv
 	s.srvMu.Unlock()
-	go func() { _ = srv.Serve(ln) }()
+	go func() { _ = srv.Serve(shapedListener{ln}) }()
 	return "http://" + ln.Addr().String(), nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"os"
 	"regexp"
 	"runtime"
+	"strings"
 
 	"github.com/BurntSushi/toml"
 )
@@ -51,6 +52,30 @@ type tomlFile struct {
 	path string
 	mode fs.FileMode
 	root map[string]any
+	text string
+}
+
+// unknownKey reports a key the file should not have. The key itself is not
+// quoted (a secret pasted on a line of its own would otherwise be printed):
+// the message gives its line instead.
+func (f *tomlFile) unknownKey(where, key, msg string) *FileError {
+	return &FileError{Path: f.path, Line: f.lineOf(key), Key: strings.TrimSuffix(where, "."), Msg: msg}
+}
+
+// lineOf is the 1-based line where key is assigned or opens a table, or 0.
+func (f *tomlFile) lineOf(key string) int {
+	for i, line := range strings.Split(f.text, "\n") {
+		line = strings.TrimLeft(line, " \t[")
+		for _, form := range []string{key, `"` + key + `"`, "'" + key + "'"} {
+			if rest, ok := strings.CutPrefix(line, form); ok {
+				rest = strings.TrimLeft(rest, " \t")
+				if strings.HasPrefix(rest, "=") || strings.HasPrefix(rest, ".") || strings.HasPrefix(rest, "]") {
+					return i + 1
+				}
+			}
+		}
+	}
+	return 0
 }
 
 // readTOML parses path. A missing file is (nil, nil) unless mustExist.
@@ -79,17 +104,23 @@ func readTOML(path string, mustExist bool) (*tomlFile, error) {
 	if _, err := toml.Decode(string(data), &root); err != nil {
 		return nil, tomlError(path, err)
 	}
-	return &tomlFile{path: path, mode: info.Mode(), root: root}, nil
+	return &tomlFile{path: path, mode: info.Mode(), root: root, text: string(data)}, nil
 }
 
 // quotedValue matches the double-quoted excerpts the TOML parser puts in its
 // messages; they can be the start of a mistyped secret, so they are dropped.
 var quotedValue = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
 
+// quotedKey matches the single-quoted keys the parser names ("Key 'x' has
+// already been defined"); a key can be a pasted secret too. Excerpts of one
+// or two characters ("got '=' instead") say what went wrong and stay.
+var quotedKey = regexp.MustCompile(`'[^'\n]{3,}'`)
+
 func tomlError(path string, err error) error {
 	var pe toml.ParseError
 	if errors.As(err, &pe) {
 		msg := quotedValue.ReplaceAllString(pe.Message, "a value")
+		msg = quotedKey.ReplaceAllString(msg, "a key")
 		return &FileError{Path: path, Line: pe.Position.Line, Col: pe.Position.Col, Msg: "invalid TOML: " + msg}
 	}
 	return &FileError{Path: path, Msg: "invalid TOML"}

@@ -232,7 +232,7 @@ func Load(opts LoadOptions) (*Resolved, error) {
 		r.CloudService = ServiceCloud
 	case ServiceCloud, ServiceCloudGov:
 	default:
-		return nil, fmt.Errorf("config: %s: unsupported service %q (want %s or %s)", m.origin(keyService), r.CloudService, ServiceCloud, ServiceCloudGov)
+		return nil, fmt.Errorf("config: %s: unsupported service (want %s or %s)", m.origin(keyService), ServiceCloud, ServiceCloudGov)
 	}
 
 	r.BaseURL = strings.TrimRight(m.get(keyOpsManagerURL), "/")
@@ -251,8 +251,8 @@ func Load(opts LoadOptions) (*Resolved, error) {
 	switch authType {
 	case "", AuthAPIKeys, AuthServiceAccount, AuthUserAccount, AuthNone:
 	default:
-		return nil, fmt.Errorf("config: %s: unknown auth_type %q (want %s, %s, %s or %s)",
-			m.origin(keyAuthType), authType, AuthAPIKeys, AuthServiceAccount, AuthUserAccount, AuthNone)
+		return nil, fmt.Errorf("config: %s: unknown auth_type (want %s, %s, %s or %s)",
+			m.origin(keyAuthType), AuthAPIKeys, AuthServiceAccount, AuthUserAccount, AuthNone)
 	}
 	r.AuthType = resolveAuthType(authType, r)
 

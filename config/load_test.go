@@ -2,6 +2,7 @@ package config
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -367,20 +368,25 @@ migration = "2s"
 }
 
 func TestSettingsErrorsNameTheKey(t *testing.T) {
-	cases := []struct{ name, content, key string }{
-		{"unknown theme", "theme = \"solarized\"\n", "theme"},
-		{"bad duration", "[poll]\nalerts = \"often\"\n", "poll.alerts"},
-		{"duration as number", "[poll]\nbackups = 15\n", "poll.backups"},
-		{"unknown pane", "[poll]\nalert = \"5s\"\n", "poll.alert"},
-		{"negative log buffer", "log_buffer = -1\n", "log_buffer"},
-		{"relative export dir", "export_dir = \"exports\"\n", "export_dir"},
-		{"keys not strings", "[keys]\nquit = [1]\n", "keys.quit"},
-		{"unknown setting", "colour = \"red\"\n", "colour"},
-		{"unknown profile key", "[default]\npublic_key = \"x\"\n", "default.public_key"},
-		{"bad read_only", "[default]\nread_only = \"yes\"\n", "default.read_only"},
-		{"unknown role", "[[default.roles]]\nrole = \"GROUP_KING\"\ngroup_id = \"g\"\n", "default.roles[0].role"},
-		{"project role without group", "[[default.roles]]\nrole = \"GROUP_OWNER\"\norg_id = \"o\"\n", "default.roles[0].group_id"},
-		{"org role without org", "[[default.roles]]\nrole = \"ORG_OWNER\"\n", "default.roles[0].org_id"},
+	// Unknown keys are named by their line, not quoted: a key can be a
+	// pasted secret.
+	cases := []struct {
+		name, content, key string
+		line               int
+	}{
+		{"unknown theme", "theme = \"solarized\"\n", "theme", 0},
+		{"bad duration", "[poll]\nalerts = \"often\"\n", "poll.alerts", 0},
+		{"duration as number", "[poll]\nbackups = 15\n", "poll.backups", 0},
+		{"unknown pane", "[poll]\nalert = \"5s\"\n", "poll", 2},
+		{"negative log buffer", "log_buffer = -1\n", "log_buffer", 0},
+		{"relative export dir", "export_dir = \"exports\"\n", "export_dir", 0},
+		{"keys not strings", "[keys]\nquit = [1]\n", "keys.quit", 0},
+		{"unknown setting", "colour = \"red\"\n", "", 1},
+		{"unknown profile key", "[default]\npublic_key = \"x\"\n", "default", 2},
+		{"bad read_only", "[default]\nread_only = \"yes\"\n", "default.read_only", 0},
+		{"unknown role", "[[default.roles]]\nrole = \"GROUP_KING\"\ngroup_id = \"g\"\n", "default.roles[0].role", 0},
+		{"project role without group", "[[default.roles]]\nrole = \"GROUP_OWNER\"\norg_id = \"o\"\n", "default.roles[0].group_id", 0},
+		{"org role without org", "[[default.roles]]\nrole = \"ORG_OWNER\"\n", "default.roles[0].org_id", 0},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -390,6 +396,10 @@ func TestSettingsErrorsNameTheKey(t *testing.T) {
 			var fe *FileError
 			require.ErrorAs(t, err, &fe)
 			assert.Equal(t, tc.key, fe.Key)
+			if tc.line > 0 {
+				assert.True(t, strings.HasPrefix(err.Error(), fmt.Sprintf("config: %s:%d: ", path, tc.line)), "got %q", err)
+				return
+			}
 			assert.True(t, strings.HasPrefix(err.Error(), "config: "+path+": "+tc.key+": "), "got %q", err)
 		})
 	}

@@ -145,7 +145,7 @@ func readProfileLayer(f *tomlFile, name string, t map[string]any, strict bool) (
 	}
 	for k := range t {
 		if !known[k] && !cliIgnoredProfileKeys[k] {
-			return nil, &FileError{Path: f.path, Key: where + k, Msg: "unknown key"}
+			return nil, f.unknownKey(where, k, "unknown key")
 		}
 	}
 	return l, nil
@@ -185,7 +185,7 @@ func readRoles(f *tomlFile, v any, key string) ([]catalog.Assignment, error) {
 		}
 		for k := range t {
 			if k != "role" && k != "group_id" && k != "org_id" {
-				return nil, &FileError{Path: f.path, Key: where + k, Msg: "unknown key (want role, group_id or org_id)"}
+				return nil, f.unknownKey(where, k, "unknown key (want role, group_id or org_id)")
 			}
 		}
 		r := catalog.Role(strings.ToUpper(strings.TrimSpace(role)))
@@ -193,7 +193,7 @@ func readRoles(f *tomlFile, v any, key string) ([]catalog.Assignment, error) {
 		case r == "":
 			return nil, &FileError{Path: f.path, Key: where + "role", Msg: "missing"}
 		case !r.Known():
-			return nil, &FileError{Path: f.path, Key: where + "role", Msg: fmt.Sprintf("unknown role %q (want one of %s)", role, roleNames())}
+			return nil, &FileError{Path: f.path, Key: where + "role", Msg: fmt.Sprintf("unknown role (want one of %s)", roleNames())}
 		case r.IsOrgRole() && (org == "" || group != ""):
 			return nil, &FileError{Path: f.path, Key: where + "org_id", Msg: "an organization role needs org_id (and no group_id)"}
 		case !r.IsOrgRole() && (group == "" || org != ""):

@@ -57,7 +57,7 @@ func readSettings(f *tomlFile, panes Intervals) (settings, error) {
 			continue
 		}
 		if _, isTable := v.(map[string]any); !isTable {
-			return s, &FileError{Path: f.path, Key: k, Msg: fmt.Sprintf("unknown setting (want %s, or a [profile] table)", strings.Join(sortedNames(ownGlobalKeys), ", "))}
+			return s, f.unknownKey("", k, fmt.Sprintf("unknown setting (want %s, or a [profile] table)", strings.Join(sortedNames(ownGlobalKeys), ", ")))
 		}
 	}
 	theme, _, err := getString(f, f.root, keyTheme, "")
@@ -65,7 +65,7 @@ func readSettings(f *tomlFile, panes Intervals) (settings, error) {
 		return s, err
 	}
 	if theme != "" && !slices.Contains(Themes, theme) {
-		return s, &FileError{Path: f.path, Key: keyTheme, Msg: fmt.Sprintf("unknown theme %q (want %s, or leave it empty to follow the terminal)", theme, strings.Join(Themes, ", "))}
+		return s, &FileError{Path: f.path, Key: keyTheme, Msg: fmt.Sprintf("unknown theme (want %s, or leave it empty to follow the terminal)", strings.Join(Themes, ", "))}
 	}
 	s.theme = theme
 	if n, ok, err := getInt(f, f.root, keyLogBuffer, ""); err != nil {
@@ -143,7 +143,7 @@ func readPoll(f *tomlFile, panes Intervals) (Intervals, error) {
 	for pane, v := range t {
 		key := keyPoll + "." + pane
 		if _, ok := panes[pane]; !ok {
-			return iv, &FileError{Path: f.path, Key: key, Msg: "unknown pane (want " + strings.Join(names, ", ") + ")"}
+			return iv, f.unknownKey(keyPoll, pane, "unknown pane (want "+strings.Join(names, ", ")+")")
 		}
 		s, ok := v.(string)
 		if !ok {
@@ -151,10 +151,10 @@ func readPoll(f *tomlFile, panes Intervals) (Intervals, error) {
 		}
 		d, err := time.ParseDuration(s)
 		if err != nil {
-			return iv, &FileError{Path: f.path, Key: key, Msg: fmt.Sprintf("bad duration %q (use a value such as \"15s\" or \"1m\")", s)}
+			return iv, &FileError{Path: f.path, Key: key, Msg: `bad duration (use a value such as "15s" or "1m")`}
 		}
 		if d < time.Second || d > 24*time.Hour {
-			return iv, &FileError{Path: f.path, Key: key, Msg: fmt.Sprintf("duration %s out of range (1s to 24h)", s)}
+			return iv, &FileError{Path: f.path, Key: key, Msg: "duration out of range (1s to 24h)"}
 		}
 		iv[pane] = d
 	}

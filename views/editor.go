@@ -38,7 +38,22 @@ func EditorCommand(path string) (*exec.Cmd, error) {
 	if err != nil {
 		return nil, fmt.Errorf("no editor %q (set EDITOR): %w", args[0], err)
 	}
-	return exec.Command(bin, append(args[1:], path)...), nil
+	cmd := exec.Command(bin, append(args[1:], path)...)
+	cmd.Env = ChildEnv(os.Environ())
+	return cmd, nil
+}
+
+// ChildEnv is the environment a child process (the editor) gets: ours
+// without the MONGODB_ATLAS_* variables, which hold API keys, client
+// secrets and tokens the child has no business with.
+func ChildEnv(environ []string) []string {
+	out := make([]string, 0, len(environ))
+	for _, kv := range environ {
+		if !strings.HasPrefix(strings.ToUpper(kv), "MONGODB_ATLAS_") {
+			out = append(out, kv)
+		}
+	}
+	return out
 }
 
 // ExecEditor hands the terminal to EditorCommand through tea.ExecProcess.

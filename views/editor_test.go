@@ -281,3 +281,32 @@ func TestDecodeJSONPositions(t *testing.T) {
 	assert.Equal(t, 2, d.Count)
 	assert.EqualError(t, DecodeJSON(" \n ", &d), "the document is empty")
 }
+
+// The editor is a child process: it must not inherit the API keys, client
+// secrets or tokens the dashboard was started with.
+func TestEditorGetsNoAtlasSecrets(t *testing.T) {
+	dir := t.TempDir()
+	script := shellScript(t, dir, "editor.sh", `env > "`+dir+`/env"`)
+	t.Setenv("VISUAL", "")
+	t.Setenv("EDITOR", script+" --wait")
+	secrets := map[string]string{
+		"MONGODB_ATLAS_PRIVATE_API_KEY": "priv-0123-secret",
+		"MONGODB_ATLAS_PUBLIC_API_KEY":  "pubkey-0123",
+		"MONGODB_ATLAS_CLIENT_SECRET":   "sa-secret-0123",
+		"MONGODB_ATLAS_ACCESS_TOKEN":    "token-0123",
+		"mongodb_atlas_private_api_key": "lower-0123-secret",
+	}
+	for k, v := range secrets {
+		t.Setenv(k, v)
+	}
+	t.Setenv("DBADMIN_TEST_KEPT", "kept")
+	msg := Edit{Pane: ID("settings"), Text: "{}", Run: RunEditor}.Open()()
+	require.NoError(t, msg.(PaneMsg).Msg.(EditedMsg).Err)
+	env, err := os.ReadFile(filepath.Join(dir, "env"))
+	require.NoError(t, err)
+	for k, v := range secrets {
+		assert.NotContains(t, string(env), v, k)
+	}
+	assert.NotContains(t, strings.ToUpper(string(env)), "MONGODB_ATLAS_")
+	assert.Contains(t, string(env), "DBADMIN_TEST_KEPT=kept", "the rest of the environment is passed on")
+}

@@ -212,3 +212,43 @@ func BuiltInAnalyzer(name string) bool {
 	}
 	return false
 }
+
+// MaxDocumentDepth is the deepest nesting of objects and arrays a document
+// may have: the database's documented limit for BSON documents ("MongoDB
+// supports no more than 100 levels of nesting for BSON documents", MongoDB
+// Limits and Thresholds), which a search index definition stored by the
+// service cannot exceed either.
+const MaxDocumentDepth = 100
+
+// DocumentDepth checks that the JSON text raw, found at field inside a
+// document already outer levels deep, nests at most MaxDocumentDepth
+// levels in all. It scans raw once and decodes nothing.
+func DocumentDepth(field string, raw []byte, outer int) error {
+	depth, deepest, inString, escaped := 0, 0, false, false
+	for _, c := range raw {
+		if inString {
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = true
+		case '{', '[':
+			depth++
+			deepest = max(deepest, depth)
+		case '}', ']':
+			depth--
+		}
+	}
+	if outer+deepest > MaxDocumentDepth {
+		return refuse(field, "nests %d levels of objects and arrays; at most %d are allowed", outer+deepest, MaxDocumentDepth)
+	}
+	return nil
+}

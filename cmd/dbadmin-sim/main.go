@@ -31,6 +31,7 @@ type config struct {
 	rateLimit                  int
 	digestSHA256               bool
 	rateLimits                 map[string]apisim.RateLimit
+	stateMaxMB                 int
 }
 
 func parseFlags(args []string, stderr io.Writer) (*config, error) {
@@ -48,6 +49,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.StringVar(&rate, "rate-limit", "", "token buckets: N/min sets every endpoint set to N a minute per scope; SET=N/min,... sets one (default: the simulator's generous sets)")
 	fs.StringVar(&c.state, "state", "", "state file: loaded at start, saved on change and at exit")
 	fs.BoolVar(&c.digestSHA256, "digest-sha256", false, "challenge with digest SHA-256 instead of the service's MD5")
+	fs.IntVar(&c.stateMaxMB, "state-max-mb", apisim.DefaultStateMaxBytes>>20, "refuse a --state file larger than this many MiB")
 	fs.StringVar(&c.keys, "keys", "", "JSON file of identities (required for a non-loopback --addr)")
 	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
@@ -78,6 +80,8 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		return nil, fmt.Errorf("--fault-rate must be between 0 and 1")
 	case c.malformedRate < 0 || c.malformedRate > 1:
 		return nil, fmt.Errorf("--malformed-rate must be between 0 and 1")
+	case c.stateMaxMB < 1:
+		return nil, fmt.Errorf("--state-max-mb must be at least 1")
 	case c.service == "" || strings.ContainsAny(c.service, "/{} "):
 		return nil, fmt.Errorf("--service must be a single path segment")
 	}
@@ -94,7 +98,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	opts := apisim.Options{Service: c.service, Seed: c.seed, Speed: c.speed, Latency: c.latency, FaultRate: c.faultRate,
-		MalformedRate: c.malformedRate, RateLimitPerMin: c.rateLimit, RateLimits: c.rateLimits, StateFile: c.state, DigestSHA256: c.digestSHA256}
+		MalformedRate: c.malformedRate, RateLimitPerMin: c.rateLimit, RateLimits: c.rateLimits, StateFile: c.state,
+		StateMaxBytes: int64(c.stateMaxMB) << 20, DigestSHA256: c.digestSHA256}
 	if c.keys != "" {
 		ids, err := apisim.LoadIdentities(c.keys)
 		if err != nil {

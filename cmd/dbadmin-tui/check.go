@@ -94,6 +94,7 @@ func (cc checkCommand) run(ctx context.Context, args []string, stdout, stderr io
 	fs.StringVar(&opts.BaseURL, "base-url", "", "service address (default: the profile's, $MONGODB_ATLAS_OPS_MANAGER_URL, or the cloud)")
 	fs.StringVar(&opts.ServiceSegment, "service", "", "API path segment: /api/{service}/v2 (default atlas)")
 	fs.StringVar(&opts.ConfigPath, "config", "", "our config file (default: $XDG_CONFIG_HOME/dbadmin-tui/config.toml)")
+	allowHTTP := fs.Bool("allow-http", false, "accept a plain http:// base URL off loopback (credentials cross the network unencrypted)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprintln(stdout, "usage: dbadmin-tui check [--profile P] [--base-url URL] [--service S] [--config FILE]")
@@ -136,6 +137,7 @@ func (cc checkCommand) run(ctx context.Context, args []string, stdout, stderr io
 		OnRetry: func(op string, attempt int, wait time.Duration, err error) {
 			fmt.Fprintln(stderr, scrub("dbadmin-tui check: "+oneLine(retryReason(err))+"; retrying "+op+" in "+wait.Round(100*time.Millisecond).String(), secrets))
 		},
+		AllowHTTP: *allowHTTP,
 	})
 	if err != nil {
 		return fail(stderr, secrets, "%s", err)

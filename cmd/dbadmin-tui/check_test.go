@@ -262,6 +262,12 @@ func TestCheckFailuresAreOneLine(t *testing.T) {
 			want: []string{"cannot reach http://" + closed + ": connection refused"},
 		},
 		{
+			name: "plain http off loopback",
+			env:  map[string]string{"MONGODB_ATLAS_ACCESS_TOKEN": token},
+			args: []string{"--base-url", "http://cloud.example.com"},
+			want: []string{"refusing plain http:// to cloud.example.com", "--allow-http"},
+		},
+		{
 			name: "wrong API key",
 			env: map[string]string{
 				"MONGODB_ATLAS_PUBLIC_API_KEY": "wrongpub", "MONGODB_ATLAS_PRIVATE_API_KEY": "wrong-private-key-000",

@@ -29,6 +29,7 @@ type flags struct {
 	demoSpeed                             float64
 	demoListen                            string
 	version                               bool
+	allowHTTP                             bool
 }
 
 // parseFlags parses and validates; any problem is one line for the user.
@@ -51,6 +52,7 @@ func parseFlags(args []string) (flags, error) {
 	fs.Float64Var(&f.demoSpeed, "demo-speed", 10, "")
 	fs.StringVar(&f.demoListen, "demo-listen", defaultDemoListen, "")
 	fs.BoolVar(&f.version, "version", false, "")
+	fs.BoolVar(&f.allowHTTP, "allow-http", false, "")
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
 			return f, err
@@ -145,6 +147,8 @@ Connection:
   --config PATH       our config file (default $XDG_CONFIG_HOME/dbadmin-tui/config.toml)
   --base-url URL      service address, overriding the profile
   --service SEGMENT   API path segment: /api/SEGMENT/v2 (default atlas)
+  --allow-http        accept a plain http:// base URL off loopback (credentials
+                      then cross the network unencrypted)
   --demo              run against a built-in simulator with demo data
   --demo-role NAME    demo identity: ` + strings.Join(demoRoles(), ", ") + ` (default org-owner)
   --demo-speed N      demo clock speed-up (default 10)

@@ -140,7 +140,7 @@ func setup(f flags, getenv func(string) string) (*app, error) {
 		opts.LogBuffer = prof.LogBuffer
 		opts.ExportDir = expandHome(prof.ExportDir, getenv)
 		roles = prof.Roles
-		clientOpts = apiclient.Options{BaseURL: prof.BaseURL, Service: prof.Service, Auth: auth}
+		clientOpts = apiclient.Options{BaseURL: prof.BaseURL, Service: prof.Service, Auth: auth, AllowHTTP: f.allowHTTP}
 	}
 	// The gate sits in the client too: even a request sent outside the
 	// action path is refused before it leaves in read-only mode or without

@@ -33,6 +33,7 @@ type renderCache struct {
 	entries map[renderKey]string
 	order   []renderKey
 	renders int // glamour calls made, for tests
+	bytes   int // markdown bytes given to glamour, for tests
 }
 
 const renderCacheSize = 16
@@ -69,7 +70,61 @@ type Detail struct {
 	cache   *renderCache
 	nav     keymap.Navigation
 	err     error
+	// async renders markdown longer than asyncRenderBytes off the UI loop:
+	// the view says "rendering…" until TakeRender's Cmd answers.
+	async   bool
+	pending *renderKey
 }
+
+// asyncRenderBytes is the markdown size above which an async Detail renders
+// in a Cmd; below it glamour takes well under a millisecond.
+const asyncRenderBytes = 4 << 10
+
+// RenderedMsg carries a markdown render done off the UI loop back to the
+// Detail that asked for it (through its pane: see TakeRender).
+type RenderedMsg struct {
+	key renderKey
+	out string
+	err error
+}
+
+// SetAsync makes long markdown render off the UI loop.
+func (d *Detail) SetAsync(on bool) { d.async = on }
+
+// TakeRender returns the Cmd that renders the pending markdown, if any; wrap
+// addresses its RenderedMsg to the pane that owns this Detail, which hands
+// it to Rendered.
+func (d *Detail) TakeRender(wrap func(tea.Msg) tea.Msg) tea.Cmd {
+	if d.pending == nil {
+		return nil
+	}
+	k := *d.pending
+	d.pending = nil
+	return func() tea.Msg {
+		out, err := renderMarkdown(k)
+		return wrap(RenderedMsg{key: k, out: out, err: err})
+	}
+}
+
+// Rendered stores a render done off the loop and shows it if it is still
+// what the view is on.
+func (d *Detail) Rendered(msg RenderedMsg) {
+	d.cache.put(msg.key, msg.out)
+	d.cache.renders++
+	d.cache.bytes += len(msg.key.content)
+	if d.kind == detailMarkdown && msg.key == (renderKey{content: d.content, width: d.width, style: d.style}) {
+		d.err = msg.err
+		y := d.vp.YOffset()
+		d.vp.SetContent(msg.out)
+		d.vp.SetYOffset(y)
+	}
+}
+
+// RenderedBytes is how much markdown glamour has been given in all.
+func (d Detail) RenderedBytes() int { return d.cache.bytes }
+
+// Pending reports a render waiting for TakeRender.
+func (d Detail) Pending() bool { return d.pending != nil }
 
 // NewDetail returns an empty detail view. km may be nil.
 func NewDetail(th themes.Theme, km *keymap.KeyMap) Detail {
@@ -167,19 +222,30 @@ func (d *Detail) render() string {
 	if s, ok := d.cache.get(k); ok {
 		return s
 	}
+	if d.async && len(d.content) > asyncRenderBytes {
+		d.pending = &k
+		return "rendering…"
+	}
 	d.cache.renders++
-	r, err := glamour.NewTermRenderer(glamourStyle(d.style), glamour.WithWordWrap(max(d.width-2, 10)))
-	var out string
-	if err == nil {
-		out, err = r.Render(d.content)
-	}
+	d.cache.bytes += len(d.content)
+	out, err := renderMarkdown(k)
 	d.err = err
-	if err != nil {
-		out = d.content
-	}
-	out = strings.TrimRight(out, "\n")
 	d.cache.put(k, out)
 	return out
+}
+
+// renderMarkdown runs glamour; it touches no Detail state, so it may run
+// in a Cmd. On an error the source is shown as it is.
+func renderMarkdown(k renderKey) (string, error) {
+	r, err := glamour.NewTermRenderer(glamourStyle(k.style), glamour.WithWordWrap(max(k.width-2, 10)))
+	var out string
+	if err == nil {
+		out, err = r.Render(k.content)
+	}
+	if err != nil {
+		out = k.content
+	}
+	return stripHyperlinks(strings.TrimRight(out, "\n")), err
 }
 
 // Update scrolls.

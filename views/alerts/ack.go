@@ -315,12 +315,12 @@ func (p *Pane) showResults(verb string) {
 	fmt.Fprintf(&b, "# Bulk %s\n\n", strings.TrimSuffix(verb, "d"))
 	b.WriteString("| alert | what | outcome |\n|---|---|---|\n")
 	for _, r := range p.results {
-		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", r.id, mdCell(r.what), mdCell(r.outcome))
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", mdCell(r.id), mdCell(r.what), mdCell(r.outcome))
 	}
 	b.WriteString("\nesc: back to the list · failed alerts stay marked; `a` retries them\n")
 	p.detail.SetMarkdown(b.String())
 }
 
 func mdCell(s string) string {
-	return strings.NewReplacer("|", "\\|", "\n", " ").Replace(components.Sanitize(s))
+	return components.EscapeMarkdown(s)
 }

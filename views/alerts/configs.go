@@ -57,7 +57,7 @@ func (p *Pane) rebuildConfigRows() {
 func (p *Pane) renderConfigDetail() {
 	c, ok := p.configs[p.cfgDetailID]
 	if !ok {
-		p.detail.SetMarkdown("# Alert configuration " + p.cfgDetailID + "\n\nIt is no longer in the list.")
+		p.detail.SetMarkdown("# Alert configuration " + mdCell(p.cfgDetailID) + "\n\nIt is no longer in the list.")
 		return
 	}
 	var b strings.Builder

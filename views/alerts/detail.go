@@ -84,7 +84,7 @@ func (p *Pane) detailLoaded(msg views.ResultMsg) tea.Cmd {
 func (p *Pane) renderDetail() {
 	a, ok := p.alert(p.detailID)
 	if !ok {
-		p.detail.SetMarkdown("# Alert " + p.detailID + "\n\nThis alert is no longer in the list.")
+		p.detail.SetMarkdown("# Alert " + mdCell(p.detailID) + "\n\nThis alert is no longer in the list.")
 		return
 	}
 	now := p.ctx.Now()

@@ -503,7 +503,7 @@ func (p *Pane) View() string {
 	if n := p.noteText(); n != "" {
 		lines = append(lines, fit(th.ErrorText.Render(components.Sanitize(n))))
 	}
-	lines = append(lines, p.body(), fit(th.Muted.Render(p.footer())))
+	lines = append(lines, p.body(), fit(th.Muted.Render(components.Sanitize(p.footer()))))
 	return lipgloss.JoinVertical(lipgloss.Left, lines...)
 }
 

@@ -16,7 +16,7 @@ import (
 
 // newWorld is apisim on a manual clock, every request logged, with an
 // org-owner client that has no gate (the gate is the root's business).
-func newWorld(t *testing.T) *viewstest.Sim { return viewstest.NewSim(t, viewstest.SimOptions{}) }
+func newWorld(t testing.TB) *viewstest.Sim { return viewstest.NewSim(t, viewstest.SimOptions{}) }
 
 // editorScript answers each editor run: given the file's text, the text
 // to save (or an error for an editor that failed). Runs are recorded.
@@ -55,7 +55,7 @@ type harness struct {
 	ed *editorScript
 }
 
-func newHarness(t *testing.T, w *viewstest.Sim, cluster string, width, height int) *harness {
+func newHarness(t testing.TB, w *viewstest.Sim, cluster string, width, height int) *harness {
 	t.Helper()
 	ctx := w.Context(Registration)
 	ctx.ClusterName, ctx.Layout = cluster, views.LayoutFor(width)

@@ -8,6 +8,7 @@ package search
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -86,6 +87,7 @@ func NewWithEditor(ctx views.Context, editor views.EditorFunc) *Pane {
 	p.table = components.NewTable(treeColumns(), ctx.Theme, ctx.Keys)
 	p.analyzerTable = components.NewTable(analyzerColumns(), ctx.Theme, ctx.Keys)
 	p.detail = components.NewDetail(ctx.Theme, ctx.Keys)
+	p.detail.SetAsync(true) // definitions render off the UI loop
 	return p
 }
 
@@ -137,6 +139,13 @@ func (p *Pane) Selected() string {
 		return p.analyzerTable.SelectedID()
 	}
 	if ix, _, ok := p.selectedIndex(); ok {
+		// A definition too large to show is what y copies.
+		if ix.LatestDefinition != nil {
+			if d := components.NewDocument(ix.LatestDefinition); d.TooLarge {
+				b, _ := json.Marshal(ix.LatestDefinition)
+				return string(b)
+			}
+		}
 		return ix.IndexID
 	}
 	return ""
@@ -237,6 +246,16 @@ func versionBefore(v string, major, minor int) bool {
 }
 
 func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
+	if r, ok := msg.(components.RenderedMsg); ok {
+		p.detail.Rendered(r)
+		return p, nil
+	}
+	_, cmd := p.update(msg)
+	// A long detail is rendered by a Cmd, never on the UI loop.
+	return p, tea.Batch(cmd, p.detail.TakeRender(func(m tea.Msg) tea.Msg { return views.PaneMsg{Pane: ID, Msg: m} }))
+}
+
+func (p *Pane) update(msg tea.Msg) (views.Pane, tea.Cmd) {
 	switch msg := msg.(type) {
 	case views.ResultMsg:
 		return p, p.result(msg)

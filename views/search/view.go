@@ -2,7 +2,6 @@ package search
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -167,7 +166,7 @@ func yesNo(b bool) string {
 // indexMarkdown is the index detail: status, per-host table, synonyms, the
 // latest definition and, during an update, the staged one.
 func indexMarkdown(cluster string, ix apiclient.SearchIndex, deleting bool) string {
-	san := components.Sanitize
+	san := components.EscapeMarkdown
 	var b strings.Builder
 	status := string(ix.Status)
 	if deleting && ix.Status != apiclient.IndexDeleting {
@@ -265,12 +264,10 @@ func mainOf(ix apiclient.SearchIndex) *apiclient.IndexGeneration {
 	return nil
 }
 
+// writeJSONBlock shows a server document through the bounded path: one
+// measuring pass, and a summary instead of the document over the limits.
 func writeJSONBlock(b *strings.Builder, title string, v any) {
-	raw, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return
-	}
-	fmt.Fprintf(b, "\n## %s\n\n```json\n%s\n```\n", title, components.SanitizeText(string(raw)))
+	b.WriteString(components.NewDocument(v).Markdown(title, "definition"))
 }
 
 // openAnalyzers shows the user-defined analyzers of the cluster under the

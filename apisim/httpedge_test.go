@@ -1,0 +1,138 @@
+package apisim
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func startServer(t *testing.T, opts Options) (*Server, string) {
+	t.Helper()
+	if opts.Clock == nil {
+		opts.Clock = NewManualClock(testStart)
+	}
+	s, err := New(opts)
+	require.NoError(t, err)
+	base, err := s.Start("127.0.0.1:0")
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = s.Close() })
+	return s, base
+}
+
+// rawExchange writes raw bytes on a fresh connection and reads until the
+// server closes it (or the deadline passes).
+func rawExchange(t *testing.T, base, raw string, deadline time.Duration) (*http.Response, []byte, time.Duration) {
+	t.Helper()
+	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
+	require.NoError(t, err)
+	defer conn.Close()
+	start := time.Now()
+	_ = conn.SetDeadline(start.Add(deadline))
+	go func() { _, _ = io.WriteString(conn, raw) }()
+	br := bufio.NewReader(conn)
+	res, err := http.ReadResponse(br, nil)
+	if err != nil {
+		return nil, nil, time.Since(start)
+	}
+	body, _ := io.ReadAll(res.Body)
+	return res, body, time.Since(start)
+}
+
+func TestUnfinishedRequestsDoNotHoldAConnection(t *testing.T) {
+	_, base := startServer(t, Options{ReadHeaderTimeout: 200 * time.Millisecond, ReadTimeout: 400 * time.Millisecond})
+	addr := strings.TrimPrefix(base, "http://")
+	for name, raw := range map[string]string{
+		"headers never end": "GET /api/atlas/v2 HTTP/1.1\r\nHost: x\r\nX-Slow: ",
+		"body never comes":  "POST /api/atlas/v2/groups HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"na",
+	} {
+		conn, err := net.Dial("tcp", addr)
+		require.NoError(t, err)
+		_, err = io.WriteString(conn, raw)
+		require.NoError(t, err)
+		_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+		start := time.Now()
+		_, _ = io.Copy(io.Discard, conn) // returns when the server closes
+		held := time.Since(start)
+		conn.Close()
+		assert.Less(t, held, 5*time.Second, "%s: the server held the connection %v", name, held)
+	}
+}
+
+// What net/http would answer in plain text comes in the API's error shape.
+func TestPreHandlerErrorsUseTheErrorShape(t *testing.T) {
+	_, base := startServer(t, Options{MaxHeaderBytes: 4096})
+	cases := []struct {
+		name, raw string
+		status    int
+		code      string
+	}{
+		{"path over the header limit", "GET /api/atlas/v2/" + strings.Repeat("a", 64<<10) + " HTTP/1.1\r\nHost: x\r\n\r\n", 431, "REQUEST_HEADER_FIELDS_TOO_LARGE"},
+		{"control byte in a header name", "GET /api/atlas/v2 HTTP/1.1\r\nHost: x\r\nBad\x01Name: v\r\n\r\n", 400, "INVALID_REQUEST"},
+		{"control byte in a header value", "GET /api/atlas/v2 HTTP/1.1\r\nHost: x\r\nX-A: a\x00b\r\n\r\n", 400, "INVALID_REQUEST"},
+		{"malformed request line", "NOT A REQUEST\r\n\r\n", 400, "INVALID_REQUEST"},
+		{"missing Host", "GET /api/atlas/v2 HTTP/1.1\r\n\r\n", 400, "INVALID_REQUEST"},
+		{"unknown transfer encoding", "POST /api/atlas/v2/groups HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: zip\r\n\r\n", 501, "UNSUPPORTED_TRANSFER_ENCODING"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res, body, _ := rawExchange(t, base, tc.raw, 5*time.Second)
+			require.NotNil(t, res, "no HTTP answer")
+			assert.Equal(t, tc.status, res.StatusCode)
+			assert.Equal(t, "application/json", res.Header.Get("Content-Type"))
+			var e errorBody
+			require.NoError(t, json.Unmarshal(body, &e), "%q", body)
+			assert.Equal(t, tc.status, e.Error)
+			assert.Equal(t, tc.code, e.ErrorCode)
+			assert.Equal(t, http.StatusText(tc.status), e.Reason)
+			assert.NotEmpty(t, e.Detail)
+		})
+	}
+	// An ordinary answer passes through untouched.
+	res, body, _ := rawExchange(t, base, "GET /api/atlas/v2 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", 5*time.Second)
+	require.NotNil(t, res)
+	assert.Equal(t, 401, res.StatusCode)
+	assert.Contains(t, string(body), `"errorCode":"CREDENTIALS_REQUIRED"`)
+}
+
+// A flood of unauthenticated requests cannot evict a nonce an honest
+// client is signing with, from the same address or from many others.
+func TestNonceFloodDoesNotEvictLiveNonces(t *testing.T) {
+	e := newEnv(t, Options{})
+	d := e.digest("org-owner", "MD5")
+	st, _, b := d.do(t, rawReq{method: "GET", path: "/api/atlas/v2/groups"})
+	require.Equal(t, 200, st, "%s", b)
+
+	// Real requests over HTTP from the same loopback address...
+	for i := 0; i < 200; i++ {
+		res, err := http.Get(e.ts.URL + "/api/atlas/v2/groups")
+		require.NoError(t, err)
+		res.Body.Close()
+		require.Equal(t, 401, res.StatusCode)
+	}
+	// ...then 50,000 more challenges from it and 60,000 spread over many
+	// addresses, straight into the store.
+	for i := 0; i < 50000; i++ {
+		e.srv.digest.challenge(false, "127.0.0.1")
+	}
+	for i := 0; i < 60000; i++ {
+		e.srv.digest.challenge(false, fmt.Sprintf("10.0.%d.%d", i/250%250, i%250))
+	}
+	e.srv.digest.mu.Lock()
+	stored := len(e.srv.digest.nonces)
+	e.srv.digest.mu.Unlock()
+	assert.LessOrEqual(t, stored, maxNonces, "the store stays bounded")
+
+	nonce := d.nonce
+	st, _, b = d.do(t, rawReq{method: "GET", path: "/api/atlas/v2/groups"})
+	assert.Equal(t, 200, st, "the honest client's nonce was evicted: %s", b)
+	assert.Equal(t, nonce, d.nonce, "no new challenge was needed")
+}
