@@ -66,7 +66,7 @@ func TestAddAPane(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 3*time.Second, pollFrom(prof.Poll).Every(triage.ID))
 	_, err = config.Load(config.LoadOptions{ConfigPath: path, Env: env, Panes: ui.Panes().PollDefaults()})
-	assert.ErrorContains(t, err, "poll.triage", "unknown without the registration")
+	assert.ErrorContains(t, err, "config.toml:2: unknown pane", "unknown without the registration")
 	assert.Equal(t, 7*time.Second, panes.PollDefaults()["triage"])
 
 	// Conflicts: its key against a global one, and a registration that
