@@ -204,7 +204,7 @@ var scheduledEvents = []eventSpec{
 	{"DEPLOYMENT_FAILURE", "NDS Audit Types", "cluster", 2, [2]int{10, 120}},
 	{"CLUSTER_BLOCK_WRITE", "NDS Audit Types", "cluster", 2, [2]int{0, 0}},
 	{"CLUSTER_UNBLOCK_WRITE", "NDS Audit Types", "cluster", 1, [2]int{1, 1}},
-	{"AUTO_HEALING_REQUESTED_NODE_RESYNC", "NDS Audit Types", "host", 2, [2]int{20, 180}},
+	{"HOST_NOT_ENOUGH_DISK_SPACE", "Host Event Types", "host", 2, [2]int{20, 180}},
 	{"AUTO_HEALING_CANNOT_REPAIR_INTERNAL", "NDS Audit Types", "host", 1, [2]int{0, 0}},
 	{"FTDC_SETTINGS_UPDATED", "NDS Audit Types", "cluster", 1, [2]int{1, 1}},
 	{"STEP_SKIPPED", "NDS Maintenance Window Audit Types", "cluster", 1, [2]int{1, 1}},

@@ -199,6 +199,53 @@ func TestIncidentsFireOnTheClockAndResolve(t *testing.T) {
 	}
 }
 
+// alertable are the event types the seeded configurations watch, each in
+// one of the service's alertable enums.
+var alertable = map[string]bool{"HOST_DOWN": true, "OUTSIDE_METRIC_THRESHOLD": true, "REPLICATION_OPLOG_WINDOW_RUNNING_OUT": true,
+	"NO_PRIMARY": true, "CPS_SNAPSHOT_FAILED": true, "CLUSTER_MONGOS_IS_MISSING": true, "DEPLOYMENT_FAILURE": true,
+	"CLUSTER_BLOCK_WRITE": true, "HOST_NOT_ENOUGH_DISK_SPACE": true, "CREDIT_CARD_ABOUT_TO_EXPIRE": true}
+
+// The demo world raises alerts only for event types the service alerts on;
+// the spec's other events happen as incidents no configuration watches.
+func TestDemoWorldAlertsOnlyOnAlertableEventTypes(t *testing.T) {
+	e := newEnv(t, Options{})
+	d := e.digest("org-owner", "MD5")
+	d.challenge(t)
+	st, b := d.get(t, "/api/atlas/sim/incidents") // the engine starts now
+	require.Equal(t, 200, st, string(b))
+	e.clock.Advance(48 * time.Hour)
+	d.challenge(t)
+	st, b = d.get(t, "/api/atlas/sim/incidents")
+	require.Equal(t, 200, st, string(b))
+	var out map[string][]*Incident
+	require.NoError(t, json.Unmarshal(b, &out))
+	unwatched := 0
+	for _, in := range out["incidents"] {
+		if !alertable[in.EventTypeName] {
+			unwatched++
+			assert.Empty(t, in.AlertIDs, "%s opened an alert", in.EventTypeName)
+		}
+	}
+	assert.Positive(t, unwatched, "the other event families still happen")
+
+	e.srv.mu.Lock()
+	defer e.srv.mu.Unlock()
+	for _, ac := range e.srv.world.AlertConfigs {
+		assert.True(t, alertable[ac.EventTypeName], "configuration for %s", ac.EventTypeName)
+	}
+	raised := 0
+	for _, a := range e.srv.world.Alerts {
+		assert.True(t, alertable[a.EventTypeName], "alert %s for %s", a.ID, a.EventTypeName)
+		if a.CurrentValue != nil {
+			assert.Contains(t, alertUnits, a.CurrentValue.Units, "alert %s reads in the unit enum", a.ID)
+		}
+		if !a.Created.Before(testStart) {
+			raised++
+		}
+	}
+	assert.Positive(t, raised, "the engine raised alerts")
+}
+
 func TestControlIncidentValidation(t *testing.T) {
 	e := newAlertEnv(t)
 	st, h, b := e.ctrl.do(t, rawReq{method: "POST", path: "/api/atlas/sim/incidents", ctype: "application/json",
