@@ -581,7 +581,7 @@ func updateDataProtectionSettings(c *call) (any, error) {
 	if old != nil {
 		p.Pending = "UPDATING"
 	}
-	p.UpdatedDate, p.UpdatedUser = c.now, c.id.PublicKey
+	p.UpdatedDate, p.UpdatedUser = c.now, c.id.username()
 	c.w.Compliance[c.project.ID] = &p
 	c.markChanged()
 	return c.complianceView(&p), nil

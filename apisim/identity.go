@@ -67,6 +67,21 @@ func DemoIdentities() []Identity {
 	}
 }
 
+// username is how the service names the caller in the members that hold a
+// user (acknowledgingUsername, a compliance policy's updatedUser): an email.
+// The demo identities keep memorable key names (org-owner, demo-sa); each
+// stands for the user <name>@demo.example.
+func (id *Identity) username() string { return userEmail(id.PublicKey) }
+
+// userEmail is the email of the user a key name stands for; a name that is
+// an email already is kept.
+func userEmail(name string) string {
+	if strings.Contains(name, "@") {
+		return name
+	}
+	return name + "@demo.example"
+}
+
 // keyID is a stable 24-hex id for an identity, as apiKey.id shows it.
 func (id *Identity) keyID() string {
 	sum := sha256.Sum256([]byte("apikey:" + id.PublicKey))

@@ -504,9 +504,10 @@ func (s *Server) sleep(r *http.Request) *apiError {
 
 func fmtTime(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
-func fmtTimePtr(t *time.Time) any {
-	if t == nil || t.IsZero() {
-		return nil
+// setTime sets v[key] to t when t is known; the service omits an unknown
+// time rather than sending null.
+func setTime(v map[string]any, key string, t *time.Time) {
+	if t != nil && !t.IsZero() {
+		v[key] = fmtTime(*t)
 	}
-	return fmtTime(*t)
 }

@@ -54,6 +54,7 @@ type Server struct {
 	faults  *faultInjector
 	reqlog  *requestLog
 	persist *persister
+	hooks   webhookOutbox
 
 	mux     *http.ServeMux
 	handler http.Handler

@@ -46,7 +46,7 @@ func TestAcknowledgeFirstOpenAlertOnTheDemo(t *testing.T) {
 	if got.AcknowledgedUntil == nil {
 		t.Fatalf("acknowledged alert has no acknowledgedUntil: %+v", *got)
 	}
-	if got.Status != apiclient.AlertOpen || got.AcknowledgingUsername != "org-owner" {
+	if got.Status != apiclient.AlertOpen || got.AcknowledgingUsername != "org-owner@demo.example" {
 		t.Errorf("acknowledged alert: %+v", *got)
 	}
 	// 1h of the simulator's time from when it was sent (the dashboard reads

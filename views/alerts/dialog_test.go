@@ -66,12 +66,12 @@ func TestAckDialogKeys(t *testing.T) {
 	s = d.Screen()
 	assert.NotContains(t, s, "0/200", "the dialog closed")
 	until := viewstest.Start.Add(time.Hour)
-	assert.Contains(t, s, "acknowledged until "+until.Format("2006-01-02 15:04")+" by org-owner")
+	assert.Contains(t, s, "acknowledged until "+until.Format("2006-01-02 15:04")+" by org-owner@demo.example")
 	got := alertOf(t, w, first.ID)
 	require.NotNil(t, got.AcknowledgedUntil)
 	assert.True(t, got.AcknowledgedUntil.Equal(until))
 	assert.Equal(t, "disk full on shard 2", got.AcknowledgementComment)
-	assert.Equal(t, "org-owner", got.AcknowledgingUsername)
+	assert.Equal(t, "org-owner@demo.example", got.AcknowledgingUsername)
 }
 
 func TestAckCommentStopsAt200Characters(t *testing.T) {
