@@ -472,7 +472,7 @@ func (p *Pane) staleText() string {
 	}
 	s := "refresh failed: " + errText(p.err)
 	if !p.freshAt.IsZero() {
-		s += " · stale, data from " + age(p.ctx.Now().Sub(p.freshAt)) + " ago"
+		s = "stale, data from " + age(p.ctx.Now().Sub(p.freshAt)) + " ago · " + s
 	}
 	return s
 }
