@@ -65,6 +65,8 @@ type Pane struct {
 	byID      map[string]int // alert id -> index in alerts
 	order     []int32        // display order: indexes into alerts
 	seen      []uint32       // per alert: the mark of the last pass that saw it
+	fixed     []fixedCells   // per alert: its cells that never change, made once
+	fixedLoc  *time.Location
 	intern    map[string]string
 	pass      *pass // the full pass under way, nil between passes
 	passSeq   views.Seq

@@ -50,6 +50,9 @@ const (
 	milestone = 20
 )
 
+// fixedCells are an alert's cells that do not change with time.
+type fixedCells struct{ created, target string }
+
 // pass is one full read of the list.
 type pass struct {
 	pages    int // 0 until page 1 gave the total
@@ -89,7 +92,7 @@ type configsResult struct {
 
 // resetStore forgets every alert (a new project).
 func (p *Pane) resetStore() {
-	p.alerts, p.byID, p.order, p.seen = nil, map[string]int{}, nil, nil
+	p.alerts, p.byID, p.order, p.seen, p.fixed = nil, map[string]int{}, nil, nil, nil
 	p.pass, p.refreshes, p.needFull, p.firstDone = nil, 0, false, false
 	p.loaded, p.err, p.freshAt, p.errSince = false, nil, time.Time{}, time.Time{}
 	p.intern = map[string]string{}
@@ -229,6 +232,7 @@ func (p *Pane) finishPass() {
 		}
 		clear(p.alerts[keep:])
 		p.alerts, p.seen = p.alerts[:keep], p.seen[:keep]
+		p.fixed = make([]fixedCells, keep)
 		p.byID = make(map[string]int, keep)
 		for i, a := range p.alerts {
 			p.byID[a.ID] = i
@@ -358,16 +362,22 @@ func (p *Pane) merge(as []apiclient.Alert, mark uint32) []apiclient.Alert {
 	if len(p.alerts) == 0 && cap(p.alerts) == 0 && p.pass != nil && p.pass.total > 0 {
 		p.alerts = make([]apiclient.Alert, 0, p.pass.total)
 		p.seen = make([]uint32, 0, p.pass.total)
+		p.fixed = make([]fixedCells, 0, p.pass.total)
 	}
 	for _, a := range as {
 		a = p.compact(a)
 		if i, ok := p.byID[a.ID]; ok {
+			if o := &p.alerts[i]; !o.Created.Equal(a.Created) || o.ClusterName != a.ClusterName ||
+				o.HostnameAndPort != a.HostnameAndPort || o.ReplicaSetName != a.ReplicaSetName {
+				p.fixed[i] = fixedCells{}
+			}
 			p.alerts[i], p.seen[i] = a, mark
 			continue
 		}
 		p.byID[a.ID] = len(p.alerts)
 		p.alerts = append(p.alerts, a)
 		p.seen = append(p.seen, mark)
+		p.fixed = append(p.fixed, fixedCells{})
 		news = append(news, a)
 	}
 	p.countsOK = false
