@@ -98,7 +98,9 @@ type Model struct {
 	attempt  int // connection attempt; late answers of an earlier one are dropped
 	scopeSeq int // project switch; late answers of an earlier one are dropped
 	connErr  error
-	scope    scope // orgs, projects, clusters and the selection
+	failures int       // failed starts in a row
+	retryAt  time.Time // when a failed start retries by itself; zero: only on r
+	scope    scope     // orgs, projects, clusters and the selection
 	ctx      views.Context
 
 	panes   []views.Pane
@@ -212,6 +214,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.handlePaste(msg)
 	case connectedMsg:
 		return m, m.connected(msg)
+	case retryStartMsg:
+		return m, m.retryStart(msg)
 	case scopeLoadedMsg:
 		return m, m.scopeLoaded(msg)
 	case clockTickMsg:

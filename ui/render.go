@@ -81,7 +81,11 @@ func (m *Model) render() string {
 	case m.phase == phaseConnecting:
 		return m.renderStart("Connecting to "+clean(m.client.BaseURL())+"…", "q quit")
 	case m.phase == phaseFailed:
-		return m.renderStart(m.failureText(), "r retry • q quit")
+		keys := "r retry • q quit"
+		if t := m.retryText(); t != "" {
+			keys = t + " • r retry now • q quit"
+		}
+		return m.renderStart(m.failureText(), keys)
 	}
 	screen := lipgloss.JoinVertical(lipgloss.Left,
 		m.renderHeader(), m.renderTabs(), m.renderPane(), m.renderFooter())

@@ -8,8 +8,6 @@
 package alerts
 
 import (
-	"context"
-	"fmt"
 	"strings"
 	"time"
 
@@ -51,13 +49,6 @@ const (
 	modeConfigDetail
 )
 
-// snapshot is one refresh: every alert and every configuration.
-type snapshot struct {
-	alerts     []apiclient.Alert
-	configs    []apiclient.AlertConfig
-	configsErr error // the list still shows; severities fall back to event types
-}
-
 // Pane is the alerts pane.
 type Pane struct {
 	ctx     views.Context
@@ -69,14 +60,32 @@ type Pane struct {
 	listSeq, detailSeq, writeSeq views.Seq
 	poll                         views.Poller
 
-	alerts   []apiclient.Alert
-	byID     map[string]int // alert id -> index in alerts
+	// The store (store.go): alerts in arrival order, updated in place.
+	alerts    []apiclient.Alert
+	byID      map[string]int // alert id -> index in alerts
+	order     []int32        // display order: indexes into alerts
+	seen      []uint32       // per alert: the mark of the last pass that saw it
+	fixed     []fixedCells   // per alert: its cells that never change, made once
+	fixedLoc  *time.Location
+	intern    map[string]string
+	pass      *pass // the full pass under way, nil between passes
+	passSeq   views.Seq
+	mark      uint32
+	refreshes int  // incremental refreshes since the last full pass
+	needFull  bool // a refresh could not account for every alert
+	firstDone bool // a full pass has completed
+	freshAt   time.Time
+	errSince  time.Time
+	countsOK  bool // open/acked below are current until countsTill
+	open      int
+	acked     int
+	countsTil time.Time
+
 	configs  map[string]apiclient.AlertConfig
 	cfgOrder []string
 	cfgErr   error
 	loaded   bool
 	err      error
-	known    map[string]bool // alert ids seen; nil until the first load
 	status   statusFilter
 	filter   string
 
@@ -99,7 +108,7 @@ type Pane struct {
 
 // New is the pane's Factory.
 func New(ctx views.Context) views.Pane {
-	p := &Pane{ctx: ctx, configs: map[string]apiclient.AlertConfig{}, byID: map[string]int{}}
+	p := &Pane{ctx: ctx, configs: map[string]apiclient.AlertConfig{}, byID: map[string]int{}, intern: map[string]string{}}
 	p.table = components.NewTable(alertColumns(), ctx.Theme, ctx.Keys)
 	p.cfgTable = components.NewTable(configColumns(), ctx.Theme, ctx.Keys)
 	p.detail = components.NewDetail(ctx.Theme, ctx.Keys)
@@ -133,23 +142,6 @@ func (p *Pane) arm() tea.Cmd {
 		d = 15 * time.Second
 	}
 	return p.poll.Arm(ID, d)
-}
-
-// load fetches every alert (all pages) and every configuration; it captures
-// what it needs so it never touches the pane on its goroutine.
-func (p *Pane) load(task string) tea.Cmd {
-	client, gid := p.ctx.Client, p.ctx.GroupID
-	if client == nil || gid == "" {
-		return nil
-	}
-	return views.Fetch(ID, "list", p.listSeq.Next(), task, func(ctx context.Context) (any, error) {
-		as, err := client.Alerts().ListAll(ctx, gid, "")
-		if err != nil {
-			return nil, fmt.Errorf("list alerts: %w", err)
-		}
-		cs, cerr := client.AlertConfigs().ListAll(ctx, gid)
-		return snapshot{alerts: as, configs: cs, configsErr: cerr}, nil
-	})
 }
 
 // Selected is the id `y` copies: the alert or configuration under the cursor.
@@ -230,8 +222,9 @@ func (p *Pane) contextChanged(msg views.ContextChangedMsg) tea.Cmd {
 	if !msg.Scope {
 		return p.arm()
 	}
-	p.alerts, p.byID, p.configs, p.cfgOrder = nil, map[string]int{}, map[string]apiclient.AlertConfig{}, nil
-	p.loaded, p.err, p.known, p.mode, p.results = false, nil, nil, modeList, nil
+	p.resetStore()
+	p.configs, p.cfgOrder = map[string]apiclient.AlertConfig{}, nil
+	p.mode, p.results = modeList, nil
 	p.table.SetRows(nil)
 	p.cfgTable.SetRows(nil)
 	return tea.Batch(p.load("loading alerts"), p.arm())
