@@ -55,8 +55,9 @@ type Column struct {
 	// Priority says how long the column lasts as the table narrows
 	// (k9s-style): 0 is a key column, never shortened or dropped; among the
 	// others the highest number goes first (on a tie, the rightmost). A
-	// column with a short form (ShortWidth > 0) is first shortened to it,
-	// then dropped whole: columns are never all cut to unreadable stubs.
+	// column with a short form (ShortWidth > 0) is shortened to it when its
+	// turn comes, and dropped only after every full-form column has gone:
+	// columns are never all cut to unreadable stubs.
 	Priority int
 	// ShortWidth, ShortTitle and ShortCell are the column's short form:
 	// e.g. STATUS as a one-cell marker. ShortCell maps a cell's text (nil:
@@ -674,12 +675,14 @@ func (t Table) layout() ([]int, []colForm, bool) {
 		if sum <= room {
 			break
 		}
+		// A column in its full form goes before one already shortened:
+		// the short form is what a column keeps the longest.
 		victim := -1
 		for i, c := range t.cols {
 			if c.Priority <= 0 || form[i] == formDropped {
 				continue
 			}
-			if victim < 0 || c.Priority >= t.cols[victim].Priority {
+			if victim < 0 || form[i] < form[victim] || form[i] == form[victim] && c.Priority >= t.cols[victim].Priority {
 				victim = i
 			}
 		}

@@ -67,14 +67,55 @@ const timeLayout = "2006-01-02 15:04"
 
 func alertColumns() []components.Column {
 	return []components.Column{
-		{Title: "STATUS", Width: 10, SortKey: func(r components.Row) string { return statusRank(r.Cells[colStatus]) }},
-		{Title: "SEVERITY", Width: 9, SortKey: func(r components.Row) string { return severityRank(r.Cells[colSeverity]) }},
-		{Title: "EVENT TYPE", MinWidth: 14, Flex: 3},
-		{Title: "TARGET", MinWidth: 12, Flex: 3},
-		{Title: "CREATED", Width: 17},
-		{Title: "AGE", Width: 6, Align: components.AlignRight, SortNumber: func(r components.Row) float64 { return ageSeconds(r.Cells[colAge]) }},
-		{Title: "ACK UNTIL / BY", MinWidth: 10, Flex: 3},
+		// Priorities (components.Column): as the table narrows, CREATED goes
+		// first (AGE says it shorter), then STATUS becomes a one-cell
+		// marker and SEVERITY four letters; the event type is the key.
+		{Title: "STATUS", Width: 10, SortKey: func(r components.Row) string { return statusRank(r.Cells[colStatus]) },
+			Priority: 6, ShortWidth: 1, ShortTitle: "S", ShortCell: statusMarker},
+		{Title: "SEVERITY", Width: 9, SortKey: func(r components.Row) string { return severityRank(r.Cells[colSeverity]) },
+			Priority: 5, ShortWidth: 4, ShortTitle: "SEV", ShortCell: severityShort},
+		{Title: "EVENT TYPE", MinWidth: 24, Flex: 3},
+		{Title: "TARGET", MinWidth: 12, Flex: 3, Priority: 1},
+		{Title: "CREATED", Width: 17, Priority: 7},
+		{Title: "AGE", Width: 6, Align: components.AlignRight, SortNumber: func(r components.Row) float64 { return ageSeconds(r.Cells[colAge]) }, Priority: 2},
+		{Title: "ACK UNTIL / BY", MinWidth: 22, Flex: 3, Priority: 4, ShortWidth: 3, ShortTitle: "ACK", ShortCell: ackShort},
 	}
+}
+
+// statusMarker is STATUS in one cell: ● open, ◐ tracking, ○ closed.
+func statusMarker(s string) string {
+	switch s {
+	case "OPEN":
+		return "●"
+	case "TRACKING":
+		return "◐"
+	case "CLOSED":
+		return "○"
+	case "":
+		return ""
+	}
+	return "×"
+}
+
+// severityShort is SEVERITY in four cells.
+func severityShort(s string) string {
+	switch s {
+	case "CRITICAL":
+		return "CRIT"
+	case "ERROR":
+		return "ERR"
+	case "WARNING":
+		return "WARN"
+	}
+	return s
+}
+
+// ackShort says only whether an acknowledgement is in force.
+func ackShort(s string) string {
+	if s == "" {
+		return ""
+	}
+	return "yes"
 }
 
 func statusRank(s string) string {
