@@ -137,9 +137,28 @@ func loadScope(ctx context.Context, c *apiclient.Client, w want) (scope, string,
 	return s, warn, nil
 }
 
+// listClusters lists every deployment of the project the pickers offer:
+// clusters, then flex clusters and serverless instances (their lists are
+// best effort: a refusal or an error there leaves them out).
 func listClusters(ctx context.Context, c *apiclient.Client, groupID string) ([]cluster, error) {
-	return apiclient.ListAll[cluster](ctx, c, "listClusters",
-		apiclient.Request{Params: map[string]string{"groupId": groupID}}, apiclient.AllOptions{})
+	req := apiclient.Request{Params: map[string]string{"groupId": groupID}}
+	cs, err := apiclient.ListAll[cluster](ctx, c, "listClusters", req, apiclient.AllOptions{})
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range []struct{ op, kind string }{{"listFlexClusters", "FLEX"}, {"listServerlessInstances", "SERVERLESS"}} {
+		more, err := apiclient.ListAll[cluster](ctx, c, k.op, req, apiclient.AllOptions{})
+		if err != nil {
+			continue
+		}
+		for _, m := range more {
+			if m.ClusterType == "" {
+				m.ClusterType = k.kind
+			}
+			cs = append(cs, m)
+		}
+	}
+	return cs, nil
 }
 
 // pickProject finds the asked-for project by id or name (case-insensitive);

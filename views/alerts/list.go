@@ -253,7 +253,7 @@ func (p *Pane) rebuildRows() {
 	now := p.ctx.Now()
 	rows := make([]components.Row, 0, len(p.alerts))
 	for _, a := range p.alerts {
-		if p.status.keeps(a) {
+		if p.status.keeps(a) && p.inScope(a) {
 			rows = append(rows, p.row(a, now))
 		}
 	}
@@ -359,10 +359,20 @@ func (p *Pane) layout() {
 	p.detail.SetSize(p.w, h)
 }
 
-// counts for the header.
-func (p *Pane) counts() (open, acked int) {
+// inScope reports whether an alert is about the cluster the context is
+// narrowed to (`:cluster`); every alert is when it is not narrowed.
+func (p *Pane) inScope(a apiclient.Alert) bool {
+	return p.ctx.ClusterName == "" || strings.EqualFold(a.ClusterName, p.ctx.ClusterName)
+}
+
+// counts for the header, of the alerts in scope.
+func (p *Pane) counts() (open, acked, inScope int) {
 	now := p.ctx.Now()
 	for _, a := range p.alerts {
+		if !p.inScope(a) {
+			continue
+		}
+		inScope++
 		if a.Status == apiclient.AlertOpen {
 			open++
 			if a.Acknowledged(now) {
@@ -370,13 +380,17 @@ func (p *Pane) counts() (open, acked int) {
 			}
 		}
 	}
-	return open, acked
+	return open, acked, inScope
 }
 
 func (p *Pane) listHeader() string {
-	open, acked := p.counts()
+	open, acked, n := p.counts()
+	total := fmt.Sprintf("%d alerts", len(p.alerts))
+	if p.ctx.ClusterName != "" {
+		total = fmt.Sprintf("%d of %d alerts on %s", n, len(p.alerts), components.Sanitize(p.ctx.ClusterName))
+	}
 	parts := []string{
-		fmt.Sprintf("%d alerts", len(p.alerts)),
+		total,
 		fmt.Sprintf("%d open (%d acknowledged)", open, acked),
 		"status: " + p.status.String(),
 	}
