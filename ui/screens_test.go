@@ -116,3 +116,34 @@ func TestClusterNarrowsEveryPane(t *testing.T) {
 		})
 	}
 }
+
+// esc closes the top visible thing: from a detail opened on a filtered
+// list, the first esc returns to the list with its filter and cursor, the
+// second clears the filter.
+func TestEscFromFilteredDetailKeepsTheFilter(t *testing.T) {
+	w := world(t)
+	d := dashboard(t, w, "org-owner", "alerts", 120, 40)
+	d.Press("/")
+	d.Type("CPS_SNAP")
+	d.Press("enter", "down", "enter")
+	d.Settle()
+	require.Contains(t, d.Screen(), "# CPS_SNAPSHOT_FAILED", "the detail is open")
+	d.Press("esc")
+	s := d.Screen()
+	require.NotContains(t, s, "# CPS_SNAPSHOT_FAILED", "esc closed the detail")
+	require.Contains(t, s, "filter: CPS_SNAP", "and kept the filter")
+	require.NotContains(t, s, "OUTSIDE_METRIC_THRESHOLD", "the list is still filtered")
+	require.Regexp(t, `▸ +OPEN +\S+ +CPS_SNAPSHOT_FAILED`, s)
+	lines := strings.Split(s, "\n")
+	cursor := -1
+	for i, l := range lines {
+		if strings.HasPrefix(l, "▸") {
+			cursor = i
+		}
+	}
+	require.Greater(t, cursor, 4, "the cursor stayed on the second row")
+	d.Press("esc")
+	s = d.Screen()
+	assert.NotContains(t, s, "filter: CPS_SNAP")
+	assert.Contains(t, s, "OUTSIDE_METRIC_THRESHOLD")
+}

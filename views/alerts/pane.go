@@ -256,6 +256,10 @@ func (p *Pane) key(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
+// CanGoBack: a detail, the results or the configurations are open (esc
+// closes them before the root clears the list's filter).
+func (p *Pane) CanGoBack() bool { return p.mode != modeList }
+
 // back leaves a detail or the results for the list they came from.
 func (p *Pane) back() tea.Cmd {
 	switch p.mode {

@@ -92,7 +92,7 @@ func (p *Pane) key(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	switch msg.String() {
-	case "esc":
+	case "esc": // see CanGoBack
 		if p.notice != "" {
 			p.notice = ""
 			p.layout()
@@ -683,3 +683,7 @@ func (p *Pane) updateSchedule(msg views.ActionMsg) tea.Cmd {
 		return writeResult{Done: "backup schedule of " + cl.Name + " updated"}, nil
 	})
 }
+
+// CanGoBack: a notice is shown; esc dismisses it before the root clears the
+// list's filter.
+func (p *Pane) CanGoBack() bool { return p.notice != "" }

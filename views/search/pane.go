@@ -483,6 +483,12 @@ func (p *Pane) enter() tea.Cmd {
 	return nil
 }
 
+// CanGoBack: a detail, the analyzers or a notice is open; esc closes it
+// before the root clears the list's filter.
+func (p *Pane) CanGoBack() bool {
+	return p.mode == modeDetail || p.mode == modeAnalyzers || p.notice != ""
+}
+
 func (p *Pane) key(msg tea.KeyPressMsg) tea.Cmd {
 	if msg.String() == "esc" {
 		switch p.mode {
