@@ -147,3 +147,23 @@ func TestEscFromFilteredDetailKeepsTheFilter(t *testing.T) {
 	assert.NotContains(t, s, "filter: CPS_SNAP")
 	assert.Contains(t, s, "OUTSIDE_METRIC_THRESHOLD")
 }
+
+// "pick a cluster first" goes once a cluster is picked; shift+tab mirrors
+// tab inside Backups and the views have keys of their own.
+func TestBackupsErrorGoesWithItsCauseAndViewKeys(t *testing.T) {
+	w := world(t)
+	d := dashboard(t, w, "org-owner", "backups", 120, 40)
+	d.Press("tab")
+	require.Contains(t, d.Screen(), "pick a cluster first")
+	d.Press("down", "enter")
+	d.Settle()
+	s := d.Screen()
+	require.Contains(t, s, "Backups · payments-legacy")
+	assert.NotContains(t, s, "pick a cluster first", "the error went with its cause")
+	d.Press("shift+tab")
+	assert.Contains(t, d.Screen(), "[Compliance]", "shift+tab goes back a view, not a pane")
+	d.Press("tab")
+	assert.Contains(t, d.Screen(), "[Snapshots]")
+	d.Press("X")
+	assert.Contains(t, d.Screen(), "[Exports]")
+}

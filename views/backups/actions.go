@@ -57,7 +57,8 @@ func (p *Pane) Actions() []keymap.Action {
 			del.Op = "deleteShardedClusterBackup"
 		}
 	}
-	out := []keymap.Action{k.Snapshot, restore, k.CancelRestore, k.Expiration, del, k.Export, k.CycleViews}
+	out := []keymap.Action{k.Snapshot, restore, k.CancelRestore, k.Expiration, del, k.Export, k.CycleViews, k.PrevView}
+	out = append(out, k.ViewKeys[:]...)
 	switch p.view {
 	case viewBuckets:
 		del.Op = "deleteExportBucket"
@@ -158,13 +159,14 @@ func (p *Pane) selectedRestore() (restoreRow, bool) {
 
 func (p *Pane) action(msg views.ActionMsg) tea.Cmd {
 	k := keysOf(p.ctx.Keys)
-	if msg.Name == k.CycleViews.Name {
-		if p.cluster != nil {
-			p.view = (p.view + 1) % viewCount
-			p.notice = ""
-			p.layout()
-			p.refreshDetail()
+	if to, ok := p.viewFor(k, msg.Name); ok {
+		if p.cluster == nil {
+			return p.refuse("pick a cluster first (enter on a row)")
 		}
+		p.view = to
+		p.notice = ""
+		p.layout()
+		p.refreshDetail()
 		return nil
 	}
 	if p.cluster == nil {
@@ -687,3 +689,20 @@ func (p *Pane) updateSchedule(msg views.ActionMsg) tea.Cmd {
 // CanGoBack: a notice is shown; esc dismisses it before the root clears the
 // list's filter.
 func (p *Pane) CanGoBack() bool { return p.notice != "" }
+
+// viewFor says which view an action moves to: tab the next, shift+tab the
+// previous, a view's own key that view.
+func (p *Pane) viewFor(k keys, name string) (view, bool) {
+	switch name {
+	case k.CycleViews.Name:
+		return (p.view + 1) % viewCount, true
+	case k.PrevView.Name:
+		return (p.view + viewCount - 1) % viewCount, true
+	}
+	for v, a := range k.ViewKeys {
+		if a.Name == name {
+			return view(v), true
+		}
+	}
+	return 0, false
+}
