@@ -57,8 +57,13 @@ func (p *Pane) Actions() []keymap.Action {
 			del.Op = "deleteShardedClusterBackup"
 		}
 	}
-	out := []keymap.Action{k.Snapshot, restore, k.CancelRestore, k.Expiration, del, k.Export, k.CycleViews, k.PrevView}
-	out = append(out, k.ViewKeys[:]...)
+	out := []keymap.Action{k.Snapshot, restore, k.CancelRestore, k.Expiration, del, k.Export, k.CycleViews}
+	if p.cluster != nil {
+		// In a cluster's views shift+tab mirrors tab; on the cluster list it
+		// stays the global previous pane.
+		out = append(out, k.PrevView)
+		out = append(out, k.ViewKeys[:]...)
+	}
 	switch p.view {
 	case viewBuckets:
 		del.Op = "deleteExportBucket"
