@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -181,9 +182,39 @@ func hexID(s string) bool {
 	return true
 }
 
+// listClusters lists every deployment of the project the pickers offer:
+// clusters, then flex clusters and serverless instances (their lists are
+// best effort: a refusal or an error there leaves them out).
 func listClusters(ctx context.Context, c *apiclient.Client, groupID string) ([]cluster, error) {
-	return apiclient.ListAll[cluster](ctx, c, "listClusters",
-		apiclient.Request{Params: map[string]string{"groupId": groupID}}, apiclient.AllOptions{})
+	req := apiclient.Request{Params: map[string]string{"groupId": groupID}}
+	// The three lists are independent: asked at once, so start-up waits
+	// one round trip for them, not three.
+	kinds := []struct{ op, kind string }{{"listClusters", ""}, {"listFlexClusters", "FLEX"}, {"listServerlessInstances", "SERVERLESS"}}
+	lists := make([][]cluster, len(kinds))
+	errs := make([]error, len(kinds))
+	var wg sync.WaitGroup
+	for i, k := range kinds {
+		wg.Go(func() {
+			lists[i], errs[i] = apiclient.ListAll[cluster](ctx, c, k.op, req, apiclient.AllOptions{})
+		})
+	}
+	wg.Wait()
+	if errs[0] != nil {
+		return nil, errs[0]
+	}
+	cs := lists[0]
+	for i, k := range kinds[1:] {
+		if errs[i+1] != nil {
+			continue
+		}
+		for _, m := range lists[i+1] {
+			if m.ClusterType == "" {
+				m.ClusterType = k.kind
+			}
+			cs = append(cs, m)
+		}
+	}
+	return cs, nil
 }
 
 // pickProject finds the asked-for project by id or name (case-insensitive);

@@ -155,29 +155,21 @@ func (m *Model) renderHeader() string {
 	} else {
 		crumbs = append(crumbs, "all clusters")
 	}
-	left := " " + clean(orDash(m.opts.Profile)) + st.BreadcrumbSep.Render(" │ ") + st.Breadcrumb.Render(strings.Join(crumbs, sep))
-
-	var right []string
+	var right []headerPart
 	if role := m.roleBadge(); role != "" {
-		right = append(right, st.RoleBadge.Render(role))
+		right = append(right, headerPart{forms: []string{role, roleShort(role), roleInitials(role)}, style: st.RoleBadge.Render})
 	}
 	if m.gate.ReadOnly() {
-		right = append(right, st.ReadOnlyBadge.Render("READ-ONLY"))
+		right = append(right, headerPart{forms: []string{"READ-ONLY", "RO"}, style: st.ReadOnlyBadge.Render})
 	}
-	right = append(right, m.freshness())
+	fresh := m.freshness()
+	right = append(right, headerPart{forms: []string{fresh, freshShort(fresh)}})
 	if m.paused {
-		right = append(right, "⏸ paused")
+		right = append(right, headerPart{forms: []string{"⏸ paused", "⏸"}})
 	} else {
-		right = append(right, "● live")
+		right = append(right, headerPart{forms: []string{"● live", "●"}})
 	}
-	r := strings.Join(right, " ") + " "
-	avail := m.width - lipgloss.Width(r) - 1
-	if avail < 20 {
-		r = components.Truncate(r, max(0, m.width-21))
-		avail = m.width - lipgloss.Width(r) - 1
-	}
-	left = components.Truncate(left, avail)
-	line := padRight(left, m.width-lipgloss.Width(r)) + r
+	line := fitHeader(m.width, clean(orDash(m.opts.Profile)), crumbs, sep, st.BreadcrumbSep.Render(" │ "), st.Breadcrumb.Render, right)
 	return st.Header.Render(padRight(line, m.width))
 }
 

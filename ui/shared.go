@@ -75,6 +75,9 @@ func (m *Model) handleShared(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case views.ToastMsg:
 		return m.toast(msg.Text, msg.Err), true
+	case views.ErrorsResolvedMsg:
+		m.toasts.ClearErrors() // their cause is gone
+		return nil, true
 	case views.TaskStartMsg:
 		return m.tasks.Start(msg.ID, msg.Text), true
 	case views.TaskDoneMsg:

@@ -66,14 +66,55 @@ const timeLayout = "2006-01-02 15:04"
 
 func alertColumns() []components.Column {
 	return []components.Column{
-		{Title: "STATUS", Width: 10, SortKey: func(r components.Row) string { return statusRank(r.Cells[colStatus]) }},
-		{Title: "SEVERITY", Width: 9, SortKey: func(r components.Row) string { return severityRank(r.Cells[colSeverity]) }},
-		{Title: "EVENT TYPE", MinWidth: 14, Flex: 3},
-		{Title: "TARGET", MinWidth: 12, Flex: 3},
-		{Title: "CREATED", Width: 17},
-		{Title: "AGE", Width: 6, Align: components.AlignRight, SortNumber: func(r components.Row) float64 { return ageSeconds(r.Cells[colAge]) }},
-		{Title: "ACK UNTIL / BY", MinWidth: 10, Flex: 3},
+		// Priorities (components.Column): as the table narrows, CREATED goes
+		// first (AGE says it shorter), then STATUS becomes a one-cell
+		// marker and SEVERITY four letters; the event type is the key.
+		{Title: "STATUS", Width: 10, SortKey: func(r components.Row) string { return statusRank(r.Cells[colStatus]) },
+			Priority: 6, ShortWidth: 1, ShortTitle: "S", ShortCell: statusMarker},
+		{Title: "SEVERITY", Width: 9, SortKey: func(r components.Row) string { return severityRank(r.Cells[colSeverity]) },
+			Priority: 5, ShortWidth: 4, ShortTitle: "SEV", ShortCell: severityShort},
+		{Title: "EVENT TYPE", MinWidth: 24, Flex: 3},
+		{Title: "TARGET", MinWidth: 12, Flex: 3, Priority: 1},
+		{Title: "CREATED", Width: 17, Priority: 7},
+		{Title: "AGE", Width: 6, Align: components.AlignRight, SortNumber: func(r components.Row) float64 { return ageSeconds(r.Cells[colAge]) }, Priority: 2},
+		{Title: "ACK UNTIL / BY", MinWidth: 22, Flex: 3, Priority: 4, ShortWidth: 3, ShortTitle: "ACK", ShortCell: ackShort},
 	}
+}
+
+// statusMarker is STATUS in one cell: ● open, ◐ tracking, ○ closed.
+func statusMarker(s string) string {
+	switch s {
+	case "OPEN":
+		return "●"
+	case "TRACKING":
+		return "◐"
+	case "CLOSED":
+		return "○"
+	case "":
+		return ""
+	}
+	return "×"
+}
+
+// severityShort is SEVERITY in four cells.
+func severityShort(s string) string {
+	switch s {
+	case "CRITICAL":
+		return "CRIT"
+	case "ERROR":
+		return "ERR"
+	case "WARNING":
+		return "WARN"
+	}
+	return s
+}
+
+// ackShort says only whether an acknowledgement is in force.
+func ackShort(s string) string {
+	if s == "" {
+		return ""
+	}
+	return "yes"
 }
 
 func statusRank(s string) string {
@@ -207,7 +248,7 @@ func (p *Pane) rebuildRows() {
 		p.fixedLoc = loc
 	}
 	for _, i := range p.order {
-		if a := &p.alerts[i]; p.status.keeps(*a) {
+		if a := &p.alerts[i]; p.status.keeps(*a) && p.inScope(a) {
 			rows = append(rows, p.row(i, now))
 		}
 	}
@@ -266,16 +307,28 @@ func (p *Pane) layout() {
 	p.detail.SetSize(p.w, h)
 }
 
-// counts for the header: counted again only when the alerts changed or an
-// acknowledgement ran out, not on every frame.
-func (p *Pane) counts() (open, acked int) {
+// inScope reports whether an alert is about the cluster the context is
+// narrowed to (`:cluster`); every alert is when it is not narrowed.
+func (p *Pane) inScope(a *apiclient.Alert) bool {
+	return p.ctx.ClusterName == "" || strings.EqualFold(a.ClusterName, p.ctx.ClusterName)
+}
+
+// counts for the header, of the alerts in scope: counted again only when
+// the alerts or the cluster changed or an acknowledgement ran out, not on
+// every frame.
+func (p *Pane) counts() (open, acked, inScope int) {
 	now := p.ctx.Now()
-	if p.countsOK && now.Before(p.countsTil) {
-		return p.open, p.acked
+	if p.countsOK && p.countsFor == p.ctx.ClusterName && now.Before(p.countsTil) {
+		return p.open, p.acked, p.inScopeN
 	}
-	p.open, p.acked, p.countsTil = 0, 0, now.Add(100*365*24*time.Hour)
+	p.open, p.acked, p.inScopeN, p.countsTil = 0, 0, 0, now.Add(100*365*24*time.Hour)
+	p.countsFor = p.ctx.ClusterName
 	for i := range p.alerts {
 		a := &p.alerts[i]
+		if !p.inScope(a) {
+			continue
+		}
+		p.inScopeN++
 		if a.Status == apiclient.AlertOpen {
 			p.open++
 			if a.Acknowledged(now) {
@@ -285,7 +338,7 @@ func (p *Pane) counts() (open, acked int) {
 		}
 	}
 	p.countsOK = true
-	return p.open, p.acked
+	return p.open, p.acked, p.inScopeN
 }
 
 func minTime(a, b time.Time) time.Time {
@@ -296,9 +349,13 @@ func minTime(a, b time.Time) time.Time {
 }
 
 func (p *Pane) listHeader() string {
-	open, acked := p.counts()
+	open, acked, n := p.counts()
+	total := fmt.Sprintf("%d alerts", len(p.alerts))
+	if p.ctx.ClusterName != "" {
+		total = fmt.Sprintf("%d of %d alerts on %s", n, len(p.alerts), components.Sanitize(p.ctx.ClusterName))
+	}
 	parts := []string{
-		fmt.Sprintf("%d alerts", len(p.alerts)),
+		total,
 		fmt.Sprintf("%d open (%d acknowledged)", open, acked),
 		"status: " + p.status.String(),
 	}

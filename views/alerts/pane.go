@@ -76,9 +76,11 @@ type Pane struct {
 	firstDone bool // a full pass has completed
 	freshAt   time.Time
 	errSince  time.Time
-	countsOK  bool // open/acked below are current until countsTill
+	countsOK  bool // the counts below are current until countsTil, for countsFor
 	open      int
 	acked     int
+	inScopeN  int    // alerts about the cluster narrowed to (all when none)
+	countsFor string // the cluster they were counted for
 	countsTil time.Time
 
 	configs  map[string]apiclient.AlertConfig
@@ -248,6 +250,10 @@ func (p *Pane) key(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	return nil
 }
+
+// CanGoBack: a detail, the results or the configurations are open (esc
+// closes them before the root clears the list's filter).
+func (p *Pane) CanGoBack() bool { return p.mode != modeList }
 
 // back leaves a detail or the results for the list they came from.
 func (p *Pane) back() tea.Cmd {

@@ -504,5 +504,6 @@ func (p *Pane) open(c clusterRef) tea.Cmd {
 	p.data, p.loaded, p.view, p.notice = clusterData{Cluster: c}, false, viewSnapshots, ""
 	p.data.Route, p.data.Note = routeFor(c.Kind, p.ctx.Now())
 	p.rebuild()
-	return tea.Batch(p.loadData("loading backups of "+c.Name, allParts, keyData), p.arm())
+	// "pick a cluster first" and the like are answered now.
+	return tea.Batch(p.loadData("loading backups of "+c.Name, allParts, keyData), p.arm(), views.ErrorsResolved())
 }
