@@ -21,7 +21,7 @@ func TestEscFromFilteredDetailAndClusterOnTheDemo(t *testing.T) {
 		if strings.Contains(screen, "# CPS_SNAPSHOT_FAILED") || strings.Contains(screen, "OUTSIDE_METRIC") {
 			t.Fatalf("%dx%d: esc did not close the detail onto the filtered list:\n%s", size[0], size[1], screen)
 		}
-		if !strings.Contains(strings.SplitN(screen, "\n", 2)[0], "Demo Org › payments › all clusters") {
+		if !strings.Contains(strings.SplitN(screen, "\n", 2)[0], "Demo-Org › payments › all clusters") {
 			t.Errorf("%dx%d: the header lost the context:\n%s", size[0], size[1], screen)
 		}
 		s.SendFast("Escape")

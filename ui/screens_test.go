@@ -46,7 +46,7 @@ func TestPaneScreensGolden(t *testing.T) {
 				screen := viewstest.Screen(d.Screen())
 				lines := strings.Split(strings.TrimSuffix(screen, "\n"), "\n")
 				require.Len(t, lines, size[1], "fills the height")
-				require.Contains(t, lines[0], "Demo Org › payments › all clusters", "the context is whole")
+				require.Contains(t, lines[0], "Demo-Org › payments › all clusters", "the context is whole")
 				viewstest.Golden(t, "screens/"+name, screen)
 			})
 		}
