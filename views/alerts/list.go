@@ -246,6 +246,9 @@ func (p *Pane) setAlerts(s snapshot) tea.Cmd {
 		p.byID[a.ID] = i
 	}
 	p.rebuildRows()
+	if p.mode == modeDetail {
+		p.renderDetail() // each poll shows the alert as it is now
+	}
 	first := p.known == nil
 	var fresh []apiclient.Alert
 	seen := make(map[string]bool, len(as))
