@@ -253,6 +253,9 @@ type ackOutcome struct {
 	// Unknown: the request left and its answer was lost; Verified says
 	// the read-back settled it (Err is then nil when applied).
 	Unknown, Verified bool
+	// Unsettled: the read-back failed too; the alert is not sent again
+	// until a refresh has shown what the server holds.
+	Unsettled bool
 }
 
 // ackBatch is what an ack or unack request answers.
@@ -298,6 +301,11 @@ func (p *Pane) submitAck(msg views.ActionMsg) tea.Cmd {
 	ids := splitTargets(listed)
 	if msg.Values.Bool("hidden") {
 		ids = append(ids, splitTargets(hidden)...)
+	}
+	for _, id := range ids {
+		if p.unsettled[id] {
+			return views.FormDone(ID, formAck, fmt.Errorf("the last acknowledgement of %s was sent and its outcome is unknown: not sent again; esc, then r shows what the server holds", p.describe([]string{id})))
+		}
 	}
 	choice := ackChoice{until: msg.Values["until"], at: msg.Values["at"], comment: msg.Values["comment"]}
 	var shorter []string
@@ -427,10 +435,24 @@ func (p *Pane) verifyAcks(b ackBatch) tea.Cmd {
 			if !o.Unknown {
 				continue
 			}
-			a, ok, err := client.Alerts().VerifyAcknowledge(ctx, gid, o.ID, b.req)
+			// The read-back is retried a few times: under faults the check
+			// itself may lose its answer, and the write is never resent.
+			var a *apiclient.Alert
+			var ok bool
+			var err error
+			for try := range 5 {
+				if a, ok, err = client.Alerts().VerifyAcknowledge(ctx, gid, o.ID, b.req); err == nil || ctx.Err() != nil {
+					break
+				}
+				select {
+				case <-ctx.Done():
+				case <-time.After(time.Duration(try+1) * 300 * time.Millisecond):
+				}
+			}
 			switch {
 			case err != nil:
-				b.outcomes[i].Err = fmt.Errorf("sent - outcome still unknown (%v); press r to look again", errText(err))
+				b.outcomes[i].Err = fmt.Errorf("sent - outcome still unknown (%v); esc, then r shows what the server holds", errText(err))
+				b.outcomes[i].Unsettled = true
 			case ok:
 				b.outcomes[i].Alert, b.outcomes[i].Err, b.outcomes[i].Verified = a, nil, true
 			default:
@@ -472,6 +494,12 @@ func (p *Pane) ackDone(msg views.ResultMsg) tea.Cmd {
 	}
 	var ok, failed []ackOutcome
 	for _, o := range b.outcomes {
+		if o.Unsettled {
+			if p.unsettled == nil {
+				p.unsettled = map[string]bool{}
+			}
+			p.unsettled[o.ID] = true
+		}
 		if o.Alert != nil {
 			p.replaceAlert(*o.Alert)
 		}

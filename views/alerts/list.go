@@ -246,6 +246,7 @@ func (p *Pane) setAlerts(s snapshot) tea.Cmd {
 		p.byID[a.ID] = i
 	}
 	p.rebuildRows()
+	p.unsettled = nil // the list shows what the server holds now
 	if p.mode == modeDetail {
 		p.renderDetail() // each poll shows the alert as it is now
 	}
