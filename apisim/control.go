@@ -19,6 +19,8 @@ import (
 //	/api/{service}/sim/incidents, /notifications the incident engine
 //	                                             (incidents_control.go)
 //	GET  /api/{service}/sim/requests             recent requests, oldest first
+//	PUT  /api/{service}/sim/faults               fault rates, lose the next N write answers
+//	                                             (faults_control.go)
 //
 // Bodies are application/json.
 func (s *Server) controlRoutes(mux *http.ServeMux) {
@@ -39,6 +41,7 @@ func (s *Server) controlRoutes(mux *http.ServeMux) {
 		return http.StatusOK, map[string]any{"now": fmtTime(s.clock.Now())}, nil
 	}))
 	s.incidentRoutes(mux, root) // incidents_control.go
+	s.faultRoutes(mux, root)    // faults_control.go
 	mux.HandleFunc("GET "+root+"/requests", s.control(func(w http.ResponseWriter, r *http.Request) (int, any, *apiError) {
 		recs := s.reqlog.recent()
 		if recs == nil {

@@ -391,7 +391,7 @@ func (s *Server) encode(w http.ResponseWriter, r *http.Request, c *call, val any
 		writeError(w, newError(http.StatusInternalServerError, "UNEXPECTED_ERROR", "Could not encode the response."), pretty)
 		return
 	}
-	out := s.faults.malform(buf.Bytes())
+	out := s.faults.malform(r.Method, buf.Bytes())
 	w.Header().Set("Content-Length", strconv.Itoa(len(out)))
 	w.WriteHeader(status)
 	_, _ = w.Write(out)

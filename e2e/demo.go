@@ -143,3 +143,25 @@ func (s *Session) SimWrites(pathPart string) map[string]int {
 	}
 	return out
 }
+
+// SimPut PUTs a JSON body to a path of the demo server's control API (for
+// example "/faults") as Organization Owner.
+func (s *Session) SimPut(path, body string) {
+	s.t.Helper()
+	hc := &http.Client{Timeout: 10 * time.Second,
+		Transport: &digest.Transport{Username: ownerKey, Password: ownerSecret}}
+	url := s.DemoURL() + "/api/atlas/sim" + path
+	req, err := http.NewRequest(http.MethodPut, url, strings.NewReader(body))
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	res, err := hc.Do(req)
+	if err != nil {
+		s.t.Fatalf("PUT %s: %v", url, err)
+	}
+	defer res.Body.Close()
+	if b, _ := io.ReadAll(res.Body); res.StatusCode != http.StatusOK {
+		s.t.Fatalf("PUT %s: %s: %s", url, res.Status, b)
+	}
+}

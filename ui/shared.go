@@ -32,6 +32,9 @@ func (m *Model) routeToPane(msg tea.Msg) (tea.Cmd, bool) {
 		return m.formForPane(msg), true
 	case views.FormDoneMsg:
 		return m.formDone(msg), true
+	case views.FormStatusMsg:
+		m.formStatus(msg)
+		return nil, true
 	}
 	return nil, false
 }

@@ -69,6 +69,20 @@ func FormDone(pane ID, id string, err error) tea.Cmd {
 	return func() tea.Msg { return FormDoneMsg{Pane: pane, ID: id, Err: err} }
 }
 
+// FormStatusMsg says, in a submitted form still waiting for its
+// FormDoneMsg, what the pane is doing ("sent - outcome unknown, checking").
+// The form stays frozen: its submit key does nothing until FormDoneMsg.
+type FormStatusMsg struct {
+	Pane ID
+	ID   string
+	Text string
+}
+
+// FormStatus returns a Cmd that sets a submitted form's status line.
+func FormStatus(pane ID, id, text string) tea.Cmd {
+	return func() tea.Msg { return FormStatusMsg{Pane: pane, ID: id, Text: text} }
+}
+
 // ResultMsg is the answer to a request a pane made with Fetch. The root
 // routes it to Pane whether or not that pane is visible.
 type ResultMsg struct {

@@ -102,7 +102,11 @@ type Pane struct {
 	cfgDetailID   string
 
 	results  []ackResult
-	ackDraft string // the comment of the last ack that did not fully succeed
+	ackDraft ackChoice   // every choice of the last ack that did not fully succeed
+	ackWait  *ackPending // an ack waiting for "shorten?" to be answered
+	// unsettled are alerts whose ack was sent and could not be checked:
+	// not sent again until a refresh shows what the server holds.
+	unsettled map[string]bool
 
 	cfgDraft string // JSON left by the editor after a refused or failed save
 	cfgEdit  string // id of the configuration the draft updates; "" creates

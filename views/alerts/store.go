@@ -440,6 +440,10 @@ func (p *Pane) sortAndShow() {
 		return cmp.Compare(x.ID, y.ID)
 	})
 	p.rebuildRows()
+	p.unsettled = nil // the list shows what the server holds now
+	if p.mode == modeDetail {
+		p.renderDetail() // each poll shows the alert as it is now
+	}
 }
 
 // announce rings the bell once for new open CRITICAL or ERROR alerts.
