@@ -51,6 +51,7 @@ const WatchEvery = 4 * time.Second
 
 // Pane is the backups pane.
 type Pane struct {
+	want    string // the item a jump from the board asked to select (views.SelectMsg)
 	ctx     views.Context
 	w, h    int
 	visible bool
@@ -328,6 +329,13 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 	case views.FilterMsg:
 		p.filter = msg.Text
 		p.rebuild()
+	case views.SelectMsg:
+		// Opened from the board: the view that holds the item, selected now
+		// or when it is loaded.
+		p.view = map[string]view{"snapshots": viewSnapshots, "restores": viewRestores, "exports": viewExports}[msg.View]
+		p.want = msg.ItemID
+		p.rebuild()
+		return p, nil
 	case views.ContextChangedMsg:
 		old := p.ctx
 		p.ctx = msg.Ctx
