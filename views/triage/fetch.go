@@ -46,6 +46,9 @@ func fetchProjects(ctx context.Context, c *apiclient.Client) (projectsResult, er
 		for _, p := range ps {
 			if !seen[p.ID] {
 				seen[p.ID] = true
+				if g := c.Gate(); g != nil {
+					g.SetProjectOrg(p.ID, o.ID) // so org roles count there
+				}
 				out.Projects = append(out.Projects, Project{OrgID: o.ID, OrgName: o.Name, ID: p.ID, Name: p.Name})
 			}
 		}
@@ -112,7 +115,11 @@ func fetchRest(ctx context.Context, c *apiclient.Client, p Project, now func() t
 		if page != nil {
 			exports = page.Results
 		}
-		ixs, err4 := c.Search().ListCluster(ctx, p.ID, cl.Name)
+		var ixs []apiclient.SearchIndex
+		var err4 error
+		if searchable(cl.MongoDBVersion) {
+			ixs, err4 = c.Search().ListCluster(ctx, p.ID, cl.Name)
+		}
 		for _, e := range []error{err1, err2, err3, err4} {
 			if e != nil {
 				r.Errs++
@@ -124,4 +131,14 @@ func fetchRest(ctx context.Context, c *apiclient.Client, p Project, now func() t
 	}
 	r.At = now()
 	return r
+}
+
+// searchable reports whether a cluster's version has search indexes (4.2
+// and later); older ones answer 400, so the board does not ask.
+func searchable(version string) bool {
+	var major, minor int
+	if _, err := fmt.Sscanf(version, "%d.%d", &major, &minor); err != nil {
+		return true
+	}
+	return major > 4 || (major == 4 && minor >= 2)
 }

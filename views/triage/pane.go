@@ -193,10 +193,8 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 		p.gen++
 		p.pending = map[string]int{}
 		return p, p.fanOut(keyAlerts)
-	case views.PaneMsg:
-		if fm, ok := msg.Msg.(fanMsg); ok {
-			return p, p.part(fm)
-		}
+	case fanMsg: // the root hands on what a PaneMsg carried
+		return p, p.part(msg)
 	case views.PollTickMsg:
 		if !p.poll.Current(msg) {
 			return p, nil
