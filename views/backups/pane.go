@@ -51,11 +51,12 @@ const WatchEvery = 4 * time.Second
 
 // Pane is the backups pane.
 type Pane struct {
-	want    string // the item a jump from the board asked to select (views.SelectMsg)
-	ctx     views.Context
-	w, h    int
-	visible bool
-	paused  bool
+	want     string // the item a jump from the board asked to select (views.SelectMsg)
+	wantView *view  // and the view it is in, for when the cluster opens
+	ctx      views.Context
+	w, h     int
+	visible  bool
+	paused   bool
 
 	seq  views.Seq
 	poll views.Poller
@@ -332,8 +333,11 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 	case views.SelectMsg:
 		// Opened from the board: the view that holds the item, selected now
 		// or when it is loaded.
-		p.view = map[string]view{"snapshots": viewSnapshots, "restores": viewRestores, "exports": viewExports}[msg.View]
-		p.want = msg.ItemID
+		v := map[string]view{"snapshots": viewSnapshots, "restores": viewRestores, "exports": viewExports}[msg.View]
+		p.view, p.want = v, msg.ItemID
+		if p.cluster == nil {
+			p.wantView = &v // the cluster opens when its list is in
+		}
 		p.rebuild()
 		return p, nil
 	case views.ContextChangedMsg:
@@ -510,6 +514,9 @@ func (p *Pane) watchResult(msg views.ResultMsg) tea.Cmd {
 func (p *Pane) open(c clusterRef) tea.Cmd {
 	p.cluster = &c
 	p.data, p.loaded, p.view, p.notice = clusterData{Cluster: c}, false, viewSnapshots, ""
+	if p.wantView != nil {
+		p.view, p.wantView = *p.wantView, nil
+	}
 	p.data.Route, p.data.Note = routeFor(c.Kind, p.ctx.Now())
 	p.rebuild()
 	return tea.Batch(p.loadData("loading backups of "+c.Name, allParts, keyData), p.arm())

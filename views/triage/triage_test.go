@@ -218,4 +218,3 @@ func TestBoardGolden(t *testing.T) {
 		viewstest.Golden(t, fmt.Sprintf("triage/board_%dx%d", sz.w, sz.h), ansi.Strip(e.pane.View()))
 	}
 }
-
