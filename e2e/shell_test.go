@@ -53,7 +53,7 @@ func TestShellTour(t *testing.T) {
 	s.WaitFor("Terminal too small", wait)
 	s.WaitFor("Need at least 60x16", wait)
 	s.Resize(120, 40)
-	s.WaitFor("6 Settings", wait)
+	s.WaitFor("7 Settings", wait)
 
 	s.SendKeys("q")
 	s.WaitExit(wait)
