@@ -206,7 +206,7 @@ func (m *Model) closeAtPaneLevel() (tea.Cmd, bool) {
 	if id := p.ID(); m.filters[id] != "" {
 		return m.setFilter(""), true
 	}
-	return nil, false
+	return m.jumpBack()
 }
 
 // switchTo makes pane i the active one.
@@ -216,6 +216,7 @@ func (m *Model) switchTo(i int) tea.Cmd {
 	}
 	old := m.active
 	m.active = i
+	m.jumpedFrom = ""      // a jump's way back ends with any other switch
 	m.toasts.ClearErrors() // about the pane left behind
 	return tea.Batch(m.panes[old].SetVisible(false), m.show(i))
 }

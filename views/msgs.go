@@ -162,3 +162,23 @@ type PaneMsg struct {
 	Pane ID
 	Msg  tea.Msg
 }
+
+// JumpMsg asks the root to show Pane with the context set to the project
+// (and cluster) and the item selected: a board row opened in the pane that
+// owns it. The root answers the pane with SelectMsg once its context is
+// set; esc at pane level then comes back to From.
+type JumpMsg struct {
+	From    ID
+	Pane    ID
+	GroupID string
+	Cluster string // empty: every cluster of the project
+	View    string // the pane's sub-view, if it has several ("restores")
+	ItemID  string
+}
+
+// SelectMsg asks a pane to select the item with that id (in View, when the
+// pane has several), now or as soon as its list holds it.
+type SelectMsg struct {
+	View   string
+	ItemID string
+}

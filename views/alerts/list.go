@@ -253,6 +253,7 @@ func (p *Pane) rebuildRows() {
 		}
 	}
 	p.table.SetRows(rows)
+	p.selectWanted()
 	if p.filter == "" && len(rows) > 5000 {
 		// Build the table's lowercase filter text now, on the refresh,
 		// rather than on the next `/` keystroke (25 ms at 100k rows).
@@ -387,4 +388,12 @@ func errText(err error) string {
 		return components.Sanitize(s)
 	}
 	return components.Sanitize(err.Error())
+}
+
+// selectWanted puts the cursor on the alert a jump asked for, once the
+// list holds it.
+func (p *Pane) selectWanted() {
+	if p.want != "" && p.table.SetCursorID(p.want) {
+		p.want = ""
+	}
 }

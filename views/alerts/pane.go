@@ -51,6 +51,7 @@ const (
 
 // Pane is the alerts pane.
 type Pane struct {
+	want    string // the item a jump from the board asked to select (views.SelectMsg)
 	ctx     views.Context
 	w, h    int
 	visible bool
@@ -199,6 +200,12 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 		return p, nil
 	case views.ContextChangedMsg:
 		return p, p.contextChanged(msg)
+	case views.SelectMsg:
+		// Opened from the board: list mode, every status, the alert selected
+		// now or when the list holds it.
+		p.mode, p.want = modeList, msg.ItemID
+		p.selectWanted()
+		return p, nil
 	case views.ActionMsg:
 		return p, p.action(msg)
 	case views.EditedMsg:

@@ -51,10 +51,12 @@ const WatchEvery = 4 * time.Second
 
 // Pane is the backups pane.
 type Pane struct {
-	ctx     views.Context
-	w, h    int
-	visible bool
-	paused  bool
+	want     string // the item a jump from the board asked to select (views.SelectMsg)
+	wantView *view  // and the view it is in, for when the cluster opens
+	ctx      views.Context
+	w, h     int
+	visible  bool
+	paused   bool
 
 	seq  views.Seq
 	poll views.Poller
@@ -328,6 +330,16 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 	case views.FilterMsg:
 		p.filter = msg.Text
 		p.rebuild()
+	case views.SelectMsg:
+		// Opened from the board: the view that holds the item, selected now
+		// or when it is loaded.
+		v := map[string]view{"snapshots": viewSnapshots, "restores": viewRestores, "exports": viewExports}[msg.View]
+		p.view, p.want = v, msg.ItemID
+		if p.cluster == nil {
+			p.wantView = &v // the cluster opens when its list is in
+		}
+		p.rebuild()
+		return p, nil
 	case views.ContextChangedMsg:
 		old := p.ctx
 		p.ctx = msg.Ctx
@@ -502,6 +514,9 @@ func (p *Pane) watchResult(msg views.ResultMsg) tea.Cmd {
 func (p *Pane) open(c clusterRef) tea.Cmd {
 	p.cluster = &c
 	p.data, p.loaded, p.view, p.notice = clusterData{Cluster: c}, false, viewSnapshots, ""
+	if p.wantView != nil {
+		p.view, p.wantView = *p.wantView, nil
+	}
 	p.data.Route, p.data.Note = routeFor(c.Kind, p.ctx.Now())
 	p.rebuild()
 	// "pick a cluster first" and the like are answered now.

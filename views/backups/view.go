@@ -149,6 +149,11 @@ func (p *Pane) rebuild() {
 	p.rebuildRestores()
 	p.rebuildExports()
 	p.rebuildBuckets()
+	if p.want != "" {
+		if t := map[view]*components.Table{viewSnapshots: &p.snaps, viewRestores: &p.restores, viewExports: &p.exports}[p.view]; t != nil && t.SetCursorID(p.want) {
+			p.want = ""
+		}
+	}
 	p.refreshDetail()
 }
 

@@ -41,6 +41,7 @@ const (
 
 // Pane is the search pane.
 type Pane struct {
+	want    string // the item a jump from the board asked to select (views.SelectMsg)
 	ctx     views.Context
 	w, h    int
 	visible bool
@@ -280,6 +281,10 @@ func (p *Pane) update(msg tea.Msg) (views.Pane, tea.Cmd) {
 	case views.FilterMsg:
 		p.filter = msg.Text
 		p.rebuild()
+	case views.SelectMsg:
+		p.mode, p.want = modeTree, msg.ItemID
+		p.rebuild()
+		return p, nil
 	case views.ContextChangedMsg:
 		old := p.ctx
 		p.ctx = msg.Ctx
@@ -371,6 +376,9 @@ func (p *Pane) showClusters() bool { return p.ctx.ClusterName == "" }
 
 func (p *Pane) rebuild() {
 	p.table.SetRows(buildRows(p.clusters, p.showClusters(), p.collapsed, p.filter, p.deleting))
+	if p.want != "" && p.table.SetCursorID(indexRowID(p.ctx.ClusterName, p.want)) {
+		p.want = ""
+	}
 	p.refreshDetail()
 }
 
