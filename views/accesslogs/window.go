@@ -132,9 +132,9 @@ type Window struct {
 	offset     time.Duration // server clock minus ours, at least: the newest record's time minus ours when it came
 	offsetOK   bool          // offset was measured
 	calibrated bool          // the lag was measured since the last load
-	settled    time.Time // where the previous poll stopped: all before it was read
-	lastAsk    time.Time // the server's now (as estimated) when the previous poll began
-	read, kept int       // records received and records that were new, since NewWindow
+	settled    time.Time     // where the previous poll stopped: all before it was read
+	lastAsk    time.Time     // the server's now (as estimated) when the previous poll began
+	read, kept int           // records received and records that were new, since NewWindow
 
 	round round
 }
