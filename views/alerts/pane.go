@@ -89,6 +89,7 @@ type Pane struct {
 	cfgErr   error
 	loaded   bool
 	err      error
+	fails    int // polls failed in a row
 	status   statusFilter
 	filter   string
 
@@ -142,11 +143,13 @@ func (p *Pane) arm() tea.Cmd {
 		return nil
 	}
 	d := p.ctx.Poll.Every(ID)
-	if p.err != nil && p.ctx.Poll.Slow > 0 {
-		d = p.ctx.Poll.Slow
-	}
 	if d <= 0 {
 		d = 15 * time.Second
+	}
+	if p.err != nil && p.ctx.Poll.Slow > 0 {
+		// Failing polls back off, doubling up to the slow interval, so
+		// a short outage is over on screen soon after it is over.
+		d = min(p.ctx.Poll.Slow, d<<min(p.fails, 10))
 	}
 	return p.poll.Arm(ID, d)
 }

@@ -345,10 +345,11 @@ func (p *Pane) failed(err error) {
 		p.errSince = p.ctx.Now()
 	}
 	p.err = err
+	p.fails++
 }
 
 func (p *Pane) succeeded() {
-	p.err, p.errSince = nil, time.Time{}
+	p.err, p.errSince, p.fails = nil, time.Time{}, 0
 	p.freshAt = p.ctx.Now()
 }
 
