@@ -47,6 +47,14 @@ type Pane struct {
 	rest     map[string]partResult
 	hidden   map[string]bool // read forbidden to the caller: never asked again
 	pending  map[string]int  // requests in flight by key ("alerts", "rest")
+	restDue  bool            // the rest follows once this round's alerts are in
+
+	unmatched []string // the profile's triage_orgs/triage_projects entries that match nothing
+
+	writeSeq    views.Seq
+	ackDraft    components.FormValues // the dialog's values, kept while an ack failed
+	results     []string              // each row's outcome of the last acknowledgement
+	resultsHead string
 
 	table components.Table
 }
@@ -78,7 +86,16 @@ func (p *Pane) Init() tea.Cmd { return nil }
 
 func (p *Pane) SetSize(w, h int) {
 	p.w, p.h = w, h
-	p.table.SetSize(w, max(h-2, 1))
+	p.table.SetSize(w, max(h-2-p.resultsHeight(), 1))
+}
+
+// resultsHeight is how many lines the outcomes of an acknowledgement take
+// over the board: at most a third of it.
+func (p *Pane) resultsHeight() int {
+	if len(p.results) == 0 {
+		return 0
+	}
+	return min(len(p.results), max(p.h/3-1, 1)) + 1
 }
 
 func (p *Pane) Actions() []keymap.Action {
@@ -86,9 +103,13 @@ func (p *Pane) Actions() []keymap.Action {
 		return nil
 	}
 	acts := p.ctx.Keys.Scope(ID.Scope())
-	if _, ok := p.selected(); !ok {
-		for i := range acts {
+	it, ok := p.selected()
+	for i := range acts {
+		switch {
+		case !ok:
 			acts[i] = acts[i].Disabled("no row selected")
+		case acts[i].Name == actAck && !alertRow(it) && len(p.table.Marked()) == 0:
+			acts[i] = acts[i].Disabled("not an alert row")
 		}
 	}
 	return acts
@@ -138,8 +159,9 @@ func (p *Pane) loadProjects() tea.Cmd {
 	if client == nil {
 		return nil
 	}
+	scope := Scope{Orgs: p.ctx.TriageOrgs, Projects: p.ctx.TriageProjects}
 	return views.Fetch(ID, keyProjects, p.seq.Next(), "listing projects", func(ctx context.Context) (any, error) {
-		return fetchProjects(ctx, client)
+		return fetchProjects(ctx, client, scope)
 	})
 }
 
@@ -152,36 +174,47 @@ type fanMsg struct {
 
 // fanOut asks every visible project for one part (alerts or rest).
 func (p *Pane) fanOut(key string) tea.Cmd {
-	client, clock := p.ctx.Client, p.ctx.Now
+	if p.ctx.Client == nil {
+		return nil
+	}
+	var cmds []tea.Cmd
+	for _, pr := range p.projects {
+		if !p.hidden[pr.ID] {
+			cmds = append(cmds, p.fetchPart(key, pr))
+		}
+	}
+	return tea.Batch(cmds...)
+}
+
+// fetchPart asks one project for one part.
+func (p *Pane) fetchPart(key string, pr Project) tea.Cmd {
+	client, clock, gen := p.ctx.Client, p.ctx.Now, p.gen
 	if client == nil {
 		return nil
 	}
-	gen := p.gen
-	var cmds []tea.Cmd
-	for _, pr := range p.projects {
-		if p.hidden[pr.ID] {
-			continue
+	p.pending[key]++
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), 4*views.RequestTimeout)
+		defer cancel()
+		var part partResult
+		if key == keyAlerts {
+			part = fetchAlerts(ctx, client, pr, clock)
+		} else {
+			part = fetchRest(ctx, client, pr, clock)
 		}
-		pr := pr
-		p.pending[key]++
-		cmds = append(cmds, func() tea.Msg {
-			ctx, cancel := context.WithTimeout(context.Background(), 4*views.RequestTimeout)
-			defer cancel()
-			var part partResult
-			if key == keyAlerts {
-				part = fetchAlerts(ctx, client, pr, clock)
-			} else {
-				part = fetchRest(ctx, client, pr, clock)
-			}
-			return views.PaneMsg{Pane: ID, Msg: fanMsg{gen: gen, key: key, part: part}}
-		})
+		return views.PaneMsg{Pane: ID, Msg: fanMsg{gen: gen, key: key, part: part}}
 	}
-	return tea.Batch(cmds...)
 }
 
 func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 	switch msg := msg.(type) {
 	case views.ResultMsg:
+		if msg.Key == formAck {
+			if !p.writeSeq.Latest(msg.Seq) {
+				return p, nil
+			}
+			return p, p.ackDone(msg)
+		}
 		if msg.Key != keyProjects || !p.seq.Latest(msg.Seq) {
 			return p, nil
 		}
@@ -189,9 +222,11 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 		if msg.Err != nil {
 			return p, nil
 		}
-		p.projects = msg.Value.(projectsResult).Projects
+		res := msg.Value.(projectsResult)
+		p.projects, p.unmatched = res.Projects, res.Unmatched
 		p.gen++
 		p.pending = map[string]int{}
+		p.restDue = true
 		return p, p.fanOut(keyAlerts)
 	case fanMsg: // the root hands on what a PaneMsg carried
 		return p, p.part(msg)
@@ -224,10 +259,20 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 		p.table.SetTheme(msg.Ctx.Theme)
 		p.table.SetKeyMap(msg.Ctx.Keys)
 	case views.ActionMsg:
-		if msg.Name == "triage.open" {
+		switch {
+		case msg.Name == "triage.open":
 			return p, p.open()
+		case msg.Name == actAck && msg.Form == formAck:
+			return p, p.submitAck(msg)
+		case msg.Name == actAck:
+			return p, p.openAck()
 		}
 	case tea.KeyPressMsg:
+		if msg.String() == "esc" && len(p.results) > 0 {
+			p.results, p.resultsHead = nil, ""
+			p.SetSize(p.w, p.h)
+			return p, nil
+		}
 		var cmd tea.Cmd
 		p.table, cmd = p.table.Update(msg)
 		return p, cmd
@@ -246,12 +291,13 @@ func (p *Pane) part(m fanMsg) tea.Cmd {
 		p.hidden[m.part.GroupID] = true
 	}
 	if m.key == keyAlerts {
-		p.alerts[m.part.GroupID] = m.part
+		p.alerts[m.part.GroupID] = keep(m.part, p.alerts[m.part.GroupID])
 	} else {
-		p.rest[m.part.GroupID] = m.part
+		p.rest[m.part.GroupID] = keep(m.part, p.rest[m.part.GroupID])
 	}
 	p.rebuild()
-	if m.key == keyAlerts && p.pending[keyAlerts] == 0 && len(p.rest) == 0 && p.pending[keyRest] == 0 {
+	if m.key == keyAlerts && p.pending[keyAlerts] == 0 && p.restDue && p.pending[keyRest] == 0 {
+		p.restDue = false
 		return p.fanOut(keyRest)
 	}
 	return nil
@@ -290,8 +336,12 @@ func (p *Pane) rebuild() {
 		if !it.Since.IsZero() {
 			since = short(now.Sub(it.Since))
 		}
+		what := it.What
+		if it.Stale {
+			what = "(stale) " + what
+		}
 		rows = append(rows, components.Row{ID: it.Key(), Class: string(it.Severity), Cells: []string{
-			string(it.Severity), string(it.Kind), it.Where(), it.What, since,
+			string(it.Severity), string(it.Kind), it.Where(), what, since,
 			fmt.Sprintf("%d", severityRank(it.Severity)), fmt.Sprintf("%020d", now.Sub(it.Since)), fmt.Sprint(i)}})
 	}
 	for _, pr := range p.projects {
@@ -323,6 +373,8 @@ func (p *Pane) open() tea.Cmd {
 		j.Pane = "search"
 	case KindCluster, KindVersion:
 		j.Pane, j.ItemID = "backups", ""
+	case KindMigration:
+		j.Pane = "migration"
 	}
 	return func() tea.Msg { return j }
 }
@@ -343,25 +395,35 @@ func (p *Pane) coverage() string {
 		}
 	}
 	now := p.ctx.Now()
+	// part says, for one part, how many projects answered, how old the
+	// oldest answer is, and which failed: their rows are the last good
+	// read's, stale, with the error.
 	part := func(name string, m map[string]partResult) string {
-		done, errs := 0, 0
+		done, stale := 0, 0
 		var oldest time.Time
-		for _, r := range m {
-			if r.Hidden {
+		var firstErr string
+		for _, pr := range p.projects {
+			r, ok := m[pr.ID]
+			if !ok || r.Hidden {
 				continue
 			}
 			done++
-			errs += r.Errs
 			if oldest.IsZero() || r.At.Before(oldest) {
 				oldest = r.At
 			}
+			if r.Errs > 0 {
+				stale++
+				if firstErr == "" && r.Err != nil {
+					firstErr = pr.Name + ": " + errText(r.Err)
+				}
+			}
 		}
 		s := fmt.Sprintf("%s %d/%d", name, done, n-hid)
-		if !oldest.IsZero() && done == n-hid {
+		if !oldest.IsZero() {
 			s += " (" + short(now.Sub(oldest)) + " ago)"
 		}
-		if errs > 0 {
-			s += fmt.Sprintf(" %d failed", errs)
+		if stale > 0 {
+			s += fmt.Sprintf(", %d stale (%s)", stale, firstErr)
 		}
 		return s
 	}
@@ -373,11 +435,18 @@ func (p *Pane) coverage() string {
 			seen++
 		}
 	}
-	line := fmt.Sprintf("%d of %d projects · %s · %s", seen, n-hid, part("alerts", p.alerts), part("clusters/backups/search", p.rest))
+	line := fmt.Sprintf("%d of %d projects", seen, n-hid)
+	if len(p.ctx.TriageOrgs)+len(p.ctx.TriageProjects) > 0 {
+		line += " (narrowed by the profile)"
+	}
+	if len(p.unmatched) > 0 {
+		line += " · profile: " + strings.Join(p.unmatched, ", ") + " matches nothing"
+	}
+	line += fmt.Sprintf(" · %s · %s", part("alerts", p.alerts), part("clusters/backups/search", p.rest))
 	if hid > 0 {
 		line += fmt.Sprintf(" · %d not visible (role)", hid)
 	}
-	return line
+	return line + " · migrations: this session's only (the API lists none)"
 }
 
 func (p *Pane) View() string {
@@ -397,8 +466,16 @@ func (p *Pane) View() string {
 		head += ": " + strings.Join(parts, ", ")
 	}
 	style := lipgloss.NewStyle().MaxWidth(max(p.w, 1))
-	return lipgloss.JoinVertical(lipgloss.Left,
-		style.Render(components.Sanitize(head)),
-		style.Render(components.Sanitize(p.coverage())),
-		p.table.View())
+	lines := []string{style.Render(components.Sanitize(head)), style.Render(components.Sanitize(p.coverage()))}
+	if n := p.resultsHeight(); n > 0 {
+		lines = append(lines, style.Render(components.Sanitize(p.resultsHead)))
+		shown := p.results[:n-1]
+		for i, r := range shown {
+			if i == len(shown)-1 && len(p.results) > len(shown) {
+				r = fmt.Sprintf("… and %d more", len(p.results)-len(shown)+1)
+			}
+			lines = append(lines, style.Render("  "+r))
+		}
+	}
+	return lipgloss.JoinVertical(lipgloss.Left, append(lines, p.table.View())...)
 }
