@@ -546,7 +546,7 @@ func pickerCases() map[string]wireCase {
 		"listClusters": {
 			path: g + "/clusters", query: pagedQuery("includeDeletedWithRetainedBackups", "true"),
 			call: func(ctx context.Context, c *Client) (any, error) {
-				return c.Projects().Clusters(ctx, wGroup, ClusterListOptions{IncludeDeletedWithRetainedBackups: true, ListOptions: wirePage})
+				return c.Clusters().List(ctx, wGroup, ClusterListOptions{IncludeDeletedWithRetainedBackups: true, ListOptions: wirePage})
 			},
 			check: func(t *testing.T, v any) {
 				p := as[*Page[Cluster]](t, v)
@@ -567,7 +567,7 @@ func pickerCases() map[string]wireCase {
 		"getCluster": {
 			path: g + "/clusters/Cluster0",
 			call: func(ctx context.Context, c *Client) (any, error) {
-				return c.Projects().Cluster(ctx, wGroup, "Cluster0")
+				return c.Clusters().Get(ctx, wGroup, "Cluster0")
 			},
 			check: func(t *testing.T, v any) {
 				cl := as[*Cluster](t, v)
@@ -580,7 +580,7 @@ func pickerCases() map[string]wireCase {
 		"listClustersForAllProjects": {
 			path: "/clusters", query: pagedQuery(),
 			call: func(ctx context.Context, c *Client) (any, error) {
-				return c.Projects().ClustersAllProjects(ctx, wirePage)
+				return c.Clusters().ForAllProjects(ctx, wirePage)
 			},
 			check: func(t *testing.T, v any) {
 				p := as[*Page[OrgGroupClusters]](t, v)
@@ -597,7 +597,7 @@ func pickerCases() map[string]wireCase {
 		"listFlexClusters": {
 			path: g + "/flexClusters", query: pagedQuery(),
 			call: func(ctx context.Context, c *Client) (any, error) {
-				return c.Projects().FlexClusters(ctx, wGroup, wirePage)
+				return c.Clusters().Flex(ctx, wGroup, wirePage)
 			},
 			check: func(t *testing.T, v any) {
 				p := as[*Page[FlexCluster]](t, v)
@@ -613,7 +613,7 @@ func pickerCases() map[string]wireCase {
 		"listServerlessInstances": {
 			path: g + "/serverless", query: pagedQuery(),
 			call: func(ctx context.Context, c *Client) (any, error) {
-				return c.Projects().ServerlessInstances(ctx, wGroup, wirePage)
+				return c.Clusters().Serverless(ctx, wGroup, wirePage)
 			},
 			check: func(t *testing.T, v any) {
 				p := as[*Page[ServerlessInstance]](t, v)
@@ -627,7 +627,7 @@ func pickerCases() map[string]wireCase {
 		"listAtlasProcesses": {
 			path: g + "/processes", query: pagedQuery(),
 			call: func(ctx context.Context, c *Client) (any, error) {
-				return c.Projects().Processes(ctx, wGroup, wirePage)
+				return c.Clusters().Processes(ctx, wGroup, wirePage)
 			},
 			check: func(t *testing.T, v any) {
 				p := as[*Page[Process]](t, v)
@@ -672,7 +672,7 @@ func pickerCases() map[string]wireCase {
 		"legacyListClusters": {
 			path: g + "/clusters", query: pagedQuery(),
 			call: func(ctx context.Context, c *Client) (any, error) {
-				return c.Projects().LegacyClusters(ctx, wGroup, wirePage)
+				return c.Clusters().LegacyList(ctx, wGroup, wirePage)
 			},
 			check: func(t *testing.T, v any) {
 				p := as[*Page[LegacyCluster]](t, v)
@@ -683,7 +683,7 @@ func pickerCases() map[string]wireCase {
 		"legacyGetCluster": {
 			path: g + "/clusters/Cluster0",
 			call: func(ctx context.Context, c *Client) (any, error) {
-				return c.Projects().LegacyCluster(ctx, wGroup, "Cluster0")
+				return c.Clusters().LegacyGet(ctx, wGroup, "Cluster0")
 			},
 			check: func(t *testing.T, v any) { checkLegacyCluster(t, *as[*LegacyCluster](t, v)) },
 		},
@@ -1662,7 +1662,7 @@ func otherCases() map[string]wireCase {
 			path:  g + "/processes/" + wHost + ":27017/databases/shop/measurements",
 			query: url.Values{"granularity": {"PT1M"}, "period": {"PT1H"}, "m": {"DATABASE_DATA_SIZE", "DATABASE_INDEX_SIZE"}},
 			call: func(ctx context.Context, c *Client) (any, error) {
-				return c.Projects().DatabaseMeasurements(ctx, wGroup, wHost+":27017", "shop", MeasurementOptions{
+				return c.Clusters().DatabaseMeasurements(ctx, wGroup, wHost+":27017", "shop", MeasurementOptions{
 					Granularity: "PT1M", Period: "PT1H", Metrics: []string{"DATABASE_DATA_SIZE", "DATABASE_INDEX_SIZE"},
 				})
 			},
@@ -1678,7 +1678,7 @@ func otherCases() map[string]wireCase {
 		"listDropIndexes": {
 			path: g + "/clusters/Cluster0/performanceAdvisor/dropIndexSuggestions",
 			call: func(ctx context.Context, c *Client) (any, error) {
-				return c.Projects().DropIndexSuggestions(ctx, wGroup, "Cluster0")
+				return c.Clusters().DropIndexSuggestions(ctx, wGroup, "Cluster0")
 			},
 			check: func(t *testing.T, v any) {
 				d := as[*DropIndexSuggestions](t, v)
@@ -1692,7 +1692,7 @@ func otherCases() map[string]wireCase {
 		"listClusterSuggestedIndexes": {
 			path: g + "/clusters/Cluster0/performanceAdvisor/suggestedIndexes",
 			call: func(ctx context.Context, c *Client) (any, error) {
-				return c.Projects().SuggestedIndexes(ctx, wGroup, "Cluster0")
+				return c.Clusters().SuggestedIndexes(ctx, wGroup, "Cluster0")
 			},
 			check: func(t *testing.T, v any) {
 				s := as[*SuggestedIndexes](t, v)
