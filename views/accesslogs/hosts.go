@@ -67,7 +67,7 @@ func (p *Pane) openHosts() tea.Cmd {
 	client, gid := p.ctx.Client, p.ctx.GroupID
 	p.hostsBusy, p.hostsErr = true, nil
 	return views.Fetch(ID, "hosts", p.hostSeq.Next(), "loading hosts", func(ctx context.Context) (any, error) {
-		return client.Projects().AllProcesses(ctx, gid)
+		return client.Clusters().AllProcesses(ctx, gid)
 	})
 }
 

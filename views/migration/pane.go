@@ -112,7 +112,7 @@ func (p *Pane) load(task string) tea.Cmd {
 	if group != "" {
 		n := p.seqClusters.Next()
 		cmds = append(cmds, views.Fetch(ID, keyClusters, n, "", func(ctx context.Context) (any, error) {
-			return c.Projects().AllClusters(ctx, group)
+			return c.Clusters().All(ctx, group)
 		}))
 	}
 	return tea.Batch(cmds...)

@@ -179,7 +179,7 @@ func fetchAlerts(ctx context.Context, c *apiclient.Client, p Project, now func()
 func fetchRest(ctx context.Context, c *apiclient.Client, p Project, now func() time.Time) partResult {
 	ctx = background(ctx)
 	r := partResult{GroupID: p.ID}
-	cls, err := c.Projects().AllClusters(ctx, p.ID)
+	cls, err := c.Clusters().All(ctx, p.ID)
 	if err != nil {
 		r.Hidden, r.At = hidden(err), now()
 		if !r.Hidden {
