@@ -82,7 +82,7 @@ func TestHiddenMarksAreNotActedOn(t *testing.T) {
 // the choice.
 func TestTypedUntilIsSent(t *testing.T) {
 	s := StartDemo(t, 160, 40, []string{"TZ=UTC"})
-	s.WaitFor("▸  ● ", wait)
+	s.WaitFor("▸  OPEN", wait) // 160 columns: STATUS spelled out
 	var clock struct{ Now time.Time }
 	s.SimGet("/clock", &clock)
 	until := clock.Now.UTC().Add(72 * time.Hour).Truncate(time.Minute)
@@ -108,7 +108,7 @@ func TestTypedUntilIsSent(t *testing.T) {
 // outcomes on screen, each the server's.
 func TestLostAnswersAreVerifiedNotResent(t *testing.T) {
 	s := StartDemo(t, 160, 40, nil)
-	s.WaitFor("▸  ● ", wait)
+	s.WaitFor("▸  OPEN", wait) // 160 columns: STATUS spelled out
 	s.SimPut("/faults", `{"malformedRate": 0.3}`)
 	const n = 6
 	verified := 0
