@@ -544,7 +544,6 @@ func (f Form) choiceList(ff *formField, focused bool, inner int) []string {
 		switch {
 		case !ff.enabled(j):
 			mark, st = " - ", f.theme.Disabled
-			text += " — " + Sanitize(ff.Reasons[j])
 		case j == ff.Choice:
 			mark = "(•)"
 			if focused {
@@ -552,6 +551,12 @@ func (f Form) choiceList(ff *formField, focused bool, inner int) []string {
 			}
 		}
 		out = append(out, "  "+st.Render(Truncate(mark+" "+text, inner-2)))
+		if !ff.enabled(j) {
+			// The reason on its own line, so it is never cut off.
+			for _, l := range strings.Split(wrap(Sanitize(ff.Reasons[j]), inner-8), "\n") {
+				out = append(out, "      "+st.Render(l))
+			}
+		}
 	}
 	return out
 }
