@@ -36,6 +36,9 @@ type wizard struct {
 	OplogTs string
 	OpInc   string
 	Err     string // the last refusal, shown on the reopened step
+	// Sent: the restore left; its answer is awaited or being verified, and
+	// the confirmation cannot send it again.
+	Sent bool
 }
 
 // Point-in-time modes.
@@ -67,6 +70,9 @@ func (p *Pane) restoreStep(msg views.ActionMsg) tea.Cmd {
 	case msg.Form == formTarget:
 		return p.targetChosen(msg.Values)
 	case msg.Target == targetRestoreGo:
+		if p.wizard.Sent {
+			return views.Toast("this restore was sent already; its outcome is being checked", true)
+		}
 		return p.sendRestore()
 	}
 	return nil
@@ -437,6 +443,19 @@ type restoreSent struct {
 	N     int
 	Watch watch
 	State string
+	// Verified: the answer was lost and the job was found by reading back.
+	Verified bool
+}
+
+// restoreUnknown is a restore whose answer was lost: it may have started.
+type restoreUnknown struct {
+	N    int
+	Sent time.Time
+	// Still is set once the read-back failed too; Err says why.
+	Still bool
+	// NotApplied: the read-back found no such job.
+	NotApplied bool
+	Err        string
 }
 
 func (p *Pane) sendRestore() tea.Cmd {
@@ -448,30 +467,61 @@ func (p *Pane) sendRestore() tea.Cmd {
 		label = "download restore of " + short(wz.Snapshot.ID)
 	}
 	src, rt, target, project := wz.Source, wz.Route, wz.Target, wz.Project.ID
+	wz.Sent = true
 	return views.Fetch(ID, keyWizard, p.seq.Next(), "starting "+label, func(ctx context.Context) (any, error) {
 		b := client.Backups()
 		var id string
+		var err error
 		switch rt {
 		case routeFlex:
-			j, err := b.CreateFlexRestoreJob(ctx, gid, src.Name, apiclient.FlexRestoreRequest{SnapshotID: req.SnapshotID, TargetDeploymentItemName: target, TargetProjectID: project})
-			if err != nil {
-				return wizardLoaded{N: n, Step: "send"}, err
+			var j *apiclient.FlexRestoreJob
+			if j, err = b.CreateFlexRestoreJob(ctx, gid, src.Name, apiclient.FlexRestoreRequest{SnapshotID: req.SnapshotID, TargetDeploymentItemName: target, TargetProjectID: project}); err == nil {
+				id = j.ID
 			}
-			id = j.ID
 		case routeServerless:
-			j, err := b.CreateServerlessRestoreJob(ctx, gid, src.Name, req)
-			if err != nil {
-				return wizardLoaded{N: n, Step: "send"}, err
+			var j *apiclient.RestoreJob
+			if j, err = b.CreateServerlessRestoreJob(ctx, gid, src.Name, req); err == nil {
+				id = j.ID
 			}
-			id = j.ID
 		default:
-			j, err := b.CreateRestoreJob(ctx, gid, src.Name, req)
-			if err != nil {
-				return wizardLoaded{N: n, Step: "send"}, err
+			var j *apiclient.RestoreJob
+			if j, err = b.CreateRestoreJob(ctx, gid, src.Name, req); err == nil {
+				id = j.ID
 			}
-			id = j.ID
+		}
+		if ou, ok := apiclient.AsOutcomeUnknown(err); ok {
+			return restoreUnknown{N: n, Sent: ou.Sent}, nil
+		}
+		if err != nil {
+			return wizardLoaded{N: n, Step: "send"}, err
 		}
 		return restoreSent{N: n, Watch: watch{Kind: "restore", ID: id, Cluster: src, Label: label}}, nil
+	})
+}
+
+// verifyRestore reads the restore jobs back after a lost answer and
+// reports the job that was sent, if the server holds it.
+func (p *Pane) verifyRestore(sent time.Time) tea.Cmd {
+	wz := p.wizard
+	client, gid, req, n, src, rt := p.ctx.Client, p.ctx.GroupID, wz.request(), wz.n, wz.Source, wz.Route
+	label := "restore of " + short(wz.Snapshot.ID) + " to " + wz.Target
+	if wz.Delivery == apiclient.DeliveryDownload && wz.Route == routeCluster {
+		label = "download restore of " + short(wz.Snapshot.ID)
+	}
+	return views.Fetch(ID, keyWizard, p.seq.Next(), "checking what the server holds", func(ctx context.Context) (any, error) {
+		if rt != routeCluster {
+			return restoreUnknown{N: n, Sent: sent, Still: true, Err: "this kind of restore cannot be read back by what was sent"}, nil
+		}
+		j, ok, err := verifyRetrying(ctx, func(ctx context.Context) (*apiclient.RestoreJob, bool, error) {
+			return client.Backups().VerifyCreateRestoreJob(ctx, gid, src.Name, req, sent)
+		})
+		switch {
+		case err != nil:
+			return restoreUnknown{N: n, Sent: sent, Still: true, Err: errText(err)}, nil
+		case !ok:
+			return restoreUnknown{N: n, Sent: sent, NotApplied: true}, nil
+		}
+		return restoreSent{N: n, Verified: true, Watch: watch{Kind: "restore", ID: j.ID, Cluster: src, Label: label}}, nil
 	})
 }
 
@@ -489,7 +539,28 @@ func (p *Pane) restoreAnswer(msg views.ResultMsg) (tea.Cmd, bool) {
 		p.view = viewRestores
 		p.notice = ""
 		p.layout()
-		return tea.Batch(views.Toast(v.Watch.Label+" started", false), p.loadData("", allParts, keyData), p.arm()), true
+		done := v.Watch.Label + " started"
+		if v.Verified {
+			done += " (verified after a lost answer)"
+		}
+		return tea.Batch(views.Toast(done, false), p.loadData("", allParts, keyData), p.arm()), true
+	case restoreUnknown:
+		wz := p.wizard
+		if wz == nil || v.N != wz.n {
+			return nil, true
+		}
+		switch {
+		case v.Still:
+			p.wizard = nil
+			p.notice = "restore sent - outcome still unknown (" + v.Err + "); the Restores view (tab, r) shows what the server holds"
+			return tea.Batch(views.Toast(p.notice, true), p.loadData("", allParts, keyData)), true
+		case v.NotApplied:
+			p.wizard = nil
+			p.notice = "restore sent - verified: not applied (nothing changed on the server); R starts a new one"
+			return views.Toast(p.notice, true), true
+		}
+		p.notice = "restore " + outcomeChecking
+		return tea.Batch(views.Toast(p.notice, false), p.verifyRestore(v.Sent)), true
 	case wizardLoaded:
 		if v.Step != "send" {
 			return nil, false
@@ -498,7 +569,7 @@ func (p *Pane) restoreAnswer(msg views.ResultMsg) (tea.Cmd, bool) {
 		if wz == nil || v.N != wz.n {
 			return nil, true
 		}
-		wz.Err = errText(msg.Err)
+		wz.Err, wz.Sent = errText(msg.Err), false
 		toast := views.Toast("restore refused: "+wz.Err+" (fix it in the reopened step)", true)
 		if wz.Delivery == apiclient.DeliveryDownload && wz.Route == routeCluster {
 			return tea.Batch(toast, p.deliveryForm()), true

@@ -117,6 +117,8 @@ type Driver struct {
 	Confirms  []views.ConfirmMsg
 	Forms     []views.FormMsg
 	FormsDone []views.FormDoneMsg
+	// FormStatuses: what the pane said in a submitted, frozen form.
+	FormStatuses []views.FormStatusMsg
 	// Ticks are the poll ticks that came due; see Tick.
 	Ticks []views.PollTickMsg
 	// Program holds bubbletea's own messages (bells, editor launches).
@@ -157,6 +159,8 @@ func (d *Driver) route(msg tea.Msg) {
 		d.Forms = append(d.Forms, m)
 	case views.FormDoneMsg:
 		d.FormsDone = append(d.FormsDone, m)
+	case views.FormStatusMsg:
+		d.FormStatuses = append(d.FormStatuses, m)
 	case views.TaskStartMsg, views.TaskDoneMsg:
 	default:
 		if fromProgram(msg) {
