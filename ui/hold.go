@@ -8,6 +8,7 @@ import (
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient/catalog"
 	"github.com/dbadmin-tui/dbadmin-tui/keymap"
+	"github.com/dbadmin-tui/dbadmin-tui/views"
 )
 
 // Keys typed between an action key and the dialog it opens belong to the
@@ -68,28 +69,30 @@ func (m *Model) startHold(a keymap.Action, cmd tea.Cmd) tea.Cmd {
 }
 
 // answered handles the pane's answer: a dialog opens and takes the held
-// keys; an answer that is more Cmds to run (a batch, a sequence) may still
-// open one, so the hold waits on until its deadline; anything else means
-// no dialog, and the keys go to the pane.
+// keys; a refusal (a toast) releases them; an answer that is more Cmds to
+// run (a batch, a sequence) may still open a dialog, so the hold waits on
+// until its deadline; anything else (a result, an editor to launch) goes
+// to the program as it would have, and the keys follow it to the pane.
 func (m *Model) answered(a holdAnswer) tea.Cmd {
-	switch inner := a.msg.(type) {
+	inner := a.msg
+	switch msg := inner.(type) {
 	case nil:
+		if m.hold != nil && m.hold.gen == a.gen {
+			return m.releaseHold()
+		}
+		return nil
+	case views.FormMsg, views.ConfirmMsg, views.ToastMsg:
+		_, cmd := m.Update(msg)
+		return cmd
 	case tea.BatchMsg:
-		return tea.Batch(inner...)
-	default:
-		if reflect.TypeOf(inner).Kind() == reflect.Slice {
-			return func() tea.Msg { return inner } // a sequence: the program runs it
-		}
-		_, cmd := m.Update(inner)
-		if m.hold == nil || m.hold.gen != a.gen {
-			return cmd
-		}
-		return tea.Batch(cmd, m.releaseHold())
+		return tea.Batch(msg...)
 	}
-	if m.hold != nil && m.hold.gen == a.gen {
-		return m.releaseHold()
+	reemit := func() tea.Msg { return inner }
+	if reflect.TypeOf(inner).Kind() == reflect.Slice {
+		return reemit // a sequence: the program runs it
 	}
-	return nil
+	gen := a.gen
+	return tea.Sequence(reemit, func() tea.Msg { return holdExpiredMsg{gen: gen} })
 }
 
 // holding keeps msg if a hold is on and nothing is open over the pane.
