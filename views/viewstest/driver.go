@@ -1,6 +1,7 @@
 package viewstest
 
 import (
+	"fmt"
 	"maps"
 	"reflect"
 	"runtime"
@@ -116,6 +117,8 @@ type Driver struct {
 	Confirms  []views.ConfirmMsg
 	Forms     []views.FormMsg
 	FormsDone []views.FormDoneMsg
+	// FormStatuses: what the pane said in a submitted, frozen form.
+	FormStatuses []views.FormStatusMsg
 	// Ticks are the poll ticks that came due; see Tick.
 	Ticks []views.PollTickMsg
 	// Program holds bubbletea's own messages (bells, editor launches).
@@ -156,6 +159,8 @@ func (d *Driver) route(msg tea.Msg) {
 		d.Forms = append(d.Forms, m)
 	case views.FormDoneMsg:
 		d.FormsDone = append(d.FormsDone, m)
+	case views.FormStatusMsg:
+		d.FormStatuses = append(d.FormStatuses, m)
 	case views.TaskStartMsg, views.TaskDoneMsg:
 	default:
 		if fromProgram(msg) {
@@ -248,6 +253,16 @@ func (d *Driver) Submit(values components.FormValues) error {
 		all[k] = v
 	}
 	for _, fd := range f.Fields {
+		if fd.Kind == components.FieldChoice && len(fd.Choices) > 0 {
+			// As the form does: a choice must be one it offers and may select.
+			j := slices.Index(fd.Choices, all[fd.Key])
+			if j < 0 {
+				return fmt.Errorf("%s: choose one", fd.Key)
+			}
+			if j < len(fd.Reasons) && fd.Reasons[j] != "" {
+				return fmt.Errorf("%s: %s cannot be chosen: %s", fd.Key, all[fd.Key], fd.Reasons[j])
+			}
+		}
 		if fd.Validate != nil {
 			if err := fd.Validate(all[fd.Key], all); err != nil {
 				return err
@@ -267,7 +282,8 @@ func FormDefaults(fields []components.Field) components.FormValues {
 	for _, fd := range fields {
 		switch fd.Kind {
 		case components.FieldChoice:
-			if len(fd.Choices) > 0 {
+			all[fd.Key] = ""
+			if fd.Choice >= 0 && fd.Choice < len(fd.Choices) && !fd.None && (fd.Choice >= len(fd.Reasons) || fd.Reasons[fd.Choice] == "") {
 				all[fd.Key] = fd.Choices[fd.Choice]
 			}
 		case components.FieldToggle:
