@@ -212,7 +212,7 @@ func (wz *wizard) source(gid string) apiclient.RestoreSource {
 // flex ones, never the source itself nor an older version. The ones that
 // can receive it come first, each group by name.
 func restoreTargets(ctx context.Context, c *apiclient.Client, gid string, rt route, src apiclient.RestoreSource) ([]restoreChoice, error) {
-	cls, err := c.Projects().AllClusters(ctx, gid)
+	cls, err := c.Clusters().All(ctx, gid)
 	if err != nil {
 		return nil, fmt.Errorf("list clusters: %w", err)
 	}
@@ -249,12 +249,12 @@ func restoreTargets(ctx context.Context, c *apiclient.Client, gid string, rt rou
 		}
 		return ch
 	}
-	if fl, err := c.Projects().AllFlexClusters(ctx, gid); err == nil {
+	if fl, err := c.Clusters().AllFlex(ctx, gid); err == nil {
 		for _, f := range fl {
 			out = append(out, judgeFlex(f.Name, f.MongoDBVersion, "flex"))
 		}
 	}
-	if sl, err := c.Projects().AllServerlessInstances(ctx, gid); err == nil {
+	if sl, err := c.Clusters().AllServerless(ctx, gid); err == nil {
 		for _, s := range sl {
 			out = append(out, judgeFlex(s.Name, s.MongoDBVersion, "serverless"))
 		}
