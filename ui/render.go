@@ -212,24 +212,42 @@ func (m *Model) roleBadge() string {
 	return best.Label()
 }
 
-// renderTabs: one tab a pane; narrow terminals show only numbers for the
-// inactive ones.
+// renderTabs: one tab a pane, every tab visible. When the full titles do
+// not fit, the inactive tabs shrink first to their title's first word
+// ("5 Access"), then to three letters ("5 Acc"), then to their number; the
+// active tab keeps its full title.
 func (m *Model) renderTabs() string {
 	st := m.theme.Styles
-	narrow := views.LayoutFor(m.width) == views.LayoutNarrow
-	var parts []string
-	for i, p := range m.panes {
-		label := fmt.Sprintf("%d %s", i+1, clean(p.Title()))
-		if i == m.active {
-			parts = append(parts, st.TabActive.Render(label))
-			continue
+	render := func(short func(i int, title string) string) string {
+		var b strings.Builder
+		for i, p := range m.panes {
+			title := clean(p.Title())
+			if i == m.active {
+				b.WriteString(st.TabActive.Render(fmt.Sprintf("%d %s", i+1, title)))
+				continue
+			}
+			b.WriteString(st.TabInactive.Render(short(i, title)))
 		}
-		if narrow {
-			label = fmt.Sprint(i + 1)
-		}
-		parts = append(parts, st.TabInactive.Render(label))
+		return b.String()
 	}
-	return components.Truncate(strings.Join(parts, ""), m.width)
+	forms := []func(int, string) string{
+		func(i int, t string) string { return fmt.Sprintf("%d %s", i+1, t) },
+		func(i int, t string) string { return fmt.Sprintf("%d %s", i+1, strings.Fields(t + " ")[0]) },
+		func(i int, t string) string {
+			return fmt.Sprintf("%d %s", i+1, firstRunes(strings.Fields(t + " ")[0], 3))
+		},
+		func(i int, _ string) string { return fmt.Sprint(i + 1) },
+	}
+	if views.LayoutFor(m.width) == views.LayoutNarrow {
+		forms = forms[2:]
+	}
+	var line string
+	for _, f := range forms {
+		if line = render(f); lipgloss.Width(line) <= m.width {
+			return line
+		}
+	}
+	return components.Truncate(line, m.width)
 }
 
 func (m *Model) renderPane() string {
@@ -303,4 +321,12 @@ func (m *Model) shortHelp() string {
 		}
 	}
 	return line
+}
+
+// firstRunes is s cut to its first n runes.
+func firstRunes(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n])
+	}
+	return s
 }

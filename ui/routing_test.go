@@ -48,11 +48,13 @@ func TestNumberKeysAndTabSwitchPanes(t *testing.T) {
 		assert.True(t, panes[id].visible)
 	}
 	assert.False(t, panes[alerts.ID].visible, "switched-away pane is hidden")
-	d.Press("tab")
-	assert.Equal(t, 0, m.active, "tab wraps")
-	d.Press("shift+tab")
+	d.Press("6", "tab")
+	assert.Equal(t, 6, m.active, "tab goes to the next pane")
+	d.Press("1", "shift+tab")
 	assert.Equal(t, len(Panes())-1, m.active, "shift+tab wraps back")
 	assert.Contains(t, d.Screen(), "pane settings")
+	d.Press("tab")
+	assert.Equal(t, len(Panes())-1, m.active, "in Settings tab moves between its sections")
 }
 
 func TestPlainKeysReachTheActivePaneOnly(t *testing.T) {
