@@ -110,3 +110,29 @@ func TestFooterFollowsTheTheme(t *testing.T) {
 	d.Send(views.ToastMsg{Text: "boom", Err: true})
 	assert.Contains(t, d.m.View().Content, light.ErrorText.Render("✗ boom"), "and so do toasts")
 }
+
+// A toast that does not fit beside the task line takes lines of its own
+// (at most two) rather than being cut; the screen keeps its height.
+func TestLongToastWrapsInsteadOfBeingCut(t *testing.T) {
+	d, _, _ := readyModel(t, nil)
+	m := d.m
+	m.resize(80, 24)
+	d.Send(views.TaskStartMsg{ID: "ack", Text: "acknowledging 3 alerts until 2026-11-22 09:00"})
+	text := "acknowledging 3 alerts until 2026-11-22 09:00: sent, the answer was lost; reading them back"
+	d.Send(views.ToastMsg{Text: text})
+	d.Settle()
+	lines := strings.Split(strings.TrimRight(d.Screen(), "\n"), "\n")
+	require.Len(t, lines, 24, "the screen keeps its height")
+	assert.Contains(t, lines[len(lines)-3], "acknowledging 3 alerts until 2026-11-22 09:00", "the task keeps its line")
+	assert.NotContains(t, strings.Join(lines[len(lines)-2:], " "), "…", "the notice is not cut")
+	words := strings.Fields(strings.Join(lines[len(lines)-2:], " "))
+	assert.Equal(t, strings.Fields("ℹ "+text), words, "the whole notice, over two lines")
+	assert.Contains(t, lines[1], "1 Tri", "the tabs are still there")
+
+	// A short one stays beside the task on one line.
+	d.Send(views.ToastMsg{Text: "ok"})
+	d.Settle()
+	lines = strings.Split(strings.TrimRight(d.Screen(), "\n"), "\n")
+	assert.Contains(t, lines[len(lines)-1], "ℹ ok")
+	assert.Contains(t, lines[len(lines)-1], "acknowledging 3 alerts")
+}

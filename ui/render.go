@@ -87,8 +87,9 @@ func (m *Model) render() string {
 		}
 		return m.renderStart(m.failureText(), keys)
 	}
+	footer := m.renderFooter()
 	screen := lipgloss.JoinVertical(lipgloss.Left,
-		m.renderHeader(), m.renderTabs(), m.renderPane(), m.renderFooter())
+		m.renderHeader(), m.renderTabs(), m.renderPane(len(footer)-chromeBottom), strings.Join(footer, "\n"))
 	for _, l := range m.layers.all() {
 		screen = l.overlay(m, screen, m.width, m.height)
 	}
@@ -239,7 +240,7 @@ func (m *Model) renderTabs() string {
 		func(i int, _ string) string { return fmt.Sprint(i + 1) },
 	}
 	if views.LayoutFor(m.width) == views.LayoutNarrow {
-		forms = forms[2:]
+		forms = forms[len(forms)-1:]
 	}
 	var line string
 	for _, f := range forms {
@@ -250,8 +251,11 @@ func (m *Model) renderTabs() string {
 	return components.Truncate(line, m.width)
 }
 
-func (m *Model) renderPane() string {
+// renderPane draws the active pane; a footer taking more lines than usual
+// (a long notice) covers the pane's last extra rows while it shows.
+func (m *Model) renderPane(extra int) string {
 	w, h := m.paneSize()
+	h = max(h-max(extra, 0), 1)
 	body := ""
 	if p := m.activePane(); p != nil {
 		body = p.View()
@@ -260,8 +264,9 @@ func (m *Model) renderPane() string {
 }
 
 // renderFooter: the help line (or the filter bar), then the task line with
-// the newest toast on the right.
-func (m *Model) renderFooter() string {
+// the newest toast on the right. A toast that does not fit beside the task
+// takes lines of its own (at most 2) rather than being cut.
+func (m *Model) renderFooter() []string {
 	var first string
 	for _, l := range m.layers.all() {
 		if f, ok := l.(*filterLayer); ok {
@@ -271,15 +276,25 @@ func (m *Model) renderFooter() string {
 	if first == "" {
 		first = m.shortHelp()
 	}
-	second := ""
-	if task := m.tasks.View(); task != "" {
-		second = " " + task
+	lines := []string{components.Truncate(first, m.width)}
+	task := ""
+	if t := m.tasks.View(); t != "" {
+		task = " " + t
 	}
-	if m.toasts.Len() > 0 {
-		toast := m.toasts.Line(max(1, m.width-lipgloss.Width(second)-2))
-		second = padRight(second, m.width-lipgloss.Width(toast)) + toast
+	if m.toasts.Len() == 0 {
+		return append(lines, components.Truncate(task, m.width))
 	}
-	return lipgloss.JoinVertical(lipgloss.Left, components.Truncate(first, m.width), components.Truncate(second, m.width))
+	toast := m.toasts.Lines(m.width-2, 2)
+	if len(toast) == 1 && lipgloss.Width(task)+lipgloss.Width(toast[0])+2 <= m.width {
+		return append(lines, padRight(task, m.width-lipgloss.Width(toast[0]))+toast[0])
+	}
+	if task != "" {
+		lines = append(lines, components.Truncate(task, m.width))
+	}
+	for _, l := range toast {
+		lines = append(lines, " "+l)
+	}
+	return lines
 }
 
 // shortHelp is the one-line key summary: the active filter first, then the

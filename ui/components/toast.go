@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dbadmin-tui/dbadmin-tui/themes"
 )
@@ -219,6 +220,31 @@ func (t Toasts) Line(width int) string {
 		st, icon = t.theme.ErrorText, "✗ "
 	}
 	return st.Render(Truncate(strings.TrimSpace(icon+t.text(it)), max(width, 1)))
+}
+
+// Lines renders the newest toast for a status bar in at most n lines of
+// width: it wraps rather than being cut, and only what n lines cannot hold
+// is cut.
+func (t Toasts) Lines(width, n int) []string {
+	if len(t.items) == 0 || n <= 0 {
+		return nil
+	}
+	width = max(width, 1)
+	it := t.items[len(t.items)-1]
+	st, icon := t.theme.Footer, "ℹ "
+	if it.Level == ToastError {
+		st, icon = t.theme.ErrorText, "✗ "
+	}
+	text := strings.TrimSpace(icon + t.text(it))
+	lines := strings.Split(ansi.Wrap(text, width, " "), "\n")
+	if len(lines) > n {
+		lines[n-1] = Truncate(strings.Join(lines[n-1:], " "), width)
+		lines = lines[:n]
+	}
+	for i, l := range lines {
+		lines[i] = st.Render(strings.TrimRight(l, " "))
+	}
+	return lines
 }
 
 // text is a toast's words with its repeat count and, for errors, the
