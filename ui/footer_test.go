@@ -136,3 +136,34 @@ func TestLongToastWrapsInsteadOfBeingCut(t *testing.T) {
 	assert.Contains(t, lines[len(lines)-1], "ℹ ok")
 	assert.Contains(t, lines[len(lines)-1], "acknowledging 3 alerts")
 }
+
+// A toast remembers the pane that raised it: an error a hidden pane raises
+// (a search draft refused while the user reads the access log) is not
+// shown in the pane on screen; it shows when its pane is, and goes when
+// that pane says its cause is gone, leaving other panes' errors alone.
+func TestPaneErrorsStayWithTheirPane(t *testing.T) {
+	d, _, _ := readyModel(t, nil)
+	d.Press("4") // Search
+	d.Send(views.PaneMsg{Pane: "search", Msg: raise("search refused: definition invalid")})
+	d.Settle()
+	require.Contains(t, footerLine(d), "search refused", "shown in its own pane")
+	d.Press("5") // Access logs
+	assert.NotContains(t, footerLine(d), "search refused", "leaving the pane took its error")
+	d.Send(views.PaneMsg{Pane: "search", Msg: raise("search draft: unknown analyzer")})
+	d.Settle()
+	assert.NotContains(t, footerLine(d), "unknown analyzer", "a hidden pane's error is not shown in another pane")
+	d.Send(views.PaneMsg{Pane: "accesslogs", Msg: raise("save failed")})
+	d.Settle()
+	assert.Contains(t, footerLine(d), "save failed", "the pane on screen shows its own")
+	d.Send(views.PaneMsg{Pane: "search", Msg: raise("resolved")})
+	d.Settle()
+	assert.Contains(t, footerLine(d), "save failed", "another pane's resolution leaves it")
+	d.Send(views.PaneMsg{Pane: "accesslogs", Msg: raise("resolved")})
+	d.Settle()
+	assert.NotContains(t, footerLine(d), "save failed", "its own pane's resolution clears it")
+	d.Send(views.PaneMsg{Pane: "search", Msg: raise("search draft: unknown analyzer")})
+	d.Settle()
+	assert.NotContains(t, footerLine(d), "unknown analyzer")
+	d.Press("4")
+	assert.Contains(t, footerLine(d), "unknown analyzer", "shown once its pane is")
+}

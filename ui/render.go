@@ -281,7 +281,10 @@ func (m *Model) renderFooter() []string {
 	if t := m.tasks.View(); t != "" {
 		task = " " + t
 	}
-	if m.toasts.Len() == 0 {
+	if p := m.activePane(); p != nil {
+		m.toasts.SetActive(string(p.ID()))
+	}
+	if m.toasts.Shown() == 0 {
 		return append(lines, components.Truncate(task, m.width))
 	}
 	toast := m.toasts.Lines(m.width-2, 2)
