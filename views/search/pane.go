@@ -721,12 +721,13 @@ func (p *Pane) confirmDelete() tea.Cmd {
 		return views.Toast("delete: select an index first", true)
 	}
 	name := components.Sanitize(ix.Name)
+	del := keysOf(p.ctx.Keys).Delete.Name // read here, not on the Cmd's goroutine
 	return func() tea.Msg {
 		return views.ConfirmMsg{Pane: ID, Title: "Delete search index " + name + "?",
 			Body: fmt.Sprintf("%s.%s on %s. Queries that use it fail once it is gone; this cannot be undone.",
 				components.Sanitize(ix.Database), components.Sanitize(ix.CollectionName), cluster),
 			TypeToConfirm: ix.Name,
-			Action:        views.ActionMsg{Name: keysOf(p.ctx.Keys).Delete.Name, Target: cluster + "\x00" + ix.IndexID}}
+			Action:        views.ActionMsg{Name: del, Target: cluster + "\x00" + ix.IndexID}}
 	}
 }
 
