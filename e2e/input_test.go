@@ -63,3 +63,32 @@ func containsAny(s string, subs ...string) bool {
 	}
 	return false
 }
+
+// `Escape` then `:` in one send-keys, at 80x24 and wide: with a filter on the
+// list, esc clears it and ':' opens the palette; in the filter prompt, esc
+// cancels the edit (the filter from before comes back) and ':' opens the
+// palette. Both keys act, every time.
+func TestEscapeColonInOneWriteBothAct(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {160, 40}} {
+		s := StartDemo(t, size[0], size[1], nil)
+		s.WaitFor("CPS_SNAPSHOT_FAILED", wait)
+		for i := 0; i < 5; i++ {
+			s.SendFast("/", "CPS_SNAP", "Enter")
+			s.WaitFor("filter: CPS_SNAP", wait)
+			s.SendFast("Escape", ":")
+			s.WaitFor("pick an organization", wait) // the palette is open
+			screen := s.WaitGone("filter: CPS_SNAP", wait)
+			if !strings.Contains(screen, "DEPLOYMENT_FAILURE") {
+				t.Fatalf("%dx%d: the filter still narrows the list:\n%s", size[0], size[1], screen)
+			}
+			s.SendFast("Escape", "/", "CPS_SNAP", "Enter", "/", "SHOT", "Escape", ":")
+			s.WaitFor("pick an organization", wait)
+			s.WaitFor("filter: CPS_SNAP (esc clears)", wait)
+			s.SendFast("Escape", "Escape")
+			s.WaitGone("filter: CPS_SNAP", wait)
+			s.WaitGone("pick an organization", wait)
+		}
+		s.SendFast("q")
+		s.WaitExit(wait)
+	}
+}

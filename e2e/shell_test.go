@@ -29,10 +29,16 @@ func TestShellTour(t *testing.T) {
 	s.WaitFor("flex cluster: no access history", wait)
 	s.SendKeys("Enter")
 	s.WaitFor("Access log · cluster payments-legacy", wait)
+	s.SendKeys("4")
+	s.WaitFor("4 Search", wait)
+	s.SendKeys("BTab")
+	s.WaitFor("Backups · pick a cluster", wait)
 	s.SendKeys("2")
 	s.WaitFor("ACK UNTIL", wait)
+	// Inside Alerts tab and shift+tab move between the list and the
+	// configurations; the pane stays.
 	s.SendKeys("Tab")
-	s.WaitFor("Backups · pick a cluster", wait)
+	s.WaitFor("Alert configurations ·", wait)
 	s.SendKeys("BTab")
 	s.WaitFor("ACK UNTIL", wait)
 

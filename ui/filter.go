@@ -10,9 +10,11 @@ import (
 
 // filterLayer is the `/` bar. Every edit is sent to the active pane as a
 // FilterMsg, so the list narrows while typing; enter keeps the filter, esc
-// clears it.
+// cancels the edit and restores the filter that was active when the bar
+// opened (as k9s does).
 type filterLayer struct {
 	input components.Input
+	prev  string // the filter before the bar opened
 }
 
 func (m *Model) openFilter() tea.Cmd {
@@ -20,8 +22,9 @@ func (m *Model) openFilter() tea.Cmd {
 		return nil
 	}
 	in := newInput("/", "filter (! inverts)")
-	in.SetValue(m.filters[m.panes[m.active].ID()])
-	m.layers.push(&filterLayer{input: in})
+	prev := m.filters[m.panes[m.active].ID()]
+	in.SetValue(prev)
+	m.layers.push(&filterLayer{input: in, prev: prev})
 	return nil
 }
 
@@ -49,7 +52,13 @@ func (f *filterLayer) edit(m *Model, msg tea.Msg) tea.Cmd {
 	return cmd
 }
 
-func (f *filterLayer) dismiss(m *Model) tea.Cmd { return m.setFilter("") }
+// dismiss is esc: the edit is cancelled, the previous filter comes back.
+func (f *filterLayer) dismiss(m *Model) tea.Cmd {
+	if f.input.Value() == f.prev {
+		return nil
+	}
+	return m.setFilter(f.prev)
+}
 
 // The filter bar draws in the footer, not over the pane.
 func (f *filterLayer) overlay(_ *Model, base string, _, _ int) string { return base }

@@ -110,3 +110,60 @@ func TestFooterFollowsTheTheme(t *testing.T) {
 	d.Send(views.ToastMsg{Text: "boom", Err: true})
 	assert.Contains(t, d.m.View().Content, light.ErrorText.Render("✗ boom"), "and so do toasts")
 }
+
+// A toast that does not fit beside the task line takes lines of its own
+// (at most two) rather than being cut; the screen keeps its height.
+func TestLongToastWrapsInsteadOfBeingCut(t *testing.T) {
+	d, _, _ := readyModel(t, nil)
+	m := d.m
+	m.resize(80, 24)
+	d.Send(views.TaskStartMsg{ID: "ack", Text: "acknowledging 3 alerts until 2026-11-22 09:00"})
+	text := "acknowledging 3 alerts until 2026-11-22 09:00: sent, the answer was lost; reading them back"
+	d.Send(views.ToastMsg{Text: text})
+	d.Settle()
+	lines := strings.Split(strings.TrimRight(d.Screen(), "\n"), "\n")
+	require.Len(t, lines, 24, "the screen keeps its height")
+	assert.Contains(t, lines[len(lines)-3], "acknowledging 3 alerts until 2026-11-22 09:00", "the task keeps its line")
+	assert.NotContains(t, strings.Join(lines[len(lines)-2:], " "), "…", "the notice is not cut")
+	words := strings.Fields(strings.Join(lines[len(lines)-2:], " "))
+	assert.Equal(t, strings.Fields("ℹ "+text), words, "the whole notice, over two lines")
+	assert.Contains(t, lines[1], "1 Tri", "the tabs are still there")
+
+	// A short one stays beside the task on one line.
+	d.Send(views.ToastMsg{Text: "ok"})
+	d.Settle()
+	lines = strings.Split(strings.TrimRight(d.Screen(), "\n"), "\n")
+	assert.Contains(t, lines[len(lines)-1], "ℹ ok")
+	assert.Contains(t, lines[len(lines)-1], "acknowledging 3 alerts")
+}
+
+// A toast remembers the pane that raised it: an error a hidden pane raises
+// (a search draft refused while the user reads the access log) is not
+// shown in the pane on screen; it shows when its pane is, and goes when
+// that pane says its cause is gone, leaving other panes' errors alone.
+func TestPaneErrorsStayWithTheirPane(t *testing.T) {
+	d, _, _ := readyModel(t, nil)
+	d.Press("4") // Search
+	d.Send(views.PaneMsg{Pane: "search", Msg: raise("search refused: definition invalid")})
+	d.Settle()
+	require.Contains(t, footerLine(d), "search refused", "shown in its own pane")
+	d.Press("5") // Access logs
+	assert.NotContains(t, footerLine(d), "search refused", "leaving the pane took its error")
+	d.Send(views.PaneMsg{Pane: "search", Msg: raise("search draft: unknown analyzer")})
+	d.Settle()
+	assert.NotContains(t, footerLine(d), "unknown analyzer", "a hidden pane's error is not shown in another pane")
+	d.Send(views.PaneMsg{Pane: "accesslogs", Msg: raise("save failed")})
+	d.Settle()
+	assert.Contains(t, footerLine(d), "save failed", "the pane on screen shows its own")
+	d.Send(views.PaneMsg{Pane: "search", Msg: raise("resolved")})
+	d.Settle()
+	assert.Contains(t, footerLine(d), "save failed", "another pane's resolution leaves it")
+	d.Send(views.PaneMsg{Pane: "accesslogs", Msg: raise("resolved")})
+	d.Settle()
+	assert.NotContains(t, footerLine(d), "save failed", "its own pane's resolution clears it")
+	d.Send(views.PaneMsg{Pane: "search", Msg: raise("search draft: unknown analyzer")})
+	d.Settle()
+	assert.NotContains(t, footerLine(d), "unknown analyzer")
+	d.Press("4")
+	assert.Contains(t, footerLine(d), "unknown analyzer", "shown once its pane is")
+}

@@ -1,10 +1,12 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/stretchr/testify/assert"
 )
 
 // The context stays whole at 80 columns; the profile and badges give way.
@@ -36,5 +38,32 @@ func TestFitHeaderKeepsContext(t *testing.T) {
 	l := ansi.Strip(fitHeader(60, "p", crumbs, " › ", " │ ", id, right))
 	if ansi.StringWidth(l) != 60 || !strings.Contains(l, "payments-rs") {
 		t.Errorf("60: %q", l)
+	}
+}
+
+// Every tab is visible at 80, 100 and 200 columns, whichever pane is active:
+// the active tab keeps its full title, the others shrink first.
+func TestEveryTabVisibleAtEachWidth(t *testing.T) {
+	d, _, _ := readyModel(t, nil)
+	m := d.m
+	for _, w := range []int{60, 80, 100, 200} {
+		m.resize(w, 30)
+		for i, p := range m.panes {
+			m.active = i
+			line := ansi.Strip(m.renderTabs())
+			assert.LessOrEqual(t, ansi.StringWidth(line), w)
+			assert.NotContains(t, line, "…", "%d cols: no tab is cut", w)
+			if w >= 80 {
+				assert.Contains(t, line, fmt.Sprintf("%d %s", i+1, p.Title()), "%d cols: the active tab in full", w)
+			}
+			for n := range m.panes {
+				assert.Contains(t, line, fmt.Sprint(n+1), "%d cols: tab %d shown", w, n+1)
+			}
+			if w >= 120 {
+				for n, q := range m.panes {
+					assert.Contains(t, line, fmt.Sprintf("%d %s", n+1, q.Title()), "wide: every title in full")
+				}
+			}
+		}
 	}
 }

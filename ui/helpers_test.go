@@ -106,6 +106,13 @@ func (p *recPane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 	switch msg := msg.(type) {
 	case views.ContextChangedMsg:
 		p.ctx = msg.Ctx
+	case raise:
+		// A pane's error, raised from a batch inside a sequence as panes
+		// do; or the news that its cause is gone.
+		if msg == "resolved" {
+			return p, views.ErrorsResolved()
+		}
+		return p, tea.Sequence(nil, tea.Batch(nil, views.Toast(string(msg), true)))
 	case views.ActionMsg:
 		if a, ok := p.ctx.Keys.Lookup(msg.Name); ok && a.Op != "" {
 			return p, callOp(p.ctx, a.Op)
@@ -157,3 +164,7 @@ func (p *recPane) actionsGot() []views.ActionMsg {
 	}
 	return out
 }
+
+// raise makes a recPane answer with an error toast of that text, or, for
+// "resolved", with views.ErrorsResolved.
+type raise string

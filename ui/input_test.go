@@ -172,3 +172,31 @@ func TestAltKeysAreEscThenKeyWithoutKittyProtocol(t *testing.T) {
 	_, _, ok = m.splitEscPrefix(tea.KeyPressMsg{Code: ':', Mod: tea.ModAlt})
 	assert.False(t, ok, "with the kitty protocol alt is alt")
 }
+
+// Issue 15 item: `Escape` then `:` in one write. The reader sees ESC and ':'
+// together and reports alt+:; the root splits it into esc then ':' and both
+// act: with a filter on the list, esc clears it and ':' opens the palette;
+// with the filter prompt open, esc cancels the edit (the previous filter
+// comes back) and ':' opens the palette, not typed into the prompt.
+func TestEscThenColonInOneWriteBothAct(t *testing.T) {
+	m, _ := pipeModel(t)
+	w, ask := pipeProgram(t, m)
+	waitModel(t, ask, "the dashboard to be ready", func(m *Model) bool { return m.phase == phaseReady })
+	filter := func(m *Model) string { return m.filters[m.panes[m.active].ID()] }
+	paletteOnly := func(m *Model) bool { return m.layers.len() == 1 && m.layers.has(rankPalette) }
+	for i := 0; i < 3; i++ {
+		_, err := w.Write([]byte("/pay\r\x1b:"))
+		require.NoError(t, err)
+		waitModel(t, ask, "the filter cleared and the palette open", func(m *Model) bool {
+			return paletteOnly(m) && filter(m) == ""
+		})
+		_, err = w.Write([]byte("\x1b/pay\r/ments\x1b:"))
+		require.NoError(t, err)
+		waitModel(t, ask, "the previous filter back and the palette open", func(m *Model) bool {
+			return paletteOnly(m) && filter(m) == "pay"
+		})
+		_, err = w.Write([]byte("\x1b\x1b"))
+		require.NoError(t, err)
+		waitModel(t, ask, "no layer and no filter", func(m *Model) bool { return m.layers.len() == 0 && filter(m) == "" })
+	}
+}

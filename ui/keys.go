@@ -222,9 +222,10 @@ func (m *Model) switchTo(i int) tea.Cmd {
 	}
 	old := m.active
 	m.active = i
-	m.jumpedFrom = ""      // a jump's way back ends with any other switch
-	m.toasts.ClearErrors() // about the pane left behind
-	return tea.Batch(m.panes[old].SetVisible(false), m.show(i))
+	m.jumpedFrom = ""                                   // a jump's way back ends with any other switch
+	m.toasts.ClearErrorsFrom(string(m.panes[old].ID())) // about the pane left behind
+	m.toasts.ClearErrorsFrom("")
+	return tea.Batch(fromPane(m.panes[old].ID(), m.panes[old].SetVisible(false)), m.show(i))
 }
 
 // show makes pane i visible, starting it on first show.
@@ -235,9 +236,9 @@ func (m *Model) show(i int) tea.Cmd {
 	var cmds []tea.Cmd
 	if !m.inited[i] {
 		m.inited[i] = true
-		cmds = append(cmds, m.panes[i].Init())
+		cmds = append(cmds, fromPane(m.panes[i].ID(), m.panes[i].Init()))
 	}
-	cmds = append(cmds, m.panes[i].SetVisible(true))
+	cmds = append(cmds, fromPane(m.panes[i].ID(), m.panes[i].SetVisible(true)))
 	return tea.Batch(cmds...)
 }
 

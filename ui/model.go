@@ -315,7 +315,7 @@ func (m *Model) updatePane(i int, msg tea.Msg) tea.Cmd {
 	if p != nil {
 		m.panes[i] = p
 	}
-	return cmd
+	return fromPane(m.panes[i].ID(), cmd)
 }
 
 // broadcast hands a message to every pane.

@@ -87,8 +87,9 @@ func (m *Model) render() string {
 		}
 		return m.renderStart(m.failureText(), keys)
 	}
+	footer := m.renderFooter()
 	screen := lipgloss.JoinVertical(lipgloss.Left,
-		m.renderHeader(), m.renderTabs(), m.renderPane(), m.renderFooter())
+		m.renderHeader(), m.renderTabs(), m.renderPane(len(footer)-chromeBottom), strings.Join(footer, "\n"))
 	for _, l := range m.layers.all() {
 		screen = l.overlay(m, screen, m.width, m.height)
 	}
@@ -212,28 +213,49 @@ func (m *Model) roleBadge() string {
 	return best.Label()
 }
 
-// renderTabs: one tab a pane; narrow terminals show only numbers for the
-// inactive ones.
+// renderTabs: one tab a pane, every tab visible. When the full titles do
+// not fit, the inactive tabs shrink first to their title's first word
+// ("5 Access"), then to three letters ("5 Acc"), then to their number; the
+// active tab keeps its full title.
 func (m *Model) renderTabs() string {
 	st := m.theme.Styles
-	narrow := views.LayoutFor(m.width) == views.LayoutNarrow
-	var parts []string
-	for i, p := range m.panes {
-		label := fmt.Sprintf("%d %s", i+1, clean(p.Title()))
-		if i == m.active {
-			parts = append(parts, st.TabActive.Render(label))
-			continue
+	render := func(short func(i int, title string) string) string {
+		var b strings.Builder
+		for i, p := range m.panes {
+			title := clean(p.Title())
+			if i == m.active {
+				b.WriteString(st.TabActive.Render(fmt.Sprintf("%d %s", i+1, title)))
+				continue
+			}
+			b.WriteString(st.TabInactive.Render(short(i, title)))
 		}
-		if narrow {
-			label = fmt.Sprint(i + 1)
-		}
-		parts = append(parts, st.TabInactive.Render(label))
+		return b.String()
 	}
-	return components.Truncate(strings.Join(parts, ""), m.width)
+	forms := []func(int, string) string{
+		func(i int, t string) string { return fmt.Sprintf("%d %s", i+1, t) },
+		func(i int, t string) string { return fmt.Sprintf("%d %s", i+1, strings.Fields(t + " ")[0]) },
+		func(i int, t string) string {
+			return fmt.Sprintf("%d %s", i+1, firstRunes(strings.Fields(t + " ")[0], 3))
+		},
+		func(i int, _ string) string { return fmt.Sprint(i + 1) },
+	}
+	if views.LayoutFor(m.width) == views.LayoutNarrow {
+		forms = forms[len(forms)-1:]
+	}
+	var line string
+	for _, f := range forms {
+		if line = render(f); lipgloss.Width(line) <= m.width {
+			return line
+		}
+	}
+	return components.Truncate(line, m.width)
 }
 
-func (m *Model) renderPane() string {
+// renderPane draws the active pane; a footer taking more lines than usual
+// (a long notice) covers the pane's last extra rows while it shows.
+func (m *Model) renderPane(extra int) string {
 	w, h := m.paneSize()
+	h = max(h-max(extra, 0), 1)
 	body := ""
 	if p := m.activePane(); p != nil {
 		body = p.View()
@@ -242,8 +264,9 @@ func (m *Model) renderPane() string {
 }
 
 // renderFooter: the help line (or the filter bar), then the task line with
-// the newest toast on the right.
-func (m *Model) renderFooter() string {
+// the newest toast on the right. A toast that does not fit beside the task
+// takes lines of its own (at most 2) rather than being cut.
+func (m *Model) renderFooter() []string {
 	var first string
 	for _, l := range m.layers.all() {
 		if f, ok := l.(*filterLayer); ok {
@@ -253,15 +276,28 @@ func (m *Model) renderFooter() string {
 	if first == "" {
 		first = m.shortHelp()
 	}
-	second := ""
-	if task := m.tasks.View(); task != "" {
-		second = " " + task
+	lines := []string{components.Truncate(first, m.width)}
+	task := ""
+	if t := m.tasks.View(); t != "" {
+		task = " " + t
 	}
-	if m.toasts.Len() > 0 {
-		toast := m.toasts.Line(max(1, m.width-lipgloss.Width(second)-2))
-		second = padRight(second, m.width-lipgloss.Width(toast)) + toast
+	if p := m.activePane(); p != nil {
+		m.toasts.SetActive(string(p.ID()))
 	}
-	return lipgloss.JoinVertical(lipgloss.Left, components.Truncate(first, m.width), components.Truncate(second, m.width))
+	if m.toasts.Shown() == 0 {
+		return append(lines, components.Truncate(task, m.width))
+	}
+	toast := m.toasts.Lines(m.width-2, 2)
+	if len(toast) == 1 && lipgloss.Width(task)+lipgloss.Width(toast[0])+2 <= m.width {
+		return append(lines, padRight(task, m.width-lipgloss.Width(toast[0]))+toast[0])
+	}
+	if task != "" {
+		lines = append(lines, components.Truncate(task, m.width))
+	}
+	for _, l := range toast {
+		lines = append(lines, " "+l)
+	}
+	return lines
 }
 
 // shortHelp is the one-line key summary: the active filter first, then the
@@ -303,4 +339,12 @@ func (m *Model) shortHelp() string {
 		}
 	}
 	return line
+}
+
+// firstRunes is s cut to its first n runes.
+func firstRunes(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n])
+	}
+	return s
 }

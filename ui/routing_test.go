@@ -48,11 +48,13 @@ func TestNumberKeysAndTabSwitchPanes(t *testing.T) {
 		assert.True(t, panes[id].visible)
 	}
 	assert.False(t, panes[alerts.ID].visible, "switched-away pane is hidden")
-	d.Press("tab")
-	assert.Equal(t, 0, m.active, "tab wraps")
-	d.Press("shift+tab")
+	d.Press("6", "tab")
+	assert.Equal(t, 6, m.active, "tab goes to the next pane")
+	d.Press("1", "shift+tab")
 	assert.Equal(t, len(Panes())-1, m.active, "shift+tab wraps back")
 	assert.Contains(t, d.Screen(), "pane settings")
+	d.Press("tab")
+	assert.Equal(t, len(Panes())-1, m.active, "in Settings tab moves between its sections")
 }
 
 func TestPlainKeysReachTheActivePaneOnly(t *testing.T) {
@@ -241,4 +243,34 @@ func TestYankCopiesSelection(t *testing.T) {
 	assert.Contains(t, raw, "Ptmux;", "and through tmux's passthrough")
 	assert.Contains(t, raw, "52;c;"+base64.StdEncoding.EncodeToString([]byte("a1")))
 	assert.Len(t, collect(clipboardCmds("a1", false)), 1)
+}
+
+// esc in the filter prompt cancels the edit: the filter active before the
+// prompt opened comes back (none when there was none), and the pane hears it.
+func TestEscInFilterPromptRestoresThePreviousFilter(t *testing.T) {
+	d, panes, _ := readyModel(t, nil)
+	m := d.m
+	d.Press("/")
+	d.Type("pay")
+	d.Press("enter")
+	require.Equal(t, "pay", m.filters[alerts.ID])
+	d.Press("/")
+	d.Type("ments-rs")
+	require.Equal(t, "payments-rs", m.filters[alerts.ID], "the list narrows while typing")
+	d.Press("esc")
+	assert.Equal(t, 0, m.layers.len(), "esc closes the prompt")
+	assert.Equal(t, "pay", m.filters[alerts.ID], "esc restores the filter the prompt opened with")
+	var last views.FilterMsg
+	for _, msg := range panes[alerts.ID].got {
+		if f, ok := msg.(views.FilterMsg); ok {
+			last = f
+		}
+	}
+	assert.Equal(t, "pay", last.Text, "the pane is told the restored filter")
+	d.Press("esc")
+	assert.Equal(t, "", m.filters[alerts.ID], "esc at pane level then clears it")
+	d.Press("/")
+	d.Type("x")
+	d.Press("esc")
+	assert.Equal(t, "", m.filters[alerts.ID], "a prompt opened with no filter leaves none")
 }

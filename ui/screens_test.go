@@ -173,3 +173,63 @@ func TestBackupsErrorGoesWithItsCauseAndViewKeys(t *testing.T) {
 	d.Press("X")
 	assert.Contains(t, d.Screen(), "[Exports]")
 }
+
+// Alerts and Settings: tab and shift+tab move between their sub-views (not
+// panes), each sub-view has a key of its own, and help lists them.
+func TestAlertsAndSettingsSubViewKeys(t *testing.T) {
+	w := world(t)
+	d := dashboard(t, w, "org-owner", "alerts", 120, 40)
+	d.Press("tab")
+	d.Settle()
+	s := d.Screen()
+	require.Contains(t, s, "2 Alerts", "tab stayed in the pane")
+	require.NotContains(t, s, "ACK UNTIL", "tab opened the configurations")
+	d.Press("shift+tab")
+	require.Contains(t, d.Screen(), "ACK UNTIL", "shift+tab back to the list")
+	d.Press("shift+tab")
+	require.NotContains(t, d.Screen(), "ACK UNTIL", "shift+tab mirrors tab")
+	d.Press("L")
+	require.Contains(t, d.Screen(), "ACK UNTIL", "L is the list")
+	d.Press("C")
+	require.NotContains(t, d.Screen(), "ACK UNTIL", "C the configurations")
+	d.Press("?")
+	s = d.Screen()
+	for _, h := range []string{"next view (alerts/configs)", "previous view", "alerts list view", "alert configs view"} {
+		assert.Contains(t, s, h, "help lists the sub-view keys")
+	}
+	d.Press("esc")
+
+	d.Press("7")
+	d.Settle()
+	cursorOn := func(text string) {
+		t.Helper()
+		for _, l := range strings.Split(d.Screen(), "\n") {
+			if strings.HasPrefix(l, "▸") {
+				assert.Contains(t, l, text)
+				return
+			}
+		}
+		t.Fatalf("no cursor on screen:\n%s", d.Screen())
+	}
+	cursorOn("Auditing")
+	d.Press("tab")
+	cursorOn("Custom DNS")
+	d.Press("tab")
+	cursorOn("AWS")
+	d.Press("tab")
+	cursorOn("Auditing")
+	d.Press("shift+tab")
+	cursorOn("AWS")
+	d.Press("D")
+	cursorOn("Custom DNS")
+	d.Press("A")
+	cursorOn("Auditing")
+	d.Press("R")
+	cursorOn("AWS")
+	assert.Contains(t, strings.SplitN(d.Screen(), "\n", 3)[1], "7 Settings", "still on Settings")
+	d.Press("?")
+	s = d.Screen()
+	for _, h := range []string{"next section", "previous section", "auditing section", "custom DNS section", "access roles section"} {
+		assert.Contains(t, s, h, "help lists the section keys")
+	}
+}

@@ -1,6 +1,10 @@
 package ui
 
 import (
+	"reflect"
+	"runtime"
+	"strings"
+
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 
@@ -77,9 +81,13 @@ func (m *Model) dialogAction(pane views.ID, name string) (i int, a keymap.Action
 func (m *Model) handleShared(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case views.ToastMsg:
-		return m.toast(msg.Text, msg.Err), true
+		level := components.ToastInfo
+		if msg.Err {
+			level = components.ToastError
+		}
+		return m.toasts.PushFrom(string(msg.Pane), level, msg.Text), true
 	case views.ErrorsResolvedMsg:
-		m.toasts.ClearErrors() // their cause is gone
+		m.toasts.ClearErrorsFrom(string(msg.Pane)) // their cause is gone
 		return nil, true
 	case views.TaskStartMsg:
 		return m.tasks.Start(msg.ID, msg.Text), true
@@ -108,4 +116,57 @@ func (m *Model) toast(text string, isErr bool) tea.Cmd {
 
 func toastFromErr(what string, err error) views.ToastMsg {
 	return views.ToastMsg{Text: what + ": " + err.Error(), Err: true}
+}
+
+// fromPane tags what a pane's Cmd produces with the pane: its toasts and
+// "errors resolved" are about that pane, whichever pane is on screen when
+// they arrive. Batches and sequences are tagged element by element.
+func fromPane(id views.ID, cmd tea.Cmd) tea.Cmd {
+	if cmd == nil || isTimer(cmd) {
+		return cmd
+	}
+	return func() tea.Msg { return tagMsg(id, cmd()) }
+}
+
+func tagMsg(id views.ID, msg tea.Msg) tea.Msg {
+	switch m := msg.(type) {
+	case nil:
+		return nil
+	case views.ToastMsg:
+		if m.Pane == "" {
+			m.Pane = id
+		}
+		return m
+	case views.ErrorsResolvedMsg:
+		if m.Pane == "" {
+			m.Pane = id
+		}
+		return m
+	case tea.BatchMsg:
+		out := make(tea.BatchMsg, len(m))
+		for i, c := range m {
+			out[i] = fromPane(id, c)
+		}
+		return out
+	}
+	// tea.Sequence's message is an unexported []tea.Cmd: copy it with every
+	// Cmd tagged, keeping its type so the program still runs it in order.
+	v := reflect.ValueOf(msg)
+	if v.Kind() == reflect.Slice && v.Type().Elem() == reflect.TypeFor[tea.Cmd]() {
+		out := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
+		for i := range v.Len() {
+			c, _ := v.Index(i).Interface().(tea.Cmd)
+			out.Index(i).Set(reflect.ValueOf(fromPane(id, c)).Convert(v.Type().Elem()))
+		}
+		return out.Interface()
+	}
+	return msg
+}
+
+// isTimer reports a tea.Tick or tea.Every Cmd. A timer's message is a poll
+// tick or an expiry, never a toast, and it stays a bare timer so that
+// whoever runs Cmds (the program, the test drivers) still knows it for one.
+func isTimer(cmd tea.Cmd) bool {
+	name := runtime.FuncForPC(reflect.ValueOf(cmd).Pointer()).Name()
+	return strings.HasPrefix(name, "charm.land/bubbletea/v2.Tick.") || strings.HasPrefix(name, "charm.land/bubbletea/v2.Every.")
 }

@@ -20,8 +20,10 @@ type ActionGrouper interface {
 
 // ErrorsResolvedMsg tells the root that the cause of the errors it shows
 // is gone (a cluster was picked after "pick a cluster first"): it clears
-// them rather than let them outlive their cause.
-type ErrorsResolvedMsg struct{}
+// that pane's errors rather than let them outlive their cause.
+type ErrorsResolvedMsg struct {
+	Pane ID // the pane whose errors go; the root fills it in
+}
 
 // ErrorsResolved returns a Cmd sending ErrorsResolvedMsg.
 func ErrorsResolved() tea.Cmd { return func() tea.Msg { return ErrorsResolvedMsg{} } }

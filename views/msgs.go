@@ -97,10 +97,13 @@ type ResultMsg struct {
 // TaskID names the task line entry of a result.
 func (r ResultMsg) TaskID() string { return taskID(r.Pane, r.Key, r.Seq) }
 
-// ToastMsg shows a short notice. Errors stay until dismissed with esc.
+// ToastMsg shows a short notice; errors stay longer. Pane is the pane that
+// raised it (the root fills it in for the Cmds a pane returns): a pane's
+// error shows only while that pane is on screen.
 type ToastMsg struct {
 	Text string
 	Err  bool
+	Pane ID
 }
 
 // Toast returns a Cmd that shows a toast.

@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dbadmin-tui/dbadmin-tui/themes"
 )
@@ -46,10 +47,11 @@ type ToastExpireMsg struct{ ID int }
 
 // Toast is one notice.
 type Toast struct {
-	ID    int
-	Level ToastLevel
-	Text  string // sanitized
-	Count int    // how many times the same notice came in a row
+	ID     int
+	Level  ToastLevel
+	Text   string // sanitized
+	Count  int    // how many times the same notice came in a row
+	Source string // who raised it (a pane's id); "" for the root's own
 }
 
 // Toasts is a stack of notices, newest last.
@@ -62,6 +64,9 @@ type Toasts struct {
 	width  int
 	theme  themes.Theme
 	hint   string // after error toasts: the key that dismisses them
+	// active is the source on screen: an error toast of another source is
+	// kept but not shown (SetActive).
+	active string
 }
 
 // NewToasts returns an empty stack that keeps at most 5 toasts.
@@ -101,11 +106,44 @@ func (t Toasts) HasError() bool {
 	return false
 }
 
+// SetActive names the source on screen (the active pane's id): error toasts
+// of other sources are not shown meanwhile. Info toasts show everywhere.
+func (t *Toasts) SetActive(source string) { t.active = source }
+
+// shown reports whether a toast is shown with the active source.
+func (t Toasts) shown(it Toast) bool {
+	return it.Level != ToastError || it.Source == "" || it.Source == t.active
+}
+
+// Shown is the number of toasts shown with the active source.
+func (t Toasts) Shown() int {
+	n := 0
+	for _, it := range t.items {
+		if t.shown(it) {
+			n++
+		}
+	}
+	return n
+}
+
+// newestShown is the newest toast shown with the active source.
+func (t Toasts) newestShown() (Toast, bool) {
+	for i := len(t.items) - 1; i >= 0; i-- {
+		if t.shown(t.items[i]) {
+			return t.items[i], true
+		}
+	}
+	return Toast{}, false
+}
+
 // Push adds a toast and returns the command that expires it. The same text
 // and level as the newest toast bumps its count instead of stacking.
-func (t *Toasts) Push(level ToastLevel, text string) tea.Cmd {
+func (t *Toasts) Push(level ToastLevel, text string) tea.Cmd { return t.PushFrom("", level, text) }
+
+// PushFrom is Push for a toast a source (a pane) raised.
+func (t *Toasts) PushFrom(source string, level ToastLevel, text string) tea.Cmd {
 	text = Sanitize(text)
-	if n := len(t.items); n > 0 && t.items[n-1].Text == text && t.items[n-1].Level == level {
+	if n := len(t.items); n > 0 && t.items[n-1].Text == text && t.items[n-1].Level == level && t.items[n-1].Source == source {
 		t.items[n-1].Count++
 		// Restart its life: a new id makes the older tick a no-op.
 		t.next++
@@ -113,7 +151,7 @@ func (t *Toasts) Push(level ToastLevel, text string) tea.Cmd {
 		return t.expire(t.next, level)
 	}
 	t.next++
-	t.items = append(t.items, Toast{ID: t.next, Level: level, Text: text, Count: 1})
+	t.items = append(t.items, Toast{ID: t.next, Level: level, Text: text, Count: 1, Source: source})
 	for len(t.items) > t.max {
 		t.dropOldest()
 	}
@@ -171,6 +209,18 @@ func (t *Toasts) ClearErrors() {
 	t.items = out
 }
 
+// ClearErrorsFrom removes the error toasts one source raised: their cause
+// is gone, or the user left what they were about.
+func (t *Toasts) ClearErrorsFrom(source string) {
+	out := t.items[:0]
+	for _, it := range t.items {
+		if it.Level != ToastError || it.Source != source {
+			out = append(out, it)
+		}
+	}
+	t.items = out
+}
+
 // Update handles ShowToastMsg and ToastExpireMsg.
 func (t Toasts) Update(msg tea.Msg) (Toasts, tea.Cmd) {
 	switch msg := msg.(type) {
@@ -210,15 +260,40 @@ func (t Toasts) View() string {
 
 // Line renders the newest toast as one plain line for a status bar.
 func (t Toasts) Line(width int) string {
-	if len(t.items) == 0 {
+	it, ok := t.newestShown()
+	if !ok {
 		return ""
 	}
-	it := t.items[len(t.items)-1]
 	st, icon := t.theme.Footer, "ℹ "
 	if it.Level == ToastError {
 		st, icon = t.theme.ErrorText, "✗ "
 	}
 	return st.Render(Truncate(strings.TrimSpace(icon+t.text(it)), max(width, 1)))
+}
+
+// Lines renders the newest toast for a status bar in at most n lines of
+// width: it wraps rather than being cut, and only what n lines cannot hold
+// is cut.
+func (t Toasts) Lines(width, n int) []string {
+	it, ok := t.newestShown()
+	if !ok || n <= 0 {
+		return nil
+	}
+	width = max(width, 1)
+	st, icon := t.theme.Footer, "ℹ "
+	if it.Level == ToastError {
+		st, icon = t.theme.ErrorText, "✗ "
+	}
+	text := strings.TrimSpace(icon + t.text(it))
+	lines := strings.Split(ansi.Wrap(text, width, " "), "\n")
+	if len(lines) > n {
+		lines[n-1] = Truncate(strings.Join(lines[n-1:], " "), width)
+		lines = lines[:n]
+	}
+	for i, l := range lines {
+		lines[i] = st.Render(strings.TrimRight(l, " "))
+	}
+	return lines
 }
 
 // text is a toast's words with its repeat count and, for errors, the

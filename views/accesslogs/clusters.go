@@ -3,6 +3,7 @@ package accesslogs
 import (
 	"context"
 	"fmt"
+	"github.com/charmbracelet/x/ansi"
 	"slices"
 	"strings"
 
@@ -148,8 +149,11 @@ func (p *Pane) clusterKey(msg tea.KeyPressMsg) tea.Cmd {
 // clusterView is the whole pane while no cluster is chosen.
 func (p *Pane) clusterView() string {
 	st := p.ctx.Theme.Styles
-	rows := []string{
-		st.TableHeader.Render(cell(" no cluster selected · access logs are per cluster: pick one with enter (or @ for every pane)", p.w)),
+	// The hint wraps rather than lose its end at 80 columns.
+	var rows []string
+	hint := "no cluster selected · access logs are per cluster: pick one with enter (or @ for every pane)"
+	for _, l := range strings.Split(ansi.Wordwrap(hint, max(p.w-2, 10), ""), "\n") {
+		rows = append(rows, st.TableHeader.Render(cell(" "+l, p.w)))
 	}
 	switch {
 	case p.clustersErr != nil:

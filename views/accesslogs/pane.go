@@ -116,6 +116,11 @@ func (p *Pane) Init() tea.Cmd {
 
 func (p *Pane) SetSize(w, h int) {
 	p.w, p.h = w, h
+	if c := columnsFor(p.lineWidth()); c != p.st.format.cols {
+		// The columns that fit changed: the held lines are formatted again.
+		p.st.format.cols = c
+		p.st.rebuild(p.ctx.Theme, p.ctx.Keys, p.lineWidth(), p.bodyRows()+1)
+	}
 	p.st.lv.SetSize(p.lineWidth(), p.bodyRows()+1)
 }
 

@@ -536,3 +536,43 @@ func TestSaveGoesToTheExportDirectory(t *testing.T) {
 	cwd, _ := os.ReadDir(".")
 	assert.Empty(t, cwd, "nothing written where the dashboard started")
 }
+
+// At 80 columns the key columns (user, reason) and the host stay readable:
+// SOURCE, the date and IP go first, whole; the warning that older records
+// were not loaded is the last text cut: it takes a line of its own rather
+// than be cut, and the body gives up a row. The cluster list's hint wraps.
+func TestNarrowColumnsAndWarningsAreTheLastCut(t *testing.T) {
+	for _, w := range []int{80, 100, 120, 200} {
+		e := newEnv(t, "monitoring-admin", apisim.DemoPaymentsID, "payments-rs", w, 16)
+		e.advance(20 * time.Second)
+		e.action(keysOf(e.keys).FailuresOnly)
+		e.p.truncated = true
+		view := ansi.Strip(e.p.View())
+		lines := strings.Split(view, "\n")
+		require.Len(t, lines, 16)
+		for i, l := range lines {
+			require.LessOrEqual(t, ansi.StringWidth(l), w, "line %d too wide", i)
+		}
+		header := lines[2]
+		for _, col := range []string{"TIME", "RES", "USER", "HOST", "REASON"} {
+			assert.Contains(t, header, col, "%d cols", w)
+		}
+		assert.Regexp(t, `FAIL +\S+ .*(Authentication|UserNotFound)\w*: \w`, view, "%d cols: a failure's reason is readable", w)
+		assert.NotContains(t, view, "REA…", "%d cols", w)
+		assert.Contains(t, view, "⚠ older records of the window not loaded", "%d cols: the warning whole", w)
+		if w >= 200 {
+			assert.Contains(t, header, "SOURCE")
+			assert.Contains(t, view, "2025-06-01 ", "the date at 200 columns")
+		}
+		if w == 80 {
+			assert.NotContains(t, header, "SOURCE")
+			assert.NotContains(t, header, " IP ")
+			assert.Equal(t, "⚠ older records of the window not loaded", strings.TrimSpace(lines[14]), "a line of its own")
+			assert.Contains(t, lines[15], "following")
+		}
+	}
+	e := newEnv(t, "monitoring-admin", apisim.DemoPaymentsID, "", 80, 10)
+	view := ansi.Strip(e.p.View())
+	assert.Contains(t, view, "for every pane)", "the hint wraps, not cut")
+	assert.NotContains(t, view, "…")
+}

@@ -13,10 +13,10 @@ import (
 )
 
 // Rows of the pane around the log body: title, summary, column header and
-// the indicator line.
+// the indicator line (two when its warnings do not fit on one).
 const chromeRows = 4
 
-func (p *Pane) bodyRows() int  { return max(p.h-chromeRows, 1) }
+func (p *Pane) bodyRows() int  { return max(p.h-chromeRows-(len(p.indicatorLines())-1), 1) }
 func (p *Pane) lineWidth() int { return max(p.w-1, 1) } // one column of gutter
 
 func (p *Pane) View() string {
@@ -31,10 +31,14 @@ func (p *Pane) View() string {
 	case p.choosing():
 		return p.clusterView()
 	}
+	// A warning taking a second line takes a row from the body.
+	p.st.lv.SetSize(p.lineWidth(), p.bodyRows()+1)
 	rows := []string{p.titleLine(), p.statusLine(), st.TableHeader.Render(cell(" "+p.st.format.header(), p.w))}
 	body := p.body()
 	rows = append(rows, body...)
-	rows = append(rows, st.Footer.Render(cell(" "+p.indicator(), p.w)))
+	for _, l := range p.indicatorLines() {
+		rows = append(rows, st.Footer.Render(cell(" "+l, p.w)))
+	}
 	return strings.Join(rows, "\n")
 }
 
@@ -106,16 +110,31 @@ func errorText(err error) string {
 	return components.Sanitize(err.Error())
 }
 
-func (p *Pane) indicator() string {
+// indicatorLines is the indicator: one line, or, when it does not fit, its
+// warnings (records that may be missing or were not loaded) on a line of
+// their own above the rest, so a warning is the last text cut.
+func (p *Pane) indicatorLines() []string {
+	rows := max(p.h-chromeRows, 1)
+	warn, rest := p.indicator(rows)
+	all := strings.Join(append(append([]string{}, warn...), rest...), " | ")
+	if len(warn) == 0 || ansi.StringWidth(all) <= p.w-1 {
+		return []string{all}
+	}
+	warn, rest = p.indicator(max(rows-1, 1))
+	return []string{strings.Join(warn, " | "), strings.Join(rest, " | ")}
+}
+
+// indicator returns the indicator's warnings and its other parts, for a
+// body of rows lines.
+func (p *Pane) indicator(rows int) (warn, parts []string) {
 	lv := &p.st.lv
-	var parts []string
 	switch {
 	case !p.following:
 		parts = append(parts, "stopped (f follows)")
 	case p.paused:
 		parts = append(parts, "live updates paused (p)")
 	case !lv.Following():
-		below := lv.Len() - lv.Top() - p.bodyRows()
+		below := lv.Len() - lv.Top() - rows
 		parts = append(parts, fmt.Sprintf("PAUSED · %d below (G resumes)", max(below, 0)))
 	default:
 		parts = append(parts, "following")
@@ -154,13 +173,13 @@ func (p *Pane) indicator() string {
 		parts = append(parts, "raw")
 	}
 	if p.gaps > 0 && p.lastGap != nil {
-		parts = append(parts, fmt.Sprintf("⚠ %d gap(s): records %s–%s may be missing", p.gaps,
+		warn = append(warn, fmt.Sprintf("⚠ %d gap(s): records %s–%s may be missing", p.gaps,
 			p.lastGap.From.In(p.st.format.loc).Format("15:04:05"), p.lastGap.To.In(p.st.format.loc).Format("15:04:05")))
 	}
 	if p.truncated {
-		parts = append(parts, "older records of the window not loaded")
+		warn = append(warn, "⚠ older records of the window not loaded")
 	}
-	return strings.Join(parts, " | ")
+	return warn, parts
 }
 
 // body renders the visible lines (or the host list), exactly bodyRows rows.

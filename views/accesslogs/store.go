@@ -50,8 +50,64 @@ func (f filter) match(r *Record) bool {
 
 // format is how a record becomes a line.
 type format struct {
-	loc *time.Location // UTC or the dashboard's zone
-	raw bool           // time and the raw logLine
+	loc  *time.Location // UTC or the dashboard's zone
+	raw  bool           // time and the raw logLine
+	cols columns        // which columns fit the width, in which form
+}
+
+// columns is a column set for a width, chosen as a table's column
+// priorities choose: the user and the reason are the key columns, never
+// cut; as the width shrinks SOURCE goes first, then TIME loses its date,
+// HOST its cluster prefix ("shard-00-02"), then IP goes, then HOST.
+type columns struct {
+	noSource, shortTime, noIP bool
+	host                      int // HOST's width: colHost, colHostShort, or 0 (dropped)
+}
+
+// minReason is the least width REASON is given before another column goes.
+const minReason = 24
+
+// columnSets are the sets tried, widest first.
+var columnSets = []columns{
+	{host: colHost},
+	{noSource: true, host: colHost},
+	{noSource: true, shortTime: true, host: colHost},
+	{noSource: true, shortTime: true, host: colHostShort},
+	{noSource: true, shortTime: true, noIP: true, host: colHostShort},
+	{noSource: true, shortTime: true, noIP: true},
+}
+
+// columnsFor is the widest set that leaves REASON minReason columns of a
+// line w wide.
+func columnsFor(w int) columns {
+	for _, c := range columnSets {
+		if c.fixed()+minReason <= w {
+			return c
+		}
+	}
+	return columnSets[len(columnSets)-1]
+}
+
+// fixed is the width of every column before REASON, separators included.
+func (c columns) fixed() int {
+	n := c.timeWidth() + 2 + colResult + 2 + colUser + 1
+	if !c.noSource {
+		n += colSource + 1
+	}
+	if !c.noIP {
+		n += colIP + 1
+	}
+	if c.host > 0 {
+		n += c.host + 1
+	}
+	return n
+}
+
+func (c columns) timeWidth() int {
+	if c.shortTime {
+		return colTimeShort
+	}
+	return colTime
 }
 
 // Column widths of a formatted line (the reason takes the rest).
@@ -62,6 +118,9 @@ const (
 	colSource = 9
 	colIP     = 15
 	colHost   = 24
+
+	colTimeShort = 8  // 15:04:05: the window is at most a day
+	colHostShort = 11 // shard-00-02
 )
 
 func newStore(capacity int, th themes.Theme, km *keymap.KeyMap) *store {
@@ -151,9 +210,13 @@ func (s *store) reset(th themes.Theme, km *keymap.KeyMap, w, h int) {
 func (f format) line(r *Record) string {
 	var b strings.Builder
 	b.Grow(160)
-	if r.At.IsZero() {
-		b.WriteString(cell(components.Sanitize(r.Timestamp), colTime))
-	} else {
+	c := f.cols
+	switch {
+	case r.At.IsZero():
+		b.WriteString(cell(components.Sanitize(r.Timestamp), c.timeWidth()))
+	case c.shortTime && !f.raw:
+		b.WriteString(r.At.In(f.loc).Format("15:04:05"))
+	default:
 		b.WriteString(r.At.In(f.loc).Format("2006-01-02 15:04:05"))
 	}
 	b.WriteString("  ")
@@ -169,23 +232,55 @@ func (f format) line(r *Record) string {
 	b.WriteString("  ")
 	b.WriteString(cell(components.Sanitize(r.Username), colUser))
 	b.WriteByte(' ')
-	b.WriteString(cell(components.Sanitize(r.AuthSource), colSource))
-	b.WriteByte(' ')
-	b.WriteString(cell(components.Sanitize(r.IPAddress), colIP))
-	b.WriteByte(' ')
-	b.WriteString(cell(shortHost(components.Sanitize(r.Hostname)), colHost))
-	b.WriteByte(' ')
+	if !c.noSource {
+		b.WriteString(cell(components.Sanitize(r.AuthSource), colSource))
+		b.WriteByte(' ')
+	}
+	if !c.noIP {
+		b.WriteString(cell(components.Sanitize(r.IPAddress), colIP))
+		b.WriteByte(' ')
+	}
+	switch c.host {
+	case colHost:
+		b.WriteString(cell(shortHost(components.Sanitize(r.Hostname)), colHost))
+		b.WriteByte(' ')
+	case colHostShort:
+		b.WriteString(cell(hostTail(shortHost(components.Sanitize(r.Hostname))), colHostShort))
+		b.WriteByte(' ')
+	}
 	b.WriteString(components.Sanitize(r.FailureReason))
 	return strings.TrimRight(b.String(), " ")
 }
 
 // header is the column header matching format.line.
 func (f format) header() string {
+	c := f.cols
 	if f.raw {
 		return cell("TIME", colTime) + "  LOG LINE"
 	}
-	return cell("TIME", colTime) + "  " + cell("RES", colResult) + "  " + cell("USER", colUser) + " " +
-		cell("SOURCE", colSource) + " " + cell("IP", colIP) + " " + cell("HOST", colHost) + " REASON"
+	h := cell("TIME", c.timeWidth()) + "  " + cell("RES", colResult) + "  " + cell("USER", colUser) + " "
+	if !c.noSource {
+		h += cell("SOURCE", colSource) + " "
+	}
+	if !c.noIP {
+		h += cell("IP", colIP) + " "
+	}
+	if c.host > 0 {
+		h += cell("HOST", c.host) + " "
+	}
+	return h + "REASON"
+}
+
+// hostTail is a host's short form: what follows the cluster name
+// ("shard-00-02"), else its last colHostShort cells.
+func hostTail(h string) string {
+	if i := strings.Index(h, "-shard-"); i >= 0 {
+		return h[i+1:]
+	}
+	if r := []rune(h); len(r) > colHostShort {
+		return "…" + string(r[len(r)-colHostShort+1:])
+	}
+	return h
 }
 
 // shortHost keeps the first label of a host name: the rest is the same for

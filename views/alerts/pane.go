@@ -26,6 +26,10 @@ const (
 	actUnack        = "alerts.unack"
 	actStatus       = "alerts.statusFilter"
 	actConfigs      = "alerts.configs"
+	actNextView     = "alerts.nextView"
+	actPrevView     = "alerts.prevView"
+	actViewList     = "alerts.viewList"
+	actViewConfigs  = "alerts.viewConfigs"
 	actToggle       = "alerts.toggle"
 	actDelete       = "alerts.delete"
 	actNewConfig    = "alerts.newConfig"
@@ -305,6 +309,20 @@ func (p *Pane) action(msg views.ActionMsg) tea.Cmd {
 			p.mode = modeList
 			return nil
 		}
+		p.mode = modeConfigs
+		return nil
+	case actNextView, actPrevView:
+		// Two views: both keys go to the other one.
+		if p.mode == modeConfigs || p.mode == modeConfigDetail {
+			p.mode = modeList
+		} else {
+			p.mode = modeConfigs
+		}
+		return nil
+	case actViewList:
+		p.mode = modeList
+		return nil
+	case actViewConfigs:
 		p.mode = modeConfigs
 		return nil
 	case actAck:

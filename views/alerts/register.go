@@ -33,6 +33,12 @@ func defaultActions() []keymap.Action {
 		a("alerts.unack", "u", "unacknowledge", "u").Calls("acknowledgeAlert"),
 		a("alerts.statusFilter", "s", "status filter", "s"),
 		a("alerts.configs", "c", "alert configs", "c").Calls("listAlertConfigurations"),
+		// Tab and shift+tab switch between the two views here (list and
+		// configurations); the number keys still switch panes.
+		a("alerts.nextView", "tab", "next view (alerts/configs)", "tab").Replacing("global.nextPane").InHelpOnly(),
+		a("alerts.prevView", "shift+tab", "previous view", "shift+tab").Replacing("global.prevPane").InHelpOnly(),
+		a("alerts.viewList", "L", "alerts list view", "L").InHelpOnly(),
+		a("alerts.viewConfigs", "C", "alert configs view", "C").Calls("listAlertConfigurations").InHelpOnly(),
 		a("alerts.toggle", "t", "enable/disable config", "t").Calls("toggleAlertConfiguration"),
 		a("alerts.delete", "d", "delete config", "d").Calls("deleteAlertConfiguration"),
 		a("alerts.newConfig", "n", "new config (form)", "n").Calls("createAlertConfiguration").InHelpOnly(),

@@ -698,12 +698,13 @@ func (p *Pane) sendDone(msg views.ResultMsg) tea.Cmd {
 		if s.Kind == editUpdate {
 			verb = fmt.Sprintf("updated to version %d", versionOf(res.Index))
 		}
-		return tea.Batch(views.Toast(fmt.Sprintf("index %s %s; building", components.Sanitize(res.Index.Name), verb), false),
+		// The draft's errors went with it.
+		return tea.Batch(views.ErrorsResolved(), views.Toast(fmt.Sprintf("index %s %s; building", components.Sanitize(res.Index.Name), verb), false),
 			p.load(""), p.arm())
 	default:
 		p.analyzers, p.analyzersLoaded = res.Analyzers, true
 		p.rebuildAnalyzers()
-		return views.Toast(fmt.Sprintf("analyzers of %s saved (%d)", s.Cluster, len(res.Analyzers)), false)
+		return tea.Batch(views.ErrorsResolved(), views.Toast(fmt.Sprintf("analyzers of %s saved (%d)", s.Cluster, len(res.Analyzers)), false))
 	}
 }
 

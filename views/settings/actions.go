@@ -21,6 +21,11 @@ const (
 	actNewRole     = "settings.newRole"
 	actAuthorize   = "settings.authorize"
 	actDeauthorize = "settings.deauthorize"
+	actNextSection = "settings.nextSection"
+	actPrevSection = "settings.prevSection"
+	actViewAudit   = "settings.viewAuditing"
+	actViewDNS     = "settings.viewDNS"
+	actViewRoles   = "settings.viewRoles"
 )
 
 // Targets of the auditing confirmations.
@@ -44,6 +49,16 @@ const dnsNote = "With custom DNS on, AWS clusters in this project use your DNS; 
 // the editor); a confirmed one sends.
 func (p *Pane) action(msg views.ActionMsg) tea.Cmd {
 	switch msg.Name {
+	case actNextSection:
+		return p.stepSection(1)
+	case actPrevSection:
+		return p.stepSection(-1)
+	case actViewAudit:
+		return p.toSection(secAuditing)
+	case actViewDNS:
+		return p.toSection(secDNS)
+	case actViewRoles:
+		return p.toSection(secRoles)
 	case actAuditing:
 		if !msg.Confirmed {
 			return p.askAuditing()
@@ -390,4 +405,45 @@ func (p *Pane) deauthorize(target string) tea.Cmd {
 		}
 		return written{what: string(provider) + " role " + id + " deauthorized"}, nil
 	})
+}
+
+// sectionNames say which section a key went to when it shows no row.
+var sectionNames = [...]string{secAuditing: "auditing", secDNS: "custom DNS", secRoles: "access roles"}
+
+// toSection puts the cursor on the first row of a section; a section with
+// no row shown (not readable, or nothing matches the filter) says so.
+func (p *Pane) toSection(s section) tea.Cmd {
+	for i, r := range p.rows() {
+		if r.sec == s {
+			p.cursor, p.keep = i, r.id
+			p.say("", false)
+			return nil
+		}
+	}
+	p.say(sectionNames[s]+": nothing shown (not loaded, not readable, or hidden by the filter)", false)
+	return nil
+}
+
+// stepSection moves to the next (or previous) section that shows a row,
+// wrapping around.
+func (p *Pane) stepSection(step int) tea.Cmd {
+	rows := p.rows()
+	if len(rows) == 0 {
+		return nil
+	}
+	cur := secAuditing
+	if r, ok := p.row(); ok {
+		cur = r.sec
+	}
+	n := len(sectionNames)
+	for k := 1; k <= n; k++ {
+		next := section(((int(cur)+step*k)%n + n) % n)
+		for i, r := range rows {
+			if r.sec == next {
+				p.cursor, p.keep = i, r.id
+				return nil
+			}
+		}
+	}
+	return nil
 }

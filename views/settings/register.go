@@ -33,6 +33,13 @@ func defaultActions() []keymap.Action {
 		a("settings.newRole", "n", "new access role", "n").Calls("createCloudProviderAccessRole"),
 		a("settings.authorize", "z", "authorize role", "z").Calls("authorizeCloudProviderAccessRole"),
 		a("settings.deauthorize", "x", "deauthorize role", "x").Calls("deauthorizeCloudProviderAccessRole"),
+		// Tab and shift+tab move between the sections here (auditing, custom
+		// DNS, access roles); the number keys still switch panes.
+		a("settings.nextSection", "tab", "next section", "tab").Replacing("global.nextPane").InHelpOnly(),
+		a("settings.prevSection", "shift+tab", "previous section", "shift+tab").Replacing("global.prevPane").InHelpOnly(),
+		a("settings.viewAuditing", "A", "auditing section", "A").InHelpOnly(),
+		a("settings.viewDNS", "D", "custom DNS section", "D").InHelpOnly(),
+		a("settings.viewRoles", "R", "access roles section", "R").InHelpOnly(),
 	}
 }
 
