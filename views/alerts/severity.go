@@ -17,10 +17,15 @@ import (
 //     run out WARNING; everything else (settings changed, invoices, org
 //     events) INFO.
 func severityOf(a apiclient.Alert, configs map[string]apiclient.AlertConfig) apiclient.Severity {
-	if c, ok := configs[a.AlertConfigID]; ok && c.SeverityOverride != "" {
+	return severityFor(a.AlertConfigID, a.EventTypeName, configs)
+}
+
+// severityFor is severityOf by the alert's configuration and event type.
+func severityFor(configID, event string, configs map[string]apiclient.AlertConfig) apiclient.Severity {
+	if c, ok := configs[configID]; ok && c.SeverityOverride != "" {
 		return c.SeverityOverride
 	}
-	return eventSeverity(a.EventTypeName)
+	return eventSeverity(event)
 }
 
 var criticalEvents = map[string]bool{
