@@ -98,7 +98,7 @@ func (p *Pane) renderDetail() {
 		}
 	}
 	ts := func(t *time.Time) string {
-		if t == nil {
+		if t == nil || t.IsZero() { // not sent, or not read yet (the store's record)
 			return ""
 		}
 		return p.when(*t) + " (" + age(now.Sub(*t)) + " ago)"
