@@ -59,6 +59,7 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 		return 1
 	}
 	defer app.close()
+	limitMemory(getenv)
 	p := tea.NewProgram(app.model, app.programOptions...)
 	if _, err := p.Run(); err != nil {
 		fmt.Fprintf(stderr, "dbadmin-tui: %v\n", err)

@@ -65,8 +65,8 @@ func (p *Pane) renderConfigDetail() {
 	b.WriteString("# Alert configuration\n\n")
 	writeConfig(&b, c, p)
 	n := 0
-	for _, a := range p.alerts {
-		if a.AlertConfigID == c.ID && a.Status == apiclient.AlertOpen {
+	for i := range p.alerts {
+		if a := &p.alerts[i]; a.configID == c.ID && a.open() {
 			n++
 		}
 	}
@@ -124,8 +124,8 @@ func (p *Pane) confirmDelete() tea.Cmd {
 		return bad
 	}
 	open := 0
-	for _, a := range p.alerts {
-		if a.AlertConfigID == c.ID && a.Status == apiclient.AlertOpen {
+	for i := range p.alerts {
+		if a := &p.alerts[i]; a.configID == c.ID && a.open() {
 			open++
 		}
 	}

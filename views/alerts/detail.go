@@ -99,7 +99,7 @@ func (p *Pane) renderDetail() {
 		}
 	}
 	ts := func(t *time.Time) string {
-		if t == nil {
+		if t == nil || t.IsZero() { // not sent, or not read yet (the store's record)
 			return ""
 		}
 		return p.when(*t) + " (" + components.Age(now.Sub(*t)) + " ago)"

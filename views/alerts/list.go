@@ -39,15 +39,15 @@ func (s statusFilter) String() string {
 	return "all"
 }
 
-func (s statusFilter) keeps(a apiclient.Alert) bool {
+func (s statusFilter) keeps(st apiclient.AlertStatus) bool {
 	switch s {
 	case statusOpen:
-		return a.Status == apiclient.AlertOpen
+		return st == apiclient.AlertOpen
 	case statusTracking:
-		return a.Status == apiclient.AlertTracking
+		return st == apiclient.AlertTracking
 	case statusClosed:
 		// CANCELLED alerts are over too.
-		return a.Status == apiclient.AlertClosed || a.Status == apiclient.AlertCancelled
+		return st == apiclient.AlertClosed || st == apiclient.AlertCancelled
 	}
 	return true
 }
@@ -188,15 +188,15 @@ func (p *Pane) when(t time.Time) string {
 }
 
 // ackCell shows an acknowledgement in force: until when, by whom.
-func (p *Pane) ackCell(a apiclient.Alert, now time.Time) string {
-	if !a.Acknowledged(now) {
+func (p *Pane) ackCell(r *record, now time.Time) string {
+	if !r.acked(now) {
 		return ""
 	}
-	until := p.untilText(*a.AcknowledgedUntil, now)
-	if a.AcknowledgingUsername == "" {
+	until := p.untilText(r.ackUntil.time(), now)
+	if r.ackBy == "" {
 		return until
 	}
-	return until + " by " + a.AcknowledgingUsername
+	return until + " by " + r.ackBy
 }
 
 // untilText is an acknowledgement's end; decades ahead reads "forever".
@@ -207,36 +207,69 @@ func (p *Pane) untilText(t, now time.Time) string {
 	return p.when(t)
 }
 
-// row is one alert as the table shows it.
-func (p *Pane) row(i int32, now time.Time) components.Row {
-	a := &p.alerts[i]
-	sev := severityOf(*a, p.configs)
+// alertCells is the number of cells of an alert row.
+const alertCells = colAck + 1
+
+// row is one alert as the table shows it, its cells in cells (alertCells
+// long).
+func (p *Pane) row(i int32, now time.Time, cells []string) components.Row {
+	r := &p.alerts[i]
+	sev := severityFor(r.configID, r.event, p.configs)
 	class := string(sev)
-	if a.Status != apiclient.AlertOpen {
+	if !r.open() {
 		class = "muted"
 	}
-	// The cells that never change are made once an alert (16 ms a
-	// 100,000-row refresh instead of 2 s) and shared with the rows.
-	c := &p.fixed[i]
-	if c.created == "" {
-		c.created, c.target = p.when(a.Created), p.internString(target(*a))
+	// The CREATED cell is made once an alert (16 ms a 100,000-row refresh
+	// instead of 2 s) and shared with the rows; TARGET is its place's.
+	if r.createdCell == "" {
+		r.createdCell = p.when(r.created.time())
 	}
-	return components.Row{ID: a.ID, Class: class, Cells: []string{
-		string(a.Status), string(sev), a.EventTypeName, c.target, c.created, components.Age(now.Sub(a.Created)), p.ackCell(*a, now),
-	}}
+	tgt := "project"
+	if r.where != nil {
+		tgt = r.where.target
+	}
+	cells[colStatus], cells[colSeverity], cells[colEvent], cells[colTarget] = string(r.status), string(sev), r.event, tgt
+	cells[colCreated], cells[colAge], cells[colAck] = r.createdCell, p.ageCell(now.Sub(r.created.time())), p.ackCell(r, now)
+	return components.Row{ID: r.id, Class: class, Cells: cells}
 }
 
-// rebuildRows gives the table the alerts the status filter keeps.
+// ageCell is components.Age(d), one string per distinct value: a 100,000-row rebuild
+// shares a few hundred instead of making one a row.
+func (p *Pane) ageCell(d time.Duration) string {
+	s := components.Age(d)
+	if v, ok := p.ages[s]; ok {
+		return v
+	}
+	if p.ages == nil || len(p.ages) > 4096 {
+		p.ages = map[string]string{}
+	}
+	p.ages[s] = s
+	return s
+}
+
+// rebuildRows gives the table the alerts the status filter keeps. The
+// rows' cells are one allocation, which the table keeps until the next
+// rebuild.
 func (p *Pane) rebuildRows() {
 	now := p.ctx.Now()
-	rows := make([]components.Row, 0, len(p.order))
 	if loc := now.Location(); loc != p.fixedLoc {
-		clear(p.fixed) // times show in another zone
+		for i := range p.alerts {
+			p.alerts[i].createdCell = "" // times show in another zone
+		}
 		p.fixedLoc = loc
 	}
+	n := 0
 	for _, i := range p.order {
-		if a := &p.alerts[i]; p.status.keeps(*a) && p.inScope(a) {
-			rows = append(rows, p.row(i, now))
+		if r := &p.alerts[i]; p.status.keeps(r.status) && p.inScope(r) {
+			n++
+		}
+	}
+	rows := make([]components.Row, 0, n)
+	cells := make([]string, n*alertCells)
+	for _, i := range p.order {
+		if r := &p.alerts[i]; p.status.keeps(r.status) && p.inScope(r) {
+			k := len(rows) * alertCells
+			rows = append(rows, p.row(i, now, cells[k:k+alertCells:k+alertCells]))
 		}
 	}
 	p.table.SetRows(rows)
@@ -249,13 +282,20 @@ func (p *Pane) rebuildRows() {
 	}
 }
 
-// replaceAlert puts an updated alert (an acknowledgement's answer) in place.
+// replaceAlert puts an updated alert (an acknowledgement's answer or the
+// detail's read) in place.
 func (p *Pane) replaceAlert(a apiclient.Alert) {
 	i, ok := p.byID[a.ID]
 	if !ok {
 		return
 	}
-	p.alerts[i] = p.compact(a)
+	p.keepFull(&a)
+	r := p.record(&a)
+	if o := &p.alerts[i]; o.created == r.created {
+		r.createdCell = o.createdCell
+	}
+	r.seen = p.alerts[i].seen
+	p.alerts[i] = r
 	p.countsOK = false
 }
 
@@ -297,8 +337,11 @@ func (p *Pane) layout() {
 
 // inScope reports whether an alert is about the cluster the context is
 // narrowed to (`:cluster`); every alert is when it is not narrowed.
-func (p *Pane) inScope(a *apiclient.Alert) bool {
-	return p.ctx.ClusterName == "" || strings.EqualFold(a.ClusterName, p.ctx.ClusterName)
+func (p *Pane) inScope(r *record) bool {
+	if p.ctx.ClusterName == "" {
+		return true
+	}
+	return r.where != nil && strings.EqualFold(r.where.cluster, p.ctx.ClusterName)
 }
 
 // counts for the header, of the alerts in scope: counted again only when
@@ -312,16 +355,16 @@ func (p *Pane) counts() (open, acked, inScope int) {
 	p.open, p.acked, p.inScopeN, p.countsTil = 0, 0, 0, now.Add(100*365*24*time.Hour)
 	p.countsFor = p.ctx.ClusterName
 	for i := range p.alerts {
-		a := &p.alerts[i]
-		if !p.inScope(a) {
+		r := &p.alerts[i]
+		if !p.inScope(r) {
 			continue
 		}
 		p.inScopeN++
-		if a.Status == apiclient.AlertOpen {
+		if r.open() {
 			p.open++
-			if a.Acknowledged(now) {
+			if r.acked(now) {
 				p.acked++
-				p.countsTil = minTime(p.countsTil, *a.AcknowledgedUntil)
+				p.countsTil = minTime(p.countsTil, r.ackUntil.time())
 			}
 		}
 	}

@@ -65,15 +65,17 @@ type Pane struct {
 	listSeq, detailSeq, writeSeq views.Seq
 	poll                         views.Poller
 
-	// The store (store.go): alerts in arrival order, updated in place.
-	alerts    []apiclient.Alert
+	// The store (store.go, record.go): alerts in arrival order, updated
+	// in place.
+	alerts    []record
 	byID      map[string]int // alert id -> index in alerts
 	order     []int32        // display order: indexes into alerts
-	seen      []uint32       // per alert: the mark of the last pass that saw it
-	fixed     []fixedCells   // per alert: its cells that never change, made once
-	fixedLoc  *time.Location
+	full      *apiclient.Alert
+	fixedLoc  *time.Location // the zone of the records' CREATED cells
 	intern    map[string]string
-	pass      *pass // the full pass under way, nil between passes
+	places    map[[3]string]*place
+	ages      map[string]string // AGE cells, one string per value
+	pass      *pass             // the full pass under way, nil between passes
 	passSeq   views.Seq
 	mark      uint32
 	refreshes int  // incremental refreshes since the last full pass
@@ -371,14 +373,6 @@ func (p *Pane) targets() []string {
 		return []string{id}
 	}
 	return nil
-}
-
-func (p *Pane) alert(id string) (apiclient.Alert, bool) {
-	i, ok := p.byID[id]
-	if !ok {
-		return apiclient.Alert{}, false
-	}
-	return p.alerts[i], true
 }
 
 func splitTargets(s string) []string {

@@ -12,6 +12,12 @@ func severityOf(a apiclient.Alert, configs map[string]apiclient.AlertConfig) api
 	return alertkit.Severity(a, configs)
 }
 
+// severityFor is severityOf by what the store keeps of an alert: its
+// configuration and event type.
+func severityFor(configID, event string, configs map[string]apiclient.AlertConfig) apiclient.Severity {
+	return alertkit.Severity(apiclient.Alert{AlertConfigID: configID, EventTypeName: event}, configs)
+}
+
 // loud reports whether a new open alert of this severity rings the bell.
 func loud(s apiclient.Severity) bool {
 	return s == apiclient.SeverityCritical || s == apiclient.SeverityError

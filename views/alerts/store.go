@@ -36,10 +36,11 @@ import (
 //     default 15 s), to catch an alert that opened and closed between two
 //     refreshes, and drops what it did not see.
 //
-// The store holds one copy: alerts in arrival order (updated in place, so
-// indexes stay valid), an index by id and the display order as indexes.
-// Repeated strings (project, org, configuration, event, cluster, host,
-// replica set, metric, status) are interned; links are dropped.
+// The store holds one copy: a compact record per alert (record.go) in
+// arrival order (updated in place, so indexes stay valid), an index by id
+// and the display order as indexes. A page's alerts become records as
+// they are merged and the page is dropped; only the alert the detail shows
+// is kept whole.
 const (
 	perPage      = apiclient.MaxItemsPerPage
 	lanes        = 4
@@ -49,9 +50,6 @@ const (
 	// pages (and at the end), not on every page.
 	milestone = 20
 )
-
-// fixedCells are an alert's cells that do not change with time.
-type fixedCells struct{ created, target string }
 
 // pass is one full read of the list.
 type pass struct {
@@ -92,10 +90,10 @@ type configsResult struct {
 
 // resetStore forgets every alert (a new project).
 func (p *Pane) resetStore() {
-	p.alerts, p.byID, p.order, p.seen, p.fixed = nil, map[string]int{}, nil, nil, nil
+	p.alerts, p.byID, p.order, p.full = nil, map[string]int{}, nil, nil
 	p.pass, p.refreshes, p.needFull, p.firstDone = nil, 0, false, false
 	p.loaded, p.err, p.freshAt, p.errSince = false, nil, time.Time{}, time.Time{}
-	p.intern = map[string]string{}
+	p.intern, p.places = map[string]string{}, nil
 	p.passSeq.Next()
 	p.listSeq.Next()
 }
@@ -222,20 +220,19 @@ func (p *Pane) pageDone(msg views.ResultMsg) tea.Cmd {
 // finishPass drops what the pass did not see and shows the result.
 func (p *Pane) finishPass() {
 	mark := p.pass.mark
-	if slices.ContainsFunc(p.seen, func(m uint32) bool { return m != mark }) {
+	if slices.ContainsFunc(p.alerts, func(r record) bool { return r.seen != mark }) {
 		keep := 0
 		for i := range p.alerts {
-			if p.seen[i] == mark {
-				p.alerts[keep], p.seen[keep] = p.alerts[i], p.seen[i]
+			if p.alerts[i].seen == mark {
+				p.alerts[keep] = p.alerts[i]
 				keep++
 			}
 		}
 		clear(p.alerts[keep:])
-		p.alerts, p.seen = p.alerts[:keep], p.seen[:keep]
-		p.fixed = make([]fixedCells, keep)
-		p.byID = make(map[string]int, keep)
-		for i, a := range p.alerts {
-			p.byID[a.ID] = i
+		p.alerts = p.alerts[:keep]
+		clear(p.byID)
+		for i := range p.alerts {
+			p.byID[p.alerts[i].id] = i
 		}
 	}
 	p.pass, p.refreshes, p.needFull, p.firstDone = nil, 0, false, true
@@ -248,9 +245,9 @@ func (p *Pane) finishPass() {
 func (p *Pane) delta(task string) tea.Cmd {
 	client, gid := p.ctx.Client, p.ctx.GroupID
 	var live []string
-	for _, a := range p.alerts {
-		if a.Status == apiclient.AlertOpen || a.Status == apiclient.AlertTracking {
-			live = append(live, a.ID)
+	for i := range p.alerts {
+		if r := &p.alerts[i]; r.status == apiclient.AlertOpen || r.status == apiclient.AlertTracking {
+			live = append(live, r.id)
 		}
 	}
 	return views.Fetch(ID, "delta", p.listSeq.Next(), task, func(ctx context.Context) (any, error) {
@@ -353,54 +350,36 @@ func (p *Pane) succeeded() {
 	p.freshAt = p.ctx.Now()
 }
 
-// merge puts alerts in the store in place, marking them seen by mark; it
-// returns the new ones.
+// merge puts alerts in the store in place, as records marked seen by
+// mark; once the first pass is done it returns the new ones (for the bell).
 func (p *Pane) merge(as []apiclient.Alert, mark uint32) []apiclient.Alert {
 	var news []apiclient.Alert
 	if p.byID == nil {
 		p.byID = map[string]int{}
 	}
 	if len(p.alerts) == 0 && cap(p.alerts) == 0 && p.pass != nil && p.pass.total > 0 {
-		p.alerts = make([]apiclient.Alert, 0, p.pass.total)
-		p.seen = make([]uint32, 0, p.pass.total)
-		p.fixed = make([]fixedCells, 0, p.pass.total)
+		p.alerts = make([]record, 0, p.pass.total)
 	}
-	for _, a := range as {
-		a = p.compact(a)
+	for k := range as {
+		a := &as[k]
+		p.keepFull(a)
+		r := p.record(a)
+		r.seen = mark
 		if i, ok := p.byID[a.ID]; ok {
-			if o := &p.alerts[i]; !o.Created.Equal(a.Created) || o.ClusterName != a.ClusterName ||
-				o.HostnameAndPort != a.HostnameAndPort || o.ReplicaSetName != a.ReplicaSetName {
-				p.fixed[i] = fixedCells{}
+			if o := &p.alerts[i]; o.created == r.created {
+				r.createdCell = o.createdCell
 			}
-			p.alerts[i], p.seen[i] = a, mark
+			p.alerts[i] = r
 			continue
 		}
 		p.byID[a.ID] = len(p.alerts)
-		p.alerts = append(p.alerts, a)
-		p.seen = append(p.seen, mark)
-		p.fixed = append(p.fixed, fixedCells{})
-		news = append(news, a)
+		p.alerts = append(p.alerts, r)
+		if p.firstDone {
+			news = append(news, *a)
+		}
 	}
 	p.countsOK = false
 	return news
-}
-
-// compact interns the strings alerts repeat and drops what the pane never
-// shows, so 100,000 alerts share a few thousand strings.
-func (p *Pane) compact(a apiclient.Alert) apiclient.Alert {
-	if p.intern == nil {
-		p.intern = map[string]string{}
-	}
-	for _, s := range []*string{&a.GroupID, &a.OrgID, &a.AlertConfigID, &a.EventTypeName, &a.ClusterName,
-		&a.HostnameAndPort, &a.ReplicaSetName, &a.MetricName, &a.AcknowledgingUsername} {
-		*s = p.internString(*s)
-	}
-	a.Status = apiclient.AlertStatus(p.internString(string(a.Status)))
-	if a.CurrentValue != nil {
-		a.CurrentValue.Units = p.internString(a.CurrentValue.Units)
-	}
-	a.Links = nil
-	return a
 }
 
 func (p *Pane) internString(s string) string {
@@ -409,6 +388,9 @@ func (p *Pane) internString(s string) string {
 	}
 	if v, ok := p.intern[s]; ok {
 		return v
+	}
+	if p.intern == nil {
+		p.intern = map[string]string{}
 	}
 	if len(p.intern) < 1<<16 {
 		p.intern[s] = s
@@ -428,17 +410,17 @@ func (p *Pane) sortAndShow() {
 	}
 	slices.SortStableFunc(p.order, func(i, j int32) int {
 		x, y := &p.alerts[i], &p.alerts[j]
-		xo, yo := x.Status == apiclient.AlertOpen, y.Status == apiclient.AlertOpen
+		xo, yo := x.open(), y.open()
 		if xo != yo {
 			if xo {
 				return -1
 			}
 			return 1
 		}
-		if c := y.Created.Compare(x.Created); c != 0 {
+		if c := y.created.compare(x.created); c != 0 {
 			return c
 		}
-		return cmp.Compare(x.ID, y.ID)
+		return cmp.Compare(x.id, y.id)
 	})
 	p.rebuildRows()
 	p.unsettled = nil // the list shows what the server holds now

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -162,4 +163,24 @@ func TestFailedPageKeepsDataAndIsRetried(t *testing.T) {
 	assert.Equal(t, 2172, len(p.alerts))
 	assert.Contains(t, d.Screen(), "refresh failed")
 	assert.Contains(t, d.Screen(), "stale, data from 3m ago")
+}
+
+// The store keeps a compact record, not the alert: what the list does not
+// show (here the organization) is not held, and the detail reads the whole
+// alert when it opens and keeps it current through the refreshes.
+func TestStoreKeepsRecordsDetailReadsTheAlert(t *testing.T) {
+	e := newPaneEnv(t)
+	id := e.p.table.SelectedID()
+	require.NotEmpty(t, id)
+	r := e.p.alerts[e.p.byID[id]].alert()
+	assert.Empty(t, r.OrgID, "the record keeps no organization")
+	assert.Equal(t, id, r.ID)
+
+	e.Action(actDetail)
+	require.NotNil(t, e.p.full, "the detail read the whole alert")
+	require.NotEmpty(t, e.p.full.OrgID)
+	assert.Contains(t, e.Screen(), e.p.full.OrgID, "the detail shows what the list does not keep")
+	e.Send(views.RefreshMsg{})
+	assert.Contains(t, e.Screen(), e.p.full.OrgID, "and still after a refresh")
+	assert.LessOrEqual(t, int(unsafe.Sizeof(record{})), 144, "a record's size")
 }
