@@ -69,20 +69,6 @@ func FormDone(pane ID, id string, err error) tea.Cmd {
 	return func() tea.Msg { return FormDoneMsg{Pane: pane, ID: id, Err: err} }
 }
 
-// ResultMsg is the answer to a request a pane made with Fetch. The root
-// routes it to Pane whether or not that pane is visible.
-type ResultMsg struct {
-	Pane  ID
-	Seq   uint64 // from the pane's Seq; compare with Seq.Latest
-	Key   string // which request of the pane this answers ("list", "detail")
-	Task  string // the task line text; empty for quiet polls
-	Value any
-	Err   error
-}
-
-// TaskID names the task line entry of a result.
-func (r ResultMsg) TaskID() string { return taskID(r.Pane, r.Key, r.Seq) }
-
 // ToastMsg shows a short notice. Errors stay until dismissed with esc.
 type ToastMsg struct {
 	Text string

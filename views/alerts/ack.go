@@ -71,7 +71,7 @@ func commentRule(v string, _ components.FormValues) error {
 // ackFields are the ack dialog: until at 1h, the custom date-time, and the
 // comment, where the cursor starts.
 func (p *Pane) ackFields(comment string) []components.Field {
-	clock := p.ctx.Now
+	clock := p.Ctx.Now
 	return []components.Field{
 		{Key: "until", Label: "Acknowledge until", Kind: components.FieldChoice, Choices: untilChoices,
 			Hint: "←/→ choose · forever is 100 years"},
@@ -156,7 +156,7 @@ type ackResult struct {
 // submitAck sends the acknowledgement of every target, one request per
 // alert, in the order they were marked.
 func (p *Pane) submitAck(msg views.ActionMsg) tea.Cmd {
-	now := p.ctx.Now()
+	now := p.Ctx.Now()
 	until, err := parseUntil(msg.Values["until"], msg.Values["at"], now)
 	if err != nil {
 		return views.FormDone(ID, formAck, err)
@@ -177,7 +177,7 @@ func (p *Pane) openUnack() tea.Cmd {
 	if p.mode == modeConfigs || p.mode == modeConfigDetail {
 		return refuse("unacknowledge: pick an alert (esc or c leaves the configurations)")
 	}
-	now := p.ctx.Now()
+	now := p.Ctx.Now()
 	var ids []string
 	for _, id := range p.targets() {
 		if a, ok := p.alert(id); ok && a.Acknowledged(now) {
@@ -207,7 +207,7 @@ func (p *Pane) submitUnack(msg views.ActionMsg) tea.Cmd {
 
 // sendAcks runs one request per alert and answers with every outcome.
 func (p *Pane) sendAcks(form string, ids []string, comment string, call func(context.Context, *apiclient.Client, string, string) (*apiclient.Alert, error)) tea.Cmd {
-	client, gid := p.ctx.Client, p.ctx.GroupID
+	client, gid := p.Ctx.Client, p.Ctx.GroupID
 	if client == nil || len(ids) == 0 {
 		return views.FormDone(ID, form, errors.New("no alert to send"))
 	}
@@ -215,7 +215,7 @@ func (p *Pane) sendAcks(form string, ids []string, comment string, call func(con
 	if form == formUnack {
 		task = "unacknowledging " + p.describe(ids)
 	}
-	return views.Fetch(ID, form, p.writeSeq.Next(), task, func(ctx context.Context) (any, error) {
+	return views.Write(&p.Base, form, p.writeSeq.Next(), task, func(ctx context.Context) (ackBatch, error) {
 		b := ackBatch{form: form, comment: comment}
 		var failed int
 		for _, id := range ids {
@@ -233,8 +233,8 @@ func (p *Pane) sendAcks(form string, ids []string, comment string, call func(con
 }
 
 // ackDone closes or fails the dialog and reports each alert's outcome.
-func (p *Pane) ackDone(msg views.ResultMsg) tea.Cmd {
-	b, _ := msg.Value.(ackBatch)
+func (p *Pane) ackDone(msg views.Result[ackBatch]) tea.Cmd {
+	b := msg.Value
 	form := msg.Key
 	verb := "acknowledged"
 	if form == formUnack {
@@ -306,7 +306,7 @@ func (p *Pane) ackSummary(verb string, a apiclient.Alert) string {
 		by = "you"
 	}
 	// Who and until first: the footer may clip the end of a long line.
-	return fmt.Sprintf("%s until %s by %s: %s", verb, p.untilText(*a.AcknowledgedUntil, p.ctx.Now()), components.Sanitize(by), what)
+	return fmt.Sprintf("%s until %s by %s: %s", verb, p.untilText(*a.AcknowledgedUntil, p.Ctx.Now()), components.Sanitize(by), what)
 }
 
 // showResults renders the per-alert outcome of a bulk action as the detail.

@@ -157,7 +157,7 @@ func (p *Pane) when(t time.Time) string {
 	if t.IsZero() {
 		return "—"
 	}
-	return t.In(p.ctx.Now().Location()).Format(timeLayout)
+	return t.In(p.Ctx.Now().Location()).Format(timeLayout)
 }
 
 // ackCell shows an acknowledgement in force: until when, by whom.
@@ -209,7 +209,7 @@ func sortAlerts(as []apiclient.Alert) {
 
 // rebuildRows gives the table the alerts the status filter keeps.
 func (p *Pane) rebuildRows() {
-	now := p.ctx.Now()
+	now := p.Ctx.Now()
 	rows := make([]components.Row, 0, len(p.alerts))
 	for _, a := range p.alerts {
 		if p.status.keeps(a) {
@@ -279,48 +279,28 @@ func (p *Pane) replaceAlert(a apiclient.Alert) {
 }
 
 // result takes the answers of the pane's requests.
-func (p *Pane) result(msg views.ResultMsg) tea.Cmd {
-	switch msg.Key {
-	case "list":
-		if !p.listSeq.Latest(msg.Seq) {
-			return nil
-		}
-		p.err = msg.Err
-		if msg.Err != nil {
-			return nil
-		}
-		s, _ := msg.Value.(snapshot)
-		return p.setAlerts(s)
-	case "detail":
-		if !p.detailSeq.Latest(msg.Seq) {
-			return nil
-		}
-		return p.detailLoaded(msg)
-	case "ack", "unack":
-		return p.ackDone(msg)
-	case "toggle", "delete", "saveConfig":
-		return p.configWriteDone(msg)
-	case "configForm":
-		if msg.Err != nil {
-			return views.FormDone(ID, formConfig, msg.Err)
-		}
-		msg.Key = "saveConfig"
-		return tea.Batch(views.FormDone(ID, formConfig, nil), p.configWriteDone(msg))
+func (p *Pane) listDone(msg views.Result[snapshot]) tea.Cmd {
+	if !p.listSeq.Latest(msg.Seq) {
+		return nil
 	}
-	return nil
+	p.err = msg.Err
+	if msg.Err != nil {
+		return nil
+	}
+	return p.setAlerts(msg.Value)
 }
 
 // layout sizes the table and detail to the pane, below the header line.
 func (p *Pane) layout() {
-	h := max(p.h-1, 1)
-	p.table.SetSize(p.w, h)
-	p.cfgTable.SetSize(p.w, h)
-	p.detail.SetSize(p.w, h)
+	h := max(p.H-1, 1)
+	p.table.SetSize(p.W, h)
+	p.cfgTable.SetSize(p.W, h)
+	p.detail.SetSize(p.W, h)
 }
 
 // counts for the header.
 func (p *Pane) counts() (open, acked int) {
-	now := p.ctx.Now()
+	now := p.Ctx.Now()
 	for _, a := range p.alerts {
 		if a.Status == apiclient.AlertOpen {
 			open++

@@ -11,7 +11,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -60,14 +59,10 @@ type snapshot struct {
 
 // Pane is the alerts pane.
 type Pane struct {
-	ctx     views.Context
-	w, h    int
-	visible bool
-	paused  bool
-	mode    mode
+	views.Base
+	mode mode
 
 	listSeq, detailSeq, writeSeq views.Seq
-	poll                         views.Poller
 
 	alerts   []apiclient.Alert
 	byID     map[string]int // alert id -> index in alerts
@@ -99,7 +94,8 @@ type Pane struct {
 
 // New is the pane's Factory.
 func New(ctx views.Context) views.Pane {
-	p := &Pane{ctx: ctx, configs: map[string]apiclient.AlertConfig{}, byID: map[string]int{}}
+	p := &Pane{configs: map[string]apiclient.AlertConfig{}, byID: map[string]int{}}
+	p.Base = views.NewBase(ID, ctx, p.pollState)
 	p.table = components.NewTable(alertColumns(), ctx.Theme, ctx.Keys)
 	p.cfgTable = components.NewTable(configColumns(), ctx.Theme, ctx.Keys)
 	p.detail = components.NewDetail(ctx.Theme, ctx.Keys)
@@ -109,43 +105,27 @@ func New(ctx views.Context) views.Pane {
 func (p *Pane) ID() views.ID     { return ID }
 func (p *Pane) Title() string    { return Registration.Title }
 func (p *Pane) Busy() string     { return "" }
-func (p *Pane) SetSize(w, h int) { p.w, p.h = w, h; p.layout() }
+func (p *Pane) SetSize(w, h int) { p.W, p.H = w, h; p.layout() }
 
 // Init loads the alerts.
 func (p *Pane) Init() tea.Cmd { return p.load("loading alerts") }
 
-// SetVisible starts or stops the poll loop.
-func (p *Pane) SetVisible(v bool) tea.Cmd {
-	p.visible = v
-	return p.arm()
-}
-
-func (p *Pane) arm() tea.Cmd {
-	if p.paused || !p.visible || p.ctx.Paused {
-		p.poll.Stop()
-		return nil
-	}
-	d := p.ctx.Poll.Every(ID)
-	if p.err != nil && p.ctx.Poll.Slow > 0 {
-		d = p.ctx.Poll.Slow
-	}
-	if d <= 0 {
-		d = 15 * time.Second
-	}
-	return p.poll.Arm(ID, d)
+// pollState: the list polls while visible, once a project is chosen.
+func (p *Pane) pollState() views.PollState {
+	return views.PollState{Off: p.Ctx.GroupID == ""}
 }
 
 // load fetches every alert (all pages) and every configuration; it captures
 // what it needs so it never touches the pane on its goroutine.
 func (p *Pane) load(task string) tea.Cmd {
-	client, gid := p.ctx.Client, p.ctx.GroupID
+	client, gid := p.Ctx.Client, p.Ctx.GroupID
 	if client == nil || gid == "" {
 		return nil
 	}
-	return views.Fetch(ID, "list", p.listSeq.Next(), task, func(ctx context.Context) (any, error) {
+	return views.Load(&p.Base, "list", p.listSeq.Next(), task, func(ctx context.Context) (snapshot, error) {
 		as, err := client.Alerts().ListAll(ctx, gid, "")
 		if err != nil {
-			return nil, fmt.Errorf("list alerts: %w", err)
+			return snapshot{}, fmt.Errorf("list alerts: %w", err)
 		}
 		cs, cerr := client.AlertConfigs().ListAll(ctx, gid)
 		return snapshot{alerts: as, configs: cs, configsErr: cerr}, nil
@@ -168,32 +148,37 @@ func (p *Pane) Selected() string {
 // Actions lists the keymap's alert actions, the configuration editors
 // included.
 func (p *Pane) Actions() []keymap.Action {
-	if p.ctx.Keys == nil {
+	if p.Ctx.Keys == nil {
 		return nil
 	}
-	return p.ctx.Keys.Scope(ID.Scope())
+	return p.Ctx.Keys.Scope(ID.Scope())
 }
 
 // Update handles keys, the root's shared messages, allowed actions and the
 // pane's own results.
 func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
+	kit, done := p.Handle(msg, func() tea.Cmd { return p.load("") })
+	if done {
+		return p, kit
+	}
 	switch msg := msg.(type) {
-	case views.ResultMsg:
-		return p, p.result(msg)
-	case views.PollTickMsg:
-		if !p.poll.Current(msg) {
+	case views.Result[snapshot]:
+		return p, tea.Batch(kit, p.listDone(msg))
+	case views.Result[detailAnswer]:
+		if !p.detailSeq.Latest(msg.Seq) {
 			return p, nil
 		}
-		return p, tea.Batch(p.load(""), p.arm())
+		return p, p.detailLoaded(msg)
+	case views.Result[ackBatch]:
+		return p, p.ackDone(msg)
+	case views.Result[configWritten]:
+		return p, p.configWriteDone(msg)
 	case views.RefreshMsg:
-		cmds := []tea.Cmd{p.load("refreshing alerts"), p.arm()}
+		cmds := []tea.Cmd{p.load("refreshing alerts")}
 		if p.mode == modeDetail && p.detailID != "" {
 			cmds = append(cmds, p.loadDetail(p.detailID))
 		}
 		return p, tea.Batch(cmds...)
-	case views.PauseMsg:
-		p.paused = msg.Paused
-		return p, p.arm()
 	case views.FilterMsg:
 		p.filter = msg.Text
 		p.table.SetFilter(msg.Text)
@@ -218,23 +203,23 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 }
 
 func (p *Pane) contextChanged(msg views.ContextChangedMsg) tea.Cmd {
-	p.ctx = msg.Ctx
-	p.table.SetTheme(p.ctx.Theme)
-	p.cfgTable.SetTheme(p.ctx.Theme)
-	p.detail.SetTheme(p.ctx.Theme)
-	if p.ctx.Keys != nil {
-		p.table.SetKeyMap(p.ctx.Keys)
-		p.cfgTable.SetKeyMap(p.ctx.Keys)
+	p.Ctx = msg.Ctx
+	p.table.SetTheme(p.Ctx.Theme)
+	p.cfgTable.SetTheme(p.Ctx.Theme)
+	p.detail.SetTheme(p.Ctx.Theme)
+	if p.Ctx.Keys != nil {
+		p.table.SetKeyMap(p.Ctx.Keys)
+		p.cfgTable.SetKeyMap(p.Ctx.Keys)
 	}
 	p.layout()
 	if !msg.Scope {
-		return p.arm()
+		return p.Arm()
 	}
 	p.alerts, p.byID, p.configs, p.cfgOrder = nil, map[string]int{}, map[string]apiclient.AlertConfig{}, nil
 	p.loaded, p.err, p.known, p.mode, p.results = false, nil, nil, modeList, nil
 	p.table.SetRows(nil)
 	p.cfgTable.SetRows(nil)
-	return tea.Batch(p.load("loading alerts"), p.arm())
+	return p.load("loading alerts")
 }
 
 // key handles the keys that are not actions: navigation, marks, sort and

@@ -84,18 +84,15 @@ func (p *Pane) startWizard() tea.Cmd {
 	}
 	wizardN++
 	p.wizard = &wizard{n: wizardN, Source: *p.cluster, Route: p.data.Route, Snapshot: s, PITMode: pitDateTime}
-	client, n := p.ctx.Client, p.wizard.n
-	return views.Fetch(ID, keyWizard, p.seq.Next(), "loading projects", func(ctx context.Context) (any, error) {
+	client, n := p.Ctx.Client, p.wizard.n
+	return views.Get(&p.Base, keyWizard, p.seq.Next(), "loading projects", func(ctx context.Context) (wizardLoaded, error) {
 		ps, err := client.Projects().All(ctx)
 		return wizardLoaded{N: n, Projects: ps}, err
 	})
 }
 
-func (p *Pane) wizardResult(msg views.ResultMsg) tea.Cmd {
-	if cmd, ok := p.restoreAnswer(msg); ok {
-		return cmd
-	}
-	res, _ := msg.Value.(wizardLoaded)
+func (p *Pane) wizardResult(msg views.Result[wizardLoaded]) tea.Cmd {
+	res := msg.Value
 	wz := p.wizard
 	if wz == nil || res.N != wz.n {
 		return nil
@@ -106,9 +103,9 @@ func (p *Pane) wizardResult(msg views.ResultMsg) tea.Cmd {
 			return p.refuse("restore: projects could not be listed: " + errText(msg.Err))
 		}
 		wz.Projects = res.Projects
-		wz.Project = apiclient.Project{ID: p.ctx.GroupID, Name: p.ctx.ProjectName}
+		wz.Project = apiclient.Project{ID: p.Ctx.GroupID, Name: p.Ctx.ProjectName}
 		for _, pr := range res.Projects {
-			if pr.ID == p.ctx.GroupID {
+			if pr.ID == p.Ctx.GroupID {
 				wz.Project = pr
 			}
 		}
@@ -159,7 +156,7 @@ func (p *Pane) deliveryForm() tea.Cmd {
 		{Key: "delivery", Label: "Delivery", Kind: components.FieldChoice, Choices: deliveries, Choice: indexOf(deliveries, string(wz.Delivery)), Hint: hint},
 		{Key: "project", Label: "Target project", Kind: components.FieldChoice, Choices: names, Choice: indexOf(names, components.Sanitize(wz.Project.Name)),
 			Hint: "ignored for downloads"},
-	}, views.ActionMsg{Name: keysOf(p.ctx.Keys).Restore.Name})
+	}, views.ActionMsg{Name: keysOf(p.Ctx.Keys).Restore.Name})
 }
 
 func (p *Pane) deliveryChosen(v components.FormValues) tea.Cmd {
@@ -173,8 +170,8 @@ func (p *Pane) deliveryChosen(v components.FormValues) tea.Cmd {
 	if wz.Delivery == apiclient.DeliveryDownload && wz.Route == routeCluster {
 		return tea.Sequence(views.FormDone(ID, formDelivery, nil), p.finalConfirm())
 	}
-	client, n, gid, rt, source := p.ctx.Client, wz.n, wz.Project.ID, wz.Route, wz.Source.Name
-	return views.Fetch(ID, keyWizard, p.seq.Next(), "", func(ctx context.Context) (any, error) {
+	client, n, gid, rt, source := p.Ctx.Client, wz.n, wz.Project.ID, wz.Route, wz.Source.Name
+	return views.Get(&p.Base, keyWizard, p.seq.Next(), "", func(ctx context.Context) (wizardLoaded, error) {
 		names, err := restoreTargets(ctx, client, gid, rt, source)
 		return wizardLoaded{N: n, Clusters: names, Step: formDelivery}, err
 	})
@@ -235,7 +232,7 @@ func (p *Pane) targetForm() tea.Cmd {
 		fields[0].Hint = "last attempt refused: " + wz.Err
 	}
 	return p.form(formTarget, fmt.Sprintf("Restore snapshot %s of %s (2/3)", short(wz.Snapshot.ID), wz.Source.Name), fields,
-		views.ActionMsg{Name: keysOf(p.ctx.Keys).Restore.Name})
+		views.ActionMsg{Name: keysOf(p.Ctx.Keys).Restore.Name})
 }
 
 // parseWhen reads a UTC date-time.
@@ -306,13 +303,13 @@ func (p *Pane) finalConfirm() tea.Cmd {
 	if wz.Delivery == apiclient.DeliveryDownload && wz.Route == routeCluster {
 		return p.confirm(views.ConfirmMsg{Title: "Start a download restore? (3/3)",
 			Body:   "Prepares " + what + " as files to download. No cluster is changed; the link expires after a few hours.",
-			Action: views.ActionMsg{Name: keysOf(p.ctx.Keys).Restore.Name, Target: targetRestoreGo}})
+			Action: views.ActionMsg{Name: keysOf(p.Ctx.Keys).Restore.Name, Target: targetRestoreGo}})
 	}
 	return p.confirm(views.ConfirmMsg{Title: fmt.Sprintf("Restore onto %s? (3/3)", wz.Target),
 		Body: fmt.Sprintf("This %s restore OVERWRITES ALL DATA on cluster %s in project %s with %s. The target's current data cannot be recovered afterwards. Type the target cluster's name to confirm.",
 			wz.Delivery, wz.Target, components.Sanitize(wz.Project.Name), what),
 		TypeToConfirm: wz.Target,
-		Action:        views.ActionMsg{Name: keysOf(p.ctx.Keys).Restore.Name, Target: targetRestoreGo}})
+		Action:        views.ActionMsg{Name: keysOf(p.Ctx.Keys).Restore.Name, Target: targetRestoreGo}})
 }
 
 func (wz *wizard) pointText() string {
@@ -351,33 +348,33 @@ type restoreSent struct {
 
 func (p *Pane) sendRestore() tea.Cmd {
 	wz := p.wizard
-	client, gid := p.ctx.Client, p.ctx.GroupID
+	client, gid := p.Ctx.Client, p.Ctx.GroupID
 	req, n := wz.request(), wz.n
 	label := "restore of " + short(wz.Snapshot.ID) + " to " + wz.Target
 	if wz.Delivery == apiclient.DeliveryDownload && wz.Route == routeCluster {
 		label = "download restore of " + short(wz.Snapshot.ID)
 	}
 	src, rt, target, project := wz.Source, wz.Route, wz.Target, wz.Project.ID
-	return views.Fetch(ID, keyWizard, p.seq.Next(), "starting "+label, func(ctx context.Context) (any, error) {
+	return views.Write(&p.Base, keyWizard, p.seq.Next(), "starting "+label, func(ctx context.Context) (restoreSent, error) {
 		b := client.Backups()
 		var id string
 		switch rt {
 		case routeFlex:
 			j, err := b.CreateFlexRestoreJob(ctx, gid, src.Name, apiclient.FlexRestoreRequest{SnapshotID: req.SnapshotID, TargetDeploymentItemName: target, TargetProjectID: project})
 			if err != nil {
-				return wizardLoaded{N: n, Step: "send"}, err
+				return restoreSent{N: n}, err
 			}
 			id = j.ID
 		case routeServerless:
 			j, err := b.CreateServerlessRestoreJob(ctx, gid, src.Name, req)
 			if err != nil {
-				return wizardLoaded{N: n, Step: "send"}, err
+				return restoreSent{N: n}, err
 			}
 			id = j.ID
 		default:
 			j, err := b.CreateRestoreJob(ctx, gid, src.Name, req)
 			if err != nil {
-				return wizardLoaded{N: n, Step: "send"}, err
+				return restoreSent{N: n}, err
 			}
 			id = j.ID
 		}
@@ -387,33 +384,24 @@ func (p *Pane) sendRestore() tea.Cmd {
 
 // restoreAnswer: success starts watching and shows the restores; a refusal
 // reopens the step the user can fix, with everything chosen kept.
-func (p *Pane) restoreAnswer(msg views.ResultMsg) (tea.Cmd, bool) {
-	switch v := msg.Value.(type) {
-	case restoreSent:
-		if p.wizard == nil || v.N != p.wizard.n {
-			return nil, true
-		}
-		p.wizard = nil
-		p.watching[v.Watch.ID] = v.Watch
-		p.focusRestore = v.Watch.ID
-		p.view = viewRestores
-		p.notice = ""
-		p.layout()
-		return tea.Batch(views.Toast(v.Watch.Label+" started", false), p.loadData("", allParts, keyData), p.arm()), true
-	case wizardLoaded:
-		if v.Step != "send" {
-			return nil, false
-		}
-		wz := p.wizard
-		if wz == nil || v.N != wz.n {
-			return nil, true
-		}
+func (p *Pane) restoreAnswer(msg views.Result[restoreSent]) tea.Cmd {
+	v, wz := msg.Value, p.wizard
+	if wz == nil || v.N != wz.n {
+		return nil
+	}
+	if msg.Err != nil {
 		wz.Err = errText(msg.Err)
 		toast := views.Toast("restore refused: "+wz.Err+" (fix it in the reopened step)", true)
 		if wz.Delivery == apiclient.DeliveryDownload && wz.Route == routeCluster {
-			return tea.Batch(toast, p.deliveryForm()), true
+			return tea.Batch(toast, p.deliveryForm())
 		}
-		return tea.Batch(toast, p.targetForm()), true
+		return tea.Batch(toast, p.targetForm())
 	}
-	return nil, false
+	p.wizard = nil
+	p.watching[v.Watch.ID] = v.Watch
+	p.focusRestore = v.Watch.ID
+	p.view = viewRestores
+	p.notice = ""
+	p.layout()
+	return tea.Batch(views.Toast(v.Watch.Label+" started", false), p.loadData("", allParts, keyData), p.Arm())
 }
