@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient/catalog"
@@ -37,6 +38,14 @@ func (s *Server) controlRoutes(mux *http.ServeMux) {
 		}
 		adv.Advance(d)
 		return http.StatusOK, map[string]any{"now": fmtTime(s.clock.Now())}, nil
+	}))
+	mux.HandleFunc("POST "+root+"/faults", s.control(func(w http.ResponseWriter, r *http.Request) (int, any, *apiError) {
+		rate, err := strconv.ParseFloat(r.URL.Query().Get("rate"), 64)
+		if err != nil || rate < 0 || rate > 1 {
+			return 0, nil, errField("rate", "must be a number from 0 to 1")
+		}
+		s.faults.setRate(rate)
+		return http.StatusOK, map[string]any{"rate": rate}, nil
 	}))
 	s.incidentRoutes(mux, root) // incidents_control.go
 	mux.HandleFunc("GET "+root+"/requests", s.control(func(w http.ResponseWriter, r *http.Request) (int, any, *apiError) {

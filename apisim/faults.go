@@ -33,6 +33,14 @@ func (f *faultInjector) roll(p float64) bool {
 	return f.rng.Float64() < p
 }
 
+// setRate changes the share of requests answered with a fault (the control
+// API's POST /sim/faults?rate=).
+func (f *faultInjector) setRate(p float64) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.faultRate = p
+}
+
 // fault returns an injected 500 or 503, or nil.
 func (f *faultInjector) fault() *apiError {
 	if !f.roll(f.faultRate) {

@@ -22,6 +22,8 @@ type fakeAPI struct {
 	clusters  map[string][]cluster
 	alerts    map[string][]map[string]any
 	mutations atomic.Int64
+	// down answers every read 503, as an outage does.
+	down atomic.Bool
 	mu        sync.Mutex
 	mutated   []string
 }
@@ -71,6 +73,12 @@ func (f *fakeAPI) serve(op catalog.Op, w http.ResponseWriter, r *http.Request) {
 		if op.OK != http.StatusNoContent {
 			_, _ = w.Write([]byte("{}"))
 		}
+		return
+	}
+	if f.down.Load() && op.ID != "getSystemStatus" {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusServiceUnavailable)
+		_, _ = w.Write([]byte(`{"error":503,"errorCode":"SERVICE_UNAVAILABLE","reason":"Service Unavailable","detail":"down"}`))
 		return
 	}
 	var body any
