@@ -23,9 +23,9 @@ type fakeAPI struct {
 	alerts    map[string][]map[string]any
 	mutations atomic.Int64
 	// down answers every read 503, as an outage does.
-	down atomic.Bool
-	mu        sync.Mutex
-	mutated   []string
+	down    atomic.Bool
+	mu      sync.Mutex
+	mutated []string
 }
 
 const (
