@@ -20,6 +20,8 @@ import (
 //	/api/{service}/sim/incidents, /notifications the incident engine
 //	                                             (incidents_control.go)
 //	GET  /api/{service}/sim/requests             recent requests, oldest first
+//	POST /api/{service}/sim/faults?rate=1        answer that share of requests
+//	                                             with a 500 or 503 (0 ends it)
 //
 // Bodies are application/json.
 func (s *Server) controlRoutes(mux *http.ServeMux) {

@@ -147,6 +147,7 @@
 //
 //	GET  /api/{service}/sim/clock                 {"now": "..."}
 //	POST /api/{service}/sim/clock/advance?d=30s   jump the clock forward
+//	POST /api/{service}/sim/faults?rate=1         answer that share of API requests 500/503 (0 ends it)
 //	POST /api/{service}/sim/incidents             {"groupId","eventTypeName","clusterName","hostnameAndPort",
 //	                                              "attributes","resolveAfter"}: raise an incident (201 {incident, alerts})
 //	GET  /api/{service}/sim/incidents             the incidents so far
