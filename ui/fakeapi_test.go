@@ -23,7 +23,9 @@ type fakeAPI struct {
 	alerts    map[string][]map[string]any
 	mutations atomic.Int64
 	// down answers every read 503, as an outage does.
-	down    atomic.Bool
+	down atomic.Bool
+	// limited answers every read 429 with Retry-After: 20.
+	limited atomic.Bool
 	mu      sync.Mutex
 	mutated []string
 }
@@ -79,6 +81,13 @@ func (f *fakeAPI) serve(op catalog.Op, w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusServiceUnavailable)
 		_, _ = w.Write([]byte(`{"error":503,"errorCode":"SERVICE_UNAVAILABLE","reason":"Service Unavailable","detail":"down"}`))
+		return
+	}
+	if f.limited.Load() && op.ID != "getSystemStatus" {
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Retry-After", "20")
+		w.WriteHeader(http.StatusTooManyRequests)
+		_, _ = w.Write([]byte(`{"error":429,"errorCode":"RATE_LIMITED_TOKEN_BUCKET","reason":"Too Many Requests"}`))
 		return
 	}
 	var body any

@@ -41,3 +41,19 @@ func TestOutageShowsStalenessAndRecovery(t *testing.T) {
 	assert.NotContains(t, d.Screen(), "data stale since")
 	assert.Contains(t, d.Screen(), "alerts live again")
 }
+
+// After a 429 the scheduler holds requests until Retry-After; the header
+// says so.
+func TestHeaderSaysWhenRateLimited(t *testing.T) {
+	api := newFakeAPI(t, orgOwner())
+	m := newModel(t, api, nil)
+	d := newDriver(t, m, 160, 30)
+	d.Settle()
+	require.NotContains(t, d.Screen(), "rate limited")
+	api.limited.Store(true)
+	d.Press("r")
+	d.Settle()
+	header := strings.SplitN(d.Screen(), "\n", 2)[0]
+	assert.Regexp(t, `rate limited: next refresh in (1[0-9]|20) s`, header)
+	assert.Contains(t, header, "429 RATE_LIMITED_TOKEN_BUCKET")
+}
