@@ -137,7 +137,7 @@ func fromProgram(msg tea.Msg) bool {
 
 // Driver stands in for the program and the root model around one pane: it
 // runs the pane's Cmds to completion, hands the pane its results
-// (ResultMsg, the message inside a PaneMsg, and its own messages), and
+// (every views.Routed result, the message inside a PaneMsg), and
 // records what the pane asks of the root instead of opening dialogs.
 type Driver struct {
 	T    testing.TB
