@@ -212,8 +212,11 @@ func TestAzureRoleNeedsItsIDs(t *testing.T) {
 	ctx := context.Background()
 	_, err := c.Settings().CreateAccessRole(ctx, apisim.DemoStagingID, apiclient.AccessRoleRequest{ProviderName: apiclient.ProviderAzure})
 	assert.True(t, apiclient.IsValidation(err))
-	r, err := c.Settings().CreateAccessRole(ctx, apisim.DemoStagingID, apiclient.AccessRoleRequest{ProviderName: apiclient.ProviderAzure,
+	_, err = c.Settings().CreateAccessRole(ctx, apisim.DemoStagingID, apiclient.AccessRoleRequest{ProviderName: apiclient.ProviderAzure,
 		AtlasAzureAppID: "app-1", ServicePrincipalID: "sp-1", TenantID: "tenant-1"})
+	apiErr(t, err, 400, "VALIDATION_ERROR") // the Azure ids are UUIDs
+	r, err := c.Settings().CreateAccessRole(ctx, apisim.DemoStagingID, apiclient.AccessRoleRequest{ProviderName: apiclient.ProviderAzure,
+		AtlasAzureAppID: "2b8e4a52-0c1f-4f6e-9d3a-5c7b1e0f9a11", ServicePrincipalID: "6d0c2e8f-3b4a-4c1d-8e5f-7a9b0c1d2e3f", TenantID: "91402512-7c3d-4e2d-9f11-0a1b2c3d4e5f"})
 	require.NoError(t, err)
 	assert.NotEmpty(t, r.ID)
 	assert.Equal(t, r.ID, r.Key())

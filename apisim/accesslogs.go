@@ -142,7 +142,7 @@ func parseAccessLogQuery(c *call) (accessLogQuery, *apiError) {
 type accessLogRecord struct {
 	AuthResult    bool    `json:"authResult"`
 	AuthSource    string  `json:"authSource"`
-	FailureReason *string `json:"failureReason"`
+	FailureReason *string `json:"failureReason,omitempty"`
 	GroupID       string  `json:"groupId"`
 	Hostname      string  `json:"hostname"`
 	IPAddress     string  `json:"ipAddress"`

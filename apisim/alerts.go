@@ -432,7 +432,7 @@ func acknowledgeAlert(c *call) (any, error) {
 	if b.AcknowledgementComment != nil {
 		a.AcknowledgementComment = *b.AcknowledgementComment
 	}
-	a.AcknowledgingUsername = c.id.PublicKey
+	a.AcknowledgingUsername = c.id.username()
 	a.Updated = c.now
 	c.markChanged()
 	return a, nil

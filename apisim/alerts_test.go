@@ -128,7 +128,7 @@ func TestAcknowledgeAndUnacknowledgeTransitions(t *testing.T) {
 	require.NotNil(t, got.AcknowledgedUntil)
 	assert.True(t, got.AcknowledgedUntil.Equal(until))
 	assert.Equal(t, "disk full on shard 2", got.AcknowledgementComment)
-	assert.Equal(t, "project-owner", got.AcknowledgingUsername)
+	assert.Equal(t, "project-owner@demo.example", got.AcknowledgingUsername, "the key project-owner stands for a user with an email")
 	read, err := e.c.Alerts().Get(ctx, DemoPaymentsID, a.ID)
 	require.NoError(t, err)
 	assert.True(t, read.Acknowledged(now), "stored, not only echoed")

@@ -67,13 +67,24 @@ func (s *Snapshot) finished(now time.Time) *time.Time {
 	return &t
 }
 
+// setFrequency tells a scheduled snapshot's frequency. An on-demand snapshot
+// has none (its snapshotType says what it is): the member is absent, as the
+// response enum is hourly..yearly (a state file of an older simulator may
+// hold "ondemand").
+func (s *Snapshot) setFrequency(v map[string]any) {
+	if s.FrequencyType != "" && s.FrequencyType != "ondemand" {
+		v["frequencyType"] = s.FrequencyType
+	}
+}
+
 func (c *call) snapshotView(s *Snapshot, cl *Cluster) any {
 	v := map[string]any{
 		"id": s.ID, "createdAt": fmtTime(s.CreatedAt), "expiresAt": fmtTime(s.ExpiresAt), "description": s.Description,
-		"status": s.status(c.now), "snapshotType": s.SnapshotType, "frequencyType": s.FrequencyType,
+		"status": s.status(c.now), "snapshotType": s.SnapshotType,
 		"storageSizeBytes": s.StorageSizeBytes, "mongodVersion": s.MongodVersion, "cloudProvider": cl.Provider,
 		"copyRegions": []any{}, "policyItems": []any{},
 	}
+	s.setFrequency(v)
 	if s.Kind == KindSharded {
 		v["type"] = "shardedCluster"
 		v["configServerType"] = "EMBEDDED"
@@ -171,9 +182,10 @@ func (c *call) restoreView(j *RestoreJob) any {
 	fin := j.finishedAt(c.now)
 	v := map[string]any{
 		"id": j.ID, "snapshotId": j.SnapshotID, "deliveryType": j.DeliveryType, "cancelled": j.Cancelled,
-		"failed": j.failed(c.now), "expired": false, "timestamp": fmtTime(j.CreatedAt), "finishedAt": fmtTimePtr(fin),
+		"failed": j.failed(c.now), "expired": false, "timestamp": fmtTime(j.CreatedAt),
 		"deliveryUrl": []string{}, "components": []any{},
 	}
+	setTime(v, "finishedAt", fin)
 	if j.TargetClusterName != "" {
 		v["targetClusterName"], v["targetGroupId"] = j.TargetClusterName, j.TargetGroupID
 	}
@@ -330,7 +342,7 @@ func takeSnapshot(c *call) (any, error) {
 	}
 	s := &Snapshot{
 		ID: c.w.newID(), GroupID: cl.GroupID, ClusterName: cl.Name, Kind: cl.Kind, SnapshotType: "onDemand",
-		FrequencyType: "ondemand", Description: b.Description, CreatedAt: c.now, ExpiresAt: c.now.AddDate(0, 0, days),
+		Description: b.Description, CreatedAt: c.now, ExpiresAt: c.now.AddDate(0, 0, days),
 		QueueFor: 10, RunFor: 50, StorageSizeBytes: int64(cl.DiskSizeGB * 3e7), MongodVersion: cl.MongoDBVersion,
 	}
 	c.w.Snapshots = append(c.w.Snapshots, s)

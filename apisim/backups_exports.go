@@ -38,6 +38,7 @@ type ExportJob struct {
 	ExportBucketID string     `json:"exportBucketId"`
 	CreatedAt      time.Time  `json:"createdAt"`
 	CustomData     []KeyValue `json:"customData"`
+	Failed         bool       `json:"failed,omitempty"` // ends Failed instead of Successful
 }
 
 type PolicyItem struct {
@@ -285,6 +286,9 @@ func (w *World) clusterByID(id string) string {
 
 func (c *call) exportJobView(j *ExportJob) any {
 	st := [...]string{"Queued", "InProgress", "Successful"}[phase(c.now, j.CreatedAt, 10, 110)]
+	if st == "Successful" && j.Failed {
+		st = "Failed"
+	}
 	total := 12
 	done := map[string]int{"Queued": 0, "InProgress": int(min(11, c.now.Sub(j.CreatedAt.Add(10*time.Second))/(10*time.Second))), "Successful": total}[st]
 	cd := j.CustomData
@@ -294,7 +298,7 @@ func (c *call) exportJobView(j *ExportJob) any {
 	v := map[string]any{
 		"id": j.ID, "snapshotId": j.SnapshotID, "exportBucketId": j.ExportBucketID, "state": st,
 		"createdAt": fmtTime(j.CreatedAt), "customData": cd, "components": []any{},
-		"prefix":       "exported_snapshots/" + c.w.Org.Name + "/" + c.project.Name + "/" + j.ClusterName + "/" + j.CreatedAt.Format("2006-01-02T1504") + "/",
+		"prefix":       "exported_snapshots/" + c.org.Name + "/" + c.project.Name + "/" + j.ClusterName + "/" + j.CreatedAt.Format("2006-01-02T1504") + "/",
 		"exportStatus": map[string]any{"exportedCollections": done, "totalCollections": total},
 	}
 	if st == "Successful" {
@@ -581,7 +585,7 @@ func updateDataProtectionSettings(c *call) (any, error) {
 	if old != nil {
 		p.Pending = "UPDATING"
 	}
-	p.UpdatedDate, p.UpdatedUser = c.now, c.id.PublicKey
+	p.UpdatedDate, p.UpdatedUser = c.now, c.id.username()
 	c.w.Compliance[c.project.ID] = &p
 	c.markChanged()
 	return c.complianceView(&p), nil

@@ -132,11 +132,13 @@ func init() {
 }
 
 func (c *call) serverlessSnapshotView(s *Snapshot) any {
-	return map[string]any{
+	v := map[string]any{
 		"id": s.ID, "createdAt": fmtTime(s.CreatedAt), "expiresAt": fmtTime(s.ExpiresAt),
-		"frequencyType": s.FrequencyType, "mongodVersion": s.MongodVersion, "serverlessInstanceName": s.ClusterName,
+		"mongodVersion": s.MongodVersion, "serverlessInstanceName": s.ClusterName,
 		"snapshotType": s.SnapshotType, "status": s.status(c.now), "storageSizeBytes": s.StorageSizeBytes,
 	}
+	s.setFrequency(v)
+	return v
 }
 
 // flexRestoreView is FlexBackupRestoreJob20241113; a download's snapshotUrl

@@ -104,7 +104,7 @@ func (c *call) clusterView(cl *Cluster) any {
 	base := map[string]any{
 		"id": cl.ID, "groupId": cl.GroupID, "name": cl.Name, "clusterType": clusterType(cl),
 		"mongoDBVersion": cl.MongoDBVersion, "mongoDBMajorVersion": majorVersion(cl.MongoDBVersion),
-		"stateName": "IDLE", "paused": cl.Paused, "backupEnabled": cl.BackupEnabled, "pitEnabled": cl.PitEnabled,
+		"stateName": cl.stateName(), "paused": cl.Paused, "backupEnabled": cl.BackupEnabled, "pitEnabled": cl.PitEnabled,
 		"createDate": fmtTime(cl.Created), "connectionStrings": connStrings(cl), "versionReleaseSystem": "LTS",
 		"terminationProtectionEnabled": false, "diskSizeGB": cl.DiskSizeGB, "rootCertType": "ISRGROOTX1",
 	}
@@ -193,7 +193,7 @@ func listClustersForAllProjects(c *call) (any, error) {
 			cls = []any{}
 		}
 		out = append(out, map[string]any{
-			"groupId": p.ID, "groupName": p.Name, "orgId": p.OrgID, "orgName": c.w.Org.Name,
+			"groupId": p.ID, "groupName": p.Name, "orgId": p.OrgID, "orgName": c.w.org(p.OrgID).Name,
 			"planType": "Atlas", "tags": []any{}, "clusters": cls,
 		})
 	}

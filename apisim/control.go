@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient/catalog"
@@ -20,8 +19,8 @@ import (
 //	/api/{service}/sim/incidents, /notifications the incident engine
 //	                                             (incidents_control.go)
 //	GET  /api/{service}/sim/requests             recent requests, oldest first
-//	POST /api/{service}/sim/faults?rate=1        answer that share of requests
-//	                                             with a 500 or 503 (0 ends it)
+//	PUT  /api/{service}/sim/faults               fault rates, lose the next N write answers
+//	                                             (faults_control.go)
 //
 // Bodies are application/json.
 func (s *Server) controlRoutes(mux *http.ServeMux) {
@@ -41,15 +40,8 @@ func (s *Server) controlRoutes(mux *http.ServeMux) {
 		adv.Advance(d)
 		return http.StatusOK, map[string]any{"now": fmtTime(s.clock.Now())}, nil
 	}))
-	mux.HandleFunc("POST "+root+"/faults", s.control(func(w http.ResponseWriter, r *http.Request) (int, any, *apiError) {
-		rate, err := strconv.ParseFloat(r.URL.Query().Get("rate"), 64)
-		if err != nil || rate < 0 || rate > 1 {
-			return 0, nil, errField("rate", "must be a number from 0 to 1")
-		}
-		s.faults.setRate(rate)
-		return http.StatusOK, map[string]any{"rate": rate}, nil
-	}))
 	s.incidentRoutes(mux, root) // incidents_control.go
+	s.faultRoutes(mux, root)    // faults_control.go
 	mux.HandleFunc("GET "+root+"/requests", s.control(func(w http.ResponseWriter, r *http.Request) (int, any, *apiError) {
 		recs := s.reqlog.recent()
 		if recs == nil {

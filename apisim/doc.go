@@ -78,6 +78,29 @@
 // kind is "apiKey" or "serviceAccount"; org roles take orgId, project roles
 // groupId. The demo org and project ids are fixed (DemoOrgID, ...).
 //
+// The one deliberate difference from the service: the demo identities keep
+// memorable key names (org-owner, demo-sa) where the service issues
+// generated public keys and client ids. Where an answer names the user
+// behind a key (an alert's acknowledgingUsername, a compliance policy's
+// updatedUser) it is an email, as the schema says: the key name at
+// demo.example (org-owner@demo.example; a name with an @ is kept).
+//
+// # Values
+//
+// Every value follows the service's published schema for its operation
+// (checked after every test run by schema_test.go): enums (process
+// typeName, an alert reading's currentValue.units, a snapshot's
+// frequencyType, absent for an on-demand snapshot), formats (emails, UUIDs
+// for external and Azure ids, which the create also demands), patterns
+// (the org name has no spaces, GCP service accounts
+// mongodb-atlas-...@p-....iam.gserviceaccount.com, AWS endpoint service
+// names), and absence instead of null for what is not known yet
+// (finishedAt, failureReason, authorizedDate, errorMessage,
+// cloudProviderEndpointId, lagTimeSeconds). Alerts are raised only for
+// event types the service alerts on; the other event families of the spec
+// (AUTO_HEALING_*, STEP_SKIPPED, ...) occur as incidents that no seeded
+// configuration watches.
+//
 // # World and time
 //
 // The seed fixes the world: one org, projects payments, analytics and
@@ -147,7 +170,6 @@
 //
 //	GET  /api/{service}/sim/clock                 {"now": "..."}
 //	POST /api/{service}/sim/clock/advance?d=30s   jump the clock forward
-//	POST /api/{service}/sim/faults?rate=1         answer that share of API requests 500/503 (0 ends it)
 //	POST /api/{service}/sim/incidents             {"groupId","eventTypeName","clusterName","hostnameAndPort",
 //	                                              "attributes","resolveAfter"}: raise an incident (201 {incident, alerts})
 //	GET  /api/{service}/sim/incidents             the incidents so far
@@ -155,6 +177,8 @@
 //	PUT  /api/{service}/sim/incidents/schedule    {"enabled": false} stops the clock's incidents
 //	GET  /api/{service}/sim/notifications         the notification log (?alertId=, ?groupId=)
 //	GET  /api/{service}/sim/requests              {"requests":[{time,method,path,identity,status,durationMs}]}
+//	PUT  /api/{service}/sim/faults                {"faultRate","malformedRate","malformedWrites"}: rates at
+//	                                              run time; the next malformedWrites write answers truncated
 //
 // # Faults and persistence
 //

@@ -97,7 +97,7 @@ func (ep *EARPrivateEndpoint) view(now time.Time) any {
 	}
 	return map[string]any{
 		"id": ep.ID, "cloudProvider": ep.CloudProvider, "regionName": ep.RegionName, "status": status,
-		"errorMessage": nil, "privateEndpointConnectionName": "pe-" + ep.ID[16:],
+		"privateEndpointConnectionName": "pe-" + ep.ID[16:],
 	}
 }
 
@@ -107,7 +107,7 @@ func (ep *ServerlessPrivateEndpoint) view(now time.Time) any {
 		status = "RESERVED"
 	}
 	return map[string]any{
-		"_id": ep.ID, "comment": ep.Comment, "status": status, "providerName": "AWS", "errorMessage": nil,
-		"cloudProviderEndpointId": nil, "endpointServiceName": "com.amazonaws.vpce.us-east-1.vpce-svc-" + ep.ID[12:],
+		"_id": ep.ID, "comment": ep.Comment, "status": status, "providerName": "AWS",
+		"endpointServiceName": "com.amazonaws.vpce.us-east-1.vpce-svc-" + ep.ID[7:],
 	}
 }

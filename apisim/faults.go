@@ -18,6 +18,9 @@ type faultInjector struct {
 	rng       *rand.Rand
 	faultRate float64
 	malformed float64
+	// malformedWrites truncates the next N successful write answers
+	// (faults_control.go).
+	malformedWrites int
 }
 
 func newFaultInjector(seed int64, fault, malformed float64) *faultInjector {
@@ -25,20 +28,16 @@ func newFaultInjector(seed int64, fault, malformed float64) *faultInjector {
 }
 
 func (f *faultInjector) roll(p float64) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.rollLocked(p)
+}
+
+func (f *faultInjector) rollLocked(p float64) bool {
 	if p <= 0 {
 		return false
 	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
 	return f.rng.Float64() < p
-}
-
-// setRate changes the share of requests answered with a fault (the control
-// API's POST /sim/faults?rate=).
-func (f *faultInjector) setRate(p float64) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.faultRate = p
 }
 
 // fault returns an injected 500 or 503, or nil.
@@ -55,8 +54,17 @@ func (f *faultInjector) fault() *apiError {
 }
 
 // malform truncates a body mid-way, as a dropped connection would.
-func (f *faultInjector) malform(b []byte) []byte {
-	if len(b) < 2 || !f.roll(f.malformed) {
+func (f *faultInjector) malform(method string, b []byte) []byte {
+	if len(b) < 2 {
+		return b
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if method != http.MethodGet && f.malformedWrites > 0 {
+		f.malformedWrites--
+		return b[:len(b)/2]
+	}
+	if !f.rollLocked(f.malformed) {
 		return b
 	}
 	return b[:len(b)/2]

@@ -37,34 +37,70 @@ const (
 	DemoStagingID   = "65a0c0ffee0000000000b003"
 )
 
-// demoProjectIDs lists the demo projects in display order.
-var demoProjectIDs = []string{DemoPaymentsID, DemoAnalyticsID, DemoStagingID}
+// DemoIdentities are the built-in callers of the demo world (DefaultOrgs
+// organizations, DefaultProjects projects), one per interesting role mix.
+// Each private key is "<public>-secret".
+func DemoIdentities() []Identity { return demoIdentitiesFor(0, 0) }
 
-// DemoIdentities are the built-in callers, one per interesting role mix. Each
-// private key is "<public>-secret".
-func DemoIdentities() []Identity {
+// demoIdentitiesFor are the built-in callers of a world of that size: each
+// sees every project of every organization, but for payments-oncall, who
+// is a member of every organization and holds roles on one project in
+// three only (so the others answer 403: "not visible").
+func demoIdentitiesFor(orgs, projects int) []Identity {
+	if orgs <= 0 {
+		orgs = DefaultOrgs
+	}
+	if projects <= 0 {
+		projects = DefaultProjects
+	}
 	onProjects := func(roles ...catalog.Role) []catalog.Assignment {
 		var out []catalog.Assignment
-		for _, g := range demoProjectIDs {
+		for i := range projects {
 			for _, r := range roles {
-				out = append(out, catalog.Assignment{RoleName: r, GroupID: g})
+				out = append(out, catalog.Assignment{RoleName: r, GroupID: ProjectIDAt(i)})
 			}
 		}
 		return out
 	}
-	orgRole := func(r catalog.Role) catalog.Assignment { return catalog.Assignment{RoleName: r, OrgID: DemoOrgID} }
+	orgRole := func(r catalog.Role) []catalog.Assignment {
+		var out []catalog.Assignment
+		for i := range orgs {
+			out = append(out, catalog.Assignment{RoleName: r, OrgID: OrgIDAt(i)})
+		}
+		return out
+	}
+	oncall := orgRole(catalog.OrgMember)
+	for i := 0; i < projects; i += 3 {
+		oncall = append(oncall, catalog.Assignment{RoleName: catalog.GroupOwner, GroupID: ProjectIDAt(i)})
+	}
 	mk := func(pub, name, kind string, roles []catalog.Assignment) Identity {
 		return Identity{Name: name, PublicKey: pub, PrivateKey: pub + "-secret", Kind: kind, Roles: roles}
 	}
 	return []Identity{
-		mk("org-owner", "Organization owner", KindAPIKey, []catalog.Assignment{orgRole(catalog.OrgOwner)}),
-		mk("project-owner", "Project owner", KindAPIKey, append(onProjects(catalog.GroupOwner), orgRole(catalog.OrgMember))),
-		mk("read-only", "Read only", KindAPIKey, append(onProjects(catalog.GroupReadOnly), orgRole(catalog.OrgMember))),
+		mk("org-owner", "Organization owner", KindAPIKey, orgRole(catalog.OrgOwner)),
+		mk("project-owner", "Project owner", KindAPIKey, append(onProjects(catalog.GroupOwner), orgRole(catalog.OrgMember)...)),
+		mk("read-only", "Read only", KindAPIKey, append(onProjects(catalog.GroupReadOnly), orgRole(catalog.OrgMember)...)),
 		mk("backup-manager", "Backup manager", KindAPIKey, onProjects(catalog.GroupBackupManager, catalog.GroupReadOnly)),
 		mk("monitoring-admin", "Monitoring admin", KindAPIKey, onProjects(catalog.GroupMonitoringAdmin)),
 		mk("data-access-admin", "Data access admin", KindAPIKey, onProjects(catalog.GroupDataAccessAdmin)),
-		mk("demo-sa", "Demo service account", KindServiceAccount, []catalog.Assignment{orgRole(catalog.OrgOwner)}),
+		mk("demo-sa", "Demo service account", KindServiceAccount, orgRole(catalog.OrgOwner)),
+		mk("payments-oncall", "On-call, some projects", KindAPIKey, oncall),
 	}
+}
+
+// username is how the service names the caller in the members that hold a
+// user (acknowledgingUsername, a compliance policy's updatedUser): an email.
+// The demo identities keep memorable key names (org-owner, demo-sa); each
+// stands for the user <name>@demo.example.
+func (id *Identity) username() string { return userEmail(id.PublicKey) }
+
+// userEmail is the email of the user a key name stands for; a name that is
+// an email already is kept.
+func userEmail(name string) string {
+	if strings.Contains(name, "@") {
+		return name
+	}
+	return name + "@demo.example"
 }
 
 // keyID is a stable 24-hex id for an identity, as apiKey.id shows it.

@@ -204,7 +204,7 @@ var scheduledEvents = []eventSpec{
 	{"DEPLOYMENT_FAILURE", "NDS Audit Types", "cluster", 2, [2]int{10, 120}},
 	{"CLUSTER_BLOCK_WRITE", "NDS Audit Types", "cluster", 2, [2]int{0, 0}},
 	{"CLUSTER_UNBLOCK_WRITE", "NDS Audit Types", "cluster", 1, [2]int{1, 1}},
-	{"AUTO_HEALING_REQUESTED_NODE_RESYNC", "NDS Audit Types", "host", 2, [2]int{20, 180}},
+	{"HOST_NOT_ENOUGH_DISK_SPACE", "Host Event Types", "host", 2, [2]int{20, 180}},
 	{"AUTO_HEALING_CANNOT_REPAIR_INTERNAL", "NDS Audit Types", "host", 1, [2]int{0, 0}},
 	{"FTDC_SETTINGS_UPDATED", "NDS Audit Types", "cluster", 1, [2]int{1, 1}},
 	{"STEP_SKIPPED", "NDS Maintenance Window Audit Types", "cluster", 1, [2]int{1, 1}},
@@ -400,7 +400,8 @@ func (w *World) raise(in *Incident, now time.Time) []webhookDelivery {
 			ReplicaSetName: in.Attributes["REPLICA_SET_NAME"], MetricName: in.Attributes["METRIC_NAME"],
 		}
 		if a.MetricName != "" {
-			a.CurrentValue = &CurrentValue{Number: 85 + float64(len(w.Alerts)%15), Units: "RAW"}
+			units, _ := ac.MetricThreshold["units"].(string)
+			a.CurrentValue = &CurrentValue{Number: 85 + float64(len(w.Alerts)%15), Units: readingUnits(units)}
 		}
 		w.Alerts = append(w.Alerts, a)
 		in.AlertIDs = append(in.AlertIDs, a.ID)
@@ -413,6 +414,55 @@ func (w *World) raise(in *Incident, now time.Time) []webhookDelivery {
 		}
 	}
 	return out
+}
+
+// readingUnits is the unit of an alert's currentValue for a configuration's
+// threshold units: the reading uses the service's unit enum (bytes, MB,
+// msec, ...), which has no RAW; a raw metric's reading is a count.
+func readingUnits(threshold string) string {
+	switch threshold {
+	case "BITS":
+		return "bits"
+	case "KILOBITS":
+		return "Kbits"
+	case "MEGABITS":
+		return "Mbits"
+	case "GIGABITS":
+		return "Gbits"
+	case "BYTES":
+		return "bytes"
+	case "KILOBYTES":
+		return "KB"
+	case "MEGABYTES":
+		return "MB"
+	case "GIGABYTES":
+		return "GB"
+	case "TERABYTES":
+		return "TB"
+	case "PETABYTES":
+		return "PB"
+	case "NANOSECONDS":
+		return "nsec"
+	case "MILLISECONDS":
+		return "msec"
+	case "MILLION_MINUTES":
+		return "million minutes"
+	case "SECONDS":
+		return "sec"
+	case "MINUTES":
+		return "min"
+	case "HOURS":
+		return "hours"
+	case "DAYS":
+		return "days"
+	case "THOUSAND":
+		return "thousand"
+	case "MILLION":
+		return "million"
+	case "BILLION":
+		return "billion"
+	}
+	return "count" // RAW and COUNT
 }
 
 // minutes reads delayMin or intervalMin as decoded from JSON.

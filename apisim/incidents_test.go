@@ -44,24 +44,17 @@ func newHookSink(t *testing.T) *hookSink {
 	return h
 }
 
-// kinds waits until n posts arrived and returns their kinds.
-func (h *hookSink) kinds(t *testing.T, n int) []string {
+// kinds returns the kinds of the posts that arrived, in order.
+func (h *hookSink) kinds(t *testing.T) []string {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		h.mu.Lock()
-		got := len(h.posts)
-		var out []string
-		for i, p := range h.posts {
-			out = append(out, p["kind"].(string))
-			assert.True(t, h.sigOK[i], "post %d is a POST signed with the secret", i)
-		}
-		h.mu.Unlock()
-		if got >= n || time.Now().After(deadline) {
-			return out
-		}
-		time.Sleep(10 * time.Millisecond)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var out []string
+	for i, p := range h.posts {
+		out = append(out, p["kind"].(string))
+		assert.True(t, h.sigOK[i], "post %d is a POST signed with the secret", i)
 	}
+	return out
 }
 
 func kindsAt(recs []NotificationRecord, start time.Time) []string {
@@ -133,8 +126,11 @@ func TestNotificationTimingDelayIntervalAndAck(t *testing.T) {
 	assert.Equal(t, apiclient.AlertClosed, a.Status)
 	require.NotNil(t, a.Resolved)
 
-	// Every webhook record was really POSTed, signed, in order.
-	assert.Equal(t, []string{"open", "repeat", "repeat", "resolved"}, sink.kinds(t, 4))
+	// Every webhook record was really POSTed, signed, in order (the
+	// simulator sends them one after the other from one queue, so a later
+	// batch cannot overtake an earlier one), and its outcome recorded.
+	e.srv.waitWebhooks()
+	assert.Equal(t, []string{"open", "repeat", "repeat", "resolved"}, sink.kinds(t))
 	for _, r := range e.notifications(t, id) {
 		if r.TypeName == "WEBHOOK" {
 			assert.Equal(t, "posted: HTTP 200", r.Delivery)
@@ -201,6 +197,53 @@ func TestIncidentsFireOnTheClockAndResolve(t *testing.T) {
 		assert.Equal(t, inc[i].EventTypeName, again[i].EventTypeName)
 		assert.Equal(t, inc[i].Started, again[i].Started)
 	}
+}
+
+// alertable are the event types the seeded configurations watch, each in
+// one of the service's alertable enums.
+var alertable = map[string]bool{"HOST_DOWN": true, "OUTSIDE_METRIC_THRESHOLD": true, "REPLICATION_OPLOG_WINDOW_RUNNING_OUT": true,
+	"NO_PRIMARY": true, "CPS_SNAPSHOT_FAILED": true, "CLUSTER_MONGOS_IS_MISSING": true, "DEPLOYMENT_FAILURE": true,
+	"CLUSTER_BLOCK_WRITE": true, "HOST_NOT_ENOUGH_DISK_SPACE": true, "CREDIT_CARD_ABOUT_TO_EXPIRE": true}
+
+// The demo world raises alerts only for event types the service alerts on;
+// the spec's other events happen as incidents no configuration watches.
+func TestDemoWorldAlertsOnlyOnAlertableEventTypes(t *testing.T) {
+	e := newEnv(t, Options{})
+	d := e.digest("org-owner", "MD5")
+	d.challenge(t)
+	st, b := d.get(t, "/api/atlas/sim/incidents") // the engine starts now
+	require.Equal(t, 200, st, string(b))
+	e.clock.Advance(48 * time.Hour)
+	d.challenge(t)
+	st, b = d.get(t, "/api/atlas/sim/incidents")
+	require.Equal(t, 200, st, string(b))
+	var out map[string][]*Incident
+	require.NoError(t, json.Unmarshal(b, &out))
+	unwatched := 0
+	for _, in := range out["incidents"] {
+		if !alertable[in.EventTypeName] {
+			unwatched++
+			assert.Empty(t, in.AlertIDs, "%s opened an alert", in.EventTypeName)
+		}
+	}
+	assert.Positive(t, unwatched, "the other event families still happen")
+
+	e.srv.mu.Lock()
+	defer e.srv.mu.Unlock()
+	for _, ac := range e.srv.world.AlertConfigs {
+		assert.True(t, alertable[ac.EventTypeName], "configuration for %s", ac.EventTypeName)
+	}
+	raised := 0
+	for _, a := range e.srv.world.Alerts {
+		assert.True(t, alertable[a.EventTypeName], "alert %s for %s", a.ID, a.EventTypeName)
+		if a.CurrentValue != nil {
+			assert.Contains(t, alertUnits, a.CurrentValue.Units, "alert %s reads in the unit enum", a.ID)
+		}
+		if !a.Created.Before(testStart) {
+			raised++
+		}
+	}
+	assert.Positive(t, raised, "the engine raised alerts")
 }
 
 func TestControlIncidentValidation(t *testing.T) {

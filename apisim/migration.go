@@ -152,10 +152,10 @@ func (m *Migration) view(now time.Time) any {
 	if hosts == nil {
 		hosts = []string{}
 	}
-	v := map[string]any{"_id": m.ID, "status": st.Status, "lagTimeSeconds": st.Lag, "migrationHosts": hosts,
+	v := map[string]any{"_id": m.ID, "status": st.Status, "migrationHosts": hosts,
 		"readyForCutover": st.Ready, "phase": st.Phase}
-	if st.Status == "NEW" || st.Status == "FAILED" || st.Status == "EXPIRED" || st.Status == "COMPLETE" {
-		v["lagTimeSeconds"] = nil
+	if st.Status != "NEW" && st.Status != "FAILED" && st.Status != "EXPIRED" && st.Status != "COMPLETE" {
+		v["lagTimeSeconds"] = st.Lag // absent when there is no lag to tell
 	}
 	if len(m.SkippedTimeSeries) > 0 {
 		v["skippedTimeSeriesCollections"] = m.SkippedTimeSeries
@@ -164,14 +164,14 @@ func (m *Migration) view(now time.Time) any {
 }
 
 func (v *Validation) view(now time.Time) any {
-	status, msg := "PENDING", any(nil)
+	out := map[string]any{"_id": v.ID, "groupId": v.GroupID, "sourceGroupId": v.SourceGroupID, "status": "PENDING"}
 	if !now.Before(v.CreatedAt.Add(validationPending)) {
-		status = "SUCCESS"
+		out["status"] = "SUCCESS"
 		if v.Error != "" {
-			status, msg = "FAILED", v.Error
+			out["status"], out["errorMessage"] = "FAILED", v.Error
 		}
 	}
-	return map[string]any{"_id": v.ID, "groupId": v.GroupID, "sourceGroupId": v.SourceGroupID, "status": status, "errorMessage": msg}
+	return out
 }
 
 func init() {

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"sync"
 	"time"
 )
 
@@ -32,20 +33,71 @@ var webhookClient = &http.Client{Timeout: 5 * time.Second,
 	// Loopback only: a redirect must not take the POST elsewhere.
 	CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 
-// sendWebhooks POSTs the deliveries in order on a goroutine and writes each
-// outcome into its notification record under the world lock.
+// webhookOutbox keeps the deliveries the world produced in the order it
+// produced them. One sender drains it at a time, so a later batch (a repeat)
+// can never overtake an earlier one (the open) on its way to the receiver.
+type webhookOutbox struct {
+	mu      sync.Mutex
+	idle    *sync.Cond // signalled when the sender stops
+	queue   []webhookDelivery
+	sending bool
+}
+
+// sendWebhooks queues the deliveries (s.mu held, so the queue follows the
+// world's order) and starts the sender if none runs; the sender POSTs them
+// one after the other and writes each outcome into its notification record
+// under the world lock.
 func (s *Server) sendWebhooks(ds []webhookDelivery) {
 	if len(ds) == 0 {
 		return
 	}
-	go func() {
-		for _, d := range ds {
-			outcome := postWebhook(d)
-			s.mu.Lock()
-			d.record.Delivery = outcome
-			s.mu.Unlock()
+	o := &s.hooks
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.queue = append(o.queue, ds...)
+	if !o.sending {
+		o.sending = true
+		go s.drainWebhooks()
+	}
+}
+
+func (s *Server) drainWebhooks() {
+	o := &s.hooks
+	for {
+		o.mu.Lock()
+		if len(o.queue) == 0 {
+			o.sending = false
+			o.idleCond().Broadcast()
+			o.mu.Unlock()
+			return
 		}
-	}()
+		d := o.queue[0]
+		o.queue = o.queue[1:]
+		o.mu.Unlock()
+		outcome := postWebhook(d)
+		s.mu.Lock()
+		d.record.Delivery = outcome
+		s.mu.Unlock()
+	}
+}
+
+// idleCond is the outbox's condition (o.mu held).
+func (o *webhookOutbox) idleCond() *sync.Cond {
+	if o.idle == nil {
+		o.idle = sync.NewCond(&o.mu)
+	}
+	return o.idle
+}
+
+// waitWebhooks returns once every queued delivery was made and its outcome
+// recorded.
+func (s *Server) waitWebhooks() {
+	o := &s.hooks
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for o.sending {
+		o.idleCond().Wait()
+	}
 }
 
 func postWebhook(d webhookDelivery) string {

@@ -54,13 +54,16 @@ func (c *call) visibleProjects() []*Project {
 }
 
 func listOrganizations(c *call) (any, error) {
-	o := c.w.Org
-	for _, a := range c.id.Roles {
-		if a.OrgID == o.ID || (a.GroupID != "" && c.w.project(a.GroupID) != nil) {
-			return list{orgView(&o)}, nil
+	out := list{}
+	for _, o := range append([]*Org{&c.w.Org}, c.w.Orgs...) {
+		for _, a := range c.id.Roles {
+			if p := c.w.project(a.GroupID); a.OrgID == o.ID || (p != nil && p.OrgID == o.ID) {
+				out = append(out, orgView(o))
+				break
+			}
 		}
 	}
-	return list{}, nil
+	return out, nil
 }
 
 func orgView(o *Org) any {

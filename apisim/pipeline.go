@@ -391,7 +391,7 @@ func (s *Server) encode(w http.ResponseWriter, r *http.Request, c *call, val any
 		writeError(w, newError(http.StatusInternalServerError, "UNEXPECTED_ERROR", "Could not encode the response."), pretty)
 		return
 	}
-	out := s.faults.malform(buf.Bytes())
+	out := s.faults.malform(r.Method, buf.Bytes())
 	w.Header().Set("Content-Length", strconv.Itoa(len(out)))
 	w.WriteHeader(status)
 	_, _ = w.Write(out)
@@ -504,9 +504,10 @@ func (s *Server) sleep(r *http.Request) *apiError {
 
 func fmtTime(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
-func fmtTimePtr(t *time.Time) any {
-	if t == nil || t.IsZero() {
-		return nil
+// setTime sets v[key] to t when t is known; the service omits an unknown
+// time rather than sending null.
+func setTime(v map[string]any, key string, t *time.Time) {
+	if t != nil && !t.IsZero() {
+		v[key] = fmtTime(*t)
 	}
-	return fmtTime(*t)
 }

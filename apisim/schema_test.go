@@ -15,29 +15,42 @@ import (
 // The repo's own schema rules for apisim's answers, written from the
 // service's published facts (not copied from its description): member
 // name -> the rule every value of that member must meet, wherever it
-// appears in a response body. Absence is always allowed; null never is
-// (the service omits an unknown value).
+// appears in a response body; a rule named "parent.member" applies only
+// inside that parent and wins over the member's general rule. Absence is
+// always allowed; null never is (the service omits an unknown value).
 var schemaRules = map[string]func(v any) string{
-	"units":                      enum("bits", "Kbits", "Mbits", "Gbits", "bytes", "KB", "MB", "GB", "TB", "PB", "nsec", "msec", "sec", "min", "hours", "million minutes", "days", "requests", "1000 requests", "tokens", "million tokens", "pixels", "billion pixels", "GB seconds", "GB hours", "GB days", "RPU", "thousand RPU", "million RPU", "WPU", "thousand WPU", "million WPU", "count", "thousand", "million", "billion", "BYTES", "SCALAR", "RAW"),
-	"acknowledgingUsername":      format(emailRe, "email"),
-	"updatedUser":                format(emailRe, "email"),
-	"authorizedEmail":            format(emailRe, "email"),
-	"frequencyType":              enum("hourly", "daily", "weekly", "monthly", "yearly"),
-	"atlasAssumedRoleExternalId": format(uuidRe, "uuid"),
-	"atlasAzureAppId":            format(uuidRe, "uuid"),
-	"servicePrincipalId":         format(uuidRe, "uuid"),
-	"tenantId":                   format(uuidRe, "uuid"),
-	"gcpServiceAccountForAtlas":  format(regexp.MustCompile(`^mongodb-atlas-[0-9a-z]{16}@p-[0-9a-z]{24}\.iam\.gserviceaccount\.com$`), "GCP service account"),
-	"appName":                    enum("MongoDB Atlas"),
-	"orgName":                    format(nameRe, "name without spaces"),
-	"typeName":                   enum("REPLICA_PRIMARY", "REPLICA_SECONDARY", "RECOVERING", "SHARD_MONGOS", "SHARD_CONFIG", "SHARD_STANDALONE", "SHARD_PRIMARY", "SHARD_SECONDARY", "NO_DATA", "GROUP", "USER", "ORG", "TEAM", "EMAIL", "SMS", "SLACK", "PAGER_DUTY", "OPS_GENIE", "VICTOR_OPS", "WEBHOOK", "DATADOG", "MICROSOFT_TEAMS", "PROMETHEUS", "HIP_CHAT"),
-	"eventTypeName":              notIn("AUTO_HEALING_REQUESTED_NODE_RESYNC", "STEP_SKIPPED", "FTDC_SETTINGS_UPDATED"),
+	// An alert's reading has the unit enum; RAW, BYTES and SCALAR are
+	// threshold and measurement units only.
+	"currentValue.units": enum(alertUnits...),
+	"units":              enum(append(alertUnits, "BYTES", "SCALAR", "RAW")...),
+	// A configuration's threshold: raw, data, time or number units.
+	"metricThreshold.units": enum("RAW", "BITS", "KILOBITS", "MEGABITS", "GIGABITS", "BYTES", "KILOBYTES", "MEGABYTES", "GIGABYTES", "TERABYTES", "PETABYTES",
+		"NANOSECONDS", "MILLISECONDS", "MILLION_MINUTES", "SECONDS", "MINUTES", "HOURS", "DAYS", "COUNT", "THOUSAND", "MILLION", "BILLION"),
+	"acknowledgingUsername": format(emailRe, "email"),
+	"updatedUser":           format(emailRe, "email"),
+	"authorizedEmail":       format(emailRe, "email"),
+	"frequencyType":         enum("hourly", "daily", "weekly", "monthly", "yearly"),
+	// The compliance policy's on-demand item is the one place "ondemand" is
+	// the only value.
+	"onDemandPolicyItem.frequencyType": enum("ondemand"),
+	"atlasAssumedRoleExternalId":       format(uuidFormat, "uuid"),
+	"atlasAzureAppId":                  format(uuidFormat, "uuid"),
+	"servicePrincipalId":               format(uuidFormat, "uuid"),
+	"tenantId":                         format(uuidFormat, "uuid"),
+	"gcpServiceAccountForAtlas":        format(regexp.MustCompile(`^mongodb-atlas-[0-9a-z]{16}@p-[0-9a-z]{24}\.iam\.gserviceaccount\.com$`), "GCP service account"),
+	"appName":                          enum("MongoDB Atlas"),
+	"endpointServiceName":              format(regexp.MustCompile(`^(com\.amazonaws\.vpce\.[a-z-0-9]+\.vpce-svc-[0-9a-f]{17}|pls_[0-9a-f]{24}$)`), "endpoint service name"),
+	"orgName":                          format(nameRe, "name without spaces"),
+	"typeName":                         enum("REPLICA_PRIMARY", "REPLICA_SECONDARY", "RECOVERING", "SHARD_MONGOS", "SHARD_CONFIG", "SHARD_STANDALONE", "SHARD_PRIMARY", "SHARD_SECONDARY", "NO_DATA", "GROUP", "USER", "ORG", "TEAM", "EMAIL", "SMS", "SLACK", "PAGER_DUTY", "OPS_GENIE", "VICTOR_OPS", "WEBHOOK", "DATADOG", "MICROSOFT_TEAMS", "PROMETHEUS", "HIP_CHAT"),
+	"eventTypeName":                    notIn("AUTO_HEALING_REQUESTED_NODE_RESYNC", "STEP_SKIPPED", "FTDC_SETTINGS_UPDATED"),
 }
 
+var alertUnits = []string{"bits", "Kbits", "Mbits", "Gbits", "bytes", "KB", "MB", "GB", "TB", "PB", "nsec", "msec", "sec", "min", "hours", "million minutes", "days", "requests", "1000 requests", "tokens", "million tokens", "pixels", "billion pixels", "GB seconds", "GB hours", "GB days", "RPU", "thousand RPU", "million RPU", "WPU", "thousand WPU", "million WPU", "count", "thousand", "million", "billion"}
+
 var (
-	emailRe = regexp.MustCompile(`^[^@\s]+@[^@\s]+\.[^@\s]+$`)
-	uuidRe  = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
-	nameRe  = regexp.MustCompile(`^[\p{L}\p{N}\-_.(),:&@+']{1,64}$`)
+	emailRe    = regexp.MustCompile(`^[^@\s]+@[^@\s]+\.[^@\s]+$`)
+	uuidFormat = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
+	nameRe     = regexp.MustCompile(`^[\p{L}\p{N}\-_.(),:&@+']{1,64}$`)
 )
 
 func enum(vals ...string) func(any) string {
@@ -82,8 +95,8 @@ func validateBody(body []byte) []string {
 		return nil // not JSON (a download): nothing to check
 	}
 	var out []string
-	var walk func(path string, v any)
-	walk = func(path string, v any) {
+	var walk func(path, parent string, v any)
+	walk = func(path, parent string, v any) {
 		switch x := v.(type) {
 		case map[string]any:
 			for k, val := range x {
@@ -94,22 +107,26 @@ func validateBody(body []byte) []string {
 					}
 					continue
 				}
-				if rule := schemaRules[k]; rule != nil {
+				rule := schemaRules[parent+"."+k]
+				if rule == nil {
+					rule = schemaRules[k]
+				}
+				if rule != nil {
 					if _, isObj := val.(map[string]any); !isObj {
 						if f := rule(val); f != "" {
 							out = append(out, p+": "+f)
 						}
 					}
 				}
-				walk(p, val)
+				walk(p, k, val)
 			}
 		case []any:
 			for _, e := range x {
-				walk(path+"[]", e)
+				walk(path+"[]", parent, e)
 			}
 		}
 	}
-	walk("", v)
+	walk("", "", v)
 	return out
 }
 
@@ -136,16 +153,8 @@ func record(method, path string, status int, body []byte) {
 
 var hex24 = regexp.MustCompile(`[0-9a-f]{24}`)
 
-// knownFindingsFile lists the findings not fixed yet, one a line with ids
-// written ID. A finding not listed fails the run; fixing one means deleting
-// its line (go test ./apisim -update-findings rewrites the file).
-const knownFindingsFile = "testdata/schema_known_findings.txt"
-
-var updateFindings = flag.Bool("update-findings", false, "rewrite "+knownFindingsFile+" with the current findings")
-
 // TestMain validates, after the tests ran, every response body the route
-// tests received against the schema rules; any finding not yet listed in
-// knownFindingsFile fails.
+// tests received against the schema rules; any finding fails the run.
 func TestMain(m *testing.M) {
 	flag.Parse()
 	code := m.Run()
@@ -158,31 +167,11 @@ func TestMain(m *testing.M) {
 	}
 	n := len(recorded.bodies)
 	recorded.Unlock()
-	known := map[string]bool{}
-	if b, err := os.ReadFile(knownFindingsFile); err == nil {
-		for _, l := range strings.Split(string(b), "\n") {
-			if l != "" && !strings.HasPrefix(l, "#") {
-				known[l] = true
-			}
-		}
-	}
-	var all, findings []string
+	var findings []string
 	for f := range seen {
-		all = append(all, f)
-		if !known[f] {
-			findings = append(findings, f)
-		}
+		findings = append(findings, f)
 	}
-	sort.Strings(all)
 	sort.Strings(findings)
-	if *updateFindings {
-		out := "# Schema findings in apisim's answers not fixed yet (see schema_test.go).\n" + strings.Join(all, "\n") + "\n"
-		if err := os.WriteFile(knownFindingsFile, []byte(out), 0o644); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			code = 1
-		}
-		findings = nil
-	}
 	if len(findings) > 0 {
 		fmt.Fprintf(os.Stderr, "schema validation of %d response bodies: %d findings\n", n, len(findings))
 		for _, f := range findings {
@@ -193,4 +182,33 @@ func TestMain(m *testing.M) {
 		}
 	}
 	os.Exit(code)
+}
+
+// TestSchemaRulesFindWhatTheyShould feeds the validator bodies with the
+// values apisim used to send, so a rule that stops matching fails here.
+func TestSchemaRulesFindWhatTheyShould(t *testing.T) {
+	for _, c := range []struct{ body, want string }{
+		{`{"results":[{"currentValue":{"number":1,"units":"RAW"}}]}`, ".results[].currentValue.units: RAW is not in the enum"},
+		{`{"metricThreshold":{"units":"RAW"},"currentValue":{"units":"count"}}`, ""},
+		{`{"metricThreshold":{"units":"msec"}}`, ".metricThreshold.units: msec is not in the enum"},
+		{`{"acknowledgingUsername":"org-owner"}`, ".acknowledgingUsername: org-owner is not a valid email"},
+		{`{"updatedUser":"org-owner@demo.example"}`, ""},
+		{`{"frequencyType":"ondemand"}`, ".frequencyType: ondemand is not in the enum"},
+		{`{"onDemandPolicyItem":{"frequencyType":"ondemand"}}`, ""},
+		{`{"onDemandPolicyItem":{"frequencyType":"daily"}}`, ".onDemandPolicyItem.frequencyType: daily is not in the enum"},
+		{`[{"finishedAt":null}]`, "[].finishedAt: null (the service omits it)"},
+		{`{"apiKey":null}`, ""},
+		{`{"atlasAssumedRoleExternalId":"d671e286-sim-000000fe"}`, ".atlasAssumedRoleExternalId: d671e286-sim-000000fe is not a valid uuid"},
+		{`{"gcpServiceAccountForAtlas":"atlas-1@sim-project.iam.gserviceaccount.com"}`, ".gcpServiceAccountForAtlas: atlas-1@sim-project.iam.gserviceaccount.com is not a valid GCP service account"},
+		{`{"results":[{"orgName":"Demo Org"}]}`, ".results[].orgName: Demo Org is not a valid name without spaces"},
+		{`{"typeName":"SHARD_CONFIG_PRIMARY"}`, ".typeName: SHARD_CONFIG_PRIMARY is not in the enum"},
+		{`{"eventTypeName":"AUTO_HEALING_REQUESTED_NODE_RESYNC"}`, ".eventTypeName: AUTO_HEALING_REQUESTED_NODE_RESYNC is no alertable event type"},
+		{`{"endpointServiceName":"com.amazonaws.vpce.us-east-1.vpce-svc-0123456789ab"}`, ".endpointServiceName: com.amazonaws.vpce.us-east-1.vpce-svc-0123456789ab is not a valid endpoint service name"},
+		{`{"endpointServiceName":"com.amazonaws.vpce.us-east-1.vpce-svc-0123456789abcdef0"}`, ""},
+	} {
+		got := strings.Join(validateBody([]byte(c.body)), "; ")
+		if got != c.want {
+			t.Errorf("%s: findings %q, want %q", c.body, got, c.want)
+		}
+	}
 }

@@ -38,6 +38,8 @@ type SearchIndex struct {
 	ServingVersion int             `json:"servingVersion,omitempty"`
 	ServingSince   time.Time       `json:"servingSince,omitzero"`
 	DeletedAt      *time.Time      `json:"deletedAt,omitempty"`
+	// Stuck keeps the build BUILDING for good (a build that hangs).
+	Stuck bool `json:"stuck,omitempty"`
 }
 
 const (
@@ -64,7 +66,7 @@ func (ix *SearchIndex) hostBuild(now time.Time, i int) string {
 	switch {
 	case since < indexPendingFor:
 		return "PENDING"
-	case since < indexPendingFor+indexBuildFor:
+	case since < indexPendingFor+indexBuildFor || ix.Stuck:
 		return "BUILDING"
 	case buildFailure(ix.Type, ix.Definition) != "":
 		return "FAILED"

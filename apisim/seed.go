@@ -40,7 +40,7 @@ func (g *seeder) ago(d time.Duration) time.Time { return g.now.Add(-d) }
 
 func (g *seeder) orgAndProjects() {
 	w := g.w
-	w.Org = Org{ID: DemoOrgID, Name: "Demo Org", Created: g.ago(900 * 24 * time.Hour)}
+	w.Org = Org{ID: DemoOrgID, Name: "Demo-Org", Created: g.ago(900 * 24 * time.Hour)}
 	for i, p := range []struct{ id, name, env string }{
 		{DemoPaymentsID, "payments", "production"}, {DemoAnalyticsID, "analytics", "production"}, {DemoStagingID, "staging", "staging"},
 	} {
@@ -101,11 +101,9 @@ func (g *seeder) hosts(cl *Cluster) {
 	}
 	if cl.Kind == KindSharded {
 		for n := range 3 {
-			typ := "SHARD_CONFIG_SECONDARY"
-			if n == 0 {
-				typ = "SHARD_CONFIG_PRIMARY"
-			}
-			add(fmt.Sprintf("%s-config-00-%02d", cl.Name, n), typ, "atlas-"+cl.ID[18:]+"-config-0", "", 27017)
+			// The service's process types have no primary or secondary
+			// for config servers: all three are SHARD_CONFIG.
+			add(fmt.Sprintf("%s-config-00-%02d", cl.Name, n), "SHARD_CONFIG", "atlas-"+cl.ID[18:]+"-config-0", "", 27017)
 		}
 		for n := range 2 {
 			add(fmt.Sprintf("%s-mongos-00-%02d", cl.Name, n), "SHARD_MONGOS", "", "", 27016)
@@ -114,22 +112,23 @@ func (g *seeder) hosts(cl *Cluster) {
 }
 
 type alertTemplate struct {
-	event, metric, units string
-	value                float64
-	host                 bool
+	event, metric string
+	units         string // the configuration's threshold units
+	value         float64
+	host          bool
 }
 
 var alertTemplates = []alertTemplate{
 	{"HOST_DOWN", "", "", 0, true},
 	{"OUTSIDE_METRIC_THRESHOLD", "CONNECTIONS", "RAW", 812, true},
-	{"OUTSIDE_METRIC_THRESHOLD", "DISK_PARTITION_SPACE_USED_DATA", "RAW", 91.5, true},
+	{"OUTSIDE_METRIC_THRESHOLD", "DISK_PARTITION_READ_LATENCY_DATA", "MILLISECONDS", 91.5, true},
 	{"REPLICATION_OPLOG_WINDOW_RUNNING_OUT", "", "", 0, false},
 	{"NO_PRIMARY", "", "", 0, false},
 	{"CPS_SNAPSHOT_FAILED", "", "", 0, false},
 	{"CLUSTER_MONGOS_IS_MISSING", "", "", 0, false},
 	{"DEPLOYMENT_FAILURE", "", "", 0, false},
 	{"CLUSTER_BLOCK_WRITE", "", "", 0, false},
-	{"AUTO_HEALING_REQUESTED_NODE_RESYNC", "", "", 0, true},
+	{"HOST_NOT_ENOUGH_DISK_SPACE", "", "", 0, true},
 	{"CREDIT_CARD_ABOUT_TO_EXPIRE", "", "", 0, false},
 }
 
@@ -193,7 +192,7 @@ func (g *seeder) alerts() {
 			}
 			if t.metric != "" {
 				a.MetricName = t.metric
-				a.CurrentValue = &CurrentValue{Number: t.value + float64(g.rng.IntN(50)), Units: t.units}
+				a.CurrentValue = &CurrentValue{Number: t.value + float64(g.rng.IntN(50)), Units: readingUnits(t.units)}
 			}
 			// The newest alerts are mostly open; open ones are spread
 			// through the history too, so they are not all on page one.
@@ -211,7 +210,7 @@ func (g *seeder) alerts() {
 			}
 			if a.Status == "OPEN" && g.rng.IntN(4) == 0 {
 				until := g.now.Add(time.Duration(1+g.rng.IntN(48)) * time.Hour)
-				a.AcknowledgedUntil, a.AcknowledgingUsername = &until, "project-owner"
+				a.AcknowledgedUntil, a.AcknowledgingUsername = &until, userEmail("project-owner")
 				a.AcknowledgementComment = "Looking into it"
 			}
 			g.w.Alerts = append(g.w.Alerts, a)
@@ -232,7 +231,7 @@ func (g *seeder) backups() {
 			switch prov {
 			case "AWS":
 				r.AtlasAWSAccountArn = "arn:aws:iam::012345678901:root"
-				r.AtlasAssumedRoleExternalID = r.ID[:8] + "-sim-" + r.ID[16:]
+				r.AtlasAssumedRoleExternalID = uuidOf("external:" + r.ID)
 				if j == 0 {
 					t := g.ago(199 * day)
 					r.AuthorizedDate, r.IamAssumedRoleArn = &t, "arn:aws:iam::123456789012:role/atlas-"+p.Name
@@ -240,7 +239,7 @@ func (g *seeder) backups() {
 			case "AZURE":
 				t := g.ago(150 * day)
 				r.AuthorizedDate = &t
-				r.AtlasAzureAppID, r.ServicePrincipalID, r.TenantID = "9f2deb0d-sim-4b10-a1b2-000000000001", "a90c1f5e-sim-4a59-9cc5-000000000002", "91402512-sim-4e2d-9f11-000000000003"
+				r.AtlasAzureAppID, r.ServicePrincipalID, r.TenantID = uuidOf("azure-app:"+r.ID), uuidOf("azure-principal:"+r.ID), uuidOf("azure-tenant:"+r.ID)
 			case "GCP":
 				t := g.ago(120 * day)
 				r.AuthorizedDate = &t
@@ -323,7 +322,7 @@ func (g *seeder) backups() {
 		AuthorizedUserLastName: "Ortiz", CopyProtectionEnabled: true, EncryptionAtRestEnabled: false, PitEnabled: true, RestoreWindowDays: 7,
 		OnDemandPolicyItem:   &PolicyItem{ID: w.newID(), FrequencyType: "ondemand", FrequencyInterval: 0 + 1, RetentionUnit: "days", RetentionValue: 3},
 		ScheduledPolicyItems: []PolicyItem{{ID: w.newID(), FrequencyType: "daily", FrequencyInterval: 1, RetentionUnit: "days", RetentionValue: 7}},
-		UpdatedDate:          g.ago(60 * day), UpdatedUser: "org-owner"}
+		UpdatedDate:          g.ago(60 * day), UpdatedUser: userEmail("org-owner")}
 }
 
 func (g *seeder) search() {

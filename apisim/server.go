@@ -31,6 +31,9 @@ type Options struct {
 	StateMaxBytes   int64  // refuse a larger state file; default DefaultStateMaxBytes
 	DigestSHA256    bool   // offer (and accept) digest SHA-256 instead of the service's MD5
 	Identities      []Identity
+	// Orgs and Projects size the seeded world (orgchart.go); zero means
+	// the demo's DefaultOrgs and DefaultProjects.
+	Orgs, Projects int
 	// HTTP limits of Start's server; zero means the Default* constant.
 	ReadHeaderTimeout time.Duration
 	ReadTimeout       time.Duration
@@ -54,6 +57,7 @@ type Server struct {
 	faults  *faultInjector
 	reqlog  *requestLog
 	persist *persister
+	hooks   webhookOutbox
 
 	mux     *http.ServeMux
 	handler http.Handler
@@ -94,7 +98,7 @@ func New(opts Options) (*Server, error) {
 	s := &Server{opts: opts, service: opts.Service, clock: opts.Clock, idents: map[string]*Identity{}}
 	ids := opts.Identities
 	if ids == nil {
-		ids, s.builtin = DemoIdentities(), true
+		ids, s.builtin = demoIdentitiesFor(opts.Orgs, opts.Projects), true
 	} else if err := validateIdentities(ids); err != nil {
 		return nil, err
 	}
@@ -119,6 +123,7 @@ func New(opts Options) (*Server, error) {
 	seeded := s.world == nil
 	if seeded {
 		s.world = seedWorld(opts.Seed, s.clock.Now())
+		orgChart(s.world, opts.Seed, s.clock.Now(), opts.Orgs, opts.Projects)
 	}
 	s.world.identities = s.idents
 	if opts.StateFile != "" {

@@ -1,6 +1,8 @@
 package apisim
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"regexp"
@@ -220,12 +222,12 @@ func (r *AccessRole) view(w *World) any {
 		if r.IamAssumedRoleArn != "" {
 			v["iamAssumedRoleArn"] = r.IamAssumedRoleArn
 		}
-		v["authorizedDate"] = fmtTimePtr(r.AuthorizedDate)
+		setTime(v, "authorizedDate", r.AuthorizedDate)
 	case "AZURE":
 		v["_id"], v["atlasAzureAppId"], v["servicePrincipalId"], v["tenantId"] = r.ID, r.AtlasAzureAppID, r.ServicePrincipalID, r.TenantID
-		v["lastUpdatedDate"] = fmtTimePtr(r.AuthorizedDate)
+		setTime(v, "lastUpdatedDate", r.AuthorizedDate)
 	case "GCP":
-		v["roleId"], v["gcpServiceAccountForAtlas"], v["status"] = r.ID, "atlas-"+r.ID[16:]+"@sim-project.iam.gserviceaccount.com", "COMPLETE"
+		v["roleId"], v["gcpServiceAccountForAtlas"], v["status"] = r.ID, gcpServiceAccount(r), "COMPLETE"
 	}
 	return v
 }
@@ -257,8 +259,33 @@ func (b *accessRoleBody) validateAzure() *apiError {
 		return errMissing("servicePrincipalId")
 	case b.TenantID == "":
 		return errMissing("tenantId")
+	case !uuidRe.MatchString(b.AtlasAzureAppID):
+		return errField("atlasAzureAppId", "must be a UUID")
+	case !uuidRe.MatchString(b.ServicePrincipalID):
+		return errField("servicePrincipalId", "must be a UUID")
+	case !uuidRe.MatchString(b.TenantID):
+		return errField("tenantId", "must be a UUID")
 	}
 	return nil
+}
+
+// uuidRe is the uuid format the service checks Azure ids against.
+var uuidRe = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+
+// uuidOf is a stable version-4-shaped UUID drawn from s, for the ids the
+// service issues as UUIDs (external ids, the demo's Azure ids).
+func uuidOf(s string) string {
+	b := sha256.Sum256([]byte(s))
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	h := hex.EncodeToString(b[:16])
+	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+}
+
+// gcpServiceAccount is the role's Atlas-side service account, in the
+// service's shape mongodb-atlas-<16>@p-<24>.iam.gserviceaccount.com.
+func gcpServiceAccount(r *AccessRole) string {
+	return "mongodb-atlas-" + r.ID[8:] + "@p-" + r.GroupID + ".iam.gserviceaccount.com"
 }
 
 func createAccessRole(c *call) (any, error) {
@@ -272,7 +299,7 @@ func createAccessRole(c *call) (any, error) {
 		return nil, errMissing("providerName")
 	case "AWS":
 		r.AtlasAWSAccountArn = "arn:aws:iam::012345678901:root"
-		r.AtlasAssumedRoleExternalID = r.ID[:8] + "-sim-" + r.ID[16:]
+		r.AtlasAssumedRoleExternalID = uuidOf("external:" + r.ID)
 	case "AZURE":
 		if e := b.validateAzure(); e != nil {
 			return nil, e

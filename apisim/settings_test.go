@@ -196,8 +196,17 @@ func TestAccessRoleCreateRefusals(t *testing.T) {
 	st, body = settingsCall(t, e, "POST", g, map[string]any{"providerName": "IBM"})
 	assert.Equal(t, 400, st)
 	assert.Equal(t, []any{"providerName"}, body["parameters"])
+	// The Azure ids are UUIDs; anything else is refused by name.
 	st, body = settingsCall(t, e, "POST", g, map[string]any{"providerName": "AZURE", "atlasAzureAppId": "a", "servicePrincipalId": "s", "tenantId": "t"})
+	assert.Equal(t, 400, st)
+	assert.Equal(t, []any{"atlasAzureAppId"}, body["parameters"])
+	const app, principal = "2b8e4a52-0c1f-4f6e-9d3a-5c7b1e0f9a11", "6d0c2e8f-3b4a-4c1d-8e5f-7a9b0c1d2e3f"
+	st, body = settingsCall(t, e, "POST", g, map[string]any{"providerName": "AZURE", "atlasAzureAppId": app, "servicePrincipalId": principal, "tenantId": "t"})
+	assert.Equal(t, 400, st)
+	assert.Equal(t, []any{"tenantId"}, body["parameters"])
+	st, body = settingsCall(t, e, "POST", g, map[string]any{"providerName": "AZURE", "atlasAzureAppId": app, "servicePrincipalId": principal, "tenantId": "91402512-7c3d-4e2d-9f11-0a1b2c3d4e5f"})
 	require.Equal(t, 200, st, "%v", body)
-	assert.Equal(t, "a", body["atlasAzureAppId"])
+	assert.Equal(t, app, body["atlasAzureAppId"])
 	assert.NotEmpty(t, body["_id"])
+	assert.NotContains(t, body, "lastUpdatedDate", "not authorized yet: absent, not null")
 }

@@ -95,8 +95,8 @@ func checkWorld(w *World) error {
 		return fmt.Errorf("world.projects is empty: a world needs at least one project")
 	}
 	for j, p := range w.Projects {
-		if p.OrgID != w.Org.ID {
-			return fmt.Errorf("world.projects[%d].orgId %q is not world.org.id", j, p.OrgID)
+		if w.org(p.OrgID) == nil {
+			return fmt.Errorf("world.projects[%d].orgId %q is not world.org.id nor in world.orgs", j, p.OrgID)
 		}
 	}
 	for j, c := range w.Clusters {

@@ -15,6 +15,7 @@ type World struct {
 	IDPrefix uint32     `json:"idPrefix"`
 	NextID   uint64     `json:"nextId"`
 	Org      Org        `json:"org"`
+	Orgs     []*Org     `json:"orgs,omitempty"` // the org chart's further organizations (orgchart.go)
 	Projects []*Project `json:"projects"`
 	Clusters []*Cluster `json:"clusters"`
 	Hosts    []*Process `json:"hosts"`
@@ -116,6 +117,7 @@ type Cluster struct {
 	BackupEnabled  bool      `json:"backupEnabled"`
 	PitEnabled     bool      `json:"pitEnabled"`
 	Paused         bool      `json:"paused"`
+	State          string    `json:"state,omitempty"` // stateName when not IDLE (UPDATING, REPAIRING)
 	Created        time.Time `json:"created"`
 }
 
@@ -151,7 +153,7 @@ func (w *World) org(id string) *Org {
 	if w.Org.ID == id {
 		return &w.Org
 	}
-	return nil
+	return find(w.Orgs, func(o *Org) bool { return o.ID == id })
 }
 
 func (w *World) cluster(groupID, name string) *Cluster {

@@ -26,8 +26,8 @@ func shownLines(screen string) int {
 // F shows only failures; scrolling up pauses it and G resumes.
 func TestAccessLogTail(t *testing.T) {
 	s := StartDemo(t, 150, 36, nil, "--demo-role", "monitoring-admin")
-	s.WaitFor("1 Alerts", wait)
-	s.SendKeys("4")
+	s.WaitFor("2 Alerts", wait)
+	s.SendKeys("5")
 	s.WaitFor("no cluster selected", wait)
 	s.SendKeys("@")
 	s.WaitFor("Choose organization", wait)

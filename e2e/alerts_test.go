@@ -25,6 +25,13 @@ func TestAcknowledgeFirstOpenAlertOnTheDemo(t *testing.T) {
 	s.SendKeys(comment) // the cursor starts in the comment
 	s.WaitFor(comment, wait)
 	s.SendKeys("Enter")
+	// The first alert is acknowledged until later already: 1h would
+	// shorten it, so the dashboard asks first and sends nothing meanwhile.
+	s.WaitFor("Shorten an acknowledgement?", wait)
+	if n := alertPatches(s); n != 0 {
+		t.Fatalf("%d PATCHes before the answer", n)
+	}
+	s.SendKeys("y")
 	s.WaitFor("acknowledged until", wait)
 	s.WaitFor("by org-owner", wait)
 
@@ -46,7 +53,7 @@ func TestAcknowledgeFirstOpenAlertOnTheDemo(t *testing.T) {
 	if got.AcknowledgedUntil == nil {
 		t.Fatalf("acknowledged alert has no acknowledgedUntil: %+v", *got)
 	}
-	if got.Status != apiclient.AlertOpen || got.AcknowledgingUsername != "org-owner" {
+	if got.Status != apiclient.AlertOpen || got.AcknowledgingUsername != "org-owner@demo.example" {
 		t.Errorf("acknowledged alert: %+v", *got)
 	}
 	// 1h of the simulator's time from when it was sent (the dashboard reads

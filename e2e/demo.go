@@ -115,25 +115,6 @@ func (s *Session) SimGet(path string, out any) {
 	}
 }
 
-// SimPost POSTs to a path of the demo server's control API (for example
-// "/faults?rate=1") as Organization Owner and fails the test unless it is
-// answered 200.
-func (s *Session) SimPost(path string) {
-	s.t.Helper()
-	hc := &http.Client{Timeout: 10 * time.Second,
-		Transport: &digest.Transport{Username: ownerKey, Password: ownerSecret}}
-	url := s.DemoURL() + "/api/atlas/sim" + path
-	res, err := hc.Post(url, "application/json", nil)
-	if err != nil {
-		s.t.Fatalf("POST %s: %v", url, err)
-	}
-	defer res.Body.Close()
-	body, _ := io.ReadAll(res.Body)
-	if res.StatusCode != http.StatusOK {
-		s.t.Fatalf("POST %s: %s: %s", url, res.Status, body)
-	}
-}
-
 // SimRequests is the demo server's log of recent requests, oldest first.
 // The reads the test itself makes (as org-owner) are in it too.
 func (s *Session) SimRequests() []apisim.RequestRecord {
@@ -161,4 +142,26 @@ func (s *Session) SimWrites(pathPart string) map[string]int {
 		}
 	}
 	return out
+}
+
+// SimPut PUTs a JSON body to a path of the demo server's control API (for
+// example "/faults") as Organization Owner.
+func (s *Session) SimPut(path, body string) {
+	s.t.Helper()
+	hc := &http.Client{Timeout: 10 * time.Second,
+		Transport: &digest.Transport{Username: ownerKey, Password: ownerSecret}}
+	url := s.DemoURL() + "/api/atlas/sim" + path
+	req, err := http.NewRequest(http.MethodPut, url, strings.NewReader(body))
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	res, err := hc.Do(req)
+	if err != nil {
+		s.t.Fatalf("PUT %s: %v", url, err)
+	}
+	defer res.Body.Close()
+	if b, _ := io.ReadAll(res.Body); res.StatusCode != http.StatusOK {
+		s.t.Fatalf("PUT %s: %s: %s", url, res.Status, b)
+	}
 }

@@ -31,7 +31,7 @@ func TestStartDemoRetriesATakenPort(t *testing.T) {
 	if len(picked) != 2 || s.DemoURL() != "http://"+picked[1] {
 		t.Fatalf("picked %v, demo at %s: want a second port after the taken one", picked, s.DemoURL())
 	}
-	s.WaitFor("1 Alerts", wait) // connected: it has asked its server
+	s.WaitFor("2 Alerts", wait) // connected: it has asked its server
 	fromDashboard := 0
 	for _, r := range s.SimRequests() {
 		if strings.HasPrefix(r.Path, "/api/atlas/v2/") {

@@ -14,7 +14,7 @@ func TestFastPaletteSequenceLosesNoKey(t *testing.T) {
 	for i := 0; i < 20; i++ {
 		s.SendFast("?", "Escape", ":", "b", "a", "c", "k", "u", "p", "s", "Enter")
 		s.WaitFor("Backups · pick a cluster", wait)
-		s.SendFast("1")
+		s.SendFast("2")
 		s.WaitFor("ACK UNTIL", wait)
 	}
 	screen := s.Capture()
@@ -45,10 +45,10 @@ func TestEscapeEscapeClosesThePalette(t *testing.T) {
 	for i := 0; i < 3; i++ {
 		s.SendFast(":", "x")
 		s.WaitFor("no match; enter runs it", wait)
-		s.SendFast("Escape", "Escape", "2")
+		s.SendFast("Escape", "Escape", "3")
 		s.WaitFor("Backups · pick a cluster", wait)
 		s.WaitGone("no match; enter runs it", wait)
-		s.SendFast("1")
+		s.SendFast("2")
 		s.WaitFor("ACK UNTIL", wait)
 	}
 	s.SendFast("q")

@@ -21,7 +21,7 @@ func TestMigrationFlowToComplete(t *testing.T) {
 
 	// Link token: create with an access list; shown once, y copies it.
 	s.SendKeys("l")
-	s.WaitFor("Link token for Demo Org", wait)
+	s.WaitFor("Link token for Demo-Org", wait)
 	s.SendKeys("Tab", "10.0.0.1", "Enter")
 	screen := s.WaitFor("Shown once", wait)
 	token := regexp.MustCompile(`Link token\s+(\S{40,})`).FindStringSubmatch(screen)

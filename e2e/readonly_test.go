@@ -14,14 +14,14 @@ var paneKeys = []string{"Space", "a", "A", "u", "s", "c", "t", "d", "n", "N", "e
 // hammer presses every action key in every pane, each followed by y and
 // Enter, then closes what opened.
 func hammer(s *Session) {
-	for _, pane := range []string{"1", "2", "3", "4", "5", "6"} {
+	for _, pane := range []string{"1", "2", "3", "4", "5", "6", "7"} {
 		s.SendKeys(pane)
 		for _, k := range paneKeys {
 			s.SendKeys(k, "y", "Enter")
 		}
 		s.SendKeys("Escape", "Escape")
 	}
-	s.SendKeys("1")
+	s.SendKeys("2")
 }
 
 // noWrites fails when any write reached the demo's apisim, after giving

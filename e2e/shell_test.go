@@ -11,25 +11,25 @@ const wait = 15 * time.Second
 // palette, shrinks the window below the minimum and back, and quits.
 func TestShellTour(t *testing.T) {
 	s := StartDemo(t, 120, 40, nil)
-	s.WaitFor("1 Alerts", wait)
+	s.WaitFor("2 Alerts", wait)
 	s.WaitFor("loading alerts", wait) // the first real request finished (✓ …)
 	s.WaitFor("Organization Owner", wait)
 
 	// Text only each pane shows, with no cluster selected.
 	panes := []string{"Backups · pick a cluster", "Search indexes", "access logs are per cluster", "Link token", "CUSTOM DNS FOR AWS"}
 	for i, want := range panes {
-		s.SendKeys(string(rune('2' + i)))
+		s.SendKeys(string(rune('3' + i)))
 		s.WaitFor(want, wait)
 	}
 	// Access logs with no cluster selected list the project's clusters,
 	// the ones without an access log greyed with why; enter tails the
 	// cluster under the cursor.
-	s.SendKeys("4")
+	s.SendKeys("5")
 	s.WaitFor("deployments keep an access log", wait)
 	s.WaitFor("flex cluster: no access history", wait)
 	s.SendKeys("Enter")
 	s.WaitFor("Access log · cluster payments-legacy", wait)
-	s.SendKeys("1")
+	s.SendKeys("2")
 	s.WaitFor("ACK UNTIL", wait)
 	s.SendKeys("Tab")
 	s.WaitFor("Backups · pick a cluster", wait)
@@ -53,7 +53,7 @@ func TestShellTour(t *testing.T) {
 	s.WaitFor("Terminal too small", wait)
 	s.WaitFor("Need at least 60x16", wait)
 	s.Resize(120, 40)
-	s.WaitFor("6 Settings", wait)
+	s.WaitFor("7 Settings", wait)
 
 	s.SendKeys("q")
 	s.WaitExit(wait)

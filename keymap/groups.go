@@ -41,11 +41,11 @@ func (n *Navigation) actions() []*Action {
 
 // Table acts on a components.Table.
 type Table struct {
-	Mark, SortNext, SortReverse, ClearMarks Action
+	Mark, RangeMark, MarkVisible, SortNext, SortReverse, ClearMarks Action
 }
 
 func (t *Table) actions() []*Action {
-	return []*Action{&t.Mark, &t.SortNext, &t.SortReverse, &t.ClearMarks}
+	return []*Action{&t.Mark, &t.RangeMark, &t.MarkVisible, &t.SortNext, &t.SortReverse, &t.ClearMarks}
 }
 
 // Dialog keys work inside confirms, forms and pickers. Text fields take
@@ -102,6 +102,8 @@ func Default(panes ...Pane) *KeyMap {
 		},
 		Table: Table{
 			Mark:        a("table.mark", "space", "mark", "space"),
+			RangeMark:   a("table.rangeMark", "ctrl+space", "mark the range from the last mark", "ctrl+space"),
+			MarkVisible: a("table.markVisible", "ctrl+a", "mark every visible row", "ctrl+a"),
 			SortNext:    a("table.sortNext", "o", "sort by next column", "o"),
 			SortReverse: a("table.sortReverse", "O", "reverse sort", "O"),
 			ClearMarks:  a("table.clearMarks", "ctrl+\\", "clear marks", "ctrl+\\"),

@@ -83,11 +83,11 @@ func TestJumpKeysFollowThePanes(t *testing.T) {
 
 func TestApplyOverride(t *testing.T) {
 	km := testMap()
-	require.NoError(t, km.Apply(map[string][]string{"alpha.ack": {"A", "ctrl+a"}, "global.quit": {"Q"}}))
+	require.NoError(t, km.Apply(map[string][]string{"alpha.ack": {"A", "ctrl+k"}, "global.quit": {"Q"}}))
 	ack := lookup(t, km, "alpha.ack")
 	require.True(t, ack.Matches(press("A")))
 	require.False(t, ack.Matches(press("a")))
-	require.Equal(t, "A/ctrl+a", ack.Help().Key)
+	require.Equal(t, "A/ctrl+k", ack.Help().Key)
 	require.True(t, km.Global.Quit.Matches(press("Q")))
 	require.False(t, km.Global.Quit.Matches(press("q")))
 	// A fresh map and the panes it was built from are untouched.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -12,6 +13,7 @@ import (
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient/catalog"
 	"github.com/dbadmin-tui/dbadmin-tui/keymap"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
+	"golang.org/x/sync/errgroup"
 )
 
 // connectTimeout bounds the whole start-up conversation.
@@ -90,23 +92,50 @@ func (m *Model) connect() tea.Cmd {
 	}
 }
 
+// loadScope asks in parallel what does not depend on anything: who the
+// caller is, the organizations, the projects and, when the project asked for
+// is an id, its clusters. Only when the project is known by name do its
+// clusters wait for the project list: at most two round trips.
 func loadScope(ctx context.Context, c *apiclient.Client, w want) (scope, string, error) {
 	var s scope
-	who, err := c.WhoAmI(ctx)
-	if err != nil {
-		return s, "", err
-	}
-	if who.APIKey != nil {
-		s.roles = who.APIKey.Roles
-		if s.roles == nil {
-			s.roles = []catalog.Assignment{}
+	var early []cluster
+	var earlyErr error
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() error {
+		who, err := c.WhoAmI(gctx)
+		if err != nil {
+			return err
 		}
+		if who.APIKey != nil {
+			s.roles = who.APIKey.Roles
+			if s.roles == nil {
+				s.roles = []catalog.Assignment{}
+			}
+		}
+		return nil
+	})
+	g.Go(func() (err error) {
+		if s.orgs, err = apiclient.ListAll[org](gctx, c, "listOrganizations", apiclient.Request{}, apiclient.AllOptions{}); err != nil {
+			return fmt.Errorf("list organizations: %w", err)
+		}
+		return nil
+	})
+	g.Go(func() (err error) {
+		if s.projects, err = apiclient.ListAll[project](gctx, c, "listProjects", apiclient.Request{}, apiclient.AllOptions{}); err != nil {
+			return fmt.Errorf("list projects: %w", err)
+		}
+		return nil
+	})
+	earlyID := hexID(w.project)
+	if earlyID {
+		g.Go(func() error {
+			// A failure here is judged once the project is known.
+			early, earlyErr = listClusters(gctx, c, w.project)
+			return nil
+		})
 	}
-	if s.orgs, err = apiclient.ListAll[org](ctx, c, "listOrganizations", apiclient.Request{}, apiclient.AllOptions{}); err != nil {
-		return s, "", fmt.Errorf("list organizations: %w", err)
-	}
-	if s.projects, err = apiclient.ListAll[project](ctx, c, "listProjects", apiclient.Request{}, apiclient.AllOptions{}); err != nil {
-		return s, "", fmt.Errorf("list projects: %w", err)
+	if err := g.Wait(); err != nil {
+		return s, "", err
 	}
 	var warn string
 	p, found := pickProject(s.projects, w.orgID, w.project)
@@ -121,7 +150,10 @@ func loadScope(ctx context.Context, c *apiclient.Client, w want) (scope, string,
 	if p.ID == "" {
 		return s, warn, nil
 	}
-	if s.clusters, err = listClusters(ctx, c, p.ID); err != nil {
+	var err error
+	if earlyID && p.ID == w.project && earlyErr == nil {
+		s.clusters = early
+	} else if s.clusters, err = listClusters(ctx, c, p.ID); err != nil {
 		return s, "", fmt.Errorf("list clusters of %s: %w", p.Name, err)
 	}
 	if w.cluster != "" {
@@ -137,9 +169,52 @@ func loadScope(ctx context.Context, c *apiclient.Client, w want) (scope, string,
 	return s, warn, nil
 }
 
+// hexID reports whether s looks like a project id (24 hex digits).
+func hexID(s string) bool {
+	if len(s) != 24 {
+		return false
+	}
+	for _, r := range s {
+		if !strings.ContainsRune("0123456789abcdef", r) {
+			return false
+		}
+	}
+	return true
+}
+
+// listClusters lists every deployment of the project the pickers offer:
+// clusters, then flex clusters and serverless instances (their lists are
+// best effort: a refusal or an error there leaves them out).
 func listClusters(ctx context.Context, c *apiclient.Client, groupID string) ([]cluster, error) {
-	return apiclient.ListAll[cluster](ctx, c, "listClusters",
-		apiclient.Request{Params: map[string]string{"groupId": groupID}}, apiclient.AllOptions{})
+	req := apiclient.Request{Params: map[string]string{"groupId": groupID}}
+	// The three lists are independent: asked at once, so start-up waits
+	// one round trip for them, not three.
+	kinds := []struct{ op, kind string }{{"listClusters", ""}, {"listFlexClusters", "FLEX"}, {"listServerlessInstances", "SERVERLESS"}}
+	lists := make([][]cluster, len(kinds))
+	errs := make([]error, len(kinds))
+	var wg sync.WaitGroup
+	for i, k := range kinds {
+		wg.Go(func() {
+			lists[i], errs[i] = apiclient.ListAll[cluster](ctx, c, k.op, req, apiclient.AllOptions{})
+		})
+	}
+	wg.Wait()
+	if errs[0] != nil {
+		return nil, errs[0]
+	}
+	cs := lists[0]
+	for i, k := range kinds[1:] {
+		if errs[i+1] != nil {
+			continue
+		}
+		for _, m := range lists[i+1] {
+			if m.ClusterType == "" {
+				m.ClusterType = k.kind
+			}
+			cs = append(cs, m)
+		}
+	}
+	return cs, nil
 }
 
 // pickProject finds the asked-for project by id or name (case-insensitive);
@@ -165,6 +240,36 @@ func pickProject(ps []project, orgID, ask string) (project, bool) {
 	return project{}, ask == ""
 }
 
+// retryStartMsg is a failed start's retry coming due.
+type retryStartMsg struct{ attempt int }
+
+// startRetryDelay is the wait before the next try after n failed starts:
+// 2 s, 4 s, 8 s, ... at most 60 s.
+func startRetryDelay(n int) time.Duration {
+	d := 2 * time.Second << min(n, 5)
+	return min(d, time.Minute)
+}
+
+// retryStart connects again if the retry is still the one due.
+func (m *Model) retryStart(msg retryStartMsg) tea.Cmd {
+	if msg.attempt != m.attempt || m.phase != phaseFailed {
+		return nil // r retried first, or the start succeeded
+	}
+	return m.connect()
+}
+
+// retryText is the countdown under a failed start.
+func (m *Model) retryText() string {
+	if m.retryAt.IsZero() {
+		return ""
+	}
+	s := int(time.Until(m.retryAt).Round(time.Second) / time.Second)
+	if s <= 0 {
+		return "retrying…"
+	}
+	return fmt.Sprintf("retrying in %d s", s)
+}
+
 // connected takes the start-up answer: on failure the error screen, on
 // success the panes are built and the first one starts.
 func (m *Model) connected(msg connectedMsg) tea.Cmd {
@@ -175,10 +280,20 @@ func (m *Model) connected(msg connectedMsg) tea.Cmd {
 		m.phase = phaseFailed
 		m.connErr = msg.err
 		m.pending = nil // typed for a dashboard that did not start
-		return nil
+		if apiclient.IsUnauthorized(msg.err) || apiclient.IsForbidden(msg.err) {
+			m.retryAt = time.Time{} // refused credentials wait for r
+			return nil
+		}
+		// Retry by itself, waiting longer each time; r retries at once.
+		wait := startRetryDelay(m.failures)
+		m.failures++
+		m.retryAt = time.Now().Add(wait)
+		attempt := m.attempt
+		return tea.Tick(wait, func(time.Time) tea.Msg { return retryStartMsg{attempt: attempt} })
 	}
 	m.phase = phaseReady
 	m.connErr = nil
+	m.failures, m.retryAt = 0, time.Time{}
 	m.scope = msg.scope
 	if msg.scope.roles != nil { // nil: the server did not say; keep the profile's
 		m.gate.SetRoles(msg.scope.roles)

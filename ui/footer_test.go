@@ -61,7 +61,7 @@ func TestFooterToastsExpireAndNeverTakeEsc(t *testing.T) {
 	// An error is about the pane or the context it came from: leaving them
 	// clears it.
 	d.Send(views.ToastMsg{Text: "pick a cluster first", Err: true})
-	d.Press("2")
+	d.Press("3")
 	assert.NotContains(t, footerLine(d), "pick a cluster first", "switching panes clears it")
 	d.Send(views.ToastMsg{Text: "no snapshots here", Err: true})
 	d.Press(":")

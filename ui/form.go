@@ -91,3 +91,12 @@ func (m *Model) formDone(msg views.FormDoneMsg) tea.Cmd {
 	}
 	return nil
 }
+
+// formStatus sets the status line of a submitted form still waiting.
+func (m *Model) formStatus(msg views.FormStatusMsg) {
+	for _, l := range m.layers.all() {
+		if f, ok := l.(*formLayer); ok && f.id == msg.ID && m.panes[f.pane].ID() == msg.Pane && f.form.Submitting() {
+			f.form.SetStatus(msg.Text)
+		}
+	}
+}

@@ -193,14 +193,20 @@ func (m *Model) globalKey(k string) (tea.Cmd, bool) {
 	return nil, false
 }
 
-// closeAtPaneLevel: esc with no layer open clears the active filter;
-// otherwise the pane gets esc (back from a detail view). A toast never takes
+// closeAtPaneLevel: esc closes the top visible thing. A pane showing a
+// detail, results or a notice of its own (views.Backer) gets esc first, so
+// the list behind keeps its filter; with nothing of the pane's open, esc
+// clears the active filter; otherwise the pane gets it. A toast never takes
 // an esc: it is not a layer, it expires on its own.
 func (m *Model) closeAtPaneLevel() (tea.Cmd, bool) {
-	if id := m.panes[m.active].ID(); m.filters[id] != "" {
+	p := m.panes[m.active]
+	if b, ok := p.(views.Backer); ok && b.CanGoBack() {
+		return nil, false
+	}
+	if id := p.ID(); m.filters[id] != "" {
 		return m.setFilter(""), true
 	}
-	return nil, false
+	return m.jumpBack()
 }
 
 // switchTo makes pane i the active one.
@@ -210,6 +216,7 @@ func (m *Model) switchTo(i int) tea.Cmd {
 	}
 	old := m.active
 	m.active = i
+	m.jumpedFrom = ""      // a jump's way back ends with any other switch
 	m.toasts.ClearErrors() // about the pane left behind
 	return tea.Batch(m.panes[old].SetVisible(false), m.show(i))
 }

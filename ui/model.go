@@ -97,9 +97,15 @@ type Model struct {
 	phase    phase
 	attempt  int // connection attempt; late answers of an earlier one are dropped
 	scopeSeq int // project switch; late answers of an earlier one are dropped
-	connErr  error
-	scope    scope // orgs, projects, clusters and the selection
-	ctx      views.Context
+	// pendingJump waits for a project switch to finish; jumpedFrom is the
+	// pane esc comes back to after a jump (jump.go).
+	pendingJump *views.JumpMsg
+	jumpedFrom  views.ID
+	connErr     error
+	failures    int       // failed starts in a row
+	retryAt     time.Time // when a failed start retries by itself; zero: only on r
+	scope       scope     // orgs, projects, clusters and the selection
+	ctx         views.Context
 
 	panes   []views.Pane
 	inited  []bool
@@ -148,7 +154,15 @@ func New(o Options) (*Model, error) {
 	}
 	o.Poll = o.Poll.WithDefaults(o.Panes.PollDefaults())
 	if o.Pane == "" && len(o.Panes) > 0 {
+		// The first pane about one project: a board that spans every
+		// project (Triage) starts its fan-out only when asked for.
 		o.Pane = o.Panes[0].ID
+		for _, r := range o.Panes {
+			if !r.Board {
+				o.Pane = r.ID
+				break
+			}
+		}
 	}
 	m := &Model{
 		opts:    o,
@@ -212,8 +226,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.handlePaste(msg)
 	case connectedMsg:
 		return m, m.connected(msg)
+	case retryStartMsg:
+		return m, m.retryStart(msg)
 	case scopeLoadedMsg:
 		return m, m.scopeLoaded(msg)
+	case views.JumpMsg:
+		return m, m.jump(msg)
 	case clockTickMsg:
 		return m, clockTick() // only redraws "updated Ns ago"
 	}

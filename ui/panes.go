@@ -8,6 +8,7 @@ import (
 	"github.com/dbadmin-tui/dbadmin-tui/views/migration"
 	"github.com/dbadmin-tui/dbadmin-tui/views/search"
 	"github.com/dbadmin-tui/dbadmin-tui/views/settings"
+	"github.com/dbadmin-tui/dbadmin-tui/views/triage"
 )
 
 // Panes is the one list that names the dashboard's panes, in tab order (the
@@ -16,6 +17,7 @@ import (
 // it: adding a pane is its package and one line here.
 func Panes() views.Registry {
 	return views.Registry{
+		triage.Registration,
 		alerts.Registration,
 		backups.Registration,
 		search.Registration,

@@ -72,9 +72,6 @@ func TestReadOnlyFromTheSessionIsLiftedOnlyByTypingTheWord(t *testing.T) {
 	}
 	driveEveryActionKey(t, d)
 	assert.Zero(t, api.mutations.Load(), "mutating requests: %v", api.mutated)
-	for range 4 { // the drive's filter and error toasts
-		d.Press("esc")
-	}
 
 	palette(d, "ro")
 	d.Type(liftReadOnlyWord)

@@ -81,7 +81,11 @@ func (m *Model) render() string {
 	case m.phase == phaseConnecting:
 		return m.renderStart("Connecting to "+clean(m.client.BaseURL())+"…", "q quit")
 	case m.phase == phaseFailed:
-		return m.renderStart(m.failureText(), "r retry • q quit")
+		keys := "r retry • q quit"
+		if t := m.retryText(); t != "" {
+			keys = t + " • r retry now • q quit"
+		}
+		return m.renderStart(m.failureText(), keys)
 	}
 	screen := lipgloss.JoinVertical(lipgloss.Left,
 		m.renderHeader(), m.renderTabs(), m.renderPane(), m.renderFooter())
@@ -151,38 +155,34 @@ func (m *Model) renderHeader() string {
 	} else {
 		crumbs = append(crumbs, "all clusters")
 	}
-	left := " " + clean(orDash(m.opts.Profile)) + st.BreadcrumbSep.Render(" │ ") + st.Breadcrumb.Render(strings.Join(crumbs, sep))
-
-	var right []string
+	var right []headerPart
 	if role := m.roleBadge(); role != "" {
-		right = append(right, st.RoleBadge.Render(role))
+		right = append(right, headerPart{forms: []string{role, roleShort(role), roleInitials(role)}, style: st.RoleBadge.Render})
 	}
 	if m.gate.ReadOnly() {
-		right = append(right, st.ReadOnlyBadge.Render("READ-ONLY"))
+		right = append(right, headerPart{forms: []string{"READ-ONLY", "RO"}, style: st.ReadOnlyBadge.Render})
 	}
 	if hold := m.holdingBack(); hold != "" {
-		right = append(right, st.ErrorText.Render(hold))
+		right = append(right, headerPart{forms: []string{hold, holdShort(hold)}, style: st.ErrorText.Render})
 	}
-	stale := m.activeHealth().Summary()
-	switch {
-	case stale != "":
-		right = append(right, st.ErrorText.Render("✗ "+clean(stale)))
-	default:
-		right = append(right, m.freshness())
+	h := m.activeHealth()
+	if h.Stale() {
+		// "✗ stale since 22:14:03 · 503 SERVICE_UNAVAILABLE", then the
+		// status alone, then "✗ stale".
+		full := "✗ " + clean(h.Summary())
+		status, _, _ := strings.Cut(views.ErrorCode(h.Err), " ")
+		short := "✗ stale since " + h.StaleSince.Format("15:04:05") + " · " + clean(status)
+		right = append(right, headerPart{forms: []string{full, short, "✗ stale"}, style: st.ErrorText.Render})
+	} else {
+		fresh := m.freshness()
+		right = append(right, headerPart{forms: []string{fresh, freshShort(fresh)}})
 	}
 	if m.paused {
-		right = append(right, "⏸ paused")
-	} else if stale == "" {
-		right = append(right, "● live")
+		right = append(right, headerPart{forms: []string{"⏸ paused", "⏸"}})
+	} else if !h.Stale() {
+		right = append(right, headerPart{forms: []string{"● live", "●"}})
 	}
-	r := strings.Join(right, " ") + " "
-	avail := m.width - lipgloss.Width(r) - 1
-	if avail < 20 {
-		r = components.Truncate(r, max(0, m.width-21))
-		avail = m.width - lipgloss.Width(r) - 1
-	}
-	left = components.Truncate(left, avail)
-	line := padRight(left, m.width-lipgloss.Width(r)) + r
+	line := fitHeader(m.width, clean(orDash(m.opts.Profile)), crumbs, sep, st.BreadcrumbSep.Render(" │ "), st.Breadcrumb.Render, right)
 	return st.Header.Render(padRight(line, m.width))
 }
 

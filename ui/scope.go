@@ -41,6 +41,8 @@ func (m *Model) scopeLoaded(msg scopeLoadedMsg) tea.Cmd {
 	if msg.seq != m.scopeSeq {
 		return done
 	}
+	jump := m.pendingJump
+	m.pendingJump = nil
 	if msg.err != nil {
 		return tea.Batch(done, m.toast("switch to "+msg.project.Name+": "+msg.err.Error(), true))
 	}
@@ -52,6 +54,9 @@ func (m *Model) scopeLoaded(msg scopeLoadedMsg) tea.Cmd {
 		if c.Name == msg.cluster {
 			m.scope.cluster = c.Name
 		}
+	}
+	if jump != nil {
+		return tea.Batch(done, m.scopeChanged(), m.finishJump(*jump))
 	}
 	return tea.Batch(done, m.scopeChanged())
 }

@@ -33,6 +33,9 @@ func (m *Model) routeToPane(msg tea.Msg) (tea.Cmd, bool) {
 		return m.formForPane(msg), true
 	case views.FormDoneMsg:
 		return m.formDone(msg), true
+	case views.FormStatusMsg:
+		m.formStatus(msg)
+		return nil, true
 	}
 	return nil, false
 }
@@ -76,6 +79,9 @@ func (m *Model) handleShared(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case views.ToastMsg:
 		return m.toast(msg.Text, msg.Err), true
+	case views.ErrorsResolvedMsg:
+		m.toasts.ClearErrors() // their cause is gone
+		return nil, true
 	case views.TaskStartMsg:
 		return m.tasks.Start(msg.ID, msg.Text), true
 	case views.TaskDoneMsg:

@@ -50,7 +50,7 @@ func TestLayoutModeReachesPanes(t *testing.T) {
 	assert.Equal(t, views.LayoutCompact, last())
 	d.Send(tea.WindowSizeMsg{Width: 70, Height: 30})
 	assert.Equal(t, views.LayoutNarrow, last())
-	assert.Contains(t, d.Screen(), "1 Alerts  2  3  4  5  6", "narrow tabs show numbers")
+	assert.Contains(t, d.Screen(), "1  2 Alerts  3  4  5  6  7", "narrow tabs show numbers")
 	d.Send(tea.WindowSizeMsg{Width: 59, Height: 30})
 	assert.Contains(t, d.Screen(), "Terminal too small: 59x30")
 	d.Send(tea.WindowSizeMsg{Width: 130, Height: 30})

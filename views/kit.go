@@ -314,17 +314,34 @@ func Write[T any](b *Base, key string, seq uint64, task string, fn func(context.
 	return request(b, apiclient.PriorityWrite, false, key, seq, task, fn)
 }
 
+// Background is work that waits behind every on-screen read and write
+// whether or not the pane is shown (a board's fan-out over many projects):
+// background priority, BackgroundTimeout, and never held by the pane's
+// pause, so a round under way finishes while the pane is hidden (its poll
+// loop starts no new one).
+func Background[T any](b *Base, key string, seq uint64, task string, fn func(context.Context) (T, error)) tea.Cmd {
+	return send(b.id, apiclient.PriorityBackground, "", BackgroundTimeout, false, key, seq, task, fn)
+}
+
+// BackgroundTimeout bounds a Background request: it may wait behind
+// everything else.
+const BackgroundTimeout = 4 * RequestTimeout
+
 // request returns a Cmd that runs fn with a timeout and the scheduler's
 // priority and answers with a Result for the pane. fn runs on another
 // goroutine: it must use only what it captured, never the pane. A non-empty
 // task shows on the task line while the request runs.
 func request[T any](b *Base, prio apiclient.Priority, load bool, key string, seq uint64, task string, fn func(context.Context) (T, error)) tea.Cmd {
-	pane, tag := b.id, ""
+	tag := ""
 	if b.inPoll {
 		tag = string(b.id) // a poll: held while the pane is hidden
 	}
+	return send(b.id, prio, tag, RequestTimeout, load, key, seq, task, fn)
+}
+
+func send[T any](pane ID, prio apiclient.Priority, tag string, timeout time.Duration, load bool, key string, seq uint64, task string, fn func(context.Context) (T, error)) tea.Cmd {
 	run := func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), RequestTimeout)
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
 		defer cancel()
 		v, err := fn(apiclient.WithPriority(ctx, prio, tag))
 		return Result[T]{Pane: pane, Key: key, Seq: seq, Task: task, Load: load, Value: v, Err: err}

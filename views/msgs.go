@@ -69,6 +69,20 @@ func FormDone(pane ID, id string, err error) tea.Cmd {
 	return func() tea.Msg { return FormDoneMsg{Pane: pane, ID: id, Err: err} }
 }
 
+// FormStatusMsg says, in a submitted form still waiting for its
+// FormDoneMsg, what the pane is doing ("sent - outcome unknown, checking").
+// The form stays frozen: its submit key does nothing until FormDoneMsg.
+type FormStatusMsg struct {
+	Pane ID
+	ID   string
+	Text string
+}
+
+// FormStatus returns a Cmd that sets a submitted form's status line.
+func FormStatus(pane ID, id, text string) tea.Cmd {
+	return func() tea.Msg { return FormStatusMsg{Pane: pane, ID: id, Text: text} }
+}
+
 // ToastMsg shows a short notice. Errors stay until dismissed with esc.
 type ToastMsg struct {
 	Text string
@@ -133,4 +147,24 @@ type PollTickMsg struct {
 type PaneMsg struct {
 	Pane ID
 	Msg  tea.Msg
+}
+
+// JumpMsg asks the root to show Pane with the context set to the project
+// (and cluster) and the item selected: a board row opened in the pane that
+// owns it. The root answers the pane with SelectMsg once its context is
+// set; esc at pane level then comes back to From.
+type JumpMsg struct {
+	From    ID
+	Pane    ID
+	GroupID string
+	Cluster string // empty: every cluster of the project
+	View    string // the pane's sub-view, if it has several ("restores")
+	ItemID  string
+}
+
+// SelectMsg asks a pane to select the item with that id (in View, when the
+// pane has several), now or as soon as its list holds it.
+type SelectMsg struct {
+	View   string
+	ItemID string
 }

@@ -25,6 +25,9 @@ type Registration struct {
 	// Jump is the help text of the pane's number key ("search indexes");
 	// the lower-case title when empty.
 	Jump string
+	// Board: the pane spans every project rather than the context's one
+	// (Triage); the dashboard does not open on it unless asked (--pane).
+	Board bool
 	// Table: the pane shows a components.Table, so the table keys (mark,
 	// sort) are active with its own.
 	Table bool

@@ -32,6 +32,7 @@ type config struct {
 	digestSHA256               bool
 	rateLimits                 map[string]apisim.RateLimit
 	stateMaxMB                 int
+	orgs, projects             int
 }
 
 func parseFlags(args []string, stderr io.Writer) (*config, error) {
@@ -50,6 +51,8 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.StringVar(&c.state, "state", "", "state file: loaded at start, saved on change and at exit")
 	fs.BoolVar(&c.digestSHA256, "digest-sha256", false, "challenge with digest SHA-256 instead of the service's MD5")
 	fs.IntVar(&c.stateMaxMB, "state-max-mb", apisim.DefaultStateMaxBytes>>20, "refuse a --state file larger than this many MiB")
+	fs.IntVar(&c.orgs, "orgs", apisim.DefaultOrgs, "organizations in the seeded world")
+	fs.IntVar(&c.projects, "projects", apisim.DefaultProjects, "projects in the seeded world (at least 3)")
 	fs.StringVar(&c.keys, "keys", "", "JSON file of identities (required for a non-loopback --addr)")
 	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
@@ -57,7 +60,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 			fmt.Fprintln(stderr, "Usage: dbadmin-sim [flags]\n\nA local Administration API server with a seeded demo world.\n\nFlags:")
 			fs.SetOutput(stderr)
 			fs.PrintDefaults()
-			fmt.Fprintln(stderr, "\nDemo keys (HTTP Digest): org-owner/org-owner-secret, and ROLE/ROLE-secret for\nproject-owner, read-only, backup-manager, monitoring-admin, data-access-admin;\nservice account demo-sa/demo-sa-secret.")
+			fmt.Fprintln(stderr, "\nDemo keys (HTTP Digest): org-owner/org-owner-secret, and ROLE/ROLE-secret for\nproject-owner, read-only, backup-manager, monitoring-admin, data-access-admin;\nservice account demo-sa/demo-sa-secret; payments-oncall holds roles on one project in three.")
 		}
 		return nil, err
 	}
@@ -80,6 +83,10 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		return nil, fmt.Errorf("--fault-rate must be between 0 and 1")
 	case c.malformedRate < 0 || c.malformedRate > 1:
 		return nil, fmt.Errorf("--malformed-rate must be between 0 and 1")
+	case c.orgs < 1 || c.orgs > 1000:
+		return nil, fmt.Errorf("--orgs must be between 1 and 1000")
+	case c.projects < 3 || c.projects > 10000:
+		return nil, fmt.Errorf("--projects must be between 3 and 10000")
 	case c.stateMaxMB < 1:
 		return nil, fmt.Errorf("--state-max-mb must be at least 1")
 	case c.service == "" || strings.ContainsAny(c.service, "/{} "):
@@ -99,7 +106,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	opts := apisim.Options{Service: c.service, Seed: c.seed, Speed: c.speed, Latency: c.latency, FaultRate: c.faultRate,
 		MalformedRate: c.malformedRate, RateLimitPerMin: c.rateLimit, RateLimits: c.rateLimits, StateFile: c.state,
-		StateMaxBytes: int64(c.stateMaxMB) << 20, DigestSHA256: c.digestSHA256}
+		StateMaxBytes: int64(c.stateMaxMB) << 20, DigestSHA256: c.digestSHA256, Orgs: c.orgs, Projects: c.projects}
 	if c.keys != "" {
 		ids, err := apisim.LoadIdentities(c.keys)
 		if err != nil {

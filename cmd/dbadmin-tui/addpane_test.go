@@ -17,63 +17,63 @@ import (
 	"github.com/dbadmin-tui/dbadmin-tui/views/viewstest"
 )
 
-// triage is a throwaway pane: one registration, nothing else anywhere.
-var triage = views.Registration{
-	ID: "triage", Title: "Triage", Aliases: []string{"tri"}, Table: true, Poll: 7 * time.Second,
+// oncall is a throwaway pane: one registration, nothing else anywhere.
+var oncall = views.Registration{
+	ID: "oncall", Title: "Oncall", Aliases: []string{"onc"}, Table: true, Poll: 7 * time.Second,
 	Reads:   []views.Read{{Desc: "list", Op: "listAlerts"}},
-	Actions: []keymap.Action{keymap.NewAction("triage.claim", "", "claim incident", "c").Calls("acknowledgeAlert")},
-	New:     func(ctx views.Context) views.Pane { return &triagePane{ctx: ctx} },
+	Actions: []keymap.Action{keymap.NewAction("oncall.claim", "", "claim incident", "c").Calls("acknowledgeAlert")},
+	New:     func(ctx views.Context) views.Pane { return &oncallPane{ctx: ctx} },
 }
 
-type triagePane struct{ ctx views.Context }
+type oncallPane struct{ ctx views.Context }
 
-func (p *triagePane) ID() views.ID                         { return triage.ID }
-func (p *triagePane) Title() string                        { return triage.Title }
-func (p *triagePane) Init() tea.Cmd                        { return nil }
-func (p *triagePane) Update(tea.Msg) (views.Pane, tea.Cmd) { return p, nil }
-func (p *triagePane) View() string                         { return "triage pane" }
-func (p *triagePane) SetSize(int, int)                     {}
-func (p *triagePane) Actions() []keymap.Action             { return p.ctx.Keys.Scope(triage.ID.Scope()) }
-func (p *triagePane) SetVisible(bool) tea.Cmd              { return nil }
-func (p *triagePane) Busy() string                         { return "" }
-func (p *triagePane) Selected() string                     { return "" }
+func (p *oncallPane) ID() views.ID                         { return oncall.ID }
+func (p *oncallPane) Title() string                        { return oncall.Title }
+func (p *oncallPane) Init() tea.Cmd                        { return nil }
+func (p *oncallPane) Update(tea.Msg) (views.Pane, tea.Cmd) { return p, nil }
+func (p *oncallPane) View() string                         { return "oncall pane" }
+func (p *oncallPane) SetSize(int, int)                     {}
+func (p *oncallPane) Actions() []keymap.Action             { return p.ctx.Keys.Scope(oncall.ID.Scope()) }
+func (p *oncallPane) SetVisible(bool) tea.Cmd              { return nil }
+func (p *oncallPane) Busy() string                         { return "" }
+func (p *oncallPane) Selected() string                     { return "" }
 
 // Adding a pane is its package and one line in the root's list: with the
 // throwaway pane first in that list, it shows up in the palette, the help,
 // --pane, the [poll] settings and the keymap's conflict checking.
 func TestAddAPane(t *testing.T) {
-	panes := append(views.Registry{triage}, ui.Panes()...)
+	panes := append(views.Registry{oncall}, ui.Panes()...)
 	require.NoError(t, panes.Validate())
 
 	// --pane: by name, alias and number; the error lists it.
-	for _, s := range []string{"triage", "TRI", "1"} {
+	for _, s := range []string{"oncall", "ONC", "1"} {
 		id, err := paneFlag(panes, s)
 		require.NoError(t, err, s)
-		assert.Equal(t, triage.ID, id, s)
+		assert.Equal(t, oncall.ID, id, s)
 	}
 	id, err := paneFlag(panes, "2")
 	require.NoError(t, err)
 	assert.Equal(t, ui.Panes()[0].ID, id, "the others move one key along")
 	_, err = paneFlag(panes, "nope")
-	assert.ErrorContains(t, err, "want triage, alerts")
+	assert.ErrorContains(t, err, "want oncall, triage")
 
 	// [poll]: its key is accepted, with its own default.
 	dir := t.TempDir()
 	path := filepath.Join(dir, "config.toml")
-	require.NoError(t, os.WriteFile(path, []byte("[poll]\ntriage = \"3s\"\n"), 0o600))
+	require.NoError(t, os.WriteFile(path, []byte("[poll]\noncall = \"3s\"\n"), 0o600))
 	env := func(k string) string { return map[string]string{"XDG_CONFIG_HOME": dir, "HOME": dir}[k] }
 	prof, err := config.Load(config.LoadOptions{ConfigPath: path, Env: env, Panes: panes.PollDefaults()})
 	require.NoError(t, err)
-	assert.Equal(t, 3*time.Second, pollFrom(prof.Poll).Every(triage.ID))
+	assert.Equal(t, 3*time.Second, pollFrom(prof.Poll).Every(oncall.ID))
 	_, err = config.Load(config.LoadOptions{ConfigPath: path, Env: env, Panes: ui.Panes().PollDefaults()})
-	assert.ErrorContains(t, err, "poll.triage", "unknown without the registration")
-	assert.Equal(t, 7*time.Second, panes.PollDefaults()["triage"])
+	assert.ErrorContains(t, err, "config.toml:2: unknown pane", "unknown without the registration")
+	assert.Equal(t, 7*time.Second, panes.PollDefaults()["oncall"])
 
 	// Conflicts: its key against a global one, and a registration that
 	// takes a global key is refused at start.
-	assert.ErrorContains(t, panes.Keymap().Apply(map[string][]string{"triage.claim": {"q"}}), "global.quit")
-	bad := triage
-	bad.Actions = []keymap.Action{keymap.NewAction("triage.claim", "", "claim", "?")}
+	assert.ErrorContains(t, panes.Keymap().Apply(map[string][]string{"oncall.claim": {"q"}}), "global.quit")
+	bad := oncall
+	bad.Actions = []keymap.Action{keymap.NewAction("oncall.claim", "", "claim", "?")}
 	assert.ErrorContains(t, append(views.Registry{bad}, ui.Panes()...).Validate(), "global.help")
 
 	// The palette and the help, on the running dashboard.
@@ -83,17 +83,17 @@ func TestAddAPane(t *testing.T) {
 	require.NoError(t, err)
 	d := viewstest.NewLiveModelDriver(t, m, 120, 40)
 	d.Settle()
-	assert.Contains(t, d.Screen(), "1 Triage")
+	assert.Contains(t, d.Screen(), "1 Oncall")
 	d.Press(":")
-	d.Type("tri")
-	assert.Contains(t, d.Screen(), "triage pane", "the palette offers it")
+	d.Type("onc")
+	assert.Contains(t, d.Screen(), "oncall pane", "the palette offers it")
 	d.Press("enter")
 	assert.Contains(t, d.Screen(), "c claim incident", "it is active: the footer shows its keys")
 	d.Press("?")
 	s := d.Screen()
-	assert.Contains(t, s, "Triage")
+	assert.Contains(t, s, "Oncall")
 	assert.Contains(t, s, "claim incident")
-	assert.Contains(t, s, "1            triage", "its jump key")
+	assert.Contains(t, s, "1            oncall", "its jump key")
 	d.Press("esc", "c")
 	assert.Empty(t, w.Writes(), "the stand-in sends nothing")
 }

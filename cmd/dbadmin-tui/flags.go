@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient/catalog"
 	"github.com/dbadmin-tui/dbadmin-tui/apisim"
@@ -28,6 +29,8 @@ type flags struct {
 	demoRole                              string
 	demoSpeed                             float64
 	demoListen                            string
+	demoOrgs, demoProjects                int
+	demoLatency                           time.Duration
 	version                               bool
 	allowHTTP                             bool
 }
@@ -50,6 +53,9 @@ func parseFlags(args []string) (flags, error) {
 	fs.BoolVar(&f.demo, "demo", false, "")
 	fs.StringVar(&f.demoRole, "demo-role", "org-owner", "")
 	fs.Float64Var(&f.demoSpeed, "demo-speed", 10, "")
+	fs.IntVar(&f.demoOrgs, "demo-orgs", 0, "")
+	fs.IntVar(&f.demoProjects, "demo-projects", 0, "")
+	fs.DurationVar(&f.demoLatency, "demo-latency", 0, "")
 	fs.StringVar(&f.demoListen, "demo-listen", defaultDemoListen, "")
 	fs.BoolVar(&f.version, "version", false, "")
 	fs.BoolVar(&f.allowHTTP, "allow-http", false, "")
@@ -77,6 +83,12 @@ func parseFlags(args []string) (flags, error) {
 	}
 	if f.demoSpeed <= 0 {
 		return f, fmt.Errorf("--demo-speed must be positive, got %v", f.demoSpeed)
+	}
+	if f.demoOrgs < 0 || f.demoOrgs > 1000 || f.demoProjects < 0 || (f.demoProjects > 0 && f.demoProjects < 3) || f.demoProjects > 10000 {
+		return f, fmt.Errorf("--demo-orgs must be 1..1000 and --demo-projects 3..10000")
+	}
+	if f.demoLatency < 0 {
+		return f, fmt.Errorf("--demo-latency must not be negative")
 	}
 	roles := demoRoles()
 	if !slices.Contains(roles, f.demoRole) {
@@ -152,6 +164,9 @@ Connection:
   --demo              run against a built-in simulator with demo data
   --demo-role NAME    demo identity: ` + strings.Join(demoRoles(), ", ") + ` (default org-owner)
   --demo-speed N      demo clock speed-up (default 10)
+  --demo-orgs N       organizations in the demo world (default 2)
+  --demo-projects N   projects in the demo world (default 12; 200 for a scale test)
+  --demo-latency D    added latency per demo API call, e.g. 20ms
   --demo-listen ADDR  demo server address, loopback only (default 127.0.0.1:0, a free
                       port; ? shows it while running)
 

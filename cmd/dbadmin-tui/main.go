@@ -92,7 +92,7 @@ func setup(f flags, getenv func(string) string) (*app, error) {
 	var clientOpts apiclient.Options
 	var roles []catalogAssignment
 	if f.demo {
-		sim, err := apisim.New(apisim.Options{Speed: f.demoSpeed})
+		sim, err := apisim.New(apisim.Options{Speed: f.demoSpeed, Orgs: f.demoOrgs, Projects: f.demoProjects, Latency: f.demoLatency})
 		if err != nil {
 			return nil, fmt.Errorf("demo: %w", err)
 		}

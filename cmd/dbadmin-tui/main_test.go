@@ -49,7 +49,7 @@ func TestHelpAndVersion(t *testing.T) {
 }
 
 func TestParseFlags(t *testing.T) {
-	f, err := parseFlags([]string{"--demo", "--demo-role", "read-only", "--pane", "4", "--theme", "MONO", "--read-only", "--project", "payments"})
+	f, err := parseFlags([]string{"--demo", "--demo-role", "read-only", "--pane", "5", "--theme", "MONO", "--read-only", "--project", "payments"})
 	assert.NoError(t, err)
 	assert.True(t, f.demo)
 	assert.Equal(t, "read-only", f.demoRole)

@@ -2,6 +2,7 @@ package components
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -19,6 +20,7 @@ const (
 	FieldText   FieldKind = iota // one line of text
 	FieldChoice                  // one of Choices (left/right)
 	FieldToggle                  // on/off (space)
+	FieldNote                    // text to read (Label, then Value's lines); never focused
 )
 
 // Field describes one form field.
@@ -33,6 +35,10 @@ type Field struct {
 	Placeholder string
 	CharLimit   int  // > 0: typing stops at this many characters; a counter shows n/limit
 	Secret      bool // echo as dots
+	// Selects, when set, is the choice this text belongs to: typing in the
+	// field selects Choice of the choice field Key ("until…" when a date
+	// is typed), so what was typed is what is sent.
+	Selects *Selects
 
 	// Choice fields: Choices[Choice] is selected.
 	Choices []string
@@ -50,6 +56,9 @@ type Field struct {
 	// rules across fields. Enter submits only when every field is valid.
 	Validate func(value string, all FormValues) error
 }
+
+// Selects names a choice field and the choice to select in it.
+type Selects struct{ Key, Choice string }
 
 // FormValues are a form's values by field key. Toggles are "true"/"false".
 type FormValues map[string]string
@@ -90,6 +99,7 @@ type Form struct {
 	focus      int
 	submitting bool
 	submitErr  string
+	status     string // shown instead of "submitting…" while the caller works
 	done       bool
 	width      int
 	theme      themes.Theme
@@ -179,6 +189,10 @@ func (f *Form) SetSubmitError(errorCode, detail string) {
 // SubmitError is the error shown by SetSubmitError, or "".
 func (f Form) SubmitError() string { return f.submitErr }
 
+// SetStatus replaces "submitting…" with what the caller is doing (a write
+// whose answer was lost being checked); the form stays frozen.
+func (f *Form) SetStatus(text string) { f.status = text }
+
 // SetSize gives the area the dialog is centred in.
 func (f *Form) SetSize(w, _ int) {
 	f.width = w
@@ -195,6 +209,8 @@ func (f Form) Size() (w, h int) { return lipgloss.Size(f.View()) }
 
 func (ff *formField) value() string {
 	switch ff.Kind {
+	case FieldNote:
+		return ff.Value
 	case FieldChoice:
 		if len(ff.Choices) == 0 {
 			return ""
@@ -213,7 +229,16 @@ func (f *Form) setFocus(i int) tea.Cmd {
 	if len(f.fields) == 0 {
 		return nil
 	}
-	f.focus = (i + len(f.fields)) % len(f.fields)
+	n := len(f.fields)
+	step := 1
+	if i < f.focus {
+		step = -1
+	}
+	i = (i + n) % n
+	for k := 0; k < n && f.fields[i].Kind == FieldNote; k++ {
+		i = (i + step + n) % n
+	}
+	f.focus = i
 	for j, ff := range f.fields {
 		if ff.Kind != FieldText {
 			continue
@@ -270,7 +295,7 @@ func (f Form) Update(msg tea.Msg) (Form, tea.Cmd) {
 				return f, f.setFocus(bad)
 			}
 			f.submitting = true
-			f.submitErr = ""
+			f.submitErr, f.status = "", ""
 			id, payload, values := f.id, f.payload, f.Values()
 			return f, func() tea.Msg { return FormSubmitMsg{ID: id, Payload: payload, Values: values} }
 		}
@@ -286,6 +311,9 @@ func (f Form) Update(msg tea.Msg) (Form, tea.Cmd) {
 		before := ff.input.Value()
 		ff.input, cmd = ff.input.Update(msg)
 		changed = ff.input.Value() != before
+		if changed && ff.Selects != nil && strings.TrimSpace(ff.input.Value()) != "" {
+			f.selectChoice(ff.Selects.Key, ff.Selects.Choice)
+		}
 	case FieldChoice:
 		if isKey && len(ff.Choices) > 0 {
 			switch {
@@ -310,6 +338,16 @@ func (f Form) Update(msg tea.Msg) (Form, tea.Cmd) {
 	return f, cmd
 }
 
+func (f Form) selectChoice(key, choice string) {
+	for _, o := range f.fields {
+		if o.Key == key && o.Kind == FieldChoice {
+			if j := slices.Index(o.Choices, choice); j >= 0 {
+				o.Choice, o.touched = j, true
+			}
+		}
+	}
+}
+
 func (f Form) current() *formField {
 	if len(f.fields) == 0 {
 		return &formField{}
@@ -327,6 +365,15 @@ func (f Form) View() string {
 			lines = append(lines, "")
 		}
 		focused := i == f.focus
+		if ff.Kind == FieldNote {
+			if ff.Label != "" {
+				lines = append(lines, wrap(Sanitize(ff.Label), inner))
+			}
+			for _, l := range strings.Split(ff.Value, "\n") {
+				lines = append(lines, "  "+f.theme.Muted.Render(Truncate(Sanitize(l), inner-2)))
+			}
+			continue
+		}
 		labelStyle := f.theme.FieldLabel
 		cursor := "  "
 		if focused {
@@ -382,6 +429,9 @@ func (f Form) View() string {
 	status := "enter submit · tab next field · esc cancel"
 	if f.submitting {
 		status = "submitting…"
+		if f.status != "" {
+			status = f.status + " · esc hides"
+		}
 	}
 	lines = append(lines, f.theme.Muted.Render(Truncate(status, inner)))
 	return box(f.theme, outer, f.title, lines...)

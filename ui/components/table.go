@@ -51,6 +51,20 @@ type Column struct {
 	SortNumber func(Row) float64
 	// NoSort leaves the column out of the sort cycle.
 	NoSort bool
+
+	// Priority says how long the column lasts as the table narrows
+	// (k9s-style): 0 is a key column, never shortened or dropped; among the
+	// others the highest number goes first (on a tie, the rightmost). A
+	// column with a short form (ShortWidth > 0) is shortened to it when its
+	// turn comes, and dropped only after every full-form column has gone:
+	// columns are never all cut to unreadable stubs.
+	Priority int
+	// ShortWidth, ShortTitle and ShortCell are the column's short form:
+	// e.g. STATUS as a one-cell marker. ShortCell maps a cell's text (nil:
+	// the text is cut to ShortWidth).
+	ShortWidth int
+	ShortTitle string
+	ShortCell  func(string) string
 }
 
 // MarkGlyph is drawn in the gutter of marked rows.
@@ -82,6 +96,7 @@ type Table struct {
 	sortDesc bool
 	filter   string
 	marks    map[string]struct{}
+	anchor   string // the row last marked with the mark key: a range mark starts there
 
 	theme      themes.Theme
 	nav        keymap.Navigation
@@ -95,6 +110,7 @@ type Table struct {
 // so copies of a Table made before a change keep rendering correctly.
 type tableCache struct {
 	widths   []int
+	form     []colForm // per column: full, short or dropped at this width
 	overflow bool
 	header   string
 	bodies   map[int]string // rows index -> padded cell text
@@ -317,7 +333,69 @@ func (t *Table) ToggleMark(id string) {
 		delete(t.marks, id)
 	} else {
 		t.marks[id] = struct{}{}
+		t.anchor = id
 	}
+}
+
+// RangeMark marks every shown row from the last row marked (if it is
+// shown) to the cursor, both included; with no such row it marks the row
+// under the cursor. Hidden rows are never marked by it.
+func (t *Table) RangeMark() {
+	if len(t.view) == 0 {
+		return
+	}
+	from := t.cursor
+	for i, ri := range t.view {
+		if t.rows[ri].ID == t.anchor && t.anchor != "" {
+			from = i
+			break
+		}
+	}
+	lo, hi := min(from, t.cursor), max(from, t.cursor)
+	for i := lo; i <= hi; i++ {
+		t.marks[t.rows[t.view[i]].ID] = struct{}{}
+	}
+	t.anchor = t.rows[t.view[t.cursor]].ID
+}
+
+// MarkVisible marks every row the filter shows.
+func (t *Table) MarkVisible() {
+	for _, ri := range t.view {
+		t.marks[t.rows[ri].ID] = struct{}{}
+	}
+}
+
+// MarkedVisible returns the marked rows the filter shows, in the order
+// they are shown: what a bulk action lists and acts on by default.
+func (t Table) MarkedVisible() []string {
+	if len(t.marks) == 0 {
+		return nil
+	}
+	var out []string
+	for _, ri := range t.view {
+		if _, ok := t.marks[t.rows[ri].ID]; ok {
+			out = append(out, t.rows[ri].ID)
+		}
+	}
+	return out
+}
+
+// MarkedHidden returns the marked rows the filter hides, in row order.
+func (t Table) MarkedHidden() []string {
+	if len(t.marks) == 0 {
+		return nil
+	}
+	shown := make(map[string]bool, len(t.view))
+	for _, ri := range t.view {
+		shown[t.rows[ri].ID] = true
+	}
+	var out []string
+	for _, r := range t.rows {
+		if _, ok := t.marks[r.ID]; ok && !shown[r.ID] {
+			out = append(out, r.ID)
+		}
+	}
+	return out
 }
 
 // IsMarked reports whether the row is marked.
@@ -338,7 +416,7 @@ func (t Table) Marked() []string {
 }
 
 // ClearMarks unmarks every row.
-func (t *Table) ClearMarks() { clear(t.marks) }
+func (t *Table) ClearMarks() { clear(t.marks); t.anchor = "" }
 
 // navStep is how far a navigation key moves over a page of page rows: a
 // row, a page or half of one, up (negative) or down. ok is false for keys
@@ -377,6 +455,10 @@ func (t Table) Update(msg tea.Msg) (Table, tea.Cmd) {
 			t.ToggleMark(id)
 			t.move(1)
 		}
+	case t.keys.RangeMark.Matches(k):
+		t.RangeMark()
+	case t.keys.MarkVisible.Matches(k):
+		t.MarkVisible()
 	case t.keys.SortNext.Matches(k):
 		t.CycleSort()
 	case t.keys.SortReverse.Matches(k):
@@ -509,11 +591,11 @@ func (t Table) View() string {
 	}
 	c := t.c
 	if c.widths == nil {
-		c.widths, c.overflow = t.layout()
+		c.widths, c.form, c.overflow = t.layout()
 		c.bodies = make(map[int]string, 2*t.bodyHeight())
 	}
 	if c.header == "" {
-		c.header = t.renderHeader(c.widths)
+		c.header = t.renderHeader(c.widths, c.form)
 	}
 	h := t.bodyHeight()
 	var b strings.Builder
@@ -528,7 +610,7 @@ func (t Table) View() string {
 			if len(c.bodies) > 4096 {
 				clear(c.bodies)
 			}
-			body = t.renderBody(row, c.widths, c.overflow)
+			body = t.renderBody(row, c.widths, c.form, c.overflow)
 			c.bodies[ri] = body
 		}
 		_, marked := t.marks[row.ID]
@@ -602,16 +684,95 @@ func (t Table) stylePair(key string, st lipgloss.Style) (string, string) {
 	return pair[0], pair[1]
 }
 
-// layout computes column widths for the current width.
-func (t Table) layout() ([]int, bool) {
-	avail := t.width - gutterWidth - max(len(t.cols)-1, 0)
+// colForm is how a column is drawn at the table's width.
+type colForm uint8
+
+const (
+	formFull colForm = iota
+	formShort
+	formDropped
+)
+
+// Layout reports which columns are shown at the table's width and which of
+// them in their short form (by index), for tests and pane headers.
+func (t Table) Layout() (shown []int, short []int) {
+	_, form, _ := t.layout()
+	for i, f := range form {
+		switch f {
+		case formFull:
+			shown = append(shown, i)
+		case formShort:
+			shown = append(shown, i)
+			short = append(short, i)
+		}
+	}
+	return shown, short
+}
+
+// minWidth is the least a column takes in a form.
+func (c Column) minWidth(f colForm) int {
+	switch {
+	case f == formShort:
+		return c.ShortWidth
+	case c.Width > 0:
+		return c.Width
+	}
+	return max(c.MinWidth, 1)
+}
+
+// layout picks each column's form, then computes the widths: while the
+// columns' least widths do not fit, the least useful column (highest
+// Priority) is shortened, or dropped whole; what still does not fit is cut
+// at the right edge.
+func (t Table) layout() ([]int, []colForm, bool) {
+	form := make([]colForm, len(t.cols))
+	need := func() (int, int) {
+		n, sum := 0, 0
+		for i, c := range t.cols {
+			if form[i] != formDropped {
+				n++
+				sum += c.minWidth(form[i])
+			}
+		}
+		return sum + max(n-1, 0), n
+	}
+	room := t.width - gutterWidth
+	for {
+		sum, _ := need()
+		if sum <= room {
+			break
+		}
+		// A column in its full form goes before one already shortened:
+		// the short form is what a column keeps the longest.
+		victim := -1
+		for i, c := range t.cols {
+			if c.Priority <= 0 || form[i] == formDropped {
+				continue
+			}
+			if victim < 0 || form[i] < form[victim] || form[i] == form[victim] && c.Priority >= t.cols[victim].Priority {
+				victim = i
+			}
+		}
+		if victim < 0 {
+			break
+		}
+		if c := t.cols[victim]; form[victim] == formFull && c.ShortWidth > 0 && c.ShortWidth < c.minWidth(formFull) {
+			form[victim] = formShort
+		} else {
+			form[victim] = formDropped
+		}
+	}
+	_, n := need()
+	avail := room - max(n-1, 0)
 	widths := make([]int, len(t.cols))
 	fixed, flexW := 0, 0
 	for i, c := range t.cols {
-		if c.Width > 0 {
-			widths[i] = c.Width
-			fixed += c.Width
-		} else {
+		switch {
+		case form[i] == formDropped:
+		case form[i] == formShort || c.Width > 0:
+			widths[i] = c.minWidth(form[i])
+			fixed += widths[i]
+		default:
 			widths[i] = max(c.MinWidth, 1)
 			fixed += widths[i]
 			flexW += max(c.Flex, 1)
@@ -620,7 +781,7 @@ func (t Table) layout() ([]int, bool) {
 	if spare := avail - fixed; spare > 0 && flexW > 0 {
 		given, last := 0, -1
 		for i, c := range t.cols {
-			if c.Width == 0 {
+			if c.Width == 0 && form[i] == formFull {
 				add := spare * max(c.Flex, 1) / flexW
 				widths[i] += add
 				given += add
@@ -633,17 +794,25 @@ func (t Table) layout() ([]int, bool) {
 	for _, w := range widths {
 		total += w
 	}
-	return widths, total > avail
+	return widths, form, total > avail
 }
 
-func (t Table) renderHeader(widths []int) string {
+func (t Table) renderHeader(widths []int, form []colForm) string {
 	var b strings.Builder
 	b.WriteString(strings.Repeat(" ", gutterWidth))
+	first := true
 	for i, c := range t.cols {
-		if i > 0 {
+		if form[i] == formDropped {
+			continue
+		}
+		if !first {
 			b.WriteByte(' ')
 		}
+		first = false
 		title := Sanitize(c.Title)
+		if form[i] == formShort {
+			title = Sanitize(c.ShortTitle)
+		}
 		marker := ""
 		if i == t.sortCol {
 			marker = "▲"
@@ -676,15 +845,23 @@ func (t Table) renderHeader(widths []int) string {
 	return line
 }
 
-func (t Table) renderBody(r Row, widths []int, overflow bool) string {
+func (t Table) renderBody(r Row, widths []int, form []colForm, overflow bool) string {
 	var b strings.Builder
+	first := true
 	for i, c := range t.cols {
-		if i > 0 {
+		if form[i] == formDropped {
+			continue
+		}
+		if !first {
 			b.WriteByte(' ')
 		}
+		first = false
 		cell := ""
 		if i < len(r.Cells) {
 			cell = r.Cells[i]
+		}
+		if form[i] == formShort && c.ShortCell != nil {
+			cell = Sanitize(c.ShortCell(cell))
 		}
 		b.WriteString(pad(Truncate(cell, widths[i]), widths[i], c.Align))
 	}

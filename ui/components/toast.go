@@ -133,9 +133,10 @@ func (t *Toasts) expire(id int, level ToastLevel) tea.Cmd {
 }
 
 // dropOldest removes the oldest info toast, or the oldest toast if all are
-// errors.
+// errors. The newest toast, just pushed, is never the one dropped: a notice
+// arriving while errors fill the stack is still shown.
 func (t *Toasts) dropOldest() {
-	for i, it := range t.items {
+	for i, it := range t.items[:len(t.items)-1] {
 		if it.Level == ToastInfo {
 			t.items = append(t.items[:i:i], t.items[i+1:]...)
 			return

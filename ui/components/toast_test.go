@@ -20,3 +20,16 @@ func TestToastDismissHintAndCountInLine(t *testing.T) {
 	eq(t, true, ts.Dismiss())
 	eq(t, "ℹ refreshed (×2)", plain(ts.Line(80)), "info toasts never show the hint")
 }
+
+// A notice that arrives while errors fill the stack is shown, not dropped
+// at once in favour of older errors.
+func TestToastNoticeIsKeptWhenErrorsFillTheStack(t *testing.T) {
+	ts := NewToasts(dark())
+	for i := range 5 {
+		ts.Error("refused " + string(rune('a'+i)))
+	}
+	ts.Info("read-only mode off")
+	eq(t, "ℹ read-only mode off", plain(ts.Line(80)))
+	eq(t, 5, ts.Len())
+	mustNotContain(t, plain(ts.View()), "refused a")
+}

@@ -99,6 +99,10 @@ func (p *Pane) hostKey(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
+// CanGoBack: the host list is open; esc closes it before the root clears
+// a filter.
+func (p *Pane) CanGoBack() bool { return p.hostList != nil }
+
 // isClose reports whether a key is the keymap's close key (esc unless
 // remapped): it backs out of the lists and clears the search and filters.
 func (p *Pane) isClose(msg tea.KeyPressMsg) bool {

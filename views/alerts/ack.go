@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -68,15 +69,66 @@ func commentRule(v string, _ components.FormValues) error {
 	return nil
 }
 
-// ackFields are the ack dialog: until at 1h, the custom date-time, and the
+// ackChoice is every choice of the ack dialog, kept for a retry of the
+// rows that failed: the until choice, the typed date (an absolute time
+// once sent, so a retry lands on the same window) and the comment.
+type ackChoice struct{ until, at, comment string }
+
+// ackPending is an acknowledgement held until the user agrees to shorten
+// an existing, longer one.
+type ackPending struct {
+	ids    []string
+	req    apiclient.AcknowledgeRequest
+	choice ackChoice
+}
+
+// targetShorten is the confirmation's target for "shorten anyway".
+const targetShorten = "\x00shorten"
+
+// hiddenSeparator splits the listed targets from the marked rows the filter
+// hides in the ack dialog's action target.
+const hiddenSeparator = ";"
+
+// listedRows is how many targets a dialog names before "and N more":
+// fewer on a short terminal, so the dialog fits.
+func (p *Pane) listedRows() int {
+	if p.H > 0 && p.H < 30 {
+		return 2
+	}
+	return 5
+}
+
+// ackFields are the ack dialog: what it acts on, until at 1h (or the kept
+// choice), the custom date-time (typing there selects "until…"), and the
 // comment, where the cursor starts.
-func (p *Pane) ackFields(comment string) []components.Field {
+func (p *Pane) ackFields(kept ackChoice, ids, hidden []string) []components.Field {
 	clock := p.Ctx.Now
-	return []components.Field{
-		{Key: "until", Label: "Acknowledge until", Kind: components.FieldChoice, Choices: untilChoices,
-			Hint: "←/→ choose · forever is 100 years"},
-		{Key: "at", Label: "Until (for until…)", Kind: components.FieldText, CharLimit: 25,
-			Placeholder: "YYYY-MM-DD HH:MM (local) or RFC 3339",
+	var fields []components.Field
+	if len(ids) > 1 || len(hidden) > 0 {
+		fields = append(fields, components.Field{Key: "targets", Kind: components.FieldNote,
+			Label: actsOn(len(ids)), Value: p.listTargets(ids)})
+	}
+	if len(hidden) > 0 {
+		fields = append(fields,
+			components.Field{Key: "hiddenList", Kind: components.FieldNote,
+				Label: fmt.Sprintf("%d marked %s hidden by the filter:", len(hidden), plural(len(hidden), "row is", "rows are")),
+				Value: p.listTargets(hidden)},
+			components.Field{Key: "hidden", Label: "Include the hidden rows too", Kind: components.FieldToggle})
+	}
+	untilHint := "←/→ choose · forever is 100 years"
+	if len(hidden) > 0 {
+		untilHint = "" // room for the lists on a small terminal
+	}
+	choice := 0
+	if kept.until != "" {
+		choice = max(slices.Index(untilChoices, kept.until), 0)
+	}
+	return append(fields,
+		components.Field{Key: "until", Label: "Acknowledge until", Kind: components.FieldChoice, Choices: untilChoices,
+			Choice: choice, Hint: untilHint},
+		components.Field{Key: "at", Label: "Until (typing here selects until…)", Kind: components.FieldText, CharLimit: 25,
+			Value: kept.at, Placeholder: "YYYY-MM-DD HH:MM (local) or RFC 3339",
+			Selects: &components.Selects{Key: "until", Choice: untilCustom},
 			Validate: func(v string, all components.FormValues) error {
 				if all["until"] != untilCustom {
 					return nil
@@ -84,19 +136,43 @@ func (p *Pane) ackFields(comment string) []components.Field {
 				_, err := parseUntil(untilCustom, v, clock())
 				return err
 			}},
-		{Key: "comment", Label: "Comment", Kind: components.FieldText, CharLimit: apiclient.MaxAckCommentRunes,
-			Value: comment, Placeholder: "what you are doing about it", Validate: commentRule, Focus: true},
-	}
+		components.Field{Key: "comment", Label: "Comment", Kind: components.FieldText, CharLimit: apiclient.MaxAckCommentRunes,
+			Value: kept.comment, Placeholder: "what you are doing about it", Validate: commentRule, Focus: true})
 }
 
-// openAck asks for the acknowledgement of the marked alerts (or the one
-// under the cursor). Alerts that are over are left out, with a note.
-func (p *Pane) openAck() tea.Cmd {
-	if p.mode == modeConfigs || p.mode == modeConfigDetail {
-		return refuse("acknowledge: pick an alert (esc or c leaves the configurations)")
+func actsOn(n int) string {
+	if n == 1 {
+		return "Acts on:"
 	}
-	var ids, skipped []string
-	for _, id := range p.targets() {
+	return fmt.Sprintf("Acts on these %d:", n)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// listTargets names the first rows a bulk action acts on, one a line, then
+// "and N more".
+func (p *Pane) listTargets(ids []string) string {
+	var lines []string
+	n := p.listedRows()
+	for i, id := range ids {
+		if i == n && len(ids) > n+1 {
+			lines = append(lines, fmt.Sprintf("and %d more", len(ids)-n))
+			break
+		}
+		lines = append(lines, "• "+id+"  "+p.describe([]string{id}))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// ackable keeps the alerts that can be acknowledged; skipped counts the
+// ones that are over.
+func (p *Pane) ackable(ids []string) (keep []string, skipped []string) {
+	for _, id := range ids {
 		a, ok := p.alert(id)
 		if !ok {
 			continue
@@ -105,21 +181,57 @@ func (p *Pane) openAck() tea.Cmd {
 			skipped = append(skipped, string(a.Status))
 			continue
 		}
-		ids = append(ids, id)
+		keep = append(keep, id)
 	}
-	if len(ids) == 0 {
+	return keep, skipped
+}
+
+// openAck asks for the acknowledgement of the marked alerts the filter
+// shows (or the one under the cursor), listing them. Marked alerts the
+// filter hides are named apart and acted on only when the user includes
+// them. Alerts that are over are left out, with a note.
+func (p *Pane) openAck() tea.Cmd {
+	if p.mode == modeConfigs || p.mode == modeConfigDetail {
+		return refuse("acknowledge: pick an alert (esc or c leaves the configurations)")
+	}
+	shown, hiddenMarks := p.bulkTargets()
+	ids, skipped := p.ackable(shown)
+	hidden, hskipped := p.ackable(hiddenMarks)
+	skipped = append(skipped, hskipped...)
+	if len(ids) == 0 && len(hidden) == 0 {
 		if len(skipped) > 0 {
 			return refuse("acknowledge: the alert is " + skipped[0] + ": nothing to acknowledge")
 		}
 		return refuse("acknowledge: no alert selected")
 	}
+	if len(ids) == 0 {
+		return refuse(fmt.Sprintf("acknowledge: the %d marked %s hidden by the filter; clear the filter to see %s (ctrl+\\ clears marks)",
+			len(hidden), plural(len(hidden), "alert is", "alerts are"), plural(len(hidden), "it", "them")))
+	}
 	title := "Acknowledge " + p.describe(ids)
 	if len(skipped) > 0 {
 		title += fmt.Sprintf(" (%d closed left out)", len(skipped))
 	}
-	form := views.FormMsg{Pane: ID, ID: formAck, Title: title, Fields: p.ackFields(p.ackDraft),
-		Action: views.ActionMsg{Name: actAck, Target: strings.Join(ids, targetSeparator)}}
+	form := views.FormMsg{Pane: ID, ID: formAck, Title: title, Fields: p.ackFields(p.ackDraft, ids, hidden),
+		Action: views.ActionMsg{Name: actAck, Target: strings.Join(ids, targetSeparator) + hiddenSeparator + strings.Join(hidden, targetSeparator)}}
 	return func() tea.Msg { return form }
+}
+
+// bulkTargets are the rows a bulk action lists: the marked rows the filter
+// shows, in the order shown (else the alert in detail, else the row under
+// the cursor), and apart the marked rows the filter hides.
+func (p *Pane) bulkTargets() (shown, hidden []string) {
+	shown, hidden = p.table.MarkedVisible(), p.table.MarkedHidden()
+	if len(shown) > 0 {
+		return shown, hidden
+	}
+	if p.mode == modeDetail && p.detailID != "" {
+		return []string{p.detailID}, hidden
+	}
+	if id := p.table.SelectedID(); id != "" {
+		return []string{id}, hidden
+	}
+	return nil, hidden
 }
 
 // describe names one alert by event and target, or counts several.
@@ -138,13 +250,21 @@ type ackOutcome struct {
 	ID    string
 	Alert *apiclient.Alert
 	Err   error
+	// Unknown: the request left and its answer was lost; Verified says
+	// the read-back settled it (Err is then nil when applied).
+	Unknown, Verified bool
+	// Unsettled: the read-back failed too; the alert is not sent again
+	// until a refresh has shown what the server holds.
+	Unsettled bool
 }
 
 // ackBatch is what an ack or unack request answers.
 type ackBatch struct {
 	form     string
-	comment  string
+	choice   ackChoice
+	req      apiclient.AcknowledgeRequest
 	outcomes []ackOutcome
+	verified bool // the read-back of the unknown outcomes has run
 }
 
 // ackResult is one line of the results view.
@@ -153,33 +273,91 @@ type ackResult struct {
 	failed            bool
 }
 
-// submitAck sends the acknowledgement of every target, one request per
-// alert, in the order they were marked.
+// submitAck sends the acknowledgement of every listed target (and of the
+// hidden marked ones when the user included them), one request per alert,
+// with exactly the until that was chosen or typed. Shortening an existing,
+// longer acknowledgement asks first.
 func (p *Pane) submitAck(msg views.ActionMsg) tea.Cmd {
+	if msg.Form == "" && msg.Target == targetShorten {
+		w := p.ackWait
+		p.ackWait = nil
+		if w == nil {
+			return refuse("acknowledge: nothing waiting; press a again")
+		}
+		return p.sendAcks(formAck, w.ids, w.choice, w.req, false)
+	}
 	now := p.Ctx.Now()
 	until, err := parseUntil(msg.Values["until"], msg.Values["at"], now)
 	if err != nil {
 		return views.FormDone(ID, formAck, err)
 	}
+	until = until.Truncate(time.Second)
 	req := apiclient.AcknowledgeRequest{AcknowledgedUntil: &until, AcknowledgementComment: msg.Values["comment"]}
 	if err := req.Validate(); err != nil {
 		// Refused here: nothing is sent, the dialog keeps the text.
 		return views.FormDone(ID, formAck, err)
 	}
-	return p.sendAcks(formAck, splitTargets(msg.Target), msg.Values["comment"],
-		func(ctx context.Context, c *apiclient.Client, gid, id string) (*apiclient.Alert, error) {
-			return c.Alerts().Acknowledge(ctx, gid, id, req)
-		})
+	listed, hidden, _ := strings.Cut(msg.Target, hiddenSeparator)
+	ids := splitTargets(listed)
+	if msg.Values.Bool("hidden") {
+		ids = append(ids, splitTargets(hidden)...)
+	}
+	for _, id := range ids {
+		if p.unsettled[id] {
+			return views.FormDone(ID, formAck, fmt.Errorf("the last acknowledgement of %s was sent and its outcome is unknown: not sent again; esc, then r shows what the server holds", p.describe([]string{id})))
+		}
+	}
+	choice := ackChoice{until: msg.Values["until"], at: msg.Values["at"], comment: msg.Values["comment"]}
+	var shorter []string
+	var most time.Duration
+	for _, id := range ids {
+		a, ok := p.alert(id)
+		if !ok || !a.Acknowledged(now) || a.AcknowledgedUntil == nil || !a.AcknowledgedUntil.After(until) {
+			continue
+		}
+		shorter = append(shorter, id)
+		most = max(most, a.AcknowledgedUntil.Sub(until))
+	}
+	if len(shorter) == 0 {
+		return p.sendAcks(formAck, ids, choice, req, true)
+	}
+	// Ask first: the dialog closes, its choices are kept for `a`.
+	p.ackWait = &ackPending{ids: ids, req: req, choice: choice}
+	p.ackDraft = choice
+	body := fmt.Sprintf("%s already acknowledged until later: this shortens it by up to %s (to %s). The other %d alerts are acknowledged as chosen. No keeps every acknowledgement as it is and sends nothing.",
+		p.describe(shorter), roundDuration(most), p.untilText(until, now), len(ids)-len(shorter))
+	if len(shorter) == 1 {
+		a, _ := p.alert(shorter[0])
+		body = fmt.Sprintf("%s is acknowledged until %s: this shortens it by %s (to %s). No keeps it as it is and sends nothing.",
+			p.describe(shorter), p.untilText(*a.AcknowledgedUntil, now), roundDuration(most), p.untilText(until, now))
+		if len(ids) > 1 {
+			body = strings.Replace(body, "No keeps", fmt.Sprintf("The other %d alerts are acknowledged as chosen. No keeps", len(ids)-1), 1)
+		}
+	}
+	confirm := views.ConfirmMsg{Pane: ID, Title: "Shorten an acknowledgement?", Body: body,
+		Action: views.ActionMsg{Name: actAck, Target: targetShorten}}
+	return tea.Sequence(views.FormDone(ID, formAck, nil), func() tea.Msg { return confirm })
 }
 
-// openUnack asks for the comment of an unacknowledgement.
+// roundDuration says a duration to the minute.
+func roundDuration(d time.Duration) string {
+	d = d.Round(time.Minute)
+	if d < time.Minute {
+		return "less than a minute"
+	}
+	return strings.TrimSuffix(d.String(), "0s")
+}
+
+// openUnack asks for the comment of an unacknowledgement, listing the
+// alerts it acts on: the acknowledged ones among the shown marks.
 func (p *Pane) openUnack() tea.Cmd {
 	if p.mode == modeConfigs || p.mode == modeConfigDetail {
 		return refuse("unacknowledge: pick an alert (esc or c leaves the configurations)")
 	}
 	now := p.Ctx.Now()
+	shown, hidden := p.bulkTargets()
 	var ids []string
-	for _, id := range p.targets() {
+	for _, id := range shown {
 		if a, ok := p.alert(id); ok && a.Acknowledged(now) {
 			ids = append(ids, id)
 		}
@@ -187,9 +365,19 @@ func (p *Pane) openUnack() tea.Cmd {
 	if len(ids) == 0 {
 		return refuse("unacknowledge: not acknowledged: nothing to undo")
 	}
-	form := views.FormMsg{Pane: ID, ID: formUnack, Title: "Unacknowledge " + p.describe(ids),
-		Fields: []components.Field{{Key: "comment", Label: "Comment", Kind: components.FieldText,
-			CharLimit: apiclient.MaxAckCommentRunes, Placeholder: "why (optional)", Validate: commentRule, Focus: true}},
+	var fields []components.Field
+	if len(ids) > 1 || len(hidden) > 0 {
+		fields = append(fields, components.Field{Key: "targets", Kind: components.FieldNote,
+			Label: actsOn(len(ids)), Value: p.listTargets(ids)})
+	}
+	if len(hidden) > 0 {
+		fields = append(fields, components.Field{Key: "hiddenList", Kind: components.FieldNote,
+			Label: fmt.Sprintf("%d marked %s hidden by the filter and left as %s", len(hidden),
+				plural(len(hidden), "row is", "rows are"), plural(len(hidden), "it is", "they are"))})
+	}
+	fields = append(fields, components.Field{Key: "comment", Label: "Comment", Kind: components.FieldText,
+		CharLimit: apiclient.MaxAckCommentRunes, Placeholder: "why (optional)", Validate: commentRule, Focus: true})
+	form := views.FormMsg{Pane: ID, ID: formUnack, Title: "Unacknowledge " + p.describe(ids), Fields: fields,
 		Action: views.ActionMsg{Name: actUnack, Target: strings.Join(ids, targetSeparator)}}
 	return func() tea.Msg { return form }
 }
@@ -199,40 +387,86 @@ func (p *Pane) submitUnack(msg views.ActionMsg) tea.Cmd {
 	if err := commentRule(comment, nil); err != nil {
 		return views.FormDone(ID, formUnack, err)
 	}
-	return p.sendAcks(formUnack, splitTargets(msg.Target), comment,
-		func(ctx context.Context, c *apiclient.Client, gid, id string) (*apiclient.Alert, error) {
-			return c.Alerts().Unacknowledge(ctx, gid, id, comment)
-		})
+	req := apiclient.AcknowledgeRequest{UnacknowledgeAlert: true, AcknowledgementComment: comment}
+	return p.sendAcks(formUnack, splitTargets(msg.Target), ackChoice{comment: comment}, req, true)
 }
 
-// sendAcks runs one request per alert and answers with every outcome.
-func (p *Pane) sendAcks(form string, ids []string, comment string, call func(context.Context, *apiclient.Client, string, string) (*apiclient.Alert, error)) tea.Cmd {
+// sendAcks runs one request per alert and answers with every outcome. A
+// request whose answer was lost is not sent again: ackDone has it read back.
+func (p *Pane) sendAcks(form string, ids []string, choice ackChoice, req apiclient.AcknowledgeRequest, fromForm bool) tea.Cmd {
 	client, gid := p.Ctx.Client, p.Ctx.GroupID
 	if client == nil || len(ids) == 0 {
+		if !fromForm {
+			return refuse("no alert to send")
+		}
 		return views.FormDone(ID, form, errors.New("no alert to send"))
 	}
 	task := "acknowledging " + p.describe(ids)
 	if form == formUnack {
 		task = "unacknowledging " + p.describe(ids)
 	}
+	if req.AcknowledgedUntil != nil {
+		// Retrying failed rows sends this very until again, not a new "1h".
+		choice.until, choice.at = untilCustom, req.AcknowledgedUntil.UTC().Format(time.RFC3339)
+	}
 	return views.Write(&p.Base, form, p.writeSeq.Next(), task, func(ctx context.Context) (ackBatch, error) {
-		b := ackBatch{form: form, comment: comment}
-		var failed int
+		b := ackBatch{form: form, choice: choice, req: req}
 		for _, id := range ids {
-			a, err := call(ctx, client, gid, id)
-			b.outcomes = append(b.outcomes, ackOutcome{ID: id, Alert: a, Err: err})
-			if err != nil {
-				failed++
+			var a *apiclient.Alert
+			var err error
+			if req.UnacknowledgeAlert {
+				a, err = client.Alerts().Unacknowledge(ctx, gid, id, req.AcknowledgementComment)
+			} else {
+				a, err = client.Alerts().Acknowledge(ctx, gid, id, req)
 			}
-		}
-		if failed == len(ids) && len(ids) == 1 {
-			return b, b.outcomes[0].Err
+			_, unknown := apiclient.AsOutcomeUnknown(err)
+			b.outcomes = append(b.outcomes, ackOutcome{ID: id, Alert: a, Err: err, Unknown: unknown})
 		}
 		return b, nil
 	})
 }
 
-// ackDone closes or fails the dialog and reports each alert's outcome.
+// verifyAcks reads back every alert whose answer was lost and settles it:
+// applied, not applied, or still unknown when the read failed too.
+func (p *Pane) verifyAcks(b ackBatch) tea.Cmd {
+	client, gid := p.Ctx.Client, p.Ctx.GroupID
+	return views.Get(&p.Base, b.form, p.writeSeq.Next(), "checking what the server holds", func(ctx context.Context) (ackBatch, error) {
+		for i, o := range b.outcomes {
+			if !o.Unknown {
+				continue
+			}
+			// The read-back is retried a few times: under faults the check
+			// itself may lose its answer, and the write is never resent.
+			var a *apiclient.Alert
+			var ok bool
+			var err error
+			for try := range 5 {
+				if a, ok, err = client.Alerts().VerifyAcknowledge(ctx, gid, o.ID, b.req); err == nil || ctx.Err() != nil {
+					break
+				}
+				select {
+				case <-ctx.Done():
+				case <-time.After(time.Duration(try+1) * 300 * time.Millisecond):
+				}
+			}
+			switch {
+			case err != nil:
+				b.outcomes[i].Err = fmt.Errorf("sent - outcome still unknown (%v); esc, then r shows what the server holds", errText(err))
+				b.outcomes[i].Unsettled = true
+			case ok:
+				b.outcomes[i].Alert, b.outcomes[i].Err, b.outcomes[i].Verified = a, nil, true
+			default:
+				b.outcomes[i].Alert, b.outcomes[i].Verified = a, true
+				b.outcomes[i].Err = errors.New("sent - verified: not applied (nothing changed on the server)")
+			}
+		}
+		b.verified = true
+		return b, nil
+	})
+}
+
+// ackDone closes or fails the dialog and reports each alert's outcome. A
+// lost answer is first checked: the dialog says so and stays frozen.
 func (p *Pane) ackDone(msg views.Result[ackBatch]) tea.Cmd {
 	b := msg.Value
 	form := msg.Key
@@ -240,33 +474,66 @@ func (p *Pane) ackDone(msg views.Result[ackBatch]) tea.Cmd {
 	if form == formUnack {
 		verb = "unacknowledged"
 	}
-	if msg.Err != nil && len(b.outcomes) <= 1 {
-		// One alert, failed: the dialog stays with the error and the text.
+	if msg.Err != nil && len(b.outcomes) == 0 {
 		return views.FormDone(ID, form, msg.Err)
+	}
+	if !b.verified {
+		unknown := 0
+		for _, o := range b.outcomes {
+			if o.Unknown {
+				unknown++
+			}
+		}
+		if unknown > 0 {
+			text := "sent - outcome unknown, checking"
+			if len(b.outcomes) > 1 {
+				text = fmt.Sprintf("sent - outcome of %d of %d unknown, checking", unknown, len(b.outcomes))
+			}
+			return tea.Batch(views.FormStatus(ID, form, text), views.Toast(text, false), p.verifyAcks(b))
+		}
 	}
 	var ok, failed []ackOutcome
 	for _, o := range b.outcomes {
+		if o.Unsettled {
+			if p.unsettled == nil {
+				p.unsettled = map[string]bool{}
+			}
+			p.unsettled[o.ID] = true
+		}
+		if o.Alert != nil {
+			p.replaceAlert(*o.Alert)
+		}
 		if o.Err != nil {
 			failed = append(failed, o)
 			continue
 		}
 		ok = append(ok, o)
-		if o.Alert != nil {
-			p.replaceAlert(*o.Alert)
-		}
 	}
 	p.rebuildRows()
+	if p.mode == modeDetail {
+		p.renderDetail()
+	}
+	if len(b.outcomes) == 1 {
+		o := b.outcomes[0]
+		if o.Err != nil {
+			// One alert, failed: the dialog stays with the error and the text.
+			p.ackDraft = b.choice
+			return views.FormDone(ID, form, o.Err)
+		}
+		p.ackDraft = ackChoice{}
+		text := p.ackSummary(verb, *o.Alert)
+		if o.Verified {
+			text = "sent - verified: " + text
+		}
+		return tea.Batch(views.FormDone(ID, form, nil), views.Toast(text, false))
+	}
 	if len(ok) == 0 {
-		err := fmt.Errorf("none %s: %s", verb, errText(failed[0].Err))
-		return views.FormDone(ID, form, err)
+		p.ackDraft = b.choice
+		return views.FormDone(ID, form, fmt.Errorf("none %s: %s", verb, errText(failed[0].Err)))
 	}
 	done := views.FormDone(ID, form, nil)
-	if len(b.outcomes) == 1 {
-		p.ackDraft = ""
-		return tea.Batch(done, views.Toast(p.ackSummary(verb, *ok[0].Alert), false))
-	}
 	// Several: a summary toast and a results view listing each alert. The
-	// failed ones stay marked (and the comment kept) so `a` retries them.
+	// failed ones stay marked (and every choice kept) so `a` retries them.
 	p.results = p.results[:0]
 	p.table.ClearMarks()
 	for _, o := range b.outcomes {
@@ -276,13 +543,16 @@ func (p *Pane) ackDone(msg views.Result[ackBatch]) tea.Cmd {
 			p.table.ToggleMark(o.ID)
 		} else {
 			r.outcome = "✓ " + p.ackSummary(verb, *o.Alert)
+			if o.Verified {
+				r.outcome = "✓ sent - verified: " + p.ackSummary(verb, *o.Alert)
+			}
 		}
 		p.results = append(p.results, r)
 	}
 	if len(failed) > 0 {
-		p.ackDraft = b.comment
+		p.ackDraft = b.choice
 	} else {
-		p.ackDraft = ""
+		p.ackDraft = ackChoice{}
 	}
 	p.mode = modeResults
 	p.showResults(verb)

@@ -19,12 +19,12 @@ import (
 
 func configColumns() []components.Column {
 	return []components.Column{
-		{Title: "ENABLED", Width: 8},
-		{Title: "EVENT TYPE", MinWidth: 16, Flex: 3},
-		{Title: "SEVERITY", Width: 9},
-		{Title: "MATCHERS", MinWidth: 10, Flex: 3},
-		{Title: "NOTIFICATIONS", MinWidth: 12, Flex: 3},
-		{Title: "UPDATED", Width: 17},
+		{Title: "ENABLED", Width: 8, Priority: 3, ShortWidth: 3, ShortTitle: "ON"},
+		{Title: "EVENT TYPE", MinWidth: 24, Flex: 3},
+		{Title: "SEVERITY", Width: 9, Priority: 2, ShortWidth: 4, ShortTitle: "SEV", ShortCell: severityShort},
+		{Title: "MATCHERS", MinWidth: 10, Flex: 3, Priority: 5},
+		{Title: "NOTIFICATIONS", MinWidth: 12, Flex: 3, Priority: 4},
+		{Title: "UPDATED", Width: 17, Priority: 6},
 	}
 }
 

@@ -53,7 +53,7 @@ func TestAckDialogKeys(t *testing.T) {
 	assert.Contains(t, d.Screen(), "type a date and time")
 	assert.Zero(t, len(w.Writes()), "nothing was sent")
 	// The cursor went to the field at fault; a date in the past is refused too.
-	assert.Contains(t, d.Screen(), "▸ Until (for until…)")
+	assert.Contains(t, d.Screen(), "▸ Until (typing here selects until…)")
 	d.Type("2020-01-01 10:00")
 	d.Press("enter")
 	assert.Contains(t, d.Screen(), "must be in the future")
@@ -61,17 +61,21 @@ func TestAckDialogKeys(t *testing.T) {
 
 	// Back to 1h (shift+tab, left x3): enter sends, the dialog closes and
 	// says who and until when.
+	// The alert is acknowledged until later already: asked first.
 	d.Press("shift+tab", "left", "left", "left", "enter")
+	require.Contains(t, d.Screen(), "Shorten an acknowledgement?")
+	require.Zero(t, len(w.Writes()))
+	d.Press("y")
 	require.EqualValues(t, 1, len(w.Writes()))
 	s = d.Screen()
 	assert.NotContains(t, s, "0/200", "the dialog closed")
 	until := viewstest.Start.Add(time.Hour)
-	assert.Contains(t, s, "acknowledged until "+until.Format("2006-01-02 15:04")+" by org-owner")
+	assert.Contains(t, s, "acknowledged until "+until.Format("2006-01-02 15:04")+" by org-owner@demo.example")
 	got := alertOf(t, w, first.ID)
 	require.NotNil(t, got.AcknowledgedUntil)
 	assert.True(t, got.AcknowledgedUntil.Equal(until))
 	assert.Equal(t, "disk full on shard 2", got.AcknowledgementComment)
-	assert.Equal(t, "org-owner", got.AcknowledgingUsername)
+	assert.Equal(t, "org-owner@demo.example", got.AcknowledgingUsername)
 }
 
 func TestAckCommentStopsAt200Characters(t *testing.T) {
@@ -81,7 +85,7 @@ func TestAckCommentStopsAt200Characters(t *testing.T) {
 	d.Press("a")
 	d.Type(strings.Repeat("é", 201))
 	assert.Contains(t, d.Screen(), "200/200", "the 201st character is not taken")
-	d.Press("enter")
+	d.Press("enter", "y") // y: shorten the acknowledgement it has
 	require.EqualValues(t, 1, len(w.Writes()))
 	assert.Equal(t, strings.Repeat("é", 200), alertOf(t, w, first.ID).AcknowledgementComment)
 }
@@ -133,11 +137,21 @@ func TestBulkAckReportsEachAlert(t *testing.T) {
 	w.Control("POST", "/incidents/"+incident+"/resolve", "")
 	d.Press("a")
 	require.Contains(t, d.Screen(), "Acknowledge 3 alerts")
+	s := d.Screen()
+	assert.Contains(t, s, "Acts on these 3:", "the dialog lists what it acts on")
+	assert.Contains(t, s, id)
 	d.Type("bulk")
 	before := len(w.Writes())
 	d.Press("enter")
+	// The second row is acknowledged until later than 1h from now: asked
+	// first, default No, nothing sent meanwhile.
+	s = d.Screen()
+	require.Contains(t, s, "Shorten an acknowledgement?")
+	assert.Contains(t, s, "shortens it by 24h59m")
+	assert.Equal(t, before, len(w.Writes()), "nothing sent before the answer")
+	d.Press("y")
 	assert.Equal(t, before+3, len(w.Writes()), "one request per alert")
-	s := d.Screen()
+	s = d.Screen()
 	assert.Contains(t, s, "acknowledged 2 of 3 alerts; 1 failed")
 	assert.Contains(t, s, "Bulk acknowledge")
 	assert.Contains(t, s, id)
@@ -147,7 +161,11 @@ func TestBulkAckReportsEachAlert(t *testing.T) {
 	d.Press("esc")
 	assert.Contains(t, d.Screen(), "1 marked")
 	d.Press("a")
-	assert.Contains(t, d.Screen(), "bulk", "the draft comes back")
+	s = d.Screen()
+	assert.Contains(t, s, "bulk", "the draft comes back")
+	until := viewstest.Start.Add(time.Minute + time.Hour).UTC().Format(time.RFC3339)
+	assert.Contains(t, s, "(•) until…", "the retry keeps the until of the first submit")
+	assert.Contains(t, s, until, "as the very time first sent")
 }
 
 func TestReadOnlyIsRefusedOnScreenAndNothingIsSent(t *testing.T) {

@@ -2,15 +2,11 @@ package alerts
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
-
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
 	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
-	"github.com/dbadmin-tui/dbadmin-tui/views"
 )
 
 // statusFilter is what `s` cycles: all (open on top), OPEN, TRACKING,
@@ -67,14 +63,55 @@ const timeLayout = "2006-01-02 15:04"
 
 func alertColumns() []components.Column {
 	return []components.Column{
-		{Title: "STATUS", Width: 10, SortKey: func(r components.Row) string { return statusRank(r.Cells[colStatus]) }},
-		{Title: "SEVERITY", Width: 9, SortKey: func(r components.Row) string { return severityRank(r.Cells[colSeverity]) }},
-		{Title: "EVENT TYPE", MinWidth: 14, Flex: 3},
-		{Title: "TARGET", MinWidth: 12, Flex: 3},
-		{Title: "CREATED", Width: 17},
-		{Title: "AGE", Width: 6, Align: components.AlignRight, SortNumber: func(r components.Row) float64 { return ageSeconds(r.Cells[colAge]) }},
-		{Title: "ACK UNTIL / BY", MinWidth: 10, Flex: 3},
+		// Priorities (components.Column): as the table narrows, CREATED goes
+		// first (AGE says it shorter), then STATUS becomes a one-cell
+		// marker and SEVERITY four letters; the event type is the key.
+		{Title: "STATUS", Width: 10, SortKey: func(r components.Row) string { return statusRank(r.Cells[colStatus]) },
+			Priority: 6, ShortWidth: 1, ShortTitle: "S", ShortCell: statusMarker},
+		{Title: "SEVERITY", Width: 9, SortKey: func(r components.Row) string { return severityRank(r.Cells[colSeverity]) },
+			Priority: 5, ShortWidth: 4, ShortTitle: "SEV", ShortCell: severityShort},
+		{Title: "EVENT TYPE", MinWidth: 24, Flex: 3},
+		{Title: "TARGET", MinWidth: 12, Flex: 3, Priority: 1},
+		{Title: "CREATED", Width: 17, Priority: 7},
+		{Title: "AGE", Width: 6, Align: components.AlignRight, SortNumber: func(r components.Row) float64 { return ageSeconds(r.Cells[colAge]) }, Priority: 2},
+		{Title: "ACK UNTIL / BY", MinWidth: 22, Flex: 3, Priority: 4, ShortWidth: 3, ShortTitle: "ACK", ShortCell: ackShort},
 	}
+}
+
+// statusMarker is STATUS in one cell: ● open, ◐ tracking, ○ closed.
+func statusMarker(s string) string {
+	switch s {
+	case "OPEN":
+		return "●"
+	case "TRACKING":
+		return "◐"
+	case "CLOSED":
+		return "○"
+	case "":
+		return ""
+	}
+	return "×"
+}
+
+// severityShort is SEVERITY in four cells.
+func severityShort(s string) string {
+	switch s {
+	case "CRITICAL":
+		return "CRIT"
+	case "ERROR":
+		return "ERR"
+	case "WARNING":
+		return "WARN"
+	}
+	return s
+}
+
+// ackShort says only whether an acknowledgement is in force.
+func ackShort(s string) string {
+	if s == "" {
+		return ""
+	}
+	return "yes"
 }
 
 func statusRank(s string) string {
@@ -181,42 +218,39 @@ func (p *Pane) untilText(t, now time.Time) string {
 }
 
 // row is one alert as the table shows it.
-func (p *Pane) row(a apiclient.Alert, now time.Time) components.Row {
-	sev := severityOf(a, p.configs)
+func (p *Pane) row(i int32, now time.Time) components.Row {
+	a := &p.alerts[i]
+	sev := severityOf(*a, p.configs)
 	class := string(sev)
 	if a.Status != apiclient.AlertOpen {
 		class = "muted"
 	}
+	// The cells that never change are made once an alert (16 ms a
+	// 100,000-row refresh instead of 2 s) and shared with the rows.
+	c := &p.fixed[i]
+	if c.created == "" {
+		c.created, c.target = p.when(a.Created), p.internString(target(*a))
+	}
 	return components.Row{ID: a.ID, Class: class, Cells: []string{
-		string(a.Status), string(sev), a.EventTypeName, target(a), p.when(a.Created), age(now.Sub(a.Created)), p.ackCell(a, now),
+		string(a.Status), string(sev), a.EventTypeName, c.target, c.created, age(now.Sub(a.Created)), p.ackCell(*a, now),
 	}}
-}
-
-// sortAlerts orders alerts newest first with the open ones on top, the
-// default the table keeps until a column sort is chosen.
-func sortAlerts(as []apiclient.Alert) {
-	slices.SortStableFunc(as, func(x, y apiclient.Alert) int {
-		xo, yo := x.Status == apiclient.AlertOpen, y.Status == apiclient.AlertOpen
-		if xo != yo {
-			if xo {
-				return -1
-			}
-			return 1
-		}
-		return y.Created.Compare(x.Created)
-	})
 }
 
 // rebuildRows gives the table the alerts the status filter keeps.
 func (p *Pane) rebuildRows() {
 	now := p.Ctx.Now()
-	rows := make([]components.Row, 0, len(p.alerts))
-	for _, a := range p.alerts {
-		if p.status.keeps(a) {
-			rows = append(rows, p.row(a, now))
+	rows := make([]components.Row, 0, len(p.order))
+	if loc := now.Location(); loc != p.fixedLoc {
+		clear(p.fixed) // times show in another zone
+		p.fixedLoc = loc
+	}
+	for _, i := range p.order {
+		if a := &p.alerts[i]; p.status.keeps(*a) && p.inScope(a) {
+			rows = append(rows, p.row(i, now))
 		}
 	}
 	p.table.SetRows(rows)
+	p.selectWanted()
 	if p.filter == "" && len(rows) > 5000 {
 		// Build the table's lowercase filter text now, on the refresh,
 		// rather than on the next `/` keystroke (25 ms at 100k rows).
@@ -225,69 +259,14 @@ func (p *Pane) rebuildRows() {
 	}
 }
 
-// setAlerts takes a refresh: sorts, indexes, rebuilds rows and reports the
-// new open alerts loud enough to ring the bell.
-func (p *Pane) setAlerts(s snapshot) tea.Cmd {
-	if s.configsErr == nil {
-		p.configs = make(map[string]apiclient.AlertConfig, len(s.configs))
-		p.cfgOrder = p.cfgOrder[:0]
-		for _, c := range s.configs {
-			p.configs[c.ID] = c
-			p.cfgOrder = append(p.cfgOrder, c.ID)
-		}
-		p.rebuildConfigRows()
-	}
-	p.cfgErr = s.configsErr
-	as := slices.Clone(s.alerts)
-	sortAlerts(as)
-	p.alerts = as
-	p.byID = make(map[string]int, len(as))
-	for i, a := range as {
-		p.byID[a.ID] = i
-	}
-	p.rebuildRows()
-	first := p.known == nil
-	var fresh []apiclient.Alert
-	seen := make(map[string]bool, len(as))
-	for _, a := range as {
-		seen[a.ID] = true
-		if !first && !p.known[a.ID] && a.Status == apiclient.AlertOpen && loud(severityOf(a, p.configs)) {
-			fresh = append(fresh, a)
-		}
-	}
-	p.known = seen
-	p.loaded = true
-	if len(fresh) == 0 {
-		return nil
-	}
-	a := fresh[0]
-	text := fmt.Sprintf("new %s alert: %s on %s", severityOf(a, p.configs), a.EventTypeName, target(a))
-	if len(fresh) > 1 {
-		text += fmt.Sprintf(" (and %d more)", len(fresh)-1)
-	}
-	// One bell per refresh, however many alerts opened.
-	return tea.Batch(tea.Raw("\a"), views.Toast(components.Sanitize(text), false))
-}
-
 // replaceAlert puts an updated alert (an acknowledgement's answer) in place.
 func (p *Pane) replaceAlert(a apiclient.Alert) {
 	i, ok := p.byID[a.ID]
 	if !ok {
 		return
 	}
-	p.alerts[i] = a
-}
-
-// result takes the answers of the pane's requests.
-func (p *Pane) listDone(msg views.Result[snapshot]) tea.Cmd {
-	if !p.listSeq.Latest(msg.Seq) {
-		return nil
-	}
-	p.err = msg.Err
-	if msg.Err != nil {
-		return nil
-	}
-	return p.setAlerts(msg.Value)
+	p.alerts[i] = p.compact(a)
+	p.countsOK = false
 }
 
 // layout sizes the table and detail to the pane, below the header line.
@@ -298,24 +277,55 @@ func (p *Pane) layout() {
 	p.detail.SetSize(p.W, h)
 }
 
-// counts for the header.
-func (p *Pane) counts() (open, acked int) {
+// inScope reports whether an alert is about the cluster the context is
+// narrowed to (`:cluster`); every alert is when it is not narrowed.
+func (p *Pane) inScope(a *apiclient.Alert) bool {
+	return p.Ctx.ClusterName == "" || strings.EqualFold(a.ClusterName, p.Ctx.ClusterName)
+}
+
+// counts for the header, of the alerts in scope: counted again only when
+// the alerts or the cluster changed or an acknowledgement ran out, not on
+// every frame.
+func (p *Pane) counts() (open, acked, inScope int) {
 	now := p.Ctx.Now()
-	for _, a := range p.alerts {
+	if p.countsOK && p.countsFor == p.Ctx.ClusterName && now.Before(p.countsTil) {
+		return p.open, p.acked, p.inScopeN
+	}
+	p.open, p.acked, p.inScopeN, p.countsTil = 0, 0, 0, now.Add(100*365*24*time.Hour)
+	p.countsFor = p.Ctx.ClusterName
+	for i := range p.alerts {
+		a := &p.alerts[i]
+		if !p.inScope(a) {
+			continue
+		}
+		p.inScopeN++
 		if a.Status == apiclient.AlertOpen {
-			open++
+			p.open++
 			if a.Acknowledged(now) {
-				acked++
+				p.acked++
+				p.countsTil = minTime(p.countsTil, *a.AcknowledgedUntil)
 			}
 		}
 	}
-	return open, acked
+	p.countsOK = true
+	return p.open, p.acked, p.inScopeN
+}
+
+func minTime(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
 }
 
 func (p *Pane) listHeader() string {
-	open, acked := p.counts()
+	open, acked, n := p.counts()
+	total := fmt.Sprintf("%d alerts", len(p.alerts))
+	if p.Ctx.ClusterName != "" {
+		total = fmt.Sprintf("%d of %d alerts on %s", n, len(p.alerts), components.Sanitize(p.Ctx.ClusterName))
+	}
 	parts := []string{
-		fmt.Sprintf("%d alerts", len(p.alerts)),
+		total,
 		fmt.Sprintf("%d open (%d acknowledged)", open, acked),
 		"status: " + p.status.String(),
 	}
@@ -347,4 +357,12 @@ func errText(err error) string {
 		return components.Sanitize(s)
 	}
 	return components.Sanitize(err.Error())
+}
+
+// selectWanted puts the cursor on the alert a jump asked for, once the
+// list holds it.
+func (p *Pane) selectWanted() {
+	if p.want != "" && p.table.SetCursorID(p.want) {
+		p.want = ""
+	}
 }

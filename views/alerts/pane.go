@@ -8,9 +8,8 @@
 package alerts
 
 import (
-	"context"
-	"fmt"
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -50,28 +49,42 @@ const (
 	modeConfigDetail
 )
 
-// snapshot is one refresh: every alert and every configuration.
-type snapshot struct {
-	alerts     []apiclient.Alert
-	configs    []apiclient.AlertConfig
-	configsErr error // the list still shows; severities fall back to event types
-}
-
 // Pane is the alerts pane.
 type Pane struct {
 	views.Base
+	want string // the item a jump from the board asked to select (views.SelectMsg)
 	mode mode
 
 	listSeq, detailSeq, writeSeq views.Seq
 
-	alerts   []apiclient.Alert
-	byID     map[string]int // alert id -> index in alerts
+	// The store (store.go): alerts in arrival order, updated in place.
+	alerts    []apiclient.Alert
+	byID      map[string]int // alert id -> index in alerts
+	order     []int32        // display order: indexes into alerts
+	seen      []uint32       // per alert: the mark of the last pass that saw it
+	fixed     []fixedCells   // per alert: its cells that never change, made once
+	fixedLoc  *time.Location
+	intern    map[string]string
+	pass      *pass // the full pass under way, nil between passes
+	passSeq   views.Seq
+	mark      uint32
+	refreshes int  // incremental refreshes since the last full pass
+	needFull  bool // a refresh could not account for every alert
+	firstDone bool // a full pass has completed
+	freshAt   time.Time
+	errSince  time.Time
+	countsOK  bool // the counts below are current until countsTil, for countsFor
+	open      int
+	acked     int
+	inScopeN  int    // alerts about the cluster narrowed to (all when none)
+	countsFor string // the cluster they were counted for
+	countsTil time.Time
+
 	configs  map[string]apiclient.AlertConfig
 	cfgOrder []string
 	cfgErr   error
 	loaded   bool
 	err      error
-	known    map[string]bool // alert ids seen; nil until the first load
 	status   statusFilter
 	filter   string
 
@@ -86,7 +99,11 @@ type Pane struct {
 	cfgDetailID   string
 
 	results  []ackResult
-	ackDraft string // the comment of the last ack that did not fully succeed
+	ackDraft ackChoice   // every choice of the last ack that did not fully succeed
+	ackWait  *ackPending // an ack waiting for "shorten?" to be answered
+	// unsettled are alerts whose ack was sent and could not be checked:
+	// not sent again until a refresh shows what the server holds.
+	unsettled map[string]bool
 
 	cfgDraft string // JSON left by the editor after a refused or failed save
 	cfgEdit  string // id of the configuration the draft updates; "" creates
@@ -94,7 +111,7 @@ type Pane struct {
 
 // New is the pane's Factory.
 func New(ctx views.Context) views.Pane {
-	p := &Pane{configs: map[string]apiclient.AlertConfig{}, byID: map[string]int{}}
+	p := &Pane{configs: map[string]apiclient.AlertConfig{}, byID: map[string]int{}, intern: map[string]string{}}
 	p.Base = views.NewBase(ID, ctx, p.pollState)
 	p.table = components.NewTable(alertColumns(), ctx.Theme, ctx.Keys)
 	p.cfgTable = components.NewTable(configColumns(), ctx.Theme, ctx.Keys)
@@ -113,23 +130,6 @@ func (p *Pane) Init() tea.Cmd { return p.load("loading alerts") }
 // pollState: the list polls while visible, once a project is chosen.
 func (p *Pane) pollState() views.PollState {
 	return views.PollState{Off: p.Ctx.GroupID == ""}
-}
-
-// load fetches every alert (all pages) and every configuration; it captures
-// what it needs so it never touches the pane on its goroutine.
-func (p *Pane) load(task string) tea.Cmd {
-	client, gid := p.Ctx.Client, p.Ctx.GroupID
-	if client == nil || gid == "" {
-		return nil
-	}
-	return views.Load(&p.Base, "list", p.listSeq.Next(), task, func(ctx context.Context) (snapshot, error) {
-		as, err := client.Alerts().ListAll(ctx, gid, "")
-		if err != nil {
-			return snapshot{}, fmt.Errorf("list alerts: %w", err)
-		}
-		cs, cerr := client.AlertConfigs().ListAll(ctx, gid)
-		return snapshot{alerts: as, configs: cs, configsErr: cerr}, nil
-	})
 }
 
 // Selected is the id `y` copies: the alert or configuration under the cursor.
@@ -162,8 +162,12 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 		return p, kit
 	}
 	switch msg := msg.(type) {
-	case views.Result[snapshot]:
-		return p, tea.Batch(kit, p.listDone(msg))
+	case views.Result[pageResult]:
+		return p, tea.Batch(kit, p.pageDone(msg))
+	case views.Result[deltaResult]:
+		return p, tea.Batch(kit, p.deltaDone(msg))
+	case views.Result[configsResult]:
+		return p, p.configsDone(msg)
 	case views.Result[detailAnswer]:
 		if !p.detailSeq.Latest(msg.Seq) {
 			return p, nil
@@ -174,7 +178,7 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 	case views.Result[configWritten]:
 		return p, p.configWriteDone(msg)
 	case views.RefreshMsg:
-		cmds := []tea.Cmd{p.load("refreshing alerts")}
+		cmds := []tea.Cmd{p.load("refreshing alerts"), p.Arm()}
 		if p.mode == modeDetail && p.detailID != "" {
 			cmds = append(cmds, p.loadDetail(p.detailID))
 		}
@@ -186,6 +190,12 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 		return p, nil
 	case views.ContextChangedMsg:
 		return p, p.contextChanged(msg)
+	case views.SelectMsg:
+		// Opened from the board: list mode, every status, the alert selected
+		// now or when the list holds it.
+		p.mode, p.want = modeList, msg.ItemID
+		p.selectWanted()
+		return p, nil
 	case views.ActionMsg:
 		return p, p.action(msg)
 	case views.EditedMsg:
@@ -215,11 +225,12 @@ func (p *Pane) contextChanged(msg views.ContextChangedMsg) tea.Cmd {
 	if !msg.Scope {
 		return p.Arm()
 	}
-	p.alerts, p.byID, p.configs, p.cfgOrder = nil, map[string]int{}, map[string]apiclient.AlertConfig{}, nil
-	p.loaded, p.err, p.known, p.mode, p.results = false, nil, nil, modeList, nil
+	p.resetStore()
+	p.configs, p.cfgOrder = map[string]apiclient.AlertConfig{}, nil
+	p.mode, p.results = modeList, nil
 	p.table.SetRows(nil)
 	p.cfgTable.SetRows(nil)
-	return p.load("loading alerts")
+	return tea.Batch(p.load("loading alerts"), p.Arm())
 }
 
 // key handles the keys that are not actions: navigation, marks, sort and
@@ -240,6 +251,10 @@ func (p *Pane) key(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	return nil
 }
+
+// CanGoBack: a detail, the results or the configurations are open (esc
+// closes them before the root clears the list's filter).
+func (p *Pane) CanGoBack() bool { return p.mode != modeList }
 
 // back leaves a detail or the results for the list they came from.
 func (p *Pane) back() tea.Cmd {

@@ -193,8 +193,8 @@ func BenchmarkAlertsFilter100k(b *testing.B) {
 	runtime.GC()
 	var m0, m1 runtime.MemStats
 	runtime.ReadMemStats(&m0)
-	p.setAlerts(snapshot{alerts: as})
-	p.loaded = true
+	fill(p, as)
+	as = nil
 	_ = p.View()
 	runtime.GC()
 	runtime.ReadMemStats(&m1)

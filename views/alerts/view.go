@@ -27,8 +27,11 @@ func (p *Pane) View() string {
 	switch p.mode {
 	case modeList:
 		header = p.listHeader()
-		if p.err != nil {
-			header += " · refresh failed: " + errText(p.err)
+		if s := p.progress(); s != "" {
+			header += " · " + s
+		}
+		if s := p.staleText(); s != "" {
+			header += " · " + s
 		}
 		body = p.table.View()
 		if p.table.Len() == 0 {

@@ -58,6 +58,12 @@ func (p *Pane) Actions() []keymap.Action {
 		}
 	}
 	out := []keymap.Action{k.Snapshot, restore, k.CancelRestore, k.Expiration, del, k.Export, k.CycleViews}
+	if p.cluster != nil {
+		// In a cluster's views shift+tab mirrors tab; on the cluster list it
+		// stays the global previous pane.
+		out = append(out, k.PrevView)
+		out = append(out, k.ViewKeys[:]...)
+	}
 	switch p.view {
 	case viewBuckets:
 		del.Op = "deleteExportBucket"
@@ -92,7 +98,7 @@ func (p *Pane) key(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	switch msg.String() {
-	case "esc":
+	case "esc": // see CanGoBack
 		if p.notice != "" {
 			p.notice = ""
 			p.layout()
@@ -158,13 +164,14 @@ func (p *Pane) selectedRestore() (restoreRow, bool) {
 
 func (p *Pane) action(msg views.ActionMsg) tea.Cmd {
 	k := keysOf(p.Ctx.Keys)
-	if msg.Name == k.CycleViews.Name {
-		if p.cluster != nil {
-			p.view = (p.view + 1) % viewCount
-			p.notice = ""
-			p.layout()
-			p.refreshDetail()
+	if to, ok := p.viewFor(k, msg.Name); ok {
+		if p.cluster == nil {
+			return p.refuse("pick a cluster first (enter on a row)")
 		}
+		p.view = to
+		p.notice = ""
+		p.layout()
+		p.refreshDetail()
 		return nil
 	}
 	if p.cluster == nil {
@@ -682,4 +689,25 @@ func (p *Pane) updateSchedule(msg views.ActionMsg) tea.Cmd {
 		}
 		return writeResult{Done: "backup schedule of " + cl.Name + " updated"}, nil
 	})
+}
+
+// CanGoBack: a notice is shown; esc dismisses it before the root clears the
+// list's filter.
+func (p *Pane) CanGoBack() bool { return p.notice != "" }
+
+// viewFor says which view an action moves to: tab the next, shift+tab the
+// previous, a view's own key that view.
+func (p *Pane) viewFor(k keys, name string) (view, bool) {
+	switch name {
+	case k.CycleViews.Name:
+		return (p.view + 1) % viewCount, true
+	case k.PrevView.Name:
+		return (p.view + viewCount - 1) % viewCount, true
+	}
+	for v, a := range k.ViewKeys {
+		if a.Name == name {
+			return view(v), true
+		}
+	}
+	return 0, false
 }

@@ -48,6 +48,8 @@ const (
 // Pane is the backups pane.
 type Pane struct {
 	views.Base
+	want     string // the item a jump from the board asked to select (views.SelectMsg)
+	wantView *view  // and the view it is in, for when the cluster opens
 
 	seq views.Seq
 	// appliedSeq is the newest load whose answer is on screen.
@@ -285,6 +287,16 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 	case views.FilterMsg:
 		p.filter = msg.Text
 		p.rebuild()
+	case views.SelectMsg:
+		// Opened from the board: the view that holds the item, selected now
+		// or when it is loaded.
+		v := map[string]view{"snapshots": viewSnapshots, "restores": viewRestores, "exports": viewExports}[msg.View]
+		p.view, p.want = v, msg.ItemID
+		if p.cluster == nil {
+			p.wantView = &v // the cluster opens when its list is in
+		}
+		p.rebuild()
+		return p, nil
 	case views.ContextChangedMsg:
 		old := p.Ctx
 		p.Ctx = msg.Ctx
@@ -436,7 +448,11 @@ func (p *Pane) watchResult(msg views.Result[watchResult]) tea.Cmd {
 func (p *Pane) open(c clusterRef) tea.Cmd {
 	p.cluster = &c
 	p.data, p.loaded, p.view, p.notice = clusterData{Cluster: c}, false, viewSnapshots, ""
+	if p.wantView != nil {
+		p.view, p.wantView = *p.wantView, nil
+	}
 	p.data.Route, p.data.Note = routeFor(c.Kind, p.Ctx.Now())
 	p.rebuild()
-	return tea.Batch(p.loadData("loading backups of "+c.Name, allParts, keyData), p.Arm())
+	// "pick a cluster first" and the like are answered now.
+	return tea.Batch(p.loadData("loading backups of "+c.Name, allParts, keyData), p.Arm(), views.ErrorsResolved())
 }

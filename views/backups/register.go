@@ -37,6 +37,15 @@ func defaultActions() []keymap.Action {
 		// Tab cycles snapshots/restores/exports here; shift+tab and 1-6
 		// still switch panes.
 		a("backups.cycleViews", "tab", "cycle views", "tab").Replacing("global.nextPane"),
+		// shift+tab mirrors tab here; the number keys still switch panes.
+		a("backups.prevView", "shift+tab", "previous view", "shift+tab").Replacing("global.prevPane").InHelpOnly(),
+		// A direct key for each view.
+		a("backups.viewSnapshots", "S", "snapshots view", "S").InHelpOnly(),
+		a("backups.viewRestores", "J", "restore jobs view", "J").InHelpOnly(),
+		a("backups.viewExports", "X", "exports view", "X").InHelpOnly(),
+		a("backups.viewBuckets", "K", "buckets view", "K").InHelpOnly(),
+		a("backups.viewSchedule", "H", "schedule view", "H").InHelpOnly(),
+		a("backups.viewCompliance", "C", "compliance view", "C").InHelpOnly(),
 		a("backups.newBucket", "b", "new export bucket", "b").Calls("createExportBucket").InHelpOnly(),
 		a("backups.editSchedule", "s", "edit schedule", "s").Calls("updateBackupSchedule").InHelpOnly(),
 	}
@@ -46,6 +55,9 @@ func defaultActions() []keymap.Action {
 // overrides and the gate applied), by field.
 type keys struct {
 	Snapshot, Restore, CancelRestore, Expiration, Delete, Export, CycleViews, NewBucket, EditSchedule keymap.Action
+	PrevView                                                                                          keymap.Action
+	// ViewKeys[v] jumps to view v.
+	ViewKeys [viewCount]keymap.Action
 }
 
 func keysOf(km *keymap.KeyMap) keys {
@@ -59,5 +71,9 @@ func keysOf(km *keymap.KeyMap) keys {
 		CycleViews:    views.Lookup(km, "backups.cycleViews"),
 		NewBucket:     views.Lookup(km, "backups.newBucket"),
 		EditSchedule:  views.Lookup(km, "backups.editSchedule"),
+		PrevView:      views.Lookup(km, "backups.prevView"),
+		ViewKeys: [viewCount]keymap.Action{views.Lookup(km, "backups.viewSnapshots"), views.Lookup(km, "backups.viewRestores"),
+			views.Lookup(km, "backups.viewExports"), views.Lookup(km, "backups.viewBuckets"),
+			views.Lookup(km, "backups.viewSchedule"), views.Lookup(km, "backups.viewCompliance")},
 	}
 }

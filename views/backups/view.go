@@ -18,56 +18,57 @@ const timeLayout = "2006-01-02 15:04"
 func pickerColumns() []components.Column {
 	return []components.Column{
 		{Title: "CLUSTER", MinWidth: 14, Flex: 2},
-		{Title: "KIND", Width: 11},
-		{Title: "TIER", Width: 10},
-		{Title: "VERSION", Width: 8},
-		{Title: "BACKUP", Width: 6},
+		{Title: "KIND", Width: 11, Priority: 1},
+		{Title: "TIER", Width: 10, Priority: 3},
+		{Title: "VERSION", Width: 8, Priority: 4},
+		{Title: "BACKUP", Width: 6, Priority: 2},
 	}
 }
 
 func snapColumns() []components.Column {
 	return []components.Column{
+		// TYPE and STATUS are the key; EXPIRES goes first, then SIZE.
 		{Title: "TYPE", Width: 12},
 		{Title: "STATUS", Width: 11},
-		{Title: "CREATED", Width: 16},
-		{Title: "EXPIRES", Width: 16},
-		{Title: "SIZE", Width: 9, Align: components.AlignRight},
-		{Title: "FREQUENCY", Width: 9},
-		{Title: "DESCRIPTION", MinWidth: 10, Flex: 1},
+		{Title: "CREATED", Width: 16, Priority: 3},
+		{Title: "EXPIRES", Width: 16, Priority: 6},
+		{Title: "SIZE", Width: 9, Align: components.AlignRight, Priority: 5},
+		{Title: "FREQUENCY", Width: 9, Priority: 2},
+		{Title: "DESCRIPTION", MinWidth: 10, Flex: 1, Priority: 4},
 	}
 }
 
 func restoreColumns() []components.Column {
 	return []components.Column{
 		{Title: "STATE", Width: 16},
-		{Title: "DELIVERY", Width: 11},
-		{Title: "SNAPSHOT", Width: 9},
-		{Title: "TARGET", MinWidth: 10, Flex: 1},
-		{Title: "STARTED", Width: 16},
-		{Title: "ELAPSED", Width: 8, Align: components.AlignRight},
-		{Title: "RESULT", MinWidth: 10, Flex: 2},
+		{Title: "DELIVERY", Width: 11, Priority: 3},
+		{Title: "SNAPSHOT", Width: 9, Priority: 4},
+		{Title: "TARGET", MinWidth: 10, Flex: 1, Priority: 1},
+		{Title: "STARTED", Width: 16, Priority: 5},
+		{Title: "ELAPSED", Width: 8, Align: components.AlignRight, Priority: 2},
+		{Title: "RESULT", MinWidth: 10, Flex: 2, Priority: 1},
 	}
 }
 
 func exportColumns() []components.Column {
 	return []components.Column{
 		{Title: "STATE", Width: 12},
-		{Title: "PROGRESS", Width: 8, Align: components.AlignRight},
-		{Title: "SNAPSHOT", Width: 9},
-		{Title: "BUCKET", MinWidth: 10, Flex: 1},
-		{Title: "CREATED", Width: 16},
-		{Title: "FINISHED", Width: 16},
-		{Title: "PREFIX", MinWidth: 10, Flex: 2},
+		{Title: "PROGRESS", Width: 8, Align: components.AlignRight, Priority: 2},
+		{Title: "SNAPSHOT", Width: 9, Priority: 4},
+		{Title: "BUCKET", MinWidth: 10, Flex: 1, Priority: 1},
+		{Title: "CREATED", Width: 16, Priority: 6},
+		{Title: "FINISHED", Width: 16, Priority: 5},
+		{Title: "PREFIX", MinWidth: 10, Flex: 2, Priority: 3},
 	}
 }
 
 func bucketColumns() []components.Column {
 	return []components.Column{
 		{Title: "NAME", MinWidth: 12, Flex: 2},
-		{Title: "PROVIDER", Width: 8},
-		{Title: "ROLE", Width: 24},
-		{Title: "REGION", Width: 10},
-		{Title: "ID", Width: 24},
+		{Title: "PROVIDER", Width: 8, Priority: 2},
+		{Title: "ROLE", Width: 24, Priority: 3},
+		{Title: "REGION", Width: 10, Priority: 1},
+		{Title: "ID", Width: 24, Priority: 4},
 	}
 }
 
@@ -148,6 +149,11 @@ func (p *Pane) rebuild() {
 	p.rebuildRestores()
 	p.rebuildExports()
 	p.rebuildBuckets()
+	if p.want != "" {
+		if t := map[view]*components.Table{viewSnapshots: &p.snaps, viewRestores: &p.restores, viewExports: &p.exports}[p.view]; t != nil && t.SetCursorID(p.want) {
+			p.want = ""
+		}
+	}
 	p.refreshDetail()
 }
 

@@ -282,6 +282,9 @@ func (p *Pane) pollNow() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
+// CanGoBack: presentation mode is open; esc leaves it.
+func (p *Pane) CanGoBack() bool { return p.presentation }
+
 // key handles the plain keys: moving in lists, picking, moving between
 // steps and leaving presentation mode.
 func (p *Pane) key(msg tea.KeyPressMsg) tea.Cmd {

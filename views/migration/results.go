@@ -102,6 +102,8 @@ func (p *Pane) setClusters(cls []apiclient.Cluster) {
 	keep := ""
 	if c, ok := p.currentCluster(); ok {
 		keep = c.Name
+	} else {
+		keep = p.Ctx.ClusterName // `:cluster` picks the destination
 	}
 	p.clusters, p.clustersHidden = p.clusters[:0], 0
 	for _, c := range cls {

@@ -42,6 +42,7 @@ const (
 // Pane is the search pane.
 type Pane struct {
 	views.Base
+	want string // the item a jump from the board asked to select (views.SelectMsg)
 
 	seq views.Seq
 
@@ -91,20 +92,20 @@ func NewWithEditor(ctx views.Context, editor views.EditorFunc) *Pane {
 func treeColumns() []components.Column {
 	return []components.Column{
 		{Title: "NAME", MinWidth: 16, Flex: 3, NoSort: true},
-		{Title: "TYPE", Width: 12, NoSort: true},
+		{Title: "TYPE", Width: 12, NoSort: true, Priority: 3},
 		{Title: "STATUS", Width: 9, NoSort: true},
-		{Title: "QUERYABLE", Width: 9, NoSort: true},
-		{Title: "HOSTS", MinWidth: 10, Flex: 2, NoSort: true},
-		{Title: "VER", Width: 4, Align: components.AlignRight, NoSort: true},
+		{Title: "QUERYABLE", Width: 9, NoSort: true, Priority: 4, ShortWidth: 1, ShortTitle: "Q", ShortCell: queryableMark},
+		{Title: "HOSTS", MinWidth: 10, Flex: 2, NoSort: true, Priority: 2},
+		{Title: "VER", Width: 4, Align: components.AlignRight, NoSort: true, Priority: 5},
 	}
 }
 
 func analyzerColumns() []components.Column {
 	return []components.Column{
 		{Title: "NAME", MinWidth: 12, Flex: 2},
-		{Title: "TOKENIZER", MinWidth: 10, Flex: 1},
-		{Title: "CHAR FILTERS", MinWidth: 8, Flex: 1},
-		{Title: "TOKEN FILTERS", MinWidth: 8, Flex: 2},
+		{Title: "TOKENIZER", MinWidth: 10, Flex: 1, Priority: 1},
+		{Title: "CHAR FILTERS", MinWidth: 8, Flex: 1, Priority: 3},
+		{Title: "TOKEN FILTERS", MinWidth: 8, Flex: 2, Priority: 2},
 	}
 }
 
@@ -252,6 +253,10 @@ func (p *Pane) update(msg tea.Msg) (views.Pane, tea.Cmd) {
 	case views.FilterMsg:
 		p.filter = msg.Text
 		p.rebuild()
+	case views.SelectMsg:
+		p.mode, p.want = modeTree, msg.ItemID
+		p.rebuild()
+		return p, nil
 	case views.ContextChangedMsg:
 		old := p.Ctx
 		p.Ctx = msg.Ctx
@@ -350,6 +355,9 @@ func (p *Pane) showClusters() bool { return p.Ctx.ClusterName == "" }
 
 func (p *Pane) rebuild() {
 	p.table.SetRows(buildRows(p.clusters, p.showClusters(), p.collapsed, p.filter, p.deleting))
+	if p.want != "" && p.table.SetCursorID(indexRowID(p.Ctx.ClusterName, p.want)) {
+		p.want = ""
+	}
 	p.refreshDetail()
 }
 
@@ -460,6 +468,12 @@ func (p *Pane) enter() tea.Cmd {
 	p.layout()
 	p.refreshDetail()
 	return nil
+}
+
+// CanGoBack: a detail, the analyzers or a notice is open; esc closes it
+// before the root clears the list's filter.
+func (p *Pane) CanGoBack() bool {
+	return p.mode == modeDetail || p.mode == modeAnalyzers || p.notice != ""
 }
 
 func (p *Pane) key(msg tea.KeyPressMsg) tea.Cmd {
@@ -705,4 +719,15 @@ func (p *Pane) deleteIndex(target string) tea.Cmd {
 	return views.Write(&p.Base, keyDelete, p.seq.Next(), "deleting index", func(ctx context.Context) (string, error) {
 		return id, client.Search().Delete(ctx, gid, cluster, id)
 	})
+}
+
+// queryableMark is QUERYABLE in one cell.
+func queryableMark(s string) string {
+	switch s {
+	case "yes":
+		return "✓"
+	case "no":
+		return "·"
+	}
+	return s
 }

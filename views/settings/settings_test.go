@@ -233,7 +233,7 @@ func TestAuthorizeChecksTheARNBeforeSending(t *testing.T) {
 	assert.Equal(t, id, f.Action.Target)
 	require.Len(t, f.Fields, 1)
 	assert.Contains(t, f.Fields[0].Hint, "arn:aws:iam::012345678901:root", "the account to trust")
-	assert.Contains(t, f.Fields[0].Hint, "external id d671e286-sim-")
+	assert.Regexp(t, `external id [0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`, f.Fields[0].Hint)
 
 	for bad, why := range map[string]string{
 		"arn:aws:iam::1234:role/atlas":   "12-digit account",
@@ -335,10 +335,11 @@ func TestNewRole(t *testing.T) {
 	assert.Equal(t, roles.AWSIAMRoles[2].RoleID, e.pane.Selected(), "the cursor is on the new role")
 
 	e.Action(actNewRole)
-	require.NoError(t, e.Submit(components.FormValues{"provider": "AZURE", "appId": "app-1", "principalId": "sp-1", "tenantId": "tenant-1"}))
+	const tenant = "91402512-7c3d-4e2d-9f11-0a1b2c3d4e5f"
+	require.NoError(t, e.Submit(components.FormValues{"provider": "AZURE", "appId": "2b8e4a52-0c1f-4f6e-9d3a-5c7b1e0f9a11", "principalId": "6d0c2e8f-3b4a-4c1d-8e5f-7a9b0c1d2e3f", "tenantId": tenant}))
 	_, _, roles = e.settings()
 	require.Len(t, roles.AzureServicePrincipals, 2)
-	assert.Equal(t, "tenant-1", roles.AzureServicePrincipals[1].TenantID)
+	assert.Equal(t, tenant, roles.AzureServicePrincipals[1].TenantID)
 }
 
 func TestFailedCreateKeepsTheFormOpenWithTheError(t *testing.T) {

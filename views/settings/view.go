@@ -70,7 +70,12 @@ func (p *Pane) list(w, h int) string {
 		label = 24
 	}
 
-	heading("AUDITING")
+	if p.Ctx.ClusterName != "" {
+		// `:cluster` narrows the other panes; these settings are the project's.
+		heading("AUDITING · project-wide settings: they apply to " + components.Sanitize(p.Ctx.ClusterName) + " and every cluster")
+	} else {
+		heading("AUDITING")
+	}
 	a := p.snap.Audit
 	if a == nil {
 		lines = append(lines, st.Muted.Render(components.Truncate("  "+unreadable(p.snap.AuditErr), w)))

@@ -1,0 +1,48 @@
+package apisim
+
+import (
+	"net/http"
+)
+
+// PUT /api/{service}/sim/faults sets the fault rates while the server runs
+// (what -fault-rate and -malformed-rate set at start), and malformedWrites:
+// the next N successful write answers (POST, PATCH, PUT, DELETE with a
+// body) are truncated whatever the rates, so a test can lose one answer
+// on purpose. Fields left out are unchanged; it answers the new settings.
+func (s *Server) faultRoutes(mux *http.ServeMux, root string) {
+	mux.HandleFunc("PUT "+root+"/faults", s.control(func(w http.ResponseWriter, r *http.Request) (int, any, *apiError) {
+		var b struct {
+			FaultRate       *float64 `json:"faultRate"`
+			MalformedRate   *float64 `json:"malformedRate"`
+			MalformedWrites *int     `json:"malformedWrites"`
+		}
+		body, e := readLimited(w, r)
+		if e != nil {
+			return 0, nil, e
+		}
+		if e := decodeJSON(body, &b); e != nil {
+			return 0, nil, e
+		}
+		for name, v := range map[string]*float64{"faultRate": b.FaultRate, "malformedRate": b.MalformedRate} {
+			if v != nil && (*v < 0 || *v > 1) {
+				return 0, nil, errField(name, "must be between 0 and 1")
+			}
+		}
+		if b.MalformedWrites != nil && (*b.MalformedWrites < 0 || *b.MalformedWrites > 1000000) {
+			return 0, nil, errField("malformedWrites", "must be between 0 and 1000000")
+		}
+		f := s.faults
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		if b.FaultRate != nil {
+			f.faultRate = *b.FaultRate
+		}
+		if b.MalformedRate != nil {
+			f.malformed = *b.MalformedRate
+		}
+		if b.MalformedWrites != nil {
+			f.malformedWrites = *b.MalformedWrites
+		}
+		return http.StatusOK, map[string]any{"faultRate": f.faultRate, "malformedRate": f.malformed, "malformedWrites": f.malformedWrites}, nil
+	}))
+}

@@ -1,0 +1,108 @@
+package ui
+
+import (
+	"strings"
+
+	"charm.land/lipgloss/v2"
+
+	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
+)
+
+// headerPart is one item on the header's right: its full text, a short
+// form and the shortest, each rendered through style.
+type headerPart struct {
+	forms []string // full first; later ones shorter
+	style func(...string) string
+}
+
+func (p headerPart) render(level int) string {
+	if len(p.forms) == 0 {
+		return ""
+	}
+	s := p.forms[min(level, len(p.forms)-1)]
+	if s == "" {
+		return ""
+	}
+	if p.style != nil {
+		return p.style(s)
+	}
+	return s
+}
+
+// fitHeader lays out the header line in width cells. Where the context is
+// matters most: org › project › cluster stay whole as long as they can. The
+// profile name gives way first (cut, then dropped), then the badges and the
+// freshness take their short forms, then their shortest; only then are the
+// crumbs cut, the organization before the project, the cluster last.
+func fitHeader(width int, profile string, crumbs []string, sep, pipe string, crumb func(...string) string, right []headerPart) string {
+	line := func(prof string, cs []string, level int) (string, bool) {
+		left := " "
+		if prof != "" {
+			left += prof + pipe
+		}
+		left += crumb(strings.Join(cs, sep))
+		var rs []string
+		for _, p := range right {
+			if s := p.render(level); s != "" {
+				rs = append(rs, s)
+			}
+		}
+		r := strings.Join(rs, " ") + " "
+		fits := lipgloss.Width(left)+1+lipgloss.Width(r) <= width
+		return padRight(left, width-lipgloss.Width(r)) + r, fits
+	}
+	maxLevel := 0
+	for _, p := range right {
+		maxLevel = max(maxLevel, len(p.forms)-1)
+	}
+	profiles := []string{profile}
+	if short := components.Truncate(profile, 10); short != profile {
+		profiles = append(profiles, short)
+	}
+	profiles = append(profiles, "")
+	for _, prof := range profiles {
+		if l, ok := line(prof, crumbs, 0); ok {
+			return l
+		}
+	}
+	for level := 1; level <= maxLevel; level++ {
+		if l, ok := line("", crumbs, level); ok {
+			return l
+		}
+	}
+	// Cut the crumbs, outermost first, to no less than 6 cells each.
+	cs := append([]string(nil), crumbs...)
+	for i := range cs {
+		for w := components.Width(cs[i]) - 1; w >= 6; w-- {
+			cs[i] = components.Truncate(crumbs[i], w)
+			if l, ok := line("", cs, maxLevel); ok {
+				return l
+			}
+		}
+	}
+	l, _ := line("", cs, maxLevel)
+	return components.Truncate(l, width)
+}
+
+// roleShort abbreviates a role label's words ("Organization Owner" ->
+// "Org Owner"); roleInitials keeps one letter a word ("OO").
+func roleShort(label string) string {
+	r := strings.NewReplacer("Organization", "Org", "Project", "Proj", "Manager", "Mgr",
+		"Administrator", "Admin", "Read Only", "RO", "Read Write", "RW", "Member", "Mbr")
+	return r.Replace(label)
+}
+
+func roleInitials(label string) string {
+	var b strings.Builder
+	for _, w := range strings.Fields(label) {
+		b.WriteString(strings.ToUpper(w[:1]))
+	}
+	return b.String()
+}
+
+// freshShort drops the word "updated" ("updated 3s ago" -> "3s ago").
+func freshShort(s string) string { return strings.TrimPrefix(s, "updated ") }
+
+// holdShort is the scheduler's hold in few cells ("rate limited: next
+// refresh in 20 s" -> "rate limited 20 s").
+func holdShort(s string) string { return strings.Replace(s, ": next refresh in", "", 1) }

@@ -1,0 +1,169 @@
+package ui_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apisim"
+	"github.com/dbadmin-tui/dbadmin-tui/ui"
+	"github.com/dbadmin-tui/dbadmin-tui/views"
+	"github.com/dbadmin-tui/dbadmin-tui/views/viewstest"
+)
+
+// world is the seeded simulator with no incidents firing, so screens are
+// stable.
+func world(t *testing.T) *viewstest.Sim {
+	t.Helper()
+	w := viewstest.NewSim(t, viewstest.SimOptions{})
+	w.Control("PUT", "/incidents/schedule", `{"enabled": false}`)
+	return w
+}
+
+// dashboard is the real root with every pane, as identity, on pane.
+func dashboard(t *testing.T, w *viewstest.Sim, identity string, pane views.ID, width, height int) *viewstest.ModelDriver {
+	t.Helper()
+	m, err := ui.New(ui.Options{Client: w.ClientAs(identity, viewstest.GateUnknownRoles), Profile: "test", Theme: "mono",
+		Clock: w.Clock.Now, Project: "payments", Pane: pane, Panes: ui.Panes()})
+	require.NoError(t, err)
+	d := viewstest.NewModelDriver(t, m, width, height)
+	d.Settle()
+	return d
+}
+
+// Every pane at 80x24, and a few at 100x30 and 200x60.
+func TestPaneScreensGolden(t *testing.T) {
+	w := world(t)
+	sizes := map[views.ID][][2]int{"alerts": {{100, 30}, {200, 60}}, "backups": {{100, 30}, {200, 60}}, "accesslogs": {{100, 30}}}
+	for _, r := range ui.Panes() {
+		for _, size := range append([][2]int{{80, 24}}, sizes[r.ID]...) {
+			name := fmt.Sprintf("%s_%dx%d", r.ID, size[0], size[1])
+			t.Run(name, func(t *testing.T) {
+				d := dashboard(t, w, "org-owner", r.ID, size[0], size[1])
+				screen := viewstest.Screen(d.Screen())
+				lines := strings.Split(strings.TrimSuffix(screen, "\n"), "\n")
+				require.Len(t, lines, size[1], "fills the height")
+				require.Contains(t, lines[0], "Demo-Org › payments › all clusters", "the context is whole")
+				viewstest.Golden(t, "screens/"+name, screen)
+			})
+		}
+	}
+}
+
+// The header in each demo role at 80 columns: the context whole, the
+// badge (short if need be) present.
+func TestHeaderPerRoleGolden(t *testing.T) {
+	w := world(t)
+	for _, id := range apisim.DemoIdentities() {
+		if id.Kind != apisim.KindAPIKey {
+			continue
+		}
+		t.Run(id.PublicKey, func(t *testing.T) {
+			d := dashboard(t, w, id.PublicKey, "settings", 80, 24)
+			screen := viewstest.Screen(d.Screen())
+			header := strings.SplitN(screen, "\n", 2)[0]
+			assert.Contains(t, header, "› payments › all clusters")
+			viewstest.Golden(t, "screens/header_"+id.PublicKey+"_80x24", header+"\n")
+		})
+	}
+}
+
+// `:cluster X` narrows every pane; every deployment the pickers list can be
+// named, flex and serverless included.
+func TestClusterNarrowsEveryPane(t *testing.T) {
+	w := world(t)
+	// What each pane shows of the cluster it is narrowed to, and what it
+	// shows no more.
+	want := map[views.ID]func(t *testing.T, screen string){
+		"alerts": func(t *testing.T, s string) {
+			assert.Regexp(t, `\d+ of 172 alerts on payments-rs`, s)
+			assert.NotContains(t, s, "payments-prod")
+			assert.NotContains(t, s, "payments-legacy")
+		},
+		"backups":    func(t *testing.T, s string) { assert.Contains(t, s, "Backups · payments-rs") },
+		"search":     func(t *testing.T, s string) { assert.NotContains(t, s, "payments-prod") },
+		"accesslogs": func(t *testing.T, s string) { assert.Contains(t, s, "Access log · cluster payments-rs") },
+		"migration":  func(t *testing.T, s string) { assert.Contains(t, s, "payments-rs") },
+		"settings":   func(t *testing.T, s string) { assert.Contains(t, s, "project-wide") },
+	}
+	for _, r := range ui.Panes() {
+		t.Run(string(r.ID), func(t *testing.T) {
+			check, ok := want[r.ID]
+			require.True(t, ok, "a pane without a :cluster check")
+			d := dashboard(t, w, "org-owner", r.ID, 120, 40)
+			d.Press(":")
+			d.Type("cluster payments-rs")
+			d.Press("enter")
+			d.Settle()
+			s := d.Screen()
+			require.Contains(t, strings.SplitN(s, "\n", 2)[0], "payments › payments-rs", "the header names the cluster")
+			check(t, s)
+		})
+	}
+	for _, name := range []string{"payments-flex", "payments-serverless"} {
+		t.Run(name, func(t *testing.T) {
+			d := dashboard(t, w, "org-owner", "backups", 120, 40)
+			d.Press(":")
+			d.Type("cluster " + name)
+			d.Press("enter")
+			d.Settle()
+			s := d.Screen()
+			assert.NotContains(t, s, "no cluster of payments matches")
+			assert.Contains(t, strings.SplitN(s, "\n", 2)[0], "payments › "+name)
+		})
+	}
+}
+
+// esc closes the top visible thing: from a detail opened on a filtered
+// list, the first esc returns to the list with its filter and cursor, the
+// second clears the filter.
+func TestEscFromFilteredDetailKeepsTheFilter(t *testing.T) {
+	w := world(t)
+	d := dashboard(t, w, "org-owner", "alerts", 120, 40)
+	d.Press("/")
+	d.Type("CPS_SNAP")
+	d.Press("enter", "down", "enter")
+	d.Settle()
+	require.Contains(t, d.Screen(), "# CPS_SNAPSHOT_FAILED", "the detail is open")
+	d.Press("esc")
+	s := d.Screen()
+	require.NotContains(t, s, "# CPS_SNAPSHOT_FAILED", "esc closed the detail")
+	require.Contains(t, s, "filter: CPS_SNAP", "and kept the filter")
+	require.NotContains(t, s, "OUTSIDE_METRIC_THRESHOLD", "the list is still filtered")
+	require.Regexp(t, `▸ +OPEN +\S+ +CPS_SNAPSHOT_FAILED`, s)
+	lines := strings.Split(s, "\n")
+	cursor := -1
+	for i, l := range lines {
+		if strings.HasPrefix(l, "▸") {
+			cursor = i
+		}
+	}
+	require.Greater(t, cursor, 4, "the cursor stayed on the second row")
+	d.Press("esc")
+	s = d.Screen()
+	assert.NotContains(t, s, "filter: CPS_SNAP")
+	assert.Contains(t, s, "OUTSIDE_METRIC_THRESHOLD")
+}
+
+// "pick a cluster first" goes once a cluster is picked; shift+tab mirrors
+// tab inside Backups and the views have keys of their own.
+func TestBackupsErrorGoesWithItsCauseAndViewKeys(t *testing.T) {
+	w := world(t)
+	d := dashboard(t, w, "org-owner", "backups", 120, 40)
+	d.Press("tab")
+	require.Contains(t, d.Screen(), "pick a cluster first")
+	d.Press("down", "enter")
+	d.Settle()
+	s := d.Screen()
+	require.Contains(t, s, "Backups · payments-legacy")
+	assert.NotContains(t, s, "pick a cluster first", "the error went with its cause")
+	d.Press("shift+tab")
+	assert.Contains(t, d.Screen(), "[Compliance]", "shift+tab goes back a view, not a pane")
+	d.Press("tab")
+	assert.Contains(t, d.Screen(), "[Snapshots]")
+	d.Press("X")
+	assert.Contains(t, d.Screen(), "[Exports]")
+}

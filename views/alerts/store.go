@@ -1,0 +1,492 @@
+package alerts
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
+	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
+	"github.com/dbadmin-tui/dbadmin-tui/views"
+)
+
+// How the pane keeps a project's alerts, however many.
+//
+// The list API filters by status only (OPEN, TRACKING, CLOSED) and has no
+// "changed since". An alert is born OPEN (or TRACKING) and ends CLOSED or
+// CANCELLED, never to change again; what changes while it lives (an
+// acknowledgement, its values) shows in the OPEN and TRACKING lists, which
+// stay small while the closed history grows. So:
+//
+//   - A full pass reads every page (500 alerts each), 4 pages in flight, page
+//     1 first: its rows show before the rest arrive. Pages are merged into
+//     the store in place, by id; a failed page does not stop the others and
+//     is fetched again on the next tick, the data held meanwhile.
+//   - A refresh after that reads OPEN and TRACKING (one page each in a
+//     typical project) and the configurations: 3 requests. An alert that
+//     left both lists is read alone (getAlert, at most 2 a refresh) to learn
+//     how it ended; more than that, or one that is gone, asks for a full
+//     pass at the next tick.
+//   - A full pass runs again every fullEvery refreshes (10 min at the
+//     default 15 s), to catch an alert that opened and closed between two
+//     refreshes, and drops what it did not see.
+//
+// The store holds one copy: alerts in arrival order (updated in place, so
+// indexes stay valid), an index by id and the display order as indexes.
+// Repeated strings (project, org, configuration, event, cluster, host,
+// replica set, metric, status) are interned; links are dropped.
+const (
+	perPage      = apiclient.MaxItemsPerPage
+	lanes        = 4
+	fullEvery    = 40
+	vanishedGets = 2
+	// milestone: during a first pass the rows are rebuilt every this many
+	// pages (and at the end), not on every page.
+	milestone = 20
+)
+
+// fixedCells are an alert's cells that do not change with time.
+type fixedCells struct{ created, target string }
+
+// pass is one full read of the list.
+type pass struct {
+	pages    int // 0 until page 1 gave the total
+	total    int
+	next     int // next page never asked for
+	inflight int
+	got      int
+	failed   []int // pages to ask again
+	halted   bool  // a page failed: no new page until the next tick
+	mark     uint32
+	seq      uint64 // the pass's number: answers of an older pass are dropped
+	sinceRow int    // pages merged since the rows were rebuilt
+}
+
+// pageResult is one page of a full pass.
+type pageResult struct {
+	n        int
+	total    int
+	hasCount bool
+	alerts   []apiclient.Alert
+}
+
+// deltaResult is one incremental refresh.
+type deltaResult struct {
+	live      []apiclient.Alert // OPEN and TRACKING now
+	ended     []apiclient.Alert // read alone after leaving both lists
+	unknown   int               // left both lists, not read this time
+	gone      bool              // one of them no longer exists
+	configs   []apiclient.AlertConfig
+	configErr error
+}
+
+// configsResult is the configurations read at the start of a full pass.
+type configsResult struct {
+	configs []apiclient.AlertConfig
+}
+
+// resetStore forgets every alert (a new project).
+func (p *Pane) resetStore() {
+	p.alerts, p.byID, p.order, p.seen, p.fixed = nil, map[string]int{}, nil, nil, nil
+	p.pass, p.refreshes, p.needFull, p.firstDone = nil, 0, false, false
+	p.loaded, p.err, p.freshAt, p.errSince = false, nil, time.Time{}, time.Time{}
+	p.intern = map[string]string{}
+	p.passSeq.Next()
+	p.listSeq.Next()
+}
+
+// load is a tick's work: continue or start a full pass when one is due,
+// else an incremental refresh. It captures what it needs so it never
+// touches the pane on its goroutine.
+func (p *Pane) load(task string) tea.Cmd {
+	if p.Ctx.Client == nil || p.Ctx.GroupID == "" {
+		return nil
+	}
+	if ps := p.pass; ps != nil {
+		if ps.inflight > 0 {
+			return nil // still arriving
+		}
+		ps.halted = false
+		return p.claim(task)
+	}
+	if !p.firstDone || p.needFull || p.refreshes >= fullEvery {
+		return p.startPass(task)
+	}
+	return p.delta(task)
+}
+
+// startPass begins a full pass: page 1 and the configurations.
+func (p *Pane) startPass(task string) tea.Cmd {
+	p.mark++
+	seq := p.passSeq.Next()
+	p.pass = &pass{next: 1, mark: p.mark, seq: seq}
+	p.listSeq.Next() // a refresh still running is superseded
+	client, gid := p.Ctx.Client, p.Ctx.GroupID
+	cfg := views.Get(&p.Base, "configs", seq, "", func(ctx context.Context) (configsResult, error) {
+		cs, err := client.AlertConfigs().ListAll(ctx, gid)
+		return configsResult{configs: cs}, err
+	})
+	return tea.Batch(p.claim(task), cfg)
+}
+
+// claim asks for the failed pages first, then new ones, up to the lanes;
+// page 1 alone until it tells the total.
+func (p *Pane) claim(task string) tea.Cmd {
+	ps := p.pass
+	var cmds []tea.Cmd
+	for ps.inflight < lanes && !ps.halted {
+		var n int
+		switch {
+		case len(ps.failed) > 0:
+			n, ps.failed = ps.failed[0], ps.failed[1:]
+		case ps.pages == 0 && ps.inflight > 0:
+			// Page 1 (or, with no count, the previous page) not in yet.
+		case ps.pages == 0 || ps.next <= ps.pages:
+			n = ps.next
+			ps.next++
+		}
+		if n == 0 {
+			break
+		}
+		ps.inflight++
+		cmds = append(cmds, p.fetchPage(n, task))
+		task = ""
+		if ps.pages == 0 {
+			break
+		}
+	}
+	return tea.Batch(cmds...)
+}
+
+func (p *Pane) fetchPage(n int, task string) tea.Cmd {
+	client, gid := p.Ctx.Client, p.Ctx.GroupID
+	return views.Load(&p.Base, "page", p.pass.seq, task, func(ctx context.Context) (pageResult, error) {
+		pg, err := client.Alerts().List(ctx, gid, apiclient.AlertListOptions{ListOptions: apiclient.ListOptions{PageNum: n, ItemsPerPage: perPage}})
+		if err != nil {
+			return pageResult{n: n}, err
+		}
+		return pageResult{n: n, total: pg.TotalCount, hasCount: pg.HasCount, alerts: pg.Results}, nil
+	})
+}
+
+// pageDone merges a page and asks for the next ones.
+func (p *Pane) pageDone(msg views.Result[pageResult]) tea.Cmd {
+	ps := p.pass
+	if !p.passSeq.Latest(msg.Seq) || ps == nil {
+		return nil
+	}
+	r := msg.Value
+	ps.inflight--
+	if msg.Err != nil {
+		ps.failed = append(ps.failed, r.n)
+		ps.halted = true
+		p.failed(fmt.Errorf("list alerts: page %d: %w", r.n, msg.Err))
+		return nil
+	}
+	if r.n == 1 || ps.pages == 0 {
+		switch {
+		case r.hasCount:
+			ps.total = r.total
+			ps.pages = max(1, (r.total+perPage-1)/perPage)
+		case len(r.alerts) < perPage:
+			ps.pages = r.n // no count: a short page is the last
+		}
+	}
+	ps.got++
+	news := p.merge(r.alerts, ps.mark)
+	ps.sinceRow++
+	first, announced := !p.loaded, p.firstDone
+	p.loaded = true
+	complete := ps.pages > 0 && ps.got >= ps.pages
+	var cmds []tea.Cmd
+	if complete {
+		p.finishPass()
+	} else if first || (!p.firstDone && ps.sinceRow >= milestone) {
+		ps.sinceRow = 0
+		p.sortAndShow()
+	}
+	if announced && len(news) > 0 {
+		cmds = append(cmds, p.announce(news))
+	}
+	if !complete {
+		cmds = append(cmds, p.claim(""))
+	}
+	return tea.Batch(cmds...)
+}
+
+// finishPass drops what the pass did not see and shows the result.
+func (p *Pane) finishPass() {
+	mark := p.pass.mark
+	if slices.ContainsFunc(p.seen, func(m uint32) bool { return m != mark }) {
+		keep := 0
+		for i := range p.alerts {
+			if p.seen[i] == mark {
+				p.alerts[keep], p.seen[keep] = p.alerts[i], p.seen[i]
+				keep++
+			}
+		}
+		clear(p.alerts[keep:])
+		p.alerts, p.seen = p.alerts[:keep], p.seen[:keep]
+		p.fixed = make([]fixedCells, keep)
+		p.byID = make(map[string]int, keep)
+		for i, a := range p.alerts {
+			p.byID[a.ID] = i
+		}
+	}
+	p.pass, p.refreshes, p.needFull, p.firstDone = nil, 0, false, true
+	p.succeeded()
+	p.sortAndShow()
+}
+
+// delta is the incremental refresh: OPEN, TRACKING, the configurations and
+// up to vanishedGets alerts that left both lists.
+func (p *Pane) delta(task string) tea.Cmd {
+	client, gid := p.Ctx.Client, p.Ctx.GroupID
+	var live []string
+	for _, a := range p.alerts {
+		if a.Status == apiclient.AlertOpen || a.Status == apiclient.AlertTracking {
+			live = append(live, a.ID)
+		}
+	}
+	return views.Load(&p.Base, "delta", p.listSeq.Next(), task, func(ctx context.Context) (deltaResult, error) {
+		var d deltaResult
+		for _, st := range []apiclient.AlertStatus{apiclient.AlertOpen, apiclient.AlertTracking} {
+			as, err := client.Alerts().ListAll(ctx, gid, st)
+			if err != nil {
+				return deltaResult{}, fmt.Errorf("list %s alerts: %w", st, err)
+			}
+			d.live = append(d.live, as...)
+		}
+		now := make(map[string]bool, len(d.live))
+		for _, a := range d.live {
+			now[a.ID] = true
+		}
+		for _, id := range live {
+			if now[id] {
+				continue
+			}
+			if len(d.ended) >= vanishedGets {
+				d.unknown++
+				continue
+			}
+			a, err := client.Alerts().Get(ctx, gid, id)
+			var ae *apiclient.Error
+			switch {
+			case errors.As(err, &ae) && ae.Status == 404:
+				d.gone = true
+			case err != nil:
+				return deltaResult{}, fmt.Errorf("get alert %s: %w", id, err)
+			default:
+				d.ended = append(d.ended, *a)
+			}
+		}
+		d.configs, d.configErr = client.AlertConfigs().ListAll(ctx, gid)
+		return d, nil
+	})
+}
+
+// deltaDone merges a refresh.
+func (p *Pane) deltaDone(msg views.Result[deltaResult]) tea.Cmd {
+	if !p.listSeq.Latest(msg.Seq) || p.pass != nil {
+		return nil
+	}
+	if msg.Err != nil {
+		p.failed(msg.Err)
+		return nil
+	}
+	d := msg.Value
+	p.setConfigs(d.configs, d.configErr)
+	news := p.merge(d.live, p.mark)
+	p.merge(d.ended, p.mark)
+	p.refreshes++
+	if d.unknown > 0 || d.gone {
+		p.needFull = true
+	}
+	p.succeeded()
+	p.sortAndShow()
+	return p.announce(news)
+}
+
+// configsDone takes the configurations read with a full pass.
+func (p *Pane) configsDone(msg views.Result[configsResult]) tea.Cmd {
+	if !p.passSeq.Latest(msg.Seq) {
+		return nil
+	}
+	r := msg.Value
+	p.setConfigs(r.configs, msg.Err)
+	if p.loaded {
+		p.rebuildRows() // severities follow the configurations
+	}
+	return nil
+}
+
+func (p *Pane) setConfigs(cs []apiclient.AlertConfig, err error) {
+	p.cfgErr = err
+	if err != nil {
+		return
+	}
+	p.configs = make(map[string]apiclient.AlertConfig, len(cs))
+	p.cfgOrder = p.cfgOrder[:0]
+	for _, c := range cs {
+		p.configs[c.ID] = c
+		p.cfgOrder = append(p.cfgOrder, c.ID)
+	}
+	p.rebuildConfigRows()
+}
+
+// failed keeps the data and says since when it is stale.
+func (p *Pane) failed(err error) {
+	if p.err == nil {
+		p.errSince = p.Ctx.Now()
+	}
+	p.err = err
+}
+
+func (p *Pane) succeeded() {
+	p.err, p.errSince = nil, time.Time{}
+	p.freshAt = p.Ctx.Now()
+}
+
+// merge puts alerts in the store in place, marking them seen by mark; it
+// returns the new ones.
+func (p *Pane) merge(as []apiclient.Alert, mark uint32) []apiclient.Alert {
+	var news []apiclient.Alert
+	if p.byID == nil {
+		p.byID = map[string]int{}
+	}
+	if len(p.alerts) == 0 && cap(p.alerts) == 0 && p.pass != nil && p.pass.total > 0 {
+		p.alerts = make([]apiclient.Alert, 0, p.pass.total)
+		p.seen = make([]uint32, 0, p.pass.total)
+		p.fixed = make([]fixedCells, 0, p.pass.total)
+	}
+	for _, a := range as {
+		a = p.compact(a)
+		if i, ok := p.byID[a.ID]; ok {
+			if o := &p.alerts[i]; !o.Created.Equal(a.Created) || o.ClusterName != a.ClusterName ||
+				o.HostnameAndPort != a.HostnameAndPort || o.ReplicaSetName != a.ReplicaSetName {
+				p.fixed[i] = fixedCells{}
+			}
+			p.alerts[i], p.seen[i] = a, mark
+			continue
+		}
+		p.byID[a.ID] = len(p.alerts)
+		p.alerts = append(p.alerts, a)
+		p.seen = append(p.seen, mark)
+		p.fixed = append(p.fixed, fixedCells{})
+		news = append(news, a)
+	}
+	p.countsOK = false
+	return news
+}
+
+// compact interns the strings alerts repeat and drops what the pane never
+// shows, so 100,000 alerts share a few thousand strings.
+func (p *Pane) compact(a apiclient.Alert) apiclient.Alert {
+	if p.intern == nil {
+		p.intern = map[string]string{}
+	}
+	for _, s := range []*string{&a.GroupID, &a.OrgID, &a.AlertConfigID, &a.EventTypeName, &a.ClusterName,
+		&a.HostnameAndPort, &a.ReplicaSetName, &a.MetricName, &a.AcknowledgingUsername} {
+		*s = p.internString(*s)
+	}
+	a.Status = apiclient.AlertStatus(p.internString(string(a.Status)))
+	if a.CurrentValue != nil {
+		a.CurrentValue.Units = p.internString(a.CurrentValue.Units)
+	}
+	a.Links = nil
+	return a
+}
+
+func (p *Pane) internString(s string) string {
+	if s == "" {
+		return ""
+	}
+	if v, ok := p.intern[s]; ok {
+		return v
+	}
+	if len(p.intern) < 1<<16 {
+		p.intern[s] = s
+	}
+	return s
+}
+
+// sortAndShow orders the display (open first, newest first) and rebuilds
+// the rows.
+func (p *Pane) sortAndShow() {
+	if cap(p.order) < len(p.alerts) {
+		p.order = make([]int32, len(p.alerts), cap(p.alerts))
+	}
+	p.order = p.order[:len(p.alerts)]
+	for i := range p.order {
+		p.order[i] = int32(i)
+	}
+	slices.SortStableFunc(p.order, func(i, j int32) int {
+		x, y := &p.alerts[i], &p.alerts[j]
+		xo, yo := x.Status == apiclient.AlertOpen, y.Status == apiclient.AlertOpen
+		if xo != yo {
+			if xo {
+				return -1
+			}
+			return 1
+		}
+		if c := y.Created.Compare(x.Created); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.ID, y.ID)
+	})
+	p.rebuildRows()
+	p.unsettled = nil // the list shows what the server holds now
+	if p.mode == modeDetail {
+		p.renderDetail() // each poll shows the alert as it is now
+	}
+}
+
+// announce rings the bell once for new open CRITICAL or ERROR alerts.
+func (p *Pane) announce(news []apiclient.Alert) tea.Cmd {
+	if !p.firstDone {
+		return nil
+	}
+	var fresh []apiclient.Alert
+	for _, a := range news {
+		if a.Status == apiclient.AlertOpen && loud(severityOf(a, p.configs)) {
+			fresh = append(fresh, a)
+		}
+	}
+	if len(fresh) == 0 {
+		return nil
+	}
+	slices.SortFunc(fresh, func(x, y apiclient.Alert) int { return y.Created.Compare(x.Created) })
+	a := fresh[0]
+	text := fmt.Sprintf("new %s alert: %s on %s", severityOf(a, p.configs), a.EventTypeName, target(a))
+	if len(fresh) > 1 {
+		text += fmt.Sprintf(" (and %d more)", len(fresh)-1)
+	}
+	// One bell per refresh, however many alerts opened.
+	return tea.Batch(tea.Raw("\a"), views.Toast(components.Sanitize(text), false))
+}
+
+// progress says how far a first pass is, for the header.
+func (p *Pane) progress() string {
+	ps := p.pass
+	if ps == nil || p.firstDone || ps.total == 0 {
+		return ""
+	}
+	return fmt.Sprintf("loading %d of %d", min(len(p.alerts), ps.total), ps.total)
+}
+
+// staleText says since when the data is stale and why, for the header.
+func (p *Pane) staleText() string {
+	if p.err == nil {
+		return ""
+	}
+	s := "refresh failed: " + errText(p.err)
+	if !p.freshAt.IsZero() {
+		s = "stale, data from " + age(p.Ctx.Now().Sub(p.freshAt)) + " ago · " + s
+	}
+	return s
+}

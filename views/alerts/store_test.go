@@ -1,0 +1,165 @@
+package alerts
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
+	"github.com/dbadmin-tui/dbadmin-tui/apisim"
+	"github.com/dbadmin-tui/dbadmin-tui/views"
+	"github.com/dbadmin-tui/dbadmin-tui/views/viewstest"
+)
+
+// fill loads alerts into the pane as a full pass would, page by page.
+func fill(p *Pane, as []apiclient.Alert) {
+	p.mark++
+	p.pass = &pass{total: len(as), pages: (len(as) + perPage - 1) / perPage, mark: p.mark}
+	for i := 0; i < len(as); i += perPage {
+		p.merge(as[i:min(i+perPage, len(as))], p.mark)
+	}
+	p.loaded = true
+	p.finishPass()
+}
+
+// raise opens an incident on a cluster and returns its id and its alerts' ids.
+func (e *paneEnv) raise(cluster string) (string, []string) {
+	e.T.Helper()
+	zero := 0
+	_, err := e.sim.Client.AlertConfigs().Create(context.Background(), apisim.DemoPaymentsID, apiclient.AlertConfig{Enabled: true,
+		EventTypeName: "FTDC_SETTINGS_UPDATED", SeverityOverride: apiclient.SeverityWarning,
+		Matchers:      []apiclient.Matcher{{FieldName: "CLUSTER_NAME", Operator: apiclient.MatchEquals, Value: cluster}},
+		Notifications: []apiclient.Notification{{TypeName: apiclient.NotifyEmail, EmailAddress: "a@example.com", DelayMin: &zero, IntervalMin: 60}}})
+	require.NoError(e.T, err)
+	e.sim.Clock.Advance(time.Minute)
+	out := e.sim.Control("POST", "/incidents", fmt.Sprintf(`{"groupId":%q,"eventTypeName":"FTDC_SETTINGS_UPDATED","clusterName":%q}`, apisim.DemoPaymentsID, cluster))
+	in, _ := out["incident"].(map[string]any)
+	var ids []string
+	as, _ := out["alerts"].([]any)
+	for _, a := range as {
+		ids = append(ids, a.(map[string]any)["id"].(string))
+	}
+	require.NotEmpty(e.T, ids)
+	return in["id"].(string), ids
+}
+
+func (e *paneEnv) status(id string) apiclient.AlertStatus {
+	a, ok := e.p.alert(id)
+	require.True(e.T, ok, "alert %s held", id)
+	return a.Status
+}
+
+func TestRefreshReadsOpenAndTrackingOnly(t *testing.T) {
+	e := newPaneEnv(t)
+	require.True(t, e.p.firstDone)
+	held := len(e.p.alerts)
+
+	// A new alert: the refresh finds it among the open ones.
+	incident, ids := e.raise("payments-rs")
+	mark := e.sim.Mark()
+	e.Send(views.RefreshMsg{})
+	reqs := e.sim.RequestsSince(mark)
+	assert.Len(t, reqs, 3, "OPEN, TRACKING and the configurations: %v", reqs)
+	assert.Equal(t, held+len(ids), len(e.p.alerts))
+	assert.Equal(t, apiclient.AlertOpen, e.status(ids[0]))
+	assert.Contains(t, e.Screen(), fmt.Sprintf("%d alerts", held+len(ids)))
+
+	// It ends: it leaves the open list and is read alone to learn how.
+	e.sim.Clock.Advance(time.Minute)
+	e.sim.Control("POST", "/incidents/"+incident+"/resolve", "")
+	mark = e.sim.Mark()
+	e.Send(views.RefreshMsg{})
+	reqs = e.sim.RequestsSince(mark)
+	assert.LessOrEqual(t, len(reqs), 3+vanishedGets, "%v", reqs)
+	assert.Contains(t, strings.Join(reqs, "\n"), "/alerts/"+ids[0])
+	assert.Equal(t, apiclient.AlertClosed, e.status(ids[0]))
+	assert.Equal(t, held+len(ids), len(e.p.alerts), "no alert lost or doubled")
+}
+
+func TestFullPassComesBackRarely(t *testing.T) {
+	e := newPaneEnv(t)
+	mark := e.sim.Mark()
+	for range fullEvery {
+		e.Send(views.RefreshMsg{})
+	}
+	var pages int
+	for _, r := range e.sim.Requests()[mark:] {
+		if strings.HasSuffix(r.Path, "/alerts") && !strings.Contains(r.Query, "status=") {
+			pages++
+		}
+	}
+	assert.Zero(t, pages, "no full pass within %d refreshes", fullEvery)
+	e.Send(views.RefreshMsg{})
+	assert.True(t, e.p.firstDone)
+	assert.Zero(t, e.p.refreshes, "a full pass ran after %d refreshes", fullEvery)
+}
+
+// flaky fails the requests whose URL contains a string, while armed.
+type flaky struct {
+	next  http.RoundTripper
+	match string
+	armed atomic.Bool
+	hits  atomic.Int32
+}
+
+func (f *flaky) RoundTrip(r *http.Request) (*http.Response, error) {
+	if f.armed.Load() && strings.Contains(r.URL.String(), f.match) {
+		f.hits.Add(1)
+		return nil, errors.New("connection reset by peer")
+	}
+	return f.next.RoundTrip(r)
+}
+
+func TestFailedPageKeepsDataAndIsRetried(t *testing.T) {
+	sim := viewstest.NewSim(t, viewstest.SimOptions{})
+	require.NoError(t, sim.Server.AddAlerts(apisim.DemoPaymentsID, 2000)) // 5 pages of 500
+	tr := &flaky{next: http.DefaultTransport, match: "pageNum=3"}
+	client, err := apiclient.New(apiclient.Options{BaseURL: sim.URL, Service: "atlas", MaxRetries: -1,
+		Auth: apiclient.DigestAuth("org-owner", "org-owner-secret"), HTTPClient: &http.Client{Transport: tr}})
+	require.NoError(t, err)
+	ctx := sim.Context(Registration)
+	ctx.Client, ctx.Gate = client, nil
+	p := New(ctx).(*Pane)
+	d := viewstest.NewDriver(t, p)
+	p.SetSize(120, 30)
+
+	tr.armed.Store(true)
+	d.Run(p.Init())
+	require.True(t, p.loaded, "the rows of the pages that came show")
+	assert.Equal(t, 2172-perPage, len(p.alerts), "every page but the failed one is held")
+	assert.Contains(t, d.Screen(), "page 3")
+	assert.Contains(t, d.Screen(), "loading 1672 of 2172")
+	assert.False(t, p.firstDone)
+
+	// The next tick asks for page 3 alone; it fails again: nothing is lost.
+	mark := sim.Mark()
+	d.Send(views.RefreshMsg{})
+	assert.Empty(t, sim.RequestsSince(mark), "only page 3 is asked again, and it never reaches the server")
+	assert.Equal(t, 2, int(tr.hits.Load()))
+	assert.Equal(t, 2172-perPage, len(p.alerts))
+
+	// The server answers again: page 3 and the rest complete the list.
+	tr.armed.Store(false)
+	sim.Clock.Advance(2 * time.Minute)
+	d.Send(views.RefreshMsg{})
+	assert.True(t, p.firstDone)
+	assert.Equal(t, 2172, len(p.alerts))
+	assert.NotContains(t, d.Screen(), "refresh failed")
+
+	// A refresh that fails later: the list stays, marked stale with its age.
+	tr.match, tr.armed = "status=OPEN", atomic.Bool{}
+	tr.armed.Store(true)
+	sim.Clock.Advance(3 * time.Minute)
+	d.Send(views.RefreshMsg{})
+	assert.Equal(t, 2172, len(p.alerts))
+	assert.Contains(t, d.Screen(), "refresh failed")
+	assert.Contains(t, d.Screen(), "stale, data from 3m ago")
+}

@@ -1,0 +1,215 @@
+package triage
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
+)
+
+// Kind is what a board row is about; each owns a pane that enter jumps to.
+type Kind string
+
+// The board's kinds, in the order the coverage line names them.
+const (
+	KindAlert    Kind = "alert"    // OPEN, not acknowledged (new: opened in the last 15 min)
+	KindAckEnds  Kind = "ack ends" // acknowledgement ending within the hour
+	KindSnapshot Kind = "snapshot" // failed in the last 24 h
+	KindRestore  Kind = "restore"  // running or failed
+	KindExport   Kind = "export"   // failed
+	KindIndex    Kind = "index"    // FAILED, FAILED synonym mapping, build stuck over an hour
+	KindCluster  Kind = "cluster"  // paused or not IDLE
+	KindVersion  Kind = "version"  // MongoDB past end of life
+)
+
+// Kinds lists every kind.
+var Kinds = []Kind{KindAlert, KindAckEnds, KindSnapshot, KindRestore, KindExport, KindIndex, KindCluster, KindVersion}
+
+// Thresholds of the board.
+const (
+	NewAlertWithin   = 15 * time.Minute
+	AckEndsWithin    = time.Hour
+	FailedSnapWithin = 24 * time.Hour
+	StuckBuildAfter  = time.Hour
+)
+
+// Item is one row of the board: something that needs a human.
+type Item struct {
+	Kind     Kind
+	Severity apiclient.Severity
+	OrgID    string
+	OrgName  string
+	GroupID  string
+	Project  string
+	Cluster  string
+	ItemID   string // the alert, snapshot, job or index id; the cluster name for cluster rows
+	What     string
+	Since    time.Time
+}
+
+// Key is the row id: unique on the board and stable across refreshes.
+func (it Item) Key() string {
+	return string(it.Kind) + "/" + it.GroupID + "/" + it.Cluster + "/" + it.ItemID
+}
+
+// Where is "org › project › cluster".
+func (it Item) Where() string {
+	parts := []string{it.OrgName, it.Project}
+	if it.Cluster != "" {
+		parts = append(parts, it.Cluster)
+	}
+	return strings.Join(parts, " › ")
+}
+
+// Project is one project the board covers.
+type Project struct {
+	OrgID, OrgName, ID, Name string
+}
+
+func (p Project) item(k Kind, sev apiclient.Severity, cluster, id, what string, since time.Time) Item {
+	return Item{Kind: k, Severity: sev, OrgID: p.OrgID, OrgName: p.OrgName, GroupID: p.ID, Project: p.Name,
+		Cluster: cluster, ItemID: id, What: what, Since: since}
+}
+
+// AlertItems are the rows of a project's alerts at now.
+func AlertItems(p Project, alerts []apiclient.Alert, now time.Time) []Item {
+	var out []Item
+	for _, a := range alerts {
+		if a.Status != apiclient.AlertOpen {
+			continue
+		}
+		sev := eventSeverity(a.EventTypeName)
+		target := a.ClusterName
+		switch {
+		case a.Acknowledged(now) && a.AcknowledgedUntil.Sub(now) <= AckEndsWithin:
+			what := fmt.Sprintf("%s: ack ends in %s (%s)", a.EventTypeName, short(a.AcknowledgedUntil.Sub(now)), a.AcknowledgingUsername)
+			out = append(out, p.item(KindAckEnds, sev, target, a.ID, what, a.Created))
+		case !a.Acknowledged(now):
+			what := a.EventTypeName
+			if now.Sub(a.Created) <= NewAlertWithin {
+				what = "new: " + what
+			}
+			if a.HostnameAndPort != "" {
+				what += " on " + a.HostnameAndPort
+			}
+			out = append(out, p.item(KindAlert, sev, target, a.ID, what, a.Created))
+		}
+	}
+	return out
+}
+
+// ClusterItems are the rows of one cluster's own state.
+func ClusterItems(p Project, c apiclient.Cluster, now time.Time) []Item {
+	var out []Item
+	switch {
+	case c.Paused:
+		out = append(out, p.item(KindCluster, apiclient.SeverityInfo, c.Name, c.Name, "cluster paused", time.Time{}))
+	case c.StateName != "" && c.StateName != apiclient.ClusterIdle:
+		out = append(out, p.item(KindCluster, apiclient.SeverityWarning, c.Name, c.Name, "cluster "+string(c.StateName), time.Time{}))
+	}
+	if eol, ok := EndOfLife(c.MongoDBVersion); ok && !now.Before(eol) {
+		out = append(out, p.item(KindVersion, apiclient.SeverityWarning, c.Name, c.Name,
+			fmt.Sprintf("MongoDB %s past end of life (%s)", c.MongoDBVersion, eol.Format("2006-01")), eol))
+	}
+	return out
+}
+
+// BackupItems are the rows of one cluster's snapshots, restores and exports.
+func BackupItems(p Project, cluster string, snaps []apiclient.Snapshot, restores []apiclient.RestoreJob, exports []apiclient.ExportJob, now time.Time) []Item {
+	var out []Item
+	for _, s := range snaps {
+		if s.Status == apiclient.SnapshotFailed && now.Sub(s.CreatedAt) <= FailedSnapWithin {
+			out = append(out, p.item(KindSnapshot, apiclient.SeverityError, cluster, s.ID, "snapshot failed ("+string(s.FrequencyType)+")", s.CreatedAt))
+		}
+	}
+	for _, j := range restores {
+		var since time.Time
+		if j.Timestamp != nil {
+			since = *j.Timestamp
+		}
+		switch {
+		case j.Failed:
+			out = append(out, p.item(KindRestore, apiclient.SeverityError, cluster, j.ID, "restore failed", since))
+		case !j.Cancelled && !j.Expired && j.FinishedAt == nil:
+			to := string(j.DeliveryType)
+			if j.TargetClusterName != "" {
+				to = "to " + j.TargetClusterName
+			}
+			out = append(out, p.item(KindRestore, apiclient.SeverityInfo, cluster, j.ID, "restore running "+to, since))
+		}
+	}
+	for _, j := range exports {
+		if j.State == apiclient.ExportFailed {
+			out = append(out, p.item(KindExport, apiclient.SeverityError, cluster, j.ID, "export failed", j.CreatedAt))
+		}
+	}
+	return out
+}
+
+// IndexItems are the rows of one cluster's search indexes.
+func IndexItems(p Project, cluster string, ixs []apiclient.SearchIndex, now time.Time) []Item {
+	var out []Item
+	for _, ix := range ixs {
+		var since time.Time
+		if v := ix.LatestDefinitionVersion; v != nil && v.CreatedAt != nil {
+			since = *v.CreatedAt
+		}
+		switch {
+		case ix.Status == apiclient.IndexFailed:
+			out = append(out, p.item(KindIndex, apiclient.SeverityError, cluster, ix.IndexID, "index "+ix.Name+" FAILED", since))
+		case ix.SynonymMappingStatus == apiclient.SynonymFailed:
+			out = append(out, p.item(KindIndex, apiclient.SeverityError, cluster, ix.IndexID, "index "+ix.Name+": synonym mapping FAILED", since))
+		case (ix.Status == apiclient.IndexBuilding || ix.Status == apiclient.IndexPending) && !since.IsZero() && now.Sub(since) > StuckBuildAfter:
+			out = append(out, p.item(KindIndex, apiclient.SeverityWarning, cluster, ix.IndexID,
+				"index "+ix.Name+" building for "+short(now.Sub(since)), since))
+		}
+	}
+	return out
+}
+
+// severityRank orders severities, most urgent first.
+func severityRank(s apiclient.Severity) int {
+	switch s {
+	case apiclient.SeverityCritical:
+		return 0
+	case apiclient.SeverityError:
+		return 1
+	case apiclient.SeverityWarning:
+		return 2
+	}
+	return 3
+}
+
+// short is a compact duration: 45s, 12m, 3h, 2d.
+func short(d time.Duration) string {
+	switch {
+	case d < 0:
+		return "0s"
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d.Minutes()))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%dh", int(d.Hours()))
+	}
+	return fmt.Sprintf("%dd", int(d.Hours()/24))
+}
+
+// Alerts carry no severity in the API: the board reads it from the event
+// type the way the alerts pane does when no configuration overrides it
+// (down hosts, lost primaries and blocked writes CRITICAL; failures
+// ERROR; thresholds and things running out WARNING; the rest INFO).
+func eventSeverity(event string) apiclient.Severity {
+	switch {
+	case event == "NO_PRIMARY" || event == "CLUSTER_BLOCK_WRITE" || strings.HasSuffix(event, "_DOWN") ||
+		strings.HasPrefix(event, "AUTO_HEALING_CANNOT"):
+		return apiclient.SeverityCritical
+	case event == "CLUSTER_MONGOS_IS_MISSING", strings.Contains(event, "FAIL"), strings.HasSuffix(event, "_NOT_PAID"):
+		return apiclient.SeverityError
+	case strings.Contains(event, "THRESHOLD"), strings.Contains(event, "RUNNING_OUT"), strings.Contains(event, "ABOUT_TO_EXPIRE"),
+		strings.HasPrefix(event, "AUTO_HEALING_REQUESTED"):
+		return apiclient.SeverityWarning
+	}
+	return apiclient.SeverityInfo
+}

@@ -1,0 +1,32 @@
+package triage
+
+import (
+	"time"
+
+	"github.com/dbadmin-tui/dbadmin-tui/keymap"
+	"github.com/dbadmin-tui/dbadmin-tui/views"
+)
+
+// ID names the pane.
+const ID views.ID = "triage"
+
+// Registration is the pane as the root's list names it.
+var Registration = views.Registration{
+	ID:      ID,
+	Title:   "Triage",
+	Aliases: []string{"tri", "board"},
+	Jump:    "triage board",
+	Table:   true,
+	Board:   true,
+	Poll:    30 * time.Second,
+	Reads: []views.Read{
+		{Desc: "list organizations", Op: "listOrganizations"},
+		{Desc: "list projects of each organization", Op: "listOrganizationProjects"},
+		{Desc: "list open alerts of each project", Op: "listAlerts"},
+		{Desc: "list clusters of each project", Op: "listClusters"},
+	},
+	Actions: []keymap.Action{
+		keymap.NewAction("triage.open", "enter", "open in its pane", "enter"),
+	},
+	New: New,
+}

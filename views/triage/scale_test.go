@@ -1,0 +1,132 @@
+package triage
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"reflect"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
+	"github.com/dbadmin-tui/dbadmin-tui/apisim"
+	"github.com/dbadmin-tui/dbadmin-tui/themes"
+	"github.com/dbadmin-tui/dbadmin-tui/views"
+)
+
+// TestScale200Projects measures the board over --projects 200 at 20 ms a
+// request under apisim's default rate limits, with the pane's Cmds run
+// concurrently as the program runs them. Opt-in (it takes tens of
+// seconds): TRIAGE_SCALE=1 go test -run Scale -v ./views/triage/
+func TestScale200Projects(t *testing.T) {
+	if os.Getenv("TRIAGE_SCALE") == "" {
+		t.Skip("set TRIAGE_SCALE=1 to measure")
+	}
+	srv, err := apisim.New(apisim.Options{Projects: 200, Orgs: 4, Latency: 20 * time.Millisecond})
+	require.NoError(t, err)
+	var reqs, throttled atomic.Int64
+	h := srv.Handler()
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rec := &statusRecorder{ResponseWriter: w}
+		h.ServeHTTP(rec, r)
+		if r.Header.Get("Authorization") != "" {
+			reqs.Add(1)
+			if rec.status == http.StatusTooManyRequests {
+				throttled.Add(1)
+			}
+		}
+	}))
+	defer ts.Close()
+	defer srv.Close()
+	c, err := apiclient.New(apiclient.Options{BaseURL: ts.URL, Service: "atlas", Auth: apiclient.DigestAuth("org-owner", "org-owner-secret")})
+	require.NoError(t, err)
+	ctx := views.Context{Client: c, Theme: themes.MustGet(themes.Mono), Keys: views.Registry{Registration}.Keymap(), Poll: views.DefaultPoll}
+	p := New(ctx).(*Pane)
+	p.SetSize(200, 56)
+
+	var ms0 runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&ms0)
+	start := time.Now()
+	msgs := make(chan tea.Msg, 1024)
+	var wg sync.WaitGroup
+	var run func(tea.Cmd)
+	run = func(cmd tea.Cmd) {
+		if cmd == nil || strings.Contains(runtime.FuncForPC(reflect.ValueOf(cmd).Pointer()).Name(), "Tick") {
+			return
+		}
+		wg.Add(1)
+		go func() { defer wg.Done(); msgs <- cmd() }()
+	}
+	run(p.SetVisible(true))
+	var firstAlerts, complete time.Duration
+	var peak uint64
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	for complete == 0 {
+		var msg tea.Msg
+		select {
+		case msg = <-msgs:
+		case <-time.After(3 * time.Minute):
+			t.Fatalf("the board did not complete: %s", p.coverage())
+		}
+		switch m := msg.(type) {
+		case tea.BatchMsg:
+			for _, c := range m {
+				run(c)
+			}
+			continue
+		}
+		if v := reflect.ValueOf(msg); v.Kind() == reflect.Slice { // a tea.Sequence: its last Cmd is the request
+			run(v.Index(v.Len() - 1).Interface().(tea.Cmd))
+			continue
+		}
+		_, cmd := p.Update(msg)
+		run(cmd)
+		if firstAlerts == 0 && len(p.alerts) > 0 {
+			firstAlerts = time.Since(start)
+		}
+		if len(p.projects) > 0 && len(p.rest) == len(p.projects) && len(p.alerts) == len(p.projects) {
+			complete = time.Since(start)
+		}
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		peak = max(peak, ms.HeapInuse)
+	}
+	first := reqs.Load()
+	// One more refresh: alerts of every project and the rest.
+	mark := reqs.Load()
+	p.gen++
+	run(tea.Batch(p.fanOut(keyAlerts), p.fanOut(keyRest)))
+	for p.pending[keyAlerts]+p.pending[keyRest] > 0 {
+		msg := <-msgs
+		if b, ok := msg.(tea.BatchMsg); ok {
+			for _, c := range b {
+				run(c)
+			}
+			continue
+		}
+		p.Update(msg)
+	}
+	t.Logf("200 projects, 20 ms latency, default budgets: first alert rows %v, complete board %v; requests: first load %d, a refresh %d; 429s %d; heap in use peak %.1f MiB (from %.1f); %d rows",
+		firstAlerts.Round(time.Millisecond), complete.Round(time.Millisecond), first, reqs.Load()-mark, throttled.Load(),
+		float64(peak)/(1<<20), float64(ms0.HeapInuse)/(1<<20), len(p.Items()))
+	require.Zero(t, throttled.Load(), "no 429")
+}
+
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (r *statusRecorder) WriteHeader(code int) {
+	r.status = code
+	r.ResponseWriter.WriteHeader(code)
+}

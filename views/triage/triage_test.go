@@ -1,0 +1,220 @@
+package triage
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
+	"github.com/dbadmin-tui/dbadmin-tui/apisim"
+	"github.com/dbadmin-tui/dbadmin-tui/views"
+	"github.com/dbadmin-tui/dbadmin-tui/views/viewstest"
+)
+
+type env struct {
+	*viewstest.Driver
+	sim  *viewstest.Sim
+	pane *Pane
+}
+
+func newEnv(t *testing.T, identity string, w, h int) *env {
+	t.Helper()
+	sim := viewstest.NewSim(t, viewstest.SimOptions{Identity: identity, Gate: viewstest.GateWithRoles})
+	p := New(sim.Context(Registration)).(*Pane)
+	p.SetSize(w, h)
+	e := &env{Driver: viewstest.NewDriver(t, p), sim: sim, pane: p}
+	e.Run(p.Init())
+	e.Run(p.SetVisible(true))
+	return e
+}
+
+// raw reads one operation as org-owner into plain JSON, apart from the
+// board's typed decoding and rules.
+func raw(t *testing.T, c *apiclient.Client, op string, params map[string]string) []map[string]any {
+	t.Helper()
+	var page struct {
+		Results []map[string]any `json:"results"`
+	}
+	_, err := c.Do(context.Background(), op, apiclient.Request{Params: params, List: &apiclient.ListOptions{ItemsPerPage: 500}}, &page)
+	require.NoError(t, err, op)
+	return page.Results
+}
+
+// truth counts, from what apisim serves, each kind the board should show.
+func truth(t *testing.T, sim *viewstest.Sim) map[Kind]int {
+	t.Helper()
+	c := sim.ClientAs("org-owner", viewstest.NoGate)
+	now := sim.Clock.Now()
+	when := func(v any) time.Time {
+		s, _ := v.(string)
+		tm, _ := time.Parse(time.RFC3339, s)
+		return tm
+	}
+	n := map[Kind]int{}
+	for name, gid := range sim.Server.World().Projects {
+		_ = name
+		for _, a := range raw(t, c, "listAlerts", map[string]string{"groupId": gid}) {
+			if a["status"] != "OPEN" {
+				continue
+			}
+			until := when(a["acknowledgedUntil"])
+			switch {
+			case until.After(now) && until.Sub(now) <= time.Hour:
+				n[KindAckEnds]++
+			case !until.After(now):
+				n[KindAlert]++
+			}
+		}
+		for _, cl := range raw(t, c, "listClusters", map[string]string{"groupId": gid}) {
+			name := cl["name"].(string)
+			if cl["paused"] == true || cl["stateName"] != "IDLE" {
+				n[KindCluster]++
+			}
+			if v := cl["mongoDBVersion"].(string); strings.HasPrefix(v, "3.6.") || strings.HasPrefix(v, "4.0.") || strings.HasPrefix(v, "4.4.") {
+				n[KindVersion]++ // the series past end of life on 2025-06-01
+			}
+			size := ""
+			if rs, ok := cl["replicationSpecs"].([]any); ok && len(rs) > 0 {
+				rc := rs[0].(map[string]any)["regionConfigs"].([]any)[0].(map[string]any)
+				size, _ = rc["electableSpecs"].(map[string]any)["instanceSize"].(string)
+			}
+			if cl["paused"] == true || size == "M0" || size == "M2" || size == "M5" {
+				continue
+			}
+			p := map[string]string{"groupId": gid, "clusterName": name}
+			for _, s := range raw(t, c, "listReplicaSetBackups", p) {
+				if s["status"] == "failed" && now.Sub(when(s["createdAt"])) <= 24*time.Hour {
+					n[KindSnapshot]++
+				}
+			}
+			for _, j := range raw(t, c, "listBackupRestoreJobs", p) {
+				if j["failed"] == true || (j["cancelled"] != true && j["expired"] != true && j["finishedAt"] == nil) {
+					n[KindRestore]++
+				}
+			}
+			for _, j := range raw(t, c, "listBackupExportJobs", p) {
+				if j["state"] == "Failed" {
+					n[KindExport]++
+				}
+			}
+			var ixs []map[string]any
+			if _, err := c.Do(context.Background(), "listAtlasSearchIndexesCluster", apiclient.Request{Params: p}, &ixs); err != nil {
+				var apiErr *apiclient.Error
+				require.ErrorAs(t, err, &apiErr)
+				require.Equal(t, 400, apiErr.Status, "%s: %v", name, err) // before 4.2: no search
+			}
+			for _, ix := range ixs {
+				v, _ := ix["latestDefinitionVersion"].(map[string]any)
+				building := ix["status"] == "BUILDING" || ix["status"] == "PENDING"
+				if ix["status"] == "FAILED" || ix["synonymMappingStatus"] == "FAILED" || (building && now.Sub(when(v["createdAt"])) > time.Hour) {
+					n[KindIndex]++
+				}
+			}
+		}
+	}
+	return n
+}
+
+func counts(items []Item) map[Kind]int {
+	n := map[Kind]int{}
+	for _, it := range items {
+		n[it.Kind]++
+	}
+	return n
+}
+
+func TestBoardCountsEqualApisimState(t *testing.T) {
+	e := newEnv(t, "org-owner", 120, 40)
+	got := counts(e.pane.Items())
+	want := truth(t, e.sim)
+	for _, k := range Kinds {
+		assert.Positive(t, want[k], "the demo world has a %s row", k)
+	}
+	assert.Equal(t, want, got)
+	assert.Contains(t, e.pane.coverage(), "12 of 12 projects")
+
+	// The world moves: the running restores finish, a new alert opens;
+	// the next polls follow.
+	e.sim.Clock.Advance(5 * time.Hour)
+	for range restEvery {
+		e.Send(e.pane.Tick())
+	}
+	assert.Equal(t, truth(t, e.sim), counts(e.pane.Items()))
+}
+
+func TestBoardFillsAlertsFirstAndOnlyInTheBackground(t *testing.T) {
+	sim := viewstest.NewSim(t, viewstest.SimOptions{Gate: viewstest.GateWithRoles})
+	p := New(sim.Context(Registration)).(*Pane)
+	p.SetSize(120, 40)
+	d := viewstest.NewDriver(t, p)
+	mark := sim.Mark()
+	d.Run(p.Init())
+	assert.Empty(t, sim.RequestsSince(mark), "nothing is read before the board is shown")
+	d.Run(p.SetVisible(true))
+	reqs := sim.RequestsSince(mark)
+	firstRest := len(reqs)
+	lastAlerts := 0
+	for i, r := range reqs {
+		if strings.HasSuffix(r, "/alerts") {
+			lastAlerts = i
+		} else if strings.Contains(r, "/groups/") && firstRest == len(reqs) {
+			firstRest = i
+		}
+	}
+	assert.Less(t, lastAlerts, firstRest, "every project's alerts before the rest: %v", reqs)
+	for _, w := range sim.Writes() {
+		t.Errorf("the board wrote: %s", w)
+	}
+}
+
+func TestProjectsTheRoleCannotReadAreListedOnceAndNotRetried(t *testing.T) {
+	e := newEnv(t, "payments-oncall", 120, 40)
+	assert.Contains(t, e.pane.coverage(), "8 not visible (role)")
+	assert.Contains(t, e.Screen(), "not visible (role)")
+	for gid := range e.pane.hidden {
+		assert.NotEqual(t, apisim.DemoPaymentsID, gid)
+	}
+	mark := e.sim.Mark()
+	for range restEvery {
+		e.Send(e.pane.Tick())
+	}
+	for _, r := range e.sim.RequestsSince(mark) {
+		for gid := range e.pane.hidden {
+			assert.NotContains(t, r, gid, "a hidden project is not asked again")
+		}
+	}
+}
+
+func TestEnterJumpsToTheOwningPane(t *testing.T) {
+	e := newEnv(t, "org-owner", 120, 40)
+	seen := map[Kind]views.JumpMsg{}
+	for _, it := range e.pane.Items() {
+		if _, ok := seen[it.Kind]; ok {
+			continue
+		}
+		require.True(t, e.pane.table.SetCursorID(it.Key()))
+		msg := e.pane.open()()
+		j := msg.(views.JumpMsg)
+		seen[it.Kind] = j
+		assert.Equal(t, it.GroupID, j.GroupID)
+		assert.Equal(t, ID, j.From)
+	}
+	assert.Equal(t, views.ID("alerts"), seen[KindAlert].Pane)
+	assert.Equal(t, views.ID("backups"), seen[KindRestore].Pane)
+	assert.Equal(t, "restores", seen[KindRestore].View)
+	assert.Equal(t, views.ID("search"), seen[KindIndex].Pane)
+	assert.NotEmpty(t, seen[KindIndex].Cluster)
+}
+
+func TestBoardGolden(t *testing.T) {
+	for _, sz := range []struct{ w, h int }{{80, 24}, {120, 40}, {200, 60}} {
+		e := newEnv(t, "org-owner", sz.w, sz.h-4) // the root's header, tabs and footer take four lines
+		viewstest.Golden(t, fmt.Sprintf("triage/board_%dx%d", sz.w, sz.h), ansi.Strip(e.pane.View()))
+	}
+}
