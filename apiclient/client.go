@@ -91,6 +91,8 @@ type Client struct {
 	mu           sync.Mutex
 	deprecations map[string]Deprecation
 
+	knownMig knownMigrations // live migrations this session started or read
+
 	// skew is the server's clock minus ours, in nanoseconds, from the Date
 	// header of the latest answer (see Now).
 	skew atomic.Int64

@@ -215,7 +215,11 @@ type AvailableDeployment struct {
 
 // Create starts a live migration.
 func (s MigrationService) Create(ctx context.Context, groupID string, req MigrationRequest) (*LiveMigration, error) {
-	return sendChecked[LiveMigration](ctx, s.c, "create migration", req.Validate(), "createPushMigration", Request{Params: groupParams(groupID), Body: req})
+	m, err := sendChecked[LiveMigration](ctx, s.c, "create migration", req.Validate(), "createPushMigration", Request{Params: groupParams(groupID), Body: req})
+	if err == nil {
+		s.c.knownMig.note(groupID, req.Destination.ClusterName, m, s.c.Now())
+	}
+	return m, err
 }
 
 // Validate asks the service to check a migration request.
@@ -230,7 +234,11 @@ func (s MigrationService) ValidationStatus(ctx context.Context, groupID, validat
 
 // Get fetches a live migration.
 func (s MigrationService) Get(ctx context.Context, groupID, migrationID string) (*LiveMigration, error) {
-	return getJSON[LiveMigration](ctx, s.c, "getPushMigration", Request{Params: groupParams(groupID, "liveMigrationId", migrationID)})
+	m, err := getJSON[LiveMigration](ctx, s.c, "getPushMigration", Request{Params: groupParams(groupID, "liveMigrationId", migrationID)})
+	if err == nil {
+		s.c.knownMig.note(groupID, "", m, s.c.Now())
+	}
+	return m, err
 }
 
 // Cutover completes a migration: synchronization with the source stops.

@@ -265,7 +265,7 @@ func TestOtherRequestValidation(t *testing.T) {
 	refused(t, sent, err, "iamAssumedRoleArn")
 	err = c.Settings().DeauthorizeAccessRole(ctx, wGroup, "aws", wRole)
 	refused(t, sent, err, "cloudProvider")
-	_, err = c.Projects().DatabaseMeasurements(ctx, wGroup, wHost+":27017", "shop", MeasurementOptions{Period: "PT1H"})
+	_, err = c.Clusters().DatabaseMeasurements(ctx, wGroup, wHost+":27017", "shop", MeasurementOptions{Period: "PT1H"})
 	refused(t, sent, err, "granularity")
 }
 

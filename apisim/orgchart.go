@@ -183,7 +183,7 @@ func (g *seeder) chartAlerts(p *Project, cl *Cluster, cfgs []*AlertConfig) {
 		}
 		if t.metric != "" {
 			a.MetricName = t.metric
-			a.CurrentValue = &CurrentValue{Number: t.value, Units: t.units}
+			a.CurrentValue = &CurrentValue{Number: t.value, Units: readingUnits(t.units)}
 		}
 		switch {
 		case i == n-1 && g.rng.IntN(3) == 0:
@@ -191,7 +191,7 @@ func (g *seeder) chartAlerts(p *Project, cl *Cluster, cfgs []*AlertConfig) {
 			a.Updated, a.LastNotified = a.Created, nil
 		case i == n-2 && g.rng.IntN(2) == 0:
 			until := g.now.Add(time.Duration(10+g.rng.IntN(40)) * time.Minute)
-			a.AcknowledgedUntil, a.AcknowledgingUsername, a.AcknowledgementComment = &until, "project-owner", "on it"
+			a.AcknowledgedUntil, a.AcknowledgingUsername, a.AcknowledgementComment = &until, userEmail("project-owner"), "on it"
 		case g.rng.IntN(3) == 0:
 			res := created.Add(time.Duration(10+g.rng.IntN(300)) * time.Minute)
 			a.Status, a.Resolved, a.Updated = "CLOSED", &res, res

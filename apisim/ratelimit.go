@@ -67,7 +67,7 @@ func defaultEndpointSets() []EndpointSet {
 			Default: RateLimit{100, 100, 60}, match: func(o catalog.Op) bool { return strings.HasPrefix(o.Path, "/rateLimits") }},
 		{ID: "alertsRead_group", Name: "Alerts read", Scope: ScopeProject,
 			Default: RateLimit{10000, 5000, 60}, match: func(o catalog.Op) bool {
-				return read(o) && has(o, "groupId") && (o.Area == "alerts" || (o.Legacy && strings.Contains(o.Path, "/alerts")))
+				return read(o) && has(o, "groupId") && (o.Area == catalog.AreaAlerts || (o.Legacy && strings.Contains(o.Path, "/alerts")))
 			}},
 		{ID: "projectRead_group", Name: "Project read", Scope: ScopeProject,
 			Default: RateLimit{10000, 5000, 60}, match: func(o catalog.Op) bool { return read(o) && has(o, "groupId") }},

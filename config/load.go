@@ -97,6 +97,9 @@ type Resolved struct {
 	// accounts whose roles the server does not report; nil when not listed.
 	Roles    []catalog.Assignment
 	ReadOnly bool
+	// TriageOrgs and TriageProjects narrow the Triage board to these
+	// organizations and projects (names or ids); empty: everything visible.
+	TriageOrgs, TriageProjects []string
 
 	Theme     string              // dark, light, mono, or "" to follow the terminal
 	Keys      map[string][]string // action name -> keys, validated by the keymap
@@ -263,6 +266,7 @@ func Load(opts LoadOptions) (*Resolved, error) {
 		if ownLayer.readOnly != nil {
 			r.ReadOnly = *ownLayer.readOnly
 		}
+		r.TriageOrgs, r.TriageProjects = ownLayer.triageOrgs, ownLayer.triageProjects
 	}
 
 	if len(flagLayer.values) > 0 {

@@ -170,6 +170,8 @@ ops_manager_url = "http://127.0.0.1:8080"
 service_segment = "sim"
 public_api_key = "ownPubKey"
 read_only = true
+triage_orgs = ["Demo-Org"]
+triage_projects = ["payments", "5e2211c17a3e5a48f5497de4"]
 
 [[default.roles]]
 role = "GROUP_OWNER"
@@ -186,6 +188,8 @@ org_id = "o1"
 	assert.Equal(t, "cli-private-0000-1111", r.PrivateKey.Reveal(), "keys our profile does not set come from the CLI's")
 	assert.Equal(t, "5e2211c17a3e5a48f5497de4", r.ProjectID)
 	assert.True(t, r.ReadOnly)
+	assert.Equal(t, []string{"Demo-Org"}, r.TriageOrgs)
+	assert.Equal(t, []string{"payments", "5e2211c17a3e5a48f5497de4"}, r.TriageProjects)
 	assert.Equal(t, "mono", r.Theme)
 	assert.Equal(t, []catalog.Assignment{
 		{RoleName: catalog.GroupOwner, GroupID: "g1"},
@@ -383,6 +387,9 @@ func TestSettingsErrorsNameTheKey(t *testing.T) {
 		{"keys not strings", "[keys]\nquit = [1]\n", "keys.quit", 0},
 		{"unknown setting", "colour = \"red\"\n", "", 1},
 		{"unknown profile key", "[default]\npublic_key = \"x\"\n", "default", 2},
+		{"triage_orgs not a list", "[default]\ntriage_orgs = \"Demo-Org\"\n", "default.triage_orgs", 0},
+		{"triage_projects empty name", "[default]\ntriage_projects = [\"\"]\n", "default.triage_projects", 0},
+		{"triage_projects twice", "[default]\ntriage_projects = [\"a\", \"a\"]\n", "default.triage_projects", 0},
 		{"bad read_only", "[default]\nread_only = \"yes\"\n", "default.read_only", 0},
 		{"unknown role", "[[default.roles]]\nrole = \"GROUP_KING\"\ngroup_id = \"g\"\n", "default.roles[0].role", 0},
 		{"project role without group", "[[default.roles]]\nrole = \"GROUP_OWNER\"\norg_id = \"o\"\n", "default.roles[0].group_id", 0},

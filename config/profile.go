@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -29,6 +30,9 @@ const (
 	keyServiceSegment = "service_segment"
 	keyRoles          = "roles"
 	keyReadOnly       = "read_only"
+	// The Triage board's narrowing: organizations and projects by name or id.
+	keyTriageOrgs     = "triage_orgs"
+	keyTriageProjects = "triage_projects"
 )
 
 // stringKeys are the string-valued profile keys a layer carries.
@@ -65,6 +69,8 @@ type layer struct {
 	roles    []catalog.Assignment
 	hasRoles bool
 	readOnly *bool
+	// triage: triage_orgs, triage_projects (nil when not set)
+	triageOrgs, triageProjects []string
 }
 
 func (l *layer) get(key string) (string, bool) {
@@ -132,6 +138,12 @@ func readProfileLayer(f *tomlFile, name string, t map[string]any, strict bool) (
 	if set {
 		l.readOnly = &ro
 	}
+	if l.triageOrgs, err = getNames(f, t, keyTriageOrgs, where); err != nil {
+		return nil, err
+	}
+	if l.triageProjects, err = getNames(f, t, keyTriageProjects, where); err != nil {
+		return nil, err
+	}
 	if _, ok := t[keyRoles]; ok {
 		roles, err := readRoles(f, t[keyRoles], where+keyRoles)
 		if err != nil {
@@ -139,7 +151,7 @@ func readProfileLayer(f *tomlFile, name string, t map[string]any, strict bool) (
 		}
 		l.roles, l.hasRoles = roles, true
 	}
-	known := map[string]bool{keyBaseURL: true, keyReadOnly: true, keyRoles: true}
+	known := map[string]bool{keyBaseURL: true, keyReadOnly: true, keyRoles: true, keyTriageOrgs: true, keyTriageProjects: true}
 	for _, k := range stringKeys {
 		known[k] = true
 	}
@@ -219,4 +231,31 @@ func sortedNames[V any](m map[string]V) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// getNames reads a list of names or ids (triage_orgs = ["Acme", "5f..."]):
+// each a non-empty string, none twice.
+func getNames(f *tomlFile, t map[string]any, key, where string) ([]string, error) {
+	v, ok := t[key]
+	if !ok {
+		return nil, nil
+	}
+	bad := &FileError{Path: f.path, Key: where + key, Msg: `must list names or ids as strings, e.g. ["Demo-Org", "payments"]`}
+	list, ok := v.([]any)
+	if !ok {
+		return nil, bad
+	}
+	out := make([]string, 0, len(list))
+	for _, item := range list {
+		s, ok := item.(string)
+		if !ok || strings.TrimSpace(s) == "" {
+			return nil, bad
+		}
+		s = strings.TrimSpace(s)
+		if slices.Contains(out, s) {
+			return nil, &FileError{Path: f.path, Key: where + key, Msg: fmt.Sprintf("%q is listed twice", s)}
+		}
+		out = append(out, s)
+	}
+	return out, nil
 }

@@ -61,7 +61,7 @@ func alertPatches(s *Session) int {
 // left out; the one write goes to the row on screen.
 func TestHiddenMarksAreNotActedOn(t *testing.T) {
 	s := StartDemo(t, 80, 24, nil)
-	s.WaitFor("▸  OPEN", wait)
+	s.WaitFor("▸  ● ", wait)
 	s.SendFast("Space", "Space", "/", "NO_PRIMARY", "Enter", "g", "a")
 	s.WaitFor("2 marked rows are hidden by the filter", wait)
 	s.WaitFor("[ ] off", wait)

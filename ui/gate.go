@@ -32,7 +32,13 @@ func (m *Model) check(a keymap.Action) (bool, string) {
 	if a.Op == "" {
 		return true, ""
 	}
-	return m.gate.Allowed(a.Op, m.ctx.GroupID)
+	group := m.ctx.GroupID
+	if p := m.activePane(); p != nil && strings.HasPrefix(a.Name, string(p.ID())+".") {
+		if g, ok := p.(views.ActionGrouper); ok {
+			group = g.ActionGroup()
+		}
+	}
+	return m.gate.Allowed(a.Op, group)
 }
 
 // bound reports whether key k is one of the action's keys. It ignores the

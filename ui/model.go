@@ -70,6 +70,9 @@ type Options struct {
 	// ExportDir is where saved files go (DefaultExportDir, or the config's
 	// export_dir); "" saves into the current directory.
 	ExportDir string
+	// TriageOrgs and TriageProjects narrow the Triage board (the profile's
+	// triage_orgs, triage_projects).
+	TriageOrgs, TriageProjects []string
 }
 
 type phase int
@@ -189,6 +192,7 @@ func New(o Options) (*Model, error) {
 	m.ctx = views.Context{
 		Client: o.Client, Gate: m.gate, Theme: m.theme, Keys: m.keys, Clock: o.Clock, Wall: o.Wall,
 		Profile: o.Profile, ReadOnly: o.ReadOnly, Poll: o.Poll, LogBuffer: o.LogBuffer, ExportDir: o.ExportDir,
+		TriageOrgs: o.TriageOrgs, TriageProjects: o.TriageProjects,
 	}
 	for i, id := range o.Panes.IDs() {
 		if id == o.Pane {

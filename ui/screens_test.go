@@ -88,6 +88,12 @@ func TestClusterNarrowsEveryPane(t *testing.T) {
 		"accesslogs": func(t *testing.T, s string) { assert.Contains(t, s, "Access log · cluster payments-rs") },
 		"migration":  func(t *testing.T, s string) { assert.Contains(t, s, "payments-rs") },
 		"settings":   func(t *testing.T, s string) { assert.Contains(t, s, "project-wide") },
+		// The board spans every project of every organization: a cluster of
+		// one project does not narrow it (the header still names it).
+		"triage": func(t *testing.T, s string) {
+			assert.Contains(t, s, "› payments › payments-rs")
+			assert.Contains(t, s, "Acme-Retail ›")
+		},
 	}
 	for _, r := range ui.Panes() {
 		t.Run(string(r.ID), func(t *testing.T) {

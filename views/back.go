@@ -11,6 +11,13 @@ type Backer interface {
 	CanGoBack() bool
 }
 
+// ActionGrouper is a pane whose actions act on another project than the
+// context's (the Triage board: the selected row's); the gate asks about
+// ActionGroup() for its actions.
+type ActionGrouper interface {
+	ActionGroup() string
+}
+
 // ErrorsResolvedMsg tells the root that the cause of the errors it shows
 // is gone (a cluster was picked after "pick a cluster first"): it clears
 // them rather than let them outlive their cause.

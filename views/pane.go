@@ -155,6 +155,10 @@ type Context struct {
 	LogBuffer int
 	// ExportDir is where saved files go when the user names no directory.
 	ExportDir string
+	// TriageOrgs and TriageProjects narrow the Triage board to these
+	// organizations and projects, by name or id (the profile's
+	// triage_orgs, triage_projects); empty: every one the caller sees.
+	TriageOrgs, TriageProjects []string
 }
 
 // Now is the context's clock, or time.Now when none is set.

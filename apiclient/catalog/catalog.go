@@ -46,7 +46,7 @@ const (
 // Op is one operation of the Administration API.
 type Op struct {
 	ID       string    // the spec's operation name
-	Area     string    // alerts, backups, search, accesslogs, migration, settings, picker, other
+	Area     Area      // the part of the API, and so the client service, it belongs to
 	Method   string    // GET, POST, PUT, PATCH, DELETE
 	Path     string    // template under the root, e.g. /groups/{groupId}/alerts
 	Legacy   bool      // served under /api/{service}/v1.0 with application/json
@@ -180,8 +180,8 @@ func All() []Op {
 	out := make([]Op, len(ops))
 	copy(out, ops)
 	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].Area != out[j].Area {
-			return out[i].Area < out[j].Area
+		if a, b := out[i].Area.String(), out[j].Area.String(); a != b {
+			return a < b
 		}
 		return out[i].ID < out[j].ID
 	})

@@ -18,7 +18,7 @@ func TestEveryOperationIsWellFormed(t *testing.T) {
 		assert.True(t, methods[op.Method], "%s: method %q", op.ID, op.Method)
 		assert.True(t, op.Path == "" || op.Path[0] == '/', "%s: path %q", op.ID, op.Path)
 		assert.NotZero(t, op.OK, "%s: success status", op.ID)
-		assert.NotEmpty(t, op.Area, op.ID)
+		assert.True(t, op.Area.Known(), "%s: area %s", op.ID, op.Area)
 		assert.NotEmpty(t, op.Summary, op.ID)
 		if op.Legacy {
 			assert.Empty(t, op.Versions, "%s: legacy ops use application/json", op.ID)
@@ -161,4 +161,29 @@ func TestV1SurfaceIsDerived(t *testing.T) {
 		}
 		seen[p] = op.ID
 	}
+}
+
+// TestEveryOperationHasAnArea: every operation, the derived v1.0 copies
+// included, names a known area; every area has operations; names are unique.
+func TestEveryOperationHasAnArea(t *testing.T) {
+	count := map[Area]int{}
+	for _, op := range Served() {
+		if assert.True(t, op.Area.Known(), "%s: area %s", op.ID, op.Area) {
+			count[op.Area]++
+		}
+		if op.Source != "" {
+			assert.Equal(t, MustGet(op.Source).Area, op.Area, "%s keeps its v2 operation's area", op.ID)
+		}
+	}
+	names := map[string]Area{}
+	for _, a := range Areas() {
+		assert.NotZero(t, count[a], "area %s has no operation", a)
+		_, dup := names[a.String()]
+		assert.False(t, dup, "area name %s used twice", a)
+		names[a.String()] = a
+	}
+	assert.False(t, AreaNone.Known())
+	assert.Equal(t, "none", AreaNone.String())
+	assert.Equal(t, "area(99)", Area(99).String())
+	assert.Len(t, count, len(Areas()), "every area in use is listed in Areas")
 }

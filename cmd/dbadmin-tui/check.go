@@ -495,7 +495,7 @@ func lookupServiceAccountRoles(ctx context.Context, c *apiclient.Client, clientI
 // service without the flex API (404) simply has none.
 func listProjectClusters(ctx context.Context, c *apiclient.Client, p apiclient.Project) projectClusters {
 	pc := projectClusters{project: p}
-	dedicated, err := c.Projects().AllClusters(ctx, p.ID)
+	dedicated, err := c.Clusters().All(ctx, p.ID)
 	pc.err = err
 	for _, cl := range dedicated {
 		kind := string(cl.ClusterType)
@@ -511,7 +511,7 @@ func listProjectClusters(ctx context.Context, c *apiclient.Client, p apiclient.P
 		}
 		pc.clusters = append(pc.clusters, clusterRow{id: cl.ID, name: cl.Name, kind: kind, version: cl.MongoDBVersion, state: state})
 	}
-	flex, err := c.Projects().AllFlexClusters(ctx, p.ID)
+	flex, err := c.Clusters().AllFlex(ctx, p.ID)
 	if err != nil && !apiclient.IsNotFound(err) {
 		pc.flexErr = err
 	}

@@ -25,7 +25,7 @@ type clusterChoice struct {
 // flex clusters and serverless instances, which it does not list (best
 // effort: an older server may not know those routes).
 func loadClusters(ctx context.Context, c *apiclient.Client, gid string) ([]clusterChoice, error) {
-	cls, err := c.Projects().AllClusters(ctx, gid)
+	cls, err := c.Clusters().All(ctx, gid)
 	if err != nil {
 		return nil, err
 	}
@@ -37,12 +37,12 @@ func loadClusters(ctx context.Context, c *apiclient.Client, gid string) ([]clust
 		}
 		out = append(out, ch)
 	}
-	if fl, err := c.Projects().AllFlexClusters(ctx, gid); err == nil {
+	if fl, err := c.Clusters().AllFlex(ctx, gid); err == nil {
 		for _, f := range fl {
 			out = append(out, clusterChoice{name: f.Name, kind: "flex", why: "flex cluster: no access history"})
 		}
 	}
-	if sl, err := c.Projects().AllServerlessInstances(ctx, gid); err == nil {
+	if sl, err := c.Clusters().AllServerless(ctx, gid); err == nil {
 		for _, s := range sl {
 			out = append(out, clusterChoice{name: s.Name, kind: "serverless", why: "serverless instance: no access history"})
 		}

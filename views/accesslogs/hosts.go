@@ -67,7 +67,7 @@ func (p *Pane) openHosts() tea.Cmd {
 	client, gid := p.Ctx.Client, p.Ctx.GroupID
 	p.hostsBusy, p.hostsErr = true, nil
 	return views.Get(&p.Base, "hosts", p.hostSeq.Next(), "loading hosts", func(ctx context.Context) ([]apiclient.Process, error) {
-		return client.Projects().AllProcesses(ctx, gid)
+		return client.Clusters().AllProcesses(ctx, gid)
 	})
 }
 

@@ -88,6 +88,10 @@ func (p *Pane) newWindow() *Window {
 	w := NewWindow(p.since, p.Ctx.Now())
 	// Loading the since window stops once the buffer is full.
 	w.FirstPages = max(1, p.st.capacity()/apiclient.MaxAccessLogs)
+	w.ServerClock = true // the context's clock is the client's Now or the simulator's
+	if p.win != nil {
+		w.Lag = max(w.Lag, p.win.Lag) // the server's lag, learned before
+	}
 	return w
 }
 

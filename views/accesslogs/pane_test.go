@@ -148,6 +148,35 @@ func TestTailGrowsWithoutDuplicatesOrGaps(t *testing.T) {
 	assert.Contains(t, screen(e), "failures ")
 }
 
+// On apisim's steady stream (records 0 to 4 s late) a poll re-reads at most
+// 20% more records than it brings new, one request a poll, and every record
+// is shown once.
+func TestTailRereadsLittle(t *testing.T) {
+	e := newEnv(t, "monitoring-admin", apisim.DemoPaymentsID, "payments-rs", 140, 30)
+	e.advance(5 * time.Second) // the poll that measures the lag
+	read0, fresh0 := e.p.win.Counts()
+	req0 := e.sim.Count("dbAccessHistory")
+	const polls = 120 // ten minutes at the default 5 s
+	for range polls {
+		e.advance(5 * time.Second)
+	}
+	read, fresh := e.p.win.Counts()
+	read, fresh = read-read0, fresh-fresh0
+	t.Logf("%d polls: %d records received, %d new (%.1f%% re-read), lag %s", polls, read, fresh, 100*float64(read-fresh)/float64(fresh), e.p.win.Lag)
+	require.Greater(t, fresh, polls, "the stream brings records")
+	assert.LessOrEqual(t, float64(read-fresh), 0.2*float64(fresh), "re-read %d for %d new", read-fresh, fresh)
+	assert.LessOrEqual(t, e.sim.Count("dbAccessHistory")-req0, polls+2, "one request a poll (and one checking a long answer)")
+	assert.LessOrEqual(t, e.p.win.Lag, 6*time.Second, "the lag follows the server's (under 4 s)")
+	want := keyCounts(e.serverRecords("payments-rs", viewstest.Start.Add(-defaultSince), e.p.win.Newest().Add(999*time.Millisecond)))
+	got := map[string]int{}
+	for _, r := range e.shownRecords() {
+		if !r.At.After(e.p.win.Newest()) {
+			got[r.key()]++
+		}
+	}
+	sameRecords(t, want, got)
+}
+
 // Hidden, the pane stops polling; shown again, it catches up with no gap.
 func TestTailCatchesUpAfterBeingHidden(t *testing.T) {
 	e := newEnv(t, "monitoring-admin", apisim.DemoPaymentsID, "payments-prod", 120, 24)

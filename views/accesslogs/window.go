@@ -14,19 +14,34 @@ import (
 //
 // The service has no cursor: a tail asks for records between start and end
 // (epoch ms), newest first, at most nLogs. Timestamps have one-second
-// resolution, several records share one, and a record may show up a little
-// after its timestamp. So each poll re-reads an overlap before the newest
-// record seen and drops what it has seen (counting identical records, so two
-// genuine attempts that look the same are both kept). Start comes only from
-// server timestamps, never from the dashboard's clock, so clock skew between
-// the two cannot open a gap; end is only start's required partner and is set
-// far enough ahead to cover a server clock that runs ahead.
+// resolution, several records share one, and a record shows up a little
+// after its timestamp (the server's lag). A poll that re-read the recent
+// past to catch late records would pay for it every time: at a 5 s poll and
+// a lag of a few seconds, half of every answer would be records already
+// held. So the tail reads only settled time: each poll asks for the records
+// from where the previous one stopped up to the server's now minus the lag
+// (Lag), and what is newer waits for the next poll. The lag is learned: the
+// first poll after the since window was loaded re-reads Overlap and measures
+// how late the records it finds arrived; afterwards every poll re-reads a
+// short Probe before where the previous one stopped, and a record found
+// there raises Lag to what it showed. So a poll re-reads only the probe
+// (about 10% of what it brings at a 5 s poll), and the tail shows records
+// Lag after they happened. A record later than Lag plus Probe before any was
+// seen that late can be missed.
+//
+// The server's now is taken from the caller's clock when that follows the
+// server's (ServerClock: the client's Now, corrected by the Date header),
+// else from the records: the dashboard's clock plus the largest difference
+// seen between the newest record and it, so a skewed laptop cannot move the
+// window past what the server has. Start comes from where the previous poll
+// stopped.
+// Records are told apart by content, counting identical records, so two
+// genuine attempts that look the same are both kept.
 //
 // A server may return fewer records than asked (a cap, a truncated page).
-// The answer is complete only when it reaches back to the newest record seen
-// before the poll (the overlap guarantees it contains that record); if it
-// does not, the poll asks again for the older part, up to MaxPages, and
-// reports a Gap if it still cannot close it.
+// An answer is complete when it reaches back to the query's start or the
+// server is known not to have cut it; otherwise the poll asks again for the
+// older part, up to MaxPages, and reports a Gap if it still cannot close it.
 
 // Query is one request of the tail.
 type Query struct {
@@ -79,9 +94,17 @@ type Step struct {
 
 // Window tracks what the tail has seen and what to ask next. Use NewWindow.
 type Window struct {
-	// Overlap is how far before the newest record each poll re-reads; a
-	// record that shows up later than this after its timestamp is missed.
+	// Overlap is how far before the newest record the first poll after a
+	// load re-reads to measure the lag; records seen within it are
+	// remembered.
 	Overlap time.Duration
+	// Lag is how long after its timestamp a record is taken to be
+	// visible: polls read up to the server's now minus Lag. It starts at
+	// its initial value and grows to the lag observed.
+	Lag time.Duration
+	// Probe is how far before where the previous poll stopped each poll
+	// re-reads, to observe records later than Lag.
+	Probe time.Duration
 	// Horizon is how far past the larger of the dashboard's now and the
 	// newest record end is set.
 	Horizon time.Duration
@@ -93,6 +116,11 @@ type Window struct {
 	FirstPages int
 	// NLogs is asked of every request.
 	NLogs int
+	// ServerClock says the now passed in is the server's clock to within
+	// a second (the client's Now, which follows the Date header), so
+	// polls may read up to it less Lag; without it the server's now is
+	// judged from its records alone.
+	ServerClock bool
 
 	floor  time.Time // start of the since window
 	newest time.Time // newest timestamp seen; zero before any
@@ -100,6 +128,13 @@ type Window struct {
 	skew   time.Duration // how far the server's clock was seen ahead of ours
 	cap    int           // how many records the server returns when it cuts an answer short; 0: not seen
 	proven int           // the longest answer proven complete
+
+	offset     time.Duration // server clock minus ours, at least: the newest record's time minus ours when it came
+	offsetOK   bool          // offset was measured
+	calibrated bool          // the lag was measured since the last load
+	settled    time.Time     // where the previous poll stopped: all before it was read
+	lastAsk    time.Time     // the server's now (as estimated) when the previous poll began
+	read, kept int           // records received and records that were new, since NewWindow
 
 	round round
 }
@@ -117,18 +152,33 @@ type round struct {
 	fresh      []Record
 	newest     time.Time
 	prevLen    int // records the previous page of the round had
+	mode       roundMode
+	asked      time.Time // the server's now (as estimated) at Begin
+	end        time.Time // the first query's end
+	late       time.Duration
 }
+
+// roundMode says what a poll round reads.
+type roundMode int
+
+const (
+	loadRound      roundMode = iota // the since window, nothing seen yet
+	calibrateRound                  // Overlap before the newest, to measure the lag
+	settledRound                    // from where the previous poll stopped to now minus Lag
+)
 
 // Defaults of NewWindow.
 const (
 	DefaultOverlap  = 2 * time.Minute
+	DefaultLag      = 5 * time.Second
+	DefaultProbe    = 500 * time.Millisecond
 	DefaultHorizon  = 24 * time.Hour
 	DefaultMaxPages = 5
 )
 
 // NewWindow returns a window over the last since (by now).
 func NewWindow(since time.Duration, now time.Time) *Window {
-	w := &Window{Overlap: DefaultOverlap, Horizon: DefaultHorizon, MaxPages: DefaultMaxPages, FirstPages: DefaultMaxPages, NLogs: apiclient.MaxAccessLogs}
+	w := &Window{Overlap: DefaultOverlap, Lag: DefaultLag, Probe: DefaultProbe, Horizon: DefaultHorizon, MaxPages: DefaultMaxPages, FirstPages: DefaultMaxPages, NLogs: apiclient.MaxAccessLogs}
 	w.Reset(since, now)
 	return w
 }
@@ -140,6 +190,7 @@ func (w *Window) Reset(since time.Duration, now time.Time) {
 	w.newest = time.Time{}
 	w.seen = map[string]seenRecord{}
 	w.round = round{}
+	w.calibrated, w.settled, w.lastAsk = false, time.Time{}, time.Time{}
 }
 
 // Newest is the newest record time seen (zero before any).
@@ -148,14 +199,41 @@ func (w *Window) Newest() time.Time { return w.newest }
 // Skew is how far the server's clock has been seen ahead of the dashboard's.
 func (w *Window) Skew() time.Duration { return w.skew }
 
+// Counts returns the records received and the records among them that were
+// new, since the window was made.
+func (w *Window) Counts() (read, fresh int) { return w.read, w.kept }
+
 // Begin starts a poll round and returns its first query.
 func (w *Window) Begin(now time.Time) Query {
-	start := w.floor
-	if !w.newest.IsZero() {
-		start = later(w.floor, w.newest.Add(-w.Overlap))
+	// srv is the server's now as far as its records prove it: never
+	// past it, whichever way the clocks differ; with ServerClock, now
+	// itself less a second.
+	srv := w.newest
+	if w.offsetOK {
+		srv = later(now.Add(w.offset), w.newest)
 	}
-	end := later(now.Add(w.skew), w.newest).Add(w.Horizon)
-	w.round = round{active: true, prevNewest: w.newest}
+	if w.ServerClock {
+		srv = later(srv, now.Add(-time.Second))
+	}
+	far := later(now.Add(w.skew), w.newest).Add(w.Horizon)
+	r := round{active: true, prevNewest: w.newest, asked: srv}
+	var start, end time.Time
+	switch {
+	case w.newest.IsZero():
+		r.mode = loadRound
+		start, end = w.floor, far
+	case !w.calibrated:
+		r.mode = calibrateRound
+		start, end = later(w.floor, w.newest.Add(-w.Overlap)), far
+	default:
+		r.mode = settledRound
+		start = later(w.floor, w.settled.Add(-w.Probe))
+		// end is the last millisecond before the settled second, so the
+		// next poll's start (end plus 1 ms) is a whole second.
+		end = later(srv.Add(-w.Lag).Truncate(time.Second), w.settled).Add(-time.Millisecond)
+	}
+	r.end = end
+	w.round = r
 	return Query{Start: start, End: end, NLogs: w.nLogs()}
 }
 
@@ -174,6 +252,7 @@ func (w *Window) Add(q Query, batch []apiclient.AccessLog, now time.Time) Step {
 	}
 	r := &w.round
 	r.pages++
+	w.read += len(batch)
 	counts := make(map[string]int, len(batch))
 	var oldest, pageNewest time.Time
 	freshHere := 0
@@ -206,6 +285,8 @@ func (w *Window) Add(q Query, batch []apiclient.AccessLog, now time.Time) Step {
 			w.seen[k] = s
 			r.fresh = append(r.fresh, rec)
 			freshHere++
+			w.kept++
+			w.noteLate(rec.At)
 		}
 	}
 	// The answer is complete when it reaches back to the query's start or
@@ -231,7 +312,8 @@ func (w *Window) Add(q Query, batch []apiclient.AccessLog, now time.Time) Step {
 			return w.end(nil, false) // nothing older exists
 		}
 	}
-	if !first && r.pages == 1 && oldest.After(r.prevNewest) && (w.cap == 0 || len(batch) < w.cap) {
+	if !first && r.pages == 1 && !r.prevNewest.Before(q.Start) && !r.prevNewest.After(q.End) &&
+		oldest.After(r.prevNewest) && (w.cap == 0 || len(batch) < w.cap) {
 		// The overlap puts the newest record seen before in every
 		// complete answer; this one stops short of it.
 		w.cap = len(batch)
@@ -261,7 +343,27 @@ func (w *Window) Add(q Query, batch []apiclient.AccessLog, now time.Time) Step {
 
 func (w *Window) firstPages() int { return max(w.FirstPages, 1) }
 
-// end closes the round: fresh records in time order, newest and skew
+// noteLate measures a new record against the previous poll: one it should
+// have had (timestamped before that poll's start of settled time, or before
+// that poll when it read to now) arrived at least that late.
+func (w *Window) noteLate(at time.Time) {
+	r := &w.round
+	if at.IsZero() || w.lastAsk.IsZero() {
+		return
+	}
+	var due bool
+	switch r.mode {
+	case calibrateRound:
+		due = !at.After(w.lastAsk)
+	case settledRound:
+		due = at.Before(w.settled)
+	}
+	if due {
+		r.late = max(r.late, w.lastAsk.Sub(at))
+	}
+}
+
+// end closes the round: fresh records in time order, newest, skew and lag
 // updated, and what is older than the overlap forgotten.
 func (w *Window) end(gap *Gap, truncated bool) Step {
 	r := w.round
@@ -275,7 +377,25 @@ func (w *Window) end(gap *Gap, truncated bool) Step {
 	if r.newest.After(w.newest) {
 		w.newest = r.newest
 	}
+	if r.late > 0 {
+		// A record seen late arrived somewhere between two polls, so
+		// its lag was more than measured: a quarter more, to the next
+		// whole second.
+		w.Lag = max(w.Lag, (r.late + r.late/4 + time.Second - 1).Truncate(time.Second))
+	}
+	switch r.mode {
+	case loadRound:
+	case calibrateRound:
+		w.calibrated = true
+		w.settled = r.asked.Add(-w.Lag).Truncate(time.Second)
+	case settledRound:
+		w.settled = later(w.settled, r.end.Add(time.Millisecond))
+	}
+	w.lastAsk = later(r.asked, r.newest)
 	keep := w.newest.Add(-w.Overlap)
+	if !w.settled.IsZero() {
+		keep = earlier(keep, w.settled.Add(-w.Probe-time.Second))
+	}
 	for k, s := range w.seen {
 		if s.at.Before(keep) {
 			delete(w.seen, k)
@@ -287,9 +407,21 @@ func (w *Window) end(gap *Gap, truncated bool) Step {
 // NoteClock learns how far the server's clock runs ahead of the dashboard's
 // from the newest record, right after an answer arrived.
 func (w *Window) NoteClock(now time.Time) {
-	if d := w.newest.Sub(now); d > w.skew {
-		w.skew = d
+	if w.newest.IsZero() {
+		return
 	}
+	d := w.newest.Sub(now)
+	w.skew = max(w.skew, d)
+	if !w.offsetOK || d > w.offset {
+		w.offset, w.offsetOK = d, true
+	}
+}
+
+func earlier(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
 }
 
 func later(a, b time.Time) time.Time {

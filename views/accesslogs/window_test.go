@@ -105,12 +105,13 @@ func TestWindowTable(t *testing.T) {
 		polls  []pollAt
 	}{
 		{
-			name:   "overlapping polls show each record once",
+			name:   "overlapping polls show each record once, settled ones after the lag",
 			events: []event{mkEvent(sec(1), 0, "a"), mkEvent(sec(2), 0, "b"), mkEvent(sec(3), 0, "c"), mkEvent(sec(12), 0, "d")},
 			polls: []pollAt{
 				{server: sec(5), dash: sec(5), want: []string{"a", "b", "c"}},
 				{server: sec(10), dash: sec(10), want: nil},
-				{server: sec(15), dash: sec(15), want: []string{"d"}},
+				{server: sec(15), dash: sec(15), want: nil}, // d is newer than now minus the lag
+				{server: sec(20), dash: sec(20), want: []string{"d"}},
 			},
 		},
 		{
@@ -287,6 +288,7 @@ func TestWindowPropertyNoDuplicateNoGap(t *testing.T) {
 		s := &fakeServer{events: evs, now: start, limit: limit, rnd: rnd}
 		w := NewWindow(time.Duration(4+rnd.IntN(3))*time.Hour, start.Add(-skew))
 		w.MaxPages, w.FirstPages = 1<<20, 1<<20
+		w.Lag = lagMax + time.Second // learning it is TestWindowLearnsTheLag's
 		var shown []string
 		for s.now.Before(at.Add(lagMax + 2*time.Minute)) {
 			fresh, gaps, truncated := poll(w, s, s.now.Add(-skew))
@@ -306,4 +308,70 @@ func TestWindowPropertyNoDuplicateNoGap(t *testing.T) {
 			t.Fatalf("seed %d (skew %s, lag %s, limit %d): shown %d records, want %d", seed, skew, lagMax, limit, len(shown), len(want))
 		}
 	}
+}
+
+// The lag is learned: a window that starts by believing records show up
+// within a second, on a stream whose records take up to 20 s, measures it
+// on its first poll after the load (and, later, in its probe) and misses
+// nothing.
+func TestWindowLearnsTheLag(t *testing.T) {
+	const maxLag = 20 * time.Second
+	rnd := rand.New(rand.NewPCG(7, 7))
+	var evs []event
+	for i := range 3000 {
+		at := t0.Add(time.Duration(i) * 400 * time.Millisecond)
+		evs = append(evs, mkEvent(at, time.Duration(rnd.Int64N(int64(maxLag))), fmt.Sprint(i)))
+	}
+	s := &fakeServer{events: evs, now: t0.Add(2 * time.Minute)}
+	w := NewWindow(time.Hour, s.now)
+	w.Lag = time.Second
+	shown := map[string]bool{}
+	for s.now.Before(t0.Add(19 * time.Minute)) {
+		fresh, gaps, _ := poll(w, s, s.now)
+		require.Empty(t, gaps)
+		for _, r := range fresh {
+			require.False(t, shown[r.LogLine], "record %s shown twice", r.LogLine)
+			shown[r.LogLine] = true
+		}
+		s.now = s.now.Add(5 * time.Second)
+	}
+	assert.GreaterOrEqual(t, w.Lag, maxLag/2, "the lag was learned")
+	assert.LessOrEqual(t, w.Lag, maxLag*5/4+time.Second, "the lag learned is what was seen and a quarter")
+	missed := 0
+	for _, e := range evs {
+		if !shown[e.log.LogLine] && e.at.Before(w.settled) {
+			missed++
+		}
+	}
+	assert.Zero(t, missed, "records missed")
+	assert.Greater(t, len(shown), 2500)
+}
+
+// On a steady stream a poll re-reads only its probe: the records received
+// are at most 20% more than the new ones, where a fixed two-minute overlap
+// re-read 24 times as many as it brought.
+func TestWindowRereadsLittleOnASteadyStream(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(3, 3))
+	var evs []event
+	for i := range 6000 {
+		// About 1.3 records a second, visible 0 to 4 s after they happen.
+		at := t0.Add(time.Duration(i)*750*time.Millisecond + time.Duration(rnd.IntN(500))*time.Millisecond)
+		evs = append(evs, mkEvent(at, time.Duration(rnd.IntN(4000))*time.Millisecond, fmt.Sprint(i)))
+	}
+	s := &fakeServer{events: evs, now: t0.Add(5 * time.Minute)}
+	w := NewWindow(time.Hour, s.now)
+	for range 2 { // the load and the poll that measures the lag
+		poll(w, s, s.now)
+		s.now = s.now.Add(5 * time.Second)
+	}
+	read0, fresh0 := w.Counts()
+	for range 600 {
+		poll(w, s, s.now)
+		s.now = s.now.Add(5 * time.Second)
+	}
+	read, fresh := w.Counts()
+	read, fresh = read-read0, fresh-fresh0
+	t.Logf("600 polls: %d records received, %d new (%.1f%% re-read)", read, fresh, 100*float64(read-fresh)/float64(fresh))
+	require.Positive(t, fresh)
+	assert.LessOrEqual(t, float64(read-fresh), 0.2*float64(fresh), "re-read %d for %d new", read-fresh, fresh)
 }

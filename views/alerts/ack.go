@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -13,61 +12,26 @@ import (
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
 	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
+	"github.com/dbadmin-tui/dbadmin-tui/views/alertkit"
 )
 
-// The choices of the ack dialog's until field. Forever is 100 years ahead,
-// as the cloud's CLI does it.
+// The ack dialog's pieces live in views/alertkit, shared with the Triage
+// board.
 const (
-	until1h      = "1h"
-	until4h      = "4h"
-	until24h     = "24h"
-	untilCustom  = "until…"
-	untilForever = "forever"
+	until1h      = alertkit.Until1h
+	until4h      = alertkit.Until4h
+	until24h     = alertkit.Until24h
+	untilCustom  = alertkit.UntilCustom
+	untilForever = alertkit.UntilForever
 )
 
-var untilChoices = []string{until1h, until4h, until24h, untilCustom, untilForever}
-
-// customLayout is the local date-time form the custom until accepts
-// besides RFC 3339.
-const customLayout = "2006-01-02 15:04"
-
-// parseUntil turns the dialog's values into acknowledgedUntil.
-func parseUntil(choice, custom string, now time.Time) (time.Time, error) {
-	switch choice {
-	case until1h:
-		return now.Add(time.Hour), nil
-	case until4h:
-		return now.Add(4 * time.Hour), nil
-	case until24h:
-		return now.Add(24 * time.Hour), nil
-	case untilForever:
-		return *apiclient.AckForever(now), nil
-	case untilCustom:
-		custom = strings.TrimSpace(custom)
-		if custom == "" {
-			return time.Time{}, errors.New("type a date and time, e.g. " + now.Add(2*time.Hour).In(now.Location()).Format(customLayout))
-		}
-		t, err := time.Parse(time.RFC3339, custom)
-		if err != nil {
-			t, err = time.ParseInLocation(customLayout, custom, now.Location())
-		}
-		if err != nil {
-			return time.Time{}, fmt.Errorf("%q is not a date-time: use %s (local) or RFC 3339", custom, customLayout)
-		}
-		if !t.After(now) {
-			return time.Time{}, errors.New("must be in the future")
-		}
-		return t, nil
-	}
-	return time.Time{}, fmt.Errorf("unknown choice %q", choice)
-}
-
-func commentRule(v string, _ components.FormValues) error {
-	if n := len([]rune(v)); n > apiclient.MaxAckCommentRunes {
-		return fmt.Errorf("at most %d characters (%d)", apiclient.MaxAckCommentRunes, n)
-	}
-	return nil
-}
+var (
+	parseUntil    = alertkit.ParseUntil
+	commentRule   = alertkit.CommentRule
+	actsOn        = alertkit.ActsOn
+	plural        = alertkit.Plural
+	roundDuration = alertkit.RoundDuration
+)
 
 // ackChoice is every choice of the ack dialog, kept for a retry of the
 // rows that failed: the until choice, the typed date (an absolute time
@@ -98,76 +62,20 @@ func (p *Pane) listedRows() int {
 	return 5
 }
 
-// ackFields are the ack dialog: what it acts on, until at 1h (or the kept
-// choice), the custom date-time (typing there selects "until…"), and the
-// comment, where the cursor starts.
+// ackFields are the ack dialog (alertkit.Dialog): what it acts on, until,
+// the custom date-time and the comment.
 func (p *Pane) ackFields(kept ackChoice, ids, hidden []string) []components.Field {
-	clock := p.Ctx.Now
-	var fields []components.Field
-	if len(ids) > 1 || len(hidden) > 0 {
-		fields = append(fields, components.Field{Key: "targets", Kind: components.FieldNote,
-			Label: actsOn(len(ids)), Value: p.listTargets(ids)})
-	}
-	if len(hidden) > 0 {
-		fields = append(fields,
-			components.Field{Key: "hiddenList", Kind: components.FieldNote,
-				Label: fmt.Sprintf("%d marked %s hidden by the filter:", len(hidden), plural(len(hidden), "row is", "rows are")),
-				Value: p.listTargets(hidden)},
-			components.Field{Key: "hidden", Label: "Include the hidden rows too", Kind: components.FieldToggle})
-	}
-	untilHint := "←/→ choose · forever is 100 years"
-	if len(hidden) > 0 {
-		untilHint = "" // room for the lists on a small terminal
-	}
-	choice := 0
-	if kept.until != "" {
-		choice = max(slices.Index(untilChoices, kept.until), 0)
-	}
-	return append(fields,
-		components.Field{Key: "until", Label: "Acknowledge until", Kind: components.FieldChoice, Choices: untilChoices,
-			Choice: choice, Hint: untilHint},
-		components.Field{Key: "at", Label: "Until (typing here selects until…)", Kind: components.FieldText, CharLimit: 25,
-			Value: kept.at, Placeholder: "YYYY-MM-DD HH:MM (local) or RFC 3339",
-			Selects: &components.Selects{Key: "until", Choice: untilCustom},
-			Validate: func(v string, all components.FormValues) error {
-				if all["until"] != untilCustom {
-					return nil
-				}
-				_, err := parseUntil(untilCustom, v, clock())
-				return err
-			}},
-		components.Field{Key: "comment", Label: "Comment", Kind: components.FieldText, CharLimit: apiclient.MaxAckCommentRunes,
-			Value: kept.comment, Placeholder: "what you are doing about it", Validate: commentRule, Focus: true})
-}
-
-func actsOn(n int) string {
-	if n == 1 {
-		return "Acts on:"
-	}
-	return fmt.Sprintf("Acts on these %d:", n)
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
+	return alertkit.Dialog{Now: p.Ctx.Now, Listed: ids, Hidden: hidden, Name: p.targetLine, Rows: p.listedRows(),
+		Until: kept.until, At: kept.at, Comment: kept.comment}.Fields()
 }
 
 // listTargets names the first rows a bulk action acts on, one a line, then
 // "and N more".
 func (p *Pane) listTargets(ids []string) string {
-	var lines []string
-	n := p.listedRows()
-	for i, id := range ids {
-		if i == n && len(ids) > n+1 {
-			lines = append(lines, fmt.Sprintf("and %d more", len(ids)-n))
-			break
-		}
-		lines = append(lines, "• "+id+"  "+p.describe([]string{id}))
-	}
-	return strings.Join(lines, "\n")
+	return alertkit.ListTargets(ids, p.listedRows(), p.targetLine)
 }
+
+func (p *Pane) targetLine(id string) string { return id + "  " + p.describe([]string{id}) }
 
 // ackable keeps the alerts that can be acknowledged; skipped counts the
 // ones that are over.
@@ -337,15 +245,6 @@ func (p *Pane) submitAck(msg views.ActionMsg) tea.Cmd {
 	confirm := views.ConfirmMsg{Pane: ID, Title: "Shorten an acknowledgement?", Body: body,
 		Action: views.ActionMsg{Name: actAck, Target: targetShorten}}
 	return tea.Sequence(views.FormDone(ID, formAck, nil), func() tea.Msg { return confirm })
-}
-
-// roundDuration says a duration to the minute.
-func roundDuration(d time.Duration) string {
-	d = d.Round(time.Minute)
-	if d < time.Minute {
-		return "less than a minute"
-	}
-	return strings.TrimSuffix(d.String(), "0s")
 }
 
 // openUnack asks for the comment of an unacknowledgement, listing the

@@ -1,7 +1,9 @@
 package alerts
 
 import (
+	"errors"
 	"fmt"
+	"net/url"
 	"strings"
 	"time"
 
@@ -356,7 +358,14 @@ func errText(err error) string {
 		}
 		return components.Sanitize(s)
 	}
-	return components.Sanitize(err.Error())
+	// A request that never got an answer: its cause without the URL and
+	// query, which would push the cause off the screen.
+	s := err.Error()
+	var ue *url.Error
+	if errors.As(err, &ue) && ue.Err != nil {
+		s = strings.Replace(s, ue.Error(), ue.Err.Error(), 1)
+	}
+	return components.Sanitize(s)
 }
 
 // selectWanted puts the cursor on the alert a jump asked for, once the

@@ -118,7 +118,7 @@ type clusterData struct {
 // loadClusters lists every deployment of the project: the cluster API's,
 // then flex clusters and serverless instances (which it does not list).
 func loadClusters(ctx context.Context, c *apiclient.Client, gid string) ([]clusterRef, error) {
-	cls, err := c.Projects().AllClusters(ctx, gid)
+	cls, err := c.Clusters().All(ctx, gid)
 	if err != nil {
 		return nil, fmt.Errorf("list clusters: %w", err)
 	}
@@ -135,12 +135,12 @@ func loadClusters(ctx context.Context, c *apiclient.Client, gid string) ([]clust
 	}
 	// Flex and serverless lists are best effort: a project may have none,
 	// and an older server may not know the route.
-	if fl, err := c.Projects().AllFlexClusters(ctx, gid); err == nil {
+	if fl, err := c.Clusters().AllFlex(ctx, gid); err == nil {
 		for _, f := range fl {
 			out = append(out, clusterRef{Name: f.Name, Kind: kindFlex, Tier: "FLEX", Version: f.MongoDBVersion, Backup: true})
 		}
 	}
-	if sl, err := c.Projects().AllServerlessInstances(ctx, gid); err == nil {
+	if sl, err := c.Clusters().AllServerless(ctx, gid); err == nil {
 		for _, s := range sl {
 			out = append(out, clusterRef{Name: s.Name, Kind: kindServerless, Tier: "SERVERLESS", Version: s.MongoDBVersion, Backup: true})
 		}

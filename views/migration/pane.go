@@ -104,7 +104,7 @@ func (p *Pane) load(task string) tea.Cmd {
 	if group != "" {
 		n := p.seqClusters.Next()
 		cmds = append(cmds, views.Load(&p.Base, keyClusters, n, "", func(ctx context.Context) ([]apiclient.Cluster, error) {
-			return c.Projects().AllClusters(ctx, group)
+			return c.Clusters().All(ctx, group)
 		}))
 	}
 	return tea.Batch(cmds...)

@@ -184,14 +184,14 @@ func (p *Pane) load(task string) tea.Cmd {
 	return views.Load(&p.Base, keyList, p.seq.Next(), task, func(ctx context.Context) (listResult, error) {
 		var cls []apiclient.Cluster
 		if only != "" {
-			cl, err := client.Projects().Cluster(ctx, gid, only)
+			cl, err := client.Clusters().Get(ctx, gid, only)
 			if err != nil {
 				return listResult{}, fmt.Errorf("cluster %s: %w", only, err)
 			}
 			cls = []apiclient.Cluster{*cl}
 		} else {
 			var err error
-			if cls, err = client.Projects().AllClusters(ctx, gid); err != nil {
+			if cls, err = client.Clusters().All(ctx, gid); err != nil {
 				return listResult{}, fmt.Errorf("list clusters: %w", err)
 			}
 		}

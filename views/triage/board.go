@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
+	"github.com/dbadmin-tui/dbadmin-tui/views/alertkit"
 )
 
 // Kind is what a board row is about; each owns a pane that enter jumps to.
@@ -21,17 +22,22 @@ const (
 	KindIndex    Kind = "index"    // FAILED, FAILED synonym mapping, build stuck over an hour
 	KindCluster  Kind = "cluster"  // paused or not IDLE
 	KindVersion  Kind = "version"  // MongoDB past end of life
+	// KindMigration: a live migration ready for cut-over, failed, or whose
+	// cut-over window ends within 24 h; only those this session started or
+	// read (the API cannot list them).
+	KindMigration Kind = "migration"
 )
 
 // Kinds lists every kind.
-var Kinds = []Kind{KindAlert, KindAckEnds, KindSnapshot, KindRestore, KindExport, KindIndex, KindCluster, KindVersion}
+var Kinds = []Kind{KindAlert, KindAckEnds, KindSnapshot, KindRestore, KindExport, KindIndex, KindCluster, KindVersion, KindMigration}
 
 // Thresholds of the board.
 const (
-	NewAlertWithin   = 15 * time.Minute
-	AckEndsWithin    = time.Hour
-	FailedSnapWithin = 24 * time.Hour
-	StuckBuildAfter  = time.Hour
+	NewAlertWithin    = 15 * time.Minute
+	AckEndsWithin     = time.Hour
+	FailedSnapWithin  = 24 * time.Hour
+	StuckBuildAfter   = time.Hour
+	CutoverEndsWithin = 24 * time.Hour
 )
 
 // Item is one row of the board: something that needs a human.
@@ -46,6 +52,10 @@ type Item struct {
 	ItemID   string // the alert, snapshot, job or index id; the cluster name for cluster rows
 	What     string
 	Since    time.Time
+	// AckUntil is an acknowledged alert's end (ack ends rows).
+	AckUntil *time.Time
+	// Stale: kept from the last good read; the read since failed.
+	Stale bool
 }
 
 // Key is the row id: unique on the board and stable across refreshes.
@@ -72,19 +82,22 @@ func (p Project) item(k Kind, sev apiclient.Severity, cluster, id, what string, 
 		Cluster: cluster, ItemID: id, What: what, Since: since}
 }
 
-// AlertItems are the rows of a project's alerts at now.
-func AlertItems(p Project, alerts []apiclient.Alert, now time.Time) []Item {
+// AlertItems are the rows of a project's alerts at now, with the severity
+// the Alerts pane shows (configs by id: their severityOverride applies).
+func AlertItems(p Project, alerts []apiclient.Alert, configs map[string]apiclient.AlertConfig, now time.Time) []Item {
 	var out []Item
 	for _, a := range alerts {
 		if a.Status != apiclient.AlertOpen {
 			continue
 		}
-		sev := eventSeverity(a.EventTypeName)
+		sev := alertkit.Severity(a, configs)
 		target := a.ClusterName
 		switch {
 		case a.Acknowledged(now) && a.AcknowledgedUntil.Sub(now) <= AckEndsWithin:
 			what := fmt.Sprintf("%s: ack ends in %s (%s)", a.EventTypeName, short(a.AcknowledgedUntil.Sub(now)), a.AcknowledgingUsername)
-			out = append(out, p.item(KindAckEnds, sev, target, a.ID, what, a.Created))
+			it := p.item(KindAckEnds, sev, target, a.ID, what, a.Created)
+			it.AckUntil = a.AcknowledgedUntil
+			out = append(out, it)
 		case !a.Acknowledged(now):
 			what := a.EventTypeName
 			if now.Sub(a.Created) <= NewAlertWithin {
@@ -196,20 +209,27 @@ func short(d time.Duration) string {
 	return fmt.Sprintf("%dd", int(d.Hours()/24))
 }
 
-// Alerts carry no severity in the API: the board reads it from the event
-// type the way the alerts pane does when no configuration overrides it
-// (down hosts, lost primaries and blocked writes CRITICAL; failures
-// ERROR; thresholds and things running out WARNING; the rest INFO).
-func eventSeverity(event string) apiclient.Severity {
-	switch {
-	case event == "NO_PRIMARY" || event == "CLUSTER_BLOCK_WRITE" || strings.HasSuffix(event, "_DOWN") ||
-		strings.HasPrefix(event, "AUTO_HEALING_CANNOT"):
-		return apiclient.SeverityCritical
-	case event == "CLUSTER_MONGOS_IS_MISSING", strings.Contains(event, "FAIL"), strings.HasSuffix(event, "_NOT_PAID"):
-		return apiclient.SeverityError
-	case strings.Contains(event, "THRESHOLD"), strings.Contains(event, "RUNNING_OUT"), strings.Contains(event, "ABOUT_TO_EXPIRE"),
-		strings.HasPrefix(event, "AUTO_HEALING_REQUESTED"):
-		return apiclient.SeverityWarning
+// MigrationItems are the rows of the live migrations this session knows
+// in a project: failed, ready for cut-over (warning once the window ends
+// within CutoverEndsWithin, counted from when the session first saw it
+// ready), expired.
+func MigrationItems(p Project, known []apiclient.KnownMigration, now time.Time) []Item {
+	var out []Item
+	for _, km := range known {
+		m := km.Last
+		switch {
+		case m.Status == apiclient.MigrationFailed:
+			out = append(out, p.item(KindMigration, apiclient.SeverityError, km.Cluster, m.ID, "live migration failed", km.Seen))
+		case m.Status == apiclient.MigrationExpired:
+			out = append(out, p.item(KindMigration, apiclient.SeverityError, km.Cluster, m.ID, "live migration expired: no cut-over in 120 h", km.Seen))
+		case m.ReadyForCutover:
+			end, _ := km.ExpiresBy()
+			sev, what := apiclient.SeverityInfo, "live migration ready for cut-over"
+			if left := end.Sub(now); left <= CutoverEndsWithin {
+				sev, what = apiclient.SeverityWarning, "live migration: cut-over window ends in at most "+short(left)
+			}
+			out = append(out, p.item(KindMigration, sev, km.Cluster, m.ID, what, km.ReadySince))
+		}
 	}
-	return apiclient.SeverityInfo
+	return out
 }

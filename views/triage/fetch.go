@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
@@ -22,31 +24,78 @@ const (
 	keyRest     = "rest"
 )
 
-// projectsResult is every project of every organization the caller sees.
+// projectsResult is every project of every organization the caller sees
+// (narrowed by the profile's triage_orgs and triage_projects).
 type projectsResult struct {
 	Projects []Project
+	// Unmatched names the profile's entries that match nothing.
+	Unmatched []string
 }
 
-func fetchProjects(ctx context.Context, c *apiclient.Client) (projectsResult, error) {
+// Scope is the profile's narrowing: organizations and projects by name
+// or id (case-insensitive names); empty lists take everything.
+type Scope struct{ Orgs, Projects []string }
+
+func matches(list []string, id, name string) bool {
+	if len(list) == 0 {
+		return true
+	}
+	for _, s := range list {
+		if s == id || strings.EqualFold(s, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// fetchProjects lists the organizations the scope names (all when it
+// names none), their projects, and keeps the projects the scope names.
+// Organizations left out are not asked for their projects.
+func fetchProjects(ctx context.Context, c *apiclient.Client, scope Scope) (projectsResult, error) {
 	orgs, err := c.Projects().AllOrgs(ctx)
 	if err != nil {
 		return projectsResult{}, fmt.Errorf("list organizations: %w", err)
 	}
 	var out projectsResult
+	used := map[string]bool{}
 	seen := map[string]bool{}
 	for _, o := range orgs {
+		for _, n := range scope.Orgs {
+			if matches([]string{n}, o.ID, o.Name) {
+				used["o"+n] = true
+			}
+		}
+		if !matches(scope.Orgs, o.ID, o.Name) {
+			continue
+		}
 		ps, err := c.Projects().AllOrgProjects(ctx, o.ID)
 		if err != nil {
 			return projectsResult{}, fmt.Errorf("list projects of %s: %w", o.Name, err)
 		}
 		for _, p := range ps {
-			if !seen[p.ID] {
-				seen[p.ID] = true
-				if g := c.Gate(); g != nil {
-					g.SetProjectOrg(p.ID, o.ID) // so org roles count there
+			for _, n := range scope.Projects {
+				if matches([]string{n}, p.ID, p.Name) {
+					used["p"+n] = true
 				}
-				out.Projects = append(out.Projects, Project{OrgID: o.ID, OrgName: o.Name, ID: p.ID, Name: p.Name})
 			}
+			if seen[p.ID] || !matches(scope.Projects, p.ID, p.Name) {
+				continue
+			}
+			seen[p.ID] = true
+			if g := c.Gate(); g != nil {
+				g.SetProjectOrg(p.ID, o.ID) // so org roles count there
+			}
+			out.Projects = append(out.Projects, Project{OrgID: o.ID, OrgName: o.Name, ID: p.ID, Name: p.Name})
+		}
+	}
+	for _, n := range scope.Orgs {
+		if !used["o"+n] {
+			out.Unmatched = append(out.Unmatched, "triage_orgs "+strconv.Quote(n))
+		}
+	}
+	for _, n := range scope.Projects {
+		if !used["p"+n] {
+			out.Unmatched = append(out.Unmatched, "triage_projects "+strconv.Quote(n))
 		}
 	}
 	return out, nil
@@ -58,10 +107,27 @@ type partResult struct {
 	Items   []Item
 	// Hidden: the caller's roles do not allow reading the project.
 	Hidden bool
-	// Errs counts the reads that failed for another reason (the board
-	// shows the project as partly covered).
-	Errs int
-	At   time.Time
+	// Errs counts the reads that failed for another reason, Err is the
+	// first; Failed names what they covered ("" the whole part, else
+	// "kind/cluster"), whose rows from the last good read stay, stale.
+	Errs   int
+	Err    error
+	Failed map[string]bool
+	At     time.Time
+}
+
+func (r *partResult) fail(scope string, err error) {
+	if err == nil {
+		return
+	}
+	r.Errs++
+	if r.Err == nil {
+		r.Err = err
+	}
+	if r.Failed == nil {
+		r.Failed = map[string]bool{}
+	}
+	r.Failed[scope] = true
 }
 
 // hidden reports an error that says the caller may not read there: a 403,
@@ -71,29 +137,47 @@ func hidden(err error) bool {
 	return apiclient.IsForbidden(err) || errors.As(err, &denied)
 }
 
+// fetchAlerts reads a project's open alerts and its alert configurations,
+// whose severityOverride sets an alert's severity as the Alerts pane shows
+// it (alertkit.Severity). Without the configurations the rows still show,
+// by event type, and the part says the read failed.
 func fetchAlerts(ctx context.Context, c *apiclient.Client, p Project, now func() time.Time) partResult {
 	alerts, err := c.Alerts().ListAll(ctx, p.ID, apiclient.AlertOpen)
 	r := partResult{GroupID: p.ID, At: now()}
 	switch {
 	case hidden(err):
 		r.Hidden = true
+		return r
 	case err != nil:
-		r.Errs++
-	default:
-		r.Items = AlertItems(p, alerts, r.At)
+		r.fail("", err)
+		return r
 	}
+	var configs map[string]apiclient.AlertConfig
+	if len(alerts) > 0 {
+		cs, cerr := c.AlertConfigs().ListAll(ctx, p.ID)
+		if cerr != nil && !hidden(cerr) {
+			r.Errs++
+			r.Err = fmt.Errorf("alert configurations (severity by event type): %w", cerr)
+		}
+		configs = make(map[string]apiclient.AlertConfig, len(cs))
+		for _, cfg := range cs {
+			configs[cfg.ID] = cfg
+		}
+	}
+	r.Items = AlertItems(p, alerts, configs, r.At)
 	return r
 }
 
 // fetchRest reads a project's clusters and, for each dedicated cluster, its
-// snapshots, restore jobs, export jobs and search indexes.
+// snapshots, restore jobs, export jobs and search indexes; and the live
+// migrations into the project this session knows (the API lists none).
 func fetchRest(ctx context.Context, c *apiclient.Client, p Project, now func() time.Time) partResult {
 	r := partResult{GroupID: p.ID}
-	cls, err := c.Projects().AllClusters(ctx, p.ID)
+	cls, err := c.Clusters().All(ctx, p.ID)
 	if err != nil {
 		r.Hidden, r.At = hidden(err), now()
 		if !r.Hidden {
-			r.Errs++
+			r.fail("", err)
 		}
 		return r
 	}
@@ -115,17 +199,50 @@ func fetchRest(ctx context.Context, c *apiclient.Client, p Project, now func() t
 		if searchable(cl.MongoDBVersion) {
 			ixs, err4 = c.Search().ListCluster(ctx, p.ID, cl.Name)
 		}
-		for _, e := range []error{err1, err2, err3, err4} {
-			if e != nil {
-				r.Errs++
-			}
-		}
+		r.fail(string(KindSnapshot)+"/"+cl.Name, err1)
+		r.fail(string(KindRestore)+"/"+cl.Name, err2)
+		r.fail(string(KindExport)+"/"+cl.Name, err3)
+		r.fail(string(KindIndex)+"/"+cl.Name, err4)
 		t = now()
 		r.Items = append(r.Items, BackupItems(p, cl.Name, snaps, restores, exports, t)...)
 		r.Items = append(r.Items, IndexItems(p, cl.Name, ixs, t)...)
 	}
+	for _, km := range c.KnownMigrations(p.ID) {
+		if km.Last.Done() && km.Last.Status == apiclient.MigrationComplete {
+			continue // nothing to do there
+		}
+		// Get refreshes what the client knows of it.
+		if _, err := c.Migration().Get(ctx, p.ID, km.Last.ID); err != nil {
+			r.fail(string(KindMigration)+"/"+km.Cluster, err)
+		}
+	}
+	r.Items = append(r.Items, MigrationItems(p, c.KnownMigrations(p.ID), now())...)
 	r.At = now()
 	return r
+}
+
+// keep carries over, marked stale, the rows of the last good read that a
+// failed read of the same scope would otherwise drop.
+func keep(next, prev partResult) partResult {
+	if next.Hidden || len(next.Failed) == 0 || len(prev.Items) == 0 {
+		return next
+	}
+	if next.Failed[""] {
+		items := make([]Item, len(prev.Items))
+		for i, it := range prev.Items {
+			it.Stale = true
+			items[i] = it
+		}
+		prev.Items, prev.Errs, prev.Err, prev.Failed = items, next.Errs, next.Err, next.Failed
+		return prev // At stays the last good read's
+	}
+	for _, it := range prev.Items {
+		if next.Failed[string(it.Kind)+"/"+it.Cluster] {
+			it.Stale = true
+			next.Items = append(next.Items, it)
+		}
+	}
+	return next
 }
 
 // searchable reports whether a cluster's version has search indexes (4.2

@@ -43,6 +43,14 @@ type Pane struct {
 	rest     map[string]partResult
 	hidden   map[string]bool // read forbidden to the caller: never asked again
 	pending  map[string]int  // requests in flight by key ("alerts", "rest")
+	restDue  bool            // the rest follows once this round's alerts are in
+
+	unmatched []string // the profile's triage_orgs/triage_projects entries that match nothing
+
+	writeSeq    views.Seq
+	ackDraft    components.FormValues // the dialog's values, kept while an ack failed
+	results     []string              // each row's outcome of the last acknowledgement
+	resultsHead string
 
 	table components.Table
 }
@@ -75,7 +83,16 @@ func (p *Pane) Init() tea.Cmd { return nil }
 
 func (p *Pane) SetSize(w, h int) {
 	p.W, p.H = w, h
-	p.table.SetSize(w, max(h-2, 1))
+	p.table.SetSize(w, max(h-2-p.resultsHeight(), 1))
+}
+
+// resultsHeight is how many lines the outcomes of an acknowledgement take
+// over the board: at most a third of it.
+func (p *Pane) resultsHeight() int {
+	if len(p.results) == 0 {
+		return 0
+	}
+	return min(len(p.results), max(p.H/3-1, 1)) + 1
 }
 
 func (p *Pane) Actions() []keymap.Action {
@@ -83,9 +100,13 @@ func (p *Pane) Actions() []keymap.Action {
 		return nil
 	}
 	acts := p.Ctx.Keys.Scope(ID.Scope())
-	if _, ok := p.selected(); !ok {
-		for i := range acts {
+	it, ok := p.selected()
+	for i := range acts {
+		switch {
+		case !ok:
 			acts[i] = acts[i].Disabled("no row selected")
+		case acts[i].Name == actAck && !alertRow(it) && len(p.table.Marked()) == 0:
+			acts[i] = acts[i].Disabled("not an alert row")
 		}
 	}
 	return acts
@@ -129,32 +150,40 @@ func (p *Pane) loadProjects() tea.Cmd {
 	if client == nil {
 		return nil
 	}
+	scope := Scope{Orgs: p.Ctx.TriageOrgs, Projects: p.Ctx.TriageProjects}
 	return views.Background(&p.Base, keyProjects, p.seq.Next(), "listing projects", func(ctx context.Context) (projectsResult, error) {
-		return fetchProjects(ctx, client)
+		return fetchProjects(ctx, client, scope)
 	})
 }
 
-// fanOut asks every visible project for one part (alerts or rest), as
-// background work stamped with the fan-out's generation.
+// fanOut asks every visible project for one part (alerts or rest).
 func (p *Pane) fanOut(key string) tea.Cmd {
-	client, clock := p.Ctx.Client, p.Ctx.Now
-	if client == nil {
+	if p.Ctx.Client == nil {
 		return nil
 	}
 	var cmds []tea.Cmd
 	for _, pr := range p.projects {
-		if p.hidden[pr.ID] {
-			continue
+		if !p.hidden[pr.ID] {
+			cmds = append(cmds, p.fetchPart(key, pr))
 		}
-		p.pending[key]++
-		cmds = append(cmds, views.Background(&p.Base, key, p.gen, "", func(ctx context.Context) (partResult, error) {
-			if key == keyAlerts {
-				return fetchAlerts(ctx, client, pr, clock), nil
-			}
-			return fetchRest(ctx, client, pr, clock), nil
-		}))
 	}
 	return tea.Batch(cmds...)
+}
+
+// fetchPart asks one project for one part, as background work stamped
+// with the fan-out's generation (its Seq).
+func (p *Pane) fetchPart(key string, pr Project) tea.Cmd {
+	client, clock := p.Ctx.Client, p.Ctx.Now
+	if client == nil {
+		return nil
+	}
+	p.pending[key]++
+	return views.Background(&p.Base, key, p.gen, "", func(ctx context.Context) (partResult, error) {
+		if key == keyAlerts {
+			return fetchAlerts(ctx, client, pr, clock), nil
+		}
+		return fetchRest(ctx, client, pr, clock), nil
+	})
 }
 
 // poll is a tick's work: every project's alerts, and the rest every
@@ -177,6 +206,11 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 		return p, kit
 	}
 	switch msg := msg.(type) {
+	case views.Result[ackBatch]:
+		if !p.writeSeq.Latest(msg.Seq) {
+			return p, nil
+		}
+		return p, p.ackDone(msg)
 	case views.Result[projectsResult]:
 		if !p.seq.Latest(msg.Seq) {
 			return p, nil
@@ -185,9 +219,11 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 		if msg.Err != nil {
 			return p, nil
 		}
-		p.projects = msg.Value.Projects
+		res := msg.Value
+		p.projects, p.unmatched = res.Projects, res.Unmatched
 		p.gen++
 		p.pending = map[string]int{}
+		p.restDue = true
 		return p, p.fanOut(keyAlerts)
 	case views.Result[partResult]:
 		return p, p.part(msg)
@@ -204,10 +240,20 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 		p.table.SetTheme(msg.Ctx.Theme)
 		p.table.SetKeyMap(msg.Ctx.Keys)
 	case views.ActionMsg:
-		if msg.Name == "triage.open" {
+		switch {
+		case msg.Name == "triage.open":
 			return p, p.open()
+		case msg.Name == actAck && msg.Form == formAck:
+			return p, p.submitAck(msg)
+		case msg.Name == actAck:
+			return p, p.openAck()
 		}
 	case tea.KeyPressMsg:
+		if msg.String() == "esc" && len(p.results) > 0 {
+			p.results, p.resultsHead = nil, ""
+			p.SetSize(p.W, p.H)
+			return p, nil
+		}
 		var cmd tea.Cmd
 		p.table, cmd = p.table.Update(msg)
 		return p, cmd
@@ -221,17 +267,19 @@ func (p *Pane) part(m views.Result[partResult]) tea.Cmd {
 	if m.Seq != p.gen {
 		return nil
 	}
+	part := m.Value
 	p.pending[m.Key] = max(p.pending[m.Key]-1, 0)
-	if m.Value.Hidden {
-		p.hidden[m.Value.GroupID] = true
+	if part.Hidden {
+		p.hidden[part.GroupID] = true
 	}
 	if m.Key == keyAlerts {
-		p.alerts[m.Value.GroupID] = m.Value
+		p.alerts[part.GroupID] = keep(part, p.alerts[part.GroupID])
 	} else {
-		p.rest[m.Value.GroupID] = m.Value
+		p.rest[part.GroupID] = keep(part, p.rest[part.GroupID])
 	}
 	p.rebuild()
-	if m.Key == keyAlerts && p.pending[keyAlerts] == 0 && len(p.rest) == 0 && p.pending[keyRest] == 0 {
+	if m.Key == keyAlerts && p.pending[keyAlerts] == 0 && p.restDue && p.pending[keyRest] == 0 {
+		p.restDue = false
 		return p.fanOut(keyRest)
 	}
 	return nil
@@ -270,8 +318,12 @@ func (p *Pane) rebuild() {
 		if !it.Since.IsZero() {
 			since = short(now.Sub(it.Since))
 		}
+		what := it.What
+		if it.Stale {
+			what = "(stale) " + what
+		}
 		rows = append(rows, components.Row{ID: it.Key(), Class: string(it.Severity), Cells: []string{
-			string(it.Severity), string(it.Kind), it.Where(), it.What, since,
+			string(it.Severity), string(it.Kind), it.Where(), what, since,
 			fmt.Sprintf("%d", severityRank(it.Severity)), fmt.Sprintf("%020d", now.Sub(it.Since)), fmt.Sprint(i)}})
 	}
 	for _, pr := range p.projects {
@@ -303,6 +355,8 @@ func (p *Pane) open() tea.Cmd {
 		j.Pane = "search"
 	case KindCluster, KindVersion:
 		j.Pane, j.ItemID = "backups", ""
+	case KindMigration:
+		j.Pane = "migration"
 	}
 	return func() tea.Msg { return j }
 }
@@ -323,25 +377,35 @@ func (p *Pane) coverage() string {
 		}
 	}
 	now := p.Ctx.Now()
+	// part says, for one part, how many projects answered, how old the
+	// oldest answer is, and which failed: their rows are the last good
+	// read's, stale, with the error.
 	part := func(name string, m map[string]partResult) string {
-		done, errs := 0, 0
+		done, stale := 0, 0
 		var oldest time.Time
-		for _, r := range m {
-			if r.Hidden {
+		var firstErr string
+		for _, pr := range p.projects {
+			r, ok := m[pr.ID]
+			if !ok || r.Hidden {
 				continue
 			}
 			done++
-			errs += r.Errs
 			if oldest.IsZero() || r.At.Before(oldest) {
 				oldest = r.At
 			}
+			if r.Errs > 0 {
+				stale++
+				if firstErr == "" && r.Err != nil {
+					firstErr = pr.Name + ": " + errText(r.Err)
+				}
+			}
 		}
 		s := fmt.Sprintf("%s %d/%d", name, done, n-hid)
-		if !oldest.IsZero() && done == n-hid {
+		if !oldest.IsZero() {
 			s += " (" + short(now.Sub(oldest)) + " ago)"
 		}
-		if errs > 0 {
-			s += fmt.Sprintf(" %d failed", errs)
+		if stale > 0 {
+			s += fmt.Sprintf(", %d stale (%s)", stale, firstErr)
 		}
 		return s
 	}
@@ -353,11 +417,18 @@ func (p *Pane) coverage() string {
 			seen++
 		}
 	}
-	line := fmt.Sprintf("%d of %d projects · %s · %s", seen, n-hid, part("alerts", p.alerts), part("clusters/backups/search", p.rest))
+	line := fmt.Sprintf("%d of %d projects", seen, n-hid)
+	if len(p.Ctx.TriageOrgs)+len(p.Ctx.TriageProjects) > 0 {
+		line += " (narrowed by the profile)"
+	}
+	if len(p.unmatched) > 0 {
+		line += " · profile: " + strings.Join(p.unmatched, ", ") + " matches nothing"
+	}
+	line += fmt.Sprintf(" · %s · %s", part("alerts", p.alerts), part("clusters/backups/search", p.rest))
 	if hid > 0 {
 		line += fmt.Sprintf(" · %d not visible (role)", hid)
 	}
-	return line
+	return line + " · migrations: this session's only (the API lists none)"
 }
 
 func (p *Pane) View() string {
@@ -377,8 +448,16 @@ func (p *Pane) View() string {
 		head += ": " + strings.Join(parts, ", ")
 	}
 	style := lipgloss.NewStyle().MaxWidth(max(p.W, 1))
-	return lipgloss.JoinVertical(lipgloss.Left,
-		style.Render(components.Sanitize(head)),
-		style.Render(components.Sanitize(p.coverage())),
-		p.table.View())
+	lines := []string{style.Render(components.Sanitize(head)), style.Render(components.Sanitize(p.coverage()))}
+	if n := p.resultsHeight(); n > 0 {
+		lines = append(lines, style.Render(components.Sanitize(p.resultsHead)))
+		shown := p.results[:n-1]
+		for i, r := range shown {
+			if i == len(shown)-1 && len(p.results) > len(shown) {
+				r = fmt.Sprintf("… and %d more", len(p.results)-len(shown)+1)
+			}
+			lines = append(lines, style.Render("  "+r))
+		}
+	}
+	return lipgloss.JoinVertical(lipgloss.Left, append(lines, p.table.View())...)
 }

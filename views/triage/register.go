@@ -24,9 +24,12 @@ var Registration = views.Registration{
 		{Desc: "list projects of each organization", Op: "listOrganizationProjects"},
 		{Desc: "list open alerts of each project", Op: "listAlerts"},
 		{Desc: "list clusters of each project", Op: "listClusters"},
+		{Desc: "list alert configurations (severity overrides)", Op: "listAlertConfigurations"},
+		{Desc: "read the live migrations this session knows", Op: "getPushMigration"},
 	},
 	Actions: []keymap.Action{
 		keymap.NewAction("triage.open", "enter", "open in its pane", "enter"),
+		keymap.NewAction("triage.ack", "a", "acknowledge", "a").Calls("acknowledgeAlert"),
 	},
 	New: New,
 }

@@ -149,6 +149,12 @@ type Driver struct {
 	Confirms  []views.ConfirmMsg
 	Forms     []views.FormMsg
 	FormsDone []views.FormDoneMsg
+	// FormStatuses are the status lines of submitted forms; Jumps the
+	// panes the pane asked to open; Resolved counts "the errors' cause is
+	// gone" (views.ErrorsResolved).
+	FormStatuses []views.FormStatusMsg
+	Jumps        []views.JumpMsg
+	Resolved     int
 	// Ticks are the poll ticks that came due; see Tick.
 	Ticks []views.PollTickMsg
 	// Program holds bubbletea's own messages (bells, editor launches).
@@ -189,6 +195,12 @@ func (d *Driver) route(msg tea.Msg) {
 		d.Forms = append(d.Forms, m)
 	case views.FormDoneMsg:
 		d.FormsDone = append(d.FormsDone, m)
+	case views.FormStatusMsg:
+		d.FormStatuses = append(d.FormStatuses, m)
+	case views.JumpMsg:
+		d.Jumps = append(d.Jumps, m)
+	case views.ErrorsResolvedMsg:
+		d.Resolved++
 	case views.TaskStartMsg, views.TaskDoneMsg:
 	default:
 		if fromProgram(msg) {

@@ -1,0 +1,288 @@
+package triage
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
+	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
+	"github.com/dbadmin-tui/dbadmin-tui/views"
+	"github.com/dbadmin-tui/dbadmin-tui/views/alertkit"
+)
+
+// `a` on the board acknowledges alert rows with the Alerts pane's dialog
+// (alertkit.Dialog): the marked alert rows the filter shows (else the row
+// under the cursor) are listed; marked rows the filter hides are listed
+// apart and included only when the user says. Each alert is PATCHed in its
+// own project; each row's outcome is listed over the board, and the
+// projects written are read again.
+
+const (
+	actAck  = "triage.ack"
+	formAck = "ack"
+	// targets are row keys, one a line; the hidden ones after a blank line.
+	targetSep = "\n"
+	hiddenSep = "\n\n"
+)
+
+// ackOutcome is one alert's answer.
+type ackOutcome struct {
+	it      Item
+	alert   *apiclient.Alert
+	err     error
+	unknown bool // the answer was lost; verified by reading it back
+}
+
+// ackBatch is what the acknowledgement answers.
+type ackBatch struct {
+	values   components.FormValues
+	outcomes []ackOutcome
+}
+
+// alertRow reports whether a row is an alert the board may acknowledge.
+func alertRow(it Item) bool { return it.Kind == KindAlert || it.Kind == KindAckEnds }
+
+// itemByKey finds a row by its key, on the board now.
+func (p *Pane) itemByKey(key string) (Item, bool) {
+	for _, part := range []map[string]partResult{p.alerts, p.rest} {
+		for _, r := range part {
+			for _, it := range r.Items {
+				if it.Key() == key {
+					return it, true
+				}
+			}
+		}
+	}
+	return Item{}, false
+}
+
+// ackTargets are the alert rows `a` acts on, the marked ones the filter
+// hides apart, and how many rows were left out (not alerts).
+func (p *Pane) ackTargets() (shown, hidden []Item, other int) {
+	pick := func(keys []string, into *[]Item) {
+		for _, k := range keys {
+			it, ok := p.itemByKey(k)
+			switch {
+			case !ok:
+			case alertRow(it):
+				*into = append(*into, it)
+			default:
+				other++
+			}
+		}
+	}
+	marked := p.table.MarkedVisible()
+	if len(marked) == 0 {
+		if k := p.table.SelectedID(); k != "" {
+			marked = []string{k}
+		}
+	}
+	pick(marked, &shown)
+	pick(p.table.MarkedHidden(), &hidden)
+	return shown, hidden, other
+}
+
+func keys(items []Item) []string {
+	out := make([]string, len(items))
+	for i, it := range items {
+		out[i] = it.Key()
+	}
+	return out
+}
+
+// line names a row in the dialog's lists.
+func (p *Pane) line(key string) string {
+	if it, ok := p.itemByKey(key); ok {
+		return components.Sanitize(it.Where() + ": " + strings.TrimPrefix(it.What, "new: "))
+	}
+	return key
+}
+
+func (p *Pane) listedRows() int {
+	if p.H > 0 && p.H < 30 {
+		return 2
+	}
+	return 5
+}
+
+func refuse(text string) tea.Cmd { return views.Toast(text, true) }
+
+// openAck asks for the acknowledgement of the alert rows.
+func (p *Pane) openAck() tea.Cmd {
+	shown, hidden, other := p.ackTargets()
+	if len(shown) == 0 && len(hidden) == 0 {
+		return refuse("acknowledge: pick an alert row (this row is not an alert)")
+	}
+	if len(shown) == 0 {
+		return refuse(fmt.Sprintf("acknowledge: the %d marked %s hidden by the filter; clear the filter to see %s (ctrl+\\ clears marks)",
+			len(hidden), alertkit.Plural(len(hidden), "alert is", "alerts are"), alertkit.Plural(len(hidden), "it", "them")))
+	}
+	title := "Acknowledge " + p.line(shown[0].Key())
+	if len(shown) > 1 {
+		title = fmt.Sprintf("Acknowledge %d alerts", len(shown))
+	}
+	if other > 0 {
+		title += fmt.Sprintf(" (%d %s left out)", other, alertkit.Plural(other, "row that is not an alert", "rows that are not alerts"))
+	}
+	d := alertkit.Dialog{Now: p.Ctx.Now, Listed: keys(shown), Hidden: keys(hidden), Name: p.line, Rows: p.listedRows(),
+		Until: p.ackDraft["until"], At: p.ackDraft["at"], Comment: p.ackDraft["comment"]}
+	form := views.FormMsg{Pane: ID, ID: formAck, Title: title, Fields: d.Fields(),
+		Action: views.ActionMsg{Name: actAck, Target: strings.Join(keys(shown), targetSep) + hiddenSep + strings.Join(keys(hidden), targetSep)}}
+	return func() tea.Msg { return form }
+}
+
+// parseKey reads a row key back: kind/group/cluster/item.
+func parseKey(key string) (Item, bool) {
+	parts := strings.SplitN(key, "/", 4)
+	if len(parts) != 4 || parts[1] == "" || parts[3] == "" {
+		return Item{}, false
+	}
+	return Item{Kind: Kind(parts[0]), GroupID: parts[1], Cluster: parts[2], ItemID: parts[3]}, true
+}
+
+// submitAck sends one PATCH per alert, each to its own project, with
+// exactly the until chosen or typed.
+func (p *Pane) submitAck(msg views.ActionMsg) tea.Cmd {
+	client := p.Ctx.Client
+	if client == nil {
+		return views.FormDone(ID, formAck, errors.New("not connected"))
+	}
+	req, err := alertkit.Request(msg.Values, p.Ctx.Now())
+	if err != nil {
+		return views.FormDone(ID, formAck, err) // nothing sent; the text is kept
+	}
+	listed, hidden, _ := strings.Cut(msg.Target, hiddenSep)
+	rows := strings.Split(listed, targetSep)
+	if msg.Values.Bool("hidden") {
+		rows = append(rows, strings.Split(hidden, targetSep)...)
+	}
+	var items []Item
+	for _, k := range rows {
+		it, ok := p.itemByKey(k)
+		if !ok {
+			if it, ok = parseKey(k); !ok {
+				continue
+			}
+		}
+		if alertRow(it) {
+			items = append(items, it)
+		}
+	}
+	if len(items) == 0 {
+		return views.FormDone(ID, formAck, errors.New("no alert to acknowledge"))
+	}
+	p.ackDraft = msg.Values
+	values := msg.Values
+	return views.Write(&p.Base, formAck, p.writeSeq.Next(), fmt.Sprintf("acknowledging %d %s", len(items), alertkit.Plural(len(items), "alert", "alerts")),
+		func(ctx context.Context) (ackBatch, error) {
+			b := ackBatch{values: values}
+			for _, it := range items {
+				a, err := client.Alerts().Acknowledge(ctx, it.GroupID, it.ItemID, req)
+				o := ackOutcome{it: it, alert: a, err: err}
+				if _, unknown := apiclient.AsOutcomeUnknown(err); unknown {
+					// Never sent again: read back what the server holds.
+					o.unknown = true
+					got, ok, verr := client.Alerts().VerifyAcknowledge(ctx, it.GroupID, it.ItemID, req)
+					switch {
+					case verr != nil:
+						o.err = fmt.Errorf("sent - outcome unknown (%v); r shows what the server holds", verr)
+					case ok:
+						o.alert, o.err = got, nil
+					default:
+						o.alert, o.err = got, errors.New("sent - verified: not applied")
+					}
+				}
+				b.outcomes = append(b.outcomes, o)
+			}
+			return b, nil
+		})
+}
+
+// ackDone lists each row's outcome over the board, closes the dialog (or
+// keeps it with the error when every one failed) and reads the projects
+// written again.
+func (p *Pane) ackDone(msg views.Result[ackBatch]) tea.Cmd {
+	b := msg.Value
+	if msg.Err != nil && len(b.outcomes) == 0 {
+		return views.FormDone(ID, formAck, msg.Err)
+	}
+	now := p.Ctx.Now()
+	p.results = p.results[:0]
+	failed := 0
+	groups := map[string]bool{}
+	p.table.ClearMarks()
+	for _, o := range b.outcomes {
+		groups[o.it.GroupID] = true
+		where := o.it.Where()
+		if o.it.Project == "" {
+			where = o.it.GroupID
+		}
+		line := where + " · " + o.it.ItemID + ": "
+		switch {
+		case o.err != nil:
+			failed++
+			line = "✗ " + line + errText(o.err)
+			p.table.ToggleMark(o.it.Key()) // `a` retries the failed ones
+		case o.alert != nil && o.alert.AcknowledgedUntil != nil:
+			by := o.alert.AcknowledgingUsername
+			if by == "" {
+				by = "you"
+			}
+			line = "✓ " + line + "acknowledged until " + o.alert.AcknowledgedUntil.In(now.Location()).Format("Jan 2 15:04") + " by " + by
+			if o.unknown {
+				line += " (sent - verified)"
+			}
+		default:
+			line = "✓ " + line + "acknowledged"
+		}
+		p.results = append(p.results, components.Sanitize(line))
+	}
+	n := len(b.outcomes)
+	if failed == n {
+		return views.FormDone(ID, formAck, fmt.Errorf("none acknowledged: %s", strings.TrimPrefix(p.results[0], "✗ ")))
+	}
+	if failed == 0 {
+		p.ackDraft = nil
+	}
+	text := fmt.Sprintf("acknowledged %d of %d %s", n-failed, n, alertkit.Plural(n, "alert", "alerts"))
+	if failed > 0 {
+		text += fmt.Sprintf("; %d failed (still marked: a retries)", failed)
+	}
+	p.resultsHead = text + " · esc closes this list"
+	p.SetSize(p.W, p.H)
+	return tea.Batch(views.FormDone(ID, formAck, nil), views.Toast(text, failed > 0), p.reread(groups))
+}
+
+func errText(err error) string {
+	if e, ok := apiclient.AsError(err); ok && e.Detail != "" {
+		return fmt.Sprintf("%d %s: %s", e.Status, e.ErrorCode, e.Detail)
+	}
+	return err.Error()
+}
+
+// reread asks the projects written for their alerts again.
+func (p *Pane) reread(groups map[string]bool) tea.Cmd {
+	var cmds []tea.Cmd
+	for _, pr := range p.projects {
+		if groups[pr.ID] {
+			cmds = append(cmds, p.fetchPart(keyAlerts, pr))
+		}
+	}
+	return tea.Batch(cmds...)
+}
+
+// ActionGroup is the project the board's actions act on: the selected
+// row's (the gate asks about it, not the context's project).
+func (p *Pane) ActionGroup() string {
+	if it, ok := p.selected(); ok {
+		return it.GroupID
+	}
+	return p.Ctx.GroupID
+}
+
+// CanGoBack: the outcomes of an acknowledgement are listed; esc closes them.
+func (p *Pane) CanGoBack() bool { return len(p.results) > 0 }

@@ -1,0 +1,162 @@
+package triage
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
+	"github.com/dbadmin-tui/dbadmin-tui/views"
+	"github.com/dbadmin-tui/dbadmin-tui/views/alertkit"
+	"github.com/dbadmin-tui/dbadmin-tui/views/viewstest"
+)
+
+// twoAlertsOfTwoProjects picks the first unacknowledged alert rows of two
+// different projects, and a third row of yet another project.
+func twoAlertsOfTwoProjects(t *testing.T, p *Pane) (a, b, c Item) {
+	t.Helper()
+	var picked []Item
+	seen := map[string]bool{}
+	for _, it := range p.Items() {
+		if it.Kind == KindAlert && !seen[it.GroupID] {
+			seen[it.GroupID] = true
+			picked = append(picked, it)
+		}
+	}
+	require.GreaterOrEqual(t, len(picked), 3, "the demo world has open alerts in three projects")
+	return picked[0], picked[1], picked[2]
+}
+
+func TestAckDialogListsTargetsAndSendsOnePatchPerAlert(t *testing.T) {
+	e := newEnv(t, "org-owner", 120, 40)
+	a, b, c := twoAlertsOfTwoProjects(t, e.pane)
+	_ = c
+	for _, it := range []Item{a, b} {
+		e.pane.table.ToggleMark(it.Key())
+	}
+	require.Len(t, e.pane.table.MarkedVisible(), 2)
+
+	mark := e.sim.Mark()
+	e.ActionKey("a")
+	require.NotEmpty(t, e.Forms)
+	f := e.Forms[len(e.Forms)-1]
+	assert.Equal(t, "Acknowledge 2 alerts", f.Title)
+	var targets string
+	for _, fd := range f.Fields {
+		if fd.Key == "targets" {
+			targets = fd.Value
+		}
+	}
+	assert.Contains(t, targets, a.Where())
+	assert.Contains(t, targets, b.Where())
+	require.NoError(t, e.Submit(map[string]string{"comment": "board-ack"}))
+	assert.Nil(t, e.LastFormDone().Err)
+
+	writes := e.sim.WritesSince(mark)
+	require.Len(t, writes, 2, "exactly two PATCHes: %v", writes)
+	assert.Contains(t, writes[0], "PATCH /api/atlas/v2/groups/"+a.GroupID+"/alerts/"+a.ItemID)
+	assert.Contains(t, writes[1], "PATCH /api/atlas/v2/groups/"+b.GroupID+"/alerts/"+b.ItemID)
+	c2 := e.sim.ClientAs("org-owner", viewstest.NoGate)
+	for _, it := range []Item{a, b} {
+		got, err := c2.Alerts().Get(context.Background(), it.GroupID, it.ItemID)
+		require.NoError(t, err)
+		assert.Equal(t, "board-ack", got.AcknowledgementComment)
+		assert.True(t, got.Acknowledged(e.sim.Clock.Now()))
+	}
+	// Each row's outcome over the board; the rows left it on the re-read.
+	screen := e.Screen()
+	assert.Contains(t, screen, "acknowledged 2 of 2 alerts")
+	assert.Equal(t, 2, strings.Count(screen, "✓ "), screen)
+	for _, it := range e.pane.Items() {
+		assert.NotEqual(t, a.Key(), it.Key(), "the acknowledged alert left the board")
+	}
+	assert.True(t, e.pane.CanGoBack())
+	e.Press("esc")
+	assert.False(t, e.pane.CanGoBack())
+	assert.NotContains(t, e.Screen(), "acknowledged 2 of 2")
+}
+
+func TestAckDialogLeavesHiddenMarksOutUnlessIncluded(t *testing.T) {
+	for _, include := range []bool{false, true} {
+		e := newEnv(t, "org-owner", 120, 40)
+		a, _, c := twoAlertsOfTwoProjects(t, e.pane)
+		e.pane.table.ToggleMark(a.Key())
+		e.pane.table.ToggleMark(c.Key())
+		e.Send(views.FilterMsg{Text: a.Project})
+		require.Equal(t, []string{c.Key()}, e.pane.table.MarkedHidden(), "the filter hides c")
+		mark := e.sim.Mark()
+		e.ActionKey("a")
+		f := e.Forms[len(e.Forms)-1]
+		var hiddenList string
+		for _, fd := range f.Fields {
+			if fd.Key == "hiddenList" {
+				hiddenList = fd.Label + fd.Value
+			}
+		}
+		assert.Contains(t, hiddenList, "1 marked row is hidden by the filter")
+		assert.Contains(t, hiddenList, c.Where())
+		v := map[string]string{"comment": "x"}
+		if include {
+			v["hidden"] = "true"
+		}
+		require.NoError(t, e.Submit(v))
+		writes := e.sim.WritesSince(mark)
+		if include {
+			assert.Len(t, writes, 2, "%v", writes)
+		} else {
+			require.Len(t, writes, 1, "%v", writes)
+			assert.Contains(t, writes[0], "/groups/"+a.GroupID+"/alerts/"+a.ItemID)
+		}
+	}
+}
+
+func TestAckDialogRefusesBadInputAndNonAlertRows(t *testing.T) {
+	e := newEnv(t, "org-owner", 120, 40)
+	for _, it := range e.pane.Items() {
+		if !alertRow(it) {
+			require.True(t, e.pane.table.SetCursorID(it.Key()))
+			break
+		}
+	}
+	e.ActionKey("a")
+	assert.Empty(t, e.Forms)
+	assert.Contains(t, e.LastToast().Text, "not an alert")
+
+	a, _, _ := twoAlertsOfTwoProjects(t, e.pane)
+	require.True(t, e.pane.table.SetCursorID(a.Key()))
+	e.ActionKey("a")
+	mark := e.sim.Mark()
+	err := e.Submit(map[string]string{"until": alertkit.UntilCustom, "at": "yesterday"})
+	require.Error(t, err, "the field's own rule refuses a date that is not one")
+	assert.Empty(t, e.sim.WritesSince(mark))
+}
+
+func TestBoardSeverityEqualsTheAlertsPane(t *testing.T) {
+	e := newEnv(t, "org-owner", 120, 40)
+	c := e.sim.ClientAs("org-owner", viewstest.NoGate)
+	configs := map[string]map[string]apiclient.AlertConfig{}
+	overridden := 0
+	for _, it := range e.pane.Items() {
+		if !alertRow(it) {
+			continue
+		}
+		if configs[it.GroupID] == nil {
+			cs, err := c.AlertConfigs().ListAll(context.Background(), it.GroupID)
+			require.NoError(t, err)
+			configs[it.GroupID] = map[string]apiclient.AlertConfig{}
+			for _, cfg := range cs {
+				configs[it.GroupID][cfg.ID] = cfg
+			}
+		}
+		a, err := c.Alerts().Get(context.Background(), it.GroupID, it.ItemID)
+		require.NoError(t, err)
+		assert.Equal(t, alertkit.Severity(*a, configs[it.GroupID]), it.Severity, "%s", it.Key())
+		if alertkit.Overridden(*a, configs[it.GroupID]) && alertkit.EventSeverity(a.EventTypeName) != it.Severity {
+			overridden++
+		}
+	}
+	assert.Positive(t, overridden, "the demo world has alerts whose configuration overrides the severity")
+}
