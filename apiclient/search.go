@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient/limits"
@@ -192,8 +195,33 @@ func validateText(prefix, analyzer, searchAnalyzer string, analyzers []Analyzer,
 	return nil
 }
 
-// Validate checks the definition for an index of type t ("" means search).
+// documentDepth refuses a definition (or the flat index document around
+// one) that nests deeper than the service stores (limits.MaxDocumentDepth),
+// naming the member as apisim does: each member of doc in name order,
+// inside the definition and the index document around it (two levels).
+func documentDepth(prefix string, doc any) error {
+	raw, err := json.Marshal(doc)
+	if err != nil {
+		return invalidField(strings.TrimSuffix(prefix, "."), "cannot be encoded: %v", err)
+	}
+	var members map[string]json.RawMessage
+	if json.Unmarshal(raw, &members) != nil {
+		return nil // not an object: the shape checks say what is wrong
+	}
+	for _, k := range slices.Sorted(maps.Keys(members)) {
+		if err := limits.DocumentDepth(prefix+k, members[k], 2); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Validate checks the definition for an index of type t ("" means search):
+// first its depth (see documentDepth), then its shape.
 func (d IndexDefinition) Validate(t IndexType) error {
+	if err := documentDepth("definition.", d); err != nil {
+		return err
+	}
 	switch t {
 	case "", IndexSearch:
 		if d.Mappings == nil {
@@ -329,6 +357,9 @@ type FTSIndex struct {
 // Validate checks the flat body locally.
 func (x FTSIndex) Validate() error {
 	if err := requireNamespace(x.Name, x.Database, x.CollectionName); err != nil {
+		return err
+	}
+	if err := documentDepth("", x.writable()); err != nil {
 		return err
 	}
 	return validateText("", x.Analyzer, x.SearchAnalyzer, x.Analyzers, x.Synonyms, x.NumPartitions)

@@ -51,6 +51,12 @@ func fitHeader(width int, profile string, crumbs []string, sep, pipe string, cru
 		fits := lipgloss.Width(left)+1+lipgloss.Width(r) <= width
 		return padRight(left, width-lipgloss.Width(r)) + r, fits
 	}
+	crumbs = append([]string(nil), crumbs...)
+	for i, c := range crumbs {
+		if components.Width(c) > width {
+			crumbs[i] = components.Truncate(c, width)
+		}
+	}
 	maxLevel := 0
 	for _, p := range right {
 		maxLevel = max(maxLevel, len(p.forms)-1)
@@ -70,14 +76,20 @@ func fitHeader(width int, profile string, crumbs []string, sep, pipe string, cru
 			return l
 		}
 	}
-	// Cut the crumbs, outermost first, to no less than 6 cells each.
+	// Cut the crumbs, outermost first, to no less than 6 cells each. A
+	// crumb wider than the screen (a server's 10k-character name) starts
+	// at the screen's width: each try measures the whole line.
 	cs := append([]string(nil), crumbs...)
 	for i := range cs {
-		for w := components.Width(cs[i]) - 1; w >= 6; w-- {
+		for w := min(components.Width(cs[i])-1, width); w >= 6; {
 			cs[i] = components.Truncate(crumbs[i], w)
-			if l, ok := line("", cs, maxLevel); ok {
+			l, ok := line("", cs, maxLevel)
+			if ok {
 				return l
 			}
+			// Skip the widths that cannot fit either: the line is over
+			// by at least that much less one (a wide character cut).
+			w -= max(lipgloss.Width(l)-width+1, 1)
 		}
 	}
 	l, _ := line("", cs, maxLevel)

@@ -7,11 +7,14 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 	"unicode/utf8"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/stretchr/testify/require"
 
@@ -28,7 +31,7 @@ import (
 const hostile = "\x1b]8;;https://evil.example/osc8\x07link\x1b]8;;\x07" +
 	"\x1b]52;c;cHduZWQ=\x07" +
 	"\x1b]0;pwned-title\x07" +
-	"\x1b[2J\x1b[H\x1b[10;10H\x1b[5A" +
+	"\x1b[2J\x1b[H\x1b[10;10H\x1b[5A\x1b[7777;7777H\x1b[7777A\x1b[?7777h" +
 	"\xc2\x9b2J" +
 	"\x1bPq#0;2;0;0;0\x1b\\" +
 	"\x1b[201~" +
@@ -80,7 +83,7 @@ func poisonedWorld(t *testing.T) string {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "state.json")
 	clock := apisim.NewManualClock(viewstest.Start)
-	s, err := apisim.New(apisim.Options{StateFile: path, Clock: clock})
+	s, err := apisim.New(apisim.Options{StateFile: path, Clock: clock, Orgs: 2, Projects: 4})
 	require.NoError(t, err)
 	require.NoError(t, s.Close())
 	raw, err := os.ReadFile(path)
@@ -93,103 +96,276 @@ func poisonedWorld(t *testing.T) string {
 	raw, err = json.Marshal(st)
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(path, raw, 0o600))
-	s, err = apisim.New(apisim.Options{StateFile: path, Clock: clock})
+	s, err = apisim.New(apisim.Options{StateFile: path, Clock: clock, Orgs: 2, Projects: 4})
 	require.NoError(t, err)
 	ts := httptest.NewServer(s.Handler())
 	t.Cleanup(func() { ts.Close(); _ = s.Close() })
 	return ts.URL
 }
 
-var sgr = regexp.MustCompile(`^\x1b\[[0-9;:]*m`)
+// hostileMarkers are pieces of the hostile payloads no sequence of the
+// renderer's own contains: one inside an escape sequence means a payload
+// reached the terminal as a sequence.
+var hostileMarkers = []string{"evil", "pwned", "cHduZWQ", "7777", "q#0", "201~"}
 
-// scanFrame reports the first thing in a frame a terminal would act on
-// other than colour: any escape sequence but SGR, C0 (but newline) and C1
-// controls, DEL, bidi controls; and a line wider than the screen.
-func scanFrame(frame string, width int) string {
-	for i := 0; i < len(frame); {
-		if frame[i] == 0x1b {
-			m := sgr.FindString(frame[i:])
-			if m == "" {
-				return fmt.Sprintf("escape sequence %q", frame[i:min(i+24, len(frame))])
+// scanOutput reports everything in the raw bytes a program wrote that a
+// terminal would act on other than what the renderer itself sends. The
+// renderer's own sequences are, and are the only ones allowed:
+//   - CSI SGR (colour and attributes: digits, ';' and ':' only);
+//   - CSI cursor positioning and editing: CUP (H), CUU/CUD/CUF/CUB
+//     (A B C D), CNL/CPL (E F), CHA (G), VPA (d), HPA (`), EL (K), ED (J),
+//     ECH (X), REP (b), IL/DL (L M), ICH/DCH (@ P), SU/SD (S T) and
+//     DECSTBM (r), every count and position within the screen;
+//   - private modes set and reset (CSI ? N h/l) for the cursor (25), the
+//     alternate screen (1049), bracketed paste (2004), synchronized output
+//     (2026) and unicode core (2027), and their queries (CSI ? N $ p);
+//   - ESC M (reverse index: the renderer's scrolling of a region);
+//   - OSC 0/2 with exactly the dashboard's title (title), or empty at exit;
+//   - CR, LF and BS, and BEL once per bell the model rang (bells).
+//
+// Nothing else: no OSC 8 hyperlink, OSC 52 clipboard or other OSC, no DCS,
+// APC, PM or SOS, no 8-bit C1 control (as a UTF-8 rune or a raw byte, the
+// C1 CSI among them), no other C0 control, no DEL, no bidi control.
+func scanOutput(out []byte, width, height int, title string, bells int) []string {
+	var bad []string
+	report := func(i int, format string, args ...any) {
+		if len(bad) < 20 {
+			lo, hi := max(i-30, 0), min(i+40, len(out))
+			bad = append(bad, fmt.Sprintf(format, args...)+fmt.Sprintf(" at byte %d near %q", i, out[lo:hi]))
+		}
+	}
+	seenBells := 0
+	for i := 0; i < len(out); {
+		c := out[i]
+		if c == 0x1b {
+			seq, kind := escapeAt(out[i:])
+			for _, m := range hostileMarkers {
+				if strings.Contains(seq, m) {
+					report(i, "hostile marker %q inside %s %q", m, kind, seq)
+				}
 			}
-			i += len(m)
+			if why := rendererOwn(seq, kind, width, height, title); why != "" {
+				report(i, "%s %q: %s", kind, seq, why)
+			}
+			i += len(seq)
 			continue
 		}
-		r, size := utf8.DecodeRuneInString(frame[i:])
+		r, size := utf8.DecodeRune(out[i:])
 		switch {
-		case r == '\n':
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f):
-			return fmt.Sprintf("control character %U near %q", r, frameAround(frame, i))
-		case (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || r == 0x200e || r == 0x200f:
-			return fmt.Sprintf("bidi control %U near %q", r, frameAround(frame, i))
+		case r == utf8.RuneError && size == 1:
+			report(i, "byte %#x outside UTF-8 (an 8-bit control)", c)
+		case r == '\r' || r == '\n' || r == '\b':
+		case r == '\a':
+			seenBells++
+		case r < 0x20 || r == 0x7f:
+			report(i, "control character %U", r)
+		case r >= 0x80 && r <= 0x9f:
+			report(i, "C1 control %U", r)
+		case (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || r == 0x200e || r == 0x200f || r == 0x061c:
+			report(i, "bidi control %U", r)
 		}
 		i += size
 	}
-	for _, line := range strings.Split(frame, "\n") {
-		if w := ansi.StringWidth(line); w > width {
-			return fmt.Sprintf("a line of width %d on a screen of %d", w, width)
-		}
+	if seenBells != bells {
+		bad = append(bad, fmt.Sprintf("%d BEL written, the model rang %d bells", seenBells, bells))
 	}
-	return ""
+	return bad
 }
 
-func frameAround(s string, i int) string {
-	lo, hi := max(i-40, 0), min(i+40, len(s))
-	return ansi.Strip(s[lo:hi])
+// escapeAt returns the escape sequence b starts with and its kind.
+func escapeAt(b []byte) (string, string) {
+	if len(b) < 2 {
+		return string(b), "lone ESC"
+	}
+	switch b[1] {
+	case '[':
+		j := 2
+		for j < len(b) && b[j] >= 0x20 && b[j] <= 0x3f {
+			j++
+		}
+		if j < len(b) && b[j] >= 0x40 && b[j] <= 0x7e {
+			return string(b[:j+1]), "CSI"
+		}
+		return string(b[:j]), "unterminated CSI"
+	case ']', 'P', '_', '^', 'X':
+		kind := map[byte]string{']': "OSC", 'P': "DCS", '_': "APC", '^': "PM", 'X': "SOS"}[b[1]]
+		for j := 2; j < len(b); j++ {
+			if b[j] == 0x07 && b[1] == ']' {
+				return string(b[:j+1]), kind
+			}
+			if b[j] == 0x1b && j+1 < len(b) && b[j+1] == '\\' {
+				return string(b[:j+2]), kind
+			}
+		}
+		return string(b), "unterminated " + kind
+	}
+	return string(b[:2]), "ESC"
 }
 
-// The poisoned world: every pane and view at 80x24 and 200x60, and no frame
-// carries anything a terminal would act on.
+var (
+	csiShape   = regexp.MustCompile(`^\x1b\[([?<>=]?)([0-9;:]*)([ -/]*)([@-~])$`)
+	osTitle    = regexp.MustCompile(`^\x1b\][02];(.*)(\x07|\x1b\\)$`)
+	ownEscapes = map[string]bool{"\x1bM": true} // RI, scrolling a region down
+	ownModes   = map[string]bool{"25": true, "1049": true, "2004": true, "2026": true, "2027": true}
+	screenMove = "HABCDEFGd`XbLM@PSTr"
+)
+
+// rendererOwn says why seq is not one of the renderer's own sequences
+// (see scanOutput), or "" when it is.
+func rendererOwn(seq, kind string, width, height int, title string) string {
+	switch kind {
+	case "OSC":
+		if m := osTitle.FindStringSubmatch(seq); m != nil && (m[1] == title || m[1] == "") {
+			return "" // the title, and its reset at exit
+		}
+		return "an OSC the dashboard does not send"
+	case "ESC":
+		if ownEscapes[seq] {
+			return ""
+		}
+		return "not a sequence the renderer sends"
+	case "CSI":
+	default:
+		return "not a sequence the renderer sends"
+	}
+	m := csiShape.FindStringSubmatch(seq)
+	if m == nil {
+		return "malformed"
+	}
+	prefix, params, inter, final := m[1], m[2], m[3], m[4]
+	switch {
+	case prefix == "" && inter == "" && final == "m":
+		return ""
+	case prefix == "" && inter == "" && (final == "K" || final == "J"):
+		if params == "" || params == "0" || params == "1" || params == "2" {
+			return ""
+		}
+		return "an erase the renderer does not send"
+	case prefix == "" && inter == "" && strings.Contains(screenMove, final):
+		for _, p := range strings.Split(params, ";") {
+			if p == "" {
+				continue
+			}
+			n, err := strconv.Atoi(p)
+			if err != nil || n > max(width, height) {
+				return fmt.Sprintf("a count or position outside the %dx%d screen", width, height)
+			}
+		}
+		return ""
+	case prefix == "?" && inter == "" && (final == "h" || final == "l") && ownModes[params],
+		prefix == "?" && inter == "$" && final == "p" && ownModes[params]:
+		return ""
+	}
+	return "a control sequence the renderer does not send"
+}
+
+// The poisoned world, run in a real tea.Program: every pane and view at
+// 80x24 and 200x60, and the raw bytes the renderer wrote to the terminal
+// carry nothing a terminal would act on but the renderer's own sequences;
+// no line of any frame is wider than the screen.
 func TestPoisonedWorldWritesNothingHostile(t *testing.T) {
 	t.Chdir(t.TempDir())
 	base := poisonedWorld(t)
 	visits := []struct{ name, keys string }{
-		{"alerts", "1"}, {"alert detail", "enter"}, {"back", "esc"},
+		{"triage", "1"}, {"triage row", "j"},
+		{"alerts", "2"}, {"alert detail", "enter"}, {"back", "esc"},
 		{"alert configs", "c"}, {"config detail", "enter"}, {"back", "esc"}, {"back", "esc"},
-		{"backups", "2"}, {"restores", "tab"}, {"exports", "tab"}, {"buckets", "tab"}, {"schedule", "tab"}, {"compliance", "tab"},
-		{"search", "3"}, {"search detail", "enter"}, {"search row", "j"}, {"search row", "j"}, {"search detail", "enter"}, {"analyzers", "A"}, {"back", "esc"},
-		{"access logs", "4"}, {"raw line", "l"}, {"back", "esc"},
-		{"migration", "5"},
-		{"settings", "6"},
+		{"backups", "3"}, {"snapshots", "enter"}, {"restores", "tab"}, {"exports", "tab"}, {"buckets", "tab"}, {"schedule", "tab"}, {"compliance", "tab"},
+		{"search", "4"}, {"search detail", "enter"}, {"search row", "j"}, {"search row", "j"}, {"search detail", "enter"}, {"analyzers", "A"}, {"back", "esc"},
+		{"access logs", "5"}, {"raw line", "l"}, {"back", "esc"},
+		{"migration", "6"},
+		{"settings", "7"},
 		{"help", "?"}, {"back", "esc"},
 		{"picker", "@"}, {"back", "esc"},
 		{"palette", ":"}, {"back", "esc"},
 	}
-	for _, run := range []struct {
-		size    [2]int
-		cluster string
-	}{{[2]int{80, 24}, ""}, {[2]int{200, 60}, ""}, {[2]int{80, 24}, "payments-rs"}, {[2]int{200, 60}, "payments-rs"}} {
-		size := run.size
+	const profile = "poisoned"
+	for _, size := range [][2]int{{80, 24}, {200, 60}} {
 		client, err := apiclient.New(apiclient.Options{BaseURL: base, Auth: apiclient.DigestAuth("org-owner", "org-owner-secret"),
 			Gate: apiclient.NewGate(nil), MaxRetries: -1})
 		require.NoError(t, err)
-		m, err := New(Options{Client: client, Profile: "poisoned", Theme: "dark", Cluster: run.cluster, Clock: func() time.Time { return viewstest.Start },
+		m, err := New(Options{Client: client, Profile: profile, Theme: "dark", Clock: func() time.Time { return viewstest.Start },
 			State: &ContextStore{Path: filepath.Join(t.TempDir(), "context.json")}})
 		require.NoError(t, err)
-		d := newDriver(t, m, size[0], size[1])
-		d.Settle()
-		require.Equal(t, phaseReady, m.phase)
-		frames, shown := 0, map[string]bool{}
+		view := &lastView{Model: m}
+		start := time.Now()
+		d := viewstest.NewProgramDriver(t, view, size[0], size[1])
+		shown := map[string]bool{}
 		for _, v := range visits {
-			d.Send(viewstest.Press(v.keys))
-			d.Settle()
-			frame := m.View().Content
-			frames++
-			if strings.Contains(ansi.Strip(frame), "evil") || strings.Contains(ansi.Strip(frame), "the runbook") {
+			d.Press(v.keys)
+			frame := view.get()
+			if text := ansi.Strip(frame); strings.Contains(text, "evil") || strings.Contains(text, "the runbook") {
 				shown[v.name] = true
 			}
-			if bad := scanFrame(frame, size[0]); bad != "" {
-				t.Errorf("%dx%d %q %s: %s", size[0], size[1], run.cluster, v.name, bad)
+			for _, line := range strings.Split(frame, "\n") {
+				if w := ansi.StringWidth(line); w > size[0] {
+					t.Errorf("%dx%d %s: a line of width %d", size[0], size[1], v.name, w)
+				}
 			}
 		}
-		t.Logf("%dx%d %q: %d frames scanned; poisoned text visible in %d views", size[0], size[1], run.cluster, frames, len(shown))
+		d.Quit()
+		out := d.Output()
+		for _, bad := range scanOutput(out, size[0], size[1], "dbadmin-tui: "+profile, d.Bells()) {
+			t.Errorf("%dx%d: %s", size[0], size[1], bad)
+		}
+		t.Logf("%dx%d: %d steps in %v, %d frames drawn, %d KB written to the terminal; poisoned text visible in %d views",
+			size[0], size[1], len(visits), time.Since(start).Round(time.Millisecond), view.count(), len(out)/1024, len(shown))
 		// The poison reached the screen (as text) in every pane.
-		want := []string{"alerts", "alert detail", "search detail", "settings"}
-		if run.cluster != "" {
-			want = append(want, "backups", "restores", "exports")
+		for _, want := range []string{"triage", "alerts", "alert detail", "config detail", "snapshots", "restores", "exports", "search detail", "settings"} {
+			require.True(t, shown[want], "%dx%d: no poisoned text visible in %s", size[0], size[1], want)
 		}
-		for _, view := range want {
-			require.True(t, shown[view], "%dx%d: no poisoned text visible in %s", size[0], size[1], view)
-		}
+	}
+}
+
+// lastView keeps the frame the program last asked for, for the width check.
+type lastView struct {
+	*Model
+	mu     sync.Mutex
+	frame  string
+	frames int
+}
+
+func (v *lastView) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	_, cmd := v.Model.Update(msg)
+	return v, cmd
+}
+
+func (v *lastView) View() tea.View {
+	view := v.Model.View()
+	v.mu.Lock()
+	v.frame = view.Content
+	v.frames++
+	v.mu.Unlock()
+	return view
+}
+
+func (v *lastView) count() int {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.frames
+}
+
+func (v *lastView) get() string {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.frame
+}
+
+// The scan finds each hostile sequence on its own, inside a frame the
+// renderer could have written, and lets that frame through without it.
+func TestScanOutputFindsEachHostileSequence(t *testing.T) {
+	frame := func(s string) []byte {
+		return []byte("\x1b[?1049h\x1b[?25l\x1b]2;dbadmin-tui: p\a\x1b[1;1H\x1b[38;2;1;2;3mok " + s + "\x1b[m\x1b[2;5H\x1b[K\r\n\x1b[3;22r\x1bM\x1b[1;24r\x1b[12X\x1b[2T")
+	}
+	require.Empty(t, scanOutput(frame(""), 80, 24, "dbadmin-tui: p", 0))
+	for name, s := range map[string]string{
+		"OSC 8": "\x1b]8;;https://evil.example/x\x07link\x1b]8;;\x07", "OSC 52": "\x1b]52;c;cHduZWQ=\x07",
+		"OSC 0": "\x1b]0;pwned-title\x07", "far cursor move": "\x1b[7777;7777H", "erase screen mode": "\x1b[3J",
+		"scroll region": "\x1b[100;200r", "C1 CSI": "\xc2\x9b2J", "raw 8-bit CSI": "\x9b2J", "DCS": "\x1bPq#0;2\x1b\\",
+		"APC": "\x1b_Gf=1\x1b\\", "bracketed-paste end": "\x1b[201~", "unknown private mode": "\x1b[?1000h",
+		"bidi override": "\u202eevil", "isolate": "\u2066x", "NUL": "\x00", "C0": "\x01", "DEL": "\x7f", "NEL": "\u0085",
+		"bell": "\a", "keypad mode": "\x1b=",
+	} {
+		require.NotEmpty(t, scanOutput(frame(s), 80, 24, "dbadmin-tui: p", 0), name)
 	}
 }

@@ -1,8 +1,6 @@
 package components
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -162,39 +160,37 @@ func (d *Detail) SetText(s string) {
 	d.refresh(true)
 }
 
-// SetJSON pretty-prints raw JSON, or marshals any other value, and shows it
-// as a highlighted code block under an optional markdown heading.
+// SetJSON shows raw JSON, or any other value marshalled, as a highlighted
+// code block under an optional markdown heading, through the bounded
+// document path (NewDocument): over the limits, the summary instead.
 func (d *Detail) SetJSON(title string, v any) error {
-	var raw []byte
-	switch x := v.(type) {
-	case []byte:
-		raw = x
-	case json.RawMessage:
-		raw = x
-	case string:
-		raw = []byte(x)
-	default:
-		b, err := json.Marshal(v)
-		if err != nil {
-			return fmt.Errorf("detail json: %w", err)
+	doc := NewDocument(v)
+	if doc.Err != nil {
+		if doc.Pretty != "" { // not JSON: shown as it came, cleaned
+			d.SetText(doc.Pretty)
 		}
-		raw = b
-	}
-	var buf bytes.Buffer
-	if err := json.Indent(&buf, raw, "", "  "); err != nil {
-		d.SetText(string(raw))
-		return fmt.Errorf("detail json: %w", err)
+		return fmt.Errorf("detail json: %w", doc.Err)
 	}
 	var md strings.Builder
 	if title != "" {
-		md.WriteString("# " + Sanitize(title) + "\n\n")
+		md.WriteString("# " + EscapeMarkdown(Sanitize(title)) + "\n\n")
 	}
-	md.WriteString("```json\n")
-	md.Write(buf.Bytes())
-	md.WriteString("\n```\n")
+	if doc.TooLarge {
+		md.WriteString(EscapeMarkdown(doc.Summary("document")) + "\n")
+	} else {
+		fence := "```"
+		for strings.Contains(doc.Pretty, fence) {
+			fence += "`"
+		}
+		md.WriteString(fence + "json\n" + doc.Pretty + "\n" + fence + "\n")
+	}
 	d.SetMarkdown(md.String())
 	return nil
 }
+
+// Source is the sanitized text the detail shows (markdown or plain), as
+// set; tests read it without rendering.
+func (d Detail) Source() string { return d.content }
 
 // Err is the last glamour error (the view then falls back to plain text).
 func (d Detail) Err() error { return d.err }

@@ -108,10 +108,16 @@ func MeasureJSON(raw []byte) DocStats {
 	return st
 }
 
+// DocKeys is what the summary says the user can do instead, where y copies
+// the document and e opens it in $EDITOR (see SummaryKeys otherwise).
+const DocKeys = "y copies it, e opens it in $EDITOR"
+
 // Summary is the line shown in place of a document over the limits.
-func (d Document) Summary(what string) string {
-	return fmt.Sprintf("%s too large to show (%s, depth %d); y copies it, e opens it in $EDITOR",
-		what, kb(d.Stats.Bytes), d.Stats.Depth)
+func (d Document) Summary(what string) string { return d.SummaryKeys(what, DocKeys) }
+
+// SummaryKeys is Summary naming the pane's own keys.
+func (d Document) SummaryKeys(what, keys string) string {
+	return fmt.Sprintf("%s too large to show (%s, depth %d); %s", what, kb(d.Stats.Bytes), d.Stats.Depth, keys)
 }
 
 func kb(n int) string {
@@ -123,12 +129,15 @@ func kb(n int) string {
 
 // Markdown is the document as a markdown section under a heading: a json
 // code block, or the summary when it is over the limits.
-func (d Document) Markdown(title, what string) string {
+func (d Document) Markdown(title, what string) string { return d.MarkdownKeys(title, what, DocKeys) }
+
+// MarkdownKeys is Markdown with the summary naming the pane's own keys.
+func (d Document) MarkdownKeys(title, what, keys string) string {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "\n## %s\n\n", EscapeMarkdown(title))
 	switch {
 	case d.TooLarge:
-		b.WriteString(EscapeMarkdown(d.Summary(what)) + "\n")
+		b.WriteString(EscapeMarkdown(d.SummaryKeys(what, keys)) + "\n")
 	case d.Err != nil && d.Pretty == "":
 		b.WriteString(EscapeMarkdown(d.Err.Error()) + "\n")
 	default:

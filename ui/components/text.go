@@ -2,6 +2,8 @@ package components
 
 import (
 	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -23,6 +25,9 @@ func Truncate(s string, w int) string {
 	if w <= 0 {
 		return ""
 	}
+	if p, ok := widePrefix(s, w); ok {
+		return ansi.Truncate(p, w, "…")
+	}
 	if Width(s) <= w {
 		return s
 	}
@@ -40,4 +45,21 @@ func Thousands(n int) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
+}
+
+// widePrefix is, for a long unstyled s (a server's 10k-character line), a
+// prefix of it cut at a rune boundary that is already wider than w: the
+// truncation of s to w cells is that of the prefix, found without
+// measuring the whole of s (every cell, every frame). ok is false when s
+// is short, styled, or its start is mostly zero-width.
+func widePrefix(s string, w int) (string, bool) {
+	n := 4*w + 64
+	if len(s) <= n || strings.IndexByte(s, 0x1b) >= 0 {
+		return "", false
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	p := s[:n]
+	return p, Width(p) > w
 }

@@ -55,6 +55,7 @@ func (p *Pane) rebuildConfigRows() {
 }
 
 func (p *Pane) renderConfigDetail() {
+	p.cfgTooLarge = ""
 	c, ok := p.configs[p.cfgDetailID]
 	if !ok {
 		p.detail.SetMarkdown("# Alert configuration " + mdCell(p.cfgDetailID) + "\n\nIt is no longer in the list.")
@@ -71,6 +72,15 @@ func (p *Pane) renderConfigDetail() {
 	}
 	fmt.Fprintf(&b, "**Open alerts raised by it:** %d\n\n", n)
 	b.WriteString("t: enable/disable · d: delete · e: edit (form) · E: edit as JSON · esc: back\n")
+	// The whole configuration as the server sent it (secrets masked),
+	// through the bounded path: members this dashboard does not know are
+	// kept as they came and may be as deep or large as a server makes them.
+	doc := components.NewDocument(c.Masked())
+	if doc.TooLarge {
+		raw, _ := json.Marshal(c.Masked())
+		p.cfgTooLarge = string(raw)
+	}
+	b.WriteString(doc.MarkdownKeys("As JSON", "configuration", "y copies it, E opens it in $EDITOR"))
 	p.detail.SetMarkdown(b.String())
 }
 

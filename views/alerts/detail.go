@@ -167,6 +167,10 @@ func severitySource(a apiclient.Alert, configs map[string]apiclient.AlertConfig)
 
 // writeConfig writes a configuration: state, matchers and notifications
 // with their secrets masked.
+// maxListed bounds the matchers and notifications a detail lists: a
+// server's configuration may carry thousands.
+const maxListed = 50
+
 func writeConfig(b *strings.Builder, c apiclient.AlertConfig, p *Pane) {
 	c = c.Masked()
 	state := "disabled"
@@ -194,7 +198,11 @@ func writeConfig(b *strings.Builder, c apiclient.AlertConfig, p *Pane) {
 	if len(c.Matchers) == 0 {
 		b.WriteString("none: every resource of the event type\n")
 	}
-	for _, m := range c.Matchers {
+	for i, m := range c.Matchers {
+		if i == maxListed {
+			fmt.Fprintf(b, "- … %d more (y copies the configuration)\n", len(c.Matchers)-i)
+			break
+		}
 		fmt.Fprintf(b, "- %s %s %s\n", mdCell(m.FieldName), mdCell(string(m.Operator)), mdCell(m.Value))
 	}
 	b.WriteString("\n**Notifications**\n\n")
@@ -203,7 +211,11 @@ func writeConfig(b *strings.Builder, c apiclient.AlertConfig, p *Pane) {
 	} else {
 		b.WriteString("| type | target | delay | interval |\n|---|---|---|---|\n")
 	}
-	for _, n := range c.Notifications {
+	for i, n := range c.Notifications {
+		if i == maxListed {
+			fmt.Fprintf(b, "\n… %d more notifications (y copies the configuration)\n", len(c.Notifications)-i)
+			break
+		}
 		delay := "0 min"
 		if n.DelayMin != nil {
 			delay = fmt.Sprintf("%d min", *n.DelayMin)

@@ -97,6 +97,9 @@ type Pane struct {
 	detailErr     error
 	detailLoading bool
 	cfgDetailID   string
+	// cfgTooLarge is the configuration in the detail as JSON when it is
+	// over the document limits: what y copies instead of its id.
+	cfgTooLarge string
 
 	results  []ackResult
 	ackDraft ackChoice   // every choice of the last ack that did not fully succeed
@@ -138,6 +141,9 @@ func (p *Pane) Selected() string {
 	case modeConfigs:
 		return p.cfgTable.SelectedID()
 	case modeConfigDetail:
+		if p.cfgTooLarge != "" {
+			return p.cfgTooLarge
+		}
 		return p.cfgDetailID
 	case modeDetail:
 		return p.detailID

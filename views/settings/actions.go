@@ -172,7 +172,9 @@ func (p *Pane) write(task string, fn func(ctx context.Context, c *apiclient.Clie
 	}
 	p.writes++
 	return views.Write(&p.Base, keyWrite, p.seq.Next(), task, func(ctx context.Context) (written, error) {
-		return fn(ctx, client, gid)
+		w, err := fn(ctx, client, gid)
+		w.auditDoc = filterDocument(w.audit)
+		return w, err
 	})
 }
 

@@ -132,6 +132,20 @@ func keptNote(draft string) string {
 
 // pretty indents a stored filter for editing; text that does not parse is
 // returned as it is.
+// filterDocument is a's filter as the detail shows it: through the one
+// bounded path for server documents (components.Document), so a deep or
+// huge filter is summarised, never indented or drawn whole.
+func filterDocument(a *apiclient.AuditLog) components.Document {
+	if a == nil {
+		return components.Document{}
+	}
+	filter := a.AuditFilter
+	if strings.TrimSpace(filter) == "" {
+		filter = "{}"
+	}
+	return components.NewDocument(filter)
+}
+
 func pretty(filter string) string {
 	if strings.TrimSpace(filter) == "" {
 		return "{}"

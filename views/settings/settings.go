@@ -17,6 +17,7 @@ import (
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
 	"github.com/dbadmin-tui/dbadmin-tui/keymap"
+	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
 )
 
@@ -49,6 +50,9 @@ type Pane struct {
 type snapshot struct {
 	Audit    *apiclient.AuditLog
 	AuditErr error
+	// AuditDoc is the audit filter through the bounded path, measured
+	// and pretty-printed off the UI loop (see filterDocument).
+	AuditDoc components.Document
 	DNS      *apiclient.AWSCustomDNS
 	DNSErr   error
 	Roles    *apiclient.AccessRoles
@@ -105,6 +109,7 @@ func (p *Pane) load(task string) tea.Cmd {
 		s := client.Settings()
 		var snap snapshot
 		snap.Audit, snap.AuditErr = s.AuditLog(ctx, gid)
+		snap.AuditDoc = filterDocument(snap.Audit)
 		snap.DNS, snap.DNSErr = s.CustomDNS(ctx, gid)
 		snap.Roles, snap.RolesErr = s.AccessRoles(ctx, gid)
 		// The load fails as a whole only when nothing could be read.
@@ -127,6 +132,7 @@ type written struct {
 	// filterText is the filter a failed save tried, kept as the draft.
 	filterText string
 	audit      *apiclient.AuditLog
+	auditDoc   components.Document
 	dns        *apiclient.AWSCustomDNS
 	// form is the form dialog that waits for this answer, if any.
 	form string
@@ -199,7 +205,7 @@ func (p *Pane) writeDone(msg views.Result[written]) tea.Cmd {
 			p.keep = w.role
 		}
 		if w.audit != nil {
-			p.snap.Audit, p.snap.AuditErr = w.audit, nil
+			p.snap.Audit, p.snap.AuditErr, p.snap.AuditDoc = w.audit, nil, w.auditDoc
 		}
 		if w.dns != nil {
 			p.snap.DNS, p.snap.DNSErr = w.dns, nil

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"charm.land/lipgloss/v2"
 
@@ -82,8 +83,11 @@ func (p *Pane) list(w, h int) string {
 	} else {
 		add(row{id: rowAuditing}, padTo("Auditing", label)+onOff(a.Enabled))
 		add(row{id: rowAuthSuccess}, padTo("Record successful authorizations", label)+onOff(a.AuditAuthorizationSuccess))
-		filter := s(a.AuditFilter)
-		if filter == "" {
+		filter := s(filterPreview(a.AuditFilter))
+		switch {
+		case p.snap.AuditDoc.TooLarge:
+			filter = p.snap.AuditDoc.Summary("filter")
+		case filter == "":
 			filter = "(none)"
 		}
 		ftext := padTo("Filter", label) + s(string(a.ConfigurationType)) + " " + filter
@@ -230,8 +234,16 @@ func (p *Pane) auditDetail(id string) []string {
 		}
 	} else {
 		lines = append(lines, "filter:")
-		for _, l := range strings.Split(pretty(a.AuditFilter), "\n") {
-			lines = append(lines, "  "+s(l))
+		doc := p.snap.AuditDoc
+		switch {
+		case doc.TooLarge:
+			lines = append(lines, "  "+doc.Summary("filter"))
+		case doc.Pretty == "" && doc.Err != nil:
+			lines = append(lines, "  "+s(doc.Err.Error()))
+		default: // measured, indented and sanitized off the UI loop
+			for _, l := range strings.Split(doc.Pretty, "\n") {
+				lines = append(lines, "  "+l)
+			}
 		}
 	}
 	return append(lines, tierNote)
@@ -343,4 +355,19 @@ func wrap(s string, w int) []string {
 		}
 	}
 	return append(out, components.Truncate(line, w))
+}
+
+// filterPreview is the start of a filter for its one-line row: the row
+// shows a screen's width at most, so a huge filter is not cleaned whole
+// every frame.
+func filterPreview(f string) string {
+	const n = 512
+	if len(f) <= n {
+		return f
+	}
+	i := n
+	for i > 0 && !utf8.RuneStart(f[i]) {
+		i--
+	}
+	return f[:i]
 }
