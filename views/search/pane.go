@@ -699,13 +699,13 @@ func (p *Pane) confirmDelete() tea.Cmd {
 		return views.Toast("delete: select an index first", true)
 	}
 	name := components.Sanitize(ix.Name)
-	return func() tea.Msg {
-		return views.ConfirmMsg{Pane: ID, Title: "Delete search index " + name + "?",
-			Body: fmt.Sprintf("%s.%s on %s. Queries that use it fail once it is gone; this cannot be undone.",
-				components.Sanitize(ix.Database), components.Sanitize(ix.CollectionName), cluster),
-			TypeToConfirm: ix.Name,
-			Action:        views.ActionMsg{Name: keysOf(p.Ctx.Keys).Delete.Name, Target: cluster + "\x00" + ix.IndexID}}
-	}
+	// Built here, not in the Cmd: the Cmd runs on another goroutine.
+	msg := views.ConfirmMsg{Pane: ID, Title: "Delete search index " + name + "?",
+		Body: fmt.Sprintf("%s.%s on %s. Queries that use it fail once it is gone; this cannot be undone.",
+			components.Sanitize(ix.Database), components.Sanitize(ix.CollectionName), cluster),
+		TypeToConfirm: ix.Name,
+		Action:        views.ActionMsg{Name: keysOf(p.Ctx.Keys).Delete.Name, Target: cluster + "\x00" + ix.IndexID}}
+	return func() tea.Msg { return msg }
 }
 
 func (p *Pane) deleteIndex(target string) tea.Cmd {
