@@ -177,8 +177,9 @@
 //	PUT  /api/{service}/sim/incidents/schedule    {"enabled": false} stops the clock's incidents
 //	GET  /api/{service}/sim/notifications         the notification log (?alertId=, ?groupId=)
 //	GET  /api/{service}/sim/requests              {"requests":[{time,method,path,identity,status,durationMs}]}
-//	PUT  /api/{service}/sim/faults                {"faultRate","malformedRate","malformedWrites"}: rates at
-//	                                              run time; the next malformedWrites write answers truncated
+//	PUT  /api/{service}/sim/faults                {"faultRate","malformedRate","malformedWrites","failWrites"}: rates at
+//	                                              run time; the next malformedWrites write answers truncated,
+//	                                              the next failWrites writes refused (503) before applying
 //
 // # Faults and persistence
 //

@@ -21,6 +21,9 @@ type faultInjector struct {
 	// malformedWrites truncates the next N successful write answers
 	// (faults_control.go).
 	malformedWrites int
+	// failWrites refuses the next N writes with an injected 503 before
+	// they are applied (faults_control.go).
+	failWrites int
 }
 
 func newFaultInjector(seed int64, fault, malformed float64) *faultInjector {
@@ -40,8 +43,16 @@ func (f *faultInjector) rollLocked(p float64) bool {
 	return f.rng.Float64() < p
 }
 
-// fault returns an injected 500 or 503, or nil.
-func (f *faultInjector) fault() *apiError {
+// fault returns an injected 500 or 503, or nil; a write is refused while
+// failWrites lasts.
+func (f *faultInjector) fault(method string) *apiError {
+	f.mu.Lock()
+	if method != http.MethodGet && f.failWrites > 0 {
+		f.failWrites--
+		f.mu.Unlock()
+		return newError(http.StatusServiceUnavailable, "SERVICE_UNAVAILABLE", "Injected fault: service unavailable (nothing was applied).")
+	}
+	f.mu.Unlock()
 	if !f.roll(f.faultRate) {
 		return nil
 	}

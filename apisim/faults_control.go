@@ -8,13 +8,16 @@ import (
 // (what -fault-rate and -malformed-rate set at start), and malformedWrites:
 // the next N successful write answers (POST, PATCH, PUT, DELETE with a
 // body) are truncated whatever the rates, so a test can lose one answer
-// on purpose. Fields left out are unchanged; it answers the new settings.
+// on purpose; failWrites: the next N writes are refused with a 503 before
+// anything is applied, so a test can fail one row of a bulk action. Fields
+// left out are unchanged; it answers the new settings.
 func (s *Server) faultRoutes(mux *http.ServeMux, root string) {
 	mux.HandleFunc("PUT "+root+"/faults", s.control(func(w http.ResponseWriter, r *http.Request) (int, any, *apiError) {
 		var b struct {
 			FaultRate       *float64 `json:"faultRate"`
 			MalformedRate   *float64 `json:"malformedRate"`
 			MalformedWrites *int     `json:"malformedWrites"`
+			FailWrites      *int     `json:"failWrites"`
 		}
 		body, e := readLimited(w, r)
 		if e != nil {
@@ -28,8 +31,10 @@ func (s *Server) faultRoutes(mux *http.ServeMux, root string) {
 				return 0, nil, errField(name, "must be between 0 and 1")
 			}
 		}
-		if b.MalformedWrites != nil && (*b.MalformedWrites < 0 || *b.MalformedWrites > 1000000) {
-			return 0, nil, errField("malformedWrites", "must be between 0 and 1000000")
+		for name, v := range map[string]*int{"malformedWrites": b.MalformedWrites, "failWrites": b.FailWrites} {
+			if v != nil && (*v < 0 || *v > 1000000) {
+				return 0, nil, errField(name, "must be between 0 and 1000000")
+			}
 		}
 		f := s.faults
 		f.mu.Lock()
@@ -43,6 +48,10 @@ func (s *Server) faultRoutes(mux *http.ServeMux, root string) {
 		if b.MalformedWrites != nil {
 			f.malformedWrites = *b.MalformedWrites
 		}
-		return http.StatusOK, map[string]any{"faultRate": f.faultRate, "malformedRate": f.malformed, "malformedWrites": f.malformedWrites}, nil
+		if b.FailWrites != nil {
+			f.failWrites = *b.FailWrites
+		}
+		return http.StatusOK, map[string]any{"faultRate": f.faultRate, "malformedRate": f.malformed, "malformedWrites": f.malformedWrites,
+			"failWrites": f.failWrites}, nil
 	}))
 }

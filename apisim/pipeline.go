@@ -109,7 +109,7 @@ func (s *Server) serveOp(op catalog.Op, h opHandler) http.Handler {
 			writeError(w, verr, pretty)
 			return
 		}
-		if e := s.faults.fault(); e != nil {
+		if e := s.faults.fault(r.Method); e != nil {
 			writeError(w, e, pretty)
 			return
 		}

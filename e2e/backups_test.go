@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -38,8 +39,8 @@ func TestBackupsSnapshotThenRestore(t *testing.T) {
 	s.WaitFor("(1/3)", wait)
 	s.SendKeys("Tab", "Right", "Right", "Enter") // automated, project staging
 	s.WaitFor("Target cluster in staging", wait)
-	s.SendKeys("Enter")
-	s.WaitFor("OVERWRITES ALL DATA on cluster", wait)
+	s.SendKeys("Down", "Enter") // nothing is preselected: down picks staging-rs
+	s.WaitFor("REPLACED", wait)
 	s.SendKeys("staging-rs")
 	s.SendKeys("Enter")
 	s.WaitFor("[Restores]", wait)
@@ -97,4 +98,64 @@ func rowWith(screen string, parts ...string) bool {
 		}
 	}
 	return false
+}
+
+// Issue 14 case 4: the restore wizard offers only compatible targets. In
+// project analytics, analytics-main can receive a payments-rs snapshot;
+// analytics-old (older MongoDB) and the shared tiers are greyed with the
+// reason and the keys skip them. Keys go with no pauses; one POST reaches
+// the server, with the target typed at the confirmation.
+func TestRestoreOnlyOntoAnEligibleTarget(t *testing.T) {
+	RequireTmux(t)
+	for _, size := range [][2]int{{80, 24}, {160, 45}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			s := StartDemo(t, size[0], size[1], nil, "--project", "payments", "--pane", "backups", "--cluster", "payments-rs")
+			s.WaitFor("Backups · payments-rs", wait)
+			s.WaitFor("completed", wait)
+			before := s.SimWrites("/restoreJobs")
+			// The oldest snapshot (the last row) is completed.
+			s.SendFast("G", "R")
+			s.WaitFor("(1/3)", wait)
+			s.SendFast("Tab", "Right", "Enter") // automated, project analytics
+			s.WaitFor("Target cluster in analytics", wait)
+			screen := s.WaitFor("tier M0 cannot receive a restore", wait)
+			if !strings.Contains(screen, "older than the snapshot") {
+				t.Fatalf("the older cluster is not greyed with its reason:\n%s", screen)
+			}
+			// Enter with nothing chosen is refused in place; the keys skip
+			// every greyed row, so down many times stays on analytics-main.
+			s.SendFast("Enter")
+			s.WaitFor("choose one", wait)
+			s.SendFast("Down", "Down", "Down", "Down", "Down", "Up", "Enter")
+			s.WaitFor("ALL DATA on analytics-main is REPLACED", wait)
+			s.SendFast("analytics-main", "Enter")
+			s.WaitFor("[Restores]", wait)
+			var posts []string
+			for k, n := range s.SimWrites("/restoreJobs") {
+				for i := 0; i < n-before[k]; i++ {
+					posts = append(posts, k)
+				}
+			}
+			if len(posts) != 1 || !strings.HasPrefix(posts[0], "POST ") {
+				t.Fatalf("restore writes = %v, want exactly one POST", posts)
+			}
+			jobs, err := s.DemoAPI().Backups().AllRestoreJobs(context.Background(), apisim.DemoPaymentsID, "payments-rs")
+			if err != nil {
+				t.Fatal(err)
+			}
+			onto := map[string]int{}
+			for _, j := range jobs {
+				if j.TargetGroupID == apisim.DemoAnalyticsID {
+					onto[j.TargetClusterName]++
+				}
+			}
+			if onto["analytics-main"] != 1 || len(onto) != 1 {
+				t.Fatalf("restores into analytics = %v, want one onto analytics-main", onto)
+			}
+			s.SendKeys("q") // the restore is running: q asks first
+			s.WaitFor("running", wait)
+			s.SendKeys("y")
+			s.WaitExit(wait)
+		})
+	}
 }

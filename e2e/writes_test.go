@@ -143,3 +143,87 @@ func TestLostAnswersAreVerifiedNotResent(t *testing.T) {
 	s.SendKeys("q")
 	s.WaitExit(wait)
 }
+
+// Issue case 3: a bulk ack whose first PATCH is refused (the faults
+// control fails the next write) leaves that row marked; `a` retries it
+// with every choice of the first submit, so the group ends with one
+// window. The keys after `a` go in the same write as `a` itself: they land
+// in the dialog, not on the list.
+func TestBulkAckRetryKeepsTheChoice(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {160, 40}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			s := StartDemo(t, size[0], size[1], nil)
+			s.WaitFor(" open (", wait)
+			s.SimPut("/faults", `{"failWrites": 1}`)
+			// forever (left of 1h) never shortens an acknowledgement.
+			s.SendFast("Space", "Space", "a", "retry-e2e", "BTab", "BTab", "Left", "Enter")
+			s.WaitFor("✗", wait)
+			s.WaitGone("submitting…", wait) // the first dialog closes
+			if n := alertPatches(s); n != 2 {
+				t.Fatalf("%d PATCHes for the two marked rows, want 2", n)
+			}
+			first := withComment(t, s, "retry-e2e")
+			if len(first) != 1 || first[0].AcknowledgedUntil == nil {
+				t.Fatalf("%d alerts acknowledged after one refused row, want 1", len(first))
+			}
+			// The retry offers the very window the first submit sent.
+			s.SendFast("a")
+			screen := s.WaitFor("Acknowledge until", wait)
+			if !strings.Contains(screen, "(•) until…") || !strings.Contains(screen, first[0].AcknowledgedUntil.UTC().Format(time.RFC3339)) ||
+				!strings.Contains(screen, "retry-e2e") {
+				t.Fatalf("the retry dialog lost the first submit's choices (until %v):\n%s", first[0].AcknowledgedUntil, screen)
+			}
+			s.SendFast("Enter")
+			s.WaitGone("Acknowledge until", wait)
+			deadline := time.Now().Add(wait)
+			var got []apiclient.Alert
+			for time.Now().Before(deadline) {
+				if got = withComment(t, s, "retry-e2e"); len(got) == 2 {
+					break
+				}
+				time.Sleep(100 * time.Millisecond)
+			}
+			if len(got) != 2 {
+				t.Fatalf("%d alerts carry the comment after the retry, want 2\n%s", len(got), s.Capture())
+			}
+			for _, a := range got {
+				if a.AcknowledgedUntil == nil || !a.AcknowledgedUntil.Equal(*first[0].AcknowledgedUntil) {
+					t.Fatalf("alert %s acknowledged until %v, want %v like the first row: one window", a.ID, a.AcknowledgedUntil, first[0].AcknowledgedUntil)
+				}
+			}
+			if n := alertPatches(s); n != 3 {
+				t.Fatalf("%d PATCHes, want 3 (two, then the one retried)", n)
+			}
+			s.SendKeys("Escape", "q")
+			s.WaitExit(wait)
+		})
+	}
+}
+
+// Issue case 7: acknowledging from the detail view redraws the detail from
+// the answer, without r.
+func TestDetailShowsTheAckAtOnce(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {160, 40}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			s := StartDemo(t, size[0], size[1], nil)
+			s.WaitFor(" open (", wait)
+			s.SendFast("Enter")
+			s.WaitFor("# ", wait)
+			s.SendFast("a", "detail-e2e", "BTab", "BTab", "Left", "Enter")
+			deadline := time.Now().Add(wait)
+			for len(withComment(t, s, "detail-e2e")) != 1 {
+				if time.Now().After(deadline) {
+					t.Fatalf("the server never held the acknowledgement\n%s", s.Capture())
+				}
+				time.Sleep(100 * time.Millisecond)
+			}
+			s.WaitGone("Acknowledge until", wait)
+			// The detail (not the dialog) shows it; on a short screen it is
+			// further down.
+			s.SendFast("Down", "Down", "Down", "Down", "Down", "Down", "Down", "Down")
+			s.WaitFor("Acknowledged until forever by", wait)
+			s.SendKeys("Escape", "q")
+			s.WaitExit(wait)
+		})
+	}
+}

@@ -34,6 +34,12 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	}
+	if m.holdOverdue() {
+		return tea.Sequence(m.releaseHold(), m.handleKey(msg))
+	}
+	if m.holding(msg) {
+		return nil
+	}
 	if top := m.layers.top(); top != nil {
 		if k == "esc" {
 			m.layers.remove(top)
@@ -145,7 +151,7 @@ func (m *Model) paneLevelKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := msg.String()
 	if p := m.activePane(); p != nil {
 		if a, ok := m.paneAction(m.active, k, ""); ok {
-			return m.deliverAction(m.active, a, views.ActionMsg{Name: a.Name})
+			return m.startHold(a, m.deliverAction(m.active, a, views.ActionMsg{Name: a.Name}))
 		}
 	}
 	if cmd, ok := m.globalKey(k); ok {

@@ -120,6 +120,10 @@ type Model struct {
 	// pending holds keys typed before the UI was ready; they are replayed
 	// in order once it is.
 	pending []tea.KeyPressMsg
+	// hold keeps keys typed after a write action until its dialog opens
+	// (hold.go); holdGen tells holds apart.
+	hold    *keyHold
+	holdGen int
 	// kittyKeys: the terminal reports esc unambiguously (kitty keyboard
 	// protocol), so Alt+key is really Alt and not ESC then key.
 	kittyKeys bool
@@ -238,12 +242,23 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.jump(msg)
 	case clockTickMsg:
 		return m, clockTick() // only redraws "updated Ns ago"
+	case holdAnswer:
+		return m, m.answered(msg)
+	case holdExpiredMsg:
+		if m.hold != nil && m.hold.gen == msg.gen {
+			return m, m.releaseHold()
+		}
+		return m, nil
+	case views.ToastMsg:
+		// A pane that refuses an action says so in a toast: no dialog comes.
+		cmd, _ := m.handleShared(msg)
+		return m, tea.Batch(cmd, m.releaseHold())
 	}
 	if cmd, ok := m.routeToPane(msg); ok {
-		return m, cmd
+		return m, m.afterUpdate(cmd)
 	}
 	if cmd, ok := m.handleShared(msg); ok {
-		return m, cmd
+		return m, m.afterUpdate(cmd)
 	}
 	return m, m.updateLayers(msg)
 }

@@ -224,9 +224,20 @@ const MaxDocumentDepth = 100
 // document already outer levels deep, nests at most MaxDocumentDepth
 // levels in all. It scans raw once and decodes nothing.
 func DocumentDepth(field string, raw []byte, outer int) error {
-	depth, deepest, inString, escaped := 0, 0, false, false
+	if _, deepest := MeasureJSON(raw); outer+deepest > MaxDocumentDepth {
+		return refuse(field, "nests %d levels of objects and arrays; at most %d are allowed", outer+deepest, MaxDocumentDepth)
+	}
+	return nil
+}
+
+// MeasureJSON finds, in one pass and without decoding, the size of a JSON
+// text without insignificant white space and its deepest nesting of
+// objects and arrays.
+func MeasureJSON(raw []byte) (compact, depth int) {
+	level, inString, escaped := 0, false, false
 	for _, c := range raw {
 		if inString {
+			compact++
 			switch {
 			case escaped:
 				escaped = false
@@ -238,17 +249,17 @@ func DocumentDepth(field string, raw []byte, outer int) error {
 			continue
 		}
 		switch c {
+		case ' ', '\t', '\n', '\r':
+			continue
 		case '"':
 			inString = true
 		case '{', '[':
-			depth++
-			deepest = max(deepest, depth)
+			level++
+			depth = max(depth, level)
 		case '}', ']':
-			depth--
+			level--
 		}
+		compact++
 	}
-	if outer+deepest > MaxDocumentDepth {
-		return refuse(field, "nests %d levels of objects and arrays; at most %d are allowed", outer+deepest, MaxDocumentDepth)
-	}
-	return nil
+	return compact, depth
 }

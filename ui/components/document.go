@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient/limits"
 )
 
 // Server-supplied documents (search index definitions, audit filters,
@@ -74,38 +76,11 @@ func NewDocument(v any) Document {
 }
 
 // MeasureJSON finds the size (without insignificant white space) and the
-// nesting depth of a JSON text in one pass, without decoding it.
+// nesting depth of a JSON text in one pass, without decoding it: the same
+// scan the client's depth limit uses.
 func MeasureJSON(raw []byte) DocStats {
-	var st DocStats
-	depth, inString, escaped := 0, false, false
-	for _, c := range raw {
-		st.Scanned++
-		if inString {
-			st.Bytes++
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-			}
-			continue
-		}
-		switch c {
-		case ' ', '\t', '\n', '\r':
-			continue
-		case '"':
-			inString = true
-		case '{', '[':
-			depth++
-			st.Depth = max(st.Depth, depth)
-		case '}', ']':
-			depth--
-		}
-		st.Bytes++
-	}
-	return st
+	size, depth := limits.MeasureJSON(raw)
+	return DocStats{Bytes: size, Depth: depth, Scanned: len(raw)}
 }
 
 // DocKeys is what the summary says the user can do instead, where y copies

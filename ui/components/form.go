@@ -1,6 +1,7 @@
 package components
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -43,6 +44,16 @@ type Field struct {
 	// Choice fields: Choices[Choice] is selected.
 	Choices []string
 	Choice  int
+	// List draws the choices one a line, each followed by its Details
+	// (muted) when given.
+	List    bool
+	Details []string
+	// Reasons, parallel to Choices: a non-empty reason greys the choice,
+	// shows why beside it, and the choice cannot be selected.
+	Reasons []string
+	// None starts the field with nothing selected: its value is "" until
+	// the user picks a choice, and the form refuses to submit without one.
+	None bool
 
 	// Toggle fields.
 	On bool
@@ -124,6 +135,9 @@ func NewForm(id, title string, fields []Field, payload any, th themes.Theme, km 
 		}
 		if fd.Kind == FieldChoice {
 			ff.Choice = clampInt(fd.Choice, 0, len(fd.Choices)-1)
+			if fd.None || !ff.enabled(ff.Choice) {
+				ff.Choice = -1
+			}
 		}
 		f.fields = append(f.fields, ff)
 	}
@@ -212,7 +226,7 @@ func (ff *formField) value() string {
 	case FieldNote:
 		return ff.Value
 	case FieldChoice:
-		if len(ff.Choices) == 0 {
+		if ff.Choice < 0 || ff.Choice >= len(ff.Choices) {
 			return ""
 		}
 		return ff.Choices[ff.Choice]
@@ -262,6 +276,12 @@ func (f *Form) validate(touch bool) int {
 		if ff.Validate != nil {
 			ff.err = ff.Validate(ff.value(), all)
 		}
+		if ff.err == nil && ff.Kind == FieldChoice && ff.Choice < 0 && len(ff.Choices) > 0 {
+			ff.err = errors.New("choose one")
+			if ff.step(1) < 0 {
+				ff.err = errors.New("none of these can be chosen")
+			}
+		}
 		if touch {
 			ff.touched = true
 		}
@@ -286,6 +306,8 @@ func (f Form) Update(msg tea.Msg) (Form, tea.Cmd) {
 			return f, func() tea.Msg { return FormCancelMsg{ID: id, Payload: payload} }
 		case f.submitting:
 			return f, nil // the draft is frozen while the caller works
+		case f.listMove(k):
+			return f, nil
 		case f.keys.NextField.Matches(k), f.keys.Down.Matches(k) && f.current().Kind != FieldText:
 			return f, f.setFocus(f.focus + 1)
 		case f.keys.PrevField.Matches(k), f.keys.Up.Matches(k) && f.current().Kind != FieldText:
@@ -316,13 +338,15 @@ func (f Form) Update(msg tea.Msg) (Form, tea.Cmd) {
 		}
 	case FieldChoice:
 		if isKey && len(ff.Choices) > 0 {
+			dir := 0
 			switch {
 			case f.keys.Left.Matches(k):
-				ff.Choice = (ff.Choice - 1 + len(ff.Choices)) % len(ff.Choices)
-				changed = true
+				dir = -1
 			case f.keys.Right.Matches(k), f.keys.Flip.Matches(k):
-				ff.Choice = (ff.Choice + 1) % len(ff.Choices)
-				changed = true
+				dir = 1
+			}
+			if j := ff.step(dir); dir != 0 && j >= 0 {
+				ff.Choice, changed = j, true
 			}
 		}
 	case FieldToggle:
@@ -338,10 +362,66 @@ func (f Form) Update(msg tea.Msg) (Form, tea.Cmd) {
 	return f, cmd
 }
 
+// listMove moves the selection of a List choice field with up/down; at
+// either end the keys move between fields as usual.
+func (f *Form) listMove(k tea.KeyPressMsg) bool {
+	ff := f.current()
+	if ff.Kind != FieldChoice || !ff.List {
+		return false
+	}
+	dir := 0
+	switch {
+	case f.keys.Down.Matches(k):
+		dir = 1
+	case f.keys.Up.Matches(k):
+		dir = -1
+	default:
+		return false
+	}
+	for j := ff.Choice + dir; j >= 0 && j < len(ff.Choices); j += dir {
+		if ff.enabled(j) {
+			ff.Choice, ff.touched = j, true
+			f.validate(false)
+			return true
+		}
+	}
+	return false
+}
+
+// enabled reports whether choice j may be selected.
+func (ff *formField) enabled(j int) bool {
+	if j < 0 || j >= len(ff.Choices) {
+		return false
+	}
+	return j >= len(ff.Reasons) || ff.Reasons[j] == ""
+}
+
+// step finds the next selectable choice from the current one in direction
+// dir (wrapping), or -1 when none is selectable.
+func (ff *formField) step(dir int) int {
+	n := len(ff.Choices)
+	if n == 0 || dir == 0 {
+		return -1
+	}
+	i := ff.Choice
+	if i < 0 && dir > 0 {
+		i = -1
+	} else if i < 0 {
+		i = n
+	}
+	for range n {
+		i = (i + dir + n) % n
+		if ff.enabled(i) {
+			return i
+		}
+	}
+	return -1
+}
+
 func (f Form) selectChoice(key, choice string) {
 	for _, o := range f.fields {
 		if o.Key == key && o.Kind == FieldChoice {
-			if j := slices.Index(o.Choices, choice); j >= 0 {
+			if j := slices.Index(o.Choices, choice); o.enabled(j) {
 				o.Choice, o.touched = j, true
 			}
 		}
@@ -394,10 +474,17 @@ func (f Form) View() string {
 		case FieldText:
 			lines = append(lines, "  "+ff.input.View())
 		case FieldChoice:
+			if ff.List {
+				lines = append(lines, f.choiceList(ff, focused, inner)...)
+				break
+			}
 			opts := make([]string, len(ff.Choices))
 			for j, c := range ff.Choices {
 				mark := "( )"
 				st := f.theme.Muted
+				if !ff.enabled(j) {
+					mark, st = " - ", f.theme.Disabled
+				}
 				if j == ff.Choice {
 					mark, st = "(•)", lipgloss.NewStyle()
 					if focused {
@@ -435,4 +522,41 @@ func (f Form) View() string {
 	}
 	lines = append(lines, f.theme.Muted.Render(Truncate(status, inner)))
 	return box(f.theme, outer, f.title, lines...)
+}
+
+// choiceList draws a List choice field: one choice a line, the selected one
+// marked, the ones that cannot be chosen greyed with their reason.
+func (f Form) choiceList(ff *formField, focused bool, inner int) []string {
+	nameW := 0
+	for _, c := range ff.Choices {
+		nameW = max(nameW, lipgloss.Width(Sanitize(c)))
+	}
+	nameW = min(nameW, max(inner/2, 8))
+	var out []string
+	for j, c := range ff.Choices {
+		mark := "( )"
+		text := Truncate(Sanitize(c), nameW)
+		text += strings.Repeat(" ", max(nameW-lipgloss.Width(text), 0))
+		if j < len(ff.Details) && ff.Details[j] != "" {
+			text += "  " + Sanitize(ff.Details[j])
+		}
+		st := lipgloss.NewStyle()
+		switch {
+		case !ff.enabled(j):
+			mark, st = " - ", f.theme.Disabled
+		case j == ff.Choice:
+			mark = "(•)"
+			if focused {
+				st = f.theme.FieldFocused
+			}
+		}
+		out = append(out, "  "+st.Render(Truncate(mark+" "+text, inner-2)))
+		if !ff.enabled(j) {
+			// The reason on its own line, so it is never cut off.
+			for _, l := range strings.Split(wrap(Sanitize(ff.Reasons[j]), inner-8), "\n") {
+				out = append(out, "      "+st.Render(l))
+			}
+		}
+	}
+	return out
 }

@@ -4,6 +4,7 @@ import (
 	"math/rand"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
@@ -90,4 +91,13 @@ func TestTruncateAndThousands(t *testing.T) {
 	eq(t, "1,234,567", Thousands(1234567))
 	eq(t, "-1,234", Thousands(-1234))
 	eq(t, "999", Thousands(999))
+}
+
+func TestAgeIsShortAndNeverNegative(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		-time.Second: "0s", 45 * time.Second: "45s", 12 * time.Minute: "12m",
+		30 * time.Hour: "30h", 49 * time.Hour: "2d", 10 * 24 * time.Hour: "10d",
+	} {
+		eq(t, want, Age(d), d.String())
+	}
 }

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
+	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
 )
 
@@ -101,7 +102,7 @@ func (p *Pane) renderDetail() {
 		if t == nil {
 			return ""
 		}
-		return p.when(*t) + " (" + age(now.Sub(*t)) + " ago)"
+		return p.when(*t) + " (" + components.Age(now.Sub(*t)) + " ago)"
 	}
 	row("id", a.ID)
 	row("status", string(a.Status))

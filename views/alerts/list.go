@@ -160,21 +160,6 @@ func ageSeconds(s string) float64 {
 	return n
 }
 
-// age is a short duration for the AGE column.
-func age(d time.Duration) string {
-	switch {
-	case d < 0:
-		return "0s"
-	case d < time.Minute:
-		return fmt.Sprintf("%ds", int(d.Seconds()))
-	case d < time.Hour:
-		return fmt.Sprintf("%dm", int(d.Minutes()))
-	case d < 48*time.Hour:
-		return fmt.Sprintf("%dh", int(d.Hours()))
-	}
-	return fmt.Sprintf("%dd", int(d.Hours()/24))
-}
-
 // target is where the alert happened: cluster, then host or replica set.
 func target(a apiclient.Alert) string {
 	parts := []string{}
@@ -234,7 +219,7 @@ func (p *Pane) row(i int32, now time.Time) components.Row {
 		c.created, c.target = p.when(a.Created), p.internString(target(*a))
 	}
 	return components.Row{ID: a.ID, Class: class, Cells: []string{
-		string(a.Status), string(sev), a.EventTypeName, c.target, c.created, age(now.Sub(a.Created)), p.ackCell(*a, now),
+		string(a.Status), string(sev), a.EventTypeName, c.target, c.created, components.Age(now.Sub(a.Created)), p.ackCell(*a, now),
 	}}
 }
 

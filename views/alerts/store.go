@@ -486,7 +486,7 @@ func (p *Pane) staleText() string {
 	}
 	s := "refresh failed: " + errText(p.err)
 	if !p.freshAt.IsZero() {
-		s = "stale, data from " + age(p.Ctx.Now().Sub(p.freshAt)) + " ago · " + s
+		s = "stale, data from " + components.Age(p.Ctx.Now().Sub(p.freshAt)) + " ago · " + s
 	}
 	return s
 }

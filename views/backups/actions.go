@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -262,18 +263,83 @@ type writeResult struct {
 	Form  string
 	Done  string // toast on success
 	Watch *watch
+	// A lost answer: the write was sent and may have been applied. Verify
+	// reads the resource back; the form stays frozen meanwhile and the
+	// write is never sent again.
+	Unknown bool
+	Sent    time.Time
+	Verify  verifyFn
 }
 
+// verifyFn reads back what a write whose answer was lost would have made:
+// the result to report when it holds (applied), or applied false.
+type verifyFn func(ctx context.Context, sent time.Time) (r writeResult, applied bool, err error)
+
 func (p *Pane) write(form, task string, fn func(ctx context.Context) (writeResult, error)) tea.Cmd {
+	return p.writeVerified(form, task, fn, nil)
+}
+
+// writeVerified is write for a create whose lost answer can be checked.
+func (p *Pane) writeVerified(form, task string, fn func(ctx context.Context) (writeResult, error), verify verifyFn) tea.Cmd {
 	return views.Write(&p.Base, keyWrite, p.seq.Next(), task, func(ctx context.Context) (writeResult, error) {
 		r, err := fn(ctx)
 		r.Form = form
+		if ou, ok := apiclient.AsOutcomeUnknown(err); ok && verify != nil {
+			return writeResult{Form: form, Unknown: true, Sent: ou.Sent, Verify: verify}, nil
+		}
 		return r, err
 	})
 }
 
+// outcomeChecking is what the screen says while a lost answer is checked.
+const outcomeChecking = "sent - outcome unknown, checking"
+
+// verifyWrite reads back a write whose answer was lost, a few times if the
+// read itself fails, and answers with the verified outcome.
+func (p *Pane) verifyWrite(res writeResult) tea.Cmd {
+	return views.Get(&p.Base, keyWrite, p.seq.Next(), "checking what the server holds", func(ctx context.Context) (writeResult, error) {
+		r, applied, err := verifyRetrying(ctx, func(ctx context.Context) (writeResult, bool, error) { return res.Verify(ctx, res.Sent) })
+		r.Form = res.Form
+		switch {
+		case err != nil:
+			return r, fmt.Errorf("sent - outcome still unknown (%s); esc, then r shows what the server holds", errText(err))
+		case !applied:
+			return r, errors.New("sent - verified: not applied (nothing changed on the server)")
+		}
+		if r.Done != "" {
+			r.Done += " (verified after a lost answer)"
+		}
+		return r, nil
+	})
+}
+
+// verifyRetrying runs a read-back up to five times while it fails: under
+// faults the check itself may lose its answer.
+func verifyRetrying[T any](ctx context.Context, fn func(context.Context) (T, bool, error)) (T, bool, error) {
+	var v T
+	var ok bool
+	var err error
+	for try := range 5 {
+		if v, ok, err = fn(ctx); err == nil || ctx.Err() != nil {
+			break
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(time.Duration(try+1) * 300 * time.Millisecond):
+		}
+	}
+	return v, ok, err
+}
+
 func (p *Pane) writeResult(msg views.Result[writeResult]) tea.Cmd {
 	res := msg.Value
+	if res.Unknown && msg.Err == nil {
+		var cmds []tea.Cmd
+		if res.Form != "" {
+			cmds = append(cmds, views.FormStatus(ID, res.Form, outcomeChecking))
+		}
+		return tea.Batch(append(cmds, views.Toast(outcomeChecking, false), p.verifyWrite(res))...)
+	}
 	var cmds []tea.Cmd
 	if res.Form != "" {
 		cmds = append(cmds, views.FormDone(ID, res.Form, msg.Err))
@@ -316,13 +382,22 @@ func (p *Pane) takeSnapshot(msg views.ActionMsg) tea.Cmd {
 	days, _ := strconv.Atoi(strings.TrimSpace(msg.Values["retention"]))
 	req := apiclient.TakeSnapshotRequest{Description: strings.TrimSpace(msg.Values["description"]), RetentionInDays: days}
 	client, gid, cl := p.Ctx.Client, p.Ctx.GroupID, *p.cluster
-	return p.write(msg.Form, "taking a snapshot of "+cl.Name, func(ctx context.Context) (writeResult, error) {
+	made := func(s *apiclient.Snapshot) writeResult {
+		label := "snapshot " + short(s.ID) + " of " + cl.Name
+		return writeResult{Done: label + " " + string(s.Status), Watch: &watch{Kind: "snapshot", ID: s.ID, Cluster: cl, Label: label}}
+	}
+	return p.writeVerified(msg.Form, "taking a snapshot of "+cl.Name, func(ctx context.Context) (writeResult, error) {
 		s, err := client.Backups().TakeSnapshot(ctx, gid, cl.Name, req)
 		if err != nil {
 			return writeResult{}, err
 		}
-		label := "snapshot " + short(s.ID) + " of " + cl.Name
-		return writeResult{Done: label + " " + string(s.Status), Watch: &watch{Kind: "snapshot", ID: s.ID, Cluster: cl, Label: label}}, nil
+		return made(s), nil
+	}, func(ctx context.Context, sent time.Time) (writeResult, bool, error) {
+		s, ok, err := client.Backups().VerifyTakeSnapshot(ctx, gid, cl.Name, req, sent)
+		if !ok || err != nil {
+			return writeResult{}, false, err
+		}
+		return made(s), true, nil
 	})
 }
 
@@ -477,13 +552,22 @@ func (p *Pane) export(msg views.ActionMsg) tea.Cmd {
 		req.CustomData = []apiclient.Label{{Key: strings.TrimSpace(k), Value: strings.TrimSpace(v)}}
 	}
 	client, gid, cl := p.Ctx.Client, p.Ctx.GroupID, *p.cluster
-	return p.write(msg.Form, "exporting snapshot "+short(msg.Target), func(ctx context.Context) (writeResult, error) {
+	made := func(j *apiclient.ExportJob) writeResult {
+		label := "export of " + short(req.SnapshotID) + " to " + bucket.BucketName
+		return writeResult{Done: label + " " + string(j.State), Watch: &watch{Kind: "export", ID: j.ID, Cluster: cl, Label: label}}
+	}
+	return p.writeVerified(msg.Form, "exporting snapshot "+short(msg.Target), func(ctx context.Context) (writeResult, error) {
 		j, err := client.Backups().CreateExportJob(ctx, gid, cl.Name, req)
 		if err != nil {
 			return writeResult{}, err
 		}
-		label := "export of " + short(req.SnapshotID) + " to " + bucket.BucketName
-		return writeResult{Done: label + " " + string(j.State), Watch: &watch{Kind: "export", ID: j.ID, Cluster: cl, Label: label}}, nil
+		return made(j), nil
+	}, func(ctx context.Context, sent time.Time) (writeResult, bool, error) {
+		j, ok, err := client.Backups().VerifyCreateExportJob(ctx, gid, cl.Name, req, sent)
+		if !ok || err != nil {
+			return writeResult{}, false, err
+		}
+		return made(j), true, nil
 	})
 }
 

@@ -110,15 +110,22 @@ func restoreThroughWizard(t *testing.T, h *harness, golden bool) {
 	require.Len(t, h.FormsDone, 1)
 	assert.NoError(t, h.FormsDone[0].Err)
 	require.Len(t, h.Forms, 2, "step 2 opens with the project's clusters")
-	assert.Equal(t, []string{"staging-rs"}, h.Forms[1].Fields[0].Choices)
+	target := h.Forms[1].Fields[0]
+	assert.Equal(t, []string{"staging-rs", "staging-flex", "staging-m5"}, target.Choices, "every cluster, the ones that can receive it first")
+	assert.Equal(t, []string{"", "a flex cluster cannot receive a dedicated cluster's snapshot", "tier M5 cannot receive a restore"}, target.Reasons)
+	assert.True(t, target.None, "no target is preselected")
 	if golden {
 		requireGolden(t, "restore_step2", formScreen(h.Forms[1], 120, 30))
 	}
+	require.ErrorContains(t, h.Submit(nil), "choose one", "nothing is chosen for the user")
+	require.ErrorContains(t, h.Submit(components.FormValues{"cluster": "staging-m5"}), "cannot be chosen")
 	require.NoError(t, h.Submit(components.FormValues{"cluster": "staging-rs"}))
 	require.Len(t, h.Confirms, 1)
 	c := h.Confirms[0]
 	assert.Equal(t, "staging-rs", c.TypeToConfirm)
-	assert.Contains(t, c.Body, "OVERWRITES ALL DATA on cluster staging-rs")
+	assert.Contains(t, c.Body, "snapshot of payments-rs, taken 2025-05-29 15:00, MongoDB 6.0.18")
+	assert.Contains(t, c.Body, "-> project staging, cluster staging-rs, MongoDB 8.0.4")
+	assert.Contains(t, c.Body, "ALL DATA on staging-rs is REPLACED")
 	if golden {
 		requireGolden(t, "restore_step3", c.Title+"\n\n"+c.Body+"\n\ntype: "+c.TypeToConfirm+"\n")
 	}
@@ -171,6 +178,37 @@ func TestRestoreRefusedReopensTheStepWithTheChoices(t *testing.T) {
 	assert.Equal(t, "staging-rs", last.Fields[0].Choices[last.Fields[0].Choice], "with the choice kept")
 	assert.Contains(t, last.Fields[0].Hint, "SNAPSHOT_NOT_FOUND")
 	assert.Empty(t, h.p.watching)
+}
+
+// Step 2 lists every cluster of the chosen project; the ones that cannot
+// receive the snapshot are greyed with the reason and cannot be chosen.
+func TestRestoreTargetsGreyedWithTheReason(t *testing.T) {
+	w := newWorld(t)
+	h := newHarness(t, w, "payments-rs", 120, 16)
+	h.p.snaps.SetCursor(3)
+	h.ActionKey("R")
+	require.NoError(t, h.Submit(components.FormValues{"delivery": "pointInTime", "project": "payments"}))
+	f := h.Forms[len(h.Forms)-1].Fields[0]
+	why := map[string]string{}
+	for i, c := range f.Choices {
+		why[c] = f.Reasons[i]
+	}
+	assert.Equal(t, map[string]string{
+		"payments-rs":         "the snapshot's own cluster",
+		"payments-legacy":     "MongoDB 4.0.28 is older than the snapshot's 6.0.18",
+		"payments-prod":       "sharded cluster, the snapshot is of a replica set",
+		"payments-flex":       "a flex cluster cannot receive a dedicated cluster's snapshot",
+		"payments-serverless": "a serverless instance cannot receive a dedicated cluster's snapshot",
+	}, why, "point-in-time follows the same rule")
+	require.ErrorContains(t, h.Submit(components.FormValues{"cluster": "payments-rs", "when": "2025-05-29 10:00:00"}), "own cluster")
+
+	// A project with a target: the goldens show the greyed rows at both sizes.
+	h.ActionKey("R")
+	require.NoError(t, h.Submit(components.FormValues{"delivery": "automated", "project": "analytics"}))
+	form := h.Forms[len(h.Forms)-1]
+	assert.Equal(t, []string{"analytics-main", "analytics-old", "reports-m2", "sandbox-m0"}, form.Fields[0].Choices)
+	requireGolden(t, "restore_step2_greyed_80x24", formScreen(form, 80, 24))
+	requireGolden(t, "restore_step2_greyed_120x40", formScreen(form, 120, 40))
 }
 
 func TestPointInTimeStepValidatesLocally(t *testing.T) {

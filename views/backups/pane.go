@@ -277,7 +277,7 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 		return p, p.writeResult(msg)
 	case views.Result[wizardLoaded]:
 		return p, p.wizardResult(msg)
-	case views.Result[restoreSent]:
+	case views.Result[restoreReply]:
 		return p, p.restoreAnswer(msg)
 	case views.RefreshMsg:
 		if p.cluster == nil {

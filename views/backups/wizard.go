@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -27,7 +28,7 @@ type wizard struct {
 	Projects []apiclient.Project
 	Delivery apiclient.DeliveryType
 	Project  apiclient.Project
-	Clusters []string
+	Targets  []restoreChoice
 
 	Target  string
 	PITMode string
@@ -35,6 +36,9 @@ type wizard struct {
 	OplogTs string
 	OpInc   string
 	Err     string // the last refusal, shown on the reopened step
+	// Sent: the restore left; its answer is awaited or being verified, and
+	// the confirmation cannot send it again.
+	Sent bool
 }
 
 // Point-in-time modes.
@@ -49,7 +53,7 @@ var wizardN int
 type wizardLoaded struct {
 	N        int
 	Projects []apiclient.Project
-	Clusters []string
+	Targets  []restoreChoice
 	Step     string // the form waiting for this answer, "" for the first
 }
 
@@ -66,6 +70,9 @@ func (p *Pane) restoreStep(msg views.ActionMsg) tea.Cmd {
 	case msg.Form == formTarget:
 		return p.targetChosen(msg.Values)
 	case msg.Target == targetRestoreGo:
+		if p.wizard.Sent {
+			return views.Toast("this restore was sent already; its outcome is being checked", true)
+		}
 		return p.sendRestore()
 	}
 	return nil
@@ -114,10 +121,10 @@ func (p *Pane) wizardResult(msg views.Result[wizardLoaded]) tea.Cmd {
 	if msg.Err != nil {
 		return views.FormDone(ID, res.Step, fmt.Errorf("clusters of %s could not be listed: %w", wz.Project.Name, msg.Err))
 	}
-	if len(res.Clusters) == 0 {
-		return views.FormDone(ID, res.Step, fmt.Errorf("project %s has no cluster this snapshot can be restored to", wz.Project.Name))
+	if len(res.Targets) == 0 {
+		return views.FormDone(ID, res.Step, fmt.Errorf("project %s has no cluster to restore to", wz.Project.Name))
 	}
-	wz.Clusters = res.Clusters
+	wz.Targets = res.Targets
 	return tea.Sequence(views.FormDone(ID, res.Step, nil), p.targetForm())
 }
 
@@ -170,54 +177,137 @@ func (p *Pane) deliveryChosen(v components.FormValues) tea.Cmd {
 	if wz.Delivery == apiclient.DeliveryDownload && wz.Route == routeCluster {
 		return tea.Sequence(views.FormDone(ID, formDelivery, nil), p.finalConfirm())
 	}
-	client, n, gid, rt, source := p.Ctx.Client, wz.n, wz.Project.ID, wz.Route, wz.Source.Name
+	client, n, gid, rt := p.Ctx.Client, wz.n, wz.Project.ID, wz.Route
+	src := wz.source(p.Ctx.GroupID)
 	return views.Get(&p.Base, keyWizard, p.seq.Next(), "", func(ctx context.Context) (wizardLoaded, error) {
-		names, err := restoreTargets(ctx, client, gid, rt, source)
-		return wizardLoaded{N: n, Clusters: names, Step: formDelivery}, err
+		targets, err := restoreTargets(ctx, client, gid, rt, src)
+		return wizardLoaded{N: n, Targets: targets, Step: formDelivery}, err
 	})
 }
 
-// restoreTargets lists the deployments a snapshot can be restored onto in a
-// project: dedicated clusters for cluster snapshots, flex clusters (and
-// migrated serverless instances) for flex ones. The source comes last, so
-// the first choice is never the cluster the snapshot came from.
-func restoreTargets(ctx context.Context, c *apiclient.Client, gid string, rt route, source string) ([]string, error) {
-	refs, err := loadClusters(ctx, c, gid)
-	if err != nil {
-		return nil, err
+// restoreChoice is one cluster of the target project in the wizard's list;
+// Why says why it cannot receive the snapshot ("" when it can).
+type restoreChoice struct {
+	Name, Version, Kind, Why string
+}
+
+// source is what targets are judged against: the snapshot's cluster, its
+// topology and the snapshot's MongoDB version.
+func (wz *wizard) source(gid string) apiclient.RestoreSource {
+	ct := apiclient.ClusterReplicaSet
+	if wz.Source.Kind == kindSharded || wz.Snapshot.Sharded {
+		ct = apiclient.ClusterSharded
 	}
-	var out []string
-	var self bool
-	for _, r := range refs {
-		ok := false
+	return apiclient.RestoreSource{GroupID: gid,
+		Cluster: apiclient.Cluster{Name: wz.Source.Name, GroupID: gid, ClusterType: ct, MongoDBVersion: wz.Source.Version},
+		Version: wz.Snapshot.Version}
+}
+
+// restoreTargets lists every deployment of a project, each judged as a
+// target for the snapshot: dedicated clusters by apiclient.RestoreTarget for
+// cluster snapshots; flex clusters (and migrated serverless instances) for
+// flex ones, never the source itself nor an older version. The ones that
+// can receive it come first, each group by name.
+func restoreTargets(ctx context.Context, c *apiclient.Client, gid string, rt route, src apiclient.RestoreSource) ([]restoreChoice, error) {
+	cls, err := c.Clusters().All(ctx, gid)
+	if err != nil {
+		return nil, fmt.Errorf("list clusters: %w", err)
+	}
+	var out []restoreChoice
+	for _, cl := range cls {
+		kind := strings.TrimSpace(cl.InstanceSize() + " " + topology(cl))
+		ch := restoreChoice{Name: cl.Name, Version: cl.MongoDBVersion, Kind: kind}
+		if cl.GroupID == "" {
+			cl.GroupID = gid
+		}
 		switch rt {
 		case routeCluster:
-			ok = r.Kind == kindReplicaSet || r.Kind == kindSharded
-		case routeFlex:
-			ok = r.Kind == kindFlex || r.Kind == kindServerless
-		case routeServerless:
-			ok = r.Kind == kindServerless
+			ch.Why = apiclient.RestoreTarget(src, cl).Reason
+		default:
+			ch.Why = "a dedicated cluster; this snapshot restores onto flex clusters"
 		}
-		if !ok {
-			continue
-		}
-		if r.Name == source {
-			self = true
-			continue
-		}
-		out = append(out, r.Name)
+		out = append(out, ch)
 	}
-	if self {
-		out = append(out, source)
+	// Flex and serverless lists are best effort, as in loadClusters.
+	judgeFlex := func(name, version, kind string) restoreChoice {
+		ch := restoreChoice{Name: name, Version: version, Kind: kind}
+		switch {
+		case rt == routeCluster:
+			ch.Why = map[string]string{"flex": "a flex cluster", "serverless": "a serverless instance"}[kind] + " cannot receive a dedicated cluster's snapshot"
+		case rt == routeServerless && kind != "serverless":
+			ch.Why = "serverless snapshots restore onto serverless instances"
+		case name == src.Cluster.Name && gid == src.GroupID:
+			ch.Why = "the snapshot's own cluster"
+		default:
+			v := firstNonEmpty(src.Version, src.Cluster.MongoDBVersion)
+			if cmp, ok := apiclient.CompareMongoDBVersions(version, v); ok && cmp < 0 {
+				ch.Why = "MongoDB " + version + " is older than the snapshot's " + v
+			}
+		}
+		return ch
 	}
+	if fl, err := c.Clusters().AllFlex(ctx, gid); err == nil {
+		for _, f := range fl {
+			out = append(out, judgeFlex(f.Name, f.MongoDBVersion, "flex"))
+		}
+	}
+	if sl, err := c.Clusters().AllServerless(ctx, gid); err == nil {
+		for _, s := range sl {
+			out = append(out, judgeFlex(s.Name, s.MongoDBVersion, "serverless"))
+		}
+	}
+	slices.SortStableFunc(out, func(a, b restoreChoice) int {
+		if (a.Why == "") != (b.Why == "") {
+			if a.Why == "" {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a.Name, b.Name)
+	})
 	return out, nil
+}
+
+func topology(cl apiclient.Cluster) string {
+	if cl.ClusterType == apiclient.ClusterSharded || cl.ClusterType == apiclient.ClusterGeoSharded {
+		return "sharded"
+	}
+	return "replica set"
+}
+
+func firstNonEmpty(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// target is the chosen target's entry in the list.
+func (wz *wizard) target() restoreChoice {
+	for _, t := range wz.Targets {
+		if t.Name == wz.Target {
+			return t
+		}
+	}
+	return restoreChoice{Name: wz.Target}
 }
 
 func (p *Pane) targetForm() tea.Cmd {
 	wz := p.wizard
+	var names, details, reasons []string
+	choice := -1
+	for i, t := range wz.Targets {
+		names = append(names, t.Name)
+		details = append(details, fmt.Sprintf("%-7s %s", firstNonEmpty(t.Version, "?"), t.Kind))
+		reasons = append(reasons, t.Why)
+		if t.Name == wz.Target && t.Why == "" {
+			choice = i
+		}
+	}
 	fields := []components.Field{
-		{Key: "cluster", Label: "Target cluster in " + components.Sanitize(wz.Project.Name), Kind: components.FieldChoice,
-			Choices: wz.Clusters, Choice: indexOf(wz.Clusters, wz.Target), Hint: "its data is replaced by the snapshot's"},
+		{Key: "cluster", Label: "Target cluster in " + components.Sanitize(wz.Project.Name) + " (snapshot: MongoDB " + firstNonEmpty(wz.Snapshot.Version, "?") + ")", Kind: components.FieldChoice,
+			List: true, Choices: names, Details: details, Reasons: reasons, Choice: choice, None: choice < 0,
+			Hint: "↑/↓ choose · its data is replaced by the snapshot's"},
 	}
 	if wz.Delivery == apiclient.DeliveryPointInTime {
 		modes := []string{pitDateTime, pitOplog}
@@ -305,9 +395,15 @@ func (p *Pane) finalConfirm() tea.Cmd {
 			Body:   "Prepares " + what + " as files to download. No cluster is changed; the link expires after a few hours.",
 			Action: views.ActionMsg{Name: keysOf(p.Ctx.Keys).Restore.Name, Target: targetRestoreGo}})
 	}
+	tg := wz.target()
+	from := fmt.Sprintf("snapshot of %s, taken %s, MongoDB %s", wz.Source.Name, fmtTime(wz.Snapshot.Created), firstNonEmpty(wz.Snapshot.Version, "?"))
+	if wz.Delivery == apiclient.DeliveryPointInTime {
+		from = fmt.Sprintf("%s as of %s, MongoDB %s", wz.Source.Name, wz.pointText(), firstNonEmpty(wz.Snapshot.Version, firstNonEmpty(wz.Source.Version, "?")))
+	}
+	to := fmt.Sprintf("project %s, cluster %s, MongoDB %s", components.Sanitize(wz.Project.Name), tg.Name, firstNonEmpty(tg.Version, "?"))
 	return p.confirm(views.ConfirmMsg{Title: fmt.Sprintf("Restore onto %s? (3/3)", wz.Target),
-		Body: fmt.Sprintf("This %s restore OVERWRITES ALL DATA on cluster %s in project %s with %s. The target's current data cannot be recovered afterwards. Type the target cluster's name to confirm.",
-			wz.Delivery, wz.Target, components.Sanitize(wz.Project.Name), what),
+		Body: fmt.Sprintf("%s restore\n  %s\n  -> %s\nALL DATA on %s is REPLACED by the snapshot's and cannot be recovered afterwards. Type the target cluster's name to confirm.",
+			wz.Delivery, from, to, wz.Target),
 		TypeToConfirm: wz.Target,
 		Action:        views.ActionMsg{Name: keysOf(p.Ctx.Keys).Restore.Name, Target: targetRestoreGo}})
 }
@@ -344,6 +440,27 @@ type restoreSent struct {
 	N     int
 	Watch watch
 	State string
+	// Verified: the answer was lost and the job was found by reading back.
+	Verified bool
+}
+
+// restoreUnknown is a restore whose answer was lost: it may have started.
+type restoreUnknown struct {
+	N    int
+	Sent time.Time
+	// Still is set once the read-back failed too; Err says why.
+	Still bool
+	// NotApplied: the read-back found no such job.
+	NotApplied bool
+	Err        string
+}
+
+// restoreReply is the answer of a restore's request or of its read-back:
+// started, or its outcome unknown; with neither, the error refused it.
+type restoreReply struct {
+	N       int
+	Sent    *restoreSent
+	Unknown *restoreUnknown
 }
 
 func (p *Pane) sendRestore() tea.Cmd {
@@ -355,53 +472,113 @@ func (p *Pane) sendRestore() tea.Cmd {
 		label = "download restore of " + short(wz.Snapshot.ID)
 	}
 	src, rt, target, project := wz.Source, wz.Route, wz.Target, wz.Project.ID
-	return views.Write(&p.Base, keyWizard, p.seq.Next(), "starting "+label, func(ctx context.Context) (restoreSent, error) {
+	wz.Sent = true
+	return views.Write(&p.Base, keyWizard, p.seq.Next(), "starting "+label, func(ctx context.Context) (restoreReply, error) {
 		b := client.Backups()
 		var id string
+		var err error
 		switch rt {
 		case routeFlex:
-			j, err := b.CreateFlexRestoreJob(ctx, gid, src.Name, apiclient.FlexRestoreRequest{SnapshotID: req.SnapshotID, TargetDeploymentItemName: target, TargetProjectID: project})
-			if err != nil {
-				return restoreSent{N: n}, err
+			var j *apiclient.FlexRestoreJob
+			if j, err = b.CreateFlexRestoreJob(ctx, gid, src.Name, apiclient.FlexRestoreRequest{SnapshotID: req.SnapshotID, TargetDeploymentItemName: target, TargetProjectID: project}); err == nil {
+				id = j.ID
 			}
-			id = j.ID
 		case routeServerless:
-			j, err := b.CreateServerlessRestoreJob(ctx, gid, src.Name, req)
-			if err != nil {
-				return restoreSent{N: n}, err
+			var j *apiclient.RestoreJob
+			if j, err = b.CreateServerlessRestoreJob(ctx, gid, src.Name, req); err == nil {
+				id = j.ID
 			}
-			id = j.ID
 		default:
-			j, err := b.CreateRestoreJob(ctx, gid, src.Name, req)
-			if err != nil {
-				return restoreSent{N: n}, err
+			var j *apiclient.RestoreJob
+			if j, err = b.CreateRestoreJob(ctx, gid, src.Name, req); err == nil {
+				id = j.ID
 			}
-			id = j.ID
 		}
-		return restoreSent{N: n, Watch: watch{Kind: "restore", ID: id, Cluster: src, Label: label}}, nil
+		if ou, ok := apiclient.AsOutcomeUnknown(err); ok {
+			return restoreReply{N: n, Unknown: &restoreUnknown{N: n, Sent: ou.Sent}}, nil
+		}
+		if err != nil {
+			return restoreReply{N: n}, err
+		}
+		return restoreReply{N: n, Sent: &restoreSent{N: n, Watch: watch{Kind: "restore", ID: id, Cluster: src, Label: label}}}, nil
+	})
+}
+
+// verifyRestore reads the restore jobs back after a lost answer and
+// reports the job that was sent, if the server holds it.
+func (p *Pane) verifyRestore(sent time.Time) tea.Cmd {
+	wz := p.wizard
+	client, gid, req, n, src, rt := p.Ctx.Client, p.Ctx.GroupID, wz.request(), wz.n, wz.Source, wz.Route
+	label := "restore of " + short(wz.Snapshot.ID) + " to " + wz.Target
+	if wz.Delivery == apiclient.DeliveryDownload && wz.Route == routeCluster {
+		label = "download restore of " + short(wz.Snapshot.ID)
+	}
+	return views.Get(&p.Base, keyWizard, p.seq.Next(), "checking what the server holds", func(ctx context.Context) (restoreReply, error) {
+		unknown := func(u restoreUnknown) (restoreReply, error) { return restoreReply{N: n, Unknown: &u}, nil }
+		if rt != routeCluster {
+			return unknown(restoreUnknown{N: n, Sent: sent, Still: true, Err: "this kind of restore cannot be read back by what was sent"})
+		}
+		j, ok, err := verifyRetrying(ctx, func(ctx context.Context) (*apiclient.RestoreJob, bool, error) {
+			return client.Backups().VerifyCreateRestoreJob(ctx, gid, src.Name, req, sent)
+		})
+		switch {
+		case err != nil:
+			return unknown(restoreUnknown{N: n, Sent: sent, Still: true, Err: errText(err)})
+		case !ok:
+			return unknown(restoreUnknown{N: n, Sent: sent, NotApplied: true})
+		}
+		return restoreReply{N: n, Sent: &restoreSent{N: n, Verified: true, Watch: watch{Kind: "restore", ID: j.ID, Cluster: src, Label: label}}}, nil
 	})
 }
 
 // restoreAnswer: success starts watching and shows the restores; a refusal
 // reopens the step the user can fix, with everything chosen kept.
-func (p *Pane) restoreAnswer(msg views.Result[restoreSent]) tea.Cmd {
-	v, wz := msg.Value, p.wizard
-	if wz == nil || v.N != wz.n {
+func (p *Pane) restoreAnswer(msg views.Result[restoreReply]) tea.Cmd {
+	switch r := msg.Value; {
+	case r.Sent != nil:
+		v := r.Sent
+		if p.wizard == nil || v.N != p.wizard.n {
+			return nil
+		}
+		p.wizard = nil
+		p.watching[v.Watch.ID] = v.Watch
+		p.focusRestore = v.Watch.ID
+		p.view = viewRestores
+		p.notice = ""
+		p.layout()
+		done := v.Watch.Label + " started"
+		if v.Verified {
+			done += " (verified after a lost answer)"
+		}
+		return tea.Batch(views.Toast(done, false), p.loadData("", allParts, keyData), p.Arm())
+	case r.Unknown != nil:
+		v := r.Unknown
+		wz := p.wizard
+		if wz == nil || v.N != wz.n {
+			return nil
+		}
+		switch {
+		case v.Still:
+			p.wizard = nil
+			p.notice = "restore sent - outcome still unknown (" + v.Err + "); the Restores view (tab, r) shows what the server holds"
+			return tea.Batch(views.Toast(p.notice, true), p.loadData("", allParts, keyData))
+		case v.NotApplied:
+			p.wizard = nil
+			p.notice = "restore sent - verified: not applied (nothing changed on the server); R starts a new one"
+			return views.Toast(p.notice, true)
+		}
+		p.notice = "restore " + outcomeChecking
+		return tea.Batch(views.Toast(p.notice, false), p.verifyRestore(v.Sent))
+	}
+	// Refused: the step the user can fix reopens.
+	wz := p.wizard
+	if wz == nil || msg.Value.N != wz.n || msg.Err == nil {
 		return nil
 	}
-	if msg.Err != nil {
-		wz.Err = errText(msg.Err)
-		toast := views.Toast("restore refused: "+wz.Err+" (fix it in the reopened step)", true)
-		if wz.Delivery == apiclient.DeliveryDownload && wz.Route == routeCluster {
-			return tea.Batch(toast, p.deliveryForm())
-		}
-		return tea.Batch(toast, p.targetForm())
+	wz.Err, wz.Sent = errText(msg.Err), false
+	toast := views.Toast("restore refused: "+wz.Err+" (fix it in the reopened step)", true)
+	if wz.Delivery == apiclient.DeliveryDownload && wz.Route == routeCluster {
+		return tea.Batch(toast, p.deliveryForm())
 	}
-	p.wizard = nil
-	p.watching[v.Watch.ID] = v.Watch
-	p.focusRestore = v.Watch.ID
-	p.view = viewRestores
-	p.notice = ""
-	p.layout()
-	return tea.Batch(views.Toast(v.Watch.Label+" started", false), p.loadData("", allParts, keyData), p.Arm())
+	return tea.Batch(toast, p.targetForm())
 }

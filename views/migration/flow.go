@@ -106,7 +106,19 @@ func (d draft) missing() string {
 	case d.dest == nil:
 		return "pick a destination cluster first (step 3)"
 	}
+	if why := d.destWhy(*d.dest); why != "" {
+		return "destination " + d.dest.Name + " cannot receive this migration: " + why + "; pick another (step 3)"
+	}
 	return ""
+}
+
+// destWhy says why a cluster cannot be the destination for the picked
+// source ("" when it can, or while no source is picked).
+func (d draft) destWhy(c apiclient.Cluster) string {
+	if d.source == nil {
+		return ""
+	}
+	return apiclient.MigrationDestinationEligible(d.source.dep.MongoDBVersion, c).Reason
 }
 
 // request builds the API request from the draft.

@@ -193,18 +193,43 @@ func (a actionView) Enabled() bool { return a.enabled }
 
 func TestCheckFailureIsShownWithTheMessage(t *testing.T) {
 	e := newEnv(t, "org-owner", goldenW, goldenH)
-	e.toOptions("billing-rs", "payments-legacy")
+	e.toOptions("warehouse-rs", "payments-prod")
 	e.check(components.FormValues{})
 	e.advance(10 * time.Second)
 	require.Equal(t, apiclient.ValidationFailed, e.pane.validation.v.Status)
 	assert.True(t, e.LastToast().Err)
-	assert.Contains(t, e.LastToast().Text, "older than the source's 6.0.13")
+	assert.Contains(t, e.LastToast().Text, "Disk space check failed")
 	goldenScreen(t, "4_options_failed", e.pane.View())
 
 	// Starting anyway says the check failed, in the confirmation.
 	e.Action(actStart)
 	assert.Contains(t, e.LastConfirm().Body, "The check FAILED")
 	assert.Empty(t, e.LastConfirm().TypeToConfirm, "no drop: a plain yes/no")
+}
+
+// A destination older than the source is greyed with the reason before
+// any check, and enter on it is refused: the flow stays on step 3.
+func TestOlderDestinationGreyedBeforeTheCheck(t *testing.T) {
+	e := newEnv(t, "org-owner", goldenW, goldenH)
+	e.Press("enter")
+	e.selectSource("billing-rs")
+	e.Press("enter")
+	require.Equal(t, stepDestination, e.pane.step)
+	view := viewstest.Screen(e.pane.View())
+	assert.Contains(t, view, "CANNOT RECEIVE IT")
+	assert.Contains(t, view, "✗ MongoDB 4.0.28 is older")
+	assert.Equal(t, 1, strings.Count(view, "✗ "), "only the older cluster is greyed")
+	mark := e.sim.Mark()
+	e.selectDest("payments-legacy")
+	assert.Contains(t, viewstest.Screen(e.pane.View()), "✗ payments-legacy cannot be picked: MongoDB 4.0.28 is older than the source's 6.0.13")
+	e.Press("enter")
+	assert.Equal(t, stepDestination, e.pane.step, "an ineligible destination cannot be picked")
+	assert.Contains(t, e.LastToast().Text, "payments-legacy cannot receive this migration: MongoDB 4.0.28 is older")
+	assert.Nil(t, e.pane.draft.dest)
+	assert.Empty(t, e.sim.WritesSince(mark))
+	e.selectDest("payments-prod")
+	e.Press("enter")
+	assert.Equal(t, stepOptions, e.pane.step)
 }
 
 func TestOptionsFormKeepsWhatWasTyped(t *testing.T) {

@@ -355,6 +355,9 @@ func (p *Pane) pick() tea.Cmd {
 		if !ok {
 			return p.say("no dedicated cluster in this project to migrate into", true)
 		}
+		if why := p.draft.destWhy(c); why != "" {
+			return p.say(c.Name+" cannot receive this migration: "+why+"; pick another", true)
+		}
 		cl := c
 		p.draft.dest = &cl
 		p.validation = nil

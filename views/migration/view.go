@@ -2,6 +2,7 @@ package migration
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -182,6 +183,12 @@ type column struct {
 }
 
 func (p *Pane) table(w int, cols []column, rows [][]string, cursor int, empty string) []string {
+	return p.tableGreyed(w, cols, rows, cursor, empty, nil)
+}
+
+// tableGreyed draws a table whose rows for which greyed is true are shown
+// disabled (they cannot be picked).
+func (p *Pane) tableGreyed(w int, cols []column, rows [][]string, cursor int, empty string, greyed func(int) bool) []string {
 	st := p.Ctx.Theme.Styles
 	var head strings.Builder
 	head.WriteString("   ")
@@ -203,8 +210,11 @@ func (p *Pane) table(w int, cols []column, rows [][]string, cursor int, empty st
 			b.WriteString(padRight(components.Truncate(components.Sanitize(r[j]), c.width), c.width) + " ")
 		}
 		line := components.Truncate(b.String(), w)
-		if i == cursor {
+		switch {
+		case i == cursor:
 			line = st.TableSelected.Render(padRight(line, w))
+		case greyed != nil && greyed(i):
+			line = st.Disabled.Render(line)
 		}
 		lines = append(lines, line)
 	}
@@ -251,10 +261,30 @@ func (p *Pane) destView(w int) []string {
 	}
 	cols := []column{{"CLUSTER", 20}, {"TYPE", 10}, {"TIER", 5}, {"VERSION", 8}, {"STATE", 9}}
 	rows := make([][]string, len(p.clusters))
+	why := make([]string, len(p.clusters))
 	for i, c := range p.clusters {
 		rows[i] = []string{c.Name, string(c.ClusterType), c.InstanceSize(), c.MongoDBVersion, string(c.StateName)}
+		why[i] = p.draft.destWhy(c)
+		if why[i] != "" {
+			rows[i] = append(rows[i], "✗ "+why[i])
+		}
 	}
-	lines = append(lines, p.table(w, cols, rows, p.dstCursor, "no dedicated (M10+) cluster in this project")...)
+	if slices.ContainsFunc(why, func(s string) bool { return s != "" }) {
+		used := 3
+		for _, c := range cols {
+			used += c.width + 1
+		}
+		cols = append(cols, column{"CANNOT RECEIVE IT", max(w-used-1, 16)})
+		for i := range rows {
+			if len(rows[i]) < len(cols) {
+				rows[i] = append(rows[i], "")
+			}
+		}
+	}
+	lines = append(lines, p.tableGreyed(w, cols, rows, p.dstCursor, "no dedicated (M10+) cluster in this project", func(i int) bool { return why[i] != "" })...)
+	if c, ok := p.currentCluster(); ok && why[p.dstCursor] != "" {
+		lines = append(lines, components.Truncate(" "+st.ErrorText.Render("✗ "+components.Sanitize(c.Name)+" cannot be picked: "+why[p.dstCursor]), w))
+	}
 	if p.clustersHidden > 0 {
 		lines = append(lines, "", components.Truncate(" "+st.Muted.Render(fmt.Sprintf("%d shared-tier, flex or serverless clusters are not listed: a migration needs a dedicated cluster.", p.clustersHidden)), w))
 	}

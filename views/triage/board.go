@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
+	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
 	"github.com/dbadmin-tui/dbadmin-tui/views/alertkit"
 )
 
@@ -94,7 +95,7 @@ func AlertItems(p Project, alerts []apiclient.Alert, configs map[string]apiclien
 		target := a.ClusterName
 		switch {
 		case a.Acknowledged(now) && a.AcknowledgedUntil.Sub(now) <= AckEndsWithin:
-			what := fmt.Sprintf("%s: ack ends in %s (%s)", a.EventTypeName, short(a.AcknowledgedUntil.Sub(now)), a.AcknowledgingUsername)
+			what := fmt.Sprintf("%s: ack ends in %s (%s)", a.EventTypeName, components.Age(a.AcknowledgedUntil.Sub(now)), a.AcknowledgingUsername)
 			it := p.item(KindAckEnds, sev, target, a.ID, what, a.Created)
 			it.AckUntil = a.AcknowledgedUntil
 			out = append(out, it)
@@ -175,7 +176,7 @@ func IndexItems(p Project, cluster string, ixs []apiclient.SearchIndex, now time
 			out = append(out, p.item(KindIndex, apiclient.SeverityError, cluster, ix.IndexID, "index "+ix.Name+": synonym mapping FAILED", since))
 		case (ix.Status == apiclient.IndexBuilding || ix.Status == apiclient.IndexPending) && !since.IsZero() && now.Sub(since) > StuckBuildAfter:
 			out = append(out, p.item(KindIndex, apiclient.SeverityWarning, cluster, ix.IndexID,
-				"index "+ix.Name+" building for "+short(now.Sub(since)), since))
+				"index "+ix.Name+" building for "+components.Age(now.Sub(since)), since))
 		}
 	}
 	return out
@@ -192,21 +193,6 @@ func severityRank(s apiclient.Severity) int {
 		return 2
 	}
 	return 3
-}
-
-// short is a compact duration: 45s, 12m, 3h, 2d.
-func short(d time.Duration) string {
-	switch {
-	case d < 0:
-		return "0s"
-	case d < time.Minute:
-		return fmt.Sprintf("%ds", int(d.Seconds()))
-	case d < time.Hour:
-		return fmt.Sprintf("%dm", int(d.Minutes()))
-	case d < 48*time.Hour:
-		return fmt.Sprintf("%dh", int(d.Hours()))
-	}
-	return fmt.Sprintf("%dd", int(d.Hours()/24))
 }
 
 // MigrationItems are the rows of the live migrations this session knows
@@ -226,7 +212,7 @@ func MigrationItems(p Project, known []apiclient.KnownMigration, now time.Time) 
 			end, _ := km.ExpiresBy()
 			sev, what := apiclient.SeverityInfo, "live migration ready for cut-over"
 			if left := end.Sub(now); left <= CutoverEndsWithin {
-				sev, what = apiclient.SeverityWarning, "live migration: cut-over window ends in at most "+short(left)
+				sev, what = apiclient.SeverityWarning, "live migration: cut-over window ends in at most "+components.Age(left)
 			}
 			out = append(out, p.item(KindMigration, sev, km.Cluster, m.ID, what, km.ReadySince))
 		}

@@ -316,7 +316,7 @@ func (p *Pane) rebuild() {
 	for i, it := range items {
 		since := ""
 		if !it.Since.IsZero() {
-			since = short(now.Sub(it.Since))
+			since = components.Age(now.Sub(it.Since))
 		}
 		what := it.What
 		if it.Stale {
@@ -402,7 +402,7 @@ func (p *Pane) coverage() string {
 		}
 		s := fmt.Sprintf("%s %d/%d", name, done, n-hid)
 		if !oldest.IsZero() {
-			s += " (" + short(now.Sub(oldest)) + " ago)"
+			s += " (" + components.Age(now.Sub(oldest)) + " ago)"
 		}
 		if stale > 0 {
 			s += fmt.Sprintf(", %d stale (%s)", stale, firstErr)

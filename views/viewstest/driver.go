@@ -1,6 +1,7 @@
 package viewstest
 
 import (
+	"fmt"
 	"maps"
 	"reflect"
 	"runtime"
@@ -149,9 +150,9 @@ type Driver struct {
 	Confirms  []views.ConfirmMsg
 	Forms     []views.FormMsg
 	FormsDone []views.FormDoneMsg
-	// FormStatuses are the status lines of submitted forms; Jumps the
-	// panes the pane asked to open; Resolved counts "the errors' cause is
-	// gone" (views.ErrorsResolved).
+	// FormStatuses: what the pane said in a submitted, frozen form; Jumps
+	// the panes the pane asked to open; Resolved counts "the errors' cause
+	// is gone" (views.ErrorsResolved).
 	FormStatuses []views.FormStatusMsg
 	Jumps        []views.JumpMsg
 	Resolved     int
@@ -294,6 +295,16 @@ func (d *Driver) Submit(values components.FormValues) error {
 		all[k] = v
 	}
 	for _, fd := range f.Fields {
+		if fd.Kind == components.FieldChoice && len(fd.Choices) > 0 {
+			// As the form does: a choice must be one it offers and may select.
+			j := slices.Index(fd.Choices, all[fd.Key])
+			if j < 0 {
+				return fmt.Errorf("%s: choose one", fd.Key)
+			}
+			if j < len(fd.Reasons) && fd.Reasons[j] != "" {
+				return fmt.Errorf("%s: %s cannot be chosen: %s", fd.Key, all[fd.Key], fd.Reasons[j])
+			}
+		}
 		if fd.Validate != nil {
 			if err := fd.Validate(all[fd.Key], all); err != nil {
 				return err
@@ -313,7 +324,8 @@ func FormDefaults(fields []components.Field) components.FormValues {
 	for _, fd := range fields {
 		switch fd.Kind {
 		case components.FieldChoice:
-			if len(fd.Choices) > 0 {
+			all[fd.Key] = ""
+			if fd.Choice >= 0 && fd.Choice < len(fd.Choices) && !fd.None && (fd.Choice >= len(fd.Reasons) || fd.Reasons[fd.Choice] == "") {
 				all[fd.Key] = fd.Choices[fd.Choice]
 			}
 		case components.FieldToggle:

@@ -1,0 +1,138 @@
+package ui
+
+import (
+	"reflect"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient/catalog"
+	"github.com/dbadmin-tui/dbadmin-tui/keymap"
+	"github.com/dbadmin-tui/dbadmin-tui/views"
+)
+
+// Keys typed between an action key and the dialog it opens belong to the
+// dialog: "a" then "tyre check" typed in one go must fill the ack form,
+// not fire t, y, r, e on the list. When a pane answers a write action
+// with a Cmd (the form or confirmation is on its way), the root holds the
+// keys that follow and replays them into the dialog when it opens. If no
+// dialog comes (the pane refused with a toast, or holdFor passes) they go
+// to the pane as usual, in order.
+
+// holdFor is how long keys wait for a dialog before they go to the list.
+const holdFor = 600 * time.Millisecond
+
+// maxHeld bounds the keys held for one dialog.
+const maxHeld = 256
+
+// keyHold is a hold in progress.
+type keyHold struct {
+	gen   int
+	start time.Time
+	keys  []tea.KeyPressMsg
+}
+
+// holdExpiredMsg ends hold gen if it is still on.
+type holdExpiredMsg struct{ gen int }
+
+// holdAnswer is the pane's answer to the action a hold waits on.
+type holdAnswer struct {
+	gen int
+	msg tea.Msg
+}
+
+// opensDialog reports whether action a is a write: those answer with a
+// form or a confirmation.
+func opensDialog(a keymap.Action) bool {
+	op, ok := catalog.Get(a.Op)
+	return ok && op.Mutates()
+}
+
+// startHold begins holding keys after a's action answered with cmd.
+func (m *Model) startHold(a keymap.Action, cmd tea.Cmd) tea.Cmd {
+	if cmd == nil || !opensDialog(a) {
+		return cmd
+	}
+	if ok, _ := m.check(a); !ok || (a.DisabledReason != "" && !a.Enabled()) {
+		return cmd // refused: the keys stay with the list
+	}
+	m.holdGen++
+	gen := m.holdGen
+	// Keys already held for an earlier action go first, in order.
+	var carried []tea.KeyPressMsg
+	if m.hold != nil {
+		carried = m.hold.keys
+	}
+	m.hold = &keyHold{gen: gen, start: time.Now(), keys: carried}
+	answer := func() tea.Msg { return holdAnswer{gen: gen, msg: cmd()} }
+	return tea.Batch(answer, tea.Tick(holdFor, func(time.Time) tea.Msg { return holdExpiredMsg{gen: gen} }))
+}
+
+// answered handles the pane's answer: a dialog opens and takes the held
+// keys; a refusal (a toast) releases them; an answer that is more Cmds to
+// run (a batch, a sequence) may still open a dialog, so the hold waits on
+// until its deadline; anything else (a result, an editor to launch) goes
+// to the program as it would have, and the keys follow it to the pane.
+func (m *Model) answered(a holdAnswer) tea.Cmd {
+	inner := a.msg
+	switch msg := inner.(type) {
+	case nil:
+		if m.hold != nil && m.hold.gen == a.gen {
+			return m.releaseHold()
+		}
+		return nil
+	case views.FormMsg, views.ConfirmMsg, views.ToastMsg:
+		_, cmd := m.Update(msg)
+		return cmd
+	case tea.BatchMsg:
+		return tea.Batch(msg...)
+	}
+	reemit := func() tea.Msg { return inner }
+	if reflect.TypeOf(inner).Kind() == reflect.Slice {
+		return reemit // a sequence: the program runs it
+	}
+	gen := a.gen
+	return tea.Sequence(reemit, func() tea.Msg { return holdExpiredMsg{gen: gen} })
+}
+
+// holding keeps msg if a hold is on and nothing is open over the pane.
+// ctrl+c is never held.
+func (m *Model) holding(msg tea.KeyPressMsg) bool {
+	if m.hold == nil || m.layers.top() != nil || msg.String() == "ctrl+c" {
+		return false
+	}
+	if len(m.hold.keys) >= maxHeld {
+		return false // full: handleKey releases it first (holdOverdue)
+	}
+	m.hold.keys = append(m.hold.keys, msg)
+	return true
+}
+
+// holdOverdue reports whether the hold's deadline passed (its tick may not
+// have arrived yet) or it is full: its keys go first, then the new one.
+func (m *Model) holdOverdue() bool {
+	return m.hold != nil && (time.Since(m.hold.start) > holdFor || len(m.hold.keys) >= maxHeld)
+}
+
+// releaseHold ends the hold and replays its keys where they now belong:
+// into the dialog that opened, or to the pane level.
+func (m *Model) releaseHold() tea.Cmd {
+	if m.hold == nil {
+		return nil
+	}
+	keys := m.hold.keys
+	m.hold = nil
+	cmds := make([]tea.Cmd, 0, len(keys))
+	for _, k := range keys {
+		cmds = append(cmds, m.handleKey(k))
+	}
+	return tea.Sequence(cmds...)
+}
+
+// afterUpdate releases a hold once a dialog is open over the pane.
+func (m *Model) afterUpdate(cmd tea.Cmd) tea.Cmd {
+	if m.hold == nil || m.layers.top() == nil {
+		return cmd
+	}
+	return tea.Batch(cmd, m.releaseHold())
+}

@@ -1,0 +1,91 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
+	"github.com/dbadmin-tui/dbadmin-tui/views"
+	"github.com/dbadmin-tui/dbadmin-tui/views/alerts"
+)
+
+// slowFormPane is a recording pane whose ack opens its form a little
+// later, as a pane does that first reads something; with noForm it
+// answers the ack with a Cmd that opens nothing.
+type slowFormPane struct {
+	*recPane
+	noForm bool
+}
+
+func (p *slowFormPane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
+	if a, ok := msg.(views.ActionMsg); ok && a.Name == "alerts.ack" && !a.Confirmed {
+		p.got = append(p.got, msg)
+		if p.noForm {
+			return p, func() tea.Msg { time.Sleep(20 * time.Millisecond); return nil }
+		}
+		return p, func() tea.Msg {
+			time.Sleep(60 * time.Millisecond)
+			return views.FormMsg{Pane: alerts.ID, ID: "ack", Title: "Acknowledge",
+				Fields: []components.Field{{Key: "comment", Label: "Comment"}}, Action: views.ActionMsg{Name: "alerts.ack"}}
+		}
+	}
+	_, cmd := p.recPane.Update(msg)
+	return p, cmd
+}
+
+func holdModel(t *testing.T, noForm bool) (*Model, **slowFormPane) {
+	api := newFakeAPI(t, orgOwner())
+	var pane *slowFormPane
+	rs := recPanes(false, nil)
+	for i := range rs {
+		if rs[i].ID == alerts.ID {
+			id, title := rs[i].ID, rs[i].Title
+			rs[i].New = func(ctx views.Context) views.Pane {
+				pane = &slowFormPane{recPane: &recPane{id: id, title: title, ctx: ctx}, noForm: noForm}
+				return pane
+			}
+		}
+	}
+	return newModel(t, api, func(o *Options) { o.Panes = rs }), &pane
+}
+
+func toAlerts(t *testing.T, ask func(func(*Model) any) any) {
+	ask(func(m *Model) any { return m.switchTo(m.paneIndex(alerts.ID)) })
+	waitModel(t, ask, "the alerts pane", func(m *Model) bool { return m.panes[m.active].ID() == alerts.ID })
+}
+
+// `a` and a comment in one write: the keys typed before the form opened
+// land in the form, none on the list.
+func TestKeysTypedBeforeTheDialogGoIntoIt(t *testing.T) {
+	m, pane := holdModel(t, false)
+	w, ask := pipeProgram(t, m)
+	waitModel(t, ask, "the dashboard to be ready", func(m *Model) bool { return m.phase == phaseReady })
+	toAlerts(t, ask)
+	_, err := w.Write([]byte("atyre check"))
+	require.NoError(t, err)
+	waitModel(t, ask, "the comment typed into the form", func(m *Model) bool {
+		f, ok := m.layers.top().(*formLayer)
+		return ok && f.form.Values()["comment"] == "tyre check"
+	})
+	keys := ask(func(*Model) any { return (*pane).keysGot() }).([]string)
+	assert.Empty(t, keys, "no key reached the list")
+}
+
+// With no dialog coming, the held keys go to the list, in order.
+func TestHeldKeysGoToTheListWhenNoDialogComes(t *testing.T) {
+	m, pane := holdModel(t, true)
+	w, ask := pipeProgram(t, m)
+	waitModel(t, ask, "the dashboard to be ready", func(m *Model) bool { return m.phase == phaseReady })
+	toAlerts(t, ask)
+	_, err := w.Write([]byte("ajk"))
+	require.NoError(t, err)
+	waitModel(t, ask, "j and k at the list", func(m *Model) bool { return len((*pane).keysGot()) == 2 })
+	keys := ask(func(*Model) any { return strings.Join((*pane).keysGot(), " ") })
+	assert.Equal(t, "j k", keys)
+	assert.Nil(t, ask(func(m *Model) any { return m.hold }).(*keyHold))
+}

@@ -1,0 +1,95 @@
+package backups
+
+import (
+	"context"
+	"time"
+
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
+	"github.com/dbadmin-tui/dbadmin-tui/apisim"
+	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
+	"github.com/dbadmin-tui/dbadmin-tui/views"
+)
+
+// An on-demand snapshot whose answer is lost: one POST, the form frozen
+// with "outcome unknown, checking", then the snapshot found by reading back
+// and watched as if the answer had come.
+func TestLostSnapshotAnswerIsVerifiedNotResent(t *testing.T) {
+	w := newWorld(t)
+	h := newHarness(t, w, "payments-rs", 120, 16)
+	h.ActionKey("n")
+	w.Control("PUT", "/faults", `{"malformedWrites": 1}`)
+	mark := w.Mark()
+	require.NoError(t, h.Submit(components.FormValues{"description": "before the upgrade", "retention": "3"}))
+	assert.Equal(t, []string{"POST /api/atlas/v2/groups/" + apisim.DemoPaymentsID + "/clusters/payments-rs/backup/snapshots"}, w.WritesSince(mark), "sent once, never again")
+	require.Len(t, h.FormStatuses, 1)
+	assert.Equal(t, "sent - outcome unknown, checking", h.FormStatuses[0].Text)
+	require.Len(t, h.FormsDone, 1)
+	assert.NoError(t, h.FormsDone[0].Err, "verified: applied")
+	assert.Contains(t, h.LastToast().Text, "(verified after a lost answer)")
+	require.Len(t, h.p.watching, 1)
+	for id := range h.p.watching {
+		s, err := w.Client.Backups().Snapshot(bg, apisim.DemoPaymentsID, "payments-rs", id)
+		require.NoError(t, err)
+		assert.Equal(t, "before the upgrade", s.Description)
+	}
+}
+
+// A lost answer for a write the server refused: the read-back finds
+// nothing, and the form says "not applied" (it stays open, the draft kept).
+func TestLostSnapshotAnswerNotAppliedSaysSo(t *testing.T) {
+	w := newWorld(t)
+	h := newHarness(t, w, "payments-rs", 120, 16)
+	h.ActionKey("n")
+	mark := w.Mark()
+	h.Send(views.Result[writeResult]{Pane: ID, Key: keyWrite, Value: writeResult{Form: formSnapshot, Unknown: true, Sent: w.Client.Now(),
+		Verify: func(ctx context.Context, sent time.Time) (writeResult, bool, error) {
+			_, ok, err := w.Client.Backups().VerifyTakeSnapshot(ctx, apisim.DemoPaymentsID, "payments-rs", apiclient.TakeSnapshotRequest{Description: "never sent", RetentionInDays: 3}, sent)
+			return writeResult{}, ok, err
+		}}})
+	assert.Empty(t, w.WritesSince(mark))
+	require.NotEmpty(t, h.FormsDone)
+	assert.EqualError(t, h.LastFormDone().Err, "sent - verified: not applied (nothing changed on the server)")
+	assert.Empty(t, h.p.watching)
+}
+
+// A restore whose answer is lost: one POST with the typed target, the
+// confirmation cannot send it again, and the job is found by reading back.
+func TestLostRestoreAnswerIsVerifiedNotResent(t *testing.T) {
+	w := newWorld(t)
+	h := newHarness(t, w, "payments-rs", 120, 16)
+	h.p.snaps.SetCursor(3)
+	restoreThroughWizard(t, h, false)
+	before, err := w.Client.Backups().AllRestoreJobs(bg, apisim.DemoPaymentsID, "payments-rs")
+	require.NoError(t, err)
+	w.Control("PUT", "/faults", `{"malformedWrites": 1}`)
+	mark := w.Mark()
+	h.Confirm("staging-rs")
+	assert.Len(t, w.WritesSince(mark), 1, "one POST")
+	var texts []string
+	for _, t := range h.Toasts {
+		texts = append(texts, t.Text)
+	}
+	assert.Contains(t, texts, "restore sent - outcome unknown, checking")
+	assert.Contains(t, h.LastToast().Text, "started (verified after a lost answer)")
+	jobs, err := w.Client.Backups().AllRestoreJobs(bg, apisim.DemoPaymentsID, "payments-rs")
+	require.NoError(t, err)
+	require.Len(t, jobs, len(before)+1, "exactly one new restore")
+	require.Len(t, h.p.watching, 1)
+	found := false
+	for _, j := range jobs {
+		if _, ok := h.p.watching[j.ID]; ok {
+			found = true
+			assert.Equal(t, "staging-rs", j.TargetClusterName, "onto the typed target")
+			assert.Equal(t, apisim.DemoStagingID, j.TargetGroupID)
+		}
+	}
+	assert.True(t, found, "the verified job is the one watched")
+	// The same confirmation once more sends nothing.
+	h.Confirm("staging-rs")
+	assert.Len(t, w.WritesSince(mark), 1)
+}
