@@ -53,6 +53,12 @@ func WithPriority(ctx context.Context, p Priority, tag string) context.Context {
 	return context.WithValue(ctx, workKey{}, work{prio: p, tag: tag})
 }
 
+// PriorityOf is what WithPriority put in ctx; ok is false when nothing.
+func PriorityOf(ctx context.Context) (p Priority, tag string, ok bool) {
+	w, ok := ctx.Value(workKey{}).(work)
+	return w.prio, w.tag, ok
+}
+
 // rateBucket is one token bucket: what the client knows of the server's
 // bucket for an endpoint set and scope.
 type rateBucket struct {

@@ -22,8 +22,12 @@ type fakeAPI struct {
 	clusters  map[string][]cluster
 	alerts    map[string][]map[string]any
 	mutations atomic.Int64
-	mu        sync.Mutex
-	mutated   []string
+	// down answers every read 503, as an outage does.
+	down atomic.Bool
+	// limited answers every read 429 with Retry-After: 20.
+	limited atomic.Bool
+	mu      sync.Mutex
+	mutated []string
 }
 
 const (
@@ -71,6 +75,19 @@ func (f *fakeAPI) serve(op catalog.Op, w http.ResponseWriter, r *http.Request) {
 		if op.OK != http.StatusNoContent {
 			_, _ = w.Write([]byte("{}"))
 		}
+		return
+	}
+	if f.down.Load() && op.ID != "getSystemStatus" {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusServiceUnavailable)
+		_, _ = w.Write([]byte(`{"error":503,"errorCode":"SERVICE_UNAVAILABLE","reason":"Service Unavailable","detail":"down"}`))
+		return
+	}
+	if f.limited.Load() && op.ID != "getSystemStatus" {
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Retry-After", "20")
+		w.WriteHeader(http.StatusTooManyRequests)
+		_, _ = w.Write([]byte(`{"error":429,"errorCode":"RATE_LIMITED_TOKEN_BUCKET","reason":"Too Many Requests"}`))
 		return
 	}
 	var body any

@@ -92,7 +92,7 @@ func TestFooterTaskLineSpinsThenSaysDoneOrFailed(t *testing.T) {
 	// The failure stays until the next task ends, and a running task shows
 	// over it meanwhile. Here the next task is a pane's request, which its
 	// result ends.
-	list := views.ResultMsg{Pane: alerts.ID, Seq: 3, Key: "list", Task: "loading alerts"}
+	list := views.Result[struct{}]{Pane: alerts.ID, Seq: 3, Key: "list", Task: "loading alerts"}
 	d.Send(views.TaskStartMsg{ID: list.TaskID(), Text: list.Task})
 	assert.Equal(t, " * loading alerts… (+1)", spinning(footerLine(d)))
 	d.Send(list)

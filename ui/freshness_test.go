@@ -20,7 +20,7 @@ func TestFreshnessCountsWallClockSeconds(t *testing.T) {
 		o.Clock = func() time.Time { return world }
 		o.Wall = func() time.Time { return wall }
 	})
-	d.Send(views.ResultMsg{Pane: alerts.ID})
+	d.Send(views.Result[struct{}]{Pane: alerts.ID})
 	wall = wall.Add(9 * time.Second)
 	world = world.Add(9 * time.Minute) // --demo-speed 60
 	header := strings.SplitN(d.Screen(), "\n", 2)[0]

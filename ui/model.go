@@ -194,7 +194,7 @@ func New(o Options) (*Model, error) {
 		}
 	}
 	m.ctx = views.Context{
-		Client: o.Client, Gate: m.gate, Theme: m.theme, Keys: m.keys, Clock: o.Clock,
+		Client: o.Client, Gate: m.gate, Theme: m.theme, Keys: m.keys, Clock: o.Clock, Wall: o.Wall,
 		Profile: o.Profile, ReadOnly: o.ReadOnly, Poll: o.Poll, LogBuffer: o.LogBuffer, ExportDir: o.ExportDir,
 		TriageOrgs: o.TriageOrgs, TriageProjects: o.TriageProjects,
 	}

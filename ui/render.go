@@ -163,15 +163,69 @@ func (m *Model) renderHeader() string {
 	if m.gate.ReadOnly() {
 		right = append(right, headerPart{forms: []string{"READ-ONLY", "RO"}, style: st.ReadOnlyBadge.Render})
 	}
-	fresh := m.freshness()
-	right = append(right, headerPart{forms: []string{fresh, freshShort(fresh)}})
+	if hold := m.holdingBack(); hold != "" {
+		right = append(right, headerPart{forms: []string{hold, holdShort(hold)}, style: st.ErrorText.Render})
+	}
+	h := m.activeHealth()
+	if h.Stale() {
+		// "✗ stale since 22:14:03 · 503 SERVICE_UNAVAILABLE", then the
+		// status alone, then "✗ stale".
+		full := "✗ " + clean(h.Summary())
+		status, _, _ := strings.Cut(views.ErrorCode(h.Err), " ")
+		short := "✗ stale since " + h.StaleSince.Format("15:04:05") + " · " + clean(status)
+		right = append(right, headerPart{forms: []string{full, short, "✗ stale"}, style: st.ErrorText.Render})
+	} else {
+		fresh := m.freshness()
+		right = append(right, headerPart{forms: []string{fresh, freshShort(fresh)}})
+	}
 	if m.paused {
 		right = append(right, headerPart{forms: []string{"⏸ paused", "⏸"}})
-	} else {
+	} else if !h.Stale() {
 		right = append(right, headerPart{forms: []string{"● live", "●"}})
 	}
 	line := fitHeader(m.width, clean(orDash(m.opts.Profile)), crumbs, sep, st.BreadcrumbSep.Render(" │ "), st.Breadcrumb.Render, right)
 	return st.Header.Render(padRight(line, m.width))
+}
+
+// activeHealth is the active pane's health, when it keeps one (the panes
+// built on views.Base do).
+func (m *Model) activeHealth() views.Health {
+	if h, ok := m.activePane().(interface{ Health() views.Health }); ok {
+		return h.Health()
+	}
+	return views.Health{}
+}
+
+// holdingBack says when the client's scheduler holds requests after a 429:
+// "rate limited: next refresh in 20 s".
+func (m *Model) holdingBack() string {
+	if m.client == nil || m.client.Scheduler() == nil {
+		return ""
+	}
+	until, ok := m.client.Scheduler().HoldingBack()
+	if !ok {
+		return ""
+	}
+	secs := int(time.Until(until).Seconds() + 0.999)
+	if secs < 1 {
+		secs = 1
+	}
+	return fmt.Sprintf("rate limited: next refresh in %d s", secs)
+}
+
+// staleLine is the pane's own notice while its loads fail: what is
+// stale, since when, the last error and when it tries again.
+func (m *Model) staleLine(w int) string {
+	h := m.activeHealth()
+	if !h.Stale() {
+		return ""
+	}
+	text := " ✗ " + clean(m.activePane().Title()) + " data stale since " + h.StaleSince.Format("15:04:05")
+	if !h.OK.IsZero() {
+		text += " (shown as of " + h.OK.Format("15:04:05") + ")"
+	}
+	text += ": " + cleanText(h.Err.Error()) + " · retrying"
+	return m.theme.Styles.ErrorText.Render(components.Truncate(text, w))
 }
 
 // freshness says when the active pane last got data, in wall-clock time
@@ -260,7 +314,12 @@ func (m *Model) renderPane(extra int) string {
 	if p := m.activePane(); p != nil {
 		body = p.View()
 	}
-	return lipgloss.NewStyle().Width(w).Height(h).MaxWidth(w).MaxHeight(h).Render(body)
+	out := lipgloss.NewStyle().Width(w).Height(h).MaxWidth(w).MaxHeight(h).Render(body)
+	if line := m.staleLine(w); line != "" && h > 1 {
+		// Over the pane's last row: the data above stays in place.
+		out = place(out, padRight(line, w), 0, h-1)
+	}
+	return out
 }
 
 // renderFooter: the help line (or the filter bar), then the task line with

@@ -16,15 +16,16 @@ import (
 // routeToPane delivers messages addressed to one pane, visible or not.
 func (m *Model) routeToPane(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
-	case views.ResultMsg:
+	case views.Routed:
+		r := msg.Route()
 		var cmds []tea.Cmd
-		if msg.Task != "" {
-			cmds = append(cmds, m.tasks.Finish(msg.TaskID(), msg.Err, ""))
+		if r.Task != "" {
+			cmds = append(cmds, m.tasks.Finish(r.TaskID, r.Err, ""))
 		}
-		if msg.Err == nil {
-			m.updated[msg.Pane] = m.opts.Wall()
+		if r.Err == nil {
+			m.updated[r.Pane] = m.opts.Wall()
 		}
-		cmds = append(cmds, m.updatePane(m.paneIndex(msg.Pane), msg))
+		cmds = append(cmds, m.updatePane(m.paneIndex(r.Pane), msg))
 		return tea.Batch(cmds...), true
 	case views.PollTickMsg:
 		return m.updatePane(m.paneIndex(msg.Pane), msg), true

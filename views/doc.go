@@ -45,16 +45,19 @@
 // # Requests, results and polling
 //
 // A pane's Cmds capture what they need before they return (they never read
-// the model on another goroutine). Fetch runs a request and answers with a
-// ResultMsg stamped with the pane's id and a sequence number from Seq, so an
-// answer to an older request is recognised and dropped. The root routes a
-// ResultMsg to its pane even when that pane is not on screen, drives the
-// task line from it, and stamps "updated Ns ago" when it carries no error.
+// the model on another goroutine). Get, Load and Write run a request and
+// answer with a typed Result[T] stamped with the pane's id and a sequence
+// number from Seq, so an answer to an older request is recognised and
+// dropped. The root routes a Result (any Routed message) to its pane even
+// when that pane is not on screen, drives the task line from it, and stamps
+// "updated Ns ago" when it carries no error.
 //
-// Panes poll only while visible (SetVisible) or while they watch a job that
-// has not finished, using Poller: every Arm starts a new generation and
+// Panes embed Base, which does the shared handling and holds the one poll
+// policy: a pane polls only while visible or while it watches a job that has
+// not finished, using Poller (every Arm starts a new generation and
 // PollTickMsg carries it, so a manual refresh or a pane switch never leaves
-// two loops running.
+// two loops running), backs off after failed loads, honours Retry-After, and
+// records the health the header shows as staleness.
 //
 // # Shared messages from the root
 //

@@ -83,20 +83,6 @@ func FormStatus(pane ID, id, text string) tea.Cmd {
 	return func() tea.Msg { return FormStatusMsg{Pane: pane, ID: id, Text: text} }
 }
 
-// ResultMsg is the answer to a request a pane made with Fetch. The root
-// routes it to Pane whether or not that pane is visible.
-type ResultMsg struct {
-	Pane  ID
-	Seq   uint64 // from the pane's Seq; compare with Seq.Latest
-	Key   string // which request of the pane this answers ("list", "detail")
-	Task  string // the task line text; empty for quiet polls
-	Value any
-	Err   error
-}
-
-// TaskID names the task line entry of a result.
-func (r ResultMsg) TaskID() string { return taskID(r.Pane, r.Key, r.Seq) }
-
 // ToastMsg shows a short notice; errors stay longer. Pane is the pane that
 // raised it (the root fills it in for the Cmds a pane returns): a pane's
 // error shows only while that pane is on screen.

@@ -133,6 +133,11 @@ type Context struct {
 	Theme themes.Theme
 	Keys  *keymap.KeyMap
 	Clock func() time.Time
+	// Wall is the wall clock of "updated Ns ago" and "stale since" (a demo
+	// world's Clock may run faster); time.Now when nil.
+	Wall func() time.Time
+	// Timer schedules the panes' timers (poll ticks); tea.Tick when nil.
+	Timer Timer
 
 	Profile     string
 	OrgID       string
@@ -162,4 +167,12 @@ func (c Context) Now() time.Time {
 		return time.Now()
 	}
 	return c.Clock()
+}
+
+// WallNow is the context's wall clock, or time.Now when none is set.
+func (c Context) WallNow() time.Time {
+	if c.Wall == nil {
+		return time.Now()
+	}
+	return c.Wall()
 }

@@ -1,7 +1,6 @@
 package views
 
 import (
-	"context"
 	"fmt"
 	"time"
 
@@ -22,25 +21,6 @@ func (s *Seq) Next() uint64 { s.n++; return s.n }
 // stale.
 func (s Seq) Latest(n uint64) bool { return n == s.n }
 
-// Fetch returns a Cmd that runs fn with a timeout and answers with a
-// ResultMsg for pane, key and seq. fn runs on another goroutine: it must use
-// only what it captured, never the pane. A non-empty task shows on the task
-// line while the request runs and ends as done or failed.
-func Fetch(pane ID, key string, seq uint64, task string, fn func(ctx context.Context) (any, error)) tea.Cmd {
-	run := func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), RequestTimeout)
-		defer cancel()
-		v, err := fn(ctx)
-		return ResultMsg{Pane: pane, Key: key, Seq: seq, Task: task, Value: v, Err: err}
-	}
-	if task == "" {
-		return run
-	}
-	id := taskID(pane, key, seq)
-	start := func() tea.Msg { return TaskStartMsg{ID: id, Text: task} }
-	return tea.Sequence(start, run)
-}
-
 func taskID(pane ID, key string, seq uint64) string {
 	return fmt.Sprintf("%s/%s#%d", pane, key, seq)
 }
@@ -56,12 +36,22 @@ type Poller struct {
 }
 
 // Arm schedules the next tick after d and invalidates every earlier one.
-func (p *Poller) Arm(pane ID, d time.Duration) tea.Cmd {
+func (p *Poller) Arm(pane ID, d time.Duration) tea.Cmd { return p.ArmWith(nil, pane, d) }
+
+// ArmWith is Arm on the given timer (a Context's Timer; nil is tea.Tick).
+func (p *Poller) ArmWith(timer Timer, pane ID, d time.Duration) tea.Cmd {
 	p.gen++
 	p.armed, p.pane, p.every = true, pane, d
 	gen := p.gen
-	return tea.Tick(d, func(time.Time) tea.Msg { return PollTickMsg{Pane: pane, Gen: gen} })
+	if timer == nil {
+		timer = tea.Tick
+	}
+	return timer(d, func(time.Time) tea.Msg { return PollTickMsg{Pane: pane, Gen: gen} })
 }
+
+// Timer schedules a message after d, as tea.Tick does. The root uses
+// tea.Tick; tests put their own in the Context to run timers on demand.
+type Timer func(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd
 
 // Interval is the delay of the last Arm.
 func (p Poller) Interval() time.Duration { return p.every }

@@ -43,19 +43,21 @@ func TestPollerKeepsOneLoop(t *testing.T) {
 	assert.False(t, p.Current(PollTickMsg{Pane: ID("alerts"), Gen: 3}), "stopped while hidden")
 }
 
-func TestFetchStampsResultAndTask(t *testing.T) {
-	quiet := Fetch(ID("alerts"), "list", 7, "", func(context.Context) (any, error) { return 42, nil })
+func TestRequestStampsResultAndTask(t *testing.T) {
+	b := NewBase(ID("alerts"), Context{}, nil)
+	quiet := Get(&b, "list", 7, "", func(context.Context) (int, error) { return 42, nil })
 	msg := quiet()
-	assert.Equal(t, ResultMsg{Pane: ID("alerts"), Key: "list", Seq: 7, Value: 42}, msg)
+	assert.Equal(t, Result[int]{Pane: ID("alerts"), Key: "list", Seq: 7, Value: 42}, msg)
 
 	boom := errors.New("boom")
-	loud := Fetch(ID("alerts"), "list", 8, "loading alerts", func(context.Context) (any, error) { return nil, boom })
+	loud := Load(&b, "list", 8, "loading alerts", func(context.Context) (int, error) { return 0, boom })
 	seq := reflect.ValueOf(loud())
 	require.Equal(t, reflect.Slice, seq.Kind(), "a task runs as a sequence: start, then the request")
 	start := seq.Index(0).Interface().(tea.Cmd)()
-	res := seq.Index(1).Interface().(tea.Cmd)().(ResultMsg)
+	res := seq.Index(1).Interface().(tea.Cmd)().(Result[int])
 	assert.Equal(t, TaskStartMsg{ID: res.TaskID(), Text: "loading alerts"}, start)
 	assert.ErrorIs(t, res.Err, boom)
+	assert.Equal(t, Route{Pane: "alerts", Task: "loading alerts", TaskID: res.TaskID(), Load: true, Err: boom}, res.Route())
 }
 
 func TestLayoutFor(t *testing.T) {

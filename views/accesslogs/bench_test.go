@@ -47,7 +47,7 @@ func benchPane(b *testing.B, w, h int) *Pane {
 		GroupID: "65a0c0ffee0000000000b001", ClusterName: "payments-rs"}
 	p := newPane(ctx, components.DefaultLogCapacity)
 	p.SetSize(w, h)
-	p.visible = true
+	p.Base.SetVisible(true)
 	return p
 }
 
@@ -73,13 +73,13 @@ func (s benchStream) pages(from, to int) pollPages {
 
 // benchPoll feeds one poll round through Update.
 func benchPoll(p *Pane, pp pollPages) {
-	q := p.win.Begin(p.ctx.Now())
+	q := p.win.Begin(p.Ctx.Now())
 	seq := p.seq.Next()
 	p.inflight = true
-	p.Update(views.ResultMsg{Pane: ID, Key: "poll", Seq: seq, Value: pollResult{q: q, logs: pp.first}})
+	p.Update(views.Result[pollResult]{Pane: ID, Key: "poll", Seq: seq, Value: pollResult{q: q, logs: pp.first}})
 	if p.inflight { // it asked for the older part
 		oldest, _ := pp.first[len(pp.first)-1].Time()
-		p.Update(views.ResultMsg{Pane: ID, Key: "poll", Seq: seq + 1,
+		p.Update(views.Result[pollResult]{Pane: ID, Key: "poll", Seq: seq + 1,
 			Value: pollResult{q: Query{Start: q.Start, End: oldest.Add(time.Second - time.Millisecond), NLogs: q.NLogs}, logs: pp.second}})
 	}
 }

@@ -64,31 +64,31 @@ func loadClusters(ctx context.Context, c *apiclient.Client, gid string) ([]clust
 // choosing reports whether the pane shows the cluster list: a project is
 // selected but no cluster, neither globally nor in the pane.
 func (p *Pane) choosing() bool {
-	return p.ctx.GroupID != "" && p.cluster() == ""
+	return p.Ctx.GroupID != "" && p.cluster() == ""
 }
 
 // cluster is the cluster tailed: the one of the context, or the one picked
 // in the pane when the context names none.
 func (p *Pane) cluster() string {
-	if p.ctx.ClusterName != "" {
-		return p.ctx.ClusterName
+	if p.Ctx.ClusterName != "" {
+		return p.Ctx.ClusterName
 	}
 	return p.picked
 }
 
 // fetchClusters loads the cluster list unless it is loaded or loading.
 func (p *Pane) fetchClusters(force bool) tea.Cmd {
-	if !p.choosing() || p.ctx.Client == nil || p.clustersBusy || (p.clustersLoaded && !force) {
+	if !p.choosing() || p.Ctx.Client == nil || p.clustersBusy || (p.clustersLoaded && !force) {
 		return nil
 	}
-	client, gid := p.ctx.Client, p.ctx.GroupID
+	client, gid := p.Ctx.Client, p.Ctx.GroupID
 	p.clustersBusy = true
-	return views.Fetch(ID, "clusters", p.clusterSeq.Next(), "loading clusters", func(ctx context.Context) (any, error) {
+	return views.Get(&p.Base, "clusters", p.clusterSeq.Next(), "loading clusters", func(ctx context.Context) ([]clusterChoice, error) {
 		return loadClusters(ctx, client, gid)
 	})
 }
 
-func (p *Pane) onClusters(msg views.ResultMsg) {
+func (p *Pane) onClusters(msg views.Result[[]clusterChoice]) {
 	if !p.clusterSeq.Latest(msg.Seq) {
 		return
 	}
@@ -96,7 +96,7 @@ func (p *Pane) onClusters(msg views.ResultMsg) {
 	if msg.Err != nil {
 		return
 	}
-	p.clusters, _ = msg.Value.([]clusterChoice)
+	p.clusters = msg.Value
 	p.clusterCursor = clampIndex(p.clusterCursor, len(p.clusters))
 }
 
@@ -122,14 +122,14 @@ func (p *Pane) unpick() tea.Cmd {
 	p.host, p.hosts, p.hostList, p.hostsErr = "", nil, nil, nil
 	p.seq.Next() // an answer for the old cluster is dropped
 	p.inflight = false
-	p.poll.Stop()
+	p.Stop()
 	return p.fetchClusters(true)
 }
 
 // clusterKey moves in and picks from the cluster list.
 func (p *Pane) clusterKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := msg.String()
-	km := p.ctx.Keys
+	km := p.Ctx.Keys
 	is := func(keys []string) bool { return slices.Contains(keys, k) }
 	switch {
 	case k == "enter":
@@ -148,20 +148,20 @@ func (p *Pane) clusterKey(msg tea.KeyPressMsg) tea.Cmd {
 
 // clusterView is the whole pane while no cluster is chosen.
 func (p *Pane) clusterView() string {
-	st := p.ctx.Theme.Styles
+	st := p.Ctx.Theme.Styles
 	// The hint wraps rather than lose its end at 80 columns.
 	var rows []string
 	hint := "no cluster selected · access logs are per cluster: pick one with enter (or @ for every pane)"
-	for _, l := range strings.Split(ansi.Wordwrap(hint, max(p.w-2, 10), ""), "\n") {
-		rows = append(rows, st.TableHeader.Render(cell(" "+l, p.w)))
+	for _, l := range strings.Split(ansi.Wordwrap(hint, max(p.W-2, 10), ""), "\n") {
+		rows = append(rows, st.TableHeader.Render(cell(" "+l, p.W)))
 	}
 	switch {
 	case p.clustersErr != nil:
-		rows = append(rows, st.ErrorText.Render(cell(" clusters could not be listed: "+errorText(p.clustersErr)+"  (r retries)", p.w)))
+		rows = append(rows, st.ErrorText.Render(cell(" clusters could not be listed: "+errorText(p.clustersErr)+"  (r retries)", p.W)))
 	case !p.clustersLoaded:
-		rows = append(rows, st.Muted.Render(cell(" loading clusters…", p.w)))
+		rows = append(rows, st.Muted.Render(cell(" loading clusters…", p.W)))
 	case len(p.clusters) == 0:
-		rows = append(rows, st.Muted.Render(cell(" this project has no clusters", p.w)))
+		rows = append(rows, st.Muted.Render(cell(" this project has no clusters", p.W)))
 	default:
 		n := 0
 		for _, c := range p.clusters {
@@ -169,15 +169,15 @@ func (p *Pane) clusterView() string {
 				n++
 			}
 		}
-		rows = append(rows, st.Muted.Render(cell(fmt.Sprintf(" %d of %d deployments keep an access log", n, len(p.clusters)), p.w)))
+		rows = append(rows, st.Muted.Render(cell(fmt.Sprintf(" %d of %d deployments keep an access log", n, len(p.clusters)), p.W)))
 	}
 	nameW := 4
 	for _, c := range p.clusters {
 		nameW = max(nameW, len([]rune(components.Sanitize(c.name))))
 	}
-	avail := max(p.h-len(rows), 0)
+	avail := max(p.H-len(rows), 0)
 	first := max(0, p.clusterCursor-avail+1)
-	for i := first; i < len(p.clusters) && len(rows) < p.h; i++ {
+	for i := first; i < len(p.clusters) && len(rows) < p.H; i++ {
 		c := p.clusters[i]
 		text := fmt.Sprintf("%-*s  %s", nameW, components.Sanitize(c.name), components.Sanitize(c.kind))
 		if c.why != "" {
@@ -187,7 +187,7 @@ func (p *Pane) clusterView() string {
 		if i == p.clusterCursor {
 			mark = " › "
 		}
-		line := cell(mark+text, p.w)
+		line := cell(mark+text, p.W)
 		switch {
 		case i == p.clusterCursor:
 			line = st.TableSelected.Render(line)
@@ -196,8 +196,8 @@ func (p *Pane) clusterView() string {
 		}
 		rows = append(rows, line)
 	}
-	for len(rows) < p.h {
+	for len(rows) < p.H {
 		rows = append(rows, "")
 	}
-	return strings.Join(rows[:p.h], "\n")
+	return strings.Join(rows[:p.H], "\n")
 }

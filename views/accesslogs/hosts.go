@@ -64,9 +64,9 @@ func (p *Pane) openHosts() tea.Cmd {
 	if p.hosts != nil || p.hostsBusy {
 		return nil
 	}
-	client, gid := p.ctx.Client, p.ctx.GroupID
+	client, gid := p.Ctx.Client, p.Ctx.GroupID
 	p.hostsBusy, p.hostsErr = true, nil
-	return views.Fetch(ID, "hosts", p.hostSeq.Next(), "loading hosts", func(ctx context.Context) (any, error) {
+	return views.Get(&p.Base, "hosts", p.hostSeq.Next(), "loading hosts", func(ctx context.Context) ([]apiclient.Process, error) {
 		return client.Clusters().AllProcesses(ctx, gid)
 	})
 }
@@ -74,7 +74,7 @@ func (p *Pane) openHosts() tea.Cmd {
 func (p *Pane) hostKey(msg tea.KeyPressMsg) tea.Cmd {
 	l := p.hostList
 	k := msg.String()
-	nav := p.ctx.Keys
+	nav := p.Ctx.Keys
 	is := func(keys []string) bool { return slices.Contains(keys, k) }
 	switch {
 	case p.isClose(msg):
@@ -106,8 +106,8 @@ func (p *Pane) CanGoBack() bool { return p.hostList != nil }
 // isClose reports whether a key is the keymap's close key (esc unless
 // remapped): it backs out of the lists and clears the search and filters.
 func (p *Pane) isClose(msg tea.KeyPressMsg) bool {
-	if p.ctx.Keys == nil {
+	if p.Ctx.Keys == nil {
 		return msg.String() == "esc"
 	}
-	return slices.Contains(p.ctx.Keys.Global.Close.Keys(), msg.String())
+	return slices.Contains(p.Ctx.Keys.Global.Close.Keys(), msg.String())
 }

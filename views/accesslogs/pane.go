@@ -28,10 +28,7 @@ const defaultSince = 15 * time.Minute
 
 // Pane is the access-log tail.
 type Pane struct {
-	ctx     views.Context
-	w, h    int
-	visible bool
-	paused  bool // live updates paused with p
+	views.Base
 
 	// picked is the cluster chosen in the pane's own list while the
 	// context names none; clusters is that list.
@@ -55,7 +52,6 @@ type Pane struct {
 	following bool // polling (f)
 	inflight  bool
 	seq       views.Seq
-	poll      views.Poller
 	failures  int   // consecutive failed polls
 	err       error // the last poll's error, nil after a success
 	stopped   error // an error polling cannot get past (a tenant cluster, a missing role)
@@ -81,14 +77,15 @@ func NewWithBuffer(capacity int) views.Factory {
 }
 
 func newPane(ctx views.Context, capacity int) *Pane {
-	p := &Pane{ctx: ctx, since: defaultSince, following: true, match: -1, paused: ctx.Paused}
+	p := &Pane{since: defaultSince, following: true, match: -1}
+	p.Base = views.NewBase(ID, ctx, p.pollState)
 	p.st = newStore(capacity, ctx.Theme, ctx.Keys)
 	p.win = p.newWindow()
 	return p
 }
 
 func (p *Pane) newWindow() *Window {
-	w := NewWindow(p.since, p.ctx.Now())
+	w := NewWindow(p.since, p.Ctx.Now())
 	// Loading the since window stops once the buffer is full.
 	w.FirstPages = max(1, p.st.capacity()/apiclient.MaxAccessLogs)
 	w.ServerClock = true // the context's clock is the client's Now or the simulator's
@@ -101,7 +98,7 @@ func (p *Pane) newWindow() *Window {
 func (p *Pane) ID() views.ID             { return ID }
 func (p *Pane) Title() string            { return Registration.Title }
 func (p *Pane) Busy() string             { return "" }
-func (p *Pane) Actions() []keymap.Action { return actions(p.ctx) }
+func (p *Pane) Actions() []keymap.Action { return actions(p.Ctx) }
 
 func actions(ctx views.Context) []keymap.Action {
 	if ctx.Keys == nil {
@@ -115,20 +112,18 @@ func (p *Pane) Init() tea.Cmd {
 }
 
 func (p *Pane) SetSize(w, h int) {
-	p.w, p.h = w, h
+	p.W, p.H = w, h
 	if c := columnsFor(p.lineWidth()); c != p.st.format.cols {
 		// The columns that fit changed: the held lines are formatted again.
 		p.st.format.cols = c
-		p.st.rebuild(p.ctx.Theme, p.ctx.Keys, p.lineWidth(), p.bodyRows()+1)
+		p.st.rebuild(p.Ctx.Theme, p.Ctx.Keys, p.lineWidth(), p.bodyRows()+1)
 	}
 	p.st.lv.SetSize(p.lineWidth(), p.bodyRows()+1)
 }
 
 func (p *Pane) SetVisible(v bool) tea.Cmd {
-	p.visible = v
-	if !v {
-		p.poll.Stop()
-		return nil
+	if arm := p.Base.SetVisible(v); !v {
+		return arm
 	}
 	return tea.Batch(p.fetchClusters(false), p.pollNow(""))
 }
@@ -143,48 +138,26 @@ func (p *Pane) target() string {
 
 // live reports whether the pane should be polling.
 func (p *Pane) live() bool {
-	return p.visible && p.following && !p.paused && p.stopped == nil && p.ready()
+	return p.Visible() && p.following && !p.Paused() && p.stopped == nil && p.ready()
 }
 
 func (p *Pane) ready() bool {
-	return p.ctx.Client != nil && p.ctx.GroupID != "" && p.cluster() != ""
+	return p.Ctx.Client != nil && p.Ctx.GroupID != "" && p.cluster() != ""
 }
 
-// interval is the poll interval: fast (a tail), slower after errors.
-func (p *Pane) interval() time.Duration {
-	d := p.ctx.Poll.Pane[ID]
-	if d <= 0 {
-		d = p.ctx.Poll.Fast
-	}
-	if d <= 0 {
-		d = views.DefaultPoll.Fast
-	}
-	slow := p.ctx.Poll.Slow
-	if slow <= 0 {
-		slow = views.DefaultPoll.Slow
-	}
-	for range min(p.failures, 6) {
-		d *= 2
-	}
-	return min(d, max(slow, d/2))
-}
-
-// arm schedules the next poll when the pane is live.
-func (p *Pane) arm() tea.Cmd {
-	if !p.live() || p.inflight {
-		p.poll.Stop()
-		return nil
-	}
-	return p.poll.Arm(ID, p.interval())
+// pollState: the tail polls while visible and following, one round at a
+// time, until an error it cannot get past stops it.
+func (p *Pane) pollState() views.PollState {
+	return views.PollState{Off: !p.live() || p.inflight}
 }
 
 // pollNow starts a poll round unless one is under way.
 func (p *Pane) pollNow(task string) tea.Cmd {
-	if !p.ready() || p.inflight || p.stopped != nil || !p.following || p.paused {
+	if !p.ready() || p.inflight || p.stopped != nil || !p.following || p.Paused() {
 		return nil
 	}
-	p.poll.Stop()
-	return p.fetch(p.win.Begin(p.ctx.Now()), task)
+	p.Stop()
+	return p.fetch(p.win.Begin(p.Ctx.Now()), task)
 }
 
 // pollResult is the answer to one query of a round.
@@ -195,9 +168,9 @@ type pollResult struct {
 
 // fetch sends one query; everything it needs is captured here.
 func (p *Pane) fetch(q Query, task string) tea.Cmd {
-	client, gid, cluster, host := p.ctx.Client, p.ctx.GroupID, p.cluster(), p.host
+	client, gid, cluster, host := p.Ctx.Client, p.Ctx.GroupID, p.cluster(), p.host
 	p.inflight = true
-	return views.Fetch(ID, "poll", p.seq.Next(), task, func(ctx context.Context) (any, error) {
+	return views.Load(&p.Base, "poll", p.seq.Next(), task, func(ctx context.Context) (pollResult, error) {
 		var logs []apiclient.AccessLog
 		var err error
 		if host != "" {
@@ -214,22 +187,30 @@ func (p *Pane) fetch(q Query, task string) tea.Cmd {
 func (p *Pane) restart(task string) tea.Cmd {
 	p.seq.Next() // answers to the old target are dropped
 	p.inflight = false
-	p.poll.Stop()
+	p.Stop()
 	p.win = p.newWindow()
-	p.st.reset(p.ctx.Theme, p.ctx.Keys, p.lineWidth(), p.bodyRows()+1)
+	p.st.reset(p.Ctx.Theme, p.Ctx.Keys, p.lineWidth(), p.bodyRows()+1)
 	p.stopped, p.err, p.failures, p.loaded = nil, nil, 0, false
 	p.gaps, p.lastGap, p.truncated, p.match, p.summary = 0, nil, false, -1, ""
 	return p.pollNow(task)
 }
 
 func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
+	if pm, ok := msg.(views.PauseMsg); ok {
+		p.Handle(pm, nil)
+		return p, p.pollNow("") // nothing while paused
+	}
+	kit, done := p.Handle(msg, func() tea.Cmd { return p.pollNow("") })
+	if done {
+		return p, kit
+	}
 	switch msg := msg.(type) {
-	case views.ResultMsg:
-		return p, p.onResult(msg)
-	case views.PollTickMsg:
-		if p.poll.Current(msg) {
-			return p, p.pollNow("")
-		}
+	case views.Result[pollResult]:
+		return p, p.onPoll(msg)
+	case views.Result[[]apiclient.Process]:
+		p.onHosts(msg)
+	case views.Result[[]clusterChoice]:
+		p.onClusters(msg)
 	case views.RefreshMsg:
 		if p.choosing() {
 			return p, p.fetchClusters(true)
@@ -238,21 +219,13 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 			return p, p.restart("retrying access log")
 		}
 		return p, p.pollNow("refreshing access log")
-	case views.PauseMsg:
-		p.paused = msg.Paused
-		if p.paused {
-			p.poll.Stop()
-			return p, nil
-		}
-		return p, p.pollNow("")
 	case views.FilterMsg:
 		// `/` is this pane's own search; the shared filter bar text, if
 		// any reaches here, searches too.
 		return p, p.setSearch(msg.Text)
 	case views.ContextChangedMsg:
-		old := p.ctx
-		p.ctx = msg.Ctx
-		p.paused = msg.Ctx.Paused
+		old := p.Ctx
+		p.Ctx = msg.Ctx
 		if msg.Reload(old) {
 			p.host, p.hosts, p.hostList, p.hostsErr = "", nil, nil, nil
 			if msg.ProjectChanged(old) {
@@ -276,29 +249,21 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 	return p, nil
 }
 
-func (p *Pane) onResult(msg views.ResultMsg) tea.Cmd {
-	switch msg.Key {
-	case "clusters":
-		p.onClusters(msg)
-		return nil
-	case "hosts":
-		if !p.hostSeq.Latest(msg.Seq) {
-			return nil
-		}
-		p.hostsBusy = false
-		p.hostsErr = msg.Err
-		if msg.Err == nil {
-			procs, _ := msg.Value.([]apiclient.Process)
-			p.hosts = clusterHosts(procs, p.cluster())
-			if p.hostList != nil {
-				p.hostList.fill(p.cluster(), p.hosts, p.host)
-			}
-		}
-		return nil
-	case "poll":
-	default:
-		return nil
+func (p *Pane) onHosts(msg views.Result[[]apiclient.Process]) {
+	if !p.hostSeq.Latest(msg.Seq) {
+		return
 	}
+	p.hostsBusy = false
+	p.hostsErr = msg.Err
+	if msg.Err == nil {
+		p.hosts = clusterHosts(msg.Value, p.cluster())
+		if p.hostList != nil {
+			p.hostList.fill(p.cluster(), p.hosts, p.host)
+		}
+	}
+}
+
+func (p *Pane) onPoll(msg views.Result[pollResult]) tea.Cmd {
 	if !p.seq.Latest(msg.Seq) {
 		return nil
 	}
@@ -309,13 +274,13 @@ func (p *Pane) onResult(msg views.ResultMsg) tea.Cmd {
 		p.failures++
 		if stopsPolling(msg.Err) {
 			p.stopped = msg.Err
-			p.poll.Stop()
+			p.Stop()
 			return nil
 		}
-		return p.arm()
+		return p.Arm()
 	}
-	res, _ := msg.Value.(pollResult)
-	now := p.ctx.Now()
+	res := msg.Value
+	now := p.Ctx.Now()
 	step := p.win.Add(res.q, res.logs, now)
 	if step.Next != nil {
 		return p.fetch(*step.Next, "")
@@ -334,7 +299,7 @@ func (p *Pane) onResult(msg views.ResultMsg) tea.Cmd {
 		p.st.add(step.Fresh)
 		p.summary = summarize(p.st, p.win.Newest())
 	}
-	return p.arm()
+	return p.Arm()
 }
 
 // stopsPolling: errors that another poll cannot fix (the cluster has no
@@ -355,7 +320,7 @@ func stopsPolling(err error) bool {
 }
 
 func (p *Pane) onAction(msg views.ActionMsg) tea.Cmd {
-	km := p.ctx.Keys
+	km := p.Ctx.Keys
 	if km == nil {
 		return nil
 	}
@@ -403,7 +368,7 @@ func (p *Pane) onAction(msg views.ActionMsg) tea.Cmd {
 	case a.Follow.Name:
 		p.following = !p.following
 		if !p.following {
-			p.poll.Stop()
+			p.Stop()
 			return nil
 		}
 		p.st.lv.SetFollow(true)
@@ -482,7 +447,7 @@ func (p *Pane) setIP(in string) tea.Cmd {
 }
 
 func (p *Pane) refilter() {
-	p.st.rebuild(p.ctx.Theme, p.ctx.Keys, p.lineWidth(), p.bodyRows()+1)
+	p.st.rebuild(p.Ctx.Theme, p.Ctx.Keys, p.lineWidth(), p.bodyRows()+1)
 	p.match = -1
 }
 
@@ -562,7 +527,7 @@ func (p *Pane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		case p.st.filter.active():
 			p.st.filter = filter{}
 			p.refilter()
-		case p.ctx.ClusterName == "" && p.picked != "":
+		case p.Ctx.ClusterName == "" && p.picked != "":
 			return p.unpick()
 		}
 		return nil

@@ -78,7 +78,7 @@ func (e *env) shownRecords() []Record {
 // serverRecords reads the server's records of [from, to] directly.
 func (e *env) serverRecords(cluster string, from, to time.Time) []apiclient.AccessLog {
 	e.T.Helper()
-	logs, err := e.sim.Client.AccessLogs().ByCluster(context.Background(), e.p.ctx.GroupID, cluster, apiclient.AccessLogsOptions{Start: &from, End: &to})
+	logs, err := e.sim.Client.AccessLogs().ByCluster(context.Background(), e.p.Ctx.GroupID, cluster, apiclient.AccessLogsOptions{Start: &from, End: &to})
 	require.NoError(e.T, err)
 	return logs
 }
@@ -514,7 +514,7 @@ func TestSaveGoesToTheExportDirectory(t *testing.T) {
 	t.Chdir(t.TempDir())
 	e := newEnv(t, "monitoring-admin", apisim.DemoPaymentsID, "payments-rs", 120, 20)
 	dir := filepath.Join(t.TempDir(), "state", "dbadmin-tui", "exports")
-	e.p.ctx.ExportDir = dir
+	e.p.Ctx.ExportDir = dir
 	for _, input := range []string{"", "mine.jsonl"} {
 		e.action(keysOf(e.keys).Save)
 		e.confirm(input)

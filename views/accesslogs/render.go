@@ -16,28 +16,28 @@ import (
 // the indicator line (two when its warnings do not fit on one).
 const chromeRows = 4
 
-func (p *Pane) bodyRows() int  { return max(p.h-chromeRows-(len(p.indicatorLines())-1), 1) }
-func (p *Pane) lineWidth() int { return max(p.w-1, 1) } // one column of gutter
+func (p *Pane) bodyRows() int  { return max(p.H-chromeRows-(len(p.indicatorLines())-1), 1) }
+func (p *Pane) lineWidth() int { return max(p.W-1, 1) } // one column of gutter
 
 func (p *Pane) View() string {
-	if p.w <= 0 || p.h <= 0 {
+	if p.W <= 0 || p.H <= 0 {
 		return ""
 	}
-	st := p.ctx.Theme.Styles
-	muted := func(s string) string { return st.Muted.Render(cell(" "+s, p.w)) }
+	st := p.Ctx.Theme.Styles
+	muted := func(s string) string { return st.Muted.Render(cell(" "+s, p.W)) }
 	switch {
-	case p.ctx.GroupID == "":
+	case p.Ctx.GroupID == "":
 		return p.frame(muted("no project selected (press @ or :project)"))
 	case p.choosing():
 		return p.clusterView()
 	}
 	// A warning taking a second line takes a row from the body.
 	p.st.lv.SetSize(p.lineWidth(), p.bodyRows()+1)
-	rows := []string{p.titleLine(), p.statusLine(), st.TableHeader.Render(cell(" "+p.st.format.header(), p.w))}
+	rows := []string{p.titleLine(), p.statusLine(), st.TableHeader.Render(cell(" "+p.st.format.header(), p.W))}
 	body := p.body()
 	rows = append(rows, body...)
 	for _, l := range p.indicatorLines() {
-		rows = append(rows, st.Footer.Render(cell(" "+l, p.w)))
+		rows = append(rows, st.Footer.Render(cell(" "+l, p.W)))
 	}
 	return strings.Join(rows, "\n")
 }
@@ -45,29 +45,29 @@ func (p *Pane) View() string {
 // frame pads a one-line message to the pane's size.
 func (p *Pane) frame(line string) string {
 	rows := []string{line}
-	for len(rows) < p.h {
+	for len(rows) < p.H {
 		rows = append(rows, "")
 	}
-	return strings.Join(rows[:p.h], "\n")
+	return strings.Join(rows[:p.H], "\n")
 }
 
 func (p *Pane) titleLine() string {
-	st := p.ctx.Theme.Styles
+	st := p.Ctx.Theme.Styles
 	what := "cluster " + p.cluster()
 	if p.host != "" {
 		what = "host " + p.host
 	}
 	left := st.TableHeader.Render(" Access log · " + components.Sanitize(what) + " · since " + sinceText(p.since))
 	hints := st.Muted.Render(p.hints())
-	return cell(left+hints, p.w)
+	return cell(left+hints, p.W)
 }
 
 // hints name the view keys as the keymap binds them.
 func (p *Pane) hints() string {
-	if p.ctx.Keys == nil {
+	if p.Ctx.Keys == nil {
 		return ""
 	}
-	k := keysOf(p.ctx.Keys)
+	k := keysOf(p.Ctx.Keys)
 	var out []string
 	for _, h := range []struct {
 		a    keymap.Action
@@ -84,18 +84,18 @@ func (p *Pane) hints() string {
 }
 
 func (p *Pane) statusLine() string {
-	st := p.ctx.Theme.Styles
+	st := p.Ctx.Theme.Styles
 	switch {
 	case p.stopped != nil:
-		return st.ErrorText.Render(cell(" "+errorText(p.stopped)+"  (r retries)", p.w))
+		return st.ErrorText.Render(cell(" "+errorText(p.stopped)+"  (r retries)", p.W))
 	case p.err != nil:
-		return st.ErrorText.Render(cell(fmt.Sprintf(" poll failed (%d in a row), retrying in %s: %s", p.failures, p.interval(), errorText(p.err)), p.w))
+		return st.ErrorText.Render(cell(fmt.Sprintf(" poll failed (%d in a row), retrying in %s: %s", p.failures, p.Interval(), errorText(p.err)), p.W))
 	case !p.loaded:
-		return st.Muted.Render(cell(" loading the last "+sinceText(p.since)+"…", p.w))
+		return st.Muted.Render(cell(" loading the last "+sinceText(p.since)+"…", p.W))
 	case p.summary == "":
-		return st.Muted.Render(cell(" no records yet", p.w))
+		return st.Muted.Render(cell(" no records yet", p.W))
 	}
-	return cell(" "+p.summary, p.w)
+	return cell(" "+p.summary, p.W)
 }
 
 // errorText says what went wrong in one line, with the server's detail.
@@ -114,10 +114,10 @@ func errorText(err error) string {
 // warnings (records that may be missing or were not loaded) on a line of
 // their own above the rest, so a warning is the last text cut.
 func (p *Pane) indicatorLines() []string {
-	rows := max(p.h-chromeRows, 1)
+	rows := max(p.H-chromeRows, 1)
 	warn, rest := p.indicator(rows)
 	all := strings.Join(append(append([]string{}, warn...), rest...), " | ")
-	if len(warn) == 0 || ansi.StringWidth(all) <= p.w-1 {
+	if len(warn) == 0 || ansi.StringWidth(all) <= p.W-1 {
 		return []string{all}
 	}
 	warn, rest = p.indicator(max(rows-1, 1))
@@ -131,7 +131,7 @@ func (p *Pane) indicator(rows int) (warn, parts []string) {
 	switch {
 	case !p.following:
 		parts = append(parts, "stopped (f follows)")
-	case p.paused:
+	case p.Paused():
 		parts = append(parts, "live updates paused (p)")
 	case !lv.Following():
 		below := lv.Len() - lv.Top() - rows
@@ -190,13 +190,13 @@ func (p *Pane) body() []string {
 	case p.hostList != nil:
 		out = p.hostRows(rows)
 	case p.st.lv.Len() == 0:
-		st := p.ctx.Theme.Styles
+		st := p.Ctx.Theme.Styles
 		msg := " no access-log records in the last " + sinceText(p.since) + " yet"
 		if p.st.filter.active() && p.st.recN > 0 {
 			msg = " no record matches the filters (esc clears them)"
 		}
 		if p.loaded || p.stopped != nil {
-			out = append(out, st.Muted.Render(cell(msg, p.w)))
+			out = append(out, st.Muted.Render(cell(msg, p.W)))
 		}
 	default:
 		out = p.logRows(rows)
@@ -265,7 +265,7 @@ func wrap(s string, w int) []string {
 }
 
 func (p *Pane) styleLine(i int, text string, selected bool) string {
-	st := p.ctx.Theme.Styles
+	st := p.Ctx.Theme.Styles
 	gutter := " "
 	if selected {
 		gutter = st.TableSelected.Render("›")
@@ -303,22 +303,22 @@ func highlight(text, needle string, base, match lipgloss.Style) string {
 }
 
 func (p *Pane) hostRows(rows int) []string {
-	st := p.ctx.Theme.Styles
+	st := p.Ctx.Theme.Styles
 	l := p.hostList
-	out := []string{st.TableHeader.Render(cell(" Tail which? (enter picks, esc closes)", p.w))}
+	out := []string{st.TableHeader.Render(cell(" Tail which? (enter picks, esc closes)", p.W))}
 	switch {
 	case p.hostsBusy:
-		out = append(out, st.Muted.Render(cell(" loading hosts…", p.w)))
+		out = append(out, st.Muted.Render(cell(" loading hosts…", p.W)))
 	case p.hostsErr != nil:
-		out = append(out, st.ErrorText.Render(cell(" hosts: "+errorText(p.hostsErr), p.w)))
+		out = append(out, st.ErrorText.Render(cell(" hosts: "+errorText(p.hostsErr), p.W)))
 	case len(l.items) == 1:
-		out = append(out, st.Muted.Render(cell(" no hosts found for this cluster", p.w)))
+		out = append(out, st.Muted.Render(cell(" no hosts found for this cluster", p.W)))
 	}
 	first := max(0, l.cursor-(rows-len(out))+1)
 	for i := first; i < len(l.items) && len(out) < rows; i++ {
-		line := cell("   "+components.Sanitize(l.items[i].label), p.w)
+		line := cell("   "+components.Sanitize(l.items[i].label), p.W)
 		if i == l.cursor {
-			line = st.TableSelected.Render(cell(" › "+components.Sanitize(l.items[i].label), p.w))
+			line = st.TableSelected.Render(cell(" › "+components.Sanitize(l.items[i].label), p.W))
 		}
 		out = append(out, line)
 	}

@@ -31,7 +31,7 @@ func (p *Pane) defaultSaveName() string {
 		}
 		return r
 	}, p.target())
-	return fmt.Sprintf("accesslogs-%s-%s.jsonl", name, p.ctx.Now().UTC().Format("20060102T150405Z"))
+	return fmt.Sprintf("accesslogs-%s-%s.jsonl", name, p.Ctx.Now().UTC().Format("20060102T150405Z"))
 }
 
 // save asks for a file name, then writes the visible (filtered) records as
@@ -63,7 +63,7 @@ func (p *Pane) save(msg views.ActionMsg) tea.Cmd {
 	}
 	// A bare name goes into the export directory, not wherever the
 	// dashboard was started; a path the user typed is taken as given.
-	dir := p.ctx.ExportDir
+	dir := p.Ctx.ExportDir
 	if !filepath.IsAbs(path) && dir != "" && !strings.ContainsRune(path, filepath.Separator) {
 		path = filepath.Join(dir, path)
 	}

@@ -56,7 +56,7 @@ const hiddenSeparator = ";"
 // listedRows is how many targets a dialog names before "and N more":
 // fewer on a short terminal, so the dialog fits.
 func (p *Pane) listedRows() int {
-	if p.h > 0 && p.h < 30 {
+	if p.H > 0 && p.H < 30 {
 		return 2
 	}
 	return 5
@@ -65,7 +65,7 @@ func (p *Pane) listedRows() int {
 // ackFields are the ack dialog (alertkit.Dialog): what it acts on, until,
 // the custom date-time and the comment.
 func (p *Pane) ackFields(kept ackChoice, ids, hidden []string) []components.Field {
-	return alertkit.Dialog{Now: p.ctx.Now, Listed: ids, Hidden: hidden, Name: p.targetLine, Rows: p.listedRows(),
+	return alertkit.Dialog{Now: p.Ctx.Now, Listed: ids, Hidden: hidden, Name: p.targetLine, Rows: p.listedRows(),
 		Until: kept.until, At: kept.at, Comment: kept.comment}.Fields()
 }
 
@@ -194,7 +194,7 @@ func (p *Pane) submitAck(msg views.ActionMsg) tea.Cmd {
 		}
 		return p.sendAcks(formAck, w.ids, w.choice, w.req, false)
 	}
-	now := p.ctx.Now()
+	now := p.Ctx.Now()
 	until, err := parseUntil(msg.Values["until"], msg.Values["at"], now)
 	if err != nil {
 		return views.FormDone(ID, formAck, err)
@@ -253,7 +253,7 @@ func (p *Pane) openUnack() tea.Cmd {
 	if p.mode == modeConfigs || p.mode == modeConfigDetail {
 		return refuse("unacknowledge: pick an alert (esc or c leaves the configurations)")
 	}
-	now := p.ctx.Now()
+	now := p.Ctx.Now()
 	shown, hidden := p.bulkTargets()
 	var ids []string
 	for _, id := range shown {
@@ -293,7 +293,7 @@ func (p *Pane) submitUnack(msg views.ActionMsg) tea.Cmd {
 // sendAcks runs one request per alert and answers with every outcome. A
 // request whose answer was lost is not sent again: ackDone has it read back.
 func (p *Pane) sendAcks(form string, ids []string, choice ackChoice, req apiclient.AcknowledgeRequest, fromForm bool) tea.Cmd {
-	client, gid := p.ctx.Client, p.ctx.GroupID
+	client, gid := p.Ctx.Client, p.Ctx.GroupID
 	if client == nil || len(ids) == 0 {
 		if !fromForm {
 			return refuse("no alert to send")
@@ -308,7 +308,7 @@ func (p *Pane) sendAcks(form string, ids []string, choice ackChoice, req apiclie
 		// Retrying failed rows sends this very until again, not a new "1h".
 		choice.until, choice.at = untilCustom, req.AcknowledgedUntil.UTC().Format(time.RFC3339)
 	}
-	return views.Fetch(ID, form, p.writeSeq.Next(), task, func(ctx context.Context) (any, error) {
+	return views.Write(&p.Base, form, p.writeSeq.Next(), task, func(ctx context.Context) (ackBatch, error) {
 		b := ackBatch{form: form, choice: choice, req: req}
 		for _, id := range ids {
 			var a *apiclient.Alert
@@ -328,8 +328,8 @@ func (p *Pane) sendAcks(form string, ids []string, choice ackChoice, req apiclie
 // verifyAcks reads back every alert whose answer was lost and settles it:
 // applied, not applied, or still unknown when the read failed too.
 func (p *Pane) verifyAcks(b ackBatch) tea.Cmd {
-	client, gid := p.ctx.Client, p.ctx.GroupID
-	return views.Fetch(ID, b.form, p.writeSeq.Next(), "checking what the server holds", func(ctx context.Context) (any, error) {
+	client, gid := p.Ctx.Client, p.Ctx.GroupID
+	return views.Get(&p.Base, b.form, p.writeSeq.Next(), "checking what the server holds", func(ctx context.Context) (ackBatch, error) {
 		for i, o := range b.outcomes {
 			if !o.Unknown {
 				continue
@@ -366,8 +366,8 @@ func (p *Pane) verifyAcks(b ackBatch) tea.Cmd {
 
 // ackDone closes or fails the dialog and reports each alert's outcome. A
 // lost answer is first checked: the dialog says so and stays frozen.
-func (p *Pane) ackDone(msg views.ResultMsg) tea.Cmd {
-	b, _ := msg.Value.(ackBatch)
+func (p *Pane) ackDone(msg views.Result[ackBatch]) tea.Cmd {
+	b := msg.Value
 	form := msg.Key
 	verb := "acknowledged"
 	if form == formUnack {
@@ -475,7 +475,7 @@ func (p *Pane) ackSummary(verb string, a apiclient.Alert) string {
 		by = "you"
 	}
 	// Who and until first: the footer may clip the end of a long line.
-	return fmt.Sprintf("%s until %s by %s: %s", verb, p.untilText(*a.AcknowledgedUntil, p.ctx.Now()), components.Sanitize(by), what)
+	return fmt.Sprintf("%s until %s by %s: %s", verb, p.untilText(*a.AcknowledgedUntil, p.Ctx.Now()), components.Sanitize(by), what)
 }
 
 // showResults renders the per-alert outcome of a bulk action as the detail.

@@ -108,13 +108,14 @@ func (p *Pane) toggleConfig() tea.Cmd {
 	if bad != nil {
 		return bad
 	}
-	client, gid, want := p.ctx.Client, p.ctx.GroupID, !c.Enabled
+	client, gid, want := p.Ctx.Client, p.Ctx.GroupID, !c.Enabled
 	verb := "disabling"
 	if want {
 		verb = "enabling"
 	}
-	return views.Fetch(ID, "toggle", p.writeSeq.Next(), verb+" "+components.Sanitize(c.EventTypeName), func(ctx context.Context) (any, error) {
-		return client.AlertConfigs().Toggle(ctx, gid, c.ID, want)
+	return views.Write(&p.Base, "toggle", p.writeSeq.Next(), verb+" "+components.Sanitize(c.EventTypeName), func(ctx context.Context) (configWritten, error) {
+		saved, err := client.AlertConfigs().Toggle(ctx, gid, c.ID, want)
+		return configWritten{cfg: saved}, err
 	})
 }
 
@@ -140,17 +141,43 @@ func (p *Pane) deleteConfig(id string) tea.Cmd {
 	if id == "" {
 		return refuse("delete: no alert configuration selected")
 	}
-	client, gid := p.ctx.Client, p.ctx.GroupID
-	return views.Fetch(ID, "delete", p.writeSeq.Next(), "deleting alert configuration", func(ctx context.Context) (any, error) {
+	client, gid := p.Ctx.Client, p.Ctx.GroupID
+	return views.Write(&p.Base, "delete", p.writeSeq.Next(), "deleting alert configuration", func(ctx context.Context) (configWritten, error) {
 		if err := client.AlertConfigs().Delete(ctx, gid, id); err != nil {
-			return nil, err
+			return configWritten{}, err
 		}
-		return id, nil
+		return configWritten{deleted: id}, nil
 	})
 }
 
+// configWritten is a configuration write's answer: the configuration as
+// saved, or the id of the one deleted.
+type configWritten struct {
+	cfg     *apiclient.AlertConfig
+	deleted string
+}
+
+// saveConfig saves c: created when id is empty, else updated.
+func saveConfig(ctx context.Context, client *apiclient.Client, gid, id string, c apiclient.AlertConfig) (configWritten, error) {
+	var saved *apiclient.AlertConfig
+	var err error
+	if id == "" {
+		saved, err = client.AlertConfigs().Create(ctx, gid, c)
+	} else {
+		saved, err = client.AlertConfigs().Update(ctx, gid, id, c)
+	}
+	return configWritten{cfg: saved}, err
+}
+
 // configWriteDone applies a toggle, delete or save and reloads the list.
-func (p *Pane) configWriteDone(msg views.ResultMsg) tea.Cmd {
+func (p *Pane) configWriteDone(msg views.Result[configWritten]) tea.Cmd {
+	if msg.Key == "configForm" {
+		if msg.Err != nil {
+			return views.FormDone(ID, formConfig, msg.Err)
+		}
+		msg.Key = "saveConfig"
+		return tea.Batch(views.FormDone(ID, formConfig, nil), p.configWriteDone(msg))
+	}
 	if msg.Err != nil {
 		if msg.Key == "saveConfig" {
 			return tea.Batch(refuse("alert configuration not saved: " + errText(msg.Err) + "; your JSON is kept: press E or N to continue"))
@@ -158,8 +185,9 @@ func (p *Pane) configWriteDone(msg views.ResultMsg) tea.Cmd {
 		return refuse(msg.Key + " failed: " + errText(msg.Err))
 	}
 	var text string
-	switch v := msg.Value.(type) {
-	case *apiclient.AlertConfig:
+	switch v := msg.Value; {
+	case v.cfg != nil:
+		v := v.cfg
 		p.configs[v.ID] = *v
 		if !slices.Contains(p.cfgOrder, v.ID) {
 			p.cfgOrder = append(p.cfgOrder, v.ID)
@@ -173,10 +201,10 @@ func (p *Pane) configWriteDone(msg views.ResultMsg) tea.Cmd {
 			text = "saved alert configuration " + components.Sanitize(v.EventTypeName) + " (" + state + ")"
 			p.cfgDraft, p.cfgEdit = "", ""
 		}
-	case string:
-		delete(p.configs, v)
-		p.cfgOrder = slices.DeleteFunc(p.cfgOrder, func(id string) bool { return id == v })
-		text = "deleted alert configuration " + v
+	case v.deleted != "":
+		delete(p.configs, v.deleted)
+		p.cfgOrder = slices.DeleteFunc(p.cfgOrder, func(id string) bool { return id == v.deleted })
+		text = "deleted alert configuration " + v.deleted
 		if p.mode == modeConfigDetail {
 			p.mode = modeConfigs
 		}
@@ -373,12 +401,9 @@ func (p *Pane) submitConfigForm(msg views.ActionMsg) tea.Cmd {
 	if err != nil {
 		return views.FormDone(ID, formConfig, err)
 	}
-	client, gid, id := p.ctx.Client, p.ctx.GroupID, msg.Target
-	return views.Fetch(ID, "configForm", p.writeSeq.Next(), "saving alert configuration", func(ctx context.Context) (any, error) {
-		if id == "" {
-			return client.AlertConfigs().Create(ctx, gid, c)
-		}
-		return client.AlertConfigs().Update(ctx, gid, id, c)
+	client, gid, id := p.Ctx.Client, p.Ctx.GroupID, msg.Target
+	return views.Write(&p.Base, "configForm", p.writeSeq.Next(), "saving alert configuration", func(ctx context.Context) (configWritten, error) {
+		return saveConfig(ctx, client, gid, id, c)
 	})
 }
 

@@ -48,25 +48,25 @@ func (p *Pane) openDetail() tea.Cmd {
 }
 
 func (p *Pane) loadDetail(id string) tea.Cmd {
-	client, gid := p.ctx.Client, p.ctx.GroupID
+	client, gid := p.Ctx.Client, p.Ctx.GroupID
 	if client == nil {
 		return nil
 	}
-	return views.Fetch(ID, "detail", p.detailSeq.Next(), "", func(ctx context.Context) (any, error) {
+	return views.Get(&p.Base, "detail", p.detailSeq.Next(), "", func(ctx context.Context) (detailAnswer, error) {
 		a, err := client.Alerts().Get(ctx, gid, id)
 		if err != nil {
-			return nil, fmt.Errorf("get alert: %w", err)
+			return detailAnswer{}, fmt.Errorf("get alert: %w", err)
 		}
 		cs, cerr := client.AlertConfigs().ListAllByAlert(ctx, gid, id)
 		return detailAnswer{alert: a, configs: cs, configsErr: cerr}, nil
 	})
 }
 
-func (p *Pane) detailLoaded(msg views.ResultMsg) tea.Cmd {
+func (p *Pane) detailLoaded(msg views.Result[detailAnswer]) tea.Cmd {
 	p.detailLoading = false
 	p.detailErr = msg.Err
 	if msg.Err == nil {
-		d, _ := msg.Value.(detailAnswer)
+		d := msg.Value
 		if d.alert != nil && d.alert.ID == p.detailID {
 			p.replaceAlert(*d.alert)
 			p.detailConfigs = d.configs
@@ -88,7 +88,7 @@ func (p *Pane) renderDetail() {
 		p.detail.SetMarkdown("# Alert " + mdCell(p.detailID) + "\n\nThis alert is no longer in the list.")
 		return
 	}
-	now := p.ctx.Now()
+	now := p.Ctx.Now()
 	sev := severityOf(a, p.configs)
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s · %s · %s\n\n", mdCell(a.EventTypeName), a.Status, sev)

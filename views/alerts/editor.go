@@ -108,11 +108,8 @@ func (p *Pane) saveConfigJSON(msg views.ActionMsg) tea.Cmd {
 	if err != nil {
 		return refuse("alert configuration not saved: " + components.Sanitize(err.Error()))
 	}
-	client, gid := p.ctx.Client, p.ctx.GroupID
-	return views.Fetch(ID, "saveConfig", p.writeSeq.Next(), "saving alert configuration", func(ctx context.Context) (any, error) {
-		if id == "" {
-			return client.AlertConfigs().Create(ctx, gid, c)
-		}
-		return client.AlertConfigs().Update(ctx, gid, id, c)
+	client, gid := p.Ctx.Client, p.Ctx.GroupID
+	return views.Write(&p.Base, "saveConfig", p.writeSeq.Next(), "saving alert configuration", func(ctx context.Context) (configWritten, error) {
+		return saveConfig(ctx, client, gid, id, c)
 	})
 }

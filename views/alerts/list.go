@@ -7,11 +7,8 @@ import (
 	"strings"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
-
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
 	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
-	"github.com/dbadmin-tui/dbadmin-tui/views"
 )
 
 // statusFilter is what `s` cycles: all (open on top), OPEN, TRACKING,
@@ -184,7 +181,7 @@ func (p *Pane) when(t time.Time) string {
 	if t.IsZero() {
 		return "—"
 	}
-	return t.In(p.ctx.Now().Location()).Format(timeLayout)
+	return t.In(p.Ctx.Now().Location()).Format(timeLayout)
 }
 
 // ackCell shows an acknowledgement in force: until when, by whom.
@@ -251,7 +248,7 @@ func (p *Pane) ageCell(d time.Duration) string {
 // rows' cells are one allocation, which the table keeps until the next
 // rebuild.
 func (p *Pane) rebuildRows() {
-	now := p.ctx.Now()
+	now := p.Ctx.Now()
 	if loc := now.Location(); loc != p.fixedLoc {
 		for i := range p.alerts {
 			p.alerts[i].createdCell = "" // times show in another zone
@@ -299,61 +296,33 @@ func (p *Pane) replaceAlert(a apiclient.Alert) {
 	p.countsOK = false
 }
 
-// result takes the answers of the pane's requests.
-func (p *Pane) result(msg views.ResultMsg) tea.Cmd {
-	switch msg.Key {
-	case "page":
-		return p.pageDone(msg)
-	case "delta":
-		return p.deltaDone(msg)
-	case "configs":
-		return p.configsDone(msg)
-	case "detail":
-		if !p.detailSeq.Latest(msg.Seq) {
-			return nil
-		}
-		return p.detailLoaded(msg)
-	case "ack", "unack":
-		return p.ackDone(msg)
-	case "toggle", "delete", "saveConfig":
-		return p.configWriteDone(msg)
-	case "configForm":
-		if msg.Err != nil {
-			return views.FormDone(ID, formConfig, msg.Err)
-		}
-		msg.Key = "saveConfig"
-		return tea.Batch(views.FormDone(ID, formConfig, nil), p.configWriteDone(msg))
-	}
-	return nil
-}
-
 // layout sizes the table and detail to the pane, below the header line.
 func (p *Pane) layout() {
-	h := max(p.h-1, 1)
-	p.table.SetSize(p.w, h)
-	p.cfgTable.SetSize(p.w, h)
-	p.detail.SetSize(p.w, h)
+	h := max(p.H-1, 1)
+	p.table.SetSize(p.W, h)
+	p.cfgTable.SetSize(p.W, h)
+	p.detail.SetSize(p.W, h)
 }
 
 // inScope reports whether an alert is about the cluster the context is
 // narrowed to (`:cluster`); every alert is when it is not narrowed.
 func (p *Pane) inScope(r *record) bool {
-	if p.ctx.ClusterName == "" {
+	if p.Ctx.ClusterName == "" {
 		return true
 	}
-	return r.where != nil && strings.EqualFold(r.where.cluster, p.ctx.ClusterName)
+	return r.where != nil && strings.EqualFold(r.where.cluster, p.Ctx.ClusterName)
 }
 
 // counts for the header, of the alerts in scope: counted again only when
 // the alerts or the cluster changed or an acknowledgement ran out, not on
 // every frame.
 func (p *Pane) counts() (open, acked, inScope int) {
-	now := p.ctx.Now()
-	if p.countsOK && p.countsFor == p.ctx.ClusterName && now.Before(p.countsTil) {
+	now := p.Ctx.Now()
+	if p.countsOK && p.countsFor == p.Ctx.ClusterName && now.Before(p.countsTil) {
 		return p.open, p.acked, p.inScopeN
 	}
 	p.open, p.acked, p.inScopeN, p.countsTil = 0, 0, 0, now.Add(100*365*24*time.Hour)
-	p.countsFor = p.ctx.ClusterName
+	p.countsFor = p.Ctx.ClusterName
 	for i := range p.alerts {
 		r := &p.alerts[i]
 		if !p.inScope(r) {
@@ -382,8 +351,8 @@ func minTime(a, b time.Time) time.Time {
 func (p *Pane) listHeader() string {
 	open, acked, n := p.counts()
 	total := fmt.Sprintf("%d alerts", len(p.alerts))
-	if p.ctx.ClusterName != "" {
-		total = fmt.Sprintf("%d of %d alerts on %s", n, len(p.alerts), components.Sanitize(p.ctx.ClusterName))
+	if p.Ctx.ClusterName != "" {
+		total = fmt.Sprintf("%d of %d alerts on %s", n, len(p.alerts), components.Sanitize(p.Ctx.ClusterName))
 	}
 	parts := []string{
 		total,

@@ -55,15 +55,11 @@ const (
 
 // Pane is the alerts pane.
 type Pane struct {
-	want    string // the item a jump from the board asked to select (views.SelectMsg)
-	ctx     views.Context
-	w, h    int
-	visible bool
-	paused  bool
-	mode    mode
+	views.Base
+	want string // the item a jump from the board asked to select (views.SelectMsg)
+	mode mode
 
 	listSeq, detailSeq, writeSeq views.Seq
-	poll                         views.Poller
 
 	// The store (store.go, record.go): alerts in arrival order, updated
 	// in place.
@@ -95,7 +91,6 @@ type Pane struct {
 	cfgErr   error
 	loaded   bool
 	err      error
-	fails    int // polls failed in a row
 	status   statusFilter
 	filter   string
 
@@ -125,7 +120,8 @@ type Pane struct {
 
 // New is the pane's Factory.
 func New(ctx views.Context) views.Pane {
-	p := &Pane{ctx: ctx, configs: map[string]apiclient.AlertConfig{}, byID: map[string]int{}, intern: map[string]string{}}
+	p := &Pane{configs: map[string]apiclient.AlertConfig{}, byID: map[string]int{}, intern: map[string]string{}}
+	p.Base = views.NewBase(ID, ctx, p.pollState)
 	p.table = components.NewTable(alertColumns(), ctx.Theme, ctx.Keys)
 	p.cfgTable = components.NewTable(configColumns(), ctx.Theme, ctx.Keys)
 	p.detail = components.NewDetail(ctx.Theme, ctx.Keys)
@@ -135,32 +131,14 @@ func New(ctx views.Context) views.Pane {
 func (p *Pane) ID() views.ID     { return ID }
 func (p *Pane) Title() string    { return Registration.Title }
 func (p *Pane) Busy() string     { return "" }
-func (p *Pane) SetSize(w, h int) { p.w, p.h = w, h; p.layout() }
+func (p *Pane) SetSize(w, h int) { p.W, p.H = w, h; p.layout() }
 
 // Init loads the alerts.
 func (p *Pane) Init() tea.Cmd { return p.load("loading alerts") }
 
-// SetVisible starts or stops the poll loop.
-func (p *Pane) SetVisible(v bool) tea.Cmd {
-	p.visible = v
-	return p.arm()
-}
-
-func (p *Pane) arm() tea.Cmd {
-	if p.paused || !p.visible || p.ctx.Paused {
-		p.poll.Stop()
-		return nil
-	}
-	d := p.ctx.Poll.Every(ID)
-	if d <= 0 {
-		d = 15 * time.Second
-	}
-	if p.err != nil && p.ctx.Poll.Slow > 0 {
-		// Failing polls back off, doubling up to the slow interval, so
-		// a short outage is over on screen soon after it is over.
-		d = min(p.ctx.Poll.Slow, d<<min(p.fails, 10))
-	}
-	return p.poll.Arm(ID, d)
+// pollState: the list polls while visible, once a project is chosen.
+func (p *Pane) pollState() views.PollState {
+	return views.PollState{Off: p.Ctx.GroupID == ""}
 }
 
 // Selected is the id `y` copies: the alert or configuration under the cursor.
@@ -182,32 +160,41 @@ func (p *Pane) Selected() string {
 // Actions lists the keymap's alert actions, the configuration editors
 // included.
 func (p *Pane) Actions() []keymap.Action {
-	if p.ctx.Keys == nil {
+	if p.Ctx.Keys == nil {
 		return nil
 	}
-	return p.ctx.Keys.Scope(ID.Scope())
+	return p.Ctx.Keys.Scope(ID.Scope())
 }
 
 // Update handles keys, the root's shared messages, allowed actions and the
 // pane's own results.
 func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
+	kit, done := p.Handle(msg, func() tea.Cmd { return p.load("") })
+	if done {
+		return p, kit
+	}
 	switch msg := msg.(type) {
-	case views.ResultMsg:
-		return p, p.result(msg)
-	case views.PollTickMsg:
-		if !p.poll.Current(msg) {
+	case views.Result[pageResult]:
+		return p, tea.Batch(kit, p.pageDone(msg))
+	case views.Result[deltaResult]:
+		return p, tea.Batch(kit, p.deltaDone(msg))
+	case views.Result[configsResult]:
+		return p, p.configsDone(msg)
+	case views.Result[detailAnswer]:
+		if !p.detailSeq.Latest(msg.Seq) {
 			return p, nil
 		}
-		return p, tea.Batch(p.load(""), p.arm())
+		return p, p.detailLoaded(msg)
+	case views.Result[ackBatch]:
+		return p, p.ackDone(msg)
+	case views.Result[configWritten]:
+		return p, p.configWriteDone(msg)
 	case views.RefreshMsg:
-		cmds := []tea.Cmd{p.load("refreshing alerts"), p.arm()}
+		cmds := []tea.Cmd{p.load("refreshing alerts"), p.Arm()}
 		if p.mode == modeDetail && p.detailID != "" {
 			cmds = append(cmds, p.loadDetail(p.detailID))
 		}
 		return p, tea.Batch(cmds...)
-	case views.PauseMsg:
-		p.paused = msg.Paused
-		return p, p.arm()
 	case views.FilterMsg:
 		p.filter = msg.Text
 		p.table.SetFilter(msg.Text)
@@ -238,24 +225,24 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 }
 
 func (p *Pane) contextChanged(msg views.ContextChangedMsg) tea.Cmd {
-	p.ctx = msg.Ctx
-	p.table.SetTheme(p.ctx.Theme)
-	p.cfgTable.SetTheme(p.ctx.Theme)
-	p.detail.SetTheme(p.ctx.Theme)
-	if p.ctx.Keys != nil {
-		p.table.SetKeyMap(p.ctx.Keys)
-		p.cfgTable.SetKeyMap(p.ctx.Keys)
+	p.Ctx = msg.Ctx
+	p.table.SetTheme(p.Ctx.Theme)
+	p.cfgTable.SetTheme(p.Ctx.Theme)
+	p.detail.SetTheme(p.Ctx.Theme)
+	if p.Ctx.Keys != nil {
+		p.table.SetKeyMap(p.Ctx.Keys)
+		p.cfgTable.SetKeyMap(p.Ctx.Keys)
 	}
 	p.layout()
 	if !msg.Scope {
-		return p.arm()
+		return p.Arm()
 	}
 	p.resetStore()
 	p.configs, p.cfgOrder = map[string]apiclient.AlertConfig{}, nil
 	p.mode, p.results = modeList, nil
 	p.table.SetRows(nil)
 	p.cfgTable.SetRows(nil)
-	return tea.Batch(p.load("loading alerts"), p.arm())
+	return tea.Batch(p.load("loading alerts"), p.Arm())
 }
 
 // key handles the keys that are not actions: navigation, marks, sort and

@@ -102,7 +102,7 @@ func (p *Pane) resetStore() {
 // else an incremental refresh. It captures what it needs so it never
 // touches the pane on its goroutine.
 func (p *Pane) load(task string) tea.Cmd {
-	if p.ctx.Client == nil || p.ctx.GroupID == "" {
+	if p.Ctx.Client == nil || p.Ctx.GroupID == "" {
 		return nil
 	}
 	if ps := p.pass; ps != nil {
@@ -124,8 +124,8 @@ func (p *Pane) startPass(task string) tea.Cmd {
 	seq := p.passSeq.Next()
 	p.pass = &pass{next: 1, mark: p.mark, seq: seq}
 	p.listSeq.Next() // a refresh still running is superseded
-	client, gid := p.ctx.Client, p.ctx.GroupID
-	cfg := views.Fetch(ID, "configs", seq, "", func(ctx context.Context) (any, error) {
+	client, gid := p.Ctx.Client, p.Ctx.GroupID
+	cfg := views.Get(&p.Base, "configs", seq, "", func(ctx context.Context) (configsResult, error) {
 		cs, err := client.AlertConfigs().ListAll(ctx, gid)
 		return configsResult{configs: cs}, err
 	})
@@ -162,8 +162,8 @@ func (p *Pane) claim(task string) tea.Cmd {
 }
 
 func (p *Pane) fetchPage(n int, task string) tea.Cmd {
-	client, gid := p.ctx.Client, p.ctx.GroupID
-	return views.Fetch(ID, "page", p.pass.seq, task, func(ctx context.Context) (any, error) {
+	client, gid := p.Ctx.Client, p.Ctx.GroupID
+	return views.Load(&p.Base, "page", p.pass.seq, task, func(ctx context.Context) (pageResult, error) {
 		pg, err := client.Alerts().List(ctx, gid, apiclient.AlertListOptions{ListOptions: apiclient.ListOptions{PageNum: n, ItemsPerPage: perPage}})
 		if err != nil {
 			return pageResult{n: n}, err
@@ -173,12 +173,12 @@ func (p *Pane) fetchPage(n int, task string) tea.Cmd {
 }
 
 // pageDone merges a page and asks for the next ones.
-func (p *Pane) pageDone(msg views.ResultMsg) tea.Cmd {
+func (p *Pane) pageDone(msg views.Result[pageResult]) tea.Cmd {
 	ps := p.pass
 	if !p.passSeq.Latest(msg.Seq) || ps == nil {
 		return nil
 	}
-	r, _ := msg.Value.(pageResult)
+	r := msg.Value
 	ps.inflight--
 	if msg.Err != nil {
 		ps.failed = append(ps.failed, r.n)
@@ -243,19 +243,19 @@ func (p *Pane) finishPass() {
 // delta is the incremental refresh: OPEN, TRACKING, the configurations and
 // up to vanishedGets alerts that left both lists.
 func (p *Pane) delta(task string) tea.Cmd {
-	client, gid := p.ctx.Client, p.ctx.GroupID
+	client, gid := p.Ctx.Client, p.Ctx.GroupID
 	var live []string
 	for i := range p.alerts {
 		if r := &p.alerts[i]; r.status == apiclient.AlertOpen || r.status == apiclient.AlertTracking {
 			live = append(live, r.id)
 		}
 	}
-	return views.Fetch(ID, "delta", p.listSeq.Next(), task, func(ctx context.Context) (any, error) {
+	return views.Load(&p.Base, "delta", p.listSeq.Next(), task, func(ctx context.Context) (deltaResult, error) {
 		var d deltaResult
 		for _, st := range []apiclient.AlertStatus{apiclient.AlertOpen, apiclient.AlertTracking} {
 			as, err := client.Alerts().ListAll(ctx, gid, st)
 			if err != nil {
-				return nil, fmt.Errorf("list %s alerts: %w", st, err)
+				return deltaResult{}, fmt.Errorf("list %s alerts: %w", st, err)
 			}
 			d.live = append(d.live, as...)
 		}
@@ -277,7 +277,7 @@ func (p *Pane) delta(task string) tea.Cmd {
 			case errors.As(err, &ae) && ae.Status == 404:
 				d.gone = true
 			case err != nil:
-				return nil, fmt.Errorf("get alert %s: %w", id, err)
+				return deltaResult{}, fmt.Errorf("get alert %s: %w", id, err)
 			default:
 				d.ended = append(d.ended, *a)
 			}
@@ -288,7 +288,7 @@ func (p *Pane) delta(task string) tea.Cmd {
 }
 
 // deltaDone merges a refresh.
-func (p *Pane) deltaDone(msg views.ResultMsg) tea.Cmd {
+func (p *Pane) deltaDone(msg views.Result[deltaResult]) tea.Cmd {
 	if !p.listSeq.Latest(msg.Seq) || p.pass != nil {
 		return nil
 	}
@@ -296,7 +296,7 @@ func (p *Pane) deltaDone(msg views.ResultMsg) tea.Cmd {
 		p.failed(msg.Err)
 		return nil
 	}
-	d, _ := msg.Value.(deltaResult)
+	d := msg.Value
 	p.setConfigs(d.configs, d.configErr)
 	news := p.merge(d.live, p.mark)
 	p.merge(d.ended, p.mark)
@@ -310,11 +310,11 @@ func (p *Pane) deltaDone(msg views.ResultMsg) tea.Cmd {
 }
 
 // configsDone takes the configurations read with a full pass.
-func (p *Pane) configsDone(msg views.ResultMsg) tea.Cmd {
+func (p *Pane) configsDone(msg views.Result[configsResult]) tea.Cmd {
 	if !p.passSeq.Latest(msg.Seq) {
 		return nil
 	}
-	r, _ := msg.Value.(configsResult)
+	r := msg.Value
 	p.setConfigs(r.configs, msg.Err)
 	if p.loaded {
 		p.rebuildRows() // severities follow the configurations
@@ -339,15 +339,14 @@ func (p *Pane) setConfigs(cs []apiclient.AlertConfig, err error) {
 // failed keeps the data and says since when it is stale.
 func (p *Pane) failed(err error) {
 	if p.err == nil {
-		p.errSince = p.ctx.Now()
+		p.errSince = p.Ctx.Now()
 	}
 	p.err = err
-	p.fails++
 }
 
 func (p *Pane) succeeded() {
-	p.err, p.errSince, p.fails = nil, time.Time{}, 0
-	p.freshAt = p.ctx.Now()
+	p.err, p.errSince = nil, time.Time{}
+	p.freshAt = p.Ctx.Now()
 }
 
 // merge puts alerts in the store in place, as records marked seen by
@@ -469,7 +468,7 @@ func (p *Pane) staleText() string {
 	}
 	s := "refresh failed: " + errText(p.err)
 	if !p.freshAt.IsZero() {
-		s = "stale, data from " + components.Age(p.ctx.Now().Sub(p.freshAt)) + " ago · " + s
+		s = "stale, data from " + components.Age(p.Ctx.Now().Sub(p.freshAt)) + " ago · " + s
 	}
 	return s
 }

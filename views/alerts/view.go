@@ -12,11 +12,11 @@ import (
 // current view: the alert table, a detail, the results of a bulk action, or
 // the configurations.
 func (p *Pane) View() string {
-	st := p.ctx.Theme.Styles
+	st := p.Ctx.Theme.Styles
 	switch {
-	case p.w <= 0 || p.h <= 0:
+	case p.W <= 0 || p.H <= 0:
 		return ""
-	case p.ctx.GroupID == "":
+	case p.Ctx.GroupID == "":
 		return p.fill(st.Muted.Render(" no project selected (press @ or :project)"))
 	case p.err != nil && !p.loaded:
 		return p.fill(st.ErrorText.Render(" could not load alerts: " + errText(p.err) + " (r retries)"))
@@ -53,7 +53,7 @@ func (p *Pane) View() string {
 		header = "Alert configuration " + p.cfgDetailID + " · esc back"
 		body = p.detail.View()
 	}
-	line := st.Muted.Render(components.Truncate(" "+components.Sanitize(header), p.w))
+	line := st.Muted.Render(components.Truncate(" "+components.Sanitize(header), p.W))
 	return p.fill(line + "\n" + body)
 }
 
@@ -66,5 +66,5 @@ func (p *Pane) emptyText() string {
 
 // fill pads or clips to exactly the pane's size.
 func (p *Pane) fill(s string) string {
-	return lipgloss.NewStyle().Width(p.w).Height(p.h).MaxHeight(p.h).MaxWidth(p.w).Render(s)
+	return lipgloss.NewStyle().Width(p.W).Height(p.H).MaxHeight(p.H).MaxWidth(p.W).Render(s)
 }

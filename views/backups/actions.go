@@ -43,13 +43,13 @@ const (
 // so the gate judges the call that will really be made: sharded deletes,
 // flex and serverless restores, bucket deletes in the buckets view.
 func (p *Pane) Actions() []keymap.Action {
-	if p.ctx.Keys == nil {
+	if p.Ctx.Keys == nil {
 		return nil
 	}
-	k := keysOf(p.ctx.Keys)
+	k := keysOf(p.Ctx.Keys)
 	restore, del := k.Restore, k.Delete
 	if p.cluster != nil {
-		switch rt, _ := routeFor(p.cluster.Kind, p.ctx.Now()); {
+		switch rt, _ := routeFor(p.cluster.Kind, p.Ctx.Now()); {
 		case rt == routeFlex:
 			restore.Op = "createFlexBackupRestoreJob"
 		case rt == routeServerless:
@@ -105,10 +105,10 @@ func (p *Pane) key(msg tea.KeyPressMsg) tea.Cmd {
 			p.layout()
 			return nil
 		}
-		if p.ctx.ClusterName == "" {
+		if p.Ctx.ClusterName == "" {
 			// Back to the cluster list; watched jobs stay watched.
 			p.cluster, p.loaded = nil, false
-			return p.arm()
+			return p.Arm()
 		}
 		return nil
 	case "enter":
@@ -164,7 +164,7 @@ func (p *Pane) selectedRestore() (restoreRow, bool) {
 }
 
 func (p *Pane) action(msg views.ActionMsg) tea.Cmd {
-	k := keysOf(p.ctx.Keys)
+	k := keysOf(p.Ctx.Keys)
 	if to, ok := p.viewFor(k, msg.Name); ok {
 		if p.cluster == nil {
 			return p.refuse("pick a cluster first (enter on a row)")
@@ -281,7 +281,7 @@ func (p *Pane) write(form, task string, fn func(ctx context.Context) (writeResul
 
 // writeVerified is write for a create whose lost answer can be checked.
 func (p *Pane) writeVerified(form, task string, fn func(ctx context.Context) (writeResult, error), verify verifyFn) tea.Cmd {
-	return views.Fetch(ID, keyWrite, p.seq.Next(), task, func(ctx context.Context) (any, error) {
+	return views.Write(&p.Base, keyWrite, p.seq.Next(), task, func(ctx context.Context) (writeResult, error) {
 		r, err := fn(ctx)
 		r.Form = form
 		if ou, ok := apiclient.AsOutcomeUnknown(err); ok && verify != nil {
@@ -297,7 +297,7 @@ const outcomeChecking = "sent - outcome unknown, checking"
 // verifyWrite reads back a write whose answer was lost, a few times if the
 // read itself fails, and answers with the verified outcome.
 func (p *Pane) verifyWrite(res writeResult) tea.Cmd {
-	return views.Fetch(ID, keyWrite, p.seq.Next(), "checking what the server holds", func(ctx context.Context) (any, error) {
+	return views.Get(&p.Base, keyWrite, p.seq.Next(), "checking what the server holds", func(ctx context.Context) (writeResult, error) {
 		r, applied, err := verifyRetrying(ctx, func(ctx context.Context) (writeResult, bool, error) { return res.Verify(ctx, res.Sent) })
 		r.Form = res.Form
 		switch {
@@ -331,8 +331,8 @@ func verifyRetrying[T any](ctx context.Context, fn func(context.Context) (T, boo
 	return v, ok, err
 }
 
-func (p *Pane) writeResult(msg views.ResultMsg) tea.Cmd {
-	res, _ := msg.Value.(writeResult)
+func (p *Pane) writeResult(msg views.Result[writeResult]) tea.Cmd {
+	res := msg.Value
 	if res.Unknown && msg.Err == nil {
 		var cmds []tea.Cmd
 		if res.Form != "" {
@@ -357,7 +357,7 @@ func (p *Pane) writeResult(msg views.ResultMsg) tea.Cmd {
 	if res.Done != "" {
 		cmds = append(cmds, views.Toast(res.Done, false))
 	}
-	cmds = append(cmds, p.loadData("", allParts, keyData), p.arm())
+	cmds = append(cmds, p.loadData("", allParts, keyData), p.Arm())
 	return tea.Batch(cmds...)
 }
 
@@ -375,13 +375,13 @@ func (p *Pane) askSnapshot() tea.Cmd {
 	return p.form(formSnapshot, "On-demand snapshot of "+p.cluster.Name, []components.Field{
 		{Key: "description", Label: "Description", Placeholder: "why this snapshot", CharLimit: 200},
 		{Key: "retention", Label: "Retention (days)", Value: strconv.Itoa(apiclient.SnapshotRetentionDefault(p.data.Policy, 1)), Validate: positiveInt("retention")},
-	}, views.ActionMsg{Name: keysOf(p.ctx.Keys).Snapshot.Name})
+	}, views.ActionMsg{Name: keysOf(p.Ctx.Keys).Snapshot.Name})
 }
 
 func (p *Pane) takeSnapshot(msg views.ActionMsg) tea.Cmd {
 	days, _ := strconv.Atoi(strings.TrimSpace(msg.Values["retention"]))
 	req := apiclient.TakeSnapshotRequest{Description: strings.TrimSpace(msg.Values["description"]), RetentionInDays: days}
-	client, gid, cl := p.ctx.Client, p.ctx.GroupID, *p.cluster
+	client, gid, cl := p.Ctx.Client, p.Ctx.GroupID, *p.cluster
 	made := func(s *apiclient.Snapshot) writeResult {
 		label := "snapshot " + short(s.ID) + " of " + cl.Name
 		return writeResult{Done: label + " " + string(s.Status), Watch: &watch{Kind: "snapshot", ID: s.ID, Cluster: cl, Label: label}}
@@ -419,13 +419,13 @@ func (p *Pane) askExpiration() tea.Cmd {
 	return p.form(formExpiration, "Expiration of snapshot "+short(s.ID), []components.Field{
 		{Key: "unit", Label: "Keep for", Kind: components.FieldChoice, Choices: retentionUnits, Hint: "counted from now; now expires " + fmtTime(s.Expires)},
 		{Key: "value", Label: "How many", Value: "7", Validate: positiveInt("the value")},
-	}, views.ActionMsg{Name: keysOf(p.ctx.Keys).Expiration.Name, Target: s.ID})
+	}, views.ActionMsg{Name: keysOf(p.Ctx.Keys).Expiration.Name, Target: s.ID})
 }
 
 func (p *Pane) changeExpiration(msg views.ActionMsg) tea.Cmd {
 	n, _ := strconv.Atoi(strings.TrimSpace(msg.Values["value"]))
 	req := apiclient.SnapshotRetention{RetentionUnit: apiclient.SnapshotRetentionUnit(msg.Values["unit"]), RetentionValue: n}
-	client, gid, cl, id := p.ctx.Client, p.ctx.GroupID, *p.cluster, msg.Target
+	client, gid, cl, id := p.Ctx.Client, p.Ctx.GroupID, *p.cluster, msg.Target
 	return p.write(msg.Form, "changing the expiration of "+short(id), func(ctx context.Context) (writeResult, error) {
 		s, err := client.Backups().UpdateRetention(ctx, gid, cl.Name, id, req)
 		if err != nil {
@@ -456,11 +456,11 @@ func (p *Pane) askDelete() tea.Cmd {
 	return p.confirm(views.ConfirmMsg{Title: "Delete snapshot " + short(s.ID) + "?",
 		Body: fmt.Sprintf("Snapshot %s of %s taken %s (%s) is deleted for good; it can no longer be restored. Type %s to confirm.",
 			s.ID, p.cluster.Name, fmtTime(s.Created), fmtSize(s.Size), what),
-		TypeToConfirm: typed, Action: views.ActionMsg{Name: keysOf(p.ctx.Keys).Delete.Name, Target: s.ID}})
+		TypeToConfirm: typed, Action: views.ActionMsg{Name: keysOf(p.Ctx.Keys).Delete.Name, Target: s.ID}})
 }
 
 func (p *Pane) deleteSnapshot(id string) tea.Cmd {
-	client, gid, cl := p.ctx.Client, p.ctx.GroupID, *p.cluster
+	client, gid, cl := p.Ctx.Client, p.Ctx.GroupID, *p.cluster
 	return p.write("", "deleting snapshot "+short(id), func(ctx context.Context) (writeResult, error) {
 		del := client.Backups().DeleteSnapshot
 		if cl.Kind == kindSharded {
@@ -489,7 +489,7 @@ func (p *Pane) askCancel() tea.Cmd {
 	return p.confirm(views.ConfirmMsg{Title: "Cancel restore " + short(r.ID) + "?",
 		Body: fmt.Sprintf("The %s restore of snapshot %s to %s stops; data already written to the target stays as it is.",
 			r.Delivery, short(r.SnapshotID), orDash(r.Target)),
-		Action: views.ActionMsg{Name: keysOf(p.ctx.Keys).CancelRestore.Name, Target: r.ID}})
+		Action: views.ActionMsg{Name: keysOf(p.Ctx.Keys).CancelRestore.Name, Target: r.ID}})
 }
 
 func orDash(s string) string {
@@ -500,7 +500,7 @@ func orDash(s string) string {
 }
 
 func (p *Pane) cancelRestore(id string) tea.Cmd {
-	client, gid, cl := p.ctx.Client, p.ctx.GroupID, *p.cluster
+	client, gid, cl := p.Ctx.Client, p.Ctx.GroupID, *p.cluster
 	return p.write("", "cancelling restore "+short(id), func(ctx context.Context) (writeResult, error) {
 		if err := client.Backups().CancelRestoreJob(ctx, gid, cl.Name, id); err != nil {
 			return writeResult{}, err
@@ -537,7 +537,7 @@ func (p *Pane) askExport() tea.Cmd {
 			}
 			return nil
 		}},
-	}, views.ActionMsg{Name: keysOf(p.ctx.Keys).Export.Name, Target: s.ID})
+	}, views.ActionMsg{Name: keysOf(p.Ctx.Keys).Export.Name, Target: s.ID})
 }
 
 func (p *Pane) export(msg views.ActionMsg) tea.Cmd {
@@ -551,7 +551,7 @@ func (p *Pane) export(msg views.ActionMsg) tea.Cmd {
 	if k, v, ok := strings.Cut(strings.TrimSpace(msg.Values["label"]), "="); ok {
 		req.CustomData = []apiclient.Label{{Key: strings.TrimSpace(k), Value: strings.TrimSpace(v)}}
 	}
-	client, gid, cl := p.ctx.Client, p.ctx.GroupID, *p.cluster
+	client, gid, cl := p.Ctx.Client, p.Ctx.GroupID, *p.cluster
 	made := func(j *apiclient.ExportJob) writeResult {
 		label := "export of " + short(req.SnapshotID) + " to " + bucket.BucketName
 		return writeResult{Done: label + " " + string(j.State), Watch: &watch{Kind: "export", ID: j.ID, Cluster: cl, Label: label}}
@@ -602,7 +602,7 @@ func (p *Pane) createBucket(msg views.ActionMsg) tea.Cmd {
 		b.RoleID = role
 		b.ServiceURL = strings.TrimSpace(v["serviceUrl"])
 	}
-	client, gid := p.ctx.Client, p.ctx.GroupID
+	client, gid := p.Ctx.Client, p.Ctx.GroupID
 	return p.write(msg.Form, "creating bucket "+b.BucketName, func(ctx context.Context) (writeResult, error) {
 		nb, err := client.Backups().CreateExportBucket(ctx, gid, b)
 		if err != nil {
@@ -618,14 +618,14 @@ func (p *Pane) askDeleteBucket() tea.Cmd {
 		if b.ID == id {
 			return p.confirm(views.ConfirmMsg{Title: "Delete export bucket " + components.Sanitize(b.BucketName) + "?",
 				Body:          "The bucket is no longer offered for exports; objects already in it stay. Automatic export must be off on every cluster using it.",
-				TypeToConfirm: b.BucketName, Action: views.ActionMsg{Name: keysOf(p.ctx.Keys).Delete.Name, Target: b.ID}})
+				TypeToConfirm: b.BucketName, Action: views.ActionMsg{Name: keysOf(p.Ctx.Keys).Delete.Name, Target: b.ID}})
 		}
 	}
 	return p.refuse("delete bucket: select a bucket first")
 }
 
 func (p *Pane) deleteBucket(id string) tea.Cmd {
-	client, gid := p.ctx.Client, p.ctx.GroupID
+	client, gid := p.Ctx.Client, p.Ctx.GroupID
 	return p.write("", "deleting bucket", func(ctx context.Context) (writeResult, error) {
 		if err := client.Backups().DeleteExportBucket(ctx, gid, id); err != nil {
 			return writeResult{}, err
@@ -766,7 +766,7 @@ func (p *Pane) updateSchedule(msg views.ActionMsg) tea.Cmd {
 	if up.ReferenceHourOfDay == nil && up.ReferenceMinuteOfHour == nil && up.RestoreWindowDays == nil && up.Policies == nil {
 		return tea.Batch(views.FormDone(ID, msg.Form, nil), views.Toast("schedule unchanged: nothing sent", false))
 	}
-	client, gid, cl := p.ctx.Client, p.ctx.GroupID, *p.cluster
+	client, gid, cl := p.Ctx.Client, p.Ctx.GroupID, *p.cluster
 	return p.write(msg.Form, "updating the schedule of "+cl.Name, func(ctx context.Context) (writeResult, error) {
 		if _, err := client.Backups().UpdateSchedule(ctx, gid, cl.Name, up); err != nil {
 			return writeResult{}, err

@@ -12,7 +12,6 @@ import (
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
 	"github.com/dbadmin-tui/dbadmin-tui/apisim"
 	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
-	"github.com/dbadmin-tui/dbadmin-tui/views"
 	"github.com/dbadmin-tui/dbadmin-tui/views/viewstest"
 )
 
@@ -50,7 +49,7 @@ func TestShardedMembersExpand(t *testing.T) {
 	assert.Equal(t, h.p.data.Snaps[0].ID, snap.ID)
 	// Delete on a sharded cluster is the sharded operation, for the gate too.
 	for _, a := range h.p.Actions() {
-		if a.Name == keysOf(h.p.ctx.Keys).Delete.Name {
+		if a.Name == keysOf(h.p.Ctx.Keys).Delete.Name {
 			assert.Equal(t, "deleteShardedClusterBackup", a.Op)
 		}
 	}
@@ -347,7 +346,7 @@ func TestServerlessFallsBackToFlexAfterTheSunsetAndSaysSo(t *testing.T) {
 		assert.NotContains(t, r, "/serverless/", "no call to the sunset routes")
 	}
 	for _, a := range h.p.Actions() {
-		if a.Name == keysOf(h.p.ctx.Keys).Restore.Name {
+		if a.Name == keysOf(h.p.Ctx.Keys).Restore.Name {
 			assert.Equal(t, "createFlexBackupRestoreJob", a.Op)
 		}
 	}
@@ -363,7 +362,7 @@ func TestServerlessFallsBackToFlexAfterTheSunsetAndSaysSo(t *testing.T) {
 func TestTenantClusterSaysWhy(t *testing.T) {
 	w := newWorld(t)
 	h := newHarness(t, w, "", 120, 16)
-	h.p.ctx.GroupID = apisim.DemoAnalyticsID
+	h.p.Ctx.GroupID = apisim.DemoAnalyticsID
 	h.Run(h.p.loadClusters(""))
 	h.p.picker.SetCursorID("reports-m2")
 	h.ActionKey("enter")
@@ -389,7 +388,7 @@ func TestPollingBudget(t *testing.T) {
 	mark := w.Mark()
 	ticks := 0
 	for elapsed := time.Duration(0); elapsed < 60*time.Second; {
-		d := h.p.poll.Interval()
+		d := h.p.PollEvery()
 		require.Equal(t, WatchEvery, d)
 		w.Clock.Advance(d)
 		elapsed += d
@@ -407,7 +406,7 @@ func TestPollingBudget(t *testing.T) {
 	h.Run(h.p.SetVisible(false))
 	mark = w.Mark()
 	for i := 0; i < 3; i++ {
-		w.Clock.Advance(h.p.poll.Interval())
+		w.Clock.Advance(h.p.PollEvery())
 		require.True(t, h.tick())
 	}
 	reqs = w.RequestsSince(mark)
@@ -417,14 +416,14 @@ func TestPollingBudget(t *testing.T) {
 	}
 	// It finishes while hidden: a toast, and the loop stops.
 	for i := 0; i < 20 && len(h.p.watching) > 0; i++ {
-		w.Clock.Advance(h.p.poll.Interval())
+		w.Clock.Advance(h.p.PollEvery())
 		h.tick()
 	}
 	assert.Empty(t, h.p.watching)
 	assert.Contains(t, h.LastToast().Text, "finished")
-	assert.False(t, h.p.poll.Armed(), "no poll after it finished")
+	assert.False(t, h.p.Polling(), "no poll after it finished")
 	mark = w.Mark()
-	tick := h.p.poll.Tick()
+	tick := h.p.Tick()
 	h.Send(tick)
 	tick.Gen--
 	h.Send(tick)
@@ -435,21 +434,9 @@ func TestPollingBudget(t *testing.T) {
 	// A hidden pane that watches nothing never polls.
 	other := newHarness(t, w, "payments-rs", 120, 16)
 	other.Run(other.p.SetVisible(false))
-	assert.False(t, other.p.poll.Armed())
+	assert.False(t, other.p.Polling())
 	mark = w.Mark()
-	other.Send(other.p.poll.Tick())
+	other.Send(other.p.Tick())
 	reqs = w.RequestsSince(mark)
 	assert.Empty(t, reqs, "hidden and idle")
-}
-
-func TestPollBacksOffOnErrorsAnd429(t *testing.T) {
-	p := NewPane(views.Context{Poll: views.DefaultPoll})
-	p.watching["x"] = watch{Kind: "restore"}
-	assert.Equal(t, WatchEvery, p.interval())
-	p.failures = 1
-	assert.Equal(t, 2*WatchEvery, p.interval())
-	p.failures = 10
-	assert.Equal(t, views.DefaultPoll.Slow, p.interval())
-	p.failures, p.retryAfter = 1, 30*time.Second
-	assert.Equal(t, 30*time.Second, p.interval())
 }

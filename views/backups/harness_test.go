@@ -36,10 +36,10 @@ func newHarness(t *testing.T, w *viewstest.Sim, cluster string, width, height in
 // tick delivers the pending poll tick, if any, as the timer would.
 func (h *harness) tick() bool {
 	h.T.Helper()
-	if !h.p.poll.Armed() {
+	if !h.p.Polling() {
 		return false
 	}
-	h.Send(h.p.poll.Tick())
+	h.Send(h.p.Tick())
 	return true
 }
 

@@ -46,7 +46,7 @@ func TestLostSnapshotAnswerNotAppliedSaysSo(t *testing.T) {
 	h := newHarness(t, w, "payments-rs", 120, 16)
 	h.ActionKey("n")
 	mark := w.Mark()
-	h.Send(views.ResultMsg{Pane: ID, Key: keyWrite, Value: writeResult{Form: formSnapshot, Unknown: true, Sent: w.Client.Now(),
+	h.Send(views.Result[writeResult]{Pane: ID, Key: keyWrite, Value: writeResult{Form: formSnapshot, Unknown: true, Sent: w.Client.Now(),
 		Verify: func(ctx context.Context, sent time.Time) (writeResult, bool, error) {
 			_, ok, err := w.Client.Backups().VerifyTakeSnapshot(ctx, apisim.DemoPaymentsID, "payments-rs", apiclient.TakeSnapshotRequest{Description: "never sent", RetentionInDays: 3}, sent)
 			return writeResult{}, ok, err

@@ -45,26 +45,15 @@ const (
 	keyWizard   = "wizard"
 )
 
-// WatchEvery is how often a moving job is polled, as the cloud CLI's
-// watch does, unless the profile sets the pane's interval.
-const WatchEvery = 4 * time.Second
-
 // Pane is the backups pane.
 type Pane struct {
+	views.Base
 	want     string // the item a jump from the board asked to select (views.SelectMsg)
 	wantView *view  // and the view it is in, for when the cluster opens
-	ctx      views.Context
-	w, h     int
-	visible  bool
-	paused   bool
 
-	seq  views.Seq
-	poll views.Poller
+	seq views.Seq
 	// appliedSeq is the newest load whose answer is on screen.
 	appliedSeq uint64
-	// failures counts polls in a row that failed; it backs the interval off.
-	failures   int
-	retryAfter time.Duration
 
 	clusters    []clusterRef
 	clustersErr error
@@ -100,7 +89,8 @@ func New(ctx views.Context) views.Pane { return NewPane(ctx) }
 
 // NewPane builds the pane with its concrete type (tests).
 func NewPane(ctx views.Context) *Pane {
-	p := &Pane{ctx: ctx, expanded: map[string]bool{}, firstSeen: map[string]time.Time{}, watching: map[string]watch{}}
+	p := &Pane{expanded: map[string]bool{}, firstSeen: map[string]time.Time{}, watching: map[string]watch{}}
+	p.Base = views.NewBase(ID, ctx, p.pollState)
 	p.picker = components.NewTable(pickerColumns(), ctx.Theme, ctx.Keys)
 	p.snaps = components.NewTable(snapColumns(), ctx.Theme, ctx.Keys)
 	p.restores = components.NewTable(restoreColumns(), ctx.Theme, ctx.Keys)
@@ -112,7 +102,7 @@ func NewPane(ctx views.Context) *Pane {
 
 func (p *Pane) ID() views.ID     { return ID }
 func (p *Pane) Title() string    { return Registration.Title }
-func (p *Pane) SetSize(w, h int) { p.w, p.h = w, h; p.layout() }
+func (p *Pane) SetSize(w, h int) { p.W, p.H = w, h; p.layout() }
 
 func (p *Pane) Init() tea.Cmd { return p.loadClusters("loading clusters") }
 
@@ -147,11 +137,6 @@ func (p *Pane) Selected() string {
 	return ""
 }
 
-func (p *Pane) SetVisible(v bool) tea.Cmd {
-	p.visible = v
-	return p.arm()
-}
-
 // moving reports whether anything shown is still changing.
 func (p *Pane) moving() bool {
 	if p.cluster == nil || !p.loaded {
@@ -175,52 +160,20 @@ func (p *Pane) moving() bool {
 	return p.data.Policy != nil && p.data.Policy.State != "" && p.data.Policy.State != apiclient.ComplianceActive
 }
 
-// interval is the next poll's delay: the watch interval while something
-// moves, the pane's normal one otherwise, doubled per failure up to Slow and
-// never sooner than a 429's Retry-After.
-func (p *Pane) interval() time.Duration {
-	d := p.ctx.Poll.Every(ID)
-	if p.moving() || len(p.watching) > 0 {
-		d = WatchEvery
-		if v, ok := p.ctx.Poll.Pane[ID]; ok && v > 0 {
-			d = v
-		}
-	}
-	if d <= 0 {
-		d = views.DefaultPoll.Normal
-	}
-	if p.failures > 0 {
-		slow := p.ctx.Poll.Slow
-		if slow <= 0 {
-			slow = views.DefaultPoll.Slow
-		}
-		for i := 0; i < p.failures && d < slow; i++ {
-			d *= 2
-		}
-		d = min(d, slow)
-		d = max(d, p.retryAfter)
-	}
-	return d
-}
+// WatchEvery is how often a moving job is polled, as the cloud CLI's
+// watch does.
+const WatchEvery = 4 * time.Second
 
-// arm (re)starts the poll loop. Visible: always (fast while moving).
-// Hidden: only while a job this session started is unfinished.
-func (p *Pane) arm() tea.Cmd {
-	if p.paused || p.ctx.Client == nil || p.ctx.GroupID == "" {
-		p.poll.Stop()
-		return nil
-	}
-	if !p.visible && len(p.watching) == 0 {
-		p.poll.Stop()
-		return nil
-	}
-	return p.poll.Arm(ID, p.interval())
+// pollState: visible, always (fast while something moves); hidden, only
+// while a job this session started is unfinished.
+func (p *Pane) pollState() views.PollState {
+	return views.PollState{Off: p.Ctx.GroupID == "", Moving: p.moving(), Watching: len(p.watching) > 0, Fast: WatchEvery}
 }
 
 // tick is one poll: visible, the parts of the shown cluster that move (or
 // everything at the normal interval); hidden, each watched job.
 func (p *Pane) tick() tea.Cmd {
-	if p.visible {
+	if p.Visible() {
 		if p.cluster == nil {
 			return p.loadClusters("")
 		}
@@ -257,11 +210,11 @@ func (p *Pane) tick() tea.Cmd {
 }
 
 func (p *Pane) loadClusters(task string) tea.Cmd {
-	client, gid := p.ctx.Client, p.ctx.GroupID
+	client, gid := p.Ctx.Client, p.Ctx.GroupID
 	if client == nil || gid == "" {
 		return nil
 	}
-	return views.Fetch(ID, keyClusters, p.seq.Next(), task, func(ctx context.Context) (any, error) {
+	return views.Load(&p.Base, keyClusters, p.seq.Next(), task, func(ctx context.Context) ([]clusterRef, error) {
 		return loadClusters(ctx, client, gid)
 	})
 }
@@ -273,12 +226,12 @@ type dataResult struct {
 }
 
 func (p *Pane) loadData(task string, want parts, key string) tea.Cmd {
-	client, gid, now := p.ctx.Client, p.ctx.GroupID, p.ctx.Now()
+	client, gid, now := p.Ctx.Client, p.Ctx.GroupID, p.Ctx.Now()
 	if client == nil || gid == "" || p.cluster == nil {
 		return nil
 	}
 	cl := *p.cluster
-	return views.Fetch(ID, key, p.seq.Next(), task, func(ctx context.Context) (any, error) {
+	return views.Load(&p.Base, key, p.seq.Next(), task, func(ctx context.Context) (dataResult, error) {
 		d := loadCluster(ctx, client, gid, cl, now, want)
 		return dataResult{Data: d, Want: want}, firstErr(want, d)
 	})
@@ -299,34 +252,38 @@ func firstErr(want parts, d clusterData) error {
 }
 
 func (p *Pane) checkWatch(w watch) tea.Cmd {
-	client, gid, now := p.ctx.Client, p.ctx.GroupID, p.ctx.Now()
+	client, gid, now := p.Ctx.Client, p.Ctx.GroupID, p.Ctx.Now()
 	if client == nil {
 		return nil
 	}
-	return views.Fetch(ID, keyWatch, p.seq.Next(), "", func(ctx context.Context) (any, error) {
-		r, err := checkWatch(ctx, client, gid, w, now)
-		return r, err
+	return views.Load(&p.Base, keyWatch, p.seq.Next(), "", func(ctx context.Context) (watchResult, error) {
+		return checkWatch(ctx, client, gid, w, now)
 	})
 }
 
 func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
+	kit, done := p.Handle(msg, p.tick)
+	if done {
+		return p, kit
+	}
 	switch msg := msg.(type) {
-	case views.ResultMsg:
-		return p, p.result(msg)
-	case views.PollTickMsg:
-		if !p.poll.Current(msg) {
-			return p, nil
-		}
-		return p, tea.Batch(p.tick(), p.arm())
+	case views.Result[[]clusterRef]:
+		return p, tea.Batch(kit, p.clustersResult(msg))
+	case views.Result[dataResult]:
+		return p, tea.Batch(kit, p.dataResult(msg))
+	case views.Result[watchResult]:
+		return p, tea.Batch(kit, p.watchResult(msg))
+	case views.Result[writeResult]:
+		return p, p.writeResult(msg)
+	case views.Result[wizardLoaded]:
+		return p, p.wizardResult(msg)
+	case views.Result[restoreReply]:
+		return p, p.restoreAnswer(msg)
 	case views.RefreshMsg:
-		p.failures, p.retryAfter = 0, 0
 		if p.cluster == nil {
-			return p, tea.Batch(p.loadClusters("refreshing clusters"), p.arm())
+			return p, tea.Batch(p.loadClusters("refreshing clusters"), p.Arm())
 		}
-		return p, tea.Batch(p.loadData("refreshing backups of "+p.cluster.Name, allParts, keyData), p.arm())
-	case views.PauseMsg:
-		p.paused = msg.Paused
-		return p, p.arm()
+		return p, tea.Batch(p.loadData("refreshing backups of "+p.cluster.Name, allParts, keyData), p.Arm())
 	case views.FilterMsg:
 		p.filter = msg.Text
 		p.rebuild()
@@ -341,22 +298,22 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 		p.rebuild()
 		return p, nil
 	case views.ContextChangedMsg:
-		old := p.ctx
-		p.ctx = msg.Ctx
+		old := p.Ctx
+		p.Ctx = msg.Ctx
 		for _, t := range []*components.Table{&p.picker, &p.snaps, &p.restores, &p.exports, &p.buckets} {
-			t.SetTheme(p.ctx.Theme)
+			t.SetTheme(p.Ctx.Theme)
 		}
-		p.detail.SetTheme(p.ctx.Theme)
+		p.detail.SetTheme(p.Ctx.Theme)
 		p.layout()
 		if msg.Reload(old) {
-			if old.GroupID != p.ctx.GroupID {
+			if old.GroupID != p.Ctx.GroupID {
 				p.watching = map[string]watch{}
 			}
 			p.cluster, p.loaded, p.loadedList, p.data, p.view, p.wizard = nil, false, false, clusterData{}, viewSnapshots, nil
 			p.rebuild()
-			return p, tea.Batch(p.loadClusters("loading clusters"), p.arm())
+			return p, tea.Batch(p.loadClusters("loading clusters"), p.Arm())
 		}
-		return p, p.arm()
+		return p, p.Arm()
 	case views.ActionMsg:
 		return p, p.action(msg)
 	case tea.KeyPressMsg:
@@ -365,43 +322,32 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 	return p, nil
 }
 
-func (p *Pane) result(msg views.ResultMsg) tea.Cmd {
-	switch msg.Key {
-	case keyClusters:
+func (p *Pane) clustersResult(msg views.Result[[]clusterRef]) tea.Cmd {
+	{
 		if !p.seq.Latest(msg.Seq) && p.loadedList {
 			return nil
 		}
 		p.clustersErr = msg.Err
 		if msg.Err == nil {
-			p.clusters, _ = msg.Value.([]clusterRef)
-			p.loadedList = true
+			p.clusters, p.loadedList = msg.Value, true
 		}
 		p.rebuildPicker()
-		if p.cluster == nil && p.ctx.ClusterName != "" {
+		if p.cluster == nil && p.Ctx.ClusterName != "" {
 			for _, c := range p.clusters {
-				if c.Name == p.ctx.ClusterName {
+				if c.Name == p.Ctx.ClusterName {
 					return p.open(c)
 				}
 			}
 		}
 		return nil
-	case keyData, keyPoll:
-		return p.dataResult(msg)
-	case keyWatch:
-		return p.watchResult(msg)
-	case keyWrite:
-		return p.writeResult(msg)
-	case keyWizard:
-		return p.wizardResult(msg)
 	}
-	return nil
 }
 
 // dataResult merges a load into what is shown; a poll replaces only the
 // parts it fetched. Watched jobs that ended raise their toast here.
-func (p *Pane) dataResult(msg views.ResultMsg) tea.Cmd {
-	res, ok := msg.Value.(dataResult)
-	if !ok || p.cluster == nil || res.Data.Cluster.Name != p.cluster.Name {
+func (p *Pane) dataResult(msg views.Result[dataResult]) tea.Cmd {
+	res := msg.Value
+	if p.cluster == nil || res.Data.Cluster.Name != p.cluster.Name {
 		return nil
 	}
 	// Loads and polls overlap: an answer older than one already shown
@@ -410,15 +356,6 @@ func (p *Pane) dataResult(msg views.ResultMsg) tea.Cmd {
 		return nil
 	}
 	p.appliedSeq = msg.Seq
-	if msg.Err != nil && msg.Key == keyPoll {
-		p.failures++
-		p.retryAfter = 0
-		if e, ok := apiclient.AsError(msg.Err); ok && e.RetryAfter > 0 {
-			p.retryAfter = e.RetryAfter
-		}
-	} else if msg.Err == nil {
-		p.failures, p.retryAfter = 0, 0
-	}
 	d, w := res.Data, res.Want
 	if w.snaps {
 		p.data.Snaps, p.data.SnapErr = d.Snaps, d.SnapErr
@@ -436,7 +373,7 @@ func (p *Pane) dataResult(msg views.ResultMsg) tea.Cmd {
 	}
 	p.data.Cluster, p.data.Route, p.data.Note = d.Cluster, d.Route, d.Note
 	p.loaded = true
-	now := p.ctx.Now()
+	now := p.Ctx.Now()
 	for _, r := range p.data.Restores {
 		if _, ok := p.firstSeen[r.ID]; !ok && r.running() {
 			p.firstSeen[r.ID] = now
@@ -444,7 +381,7 @@ func (p *Pane) dataResult(msg views.ResultMsg) tea.Cmd {
 	}
 	cmds := p.settleWatches()
 	p.rebuild()
-	return tea.Batch(append(cmds, p.arm())...)
+	return tea.Batch(cmds...)
 }
 
 // settleWatches ends the watches of the shown cluster whose jobs ended,
@@ -483,30 +420,27 @@ func (p *Pane) settleWatches() []tea.Cmd {
 	return cmds
 }
 
-func (p *Pane) watchResult(msg views.ResultMsg) tea.Cmd {
-	res, _ := msg.Value.(watchResult)
+func (p *Pane) watchResult(msg views.Result[watchResult]) tea.Cmd {
+	res := msg.Value
 	if msg.Err != nil {
-		p.failures++
 		if e, ok := apiclient.AsError(msg.Err); ok {
-			p.retryAfter = e.RetryAfter
 			if e.Status == 404 {
 				// The job is gone: nothing left to watch.
 				delete(p.watching, res.W.ID)
-				return tea.Batch(views.Toast(res.W.Label+": no longer found", true), p.arm())
+				return tea.Batch(views.Toast(res.W.Label+": no longer found", true), p.Arm())
 			}
 		}
 		return nil
 	}
-	p.failures, p.retryAfter = 0, 0
 	if _, ok := p.watching[res.W.ID]; !ok || !res.Done {
 		return nil
 	}
 	delete(p.watching, res.W.ID)
 	cmds := []tea.Cmd{views.Toast(res.Outcome, res.Failed)}
-	if p.visible && p.cluster != nil && p.cluster.Name == res.W.Cluster.Name {
+	if p.Visible() && p.cluster != nil && p.cluster.Name == res.W.Cluster.Name {
 		cmds = append(cmds, p.loadData("", allParts, keyData))
 	}
-	cmds = append(cmds, p.arm())
+	cmds = append(cmds, p.Arm())
 	return tea.Batch(cmds...)
 }
 
@@ -517,8 +451,8 @@ func (p *Pane) open(c clusterRef) tea.Cmd {
 	if p.wantView != nil {
 		p.view, p.wantView = *p.wantView, nil
 	}
-	p.data.Route, p.data.Note = routeFor(c.Kind, p.ctx.Now())
+	p.data.Route, p.data.Note = routeFor(c.Kind, p.Ctx.Now())
 	p.rebuild()
 	// "pick a cluster first" and the like are answered now.
-	return tea.Batch(p.loadData("loading backups of "+c.Name, allParts, keyData), p.arm(), views.ErrorsResolved())
+	return tea.Batch(p.loadData("loading backups of "+c.Name, allParts, keyData), p.Arm(), views.ErrorsResolved())
 }

@@ -214,7 +214,7 @@ func snapClass(s snapRow) string {
 }
 
 func (p *Pane) rebuildRestores() {
-	now := p.ctx.Now()
+	now := p.Ctx.Now()
 	var rows []components.Row
 	for _, r := range p.data.Restores {
 		state := string(r.State)
@@ -410,7 +410,7 @@ func (p *Pane) complianceText() string {
 		return "off"
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Backup compliance policy of %s\n\n", components.Sanitize(p.ctx.ProjectName))
+	fmt.Fprintf(&b, "Backup compliance policy of %s\n\n", components.Sanitize(p.Ctx.ProjectName))
 	state := string(pol.State)
 	if pol.State != apiclient.ComplianceActive {
 		state += " (being applied)"
@@ -453,12 +453,12 @@ func (p *Pane) chromeLines() int {
 }
 
 func (p *Pane) layout() {
-	h := max(p.h-p.chromeLines(), 1)
-	p.picker.SetSize(p.w, max(p.h-2, 1))
+	h := max(p.H-p.chromeLines(), 1)
+	p.picker.SetSize(p.W, max(p.H-2, 1))
 	for _, t := range []*components.Table{&p.snaps, &p.restores, &p.exports, &p.buckets} {
-		t.SetSize(p.w, h)
+		t.SetSize(p.W, h)
 	}
-	p.detail.SetSize(p.w, h)
+	p.detail.SetSize(p.W, h)
 }
 
 func (p *Pane) noteText() string {
@@ -473,15 +473,15 @@ func (p *Pane) noteText() string {
 }
 
 func (p *Pane) View() string {
-	if p.w <= 0 || p.h <= 0 {
+	if p.W <= 0 || p.H <= 0 {
 		return ""
 	}
-	th := p.ctx.Theme
-	fit := func(s string) string { return ansi.Truncate(s, p.w, "…") }
+	th := p.Ctx.Theme
+	fit := func(s string) string { return ansi.Truncate(s, p.W, "…") }
 	if p.cluster == nil {
 		head := "Backups · pick a cluster (enter)"
 		switch {
-		case p.ctx.GroupID == "":
+		case p.Ctx.GroupID == "":
 			return fit(th.Muted.Render("Backups · no project selected: pick one with the context picker"))
 		case p.clustersErr != nil:
 			head = "Backups · clusters could not be listed: " + errText(p.clustersErr)
@@ -489,7 +489,7 @@ func (p *Pane) View() string {
 			head = "Backups · loading clusters…"
 		}
 		return lipgloss.JoinVertical(lipgloss.Left, fit(th.Header.Render(head)),
-			fit(th.Muted.Render(fmt.Sprintf("%d deployments in %s", len(p.clusters), components.Sanitize(p.ctx.ProjectName)))),
+			fit(th.Muted.Render(fmt.Sprintf("%d deployments in %s", len(p.clusters), components.Sanitize(p.Ctx.ProjectName)))),
 			p.picker.View())
 	}
 	c := p.cluster
@@ -516,10 +516,10 @@ func (p *Pane) View() string {
 // body is the current view's table or text, with a line for an error or an
 // empty list instead of an empty frame.
 func (p *Pane) body() string {
-	th := p.ctx.Theme
-	h := max(p.h-p.chromeLines(), 1)
+	th := p.Ctx.Theme
+	h := max(p.H-p.chromeLines(), 1)
 	msgBox := func(s string) string {
-		return lipgloss.NewStyle().Width(p.w).Height(h).Render(th.Muted.Render(components.Sanitize(s)))
+		return lipgloss.NewStyle().Width(p.W).Height(h).Render(th.Muted.Render(components.Sanitize(s)))
 	}
 	if !p.loaded {
 		return msgBox("loading backups…")

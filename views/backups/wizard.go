@@ -91,18 +91,15 @@ func (p *Pane) startWizard() tea.Cmd {
 	}
 	wizardN++
 	p.wizard = &wizard{n: wizardN, Source: *p.cluster, Route: p.data.Route, Snapshot: s, PITMode: pitDateTime}
-	client, n := p.ctx.Client, p.wizard.n
-	return views.Fetch(ID, keyWizard, p.seq.Next(), "loading projects", func(ctx context.Context) (any, error) {
+	client, n := p.Ctx.Client, p.wizard.n
+	return views.Get(&p.Base, keyWizard, p.seq.Next(), "loading projects", func(ctx context.Context) (wizardLoaded, error) {
 		ps, err := client.Projects().All(ctx)
 		return wizardLoaded{N: n, Projects: ps}, err
 	})
 }
 
-func (p *Pane) wizardResult(msg views.ResultMsg) tea.Cmd {
-	if cmd, ok := p.restoreAnswer(msg); ok {
-		return cmd
-	}
-	res, _ := msg.Value.(wizardLoaded)
+func (p *Pane) wizardResult(msg views.Result[wizardLoaded]) tea.Cmd {
+	res := msg.Value
 	wz := p.wizard
 	if wz == nil || res.N != wz.n {
 		return nil
@@ -113,9 +110,9 @@ func (p *Pane) wizardResult(msg views.ResultMsg) tea.Cmd {
 			return p.refuse("restore: projects could not be listed: " + errText(msg.Err))
 		}
 		wz.Projects = res.Projects
-		wz.Project = apiclient.Project{ID: p.ctx.GroupID, Name: p.ctx.ProjectName}
+		wz.Project = apiclient.Project{ID: p.Ctx.GroupID, Name: p.Ctx.ProjectName}
 		for _, pr := range res.Projects {
-			if pr.ID == p.ctx.GroupID {
+			if pr.ID == p.Ctx.GroupID {
 				wz.Project = pr
 			}
 		}
@@ -166,7 +163,7 @@ func (p *Pane) deliveryForm() tea.Cmd {
 		{Key: "delivery", Label: "Delivery", Kind: components.FieldChoice, Choices: deliveries, Choice: indexOf(deliveries, string(wz.Delivery)), Hint: hint},
 		{Key: "project", Label: "Target project", Kind: components.FieldChoice, Choices: names, Choice: indexOf(names, components.Sanitize(wz.Project.Name)),
 			Hint: "ignored for downloads"},
-	}, views.ActionMsg{Name: keysOf(p.ctx.Keys).Restore.Name})
+	}, views.ActionMsg{Name: keysOf(p.Ctx.Keys).Restore.Name})
 }
 
 func (p *Pane) deliveryChosen(v components.FormValues) tea.Cmd {
@@ -180,9 +177,9 @@ func (p *Pane) deliveryChosen(v components.FormValues) tea.Cmd {
 	if wz.Delivery == apiclient.DeliveryDownload && wz.Route == routeCluster {
 		return tea.Sequence(views.FormDone(ID, formDelivery, nil), p.finalConfirm())
 	}
-	client, n, gid, rt := p.ctx.Client, wz.n, wz.Project.ID, wz.Route
-	src := wz.source(p.ctx.GroupID)
-	return views.Fetch(ID, keyWizard, p.seq.Next(), "", func(ctx context.Context) (any, error) {
+	client, n, gid, rt := p.Ctx.Client, wz.n, wz.Project.ID, wz.Route
+	src := wz.source(p.Ctx.GroupID)
+	return views.Get(&p.Base, keyWizard, p.seq.Next(), "", func(ctx context.Context) (wizardLoaded, error) {
 		targets, err := restoreTargets(ctx, client, gid, rt, src)
 		return wizardLoaded{N: n, Targets: targets, Step: formDelivery}, err
 	})
@@ -325,7 +322,7 @@ func (p *Pane) targetForm() tea.Cmd {
 		fields[0].Hint = "last attempt refused: " + wz.Err
 	}
 	return p.form(formTarget, fmt.Sprintf("Restore snapshot %s of %s (2/3)", short(wz.Snapshot.ID), wz.Source.Name), fields,
-		views.ActionMsg{Name: keysOf(p.ctx.Keys).Restore.Name})
+		views.ActionMsg{Name: keysOf(p.Ctx.Keys).Restore.Name})
 }
 
 // parseWhen reads a UTC date-time.
@@ -396,7 +393,7 @@ func (p *Pane) finalConfirm() tea.Cmd {
 	if wz.Delivery == apiclient.DeliveryDownload && wz.Route == routeCluster {
 		return p.confirm(views.ConfirmMsg{Title: "Start a download restore? (3/3)",
 			Body:   "Prepares " + what + " as files to download. No cluster is changed; the link expires after a few hours.",
-			Action: views.ActionMsg{Name: keysOf(p.ctx.Keys).Restore.Name, Target: targetRestoreGo}})
+			Action: views.ActionMsg{Name: keysOf(p.Ctx.Keys).Restore.Name, Target: targetRestoreGo}})
 	}
 	tg := wz.target()
 	from := fmt.Sprintf("snapshot of %s, taken %s, MongoDB %s", wz.Source.Name, fmtTime(wz.Snapshot.Created), firstNonEmpty(wz.Snapshot.Version, "?"))
@@ -408,7 +405,7 @@ func (p *Pane) finalConfirm() tea.Cmd {
 		Body: fmt.Sprintf("%s restore\n  %s\n  -> %s\nALL DATA on %s is REPLACED by the snapshot's and cannot be recovered afterwards. Type the target cluster's name to confirm.",
 			wz.Delivery, from, to, wz.Target),
 		TypeToConfirm: wz.Target,
-		Action:        views.ActionMsg{Name: keysOf(p.ctx.Keys).Restore.Name, Target: targetRestoreGo}})
+		Action:        views.ActionMsg{Name: keysOf(p.Ctx.Keys).Restore.Name, Target: targetRestoreGo}})
 }
 
 func (wz *wizard) pointText() string {
@@ -458,9 +455,17 @@ type restoreUnknown struct {
 	Err        string
 }
 
+// restoreReply is the answer of a restore's request or of its read-back:
+// started, or its outcome unknown; with neither, the error refused it.
+type restoreReply struct {
+	N       int
+	Sent    *restoreSent
+	Unknown *restoreUnknown
+}
+
 func (p *Pane) sendRestore() tea.Cmd {
 	wz := p.wizard
-	client, gid := p.ctx.Client, p.ctx.GroupID
+	client, gid := p.Ctx.Client, p.Ctx.GroupID
 	req, n := wz.request(), wz.n
 	label := "restore of " + short(wz.Snapshot.ID) + " to " + wz.Target
 	if wz.Delivery == apiclient.DeliveryDownload && wz.Route == routeCluster {
@@ -468,7 +473,7 @@ func (p *Pane) sendRestore() tea.Cmd {
 	}
 	src, rt, target, project := wz.Source, wz.Route, wz.Target, wz.Project.ID
 	wz.Sent = true
-	return views.Fetch(ID, keyWizard, p.seq.Next(), "starting "+label, func(ctx context.Context) (any, error) {
+	return views.Write(&p.Base, keyWizard, p.seq.Next(), "starting "+label, func(ctx context.Context) (restoreReply, error) {
 		b := client.Backups()
 		var id string
 		var err error
@@ -490,12 +495,12 @@ func (p *Pane) sendRestore() tea.Cmd {
 			}
 		}
 		if ou, ok := apiclient.AsOutcomeUnknown(err); ok {
-			return restoreUnknown{N: n, Sent: ou.Sent}, nil
+			return restoreReply{N: n, Unknown: &restoreUnknown{N: n, Sent: ou.Sent}}, nil
 		}
 		if err != nil {
-			return wizardLoaded{N: n, Step: "send"}, err
+			return restoreReply{N: n}, err
 		}
-		return restoreSent{N: n, Watch: watch{Kind: "restore", ID: id, Cluster: src, Label: label}}, nil
+		return restoreReply{N: n, Sent: &restoreSent{N: n, Watch: watch{Kind: "restore", ID: id, Cluster: src, Label: label}}}, nil
 	})
 }
 
@@ -503,35 +508,37 @@ func (p *Pane) sendRestore() tea.Cmd {
 // reports the job that was sent, if the server holds it.
 func (p *Pane) verifyRestore(sent time.Time) tea.Cmd {
 	wz := p.wizard
-	client, gid, req, n, src, rt := p.ctx.Client, p.ctx.GroupID, wz.request(), wz.n, wz.Source, wz.Route
+	client, gid, req, n, src, rt := p.Ctx.Client, p.Ctx.GroupID, wz.request(), wz.n, wz.Source, wz.Route
 	label := "restore of " + short(wz.Snapshot.ID) + " to " + wz.Target
 	if wz.Delivery == apiclient.DeliveryDownload && wz.Route == routeCluster {
 		label = "download restore of " + short(wz.Snapshot.ID)
 	}
-	return views.Fetch(ID, keyWizard, p.seq.Next(), "checking what the server holds", func(ctx context.Context) (any, error) {
+	return views.Get(&p.Base, keyWizard, p.seq.Next(), "checking what the server holds", func(ctx context.Context) (restoreReply, error) {
+		unknown := func(u restoreUnknown) (restoreReply, error) { return restoreReply{N: n, Unknown: &u}, nil }
 		if rt != routeCluster {
-			return restoreUnknown{N: n, Sent: sent, Still: true, Err: "this kind of restore cannot be read back by what was sent"}, nil
+			return unknown(restoreUnknown{N: n, Sent: sent, Still: true, Err: "this kind of restore cannot be read back by what was sent"})
 		}
 		j, ok, err := verifyRetrying(ctx, func(ctx context.Context) (*apiclient.RestoreJob, bool, error) {
 			return client.Backups().VerifyCreateRestoreJob(ctx, gid, src.Name, req, sent)
 		})
 		switch {
 		case err != nil:
-			return restoreUnknown{N: n, Sent: sent, Still: true, Err: errText(err)}, nil
+			return unknown(restoreUnknown{N: n, Sent: sent, Still: true, Err: errText(err)})
 		case !ok:
-			return restoreUnknown{N: n, Sent: sent, NotApplied: true}, nil
+			return unknown(restoreUnknown{N: n, Sent: sent, NotApplied: true})
 		}
-		return restoreSent{N: n, Verified: true, Watch: watch{Kind: "restore", ID: j.ID, Cluster: src, Label: label}}, nil
+		return restoreReply{N: n, Sent: &restoreSent{N: n, Verified: true, Watch: watch{Kind: "restore", ID: j.ID, Cluster: src, Label: label}}}, nil
 	})
 }
 
 // restoreAnswer: success starts watching and shows the restores; a refusal
 // reopens the step the user can fix, with everything chosen kept.
-func (p *Pane) restoreAnswer(msg views.ResultMsg) (tea.Cmd, bool) {
-	switch v := msg.Value.(type) {
-	case restoreSent:
+func (p *Pane) restoreAnswer(msg views.Result[restoreReply]) tea.Cmd {
+	switch r := msg.Value; {
+	case r.Sent != nil:
+		v := r.Sent
 		if p.wizard == nil || v.N != p.wizard.n {
-			return nil, true
+			return nil
 		}
 		p.wizard = nil
 		p.watching[v.Watch.ID] = v.Watch
@@ -543,38 +550,35 @@ func (p *Pane) restoreAnswer(msg views.ResultMsg) (tea.Cmd, bool) {
 		if v.Verified {
 			done += " (verified after a lost answer)"
 		}
-		return tea.Batch(views.Toast(done, false), p.loadData("", allParts, keyData), p.arm()), true
-	case restoreUnknown:
+		return tea.Batch(views.Toast(done, false), p.loadData("", allParts, keyData), p.Arm())
+	case r.Unknown != nil:
+		v := r.Unknown
 		wz := p.wizard
 		if wz == nil || v.N != wz.n {
-			return nil, true
+			return nil
 		}
 		switch {
 		case v.Still:
 			p.wizard = nil
 			p.notice = "restore sent - outcome still unknown (" + v.Err + "); the Restores view (tab, r) shows what the server holds"
-			return tea.Batch(views.Toast(p.notice, true), p.loadData("", allParts, keyData)), true
+			return tea.Batch(views.Toast(p.notice, true), p.loadData("", allParts, keyData))
 		case v.NotApplied:
 			p.wizard = nil
 			p.notice = "restore sent - verified: not applied (nothing changed on the server); R starts a new one"
-			return views.Toast(p.notice, true), true
+			return views.Toast(p.notice, true)
 		}
 		p.notice = "restore " + outcomeChecking
-		return tea.Batch(views.Toast(p.notice, false), p.verifyRestore(v.Sent)), true
-	case wizardLoaded:
-		if v.Step != "send" {
-			return nil, false
-		}
-		wz := p.wizard
-		if wz == nil || v.N != wz.n {
-			return nil, true
-		}
-		wz.Err, wz.Sent = errText(msg.Err), false
-		toast := views.Toast("restore refused: "+wz.Err+" (fix it in the reopened step)", true)
-		if wz.Delivery == apiclient.DeliveryDownload && wz.Route == routeCluster {
-			return tea.Batch(toast, p.deliveryForm()), true
-		}
-		return tea.Batch(toast, p.targetForm()), true
+		return tea.Batch(views.Toast(p.notice, false), p.verifyRestore(v.Sent))
 	}
-	return nil, false
+	// Refused: the step the user can fix reopens.
+	wz := p.wizard
+	if wz == nil || msg.Value.N != wz.n || msg.Err == nil {
+		return nil
+	}
+	wz.Err, wz.Sent = errText(msg.Err), false
+	toast := views.Toast("restore refused: "+wz.Err+" (fix it in the reopened step)", true)
+	if wz.Delivery == apiclient.DeliveryDownload && wz.Route == routeCluster {
+		return tea.Batch(toast, p.deliveryForm())
+	}
+	return tea.Batch(toast, p.targetForm())
 }

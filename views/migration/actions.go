@@ -75,13 +75,13 @@ func send(msg tea.Msg) tea.Cmd { return func() tea.Msg { return msg } }
 // askToken opens the link-token form: create (with the access list) or
 // delete.
 func (p *Pane) askToken() tea.Cmd {
-	if p.ctx.OrgID == "" {
+	if p.Ctx.OrgID == "" {
 		return p.refuse("link token: no organization selected")
 	}
 	p.goTo(stepToken)
 	fields := []components.Field{
 		{Key: "do", Label: "Action", Kind: components.FieldChoice, Choices: []string{tokenCreate, tokenDelete},
-			Hint: "the source organization pastes the token to link itself to " + p.ctx.OrgName},
+			Hint: "the source organization pastes the token to link itself to " + p.Ctx.OrgName},
 		{Key: "ips", Label: "Access list IPs", Placeholder: "10.0.0.1, 192.168.0.0/16",
 			Hint:  "addresses of the migration hosts allowed to use the token (comma separated; empty: none)",
 			Value: strings.Join(p.token.ips, ", "),
@@ -93,7 +93,7 @@ func (p *Pane) askToken() tea.Cmd {
 				return err
 			}},
 	}
-	return send(views.FormMsg{Pane: ID, ID: formToken, Title: "Link token for " + p.ctx.OrgName,
+	return send(views.FormMsg{Pane: ID, ID: formToken, Title: "Link token for " + p.Ctx.OrgName,
 		Fields: fields, Action: views.ActionMsg{Name: actLinkToken}})
 }
 
@@ -107,7 +107,7 @@ func (p *Pane) submitToken(v components.FormValues) tea.Cmd {
 	if v["do"] == tokenDelete {
 		// Deleting unlinks the source org: ask again, default No.
 		confirm := views.ConfirmMsg{Pane: ID, Title: "Delete the link token?",
-			Body: "The source organization is unlinked from " + p.ctx.OrgName + ": its projects are no longer " +
+			Body: "The source organization is unlinked from " + p.Ctx.OrgName + ": its projects are no longer " +
 				"available for migration. A running migration keeps the token (the service refuses with 409).",
 			Action: views.ActionMsg{Name: actLinkToken, Target: targetDeleteToken}}
 		return tea.Batch(views.FormDone(ID, formToken, nil), send(confirm))
@@ -116,16 +116,16 @@ func (p *Pane) submitToken(v components.FormValues) tea.Cmd {
 	if err != nil {
 		return views.FormDone(ID, formToken, err)
 	}
-	c, org := p.ctx.Client, p.ctx.OrgID
-	return views.Fetch(ID, keyToken, 0, "creating link token", func(ctx context.Context) (any, error) {
+	c, org := p.Ctx.Client, p.Ctx.OrgID
+	return views.Write(&p.Base, keyToken, 0, "creating link token", func(ctx context.Context) (tokenResult, error) {
 		t, err := c.Migration().CreateLinkToken(ctx, org, ips)
 		return tokenResult{token: t, ips: ips}, err
 	})
 }
 
 func (p *Pane) deleteToken() tea.Cmd {
-	c, org := p.ctx.Client, p.ctx.OrgID
-	return views.Fetch(ID, keyToken, 0, "deleting link token", func(ctx context.Context) (any, error) {
+	c, org := p.Ctx.Client, p.Ctx.OrgID
+	return views.Write(&p.Base, keyToken, 0, "deleting link token", func(ctx context.Context) (tokenResult, error) {
 		return tokenResult{deleted: true}, c.Migration().DeleteLinkToken(ctx, org)
 	})
 }
@@ -136,7 +136,7 @@ func (p *Pane) askOptions() tea.Cmd {
 	if why := p.draft.missing(); why != "" {
 		return p.refuse("validate: " + why)
 	}
-	if p.ctx.GroupID == "" {
+	if p.Ctx.GroupID == "" {
 		return p.refuse("validate: no project selected")
 	}
 	p.goTo(stepOptions)
@@ -238,13 +238,13 @@ func (p *Pane) submitOptions(v components.FormValues) tea.Cmd {
 		d.sharding, d.supportIndexes = v["sharding"], v.Bool("supportIndexes")
 	}
 	d.optionsSet = true
-	req, err := d.request(p.ctx.GroupID)
+	req, err := d.request(p.Ctx.GroupID)
 	if err != nil {
 		return views.FormDone(ID, formOptions, err)
 	}
-	c, group := p.ctx.Client, p.ctx.GroupID
+	c, group := p.Ctx.Client, p.Ctx.GroupID
 	label := d.source.dep.Name + " → " + d.dest.Name
-	return views.Fetch(ID, keyValidate, 0, "sending migration check", func(ctx context.Context) (any, error) {
+	return views.Write(&p.Base, keyValidate, 0, "sending migration check", func(ctx context.Context) (*validationState, error) {
 		v, err := c.Migration().Validate(ctx, group, req)
 		if err != nil {
 			return nil, err
@@ -291,7 +291,7 @@ func (p *Pane) askStart() tea.Cmd {
 	if !p.draft.optionsSet {
 		return p.refuse("start: set the migration host and options first: v opens them and checks the request")
 	}
-	if _, err := p.draft.request(p.ctx.GroupID); err != nil {
+	if _, err := p.draft.request(p.Ctx.GroupID); err != nil {
 		return p.refuse("start: " + err.Error())
 	}
 	d := p.draft
@@ -325,14 +325,14 @@ func (p *Pane) start() tea.Cmd {
 	if p.job != nil && !p.job.done() {
 		return p.refuse("start: migration " + p.job.label() + " is still running")
 	}
-	req, err := p.draft.request(p.ctx.GroupID)
+	req, err := p.draft.request(p.Ctx.GroupID)
 	if err != nil {
 		return p.refuse("start: " + err.Error())
 	}
 	d := p.draft
-	job := &jobState{groupID: p.ctx.GroupID, source: d.source.dep.Name, sourceProject: d.source.project.Name, dest: d.dest.Name}
-	c, group := p.ctx.Client, p.ctx.GroupID
-	return views.Fetch(ID, keyStart, 0, "starting migration "+job.label(), func(ctx context.Context) (any, error) {
+	job := &jobState{groupID: p.Ctx.GroupID, source: d.source.dep.Name, sourceProject: d.source.project.Name, dest: d.dest.Name}
+	c, group := p.Ctx.Client, p.Ctx.GroupID
+	return views.Write(&p.Base, keyStart, 0, "starting migration "+job.label(), func(ctx context.Context) (started, error) {
 		m, err := c.Migration().Create(ctx, group, req)
 		return started{m: m, job: job}, err
 	})
@@ -372,8 +372,8 @@ func (p *Pane) cutover() tea.Cmd {
 	if why := p.cutoverBlocked(); why != "" {
 		return p.refuse("cut over: " + why)
 	}
-	c, group, id := p.ctx.Client, p.job.groupID, p.job.id
-	return views.Fetch(ID, keyCutover, 0, "cutting over to "+p.job.dest, func(ctx context.Context) (any, error) {
+	c, group, id := p.Ctx.Client, p.job.groupID, p.job.id
+	return views.Write(&p.Base, keyCutover, 0, "cutting over to "+p.job.dest, func(ctx context.Context) (cutDone, error) {
 		return cutDone{id: id}, c.Migration().Cutover(ctx, group, id)
 	})
 }

@@ -164,7 +164,7 @@ func TestGuidedFlowFromLinkTokenToComplete(t *testing.T) {
 	assert.Equal(t, before, elapsed.FindString(viewstest.Screen(p.View())))
 	p.presentation = false
 	assert.Nil(t, p.SetVisible(false))
-	assert.False(t, p.poll.Armed(), "nothing polls after COMPLETE")
+	assert.False(t, p.Polling(), "nothing polls after COMPLETE")
 
 	// The server agrees.
 	m, err := e.sim.Client.Migration().Get(context.Background(), apisim.DemoPaymentsID, p.job.id)
@@ -333,26 +333,26 @@ func seededMigration(t *testing.T, e *env) string {
 func TestPollingFollowsTheMigration(t *testing.T) {
 	e := newEnv(t, "org-owner", goldenW, goldenH)
 	p := e.pane
-	assert.False(t, p.poll.Armed(), "nothing moves: no polling")
+	assert.False(t, p.Polling(), "nothing moves: no polling")
 	e.toOptions("billing-rs", "payments-prod")
 	e.check(components.FormValues{})
-	assert.True(t, p.poll.Armed(), "a pending check is polled")
+	assert.True(t, p.Polling(), "a pending check is polled")
 	e.advance(10 * time.Second)
-	assert.False(t, p.poll.Armed(), "the check ended")
+	assert.False(t, p.Polling(), "the check ended")
 
 	e.Action(actStart)
 	e.Confirm("")
 	require.NotNil(t, p.job)
-	assert.True(t, p.poll.Armed())
+	assert.True(t, p.Polling())
 	// Hidden: still polled, because this session started it.
 	p.SetVisible(false)
-	assert.True(t, p.poll.Armed())
+	assert.True(t, p.Polling())
 	assert.Contains(t, p.Busy(), "billing-rs → payments-prod")
 	// Paused: nothing.
 	e.Send(views.PauseMsg{Paused: true})
-	assert.False(t, p.poll.Armed())
+	assert.False(t, p.Polling())
 	e.Send(views.PauseMsg{Paused: false})
-	assert.True(t, p.poll.Armed())
+	assert.True(t, p.Polling())
 
 	// A poll that fails is shown and retried; the migration is still watched.
 	before := len(p.job.lags)
@@ -379,8 +379,8 @@ func TestDangerousActionsAreTagged(t *testing.T) {
 	assert.False(t, byName[actPresentation])
 	// With the keymap's start action disabled (read-only mode, roles), the
 	// drop toggle goes with it and the hints leave both out.
-	require.NoError(t, e.pane.ctx.Keys.Disable(actStart, "read-only mode"))
-	require.NoError(t, e.pane.ctx.Keys.Disable(actCutover, "read-only mode"))
+	require.NoError(t, e.pane.Ctx.Keys.Disable(actStart, "read-only mode"))
+	require.NoError(t, e.pane.Ctx.Keys.Disable(actCutover, "read-only mode"))
 	for _, a := range e.pane.Actions() {
 		if a.Name == actDrop {
 			assert.False(t, a.Enabled())

@@ -7,7 +7,6 @@ package migration
 import (
 	"context"
 	"slices"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -45,17 +44,9 @@ const (
 	formOptions = "migration.options"
 )
 
-// defaultEvery is the poll interval of an unfinished migration when the
-// profile sets none; Fast applies while it is WORKING.
-const defaultEvery = 5 * time.Second
-
 // Pane is the migration pane.
 type Pane struct {
-	ctx     views.Context
-	w, h    int
-	visible bool
-	paused  bool
-	poll    views.Poller
+	views.Base
 
 	seqSources, seqClusters, seqJob, seqValidation views.Seq
 
@@ -84,14 +75,15 @@ type Pane struct {
 
 // New builds the pane.
 func New(ctx views.Context) views.Pane {
-	p := &Pane{ctx: ctx}
+	p := &Pane{}
+	p.Base = views.NewBase(ID, ctx, p.pollState)
 	p.draft.reset()
 	return p
 }
 
 func (p *Pane) ID() views.ID     { return ID }
 func (p *Pane) Title() string    { return Registration.Title }
-func (p *Pane) SetSize(w, h int) { p.w, p.h = w, h }
+func (p *Pane) SetSize(w, h int) { p.W, p.H = w, h }
 
 func (p *Pane) Init() tea.Cmd { return p.load("loading migration sources") }
 
@@ -99,19 +91,19 @@ func (p *Pane) Init() tea.Cmd { return p.load("loading migration sources") }
 // project (the destinations).
 func (p *Pane) load(task string) tea.Cmd {
 	var cmds []tea.Cmd
-	c, org, group := p.ctx.Client, p.ctx.OrgID, p.ctx.GroupID
+	c, org, group := p.Ctx.Client, p.Ctx.OrgID, p.Ctx.GroupID
 	if c == nil {
 		return nil
 	}
 	if org != "" {
 		n := p.seqSources.Next()
-		cmds = append(cmds, views.Fetch(ID, keySources, n, task, func(ctx context.Context) (any, error) {
+		cmds = append(cmds, views.Load(&p.Base, keySources, n, task, func(ctx context.Context) ([]apiclient.AvailableProject, error) {
 			return c.Migration().SourceProjects(ctx, org)
 		}))
 	}
 	if group != "" {
 		n := p.seqClusters.Next()
-		cmds = append(cmds, views.Fetch(ID, keyClusters, n, "", func(ctx context.Context) (any, error) {
+		cmds = append(cmds, views.Load(&p.Base, keyClusters, n, "", func(ctx context.Context) ([]apiclient.Cluster, error) {
 			return c.Clusters().All(ctx, group)
 		}))
 	}
@@ -122,10 +114,10 @@ func (p *Pane) load(task string) tea.Cmd {
 // the reason, until the migration is readyForCutover; the drop toggle only
 // matters to a start, so it goes wherever start goes.
 func (p *Pane) Actions() []keymap.Action {
-	if p.ctx.Keys == nil {
+	if p.Ctx.Keys == nil {
 		return nil
 	}
-	acts := p.ctx.Keys.Scope(ID.Scope())
+	acts := p.Ctx.Keys.Scope(ID.Scope())
 	start, _ := p.keyAction(actStart)
 	for i, a := range acts {
 		if !a.Enabled() {
@@ -159,10 +151,10 @@ func (p *Pane) dropHint() string {
 
 // keyAction finds one of the keymap's actions of this pane.
 func (p *Pane) keyAction(name string) (keymap.Action, bool) {
-	if p.ctx.Keys == nil {
+	if p.Ctx.Keys == nil {
 		return keymap.Action{}, false
 	}
-	for _, a := range p.ctx.Keys.Scope(ID.Scope()) {
+	for _, a := range p.Ctx.Keys.Scope(ID.Scope()) {
 		if a.Name == name {
 			return a, true
 		}
@@ -173,37 +165,23 @@ func (p *Pane) keyAction(name string) (keymap.Action, bool) {
 // SetVisible starts or stops polling. A hidden pane keeps polling only a
 // migration it started that has not finished.
 func (p *Pane) SetVisible(v bool) tea.Cmd {
-	p.visible = v
 	if !v && p.step == stepToken {
 		p.token.hide() // shown once: leaving the pane forgets it
 	}
-	return p.arm()
+	return p.Base.SetVisible(v)
 }
 
-// arm (re)starts the poll loop for what is moving, or stops it.
-func (p *Pane) arm() tea.Cmd {
+// pollState: the pane polls only what moves (a started migration, a
+// pending check while visible), fast while it works or cuts over; a
+// started migration is watched while hidden.
+func (p *Pane) pollState() views.PollState {
 	running := p.job != nil && !p.job.done()
-	validating := p.validation != nil && !p.validation.v.Done() && p.visible
-	if p.paused || (!running && !validating) {
-		p.poll.Stop()
-		return nil
+	validating := p.validation != nil && !p.validation.v.Done() && p.Visible()
+	return views.PollState{
+		Off:      !running && !validating,
+		Moving:   validating || (running && (p.job.status() == apiclient.MigrationWorking || p.job.cutoverAt != nil)),
+		Watching: running,
 	}
-	every := defaultEvery
-	if d, ok := p.ctx.Poll.Pane[ID]; ok && d > 0 {
-		every = d
-	}
-	fast := p.ctx.Poll.Fast
-	if fast <= 0 || fast > every {
-		fast = every
-	}
-	d := every
-	if validating || (running && (p.job.status() == apiclient.MigrationWorking || p.job.cutoverAt != nil)) {
-		d = fast
-	}
-	if p.job != nil && p.job.failures >= 3 {
-		d = max(d, p.ctx.Poll.Slow)
-	}
-	return p.poll.Arm(ID, d)
 }
 
 // Busy names a migration this session started while it still runs.
@@ -241,22 +219,19 @@ func (p *Pane) Selected() string {
 }
 
 func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
+	kit, done := p.Handle(msg, p.pollNow)
+	if done {
+		return p, kit
+	}
+	if cmd, ok := p.result(msg); ok {
+		return p, tea.Batch(kit, cmd)
+	}
 	switch msg := msg.(type) {
-	case views.ResultMsg:
-		return p, p.result(msg)
-	case views.PollTickMsg:
-		if !p.poll.Current(msg) {
-			return p, nil
-		}
-		return p, p.pollNow()
 	case views.RefreshMsg:
 		return p, tea.Batch(p.load("refreshing migration sources"), p.pollNow())
-	case views.PauseMsg:
-		p.paused = msg.Paused
-		return p, p.arm()
 	case views.ContextChangedMsg:
-		old := p.ctx
-		p.ctx = msg.Ctx
+		old := p.Ctx
+		p.Ctx = msg.Ctx
 		if msg.Scope && (old.OrgID != msg.Ctx.OrgID || old.GroupID != msg.Ctx.GroupID) {
 			// A new project has other destinations; the source side stays.
 			p.clusters, p.clustersLoaded, p.clustersErr, p.dstCursor = nil, false, nil, 0
@@ -269,9 +244,9 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 				p.draft.reset()
 				p.token = tokenState{}
 			}
-			return p, tea.Batch(p.load("loading migration sources"), p.arm())
+			return p, tea.Batch(p.load("loading migration sources"), p.Arm())
 		}
-		return p, p.arm()
+		return p, p.Arm()
 	case views.ActionMsg:
 		return p, p.action(msg)
 	case tea.KeyPressMsg:
@@ -283,26 +258,26 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 // pollNow fetches what moves: the started migration and a pending check.
 func (p *Pane) pollNow() tea.Cmd {
 	var cmds []tea.Cmd
-	c := p.ctx.Client
+	c := p.Ctx.Client
 	if c == nil {
 		return nil
 	}
 	if p.job != nil && !p.job.done() {
 		n := p.seqJob.Next()
 		group, id := p.job.groupID, p.job.id
-		cmds = append(cmds, views.Fetch(ID, keyJob, n, "", func(ctx context.Context) (any, error) {
+		cmds = append(cmds, views.Load(&p.Base, keyJob, n, "", func(ctx context.Context) (*apiclient.LiveMigration, error) {
 			return c.Migration().Get(ctx, group, id)
 		}))
 	}
 	if p.validation != nil && !p.validation.v.Done() {
 		n := p.seqValidation.Next()
 		group, id := p.validation.groupID, p.validation.v.ID
-		cmds = append(cmds, views.Fetch(ID, keyValidation, n, "", func(ctx context.Context) (any, error) {
+		cmds = append(cmds, views.Load(&p.Base, keyValidation, n, "", func(ctx context.Context) (*apiclient.MigrationValidation, error) {
 			return c.Migration().ValidationStatus(ctx, group, id)
 		}))
 	}
 	if len(cmds) == 0 {
-		return p.arm()
+		return p.Arm()
 	}
 	return tea.Batch(cmds...)
 }
@@ -407,10 +382,10 @@ func clamp(v, lo, hi int) int {
 type navKeys struct{ km *keymap.KeyMap }
 
 func (p *Pane) navKeys() navKeys {
-	if p.ctx.Keys == nil {
+	if p.Ctx.Keys == nil {
 		return navKeys{keymap.Default()}
 	}
-	return navKeys{p.ctx.Keys}
+	return navKeys{p.Ctx.Keys}
 }
 
 func bound(a keymap.Action, k string) bool { return slices.Contains(a.Keys(), k) }

@@ -12,65 +12,69 @@ import (
 )
 
 // result takes the answers of the pane's requests.
-func (p *Pane) result(msg views.ResultMsg) tea.Cmd {
-	switch msg.Key {
-	case keySources:
+// result takes the answers of the pane's requests; ok is false for any
+// other message.
+func (p *Pane) result(msg tea.Msg) (tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case views.Result[[]apiclient.AvailableProject]:
 		if !p.seqSources.Latest(msg.Seq) {
-			return nil
+			return nil, true
 		}
 		p.sourcesLoaded, p.sourcesErr = true, msg.Err
-		if projects, ok := msg.Value.([]apiclient.AvailableProject); ok && msg.Err == nil {
-			p.setSources(projects)
+		if msg.Err == nil {
+			p.setSources(msg.Value)
 		}
-	case keyClusters:
+	case views.Result[[]apiclient.Cluster]:
 		if !p.seqClusters.Latest(msg.Seq) {
-			return nil
+			return nil, true
 		}
 		p.clustersLoaded, p.clustersErr = true, msg.Err
-		if cls, ok := msg.Value.([]apiclient.Cluster); ok && msg.Err == nil {
-			p.setClusters(cls)
+		if msg.Err == nil {
+			p.setClusters(msg.Value)
 		}
-	case keyToken:
-		return p.tokenResult(msg)
-	case keyValidate:
+	case views.Result[tokenResult]:
+		return p.tokenResult(msg), true
+	case views.Result[*validationState]:
 		if msg.Err != nil {
-			return views.FormDone(ID, formOptions, msg.Err)
+			return views.FormDone(ID, formOptions, msg.Err), true
 		}
-		v, _ := msg.Value.(*validationState)
+		v := msg.Value
 		if v == nil {
-			return views.FormDone(ID, formOptions, fmt.Errorf("the check answered nothing"))
+			return views.FormDone(ID, formOptions, fmt.Errorf("the check answered nothing")), true
 		}
-		v.at = p.ctx.Now()
+		v.at = p.Ctx.Now()
 		p.validation = v
 		p.notice = ""
-		return tea.Batch(views.FormDone(ID, formOptions, nil), p.arm())
-	case keyValidation:
+		return tea.Batch(views.FormDone(ID, formOptions, nil), p.Arm()), true
+	case views.Result[*apiclient.MigrationValidation]:
 		if !p.seqValidation.Latest(msg.Seq) || p.validation == nil {
-			return nil
+			return nil, true
 		}
-		if v, ok := msg.Value.(*apiclient.MigrationValidation); ok && msg.Err == nil && v.ID == p.validation.v.ID {
+		if v := msg.Value; v != nil && msg.Err == nil && v.ID == p.validation.v.ID {
 			was := p.validation.v.Status
 			p.validation.v = *v
 			if was == apiclient.ValidationPending && v.Done() {
-				return tea.Batch(p.validationToast(), p.arm())
+				return tea.Batch(p.validationToast(), p.Arm()), true
 			}
 		}
-		return p.arm()
-	case keyStart:
-		return p.startResult(msg)
-	case keyJob:
-		return p.jobResult(msg)
-	case keyCutover:
+		return p.Arm(), true
+	case views.Result[started]:
+		return p.startResult(msg), true
+	case views.Result[*apiclient.LiveMigration]:
+		return p.jobResult(msg), true
+	case views.Result[cutDone]:
 		if msg.Err != nil {
-			return p.say("cut-over failed: "+errText(msg.Err), true)
+			return p.say("cut-over failed: "+errText(msg.Err), true), true
 		}
 		if p.job != nil {
-			now := p.ctx.Now()
+			now := p.Ctx.Now()
 			p.job.cutoverAt = &now
 		}
-		return tea.Batch(p.say("cut-over requested: synchronization with the source stops", false), p.pollNow())
+		return tea.Batch(p.say("cut-over requested: synchronization with the source stops", false), p.pollNow()), true
+	default:
+		return nil, false
 	}
-	return nil
+	return nil, true
 }
 
 func (p *Pane) setSources(projects []apiclient.AvailableProject) {
@@ -99,7 +103,7 @@ func (p *Pane) setClusters(cls []apiclient.Cluster) {
 	if c, ok := p.currentCluster(); ok {
 		keep = c.Name
 	} else {
-		keep = p.ctx.ClusterName // `:cluster` picks the destination
+		keep = p.Ctx.ClusterName // `:cluster` picks the destination
 	}
 	p.clusters, p.clustersHidden = p.clusters[:0], 0
 	for _, c := range cls {
@@ -131,13 +135,13 @@ func (p *Pane) currentCluster() (apiclient.Cluster, bool) {
 	return p.clusters[p.dstCursor], true
 }
 
-func (p *Pane) tokenResult(msg views.ResultMsg) tea.Cmd {
-	r, _ := msg.Value.(tokenResult)
+func (p *Pane) tokenResult(msg views.Result[tokenResult]) tea.Cmd {
+	r := msg.Value
 	if r.deleted {
 		if msg.Err != nil {
 			return p.say("delete link token failed: "+errText(msg.Err), true)
 		}
-		p.token = tokenState{deletedAt: p.ctx.Now()}
+		p.token = tokenState{deletedAt: p.Ctx.Now()}
 		// Nothing is linked any more: the source list empties.
 		return tea.Batch(p.say("link token deleted", false), p.load(""))
 	}
@@ -147,7 +151,7 @@ func (p *Pane) tokenResult(msg views.ResultMsg) tea.Cmd {
 	if r.token == nil || r.token.LinkToken == "" {
 		return views.FormDone(ID, formToken, fmt.Errorf("the service answered without a token"))
 	}
-	p.token = tokenState{value: components.Sanitize(r.token.LinkToken), createdAt: p.ctx.Now(), ips: r.ips}
+	p.token = tokenState{value: components.Sanitize(r.token.LinkToken), createdAt: p.Ctx.Now(), ips: r.ips}
 	p.step = stepToken
 	p.notice = ""
 	return tea.Batch(views.FormDone(ID, formToken, nil),
@@ -162,8 +166,8 @@ func (p *Pane) validationToast() tea.Cmd {
 	return p.say("check failed: "+components.Sanitize(v.ErrorMessage), true)
 }
 
-func (p *Pane) startResult(msg views.ResultMsg) tea.Cmd {
-	s, _ := msg.Value.(started)
+func (p *Pane) startResult(msg views.Result[started]) tea.Cmd {
+	s := msg.Value
 	if msg.Err != nil || s.m == nil {
 		err := msg.Err
 		if err == nil {
@@ -173,26 +177,26 @@ func (p *Pane) startResult(msg views.ResultMsg) tea.Cmd {
 	}
 	j := s.job
 	j.id = s.m.ID
-	j.startedAt = p.ctx.Now()
+	j.startedAt = p.Ctx.Now()
 	j.observe(*s.m, j.startedAt)
 	p.job = j
 	p.step = stepProgress
 	p.notice = ""
-	return tea.Batch(views.Toast("migration "+j.label()+" started", false), p.arm())
+	return tea.Batch(views.Toast("migration "+j.label()+" started", false), p.Arm())
 }
 
-func (p *Pane) jobResult(msg views.ResultMsg) tea.Cmd {
+func (p *Pane) jobResult(msg views.Result[*apiclient.LiveMigration]) tea.Cmd {
 	if !p.seqJob.Latest(msg.Seq) || p.job == nil {
 		return nil
 	}
-	m, ok := msg.Value.(*apiclient.LiveMigration)
-	if msg.Err != nil || !ok || m == nil || m.ID != p.job.id {
+	m := msg.Value
+	if msg.Err != nil || m == nil || m.ID != p.job.id {
 		p.job.failures++
 		p.job.pollErr = msg.Err
-		return p.arm()
+		return p.Arm()
 	}
 	wasReady, wasDone := p.job.last.ReadyForCutover, p.job.done()
-	p.job.observe(*m, p.ctx.Now())
+	p.job.observe(*m, p.Ctx.Now())
 	var cmds []tea.Cmd
 	switch {
 	case !wasDone && p.job.done():
@@ -207,7 +211,7 @@ func (p *Pane) jobResult(msg views.ResultMsg) tea.Cmd {
 	case !wasReady && m.ReadyForCutover:
 		cmds = append(cmds, p.say("migration "+p.job.label()+" is ready for cut-over (C)", false))
 	}
-	return tea.Batch(append(cmds, p.arm())...)
+	return tea.Batch(append(cmds, p.Arm())...)
 }
 
 // errText is an error for one line: the API's errorCode and detail.

@@ -14,11 +14,11 @@ import (
 )
 
 func (p *Pane) View() string {
-	w, h := max(p.w, 20), max(p.h, 4)
+	w, h := max(p.W, 20), max(p.H, 4)
 	if p.presentation {
 		return p.presentationView(w, h)
 	}
-	st := p.ctx.Theme.Styles
+	st := p.Ctx.Theme.Styles
 	body := p.stepBody(w)
 	var foot []string
 	if p.notice != "" {
@@ -46,7 +46,7 @@ func (p *Pane) View() string {
 
 // breadcrumb shows the steps with the current one highlighted.
 func (p *Pane) breadcrumb(w int) string {
-	st := p.ctx.Theme.Styles
+	st := p.Ctx.Theme.Styles
 	parts := make([]string, 0, 5)
 	for s := stepToken; s <= stepProgress; s++ {
 		label := fmt.Sprintf("%d %s", int(s)+1, s.title())
@@ -125,15 +125,15 @@ func (p *Pane) stepBody(w int) []string {
 }
 
 func (p *Pane) kv(w int, key, value string) string {
-	st := p.ctx.Theme.Styles
+	st := p.Ctx.Theme.Styles
 	return components.Truncate(" "+st.FieldLabel.Render(padRight(key, 14))+" "+value, w)
 }
 
 func (p *Pane) tokenView(w int) []string {
-	st := p.ctx.Theme.Styles
+	st := p.Ctx.Theme.Styles
 	s := components.Sanitize
 	lines := []string{
-		components.Truncate(" The source organization links itself to "+s(p.ctx.OrgName)+" with a link token made here.", w),
+		components.Truncate(" The source organization links itself to "+s(p.Ctx.OrgName)+" with a link token made here.", w),
 		"",
 	}
 	t := p.token
@@ -189,7 +189,7 @@ func (p *Pane) table(w int, cols []column, rows [][]string, cursor int, empty st
 // tableGreyed draws a table whose rows for which greyed is true are shown
 // disabled (they cannot be picked).
 func (p *Pane) tableGreyed(w int, cols []column, rows [][]string, cursor int, empty string, greyed func(int) bool) []string {
-	st := p.ctx.Theme.Styles
+	st := p.Ctx.Theme.Styles
 	var head strings.Builder
 	head.WriteString("   ")
 	for _, c := range cols {
@@ -222,8 +222,8 @@ func (p *Pane) tableGreyed(w int, cols []column, rows [][]string, cursor int, em
 }
 
 func (p *Pane) sourceView(w int) []string {
-	st := p.ctx.Theme.Styles
-	lines := []string{components.Truncate(" Pick the deployment to migrate, from the projects linked to "+components.Sanitize(p.ctx.OrgName)+":", w), ""}
+	st := p.Ctx.Theme.Styles
+	lines := []string{components.Truncate(" Pick the deployment to migrate, from the projects linked to "+components.Sanitize(p.Ctx.OrgName)+":", w), ""}
 	switch {
 	case !p.sourcesLoaded:
 		return append(lines, components.Truncate(" "+st.Muted.Render("loading available projects…"), w))
@@ -249,10 +249,10 @@ func (p *Pane) sourceView(w int) []string {
 }
 
 func (p *Pane) destView(w int) []string {
-	st := p.ctx.Theme.Styles
-	lines := []string{components.Truncate(" Pick the destination cluster in "+components.Sanitize(p.ctx.ProjectName)+":", w), ""}
+	st := p.Ctx.Theme.Styles
+	lines := []string{components.Truncate(" Pick the destination cluster in "+components.Sanitize(p.Ctx.ProjectName)+":", w), ""}
 	switch {
-	case p.ctx.GroupID == "":
+	case p.Ctx.GroupID == "":
 		return append(lines, components.Truncate(" "+st.Muted.Render("no project selected (press @)"), w))
 	case !p.clustersLoaded:
 		return append(lines, components.Truncate(" "+st.Muted.Render("loading clusters…"), w))
@@ -296,7 +296,7 @@ func (p *Pane) destView(w int) []string {
 }
 
 func (p *Pane) optionsView(w int) []string {
-	st := p.ctx.Theme.Styles
+	st := p.Ctx.Theme.Styles
 	s := components.Sanitize
 	d := p.draft
 	if why := d.missing(); why != "" {
@@ -309,7 +309,7 @@ func (p *Pane) optionsView(w int) []string {
 	}
 	lines := []string{
 		p.kv(w, "Source", s(src.dep.Name)+" ("+s(src.project.Name)+") · "+s(src.dep.MongoDBVersion)+" · "+humanBytes(src.dep.DBSizeBytes)+" · "+topo),
-		p.kv(w, "Destination", s(d.dest.Name)+" ("+s(p.ctx.ProjectName)+") · "+s(string(d.dest.ClusterType))+" · "+s(d.dest.MongoDBVersion)),
+		p.kv(w, "Destination", s(d.dest.Name)+" ("+s(p.Ctx.ProjectName)+") · "+s(string(d.dest.ClusterType))+" · "+s(d.dest.MongoDBVersion)),
 		p.kv(w, "Migration host", orDash(s(d.host))),
 	}
 	auth := "managed by automation"
@@ -354,13 +354,13 @@ func (p *Pane) optionsView(w int) []string {
 }
 
 func (p *Pane) progressView(w int) []string {
-	st := p.ctx.Theme.Styles
+	st := p.Ctx.Theme.Styles
 	j := p.job
 	if j == nil {
 		return []string{components.Truncate(" "+st.Muted.Render("No migration started in this session: set it up in steps 1-4, then m starts it."), w)}
 	}
 	s := components.Sanitize
-	now := p.ctx.Now()
+	now := p.Ctx.Now()
 	statusStyle := st.Class(string(j.status()))
 	switch j.status() {
 	case apiclient.MigrationWorking, apiclient.MigrationNew:
@@ -396,7 +396,7 @@ func (p *Pane) progressView(w int) []string {
 
 // readiness says whether the cut-over may start, and what it is waiting for.
 func (p *Pane) readiness(now time.Time) string {
-	st := p.ctx.Theme.Styles
+	st := p.Ctx.Theme.Styles
 	j := p.job
 	switch {
 	case j.status() == apiclient.MigrationComplete && j.cutoverAt != nil:
@@ -422,7 +422,7 @@ var sparkRunes = []rune("▁▂▃▄▅▆▇█")
 // sparkline draws the last samples that fit, scaled to the largest lag
 // shown, with the scale on the left.
 func (p *Pane) sparkline(w int) []string {
-	st := p.ctx.Theme.Styles
+	st := p.Ctx.Theme.Styles
 	j := p.job
 	if len(j.lags) == 0 {
 		return []string{components.Truncate(" "+st.Muted.Render("no lag reported yet"), w)}
@@ -452,7 +452,7 @@ func bigLagShort(sec int64) string { return formatLag(sec) }
 
 // presentationView shows status, lag and readiness in large type.
 func (p *Pane) presentationView(w, h int) string {
-	st := p.ctx.Theme.Styles
+	st := p.Ctx.Theme.Styles
 	var status, lag, ready, caption string
 	if p.job == nil {
 		status, lag, ready = "IDLE", "—", ""
@@ -475,7 +475,7 @@ func (p *Pane) presentationView(w, h int) string {
 		default:
 			ready = "SYNCING"
 		}
-		caption = components.Sanitize(j.label()) + " · " + j.phase() + " · elapsed " + formatElapsed(j.elapsed(p.ctx.Now())) + " · P leaves"
+		caption = components.Sanitize(j.label()) + " · " + j.phase() + " · elapsed " + formatElapsed(j.elapsed(p.Ctx.Now())) + " · P leaves"
 	}
 	var lines []string
 	block := func(label, text string, style lipgloss.Style) {

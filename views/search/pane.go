@@ -41,14 +41,10 @@ const (
 
 // Pane is the search pane.
 type Pane struct {
-	want    string // the item a jump from the board asked to select (views.SelectMsg)
-	ctx     views.Context
-	w, h    int
-	visible bool
-	paused  bool
+	views.Base
+	want string // the item a jump from the board asked to select (views.SelectMsg)
 
-	seq  views.Seq
-	poll views.Poller
+	seq views.Seq
 
 	clusters  []clusterState
 	loaded    bool
@@ -83,8 +79,9 @@ func New(ctx views.Context) views.Pane { return NewWithEditor(ctx, views.ExecEdi
 
 // NewWithEditor builds the pane with another editor runner (tests).
 func NewWithEditor(ctx views.Context, editor views.EditorFunc) *Pane {
-	p := &Pane{ctx: ctx, collapsed: map[string]bool{}, deleting: map[string]bool{}, watching: map[string]bool{},
+	p := &Pane{collapsed: map[string]bool{}, deleting: map[string]bool{}, watching: map[string]bool{},
 		drafts: map[string]editSession{}, editor: editor}
+	p.Base = views.NewBase(ID, ctx, p.pollState)
 	p.table = components.NewTable(treeColumns(), ctx.Theme, ctx.Keys)
 	p.analyzerTable = components.NewTable(analyzerColumns(), ctx.Theme, ctx.Keys)
 	p.detail = components.NewDetail(ctx.Theme, ctx.Keys)
@@ -116,15 +113,15 @@ func (p *Pane) ID() views.ID     { return ID }
 func (p *Pane) Title() string    { return Registration.Title }
 func (p *Pane) Busy() string     { return "" }
 func (p *Pane) Init() tea.Cmd    { return p.load("loading search indexes") }
-func (p *Pane) SetSize(w, h int) { p.w, p.h = w, h; p.layout() }
+func (p *Pane) SetSize(w, h int) { p.W, p.H = w, h; p.layout() }
 
 // Actions are the search keys; in the analyzers view `e` edits the
 // analyzers, so it carries that operation for the gate.
 func (p *Pane) Actions() []keymap.Action {
-	if p.ctx.Keys == nil {
+	if p.Ctx.Keys == nil {
 		return nil
 	}
-	s := keysOf(p.ctx.Keys)
+	s := keysOf(p.Ctx.Keys)
 	if p.mode == modeAnalyzers {
 		edit := s.Edit
 		edit.Op = "updateAtlasSearchAnalyzers"
@@ -152,11 +149,6 @@ func (p *Pane) Selected() string {
 	return ""
 }
 
-func (p *Pane) SetVisible(v bool) tea.Cmd {
-	p.visible = v
-	return p.arm()
-}
-
 // moving reports whether anything shown is still changing: a build, a
 // delete, or a delete this session asked for.
 func (p *Pane) moving(onlyWatched bool) bool {
@@ -173,28 +165,10 @@ func (p *Pane) moving(onlyWatched bool) bool {
 	return false
 }
 
-// arm (re)starts the poll loop: fast while an index is not READY, normal
-// otherwise, slow after an error; while hidden only for what this session
-// started and is not finished.
-func (p *Pane) arm() tea.Cmd {
-	if p.paused || p.ctx.Client == nil {
-		p.poll.Stop()
-		return nil
-	}
-	d := p.ctx.Poll.Every(ID)
-	switch {
-	case !p.visible && !p.moving(true):
-		p.poll.Stop()
-		return nil
-	case p.listErr != nil:
-		d = p.ctx.Poll.Slow
-	case p.moving(!p.visible):
-		d = p.ctx.Poll.Fast
-	}
-	if d <= 0 {
-		d = views.DefaultPoll.Normal
-	}
-	return p.poll.Arm(ID, d)
+// pollState: fast while an index is not READY; while hidden only for
+// what this session started and is not finished.
+func (p *Pane) pollState() views.PollState {
+	return views.PollState{Moving: p.moving(!p.Visible()), Watching: p.moving(true)}
 }
 
 // listResult is what one load found.
@@ -203,22 +177,22 @@ type listResult struct{ Clusters []clusterState }
 // load lists the scope's clusters and each one's indexes. Everything the
 // request needs is captured before the Cmd runs.
 func (p *Pane) load(task string) tea.Cmd {
-	client, gid, only := p.ctx.Client, p.ctx.GroupID, p.ctx.ClusterName
+	client, gid, only := p.Ctx.Client, p.Ctx.GroupID, p.Ctx.ClusterName
 	if client == nil || gid == "" {
 		return nil
 	}
-	return views.Fetch(ID, keyList, p.seq.Next(), task, func(ctx context.Context) (any, error) {
+	return views.Load(&p.Base, keyList, p.seq.Next(), task, func(ctx context.Context) (listResult, error) {
 		var cls []apiclient.Cluster
 		if only != "" {
 			cl, err := client.Clusters().Get(ctx, gid, only)
 			if err != nil {
-				return nil, fmt.Errorf("cluster %s: %w", only, err)
+				return listResult{}, fmt.Errorf("cluster %s: %w", only, err)
 			}
 			cls = []apiclient.Cluster{*cl}
 		} else {
 			var err error
 			if cls, err = client.Clusters().All(ctx, gid); err != nil {
-				return nil, fmt.Errorf("list clusters: %w", err)
+				return listResult{}, fmt.Errorf("list clusters: %w", err)
 			}
 		}
 		out := listResult{}
@@ -257,27 +231,25 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 }
 
 func (p *Pane) update(msg tea.Msg) (views.Pane, tea.Cmd) {
+	kit, done := p.Handle(msg, p.poll)
+	if done {
+		return p, kit
+	}
 	switch msg := msg.(type) {
-	case views.ResultMsg:
-		return p, p.result(msg)
-	case views.PollTickMsg:
-		if !p.poll.Current(msg) {
-			return p, nil
-		}
-		cmds := []tea.Cmd{p.load("")}
-		if p.mode == modeAnalyzers && p.visible {
-			cmds = append(cmds, p.loadAnalyzers(""))
-		}
-		return p, tea.Batch(cmds...)
+	case views.Result[listResult]:
+		return p, tea.Batch(kit, p.listDone(msg))
+	case views.Result[sent]:
+		return p, p.sendDone(msg)
+	case views.Result[string]:
+		return p, p.deleteDone(msg)
+	case views.Result[[]apiclient.Analyzer]:
+		p.analyzersDone(msg)
 	case views.RefreshMsg:
-		cmds := []tea.Cmd{p.load("refreshing search indexes"), p.arm()}
+		cmds := []tea.Cmd{p.load("refreshing search indexes"), p.Arm()}
 		if p.mode == modeAnalyzers {
 			cmds = append(cmds, p.loadAnalyzers("loading analyzers"))
 		}
 		return p, tea.Batch(cmds...)
-	case views.PauseMsg:
-		p.paused = msg.Paused
-		return p, p.arm()
 	case views.FilterMsg:
 		p.filter = msg.Text
 		p.rebuild()
@@ -286,17 +258,17 @@ func (p *Pane) update(msg tea.Msg) (views.Pane, tea.Cmd) {
 		p.rebuild()
 		return p, nil
 	case views.ContextChangedMsg:
-		old := p.ctx
-		p.ctx = msg.Ctx
-		p.table.SetTheme(p.ctx.Theme)
-		p.analyzerTable.SetTheme(p.ctx.Theme)
-		p.detail.SetTheme(p.ctx.Theme)
+		old := p.Ctx
+		p.Ctx = msg.Ctx
+		p.table.SetTheme(p.Ctx.Theme)
+		p.analyzerTable.SetTheme(p.Ctx.Theme)
+		p.detail.SetTheme(p.Ctx.Theme)
 		p.layout()
 		if msg.Reload(old) {
 			p.clusters, p.loaded, p.listErr, p.mode = nil, false, nil, modeTree
 			p.deleting, p.watching = map[string]bool{}, map[string]bool{}
 			p.rebuild()
-			return p, tea.Batch(p.load("loading search indexes"), p.arm())
+			return p, tea.Batch(p.load("loading search indexes"), p.Arm())
 		}
 	case views.ActionMsg:
 		return p, p.action(msg)
@@ -308,24 +280,31 @@ func (p *Pane) update(msg tea.Msg) (views.Pane, tea.Cmd) {
 	return p, nil
 }
 
-func (p *Pane) result(msg views.ResultMsg) tea.Cmd {
-	switch msg.Key {
-	case keyList:
-		if !p.seq.Latest(msg.Seq) {
-			return nil
-		}
-		p.listErr = msg.Err
-		if msg.Err == nil {
-			res, _ := msg.Value.(listResult)
-			p.clusters, p.loaded = res.Clusters, true
-			p.settle()
-		}
-		p.rebuild()
-		return p.arm()
-	case keyCreate, keyUpdate, keySaveAnalz:
-		return p.sendDone(msg)
-	case keyDelete:
-		id, _ := msg.Value.(string)
+// poll is one poll round: the list, and the analyzers when shown.
+func (p *Pane) poll() tea.Cmd {
+	cmds := []tea.Cmd{p.load("")}
+	if p.mode == modeAnalyzers && p.Visible() {
+		cmds = append(cmds, p.loadAnalyzers(""))
+	}
+	return tea.Batch(cmds...)
+}
+
+func (p *Pane) listDone(msg views.Result[listResult]) tea.Cmd {
+	if !p.seq.Latest(msg.Seq) {
+		return nil
+	}
+	p.listErr = msg.Err
+	if msg.Err == nil {
+		p.clusters, p.loaded = msg.Value.Clusters, true
+		p.settle()
+	}
+	p.rebuild()
+	return p.Arm()
+}
+
+func (p *Pane) deleteDone(msg views.Result[string]) tea.Cmd {
+	{
+		id := msg.Value
 		if msg.Err != nil {
 			delete(p.deleting, id)
 			p.notice = "delete failed: " + errorLine(msg.Err)
@@ -333,19 +312,19 @@ func (p *Pane) result(msg views.ResultMsg) tea.Cmd {
 			return views.Toast(p.notice, true)
 		}
 		return tea.Batch(views.Toast("delete requested: the index shows DELETING until it is gone", false),
-			p.load(""), p.arm())
-	case keyAnalyzers:
-		if !p.seq.Latest(msg.Seq) {
-			return nil
-		}
-		p.analyzersErr = msg.Err
-		if msg.Err == nil {
-			p.analyzers, _ = msg.Value.([]apiclient.Analyzer)
-			p.analyzersLoaded = true
-		}
-		p.rebuildAnalyzers()
+			p.load(""), p.Arm())
 	}
-	return nil
+}
+
+func (p *Pane) analyzersDone(msg views.Result[[]apiclient.Analyzer]) {
+	if !p.seq.Latest(msg.Seq) {
+		return
+	}
+	p.analyzersErr = msg.Err
+	if msg.Err == nil {
+		p.analyzers, p.analyzersLoaded = msg.Value, true
+	}
+	p.rebuildAnalyzers()
 }
 
 // settle forgets deletes and watches that are over: an index that is no
@@ -372,11 +351,11 @@ func (p *Pane) settle() {
 	}
 }
 
-func (p *Pane) showClusters() bool { return p.ctx.ClusterName == "" }
+func (p *Pane) showClusters() bool { return p.Ctx.ClusterName == "" }
 
 func (p *Pane) rebuild() {
 	p.table.SetRows(buildRows(p.clusters, p.showClusters(), p.collapsed, p.filter, p.deleting))
-	if p.want != "" && p.table.SetCursorID(indexRowID(p.ctx.ClusterName, p.want)) {
+	if p.want != "" && p.table.SetCursorID(indexRowID(p.Ctx.ClusterName, p.want)) {
 		p.want = ""
 	}
 	p.refreshDetail()
@@ -419,8 +398,8 @@ func (p *Pane) selectedPlace() (cluster, db, coll string) {
 		}
 		return
 	}
-	if p.ctx.ClusterName != "" {
-		return p.ctx.ClusterName, "", ""
+	if p.Ctx.ClusterName != "" {
+		return p.Ctx.ClusterName, "", ""
 	}
 	for _, cl := range p.clusters {
 		if cl.Unsupported == "" && cl.Err == nil {
@@ -446,7 +425,7 @@ func (p *Pane) searchable(cluster string) (bool, string) {
 }
 
 func (p *Pane) action(msg views.ActionMsg) tea.Cmd {
-	s := keysOf(p.ctx.Keys)
+	s := keysOf(p.Ctx.Keys)
 	switch msg.Name {
 	case s.New.Name:
 		return p.startCreate()
@@ -626,7 +605,7 @@ func withProblem(s editSession, problem string) editSession {
 }
 
 func (p *Pane) keyFor(s editSession) string {
-	km := keysOf(p.ctx.Keys)
+	km := keysOf(p.Ctx.Keys)
 	a := km.New
 	if s.Kind != editCreate {
 		a = km.Edit
@@ -639,23 +618,23 @@ func (p *Pane) keyFor(s editSession) string {
 
 // send sends a validated definition; the answer comes back as sendDone.
 func (p *Pane) send(s editSession, in parsed) tea.Cmd {
-	client, gid := p.ctx.Client, p.ctx.GroupID
+	client, gid := p.Ctx.Client, p.Ctx.GroupID
 	if client == nil {
 		return nil
 	}
 	switch s.Kind {
 	case editCreate:
-		return views.Fetch(ID, keyCreate, p.seq.Next(), "creating index "+in.create.Name, func(ctx context.Context) (any, error) {
+		return views.Write(&p.Base, keyCreate, p.seq.Next(), "creating index "+in.create.Name, func(ctx context.Context) (sent, error) {
 			ix, err := client.Search().Create(ctx, gid, s.Cluster, in.create)
 			return sent{Session: s, Index: ix}, err
 		})
 	case editUpdate:
-		return views.Fetch(ID, keyUpdate, p.seq.Next(), "updating index "+s.Name, func(ctx context.Context) (any, error) {
+		return views.Write(&p.Base, keyUpdate, p.seq.Next(), "updating index "+s.Name, func(ctx context.Context) (sent, error) {
 			ix, err := client.Search().Update(ctx, gid, s.Cluster, s.IndexID, s.Type, in.def)
 			return sent{Session: s, Index: ix}, err
 		})
 	default:
-		return views.Fetch(ID, keySaveAnalz, p.seq.Next(), "saving analyzers of "+s.Cluster, func(ctx context.Context) (any, error) {
+		return views.Write(&p.Base, keySaveAnalz, p.seq.Next(), "saving analyzers of "+s.Cluster, func(ctx context.Context) (sent, error) {
 			as, err := client.Search().UpdateAnalyzers(ctx, gid, s.Cluster, in.analyzers)
 			return sent{Session: s, Analyzers: as}, err
 		})
@@ -671,8 +650,8 @@ type sent struct {
 
 // sendDone: success clears the draft and starts watching; a server refusal
 // reopens the editor with the user's text and the server's words.
-func (p *Pane) sendDone(msg views.ResultMsg) tea.Cmd {
-	res, _ := msg.Value.(sent)
+func (p *Pane) sendDone(msg views.Result[sent]) tea.Cmd {
+	res := msg.Value
 	s := res.Session
 	if msg.Err != nil {
 		problem := "the server refused it: " + errorLine(msg.Err)
@@ -700,7 +679,7 @@ func (p *Pane) sendDone(msg views.ResultMsg) tea.Cmd {
 		}
 		// The draft's errors went with it.
 		return tea.Batch(views.ErrorsResolved(), views.Toast(fmt.Sprintf("index %s %s; building", components.Sanitize(res.Index.Name), verb), false),
-			p.load(""), p.arm())
+			p.load(""), p.Arm())
 	default:
 		p.analyzers, p.analyzersLoaded = res.Analyzers, true
 		p.rebuildAnalyzers()
@@ -726,19 +705,19 @@ func (p *Pane) confirmDelete() tea.Cmd {
 		Body: fmt.Sprintf("%s.%s on %s. Queries that use it fail once it is gone; this cannot be undone.",
 			components.Sanitize(ix.Database), components.Sanitize(ix.CollectionName), cluster),
 		TypeToConfirm: ix.Name,
-		Action:        views.ActionMsg{Name: keysOf(p.ctx.Keys).Delete.Name, Target: cluster + "\x00" + ix.IndexID}}
+		Action:        views.ActionMsg{Name: keysOf(p.Ctx.Keys).Delete.Name, Target: cluster + "\x00" + ix.IndexID}}
 	return func() tea.Msg { return msg }
 }
 
 func (p *Pane) deleteIndex(target string) tea.Cmd {
 	cluster, id, ok := strings.Cut(target, "\x00")
-	client, gid := p.ctx.Client, p.ctx.GroupID
+	client, gid := p.Ctx.Client, p.Ctx.GroupID
 	if !ok || client == nil {
 		return nil
 	}
 	p.deleting[id] = true
 	p.rebuild()
-	return views.Fetch(ID, keyDelete, p.seq.Next(), "deleting index", func(ctx context.Context) (any, error) {
+	return views.Write(&p.Base, keyDelete, p.seq.Next(), "deleting index", func(ctx context.Context) (string, error) {
 		return id, client.Search().Delete(ctx, gid, cluster, id)
 	})
 }

@@ -64,7 +64,7 @@ func TestTreeShowsStatusesAndUnsupportedClusters(t *testing.T) {
 	assert.Contains(t, s, "not ready (live)")
 
 	// Live while something is not READY: the fast interval is armed.
-	assert.True(t, h.p.poll.Armed())
+	assert.True(t, h.p.Polling())
 	assert.True(t, h.p.moving(false))
 	w.Clock.Advance(2 * time.Minute)
 	h.refresh()

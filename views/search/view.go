@@ -18,7 +18,7 @@ import (
 // side by side when wide, detail under the tree when compact, one at a time
 // when narrow or when the detail is opened with enter.
 func (p *Pane) layout() {
-	w, h := max(p.w, 0), max(p.h-p.headerLines(), 0)
+	w, h := max(p.W, 0), max(p.H-p.headerLines(), 0)
 	switch {
 	case p.mode == modeDetail:
 		p.detail.SetSize(w, h)
@@ -26,11 +26,11 @@ func (p *Pane) layout() {
 		th := max(min(len(p.analyzers)+2, h/2), min(h, 3))
 		p.analyzerTable.SetSize(w, th)
 		p.detail.SetSize(w, max(h-th-1, 0))
-	case p.ctx.Layout == views.LayoutWide:
+	case p.Ctx.Layout == views.LayoutWide:
 		tw := w * 3 / 5
 		p.table.SetSize(tw, h)
 		p.detail.SetSize(max(w-tw-1, 0), h)
-	case p.ctx.Layout == views.LayoutCompact:
+	case p.Ctx.Layout == views.LayoutCompact:
 		th := max(h*3/5, min(h, 3))
 		p.table.SetSize(w, th)
 		p.detail.SetSize(w, max(h-th-1, 0))
@@ -49,18 +49,18 @@ func (p *Pane) headerLines() int {
 
 // View renders the pane; every server string went through Sanitize.
 func (p *Pane) View() string {
-	if p.w <= 0 || p.h <= 0 {
+	if p.W <= 0 || p.H <= 0 {
 		return ""
 	}
-	st := p.ctx.Theme.Styles
-	lines := []string{st.Muted.Render(ansi.Truncate(p.summary(), p.w, "…"))}
+	st := p.Ctx.Theme.Styles
+	lines := []string{st.Muted.Render(ansi.Truncate(p.summary(), p.W, "…"))}
 	if p.notice != "" {
-		lines = append(lines, st.ErrorText.Render(ansi.Truncate(p.notice, p.w, "…")))
+		lines = append(lines, st.ErrorText.Render(ansi.Truncate(p.notice, p.W, "…")))
 	}
 	var body string
 	switch {
 	case p.listErr != nil && p.mode != modeAnalyzers:
-		body = st.ErrorText.Render(ansi.Wrap("Could not load search indexes: "+errorLine(p.listErr)+"\nPress r to retry.", p.w, ""))
+		body = st.ErrorText.Render(ansi.Wrap("Could not load search indexes: "+errorLine(p.listErr)+"\nPress r to retry.", p.W, ""))
 	case !p.loaded && p.mode != modeAnalyzers:
 		body = st.Muted.Render("Loading search indexes…")
 	case p.mode == modeDetail:
@@ -69,16 +69,16 @@ func (p *Pane) View() string {
 		body = p.analyzersView()
 	case p.table.Len() == 0:
 		body = st.Muted.Render(p.emptyText())
-	case p.ctx.Layout == views.LayoutWide:
+	case p.Ctx.Layout == views.LayoutWide:
 		sep := st.Muted.Render(strings.Repeat("│\n", max(p.table.Height()-1, 0)) + "│")
 		body = lipgloss.JoinHorizontal(lipgloss.Top, p.table.View(), sep, p.detail.View())
-	case p.ctx.Layout == views.LayoutCompact:
-		body = p.table.View() + "\n" + st.Muted.Render(strings.Repeat("─", p.w)) + "\n" + p.detail.View()
+	case p.Ctx.Layout == views.LayoutCompact:
+		body = p.table.View() + "\n" + st.Muted.Render(strings.Repeat("─", p.W)) + "\n" + p.detail.View()
 	default:
 		body = p.table.View()
 	}
 	out := strings.Join(lines, "\n") + "\n" + body
-	return lipgloss.NewStyle().MaxWidth(p.w).MaxHeight(p.h).Render(out)
+	return lipgloss.NewStyle().MaxWidth(p.W).MaxHeight(p.H).Render(out)
 }
 
 func (p *Pane) emptyText() string {
@@ -90,9 +90,9 @@ func (p *Pane) emptyText() string {
 
 // summary is the header line: scope, counts, and what is moving.
 func (p *Pane) summary() string {
-	scope := p.ctx.ClusterName
+	scope := p.Ctx.ClusterName
 	if scope == "" {
-		scope = "all clusters of " + components.Sanitize(p.ctx.ProjectName)
+		scope = "all clusters of " + components.Sanitize(p.Ctx.ProjectName)
 	}
 	if p.mode == modeAnalyzers {
 		return fmt.Sprintf("User-defined analyzers · %s · e edit · A or esc back", p.analyzersCluster)
@@ -110,7 +110,7 @@ func (p *Pane) summary() string {
 	if notReady > 0 {
 		s += fmt.Sprintf(" · %d not ready (live)", notReady)
 	}
-	if p.paused {
+	if p.Paused() {
 		s += " · paused"
 	}
 	return s
@@ -287,11 +287,11 @@ func (p *Pane) openAnalyzers() tea.Cmd {
 }
 
 func (p *Pane) loadAnalyzers(task string) tea.Cmd {
-	client, gid, cluster := p.ctx.Client, p.ctx.GroupID, p.analyzersCluster
+	client, gid, cluster := p.Ctx.Client, p.Ctx.GroupID, p.analyzersCluster
 	if client == nil || cluster == "" {
 		return nil
 	}
-	return views.Fetch(ID, keyAnalyzers, p.seq.Next(), task, func(ctx context.Context) (any, error) {
+	return views.Get(&p.Base, keyAnalyzers, p.seq.Next(), task, func(ctx context.Context) ([]apiclient.Analyzer, error) {
 		return client.Search().Analyzers(ctx, gid, cluster)
 	})
 }
@@ -334,16 +334,16 @@ func (p *Pane) refreshAnalyzerDetail() {
 }
 
 func (p *Pane) analyzersView() string {
-	st := p.ctx.Theme.Styles
+	st := p.Ctx.Theme.Styles
 	switch {
 	case p.analyzersErr != nil:
-		return st.ErrorText.Render(ansi.Wrap("Could not load the analyzers: "+errorLine(p.analyzersErr), p.w, ""))
+		return st.ErrorText.Render(ansi.Wrap("Could not load the analyzers: "+errorLine(p.analyzersErr), p.W, ""))
 	case !p.analyzersLoaded:
 		return st.Muted.Render("Loading analyzers…")
 	case len(p.analyzers) == 0:
 		return st.Muted.Render("No user-defined analyzers on " + p.analyzersCluster + ". Press e to write some.")
 	}
-	return p.analyzerTable.View() + "\n" + st.Muted.Render(strings.Repeat("─", p.w)) + "\n" + p.detail.View()
+	return p.analyzerTable.View() + "\n" + st.Muted.Render(strings.Repeat("─", p.W)) + "\n" + p.detail.View()
 }
 
 // startAnalyzerEdit opens the cluster's analyzers (or the kept draft) as

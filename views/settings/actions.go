@@ -100,7 +100,7 @@ func (p *Pane) action(msg views.ActionMsg) tea.Cmd {
 // ready says why nothing can be changed yet, or "".
 func (p *Pane) ready(what string) string {
 	switch {
-	case p.ctx.GroupID == "":
+	case p.Ctx.GroupID == "":
 		return what + ": no project selected"
 	case !p.loaded:
 		return what + ": settings are still loading"
@@ -173,20 +173,20 @@ func (p *Pane) askDNS() tea.Cmd {
 }
 
 func (p *Pane) project() string {
-	if p.ctx.ProjectName != "" {
-		return "project " + components.Sanitize(p.ctx.ProjectName)
+	if p.Ctx.ProjectName != "" {
+		return "project " + components.Sanitize(p.Ctx.ProjectName)
 	}
 	return "the project"
 }
 
 // write runs a mutating request; its answer comes back as keyWrite.
 func (p *Pane) write(task string, fn func(ctx context.Context, c *apiclient.Client, gid string) (written, error)) tea.Cmd {
-	client, gid := p.ctx.Client, p.ctx.GroupID
+	client, gid := p.Ctx.Client, p.Ctx.GroupID
 	if client == nil || gid == "" {
 		return p.refuse(task + ": no project selected")
 	}
 	p.writes++
-	return views.Fetch(ID, keyWrite, p.seq.Next(), task, func(ctx context.Context) (any, error) {
+	return views.Write(&p.Base, keyWrite, p.seq.Next(), task, func(ctx context.Context) (written, error) {
 		w, err := fn(ctx, client, gid)
 		w.auditDoc = filterDocument(w.audit)
 		return w, err

@@ -23,13 +23,9 @@ import (
 
 // Pane is the settings pane.
 type Pane struct {
-	ctx     views.Context
-	w, h    int
-	visible bool
-	paused  bool
+	views.Base
 
-	seq  views.Seq
-	poll views.Poller
+	seq views.Seq
 
 	loaded bool
 	snap   snapshot
@@ -64,36 +60,28 @@ type snapshot struct {
 }
 
 // New is the pane's Factory.
-func New(ctx views.Context) views.Pane { return &Pane{ctx: ctx} }
+func New(ctx views.Context) views.Pane {
+	p := &Pane{}
+	p.Base = views.NewBase(ID, ctx, p.pollState)
+	return p
+}
+
+// pollState: the pane polls while visible, once a project is chosen.
+func (p *Pane) pollState() views.PollState {
+	return views.PollState{Off: p.Ctx.GroupID == ""}
+}
 
 func (p *Pane) ID() views.ID     { return ID }
 func (p *Pane) Title() string    { return Registration.Title }
 func (p *Pane) Init() tea.Cmd    { return p.load("loading settings") }
-func (p *Pane) SetSize(w, h int) { p.w, p.h = w, h }
+func (p *Pane) SetSize(w, h int) { p.W, p.H = w, h }
 func (p *Pane) Busy() string     { return "" }
 
 func (p *Pane) Actions() []keymap.Action {
-	if p.ctx.Keys == nil {
+	if p.Ctx.Keys == nil {
 		return nil
 	}
-	return p.ctx.Keys.Scope(ID.Scope())
-}
-
-func (p *Pane) SetVisible(v bool) tea.Cmd {
-	p.visible = v
-	return p.arm()
-}
-
-func (p *Pane) arm() tea.Cmd {
-	if p.paused || !p.visible {
-		p.poll.Stop()
-		return nil
-	}
-	d := p.ctx.Poll.Every(ID)
-	if p.snap.RolesErr != nil && p.snap.DNSErr != nil {
-		d = p.ctx.Poll.Slow
-	}
-	return p.poll.Arm(ID, d)
+	return p.Ctx.Keys.Scope(ID.Scope())
 }
 
 // Selected is what `y` copies: a role's id, or the audit filter.
@@ -113,11 +101,11 @@ func (p *Pane) Selected() string {
 
 // load fetches the three sections; the Cmd captures what it needs.
 func (p *Pane) load(task string) tea.Cmd {
-	client, gid := p.ctx.Client, p.ctx.GroupID
+	client, gid := p.Ctx.Client, p.Ctx.GroupID
 	if client == nil || gid == "" {
 		return nil
 	}
-	return views.Fetch(ID, keyLoad, p.seq.Next(), task, func(ctx context.Context) (any, error) {
+	return views.Load(&p.Base, keyLoad, p.seq.Next(), task, func(ctx context.Context) (snapshot, error) {
 		s := client.Settings()
 		var snap snapshot
 		snap.Audit, snap.AuditErr = s.AuditLog(ctx, gid)
@@ -153,28 +141,26 @@ type written struct {
 }
 
 func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
+	kit, done := p.Handle(msg, func() tea.Cmd { return p.load("") })
+	if done {
+		return p, kit
+	}
 	switch msg := msg.(type) {
-	case views.ResultMsg:
-		return p, p.result(msg)
-	case views.PollTickMsg:
-		if !p.poll.Current(msg) {
-			return p, nil
-		}
-		return p, tea.Batch(p.load(""), p.arm())
+	case views.Result[snapshot]:
+		return p, tea.Batch(kit, p.loadDone(msg))
+	case views.Result[written]:
+		return p, p.writeDone(msg)
 	case views.RefreshMsg:
-		return p, tea.Batch(p.load("refreshing settings"), p.arm())
-	case views.PauseMsg:
-		p.paused = msg.Paused
-		return p, p.arm()
+		return p, p.load("refreshing settings")
 	case views.FilterMsg:
 		p.filter = msg.Text
 		p.place()
 	case views.ContextChangedMsg:
-		p.ctx = msg.Ctx
+		p.Ctx = msg.Ctx
 		if msg.Scope {
 			p.loaded, p.snap, p.cursor, p.keep = false, snapshot{}, 0, ""
 			p.draft, p.draftErr, p.notice = "", "", ""
-			return p, tea.Batch(p.load("loading settings"), p.arm())
+			return p, p.load("loading settings")
 		}
 	case views.ActionMsg:
 		return p, p.action(msg)
@@ -186,24 +172,19 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 	return p, nil
 }
 
-func (p *Pane) result(msg views.ResultMsg) tea.Cmd {
-	switch msg.Key {
-	case keyLoad:
-		if !p.seq.Latest(msg.Seq) {
-			return nil
-		}
-		if snap, ok := msg.Value.(snapshot); ok {
-			p.snap = snap
-			p.loaded = true
-		} else if msg.Err != nil {
-			p.snap = snapshot{AuditErr: msg.Err, DNSErr: msg.Err, RolesErr: msg.Err}
-			p.loaded = true
-		}
-		p.place()
+func (p *Pane) loadDone(msg views.Result[snapshot]) tea.Cmd {
+	if !p.seq.Latest(msg.Seq) {
 		return nil
-	case keyWrite:
+	}
+	p.snap, p.loaded = msg.Value, true
+	p.place()
+	return nil
+}
+
+func (p *Pane) writeDone(msg views.Result[written]) tea.Cmd {
+	{
 		p.writes = max(0, p.writes-1)
-		w, _ := msg.Value.(written)
+		w := msg.Value
 		if msg.Err != nil {
 			if w.filterText != "" {
 				p.draft = w.filterText
@@ -235,7 +216,6 @@ func (p *Pane) result(msg views.ResultMsg) tea.Cmd {
 		p.say(w.what, false)
 		return tea.Batch(done, views.Toast(w.what, false), p.load(""))
 	}
-	return nil
 }
 
 // say sets the notice line under the sections.
@@ -253,7 +233,7 @@ func (p *Pane) key(msg tea.KeyPressMsg) tea.Cmd {
 	if k == "enter" || k == "space" {
 		return p.activate()
 	}
-	km := p.ctx.Keys
+	km := p.Ctx.Keys
 	if km == nil {
 		return nil
 	}
@@ -276,9 +256,9 @@ func (p *Pane) key(msg tea.KeyPressMsg) tea.Cmd {
 	case has(km.Navigation.End):
 		p.cursor = len(rows) - 1
 	case has(km.Navigation.PageDown), has(km.Navigation.HalfDown):
-		p.cursor += max(1, p.h/2)
+		p.cursor += max(1, p.H/2)
 	case has(km.Navigation.PageUp), has(km.Navigation.HalfUp):
-		p.cursor -= max(1, p.h/2)
+		p.cursor -= max(1, p.H/2)
 	default:
 		return nil
 	}

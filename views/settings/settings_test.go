@@ -63,7 +63,7 @@ func TestToggleCustomDNSAsksWithTheNoteThenSends(t *testing.T) {
 	assert.Empty(t, e.sim.Writes(), "asking sends nothing")
 
 	e.Confirm("")
-	assert.Equal(t, []string{"PATCH /api/atlas/v2/groups/" + e.pane.ctx.GroupID + "/awsCustomDNS"}, e.sim.Writes())
+	assert.Equal(t, []string{"PATCH /api/atlas/v2/groups/" + e.pane.Ctx.GroupID + "/awsCustomDNS"}, e.sim.Writes())
 	_, dns, _ := e.settings()
 	assert.False(t, dns.Enabled)
 	assert.Contains(t, ansi.Strip(e.pane.View()), "custom DNS for AWS turned off")
@@ -195,7 +195,7 @@ func TestEditorScript(t *testing.T) {
 
 	// The editor runs here and now instead of taking over the terminal.
 	var path string
-	round := (&Pane{ctx: views.Context{ProjectName: "payments"}}).editRound("{}", "Edit the filter below.", editKey)
+	round := (&Pane{Base: views.NewBase(ID, views.Context{ProjectName: "payments"}, nil)}).editRound("{}", "Edit the filter below.", editKey)
 	round.Run = func(p string, done func(error) tea.Msg) tea.Cmd {
 		path = p
 		return views.RunEditor(p, done)
@@ -296,7 +296,7 @@ func TestDeauthorizeRefusedWhileAnExportBucketUsesTheRole(t *testing.T) {
 	assert.Equal(t, "Deauthorize access role?", e.LastConfirm().Title)
 	assert.Empty(t, e.sim.Writes())
 	e.Confirm("")
-	assert.Equal(t, []string{"DELETE /api/atlas/v2/groups/" + e.pane.ctx.GroupID + "/cloudProviderAccess/AWS/" + id}, e.sim.Writes())
+	assert.Equal(t, []string{"DELETE /api/atlas/v2/groups/" + e.pane.Ctx.GroupID + "/cloudProviderAccess/AWS/" + id}, e.sim.Writes())
 	_, _, roles := e.settings()
 	assert.Len(t, roles.AWSIAMRoles, 1)
 }

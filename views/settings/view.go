@@ -21,15 +21,15 @@ const dnsShortNote = "on: your DNS; over peering, use private-IP connection stri
 const tierNote = "Auditing runs on dedicated (M10+) clusters only: M0, M2, M5, flex and serverless clusters are not audited."
 
 func (p *Pane) View() string {
-	st := p.ctx.Theme.Styles
+	st := p.Ctx.Theme.Styles
 	switch {
-	case p.ctx.GroupID == "":
+	case p.Ctx.GroupID == "":
 		return st.Muted.Render(" no project selected (press @ or :project)")
 	case !p.loaded:
 		return st.Muted.Render(" loading settings…")
 	}
-	w, h := max(p.w, 20), max(p.h, 4)
-	switch p.ctx.Layout {
+	w, h := max(p.W, 20), max(p.H, 4)
+	switch p.Ctx.Layout {
 	case views.LayoutWide:
 		lw := w * 11 / 20
 		return lipgloss.JoinHorizontal(lipgloss.Top, p.list(lw, h), p.detail(w-lw, h))
@@ -48,7 +48,7 @@ func (p *Pane) View() string {
 // list renders the three sections, the notice and the key hints, scrolled
 // so the cursor row shows.
 func (p *Pane) list(w, h int) string {
-	st := p.ctx.Theme.Styles
+	st := p.Ctx.Theme.Styles
 	s := components.Sanitize
 	rows := p.rows()
 	var lines []string
@@ -65,15 +65,15 @@ func (p *Pane) list(w, h int) string {
 		lines = append(lines, "  "+text)
 	}
 	heading := func(t string) { lines = append(lines, st.TableHeader.Render(components.Truncate(" "+t, w))) }
-	narrow := p.ctx.Layout == views.LayoutNarrow
+	narrow := p.Ctx.Layout == views.LayoutNarrow
 	label := 34
 	if narrow {
 		label = 24
 	}
 
-	if p.ctx.ClusterName != "" {
+	if p.Ctx.ClusterName != "" {
 		// `:cluster` narrows the other panes; these settings are the project's.
-		heading("AUDITING · project-wide settings: they apply to " + components.Sanitize(p.ctx.ClusterName) + " and every cluster")
+		heading("AUDITING · project-wide settings: they apply to " + components.Sanitize(p.Ctx.ClusterName) + " and every cluster")
 	} else {
 		heading("AUDITING")
 	}
@@ -158,7 +158,7 @@ func (p *Pane) list(w, h int) string {
 
 // denied says which of the pane's changes the caller may not make, and why.
 func (p *Pane) denied() string {
-	g := p.ctx.Gate
+	g := p.Ctx.Gate
 	if g == nil {
 		return ""
 	}
@@ -168,7 +168,7 @@ func (p *Pane) denied() string {
 		if a.Op == "" {
 			continue
 		}
-		if ok, why := g.Allowed(a.Op, p.ctx.GroupID); !ok {
+		if ok, why := g.Allowed(a.Op, p.Ctx.GroupID); !ok {
 			keys = append(keys, a.Help().Key)
 			if reason == "" {
 				reason = why
@@ -183,7 +183,7 @@ func (p *Pane) denied() string {
 
 // detail shows everything about the row under the cursor.
 func (p *Pane) detail(w, h int) string {
-	st := p.ctx.Theme.Styles
+	st := p.Ctx.Theme.Styles
 	r, ok := p.row()
 	var lines []string
 	title := " Detail"

@@ -103,7 +103,7 @@ func (p *Pane) line(key string) string {
 }
 
 func (p *Pane) listedRows() int {
-	if p.h > 0 && p.h < 30 {
+	if p.H > 0 && p.H < 30 {
 		return 2
 	}
 	return 5
@@ -128,7 +128,7 @@ func (p *Pane) openAck() tea.Cmd {
 	if other > 0 {
 		title += fmt.Sprintf(" (%d %s left out)", other, alertkit.Plural(other, "row that is not an alert", "rows that are not alerts"))
 	}
-	d := alertkit.Dialog{Now: p.ctx.Now, Listed: keys(shown), Hidden: keys(hidden), Name: p.line, Rows: p.listedRows(),
+	d := alertkit.Dialog{Now: p.Ctx.Now, Listed: keys(shown), Hidden: keys(hidden), Name: p.line, Rows: p.listedRows(),
 		Until: p.ackDraft["until"], At: p.ackDraft["at"], Comment: p.ackDraft["comment"]}
 	form := views.FormMsg{Pane: ID, ID: formAck, Title: title, Fields: d.Fields(),
 		Action: views.ActionMsg{Name: actAck, Target: strings.Join(keys(shown), targetSep) + hiddenSep + strings.Join(keys(hidden), targetSep)}}
@@ -147,11 +147,11 @@ func parseKey(key string) (Item, bool) {
 // submitAck sends one PATCH per alert, each to its own project, with
 // exactly the until chosen or typed.
 func (p *Pane) submitAck(msg views.ActionMsg) tea.Cmd {
-	client := p.ctx.Client
+	client := p.Ctx.Client
 	if client == nil {
 		return views.FormDone(ID, formAck, errors.New("not connected"))
 	}
-	req, err := alertkit.Request(msg.Values, p.ctx.Now())
+	req, err := alertkit.Request(msg.Values, p.Ctx.Now())
 	if err != nil {
 		return views.FormDone(ID, formAck, err) // nothing sent; the text is kept
 	}
@@ -177,8 +177,8 @@ func (p *Pane) submitAck(msg views.ActionMsg) tea.Cmd {
 	}
 	p.ackDraft = msg.Values
 	values := msg.Values
-	return views.Fetch(ID, formAck, p.writeSeq.Next(), fmt.Sprintf("acknowledging %d %s", len(items), alertkit.Plural(len(items), "alert", "alerts")),
-		func(ctx context.Context) (any, error) {
+	return views.Write(&p.Base, formAck, p.writeSeq.Next(), fmt.Sprintf("acknowledging %d %s", len(items), alertkit.Plural(len(items), "alert", "alerts")),
+		func(ctx context.Context) (ackBatch, error) {
 			b := ackBatch{values: values}
 			for _, it := range items {
 				a, err := client.Alerts().Acknowledge(ctx, it.GroupID, it.ItemID, req)
@@ -205,12 +205,12 @@ func (p *Pane) submitAck(msg views.ActionMsg) tea.Cmd {
 // ackDone lists each row's outcome over the board, closes the dialog (or
 // keeps it with the error when every one failed) and reads the projects
 // written again.
-func (p *Pane) ackDone(msg views.ResultMsg) tea.Cmd {
-	b, _ := msg.Value.(ackBatch)
+func (p *Pane) ackDone(msg views.Result[ackBatch]) tea.Cmd {
+	b := msg.Value
 	if msg.Err != nil && len(b.outcomes) == 0 {
 		return views.FormDone(ID, formAck, msg.Err)
 	}
-	now := p.ctx.Now()
+	now := p.Ctx.Now()
 	p.results = p.results[:0]
 	failed := 0
 	groups := map[string]bool{}
@@ -253,7 +253,7 @@ func (p *Pane) ackDone(msg views.ResultMsg) tea.Cmd {
 		text += fmt.Sprintf("; %d failed (still marked: a retries)", failed)
 	}
 	p.resultsHead = text + " · esc closes this list"
-	p.SetSize(p.w, p.h)
+	p.SetSize(p.W, p.H)
 	return tea.Batch(views.FormDone(ID, formAck, nil), views.Toast(text, failed > 0), p.reread(groups))
 }
 
@@ -281,7 +281,7 @@ func (p *Pane) ActionGroup() string {
 	if it, ok := p.selected(); ok {
 		return it.GroupID
 	}
-	return p.ctx.GroupID
+	return p.Ctx.GroupID
 }
 
 // CanGoBack: the outcomes of an acknowledgement are listed; esc closes them.

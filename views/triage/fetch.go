@@ -12,9 +12,10 @@ import (
 )
 
 // The fan-out: every request goes through the client's scheduler as
-// background work tagged with the pane's id (so it waits behind writes and
-// what another pane shows, and is held while the board is hidden).
-// Alerts of every project go first; the rest follows once they are in.
+// background work (views.Background), so it waits behind writes and what
+// another pane shows. Alerts of every project go first; the rest follows
+// once they are in. A round under way finishes while the board is hidden;
+// the poll loop starts no new one until it is shown again.
 
 // Requests of the board's results.
 const (
@@ -22,10 +23,6 @@ const (
 	keyAlerts   = "alerts"
 	keyRest     = "rest"
 )
-
-func background(ctx context.Context) context.Context {
-	return apiclient.WithPriority(ctx, apiclient.PriorityBackground, string(ID))
-}
 
 // projectsResult is every project of every organization the caller sees
 // (narrowed by the profile's triage_orgs and triage_projects).
@@ -55,7 +52,6 @@ func matches(list []string, id, name string) bool {
 // names none), their projects, and keeps the projects the scope names.
 // Organizations left out are not asked for their projects.
 func fetchProjects(ctx context.Context, c *apiclient.Client, scope Scope) (projectsResult, error) {
-	ctx = background(ctx)
 	orgs, err := c.Projects().AllOrgs(ctx)
 	if err != nil {
 		return projectsResult{}, fmt.Errorf("list organizations: %w", err)
@@ -146,7 +142,6 @@ func hidden(err error) bool {
 // it (alertkit.Severity). Without the configurations the rows still show,
 // by event type, and the part says the read failed.
 func fetchAlerts(ctx context.Context, c *apiclient.Client, p Project, now func() time.Time) partResult {
-	ctx = background(ctx)
 	alerts, err := c.Alerts().ListAll(ctx, p.ID, apiclient.AlertOpen)
 	r := partResult{GroupID: p.ID, At: now()}
 	switch {
@@ -177,7 +172,6 @@ func fetchAlerts(ctx context.Context, c *apiclient.Client, p Project, now func()
 // snapshots, restore jobs, export jobs and search indexes; and the live
 // migrations into the project this session knows (the API lists none).
 func fetchRest(ctx context.Context, c *apiclient.Client, p Project, now func() time.Time) partResult {
-	ctx = background(ctx)
 	r := partResult{GroupID: p.ID}
 	cls, err := c.Clusters().All(ctx, p.ID)
 	if err != nil {

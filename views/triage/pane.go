@@ -30,15 +30,11 @@ const restEvery = 4
 
 // Pane is the triage board.
 type Pane struct {
-	ctx     views.Context
-	w, h    int
-	visible bool
-	paused  bool
+	views.Base
 	started bool
 
 	seq  views.Seq // of the projects list
 	gen  uint64    // fan-out generation: answers of an older one are dropped
-	poll views.Poller
 	tick int
 
 	projects []Project
@@ -61,7 +57,8 @@ type Pane struct {
 
 // New is the pane's Factory.
 func New(ctx views.Context) views.Pane {
-	p := &Pane{ctx: ctx, alerts: map[string]partResult{}, rest: map[string]partResult{}, hidden: map[string]bool{}, pending: map[string]int{}}
+	p := &Pane{alerts: map[string]partResult{}, rest: map[string]partResult{}, hidden: map[string]bool{}, pending: map[string]int{}}
+	p.Base = views.NewBase(ID, ctx, nil)
 	p.table = components.NewTable(columns(), ctx.Theme, ctx.Keys)
 	return p
 }
@@ -85,7 +82,7 @@ func (p *Pane) Busy() string  { return "" }
 func (p *Pane) Init() tea.Cmd { return nil }
 
 func (p *Pane) SetSize(w, h int) {
-	p.w, p.h = w, h
+	p.W, p.H = w, h
 	p.table.SetSize(w, max(h-2-p.resultsHeight(), 1))
 }
 
@@ -95,14 +92,14 @@ func (p *Pane) resultsHeight() int {
 	if len(p.results) == 0 {
 		return 0
 	}
-	return min(len(p.results), max(p.h/3-1, 1)) + 1
+	return min(len(p.results), max(p.H/3-1, 1)) + 1
 }
 
 func (p *Pane) Actions() []keymap.Action {
-	if p.ctx.Keys == nil {
+	if p.Ctx.Keys == nil {
 		return nil
 	}
-	acts := p.ctx.Keys.Scope(ID.Scope())
+	acts := p.Ctx.Keys.Scope(ID.Scope())
 	it, ok := p.selected()
 	for i := range acts {
 		switch {
@@ -115,21 +112,15 @@ func (p *Pane) Actions() []keymap.Action {
 	return acts
 }
 
+// SetVisible starts the board the first time it is shown; the poll loop
+// runs while it is on screen (the kit's policy).
 func (p *Pane) SetVisible(v bool) tea.Cmd {
-	p.visible = v
+	arm := p.Base.SetVisible(v)
 	if v && !p.started {
 		p.started = true
-		return tea.Batch(p.loadProjects(), p.arm())
+		return tea.Batch(p.loadProjects(), arm)
 	}
-	return p.arm()
-}
-
-func (p *Pane) arm() tea.Cmd {
-	if p.paused || !p.visible {
-		p.poll.Stop()
-		return nil
-	}
-	return p.poll.Arm(ID, p.ctx.Poll.Every(ID))
+	return arm
 }
 
 // Selected is what `y` copies: the row's item id.
@@ -155,26 +146,19 @@ func (p *Pane) selected() (Item, bool) {
 }
 
 func (p *Pane) loadProjects() tea.Cmd {
-	client := p.ctx.Client
+	client := p.Ctx.Client
 	if client == nil {
 		return nil
 	}
-	scope := Scope{Orgs: p.ctx.TriageOrgs, Projects: p.ctx.TriageProjects}
-	return views.Fetch(ID, keyProjects, p.seq.Next(), "listing projects", func(ctx context.Context) (any, error) {
+	scope := Scope{Orgs: p.Ctx.TriageOrgs, Projects: p.Ctx.TriageProjects}
+	return views.Background(&p.Base, keyProjects, p.seq.Next(), "listing projects", func(ctx context.Context) (projectsResult, error) {
 		return fetchProjects(ctx, client, scope)
 	})
 }
 
-// fanMsg carries one project's part back, stamped with its generation.
-type fanMsg struct {
-	gen  uint64
-	key  string
-	part partResult
-}
-
 // fanOut asks every visible project for one part (alerts or rest).
 func (p *Pane) fanOut(key string) tea.Cmd {
-	if p.ctx.Client == nil {
+	if p.Ctx.Client == nil {
 		return nil
 	}
 	var cmds []tea.Cmd
@@ -186,76 +170,73 @@ func (p *Pane) fanOut(key string) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// fetchPart asks one project for one part.
+// fetchPart asks one project for one part, as background work stamped
+// with the fan-out's generation (its Seq).
 func (p *Pane) fetchPart(key string, pr Project) tea.Cmd {
-	client, clock, gen := p.ctx.Client, p.ctx.Now, p.gen
+	client, clock := p.Ctx.Client, p.Ctx.Now
 	if client == nil {
 		return nil
 	}
 	p.pending[key]++
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), 4*views.RequestTimeout)
-		defer cancel()
-		var part partResult
+	return views.Background(&p.Base, key, p.gen, "", func(ctx context.Context) (partResult, error) {
 		if key == keyAlerts {
-			part = fetchAlerts(ctx, client, pr, clock)
-		} else {
-			part = fetchRest(ctx, client, pr, clock)
+			return fetchAlerts(ctx, client, pr, clock), nil
 		}
-		return views.PaneMsg{Pane: ID, Msg: fanMsg{gen: gen, key: key, part: part}}
+		return fetchRest(ctx, client, pr, clock), nil
+	})
+}
+
+// poll is a tick's work: every project's alerts, and the rest every
+// restEvery ticks, unless a round is still under way.
+func (p *Pane) poll() tea.Cmd {
+	p.tick++
+	var cmds []tea.Cmd
+	if p.pending[keyAlerts] == 0 {
+		cmds = append(cmds, p.fanOut(keyAlerts))
 	}
+	if p.tick%restEvery == 0 && p.pending[keyRest] == 0 {
+		cmds = append(cmds, p.fanOut(keyRest))
+	}
+	return tea.Batch(append(cmds, p.Arm())...)
 }
 
 func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
+	kit, done := p.Handle(msg, p.poll)
+	if done {
+		return p, kit
+	}
 	switch msg := msg.(type) {
-	case views.ResultMsg:
-		if msg.Key == formAck {
-			if !p.writeSeq.Latest(msg.Seq) {
-				return p, nil
-			}
-			return p, p.ackDone(msg)
+	case views.Result[ackBatch]:
+		if !p.writeSeq.Latest(msg.Seq) {
+			return p, nil
 		}
-		if msg.Key != keyProjects || !p.seq.Latest(msg.Seq) {
+		return p, p.ackDone(msg)
+	case views.Result[projectsResult]:
+		if !p.seq.Latest(msg.Seq) {
 			return p, nil
 		}
 		p.projErr = msg.Err
 		if msg.Err != nil {
 			return p, nil
 		}
-		res := msg.Value.(projectsResult)
+		res := msg.Value
 		p.projects, p.unmatched = res.Projects, res.Unmatched
 		p.gen++
 		p.pending = map[string]int{}
 		p.restDue = true
 		return p, p.fanOut(keyAlerts)
-	case fanMsg: // the root hands on what a PaneMsg carried
+	case views.Result[partResult]:
 		return p, p.part(msg)
-	case views.PollTickMsg:
-		if !p.poll.Current(msg) {
-			return p, nil
-		}
-		p.tick++
-		var cmds []tea.Cmd
-		if p.pending[keyAlerts] == 0 {
-			cmds = append(cmds, p.fanOut(keyAlerts))
-		}
-		if p.tick%restEvery == 0 && p.pending[keyRest] == 0 {
-			cmds = append(cmds, p.fanOut(keyRest))
-		}
-		return p, tea.Batch(append(cmds, p.arm())...)
 	case views.RefreshMsg:
 		// r lists the projects again (new ones appear) and reads everything.
 		p.hidden = map[string]bool{}
 		p.started = true
-		return p, tea.Batch(p.loadProjects(), p.arm())
-	case views.PauseMsg:
-		p.paused = msg.Paused
-		return p, p.arm()
+		return p, tea.Batch(p.loadProjects(), p.Arm())
 	case views.FilterMsg:
 		p.table.SetFilter(msg.Text)
 	case views.ContextChangedMsg:
 		// The board spans every project: only presentation matters.
-		p.ctx = msg.Ctx
+		p.Ctx = msg.Ctx
 		p.table.SetTheme(msg.Ctx.Theme)
 		p.table.SetKeyMap(msg.Ctx.Keys)
 	case views.ActionMsg:
@@ -270,7 +251,7 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 	case tea.KeyPressMsg:
 		if msg.String() == "esc" && len(p.results) > 0 {
 			p.results, p.resultsHead = nil, ""
-			p.SetSize(p.w, p.h)
+			p.SetSize(p.W, p.H)
 			return p, nil
 		}
 		var cmd tea.Cmd
@@ -282,21 +263,22 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 
 // part takes one project's answer; when the last alert answer of a round
 // is in, the rest follows (alerts first).
-func (p *Pane) part(m fanMsg) tea.Cmd {
-	if m.gen != p.gen {
+func (p *Pane) part(m views.Result[partResult]) tea.Cmd {
+	if m.Seq != p.gen {
 		return nil
 	}
-	p.pending[m.key] = max(p.pending[m.key]-1, 0)
-	if m.part.Hidden {
-		p.hidden[m.part.GroupID] = true
+	part := m.Value
+	p.pending[m.Key] = max(p.pending[m.Key]-1, 0)
+	if part.Hidden {
+		p.hidden[part.GroupID] = true
 	}
-	if m.key == keyAlerts {
-		p.alerts[m.part.GroupID] = keep(m.part, p.alerts[m.part.GroupID])
+	if m.Key == keyAlerts {
+		p.alerts[part.GroupID] = keep(part, p.alerts[part.GroupID])
 	} else {
-		p.rest[m.part.GroupID] = keep(m.part, p.rest[m.part.GroupID])
+		p.rest[part.GroupID] = keep(part, p.rest[part.GroupID])
 	}
 	p.rebuild()
-	if m.key == keyAlerts && p.pending[keyAlerts] == 0 && p.restDue && p.pending[keyRest] == 0 {
+	if m.Key == keyAlerts && p.pending[keyAlerts] == 0 && p.restDue && p.pending[keyRest] == 0 {
 		p.restDue = false
 		return p.fanOut(keyRest)
 	}
@@ -328,7 +310,7 @@ func (p *Pane) Items() []Item {
 }
 
 func (p *Pane) rebuild() {
-	now := p.ctx.Now()
+	now := p.Ctx.Now()
 	items := p.Items()
 	rows := make([]components.Row, 0, len(items)+len(p.hidden))
 	for i, it := range items {
@@ -394,7 +376,7 @@ func (p *Pane) coverage() string {
 			hid++
 		}
 	}
-	now := p.ctx.Now()
+	now := p.Ctx.Now()
 	// part says, for one part, how many projects answered, how old the
 	// oldest answer is, and which failed: their rows are the last good
 	// read's, stale, with the error.
@@ -436,7 +418,7 @@ func (p *Pane) coverage() string {
 		}
 	}
 	line := fmt.Sprintf("%d of %d projects", seen, n-hid)
-	if len(p.ctx.TriageOrgs)+len(p.ctx.TriageProjects) > 0 {
+	if len(p.Ctx.TriageOrgs)+len(p.Ctx.TriageProjects) > 0 {
 		line += " (narrowed by the profile)"
 	}
 	if len(p.unmatched) > 0 {
@@ -465,7 +447,7 @@ func (p *Pane) View() string {
 	if len(parts) > 0 {
 		head += ": " + strings.Join(parts, ", ")
 	}
-	style := lipgloss.NewStyle().MaxWidth(max(p.w, 1))
+	style := lipgloss.NewStyle().MaxWidth(max(p.W, 1))
 	lines := []string{style.Render(components.Sanitize(head)), style.Render(components.Sanitize(p.coverage()))}
 	if n := p.resultsHeight(); n > 0 {
 		lines = append(lines, style.Render(components.Sanitize(p.resultsHead)))

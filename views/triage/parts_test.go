@@ -60,7 +60,7 @@ func TestAFailedReadKeepsItsRowsStaleWithTheError(t *testing.T) {
 	failed := partResult{GroupID: gid, At: e.sim.Clock.Now()}
 	failed.fail("", &apiclient.Error{Status: 503, ErrorCode: "SERVICE_UNAVAILABLE", Detail: "Injected fault."})
 	e.pane.pending[keyAlerts]++
-	e.Send(fanMsg{gen: e.pane.gen, key: keyAlerts, part: failed})
+	e.Send(views.Result[partResult]{Pane: ID, Key: keyAlerts, Seq: e.pane.gen, Value: failed})
 
 	after := 0
 	for _, it := range e.pane.Items() {
@@ -90,7 +90,7 @@ func TestAFailedReadKeepsItsRowsStaleWithTheError(t *testing.T) {
 func TestBoardCoversTheMigrationsThisSessionKnows(t *testing.T) {
 	e := newEnv(t, "org-owner", 200, 40)
 	assert.Contains(t, e.pane.coverage(), "migrations: this session's only (the API lists none)")
-	c := e.pane.ctx.Client
+	c := e.pane.Ctx.Client
 	ctx := context.Background()
 	srcs, err := c.Migration().SourceProjects(ctx, apisim.DemoOrgID)
 	require.NoError(t, err)

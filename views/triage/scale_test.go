@@ -83,8 +83,6 @@ func TestScale200Projects(t *testing.T) {
 				run(c)
 			}
 			continue
-		case views.PaneMsg:
-			msg = m.Msg
 		}
 		if v := reflect.ValueOf(msg); v.Kind() == reflect.Slice { // a tea.Sequence: its last Cmd is the request
 			run(v.Index(v.Len() - 1).Interface().(tea.Cmd))
@@ -114,9 +112,6 @@ func TestScale200Projects(t *testing.T) {
 				run(c)
 			}
 			continue
-		}
-		if pm, ok := msg.(views.PaneMsg); ok {
-			msg = pm.Msg
 		}
 		p.Update(msg)
 	}

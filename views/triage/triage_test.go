@@ -145,7 +145,7 @@ func TestBoardCountsEqualApisimState(t *testing.T) {
 	// the next polls follow.
 	e.sim.Clock.Advance(5 * time.Hour)
 	for range restEvery {
-		e.Send(e.pane.poll.Tick())
+		e.Send(e.pane.Tick())
 	}
 	assert.Equal(t, truth(t, e.sim), counts(e.pane.Items()))
 }
@@ -184,7 +184,7 @@ func TestProjectsTheRoleCannotReadAreListedOnceAndNotRetried(t *testing.T) {
 	}
 	mark := e.sim.Mark()
 	for range restEvery {
-		e.Send(e.pane.poll.Tick())
+		e.Send(e.pane.Tick())
 	}
 	for _, r := range e.sim.RequestsSince(mark) {
 		for gid := range e.pane.hidden {

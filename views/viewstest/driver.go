@@ -24,8 +24,8 @@ import (
 // deterministically: each Cmd runs to completion on the test's goroutine,
 // batches and sequences are expanded, and every message goes to route.
 //
-// Timers (tea.Tick, tea.Every: poll ticks, toast expiry, spinner frames)
-// say "later": they are parked, not run, so a result never depends on how
+// Timers (the Context's Timer, which Sim.Context sets to Timer: poll
+// ticks) say "later": they are parked, not run, so a result never depends on how
 // much wall time a test took; a timer inside a sequence holds back the
 // rest of it, as the program would until the tick. Tests that want a
 // timer's message deliver it themselves.
@@ -47,7 +47,7 @@ func cmdName(cmd tea.Cmd) string {
 }
 
 func (r *runner) run(cmd tea.Cmd) {
-	if cmd == nil || r.park(cmd) {
+	if cmd == nil || r.parkRootTimer(cmd) {
 		return
 	}
 	if r.start != nil {
@@ -57,8 +57,37 @@ func (r *runner) run(cmd tea.Cmd) {
 	r.expand(cmd())
 }
 
-// park counts a timer that will not run; it reports whether cmd was one.
-func (r *runner) park(cmd tea.Cmd) bool {
+// timerMsg is what a Cmd of Timer answers: a timer, not its message.
+type timerMsg struct {
+	d  time.Duration
+	fn func(time.Time) tea.Msg
+}
+
+// Timer is the views.Timer of the test Context: its Cmd answers a
+// timerMsg that the driver parks (or, with RunTimers, fires at once).
+func Timer(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd {
+	return func() tea.Msg { return timerMsg{d: d, fn: fn} }
+}
+
+// park counts a timer that will not run; it reports whether msg was one.
+// With runTimers the timer fires at once.
+func (r *runner) park(msg tea.Msg) bool {
+	t, ok := msg.(timerMsg)
+	if !ok {
+		return false
+	}
+	if r.runTimers {
+		r.expand(t.fn(time.Now()))
+		return true
+	}
+	r.timers.Add(1)
+	return true
+}
+
+// parkRootTimer parks the timers the root's own widgets start (toast
+// expiry, spinner frames) when a ModelDriver drives the root; panes' timers
+// come through the Context's Timer instead.
+func (r *runner) parkRootTimer(cmd tea.Cmd) bool {
 	if r.runTimers {
 		return false
 	}
@@ -71,7 +100,7 @@ func (r *runner) park(cmd tea.Cmd) bool {
 }
 
 func (r *runner) expand(msg tea.Msg) {
-	if msg == nil {
+	if msg == nil || r.park(msg) {
 		return
 	}
 	if b, ok := msg.(tea.BatchMsg); ok {
@@ -86,10 +115,14 @@ func (r *runner) expand(msg tea.Msg) {
 			if c == nil {
 				continue
 			}
-			if r.park(c) {
+			if r.parkRootTimer(c) {
 				return
 			}
-			r.expand(c())
+			m := c()
+			if r.park(m) {
+				return
+			}
+			r.expand(m)
 		}
 		return
 	}
@@ -105,7 +138,7 @@ func fromProgram(msg tea.Msg) bool {
 
 // Driver stands in for the program and the root model around one pane: it
 // runs the pane's Cmds to completion, hands the pane its results
-// (ResultMsg, the message inside a PaneMsg, and its own messages), and
+// (every views.Routed result, the message inside a PaneMsg), and
 // records what the pane asks of the root instead of opening dialogs.
 type Driver struct {
 	T    testing.TB
@@ -117,8 +150,12 @@ type Driver struct {
 	Confirms  []views.ConfirmMsg
 	Forms     []views.FormMsg
 	FormsDone []views.FormDoneMsg
-	// FormStatuses: what the pane said in a submitted, frozen form.
+	// FormStatuses: what the pane said in a submitted, frozen form; Jumps
+	// the panes the pane asked to open; Resolved counts "the errors' cause
+	// is gone" (views.ErrorsResolved).
 	FormStatuses []views.FormStatusMsg
+	Jumps        []views.JumpMsg
+	Resolved     int
 	// Ticks are the poll ticks that came due; see Tick.
 	Ticks []views.PollTickMsg
 	// Program holds bubbletea's own messages (bells, editor launches).
@@ -145,7 +182,7 @@ func (d *Driver) Timers() int { return int(d.r.timers.Load()) }
 
 func (d *Driver) route(msg tea.Msg) {
 	switch m := msg.(type) {
-	case views.ResultMsg:
+	case views.Routed:
 		d.Send(m)
 	case views.PaneMsg:
 		d.Send(m.Msg)
@@ -161,13 +198,18 @@ func (d *Driver) route(msg tea.Msg) {
 		d.FormsDone = append(d.FormsDone, m)
 	case views.FormStatusMsg:
 		d.FormStatuses = append(d.FormStatuses, m)
+	case views.JumpMsg:
+		d.Jumps = append(d.Jumps, m)
+	case views.ErrorsResolvedMsg:
+		d.Resolved++
 	case views.TaskStartMsg, views.TaskDoneMsg:
 	default:
 		if fromProgram(msg) {
 			d.Program = append(d.Program, msg)
 			return
 		}
-		d.Send(msg) // the pane's own message, as the root hands it on
+		// The root drops a message no pane is named in.
+		d.T.Errorf("a bare %T reached the root: a pane's own message travels in a views.PaneMsg", msg)
 	}
 }
 

@@ -138,7 +138,9 @@ func (s *Sim) Context(panes ...views.Registration) views.Context {
 	return views.Context{
 		Client: s.Client, Gate: s.Client.Gate(), Theme: themes.MustGet(themes.Mono), Keys: views.Registry(panes).Keymap(),
 		Clock: s.Clock.Now, OrgID: apisim.DemoOrgID, OrgName: "Demo-Org",
-		GroupID: apisim.DemoPaymentsID, ProjectName: "payments", Poll: views.DefaultPoll,
+		GroupID: apisim.DemoPaymentsID, ProjectName: "payments",
+		Poll:  views.DefaultPoll.WithDefaults(views.Registry(panes).PollDefaults()),
+		Timer: Timer,
 	}
 }
 

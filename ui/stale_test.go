@@ -1,0 +1,59 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// An outage: the pane's loads fail, and the header and the pane say what is
+// stale, since when and the last error, instead of "updated … ● live";
+// recovery is automatic (the next load) and shown.
+func TestOutageShowsStalenessAndRecovery(t *testing.T) {
+	api := newFakeAPI(t, orgOwner())
+	m := newModel(t, api, nil)
+	d := newDriver(t, m, 120, 30)
+	d.Settle()
+	require.Equal(t, phaseReady, m.phase)
+	header := func() string { return strings.SplitN(d.Screen(), "\n", 2)[0] }
+	require.Contains(t, header(), "● live")
+	require.Contains(t, d.Screen(), "OUTSIDE_METRIC_THRESHOLD")
+
+	api.down.Store(true)
+	d.Press("r")
+	d.Settle()
+	assert.Contains(t, header(), "✗ stale since 09:30:00 · 503 SERVICE_UNAVAILABLE")
+	assert.NotContains(t, header(), "● live")
+	assert.NotContains(t, header(), "updated")
+	lines := strings.Split(d.Screen(), "\n")
+	paneLast := lines[len(lines)-3]
+	assert.Contains(t, paneLast, "Alerts data stale since 09:30:00 (shown as of 09:30:00)")
+	assert.Contains(t, paneLast, "503")
+	assert.Contains(t, d.Screen(), "OUTSIDE_METRIC_THRESHOLD", "the last good list stays")
+
+	api.down.Store(false)
+	d.Press("r")
+	d.Settle()
+	assert.Contains(t, header(), "● live")
+	assert.NotContains(t, header(), "stale")
+	assert.NotContains(t, d.Screen(), "data stale since")
+	assert.Contains(t, d.Screen(), "alerts live again")
+}
+
+// After a 429 the scheduler holds requests until Retry-After; the header
+// says so.
+func TestHeaderSaysWhenRateLimited(t *testing.T) {
+	api := newFakeAPI(t, orgOwner())
+	m := newModel(t, api, nil)
+	d := newDriver(t, m, 160, 30)
+	d.Settle()
+	require.NotContains(t, d.Screen(), "rate limited")
+	api.limited.Store(true)
+	d.Press("r")
+	d.Settle()
+	header := strings.SplitN(d.Screen(), "\n", 2)[0]
+	assert.Regexp(t, `rate limited: next refresh in (1[0-9]|20) s`, header)
+	assert.Contains(t, header, "429 RATE_LIMITED_TOKEN_BUCKET")
+}

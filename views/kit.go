@@ -1,0 +1,358 @@
+package views
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
+)
+
+// Base is what every pane embeds: its context, size, visibility, the `p`
+// pause, the poll loop with the one poll policy, and the health of its
+// loads (last success, last error) for the staleness the header and the
+// pane show. Panes call Handle first in Update; it does the shared message
+// handling once.
+type Base struct {
+	id    ID
+	Ctx   Context
+	W, H  int
+	shown bool
+	// paused is the root's `p`.
+	paused bool
+	state  func() PollState
+	poll   Poller
+	health Health
+	// failures counts loads in a row that failed; retryAfter is the last
+	// failure's Retry-After.
+	failures   int
+	retryAfter time.Duration
+	// inPoll is set while the pane builds a poll round: its requests carry
+	// the pane's tag, so the scheduler holds them while the pane is hidden.
+	inPoll bool
+}
+
+// PollState is what the pane tells the policy about itself.
+type PollState struct {
+	// Off: nothing to poll (no project or cluster chosen, nothing moving
+	// that this pane polls for, a tail the user stopped).
+	Off bool
+	// Moving: something shown is changing (a build, a restore): poll at
+	// the fast interval.
+	Moving bool
+	// Watching: a job this session started is unfinished; the pane keeps
+	// polling while hidden, at background priority.
+	Watching bool
+	// Fast, when set, is the pane's own rhythm while something moves
+	// (instead of the context's Poll.Fast).
+	Fast time.Duration
+}
+
+// NewBase starts a pane's base; state reports the pane's poll state (nil:
+// always polls while visible).
+func NewBase(id ID, ctx Context, state func() PollState) Base {
+	if state == nil {
+		state = func() PollState { return PollState{} }
+	}
+	return Base{id: id, Ctx: ctx, state: state}
+}
+
+// PaneID is the pane's id.
+func (b *Base) PaneID() ID { return b.id }
+
+// Visible reports whether the pane is on screen.
+func (b *Base) Visible() bool { return b.shown }
+
+// Paused reports whether live updates are paused (`p`).
+func (b *Base) Paused() bool { return b.paused || b.Ctx.Paused }
+
+// SetVisible records visibility, tells the scheduler whether the pane's
+// background polls may go and (re)arms or stops the poll loop.
+func (b *Base) SetVisible(v bool) tea.Cmd {
+	b.shown = v
+	return b.Arm()
+}
+
+// Health is the pane's loads' freshness: the last success, and since when
+// and why its loads fail.
+func (b *Base) Health() Health { return b.health }
+
+// Handle does the shared message handling: a poll tick (poll is the
+// pane's poll round; current ticks only), `p`, a context change (health
+// forgotten on a new scope; the pane still sees the message and stores the
+// new context) and the bookkeeping
+// of every result. done means the message is consumed.
+func (b *Base) Handle(msg tea.Msg, poll func() tea.Cmd) (cmd tea.Cmd, done bool) {
+	switch msg := msg.(type) {
+	case PollTickMsg:
+		if !b.poll.Current(msg) {
+			return nil, true
+		}
+		b.inPoll = true
+		c := poll()
+		b.inPoll = false
+		if c != nil {
+			return c, true // re-armed when the load answers
+		}
+		return b.Arm(), true
+	case PauseMsg:
+		b.paused = msg.Paused
+		return b.Arm(), true
+	case ContextChangedMsg:
+		// The pane stores the new context itself, after comparing.
+		if msg.Reload(b.Ctx) {
+			b.health, b.failures, b.retryAfter = Health{}, 0, 0
+		}
+		return nil, false
+	case RefreshMsg:
+		b.failures, b.retryAfter = 0, 0
+		return nil, false
+	case Routed:
+		return b.observe(msg.Route()), false
+	}
+	return nil, false
+}
+
+// observe records a load's outcome and re-arms the loop after it.
+func (b *Base) observe(r Route) tea.Cmd {
+	if !r.Load {
+		return nil
+	}
+	now := b.Ctx.WallNow()
+	if r.Err != nil {
+		if errors.Is(r.Err, context.Canceled) {
+			return nil
+		}
+		b.failures++
+		b.retryAfter = 0
+		var e *apiclient.Error
+		if errors.As(r.Err, &e) {
+			b.retryAfter = e.RetryAfter
+		}
+		if b.health.StaleSince.IsZero() {
+			b.health.StaleSince = now
+		}
+		b.health.Err = r.Err
+		return b.Arm()
+	}
+	var cmd tea.Cmd
+	if !b.health.StaleSince.IsZero() && b.shown {
+		cmd = Toast(fmt.Sprintf("%s live again after %s stale", b.id, roundDur(now.Sub(b.health.StaleSince))), false)
+	}
+	b.failures, b.retryAfter = 0, 0
+	b.health = Health{OK: now}
+	return tea.Batch(cmd, b.Arm())
+}
+
+// Arm applies the poll policy: stopped while paused, while the pane says
+// it is off, or while hidden and watching nothing; else the pane's
+// interval (its registration's, or the profile's [poll]), the fast one
+// while something moves, doubled per failed load up to the slow one and
+// never sooner than a 429's Retry-After. Hidden panes' background polls
+// are paused in the client's scheduler; watched jobs still go.
+func (b *Base) Arm() tea.Cmd {
+	st := b.state()
+	b.schedule(st)
+	if b.Paused() || st.Off || (!b.shown && !st.Watching) || b.Ctx.Client == nil {
+		b.poll.Stop()
+		return nil
+	}
+	return b.poll.ArmWith(b.Ctx.Timer, b.id, b.Interval())
+}
+
+// Stop ends the poll loop until the next Arm.
+func (b *Base) Stop() { b.poll.Stop() }
+
+// Polling reports whether a poll tick is pending.
+func (b *Base) Polling() bool { return b.poll.Armed() }
+
+// Tick is the pending tick's message (tests deliver it instead of waiting).
+func (b *Base) Tick() PollTickMsg { return b.poll.Tick() }
+
+// Interval is the policy's next delay for the pane's current state.
+func (b *Base) Interval() time.Duration {
+	st := b.state()
+	d := b.Ctx.Poll.Every(b.id)
+	if d <= 0 {
+		d = DefaultPoll.Normal
+	}
+	if st.Moving || (!b.shown && st.Watching) {
+		f := st.Fast
+		if f <= 0 {
+			f = b.Ctx.Poll.Fast
+		}
+		if f > 0 && f < d {
+			d = f
+		}
+	}
+	if b.failures > 0 {
+		slow := b.Ctx.Poll.Slow
+		if slow <= 0 {
+			slow = DefaultPoll.Slow
+		}
+		for i := 0; i < b.failures && d < slow; i++ {
+			d *= 2
+		}
+		d = min(d, max(slow, b.Ctx.Poll.Every(b.id)))
+		d = max(d, b.retryAfter)
+	}
+	return d
+}
+
+func (b *Base) schedule(st PollState) {
+	c := b.Ctx.Client
+	if c == nil || c.Scheduler() == nil {
+		return
+	}
+	if b.shown || st.Watching {
+		c.Scheduler().Resume(string(b.id))
+	} else {
+		c.Scheduler().Pause(string(b.id))
+	}
+}
+
+// priority is the scheduler priority of the pane's reads now.
+func (b *Base) priority() apiclient.Priority {
+	if b.shown {
+		return apiclient.PriorityVisible
+	}
+	return apiclient.PriorityBackground
+}
+
+// Health says how fresh a pane's data is.
+type Health struct {
+	OK         time.Time // the last load that succeeded (wall clock)
+	StaleSince time.Time // the first failed load after OK; zero when fresh
+	Err        error     // the last failed load's error
+}
+
+// Stale reports whether the last load failed.
+func (h Health) Stale() bool { return !h.StaleSince.IsZero() }
+
+// Summary is the header's short form: "stale since 22:14:03 · 503
+// SERVICE_UNAVAILABLE"; empty when fresh.
+func (h Health) Summary() string {
+	if !h.Stale() {
+		return ""
+	}
+	return "stale since " + h.StaleSince.Format("15:04:05") + " · " + ErrorCode(h.Err)
+}
+
+// ErrorCode is an error's short form: the status and errorCode of an API
+// error, else its text.
+func ErrorCode(err error) string {
+	var e *apiclient.Error
+	if errors.As(err, &e) {
+		if e.ErrorCode != "" {
+			return fmt.Sprintf("%d %s", e.Status, e.ErrorCode)
+		}
+		return fmt.Sprintf("%d", e.Status)
+	}
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+func roundDur(d time.Duration) time.Duration {
+	if d < 0 {
+		return 0
+	}
+	return d.Round(time.Second)
+}
+
+// Route is what the root reads of a message addressed to one pane.
+type Route struct {
+	Pane   ID
+	Task   string // the task line text; empty for quiet requests
+	TaskID string
+	Load   bool // the pane's data load: its outcome is the pane's health
+	Err    error
+}
+
+// Routed is a message addressed to one pane: the root hands it to that
+// pane whether or not it is on screen.
+type Routed interface{ Route() Route }
+
+// Result is the typed answer to a request made with Get, Load or Write.
+type Result[T any] struct {
+	Pane  ID
+	Seq   uint64 // from the pane's Seq; compare with Seq.Latest
+	Key   string // which request of the pane this answers ("list", "detail")
+	Task  string
+	Load  bool
+	Value T
+	Err   error
+}
+
+// Route addresses the result to its pane.
+func (r Result[T]) Route() Route {
+	return Route{Pane: r.Pane, Task: r.Task, TaskID: r.TaskID(), Load: r.Load, Err: r.Err}
+}
+
+// TaskID names the task line entry of a result.
+func (r Result[T]) TaskID() string { return taskID(r.Pane, r.Key, r.Seq) }
+
+// Get is a read the pane makes: on-screen priority while the pane is
+// visible, background otherwise; a poll's reads wait in the scheduler
+// while the pane is hidden and watches nothing.
+func Get[T any](b *Base, key string, seq uint64, task string, fn func(context.Context) (T, error)) tea.Cmd {
+	return request(b, b.priority(), false, key, seq, task, fn)
+}
+
+// Load is the pane's data load (its list, its poll): a read whose outcome
+// is the pane's health, and after which the poll loop re-arms.
+func Load[T any](b *Base, key string, seq uint64, task string, fn func(context.Context) (T, error)) tea.Cmd {
+	return request(b, b.priority(), true, key, seq, task, fn)
+}
+
+// Write is a user's write: write priority.
+func Write[T any](b *Base, key string, seq uint64, task string, fn func(context.Context) (T, error)) tea.Cmd {
+	return request(b, apiclient.PriorityWrite, false, key, seq, task, fn)
+}
+
+// Background is work that waits behind every on-screen read and write
+// whether or not the pane is shown (a board's fan-out over many projects):
+// background priority, BackgroundTimeout, and never held by the pane's
+// pause, so a round under way finishes while the pane is hidden (its poll
+// loop starts no new one).
+func Background[T any](b *Base, key string, seq uint64, task string, fn func(context.Context) (T, error)) tea.Cmd {
+	return send(b.id, apiclient.PriorityBackground, "", BackgroundTimeout, false, key, seq, task, fn)
+}
+
+// BackgroundTimeout bounds a Background request: it may wait behind
+// everything else.
+const BackgroundTimeout = 4 * RequestTimeout
+
+// request returns a Cmd that runs fn with a timeout and the scheduler's
+// priority and answers with a Result for the pane. fn runs on another
+// goroutine: it must use only what it captured, never the pane. A non-empty
+// task shows on the task line while the request runs.
+func request[T any](b *Base, prio apiclient.Priority, load bool, key string, seq uint64, task string, fn func(context.Context) (T, error)) tea.Cmd {
+	tag := ""
+	if b.inPoll {
+		tag = string(b.id) // a poll: held while the pane is hidden
+	}
+	return send(b.id, prio, tag, RequestTimeout, load, key, seq, task, fn)
+}
+
+func send[T any](pane ID, prio apiclient.Priority, tag string, timeout time.Duration, load bool, key string, seq uint64, task string, fn func(context.Context) (T, error)) tea.Cmd {
+	run := func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		defer cancel()
+		v, err := fn(apiclient.WithPriority(ctx, prio, tag))
+		return Result[T]{Pane: pane, Key: key, Seq: seq, Task: task, Load: load, Value: v, Err: err}
+	}
+	if task == "" {
+		return run
+	}
+	id := taskID(pane, key, seq)
+	start := func() tea.Msg { return TaskStartMsg{ID: id, Text: task} }
+	return tea.Sequence(start, run)
+}
+
+// PollEvery is the delay the pending tick was armed with.
+func (b *Base) PollEvery() time.Duration { return b.poll.Interval() }

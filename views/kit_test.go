@@ -1,0 +1,104 @@
+package views
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
+)
+
+// timerOnly records the delay of each poll armed, without running it.
+func timerOnly(got *[]time.Duration) Timer {
+	return func(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd {
+		*got = append(*got, d)
+		return func() tea.Msg { return fn(time.Time{}) }
+	}
+}
+
+func TestPollPolicy(t *testing.T) {
+	var armed []time.Duration
+	wall := time.Date(2025, 6, 1, 22, 14, 3, 0, time.UTC)
+	st := PollState{}
+	ctx := Context{Client: &apiclient.Client{}, Poll: DefaultPoll.WithDefaults(map[string]time.Duration{"alerts": 15 * time.Second}),
+		Timer: timerOnly(&armed), Wall: func() time.Time { return wall }}
+	b := NewBase("alerts", ctx, func() PollState { return st })
+
+	assert.Nil(t, b.SetVisible(false), "hidden and watching nothing: no poll")
+	require.NotNil(t, b.SetVisible(true))
+	assert.Equal(t, 15*time.Second, b.PollEvery(), "the pane's own interval")
+	st.Moving = true
+	assert.Equal(t, DefaultPoll.Fast, b.Interval(), "fast while something moves")
+	st = PollState{Watching: true}
+	require.NotNil(t, b.SetVisible(false), "hidden but watching a job: polls")
+	st = PollState{}
+	require.NotNil(t, b.SetVisible(true))
+
+	fail := func(err error) {
+		_, done := b.Handle(Result[int]{Pane: "alerts", Load: true, Err: err}, nil)
+		require.False(t, done, "the pane still sees its result")
+	}
+	fail(&apiclient.Error{Status: 503, ErrorCode: "SERVICE_UNAVAILABLE"})
+	assert.Equal(t, 30*time.Second, b.PollEvery(), "doubled after a failure")
+	assert.Equal(t, "stale since 22:14:03 · 503 SERVICE_UNAVAILABLE", b.Health().Summary())
+	wall = wall.Add(10 * time.Second)
+	for range 5 {
+		fail(errors.New("connection refused"))
+	}
+	assert.Equal(t, DefaultPoll.Slow, b.PollEvery(), "backs off up to the slow interval")
+	assert.Equal(t, "stale since 22:14:03 · connection refused", b.Health().Summary(), "since the first failure; the last error")
+	fail(&apiclient.Error{Status: 429, ErrorCode: "RATE_LIMITED_TOKEN_BUCKET", RetryAfter: 90 * time.Second})
+	assert.Equal(t, 90*time.Second, b.PollEvery(), "never sooner than Retry-After")
+
+	cmd, _ := b.Handle(Result[int]{Pane: "alerts", Load: true}, nil)
+	assert.False(t, b.Health().Stale(), "recovered")
+	assert.Equal(t, wall, b.Health().OK)
+	assert.Equal(t, 15*time.Second, b.PollEvery(), "back to the normal interval")
+	require.NotNil(t, cmd)
+
+	_, done := b.Handle(PauseMsg{Paused: true}, nil)
+	assert.True(t, done)
+	assert.False(t, b.Polling(), "p stops the loop")
+	b.Handle(PauseMsg{Paused: false}, nil)
+	assert.True(t, b.Polling())
+
+	// A stale tick is dropped; the current one runs the pane's poll.
+	old := b.Tick()
+	b.Arm()
+	polled := 0
+	_, done = b.Handle(old, func() tea.Cmd { polled++; return nil })
+	assert.True(t, done)
+	assert.Zero(t, polled)
+	b.Handle(b.Tick(), func() tea.Cmd { polled++; return func() tea.Msg { return nil } })
+	assert.Equal(t, 1, polled)
+	assert.False(t, b.Polling(), "re-armed when the load answers, not before")
+}
+
+func TestRequestsCarryThePanesPriority(t *testing.T) {
+	b := NewBase("alerts", Context{}, nil)
+	var got context.Context
+	fn := func(ctx context.Context) (int, error) { got = ctx; return 0, nil }
+	Get(&b, "list", 1, "", fn)()
+	assert.Equal(t, "background ", priorityOf(got), "hidden: background, not held (a reload the user asked for)")
+	b.poll.armed = true
+	b.Handle(b.Tick(), func() tea.Cmd { Load(&b, "list", 2, "", fn)(); return nil })
+	assert.Equal(t, "background alerts", priorityOf(got), "a hidden pane's poll is held with the pane")
+	b.shown = true
+	Get(&b, "list", 1, "", fn)()
+	assert.Equal(t, "visible ", priorityOf(got))
+	Write(&b, "ack", 1, "", fn)()
+	assert.Equal(t, "write ", priorityOf(got))
+}
+
+func priorityOf(ctx context.Context) string {
+	p, tag, ok := apiclient.PriorityOf(ctx)
+	if !ok {
+		return "none"
+	}
+	return p.String() + " " + tag
+}
