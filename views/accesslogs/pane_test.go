@@ -23,34 +23,23 @@ import (
 	"github.com/dbadmin-tui/dbadmin-tui/views/viewstest"
 )
 
-// env is the pane against apisim on a manual clock, through the shared
-// client, with every request logged.
-type env struct {
-	*viewstest.Driver
-	sim  *viewstest.Sim
-	p    *Pane
-	keys *keymap.KeyMap
-}
+// env is the pane's test environment; ticks fire at once (the test
+// delivers them when it wants a poll).
+type env struct{ *viewstest.Env[*Pane] }
 
 func newEnv(t *testing.T, identity, groupID, cluster string, w, h int) *env {
 	t.Helper()
-	sim := viewstest.NewSim(t, viewstest.SimOptions{Identity: identity})
-	ctx := sim.Context(Registration)
-	ctx.GroupID, ctx.ProjectName, ctx.ClusterName, ctx.Layout = groupID, "", cluster, views.LayoutFor(w)
-	// Ticks fire at once; the test delivers them when it wants a poll.
-	ctx.Poll = views.Poll{Fast: time.Nanosecond, Normal: time.Nanosecond, Slow: time.Nanosecond}
-	e := &env{sim: sim, keys: ctx.Keys, p: newPane(ctx, 0)}
-	e.Driver = viewstest.NewDriver(t, e.p)
-	e.RunTimers()
-	e.p.SetSize(w, h)
-	e.Run(e.p.Init())
-	e.Run(e.p.SetVisible(true))
-	return e
+	return &env{viewstest.Open[*Pane](t, Registration, viewstest.Setup{Identity: identity, Cluster: cluster, Width: w, Height: h, RunTimers: true,
+		New: func(c views.Context) views.Pane { return newPane(c, 0) },
+		Context: func(c *views.Context) {
+			c.GroupID, c.ProjectName = groupID, ""
+			c.Poll = views.Poll{Fast: time.Nanosecond, Normal: time.Nanosecond, Slow: time.Nanosecond}
+		}})}
 }
 
 // advance moves the server clock and polls once.
 func (e *env) advance(d time.Duration) {
-	e.sim.Clock.Advance(d)
+	e.Sim.Clock.Advance(d)
 	e.Tick()
 }
 
@@ -69,8 +58,8 @@ func (e *env) confirm(input string) {
 // shownRecords are the records of the shown lines, oldest first.
 func (e *env) shownRecords() []Record {
 	var out []Record
-	for i := range e.p.st.lv.Len() {
-		out = append(out, *e.p.st.line(i))
+	for i := range e.P.st.lv.Len() {
+		out = append(out, *e.P.st.line(i))
 	}
 	return out
 }
@@ -78,7 +67,7 @@ func (e *env) shownRecords() []Record {
 // serverRecords reads the server's records of [from, to] directly.
 func (e *env) serverRecords(cluster string, from, to time.Time) []apiclient.AccessLog {
 	e.T.Helper()
-	logs, err := e.sim.Client.AccessLogs().ByCluster(context.Background(), e.p.Ctx.GroupID, cluster, apiclient.AccessLogsOptions{Start: &from, End: &to})
+	logs, err := e.Sim.Client.AccessLogs().ByCluster(context.Background(), e.P.Ctx.GroupID, cluster, apiclient.AccessLogsOptions{Start: &from, End: &to})
 	require.NoError(e.T, err)
 	return logs
 }
@@ -113,30 +102,30 @@ func keyCounts(logs []apiclient.AccessLog) map[string]int {
 	return out
 }
 
-func screen(e *env) string { return ansi.Strip(e.p.View()) }
+func screen(e *env) string { return ansi.Strip(e.P.View()) }
 
 // The tail loads the since window, then grows on the clock: every record
 // the server has is shown exactly once, in time order, with one request a
 // poll in steady state.
 func TestTailGrowsWithoutDuplicatesOrGaps(t *testing.T) {
 	e := newEnv(t, "monitoring-admin", apisim.DemoPaymentsID, "payments-rs", 140, 30)
-	require.True(t, e.p.loaded)
-	first := e.p.st.lv.Len()
+	require.True(t, e.P.loaded)
+	first := e.P.st.lv.Len()
 	require.Positive(t, first)
 	floor := viewstest.Start.Add(-defaultSince)
 	for _, d := range []time.Duration{3 * time.Second, 17 * time.Second, time.Second, 45 * time.Second, 2 * time.Second, 90 * time.Second} {
-		before := e.sim.Count("dbAccessHistory")
+		before := e.Sim.Count("dbAccessHistory")
 		e.advance(d)
-		assert.LessOrEqual(t, e.sim.Count("dbAccessHistory")-before, 2, "a poll is one request, two when checking a long answer")
+		assert.LessOrEqual(t, e.Sim.Count("dbAccessHistory")-before, 2, "a poll is one request, two when checking a long answer")
 	}
-	assert.Greater(t, e.p.st.lv.Len(), first, "the tail grew")
+	assert.Greater(t, e.P.st.lv.Len(), first, "the tail grew")
 	// Let late records arrive, then compare with the server's own answer.
 	e.advance(10 * time.Second)
-	want := keyCounts(e.serverRecords("payments-rs", floor, e.p.win.Newest().Add(999*time.Millisecond)))
+	want := keyCounts(e.serverRecords("payments-rs", floor, e.P.win.Newest().Add(999*time.Millisecond)))
 	got := map[string]int{}
 	var prev time.Time
 	for _, r := range e.shownRecords() {
-		if r.At.After(e.p.win.Newest()) {
+		if r.At.After(e.P.win.Newest()) {
 			continue
 		}
 		got[r.key()]++
@@ -154,23 +143,23 @@ func TestTailGrowsWithoutDuplicatesOrGaps(t *testing.T) {
 func TestTailRereadsLittle(t *testing.T) {
 	e := newEnv(t, "monitoring-admin", apisim.DemoPaymentsID, "payments-rs", 140, 30)
 	e.advance(5 * time.Second) // the poll that measures the lag
-	read0, fresh0 := e.p.win.Counts()
-	req0 := e.sim.Count("dbAccessHistory")
+	read0, fresh0 := e.P.win.Counts()
+	req0 := e.Sim.Count("dbAccessHistory")
 	const polls = 120 // ten minutes at the default 5 s
 	for range polls {
 		e.advance(5 * time.Second)
 	}
-	read, fresh := e.p.win.Counts()
+	read, fresh := e.P.win.Counts()
 	read, fresh = read-read0, fresh-fresh0
-	t.Logf("%d polls: %d records received, %d new (%.1f%% re-read), lag %s", polls, read, fresh, 100*float64(read-fresh)/float64(fresh), e.p.win.Lag)
+	t.Logf("%d polls: %d records received, %d new (%.1f%% re-read), lag %s", polls, read, fresh, 100*float64(read-fresh)/float64(fresh), e.P.win.Lag)
 	require.Greater(t, fresh, polls, "the stream brings records")
 	assert.LessOrEqual(t, float64(read-fresh), 0.2*float64(fresh), "re-read %d for %d new", read-fresh, fresh)
-	assert.LessOrEqual(t, e.sim.Count("dbAccessHistory")-req0, polls+2, "one request a poll (and one checking a long answer)")
-	assert.LessOrEqual(t, e.p.win.Lag, 6*time.Second, "the lag follows the server's (under 4 s)")
-	want := keyCounts(e.serverRecords("payments-rs", viewstest.Start.Add(-defaultSince), e.p.win.Newest().Add(999*time.Millisecond)))
+	assert.LessOrEqual(t, e.Sim.Count("dbAccessHistory")-req0, polls+2, "one request a poll (and one checking a long answer)")
+	assert.LessOrEqual(t, e.P.win.Lag, 6*time.Second, "the lag follows the server's (under 4 s)")
+	want := keyCounts(e.serverRecords("payments-rs", viewstest.Start.Add(-defaultSince), e.P.win.Newest().Add(999*time.Millisecond)))
 	got := map[string]int{}
 	for _, r := range e.shownRecords() {
-		if !r.At.After(e.p.win.Newest()) {
+		if !r.At.After(e.P.win.Newest()) {
 			got[r.key()]++
 		}
 	}
@@ -180,17 +169,17 @@ func TestTailRereadsLittle(t *testing.T) {
 // Hidden, the pane stops polling; shown again, it catches up with no gap.
 func TestTailCatchesUpAfterBeingHidden(t *testing.T) {
 	e := newEnv(t, "monitoring-admin", apisim.DemoPaymentsID, "payments-prod", 120, 24)
-	e.Run(e.p.SetVisible(false))
+	e.Run(e.P.SetVisible(false))
 	e.Ticks = nil
-	n := e.sim.Count("dbAccessHistory")
-	e.sim.Clock.Advance(10 * time.Minute)
-	assert.Equal(t, n, e.sim.Count("dbAccessHistory"), "no request while hidden")
-	e.Run(e.p.SetVisible(true))
+	n := e.Sim.Count("dbAccessHistory")
+	e.Sim.Clock.Advance(10 * time.Minute)
+	assert.Equal(t, n, e.Sim.Count("dbAccessHistory"), "no request while hidden")
+	e.Run(e.P.SetVisible(true))
 	e.advance(10 * time.Second)
-	want := keyCounts(e.serverRecords("payments-prod", viewstest.Start.Add(-defaultSince), e.p.win.Newest().Add(999*time.Millisecond)))
+	want := keyCounts(e.serverRecords("payments-prod", viewstest.Start.Add(-defaultSince), e.P.win.Newest().Add(999*time.Millisecond)))
 	got := map[string]int{}
 	for _, r := range e.shownRecords() {
-		if !r.At.After(e.p.win.Newest()) {
+		if !r.At.After(e.P.win.Newest()) {
 			got[r.key()]++
 		}
 	}
@@ -201,10 +190,10 @@ func TestTailCatchesUpAfterBeingHidden(t *testing.T) {
 // clears; the summary names the burst's address.
 func TestFilters(t *testing.T) {
 	e := newEnv(t, "monitoring-admin", apisim.DemoPaymentsID, "payments-rs", 140, 30)
-	e.p.since = time.Hour
-	e.Run(e.p.restart(""))
-	all := e.p.st.lv.Len()
-	e.action(keysOf(e.keys).FailuresOnly)
+	e.P.since = time.Hour
+	e.Run(e.P.restart(""))
+	all := e.P.st.lv.Len()
+	e.action(keysOf(e.Ctx.Keys).FailuresOnly)
 	fails := e.shownRecords()
 	require.NotEmpty(t, fails)
 	assert.Less(t, len(fails), all)
@@ -212,35 +201,35 @@ func TestFilters(t *testing.T) {
 		require.False(t, r.AuthResult, "a success shown with failures only")
 	}
 	assert.Contains(t, screen(e), "failures only")
-	assert.NotContains(t, strings.Join(strings.Split(screen(e), "\n")[3:e.p.bodyRows()+3], "\n"), " ok ")
+	assert.NotContains(t, strings.Join(strings.Split(screen(e), "\n")[3:e.P.bodyRows()+3], "\n"), " ok ")
 	e.advance(30 * time.Second)
 	for _, r := range e.shownRecords() {
 		require.False(t, r.AuthResult, "a new success slipped through")
 	}
 
 	ip := fails[len(fails)-1].IPAddress
-	e.action(keysOf(e.keys).IPFilter)
+	e.action(keysOf(e.Ctx.Keys).IPFilter)
 	require.Len(t, e.Confirms, 1)
 	assert.NotEmpty(t, e.Confirms[0].Prompt)
 	e.confirm(ip[:strings.LastIndexByte(ip, '.')+1])
 	for _, r := range e.shownRecords() {
 		require.True(t, strings.HasPrefix(r.IPAddress, ip[:strings.LastIndexByte(ip, '.')+1]))
 	}
-	e.action(keysOf(e.keys).IPFilter)
+	e.action(keysOf(e.Ctx.Keys).IPFilter)
 	e.confirm("evil;rm")
 	require.NotEmpty(t, e.Toasts)
 	assert.True(t, e.Toasts[len(e.Toasts)-1].Err)
 	assert.Contains(t, e.Toasts[len(e.Toasts)-1].Text, "evil;rm", "the typed text is kept in the message")
 
 	e.Press("esc")
-	assert.False(t, e.p.st.filter.active(), "esc clears every filter")
-	assert.Equal(t, e.p.st.recN, e.p.st.lv.Len())
-	e.action(keysOf(e.keys).UserFilter)
+	assert.False(t, e.P.st.filter.active(), "esc clears every filter")
+	assert.Equal(t, e.P.st.recN, e.P.st.lv.Len())
+	e.action(keysOf(e.Ctx.Keys).UserFilter)
 	e.confirm("ALICE")
 	for _, r := range e.shownRecords() {
 		require.Equal(t, "alice", r.Username)
 	}
-	assert.Contains(t, e.p.summary, "top failing: ")
+	assert.Contains(t, e.P.summary, "top failing: ")
 }
 
 // Scrolling up pauses the view (polling goes on, the indicator says so);
@@ -248,68 +237,68 @@ func TestFilters(t *testing.T) {
 func TestScrollPausesAndGResumes(t *testing.T) {
 	e := newEnv(t, "monitoring-admin", apisim.DemoPaymentsID, "payments-rs", 120, 20)
 	e.Press("up")
-	assert.False(t, e.p.st.lv.Following())
-	top := e.p.st.lv.Top()
-	n := e.p.st.lv.Len()
+	assert.False(t, e.P.st.lv.Following())
+	top := e.P.st.lv.Top()
+	n := e.P.st.lv.Len()
 	e.advance(time.Minute)
-	assert.Greater(t, e.p.st.lv.Len(), n, "records still arrive while paused")
-	assert.Equal(t, top, e.p.st.lv.Top(), "the view stays put")
+	assert.Greater(t, e.P.st.lv.Len(), n, "records still arrive while paused")
+	assert.Equal(t, top, e.P.st.lv.Top(), "the view stays put")
 	assert.Contains(t, screen(e), "PAUSED")
 	assert.Contains(t, screen(e), "(G resumes)")
-	e.action(keysOf(e.keys).End)
-	assert.True(t, e.p.st.lv.Following())
+	e.action(keysOf(e.Ctx.Keys).End)
+	assert.True(t, e.P.st.lv.Following())
 	assert.Contains(t, screen(e), "following")
 
-	e.action(keysOf(e.keys).Follow)
+	e.action(keysOf(e.Ctx.Keys).Follow)
 	assert.Contains(t, screen(e), "stopped (f follows)")
 	e.Ticks = nil
-	before := e.sim.Count("dbAccessHistory")
-	_, cmd := e.p.Update(views.PollTickMsg{Pane: ID, Gen: 1 << 40})
+	before := e.Sim.Count("dbAccessHistory")
+	_, cmd := e.P.Update(views.PollTickMsg{Pane: ID, Gen: 1 << 40})
 	e.Run(cmd)
-	assert.Equal(t, before, e.sim.Count("dbAccessHistory"), "a stale tick starts nothing")
-	e.action(keysOf(e.keys).Follow)
-	assert.Greater(t, e.sim.Count("dbAccessHistory"), before, "f polls at once")
+	assert.Equal(t, before, e.Sim.Count("dbAccessHistory"), "a stale tick starts nothing")
+	e.action(keysOf(e.Ctx.Keys).Follow)
+	assert.Greater(t, e.Sim.Count("dbAccessHistory"), before, "f polls at once")
 }
 
 // / searches and highlights, n/N move between matches, y copies the
 // selected line; the search shadows the root's filter.
 func TestSearchAndYank(t *testing.T) {
 	e := newEnv(t, "monitoring-admin", apisim.DemoPaymentsID, "payments-rs", 140, 20)
-	e.action(keysOf(e.keys).Search)
+	e.action(keysOf(e.Ctx.Keys).Search)
 	e.confirm("etl-runner")
-	require.GreaterOrEqual(t, e.p.match, 0)
-	first := e.p.match
-	assert.Contains(t, e.p.Selected(), "etl-runner")
-	assert.False(t, e.p.st.lv.Following(), "jumping to a match pauses the view")
-	e.action(keysOf(e.keys).PrevMatch)
-	assert.Less(t, e.p.match, first)
-	assert.Contains(t, e.p.Selected(), "etl-runner")
-	e.action(keysOf(e.keys).NextMatch)
-	assert.Equal(t, first, e.p.match)
-	e.action(keysOf(e.keys).NextMatch)
+	require.GreaterOrEqual(t, e.P.match, 0)
+	first := e.P.match
+	assert.Contains(t, e.P.Selected(), "etl-runner")
+	assert.False(t, e.P.st.lv.Following(), "jumping to a match pauses the view")
+	e.action(keysOf(e.Ctx.Keys).PrevMatch)
+	assert.Less(t, e.P.match, first)
+	assert.Contains(t, e.P.Selected(), "etl-runner")
+	e.action(keysOf(e.Ctx.Keys).NextMatch)
+	assert.Equal(t, first, e.P.match)
+	e.action(keysOf(e.Ctx.Keys).NextMatch)
 	assert.Contains(t, e.Toasts[len(e.Toasts)-1].Text, "wrapped")
-	e.action(keysOf(e.keys).Search)
+	e.action(keysOf(e.Ctx.Keys).Search)
 	e.confirm("no-such-text-anywhere")
 	assert.Contains(t, e.Toasts[len(e.Toasts)-1].Text, "no line contains")
 
-	e.action(keysOf(e.keys).Raw)
-	e.action(keysOf(e.keys).End)
-	assert.True(t, strings.HasPrefix(e.p.Selected(), `{"t":{"$date":`), "raw mode yanks the logLine: %s", e.p.Selected())
+	e.action(keysOf(e.Ctx.Keys).Raw)
+	e.action(keysOf(e.Ctx.Keys).End)
+	assert.True(t, strings.HasPrefix(e.P.Selected(), `{"t":{"$date":`), "raw mode yanks the logLine: %s", e.P.Selected())
 }
 
 // h lists the cluster's hosts; picking one tails only that host through
 // the host route.
 func TestHostTarget(t *testing.T) {
 	e := newEnv(t, "monitoring-admin", apisim.DemoPaymentsID, "payments-rs", 140, 24)
-	e.action(keysOf(e.keys).Hosts)
-	require.NotNil(t, e.p.hostList)
-	require.Len(t, e.p.hostList.items, 4, "whole cluster and three hosts")
+	e.action(keysOf(e.Ctx.Keys).Hosts)
+	require.NotNil(t, e.P.hostList)
+	require.Len(t, e.P.hostList.items, 4, "whole cluster and three hosts")
 	assert.Contains(t, screen(e), "whole cluster payments-rs")
 	e.Press("down")
 	e.Press("enter")
-	host := e.p.host
+	host := e.P.host
 	require.NotEmpty(t, host)
-	assert.Positive(t, e.sim.Count("/dbAccessHistory/processes/"+host))
+	assert.Positive(t, e.Sim.Count("/dbAccessHistory/processes/"+host))
 	for _, r := range e.shownRecords() {
 		require.Equal(t, host, r.Hostname)
 	}
@@ -320,21 +309,21 @@ func TestHostTarget(t *testing.T) {
 // no more requests until r.
 func TestTenantClusterStops(t *testing.T) {
 	e := newEnv(t, "org-owner", apisim.DemoAnalyticsID, "reports-m2", 120, 20)
-	require.NotNil(t, e.p.stopped)
+	require.NotNil(t, e.P.stopped)
 	assert.Contains(t, screen(e), "TENANT_CLUSTER_UNSUPPORTED")
 	assert.Contains(t, screen(e), "M2")
 	assert.Empty(t, e.Ticks, "no poll scheduled")
-	n := e.sim.Count("dbAccessHistory")
+	n := e.Sim.Count("dbAccessHistory")
 	e.Send(views.PauseMsg{Paused: false})
-	assert.Equal(t, n, e.sim.Count("dbAccessHistory"))
+	assert.Equal(t, n, e.Sim.Count("dbAccessHistory"))
 }
 
 // s asks for a file name and writes the shown records as JSON lines; a
 // failed write keeps everything and says why.
 func TestSave(t *testing.T) {
 	e := newEnv(t, "monitoring-admin", apisim.DemoPaymentsID, "payments-rs", 120, 20)
-	e.action(keysOf(e.keys).FailuresOnly)
-	e.action(keysOf(e.keys).Save)
+	e.action(keysOf(e.Ctx.Keys).FailuresOnly)
+	e.action(keysOf(e.Ctx.Keys).Save)
 	require.Len(t, e.Confirms, 1)
 	c := e.Confirms[0]
 	assert.Equal(t, "File name", c.Prompt)
@@ -364,20 +353,20 @@ func TestSave(t *testing.T) {
 	assert.Contains(t, last.Text, path)
 	assert.Contains(t, last.Text, components.Thousands(len(shown)))
 
-	n := e.p.st.lv.Len()
-	e.action(keysOf(e.keys).Save)
+	n := e.P.st.lv.Len()
+	e.action(keysOf(e.Ctx.Keys).Save)
 	e.confirm(path) // exists: not overwritten
 	last = e.Toasts[len(e.Toasts)-1]
 	assert.True(t, last.Err)
 	assert.Contains(t, last.Text, "exists")
-	assert.Equal(t, n, e.p.st.lv.Len(), "the records are kept")
+	assert.Equal(t, n, e.P.st.lv.Len(), "the records are kept")
 }
 
 // An escape sequence in a user name never reaches the terminal.
 func TestServerStringsAreSanitized(t *testing.T) {
 	e := newEnv(t, "monitoring-admin", apisim.DemoPaymentsID, "payments-rs", 140, 40)
-	e.p.since = 24 * time.Hour
-	e.Run(e.p.restart(""))
+	e.P.since = 24 * time.Hour
+	e.Run(e.P.restart(""))
 	// apisim sends "\x1b]0;pwned\x07admin" among the user names; the
 	// client cleans every decoded string, so the stream holds "admin".
 	require.NotEmpty(t, e.shownRecords())
@@ -385,9 +374,9 @@ func TestServerStringsAreSanitized(t *testing.T) {
 		require.NotContains(t, r.Username, "\x1b", "the client's boundary cleans every string")
 		require.NotContains(t, r.Username, "pwned")
 	}
-	e.action(keysOf(e.keys).UserFilter)
+	e.action(keysOf(e.Ctx.Keys).UserFilter)
 	e.confirm("admin")
-	view := e.p.View()
+	view := e.P.View()
 	assert.NotContains(t, view, "\x1b]")
 	assert.NotContains(t, view, "\x07")
 	assert.Contains(t, ansi.Strip(view), "  admin ", "the sequence is dropped, the rest of the name shown")
@@ -403,15 +392,15 @@ func TestScreens(t *testing.T) {
 		{name: "following_wide", w: 140, h: 16},
 		{name: "following_80", w: 80, h: 14},
 		{name: "failures_wrapped", w: 100, h: 16, setup: func(e *env) {
-			e.action(keysOf(e.keys).FailuresOnly)
-			e.action(keysOf(e.keys).Wrap)
+			e.action(keysOf(e.Ctx.Keys).FailuresOnly)
+			e.action(keysOf(e.Ctx.Keys).Wrap)
 		}},
 		{name: "paused_search", w: 120, h: 14, setup: func(e *env) {
-			e.action(keysOf(e.keys).Search)
+			e.action(keysOf(e.Ctx.Keys).Search)
 			e.confirm("bob")
 		}},
-		{name: "hosts", w: 120, h: 12, setup: func(e *env) { e.action(keysOf(e.keys).Hosts) }},
-		{name: "raw", w: 120, h: 10, setup: func(e *env) { e.action(keysOf(e.keys).Raw) }},
+		{name: "hosts", w: 120, h: 12, setup: func(e *env) { e.action(keysOf(e.Ctx.Keys).Hosts) }},
+		{name: "raw", w: 120, h: 10, setup: func(e *env) { e.action(keysOf(e.Ctx.Keys).Raw) }},
 		{name: "clusters", cluster: "-", w: 100, h: 10},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -426,7 +415,7 @@ func TestScreens(t *testing.T) {
 			if tc.setup != nil {
 				tc.setup(e)
 			}
-			view := e.p.View()
+			view := e.P.View()
 			lines := strings.Split(view, "\n")
 			require.Len(t, lines, tc.h)
 			for i, l := range lines {
@@ -443,50 +432,50 @@ func TestScreens(t *testing.T) {
 // cluster; h then lists its hosts; esc goes back to the list.
 func TestClusterListPicksInPane(t *testing.T) {
 	e := newEnv(t, "monitoring-admin", apisim.DemoPaymentsID, "", 120, 14)
-	require.True(t, e.p.clustersLoaded)
-	require.NoError(t, e.p.clustersErr)
+	require.True(t, e.P.clustersLoaded)
+	require.NoError(t, e.P.clustersErr)
 	scr := screen(e)
 	assert.Contains(t, scr, "access logs are per cluster")
 	assert.Contains(t, scr, "3 of 5 deployments keep an access log")
 	assert.Contains(t, scr, "payments-flex")
 	assert.Contains(t, scr, "flex cluster: no access history")
 	assert.Contains(t, scr, "serverless instance: no access history")
-	assert.Zero(t, e.sim.Count("/dbAccessHistory/"), "nothing is tailed before a pick")
+	assert.Zero(t, e.Sim.Count("/dbAccessHistory/"), "nothing is tailed before a pick")
 
 	// The greyed rows come last; enter on one is refused with the reason.
-	e.action(keysOf(e.keys).End)
-	require.Equal(t, "payments-serverless", e.p.clusters[e.p.clusterCursor].name)
+	e.action(keysOf(e.Ctx.Keys).End)
+	require.Equal(t, "payments-serverless", e.P.clusters[e.P.clusterCursor].name)
 	e.Press("enter")
 	require.NotEmpty(t, e.Toasts)
 	last := e.Toasts[len(e.Toasts)-1]
 	assert.True(t, last.Err)
 	assert.Contains(t, last.Text, "payments-serverless")
 	assert.Contains(t, last.Text, "no access history")
-	assert.Zero(t, e.sim.Count("/dbAccessHistory/"))
+	assert.Zero(t, e.Sim.Count("/dbAccessHistory/"))
 
 	// h before a pick says what to do.
-	e.action(keysOf(e.keys).Hosts)
-	assert.Nil(t, e.p.hostList)
+	e.action(keysOf(e.Ctx.Keys).Hosts)
+	assert.Nil(t, e.P.hostList)
 	assert.Contains(t, e.Toasts[len(e.Toasts)-1].Text, "pick a cluster first")
 
-	for e.p.clusters[e.p.clusterCursor].name != "payments-rs" {
+	for e.P.clusters[e.P.clusterCursor].name != "payments-rs" {
 		e.Press("up")
 	}
 	e.Press("enter")
-	assert.Positive(t, e.sim.Count("/dbAccessHistory/clusters/payments-rs"))
+	assert.Positive(t, e.Sim.Count("/dbAccessHistory/clusters/payments-rs"))
 	assert.Contains(t, screen(e), "Access log · cluster payments-rs")
 
-	e.action(keysOf(e.keys).Hosts)
-	require.NotNil(t, e.p.hostList)
+	e.action(keysOf(e.Ctx.Keys).Hosts)
+	require.NotNil(t, e.P.hostList)
 	assert.Contains(t, screen(e), "whole cluster payments-rs")
 	e.Press("esc")
-	assert.Nil(t, e.p.hostList)
+	assert.Nil(t, e.P.hostList)
 
 	e.Press("esc")
 	assert.Contains(t, screen(e), "access logs are per cluster", "esc goes back to the list")
-	before := e.sim.Count("/dbAccessHistory/")
-	e.Run(e.p.SetVisible(true))
-	assert.Equal(t, before, e.sim.Count("/dbAccessHistory/"), "no tail while the list is shown")
+	before := e.Sim.Count("/dbAccessHistory/")
+	e.Run(e.P.SetVisible(true))
+	assert.Equal(t, before, e.Sim.Count("/dbAccessHistory/"), "no tail while the list is shown")
 }
 
 // A project whose clusters are all shared-tier or dedicated shows the
@@ -514,9 +503,9 @@ func TestSaveGoesToTheExportDirectory(t *testing.T) {
 	t.Chdir(t.TempDir())
 	e := newEnv(t, "monitoring-admin", apisim.DemoPaymentsID, "payments-rs", 120, 20)
 	dir := filepath.Join(t.TempDir(), "state", "dbadmin-tui", "exports")
-	e.p.Ctx.ExportDir = dir
+	e.P.Ctx.ExportDir = dir
 	for _, input := range []string{"", "mine.jsonl"} {
-		e.action(keysOf(e.keys).Save)
+		e.action(keysOf(e.Ctx.Keys).Save)
 		e.confirm(input)
 		last := e.Toasts[len(e.Toasts)-1]
 		require.False(t, last.Err, last.Text)
@@ -545,9 +534,9 @@ func TestNarrowColumnsAndWarningsAreTheLastCut(t *testing.T) {
 	for _, w := range []int{80, 100, 120, 200} {
 		e := newEnv(t, "monitoring-admin", apisim.DemoPaymentsID, "payments-rs", w, 16)
 		e.advance(20 * time.Second)
-		e.action(keysOf(e.keys).FailuresOnly)
-		e.p.truncated = true
-		view := ansi.Strip(e.p.View())
+		e.action(keysOf(e.Ctx.Keys).FailuresOnly)
+		e.P.truncated = true
+		view := ansi.Strip(e.P.View())
 		lines := strings.Split(view, "\n")
 		require.Len(t, lines, 16)
 		for i, l := range lines {
@@ -572,7 +561,7 @@ func TestNarrowColumnsAndWarningsAreTheLastCut(t *testing.T) {
 		}
 	}
 	e := newEnv(t, "monitoring-admin", apisim.DemoPaymentsID, "", 80, 10)
-	view := ansi.Strip(e.p.View())
+	view := ansi.Strip(e.P.View())
 	assert.Contains(t, view, "for every pane)", "the hint wraps, not cut")
 	assert.NotContains(t, view, "…")
 }

@@ -20,7 +20,7 @@ import (
 func TestDeepOrHugeAlertConfigIsSummarised(t *testing.T) {
 	e := newPaneEnv(t)
 	var base apiclient.AlertConfig
-	for _, c := range e.p.configs {
+	for _, c := range e.P.configs {
 		if base.ID == "" || c.ID < base.ID {
 			base = c
 		}
@@ -42,23 +42,23 @@ func TestDeepOrHugeAlertConfigIsSummarised(t *testing.T) {
 		{deep, `configuration too large to show \(\d+ KB, depth 3001\); y copies it, E opens it in \$EDITOR`},
 		{huge, `configuration too large to show \(2\d\d KB, depth \d\); y copies it, E opens it in \$EDITOR`},
 	} {
-		e.p.configs[tc.c.ID] = tc.c
-		e.p.mode, e.p.cfgDetailID = modeConfigDetail, tc.c.ID
-		e.p.renderConfigDetail()
+		e.P.configs[tc.c.ID] = tc.c
+		e.P.mode, e.P.cfgDetailID = modeConfigDetail, tc.c.ID
+		e.P.renderConfigDetail()
 		// the markdown source, its escapes taken out
-		screen := strings.ReplaceAll(e.p.detail.Source(), "\\", "")
+		screen := strings.ReplaceAll(e.P.detail.Source(), "\\", "")
 		assert.Regexp(t, tc.summary, screen, tc.c.ID)
 		assert.NotContains(t, screen, `"eventTypeName":`, "no JSON shown")
 		assert.LessOrEqual(t, strings.Count(screen, "host-"), maxListed)
 		var back apiclient.AlertConfig
-		require.NoError(t, json.Unmarshal([]byte(e.p.Selected()), &back), "y copies the configuration as JSON")
+		require.NoError(t, json.Unmarshal([]byte(e.P.Selected()), &back), "y copies the configuration as JSON")
 		assert.Equal(t, tc.c.ID, back.ID)
 		assert.Len(t, back.Matchers, len(tc.c.Matchers))
 	}
-	assert.Contains(t, e.p.detail.Source(), fmt.Sprintf("… %d more (y copies the configuration)", len(huge.Matchers)-maxListed))
+	assert.Contains(t, e.P.detail.Source(), fmt.Sprintf("… %d more (y copies the configuration)", len(huge.Matchers)-maxListed))
 
-	e.p.cfgDetailID = base.ID
-	e.p.renderConfigDetail()
-	assert.Contains(t, e.p.detail.Source(), `"eventTypeName": "`+base.EventTypeName+`"`)
-	assert.Equal(t, base.ID, e.p.Selected(), "a configuration shown whole: y copies its id")
+	e.P.cfgDetailID = base.ID
+	e.P.renderConfigDetail()
+	assert.Contains(t, e.P.detail.Source(), `"eventTypeName": "`+base.EventTypeName+`"`)
+	assert.Equal(t, base.ID, e.P.Selected(), "a configuration shown whole: y copies its id")
 }

@@ -20,25 +20,25 @@ func TestJSONEditRefusesSyntaxErrorsAtTheirLineAndKeepsTheText(t *testing.T) {
 	e := newPaneEnv(t)
 	bad := strings.Replace(configTemplate, `"enabled": true,`, `"enabled": true`, 1) // noticed at the next member: line 4 of the text, 6 of the file
 	e.Send(views.EditedFile(configTemplate, jsonFile(bad)))
-	toasts := e.toasts()
+	toasts := e.ToastTexts()
 	require.NotEmpty(t, toasts)
 	assert.Contains(t, toasts[len(toasts)-1], "alert configuration not saved: line 6, column 3: JSON syntax error")
 	assert.Contains(t, toasts[len(toasts)-1], "your JSON is kept")
-	assert.Equal(t, bad, e.p.cfgDraft, "the text is kept, header dropped")
-	assert.Empty(t, e.p.cfgEdit)
-	assert.Empty(t, e.sim.Writes())
+	assert.Equal(t, bad, e.P.cfgDraft, "the text is kept, header dropped")
+	assert.Empty(t, e.P.cfgEdit)
+	assert.Empty(t, e.Sim.Writes())
 
 	// The editor failing keeps what it left too, and says so.
 	e.Send(views.EditedMsg{Key: "cfg-1", Text: "{\"eventTypeName\":", Err: assert.AnError})
-	toasts = e.toasts()
+	toasts = e.ToastTexts()
 	assert.Contains(t, toasts[len(toasts)-1], "edit as JSON: ")
-	assert.Equal(t, "{\"eventTypeName\":", e.p.cfgDraft)
-	assert.Equal(t, "cfg-1", e.p.cfgEdit)
+	assert.Equal(t, "{\"eventTypeName\":", e.P.cfgDraft)
+	assert.Equal(t, "cfg-1", e.P.cfgEdit)
 
 	e.Send(views.EditedFile(configTemplate, jsonFile("// nothing but comments")))
-	toasts = e.toasts()
+	toasts = e.ToastTexts()
 	assert.Contains(t, toasts[len(toasts)-1], "empty document, nothing saved")
-	assert.Empty(t, e.sim.Writes())
+	assert.Empty(t, e.Sim.Writes())
 }
 
 func TestJSONEditIgnoresCommentsAndAsksBeforeSending(t *testing.T) {
@@ -52,11 +52,11 @@ func TestJSONEditIgnoresCommentsAndAsksBeforeSending(t *testing.T) {
 	assert.Empty(t, id, "a create")
 	assert.True(t, strings.HasPrefix(body, `{"eventTypeName":"HOST_DOWN","enabled":true`), body)
 	assert.NotContains(t, body, "payments clusters")
-	assert.Empty(t, e.sim.Writes(), "nothing before yes")
+	assert.Empty(t, e.Sim.Writes(), "nothing before yes")
 
 	a := confirm.Action
 	a.Confirmed = true
 	e.Send(a)
-	require.Len(t, e.sim.Writes(), 1)
-	assert.Contains(t, e.sim.Writes()[0], "POST ")
+	require.Len(t, e.Sim.Writes(), 1)
+	assert.Contains(t, e.Sim.Writes()[0], "POST ")
 }

@@ -18,44 +18,26 @@ import (
 	"github.com/dbadmin-tui/dbadmin-tui/views/viewstest"
 )
 
-// paneEnv is the pane alone against apisim, driven as the root would.
-type paneEnv struct {
-	*viewstest.Driver
-	sim *viewstest.Sim
-	p   *Pane
-}
+// paneEnv is the pane's test environment, opened but not shown, with no
+// organization known (as before the root has read the project).
+type paneEnv struct{ *viewstest.Env[*Pane] }
 
 func newPaneEnv(t *testing.T) *paneEnv {
 	t.Helper()
-	sim := viewstest.NewSim(t, viewstest.SimOptions{Gate: viewstest.GateUnknownRoles})
-	ctx := sim.Context(Registration)
-	ctx.OrgID, ctx.OrgName = "", ""
-	e := &paneEnv{sim: sim, p: New(ctx).(*Pane)}
-	e.Driver = viewstest.NewDriver(t, e.p)
-	e.p.SetSize(120, 30)
-	e.Run(e.p.Init())
-	return e
-}
-
-// toasts are the texts of the toasts so far.
-func (e *paneEnv) toasts() []string {
-	var out []string
-	for _, t := range e.Toasts {
-		out = append(out, t.Text)
-	}
-	return out
+	return &paneEnv{viewstest.Open[*Pane](t, Registration, viewstest.Setup{Gate: viewstest.GateUnknownRoles, Hidden: true,
+		Context: func(c *views.Context) { c.OrgID, c.OrgName = "", "" }})}
 }
 
 func TestBellRingsOnceForNewLoudOpenAlerts(t *testing.T) {
 	e := newPaneEnv(t)
-	require.True(t, e.p.loaded)
-	require.Greater(t, len(e.p.alerts), 150, "every page, not the first 100")
+	require.True(t, e.P.loaded)
+	require.Greater(t, len(e.P.alerts), 150, "every page, not the first 100")
 	assert.Zero(t, e.Bells(), "the first load is not news")
 
 	ctx := context.Background()
 	zero := 0
 	for _, sev := range []apiclient.Severity{apiclient.SeverityCritical, apiclient.SeverityInfo} {
-		_, err := e.sim.Client.AlertConfigs().Create(ctx, apisim.DemoPaymentsID, apiclient.AlertConfig{Enabled: true,
+		_, err := e.Sim.Client.AlertConfigs().Create(ctx, apisim.DemoPaymentsID, apiclient.AlertConfig{Enabled: true,
 			EventTypeName: "FTDC_SETTINGS_UPDATED", SeverityOverride: sev, Matchers: []apiclient.Matcher{{FieldName: "CLUSTER_NAME", Operator: apiclient.MatchEquals, Value: map[apiclient.Severity]string{apiclient.SeverityCritical: "payments-rs", apiclient.SeverityInfo: "payments-prod"}[sev]}},
 			Notifications: []apiclient.Notification{{TypeName: apiclient.NotifyEmail, EmailAddress: "a@example.com", DelayMin: &zero, IntervalMin: 60}}})
 		require.NoError(t, err)
@@ -69,7 +51,7 @@ func TestBellRingsOnceForNewLoudOpenAlerts(t *testing.T) {
 	e.raiseIncident("payments-rs")
 	e.Send(views.RefreshMsg{})
 	assert.Equal(t, 1, e.Bells())
-	assert.Contains(t, strings.Join(e.toasts(), "\n"), "new CRITICAL alert: FTDC_SETTINGS_UPDATED on payments-rs (and 1 more)")
+	assert.Contains(t, strings.Join(e.ToastTexts(), "\n"), "new CRITICAL alert: FTDC_SETTINGS_UPDATED on payments-rs (and 1 more)")
 	e.Send(views.RefreshMsg{})
 	assert.Equal(t, 1, e.Bells(), "once per alert")
 }
@@ -77,35 +59,35 @@ func TestBellRingsOnceForNewLoudOpenAlerts(t *testing.T) {
 // raiseIncident raises an incident through the simulator's control API.
 func (e *paneEnv) raiseIncident(cluster string) {
 	e.T.Helper()
-	e.sim.Clock.Advance(time.Minute)
-	e.sim.Control("POST", "/incidents", fmt.Sprintf(`{"groupId":%q,"eventTypeName":"FTDC_SETTINGS_UPDATED","clusterName":%q}`, apisim.DemoPaymentsID, cluster))
+	e.Sim.Clock.Advance(time.Minute)
+	e.Sim.Control("POST", "/incidents", fmt.Sprintf(`{"groupId":%q,"eventTypeName":"FTDC_SETTINGS_UPDATED","clusterName":%q}`, apisim.DemoPaymentsID, cluster))
 }
 
 func TestConfigToggleDeleteAndFormCreate(t *testing.T) {
 	e := newPaneEnv(t)
 	e.Send(views.ActionMsg{Name: actConfigs})
-	require.Equal(t, modeConfigs, e.p.mode)
-	first := e.p.cfgTable.SelectedID()
-	was := e.p.configs[first].Enabled
+	require.Equal(t, modeConfigs, e.P.mode)
+	first := e.P.cfgTable.SelectedID()
+	was := e.P.configs[first].Enabled
 
 	// t: only enabled changes, on the server too.
 	e.Send(views.ActionMsg{Name: actToggle})
-	got, err := e.sim.Client.AlertConfigs().Get(context.Background(), apisim.DemoPaymentsID, first)
+	got, err := e.Sim.Client.AlertConfigs().Get(context.Background(), apisim.DemoPaymentsID, first)
 	require.NoError(t, err)
 	assert.Equal(t, !was, got.Enabled)
-	assert.Equal(t, []string{"PATCH /api/atlas/v2/groups/" + apisim.DemoPaymentsID + "/alertConfigs/" + first}, e.sim.Writes())
+	assert.Equal(t, []string{"PATCH /api/atlas/v2/groups/" + apisim.DemoPaymentsID + "/alertConfigs/" + first}, e.Sim.Writes())
 
 	// d asks first (default No lives in the root); nothing is sent before yes.
 	e.Send(views.ActionMsg{Name: actDelete})
 	confirm := e.LastConfirm()
 	require.Equal(t, first, confirm.Action.Target)
-	assert.Len(t, e.sim.Writes(), 1)
+	assert.Len(t, e.Sim.Writes(), 1)
 	a := confirm.Action
 	a.Confirmed = true
 	e.Send(a)
-	_, err = e.sim.Client.AlertConfigs().Get(context.Background(), apisim.DemoPaymentsID, first)
+	_, err = e.Sim.Client.AlertConfigs().Get(context.Background(), apisim.DemoPaymentsID, first)
 	require.Error(t, err, "deleted")
-	assert.NotContains(t, e.p.cfgOrder, first)
+	assert.NotContains(t, e.P.cfgOrder, first)
 
 	// n: the form is validated before anything is sent.
 	e.Send(views.ActionMsg{Name: actNewConfig})
@@ -126,11 +108,11 @@ func TestConfigToggleDeleteAndFormCreate(t *testing.T) {
 			assert.Error(t, f.Validate(v, values), f.Key)
 		}
 	}
-	before := len(e.sim.Writes())
+	before := len(e.Sim.Writes())
 	e.Send(views.ActionMsg{Name: actNewConfig, Confirmed: true, Form: formConfig, Values: values})
-	require.Len(t, e.sim.Writes(), before+1)
+	require.Len(t, e.Sim.Writes(), before+1)
 	found := false
-	for _, c := range e.p.configs {
+	for _, c := range e.P.configs {
 		if c.EventTypeName == "HOST_DOWN" && c.SeverityOverride == apiclient.SeverityCritical && len(c.Matchers) == 2 {
 			found = true
 			assert.Equal(t, apiclient.NotifyWebhook, c.Notifications[0].TypeName)

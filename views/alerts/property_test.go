@@ -62,7 +62,7 @@ func listed(t *testing.T, p *Pane, f views.FormMsg, include bool) []segment {
 // listed, in its order, every time.
 func TestBulkAckActsOnExactlyWhatItLists(t *testing.T) {
 	e := newPaneEnv(t)
-	e.p.SetSize(120, 60)
+	e.P.SetSize(120, 60)
 	filters := []string{"", "", "NO_PRIMARY", "payments-rs", "OUTSIDE", "!OPEN", "CPS", "zzz"}
 	keys := []tea.KeyPressMsg{
 		{Code: tea.KeySpace, Text: " "},
@@ -89,13 +89,13 @@ func TestBulkAckActsOnExactlyWhatItLists(t *testing.T) {
 				e.Action(actStatus)
 			}
 		}
-		if e.p.mode != modeList {
+		if e.P.mode != modeList {
 			e.Press("esc")
 		}
-		forms, mark := len(e.Forms), e.sim.Mark()
+		forms, mark := len(e.Forms), e.Sim.Mark()
 		e.Action(actAck)
 		if len(e.Forms) == forms {
-			require.Empty(t, e.sim.WritesSince(mark), "seed %d: refused, and nothing sent", seed)
+			require.Empty(t, e.Sim.WritesSince(mark), "seed %d: refused, and nothing sent", seed)
 			continue
 		}
 		f := e.Forms[len(e.Forms)-1]
@@ -105,11 +105,11 @@ func TestBulkAckActsOnExactlyWhatItLists(t *testing.T) {
 				withHidden++
 			}
 		}
-		want := listed(t, e.p, f, include)
+		want := listed(t, e.P, f, include)
 		require.NoError(t, e.Submit(components.FormValues{"until": untilForever, "comment": "seed " + strconv.FormatUint(seed, 10),
 			"hidden": strconv.FormatBool(include)}))
 		var got []string
-		for _, w := range e.sim.WritesSince(mark) {
+		for _, w := range e.Sim.WritesSince(mark) {
 			require.True(t, strings.HasPrefix(w, "PATCH "), w)
 			got = append(got, path.Base(w))
 		}

@@ -35,13 +35,13 @@ func fill(p *Pane, as []apiclient.Alert) {
 func (e *paneEnv) raise(cluster string) (string, []string) {
 	e.T.Helper()
 	zero := 0
-	_, err := e.sim.Client.AlertConfigs().Create(context.Background(), apisim.DemoPaymentsID, apiclient.AlertConfig{Enabled: true,
+	_, err := e.Sim.Client.AlertConfigs().Create(context.Background(), apisim.DemoPaymentsID, apiclient.AlertConfig{Enabled: true,
 		EventTypeName: "FTDC_SETTINGS_UPDATED", SeverityOverride: apiclient.SeverityWarning,
 		Matchers:      []apiclient.Matcher{{FieldName: "CLUSTER_NAME", Operator: apiclient.MatchEquals, Value: cluster}},
 		Notifications: []apiclient.Notification{{TypeName: apiclient.NotifyEmail, EmailAddress: "a@example.com", DelayMin: &zero, IntervalMin: 60}}})
 	require.NoError(e.T, err)
-	e.sim.Clock.Advance(time.Minute)
-	out := e.sim.Control("POST", "/incidents", fmt.Sprintf(`{"groupId":%q,"eventTypeName":"FTDC_SETTINGS_UPDATED","clusterName":%q}`, apisim.DemoPaymentsID, cluster))
+	e.Sim.Clock.Advance(time.Minute)
+	out := e.Sim.Control("POST", "/incidents", fmt.Sprintf(`{"groupId":%q,"eventTypeName":"FTDC_SETTINGS_UPDATED","clusterName":%q}`, apisim.DemoPaymentsID, cluster))
 	in, _ := out["incident"].(map[string]any)
 	var ids []string
 	as, _ := out["alerts"].([]any)
@@ -53,54 +53,54 @@ func (e *paneEnv) raise(cluster string) (string, []string) {
 }
 
 func (e *paneEnv) status(id string) apiclient.AlertStatus {
-	a, ok := e.p.alert(id)
+	a, ok := e.P.alert(id)
 	require.True(e.T, ok, "alert %s held", id)
 	return a.Status
 }
 
 func TestRefreshReadsOpenAndTrackingOnly(t *testing.T) {
 	e := newPaneEnv(t)
-	require.True(t, e.p.firstDone)
-	held := len(e.p.alerts)
+	require.True(t, e.P.firstDone)
+	held := len(e.P.alerts)
 
 	// A new alert: the refresh finds it among the open ones.
 	incident, ids := e.raise("payments-rs")
-	mark := e.sim.Mark()
+	mark := e.Sim.Mark()
 	e.Send(views.RefreshMsg{})
-	reqs := e.sim.RequestsSince(mark)
+	reqs := e.Sim.RequestsSince(mark)
 	assert.Len(t, reqs, 3, "OPEN, TRACKING and the configurations: %v", reqs)
-	assert.Equal(t, held+len(ids), len(e.p.alerts))
+	assert.Equal(t, held+len(ids), len(e.P.alerts))
 	assert.Equal(t, apiclient.AlertOpen, e.status(ids[0]))
 	assert.Contains(t, e.Screen(), fmt.Sprintf("%d alerts", held+len(ids)))
 
 	// It ends: it leaves the open list and is read alone to learn how.
-	e.sim.Clock.Advance(time.Minute)
-	e.sim.Control("POST", "/incidents/"+incident+"/resolve", "")
-	mark = e.sim.Mark()
+	e.Sim.Clock.Advance(time.Minute)
+	e.Sim.Control("POST", "/incidents/"+incident+"/resolve", "")
+	mark = e.Sim.Mark()
 	e.Send(views.RefreshMsg{})
-	reqs = e.sim.RequestsSince(mark)
+	reqs = e.Sim.RequestsSince(mark)
 	assert.LessOrEqual(t, len(reqs), 3+vanishedGets, "%v", reqs)
 	assert.Contains(t, strings.Join(reqs, "\n"), "/alerts/"+ids[0])
 	assert.Equal(t, apiclient.AlertClosed, e.status(ids[0]))
-	assert.Equal(t, held+len(ids), len(e.p.alerts), "no alert lost or doubled")
+	assert.Equal(t, held+len(ids), len(e.P.alerts), "no alert lost or doubled")
 }
 
 func TestFullPassComesBackRarely(t *testing.T) {
 	e := newPaneEnv(t)
-	mark := e.sim.Mark()
+	mark := e.Sim.Mark()
 	for range fullEvery {
 		e.Send(views.RefreshMsg{})
 	}
 	var pages int
-	for _, r := range e.sim.Requests()[mark:] {
+	for _, r := range e.Sim.Requests()[mark:] {
 		if strings.HasSuffix(r.Path, "/alerts") && !strings.Contains(r.Query, "status=") {
 			pages++
 		}
 	}
 	assert.Zero(t, pages, "no full pass within %d refreshes", fullEvery)
 	e.Send(views.RefreshMsg{})
-	assert.True(t, e.p.firstDone)
-	assert.Zero(t, e.p.refreshes, "a full pass ran after %d refreshes", fullEvery)
+	assert.True(t, e.P.firstDone)
+	assert.Zero(t, e.P.refreshes, "a full pass ran after %d refreshes", fullEvery)
 }
 
 // flaky fails the requests whose URL contains a string, while armed.
@@ -170,17 +170,17 @@ func TestFailedPageKeepsDataAndIsRetried(t *testing.T) {
 // alert when it opens and keeps it current through the refreshes.
 func TestStoreKeepsRecordsDetailReadsTheAlert(t *testing.T) {
 	e := newPaneEnv(t)
-	id := e.p.table.SelectedID()
+	id := e.P.table.SelectedID()
 	require.NotEmpty(t, id)
-	r := e.p.alerts[e.p.byID[id]].alert()
+	r := e.P.alerts[e.P.byID[id]].alert()
 	assert.Empty(t, r.OrgID, "the record keeps no organization")
 	assert.Equal(t, id, r.ID)
 
 	e.Action(actDetail)
-	require.NotNil(t, e.p.full, "the detail read the whole alert")
-	require.NotEmpty(t, e.p.full.OrgID)
-	assert.Contains(t, e.Screen(), e.p.full.OrgID, "the detail shows what the list does not keep")
+	require.NotNil(t, e.P.full, "the detail read the whole alert")
+	require.NotEmpty(t, e.P.full.OrgID)
+	assert.Contains(t, e.Screen(), e.P.full.OrgID, "the detail shows what the list does not keep")
 	e.Send(views.RefreshMsg{})
-	assert.Contains(t, e.Screen(), e.p.full.OrgID, "and still after a refresh")
+	assert.Contains(t, e.Screen(), e.P.full.OrgID, "and still after a refresh")
 	assert.LessOrEqual(t, int(unsafe.Sizeof(record{})), 144, "a record's size")
 }

@@ -25,9 +25,9 @@ func TestClusterPickerThenSnapshotsList(t *testing.T) {
 	mark := w.Mark()
 	h.ActionKey("n")
 	assert.Contains(t, h.LastToast().Text, "pick a cluster first")
-	h.p.picker.SetCursorID("payments-rs")
+	h.P.picker.SetCursorID("payments-rs")
 	h.ActionKey("enter")
-	require.True(t, h.p.loaded)
+	require.True(t, h.P.loaded)
 	requireGolden(t, "snapshots_list", h.Screen())
 	assert.Empty(t, w.WritesSince(mark))
 	assert.Contains(t, h.Screen(), "failed", "the seeded failed snapshot shows")
@@ -36,7 +36,7 @@ func TestClusterPickerThenSnapshotsList(t *testing.T) {
 func TestShardedMembersExpand(t *testing.T) {
 	w := newWorld(t)
 	h := newHarness(t, w, "payments-prod", 120, 20)
-	require.True(t, h.p.loaded)
+	require.True(t, h.P.loaded)
 	assert.NotContains(t, h.Screen(), "payments-prod-shard-1")
 	h.ActionKey("enter")
 	s := h.Screen()
@@ -44,12 +44,12 @@ func TestShardedMembersExpand(t *testing.T) {
 	assert.Contains(t, s, "payments-prod-shard-1")
 	// On a member row, actions act on its snapshot.
 	h.ActionKey("down")
-	snap, ok := h.p.selectedSnap()
+	snap, ok := h.P.selectedSnap()
 	require.True(t, ok)
-	assert.Equal(t, h.p.data.Snaps[0].ID, snap.ID)
+	assert.Equal(t, h.P.data.Snaps[0].ID, snap.ID)
 	// Delete on a sharded cluster is the sharded operation, for the gate too.
-	for _, a := range h.p.Actions() {
-		if a.Name == keysOf(h.p.Ctx.Keys).Delete.Name {
+	for _, a := range h.P.Actions() {
+		if a.Name == keysOf(h.P.Ctx.Keys).Delete.Name {
 			assert.Equal(t, "deleteShardedClusterBackup", a.Op)
 		}
 	}
@@ -79,7 +79,7 @@ func TestOnDemandSnapshotWatchedToCompletion(t *testing.T) {
 	w.Clock.Advance(2 * time.Minute)
 	require.True(t, h.tick())
 	assert.Contains(t, h.Toasts[len(h.Toasts)-1].Text, "completed")
-	assert.Empty(t, h.p.watching)
+	assert.Empty(t, h.P.watching)
 }
 
 func TestServerRefusalKeepsTheFormOpen(t *testing.T) {
@@ -94,7 +94,7 @@ func TestServerRefusalKeepsTheFormOpen(t *testing.T) {
 	ae, ok := apiclient.AsError(h.FormsDone[0].Err)
 	require.True(t, ok, "the API error goes back to the form")
 	assert.Equal(t, "ON_DEMAND_SNAPSHOT_IN_PROGRESS", ae.ErrorCode)
-	assert.Empty(t, h.p.watching)
+	assert.Empty(t, h.P.watching)
 }
 
 // restoreThroughWizard drives the wizard from the selected snapshot to the
@@ -134,8 +134,8 @@ func restoreThroughWizard(t *testing.T, h *harness, golden bool) {
 func TestRestoreWizardStartsAndWatchesALiveRestore(t *testing.T) {
 	w := newWorld(t)
 	h := newHarness(t, w, "payments-rs", 120, 16)
-	h.p.snaps.SetCursor(3) // a completed daily snapshot
-	snap, _ := h.p.selectedSnap()
+	h.P.snaps.SetCursor(3) // a completed daily snapshot
+	snap, _ := h.P.selectedSnap()
 	require.True(t, snap.Completed)
 	mark := w.Mark()
 	restoreThroughWizard(t, h, true)
@@ -150,8 +150,8 @@ func TestRestoreWizardStartsAndWatchesALiveRestore(t *testing.T) {
 	assert.Equal(t, apisim.DemoStagingID, jobs[0].TargetGroupID)
 	assert.Equal(t, apiclient.DeliveryAutomated, jobs[0].DeliveryType)
 
-	assert.Equal(t, viewRestores, h.p.view)
-	assert.Contains(t, h.p.Busy(), "running")
+	assert.Equal(t, viewRestores, h.P.view)
+	assert.Contains(t, h.P.Busy(), "running")
 	w.Clock.Advance(65 * time.Second)
 	require.True(t, h.tick())
 	requireGolden(t, "restore_live_row", h.Screen())
@@ -159,14 +159,14 @@ func TestRestoreWizardStartsAndWatchesALiveRestore(t *testing.T) {
 	w.Clock.Advance(time.Minute)
 	require.True(t, h.tick())
 	assert.Equal(t, "restore of "+short(snap.ID)+" to staging-rs finished", h.LastToast().Text)
-	assert.Empty(t, h.p.Busy())
+	assert.Empty(t, h.P.Busy())
 }
 
 func TestRestoreRefusedReopensTheStepWithTheChoices(t *testing.T) {
 	w := newWorld(t)
 	h := newHarness(t, w, "payments-rs", 120, 16)
-	h.p.snaps.SetCursor(3)
-	snap, _ := h.p.selectedSnap()
+	h.P.snaps.SetCursor(3)
+	snap, _ := h.P.selectedSnap()
 	restoreThroughWizard(t, h, false)
 	// The snapshot is deleted elsewhere before the confirmation is answered.
 	require.NoError(t, w.Client.Backups().DeleteSnapshot(bg, apisim.DemoPaymentsID, "payments-rs", snap.ID))
@@ -177,7 +177,7 @@ func TestRestoreRefusedReopensTheStepWithTheChoices(t *testing.T) {
 	assert.Equal(t, formTarget, last.ID, "the target step reopens")
 	assert.Equal(t, "staging-rs", last.Fields[0].Choices[last.Fields[0].Choice], "with the choice kept")
 	assert.Contains(t, last.Fields[0].Hint, "SNAPSHOT_NOT_FOUND")
-	assert.Empty(t, h.p.watching)
+	assert.Empty(t, h.P.watching)
 }
 
 // Step 2 lists every cluster of the chosen project; the ones that cannot
@@ -185,7 +185,7 @@ func TestRestoreRefusedReopensTheStepWithTheChoices(t *testing.T) {
 func TestRestoreTargetsGreyedWithTheReason(t *testing.T) {
 	w := newWorld(t)
 	h := newHarness(t, w, "payments-rs", 120, 16)
-	h.p.snaps.SetCursor(3)
+	h.P.snaps.SetCursor(3)
 	h.ActionKey("R")
 	require.NoError(t, h.Submit(components.FormValues{"delivery": "pointInTime", "project": "payments"}))
 	f := h.Forms[len(h.Forms)-1].Fields[0]
@@ -234,9 +234,9 @@ func TestCancelAskedThenSent(t *testing.T) {
 	w := newWorld(t)
 	h := newHarness(t, w, "payments-rs", 120, 16)
 	h.ActionKey("tab")
-	require.Equal(t, viewRestores, h.p.view)
+	require.Equal(t, viewRestores, h.P.view)
 	// The seeded restore still running is first.
-	r, ok := h.p.selectedRestore()
+	r, ok := h.P.selectedRestore()
 	require.True(t, ok)
 	require.True(t, r.running())
 	mark := w.Mark()
@@ -246,15 +246,15 @@ func TestCancelAskedThenSent(t *testing.T) {
 	assert.Empty(t, w.WritesSince(mark), "nothing before the yes")
 	h.Confirm("")
 	assert.Equal(t, []string{"DELETE /api/atlas/v2/groups/" + apisim.DemoPaymentsID + "/clusters/payments-rs/backup/restoreJobs/" + r.ID}, w.WritesSince(mark))
-	got, _ := h.p.selectedRestore()
+	got, _ := h.P.selectedRestore()
 	assert.Equal(t, apiclient.RestoreCancelled, got.State)
 }
 
 func TestDeleteNeedsTheTypedName(t *testing.T) {
 	w := newWorld(t)
 	h := newHarness(t, w, "payments-rs", 120, 16)
-	h.p.snaps.SetCursor(3)
-	s, _ := h.p.selectedSnap()
+	h.P.snaps.SetCursor(3)
+	s, _ := h.P.selectedSnap()
 	h.ActionKey("d")
 	require.Len(t, h.Confirms, 1)
 	assert.Equal(t, s.ID, h.Confirms[0].TypeToConfirm, "no description: the id is typed")
@@ -266,8 +266,8 @@ func TestDeleteNeedsTheTypedName(t *testing.T) {
 func TestExpirationAndExportForms(t *testing.T) {
 	w := newWorld(t)
 	h := newHarness(t, w, "payments-rs", 120, 16)
-	h.p.snaps.SetCursor(3)
-	s, _ := h.p.selectedSnap()
+	h.P.snaps.SetCursor(3)
+	s, _ := h.P.selectedSnap()
 	h.ActionKey("e")
 	require.Len(t, h.Forms, 1)
 	assert.Equal(t, retentionUnits, h.Forms[0].Fields[0].Choices)
@@ -282,7 +282,7 @@ func TestExpirationAndExportForms(t *testing.T) {
 	require.NoError(t, h.Submit(components.FormValues{"bucket": h.Forms[1].Fields[0].Choices[0], "label": "ticket=OPS-7"}))
 	h.ActionKey("tab")
 	h.ActionKey("tab")
-	require.Equal(t, viewExports, h.p.view)
+	require.Equal(t, viewExports, h.P.view)
 	assert.Contains(t, h.Screen(), "Queued")
 	w.Clock.Advance(3 * time.Minute)
 	require.True(t, h.tick())
@@ -292,7 +292,7 @@ func TestExpirationAndExportForms(t *testing.T) {
 func TestScheduleEditSendsOnlyWhatChangedAndChecksOrdering(t *testing.T) {
 	w := newWorld(t)
 	h := newHarness(t, w, "payments-rs", 120, 30)
-	for h.p.view != viewSchedule {
+	for h.P.view != viewSchedule {
 		h.ActionKey("tab")
 	}
 	requireGolden(t, "schedule", h.Screen())
@@ -325,7 +325,7 @@ func TestScheduleEditSendsOnlyWhatChangedAndChecksOrdering(t *testing.T) {
 func TestComplianceView(t *testing.T) {
 	w := newWorld(t)
 	h := newHarness(t, w, "payments-rs", 120, 24)
-	for h.p.view != viewCompliance {
+	for h.P.view != viewCompliance {
 		h.ActionKey("tab")
 	}
 	s := h.Screen()
@@ -337,7 +337,7 @@ func TestServerlessFallsBackToFlexAfterTheSunsetAndSaysSo(t *testing.T) {
 	w := newWorld(t)
 	w.Clock.Set(time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC))
 	h := newHarness(t, w, "payments-serverless", 140, 16)
-	require.True(t, h.p.loaded)
+	require.True(t, h.P.loaded)
 	s := h.Screen()
 	assert.Contains(t, s, "sunset on 2026-01-22")
 	assert.Contains(t, s, "completed")
@@ -345,8 +345,8 @@ func TestServerlessFallsBackToFlexAfterTheSunsetAndSaysSo(t *testing.T) {
 	for _, r := range reqs {
 		assert.NotContains(t, r, "/serverless/", "no call to the sunset routes")
 	}
-	for _, a := range h.p.Actions() {
-		if a.Name == keysOf(h.p.Ctx.Keys).Restore.Name {
+	for _, a := range h.P.Actions() {
+		if a.Name == keysOf(h.P.Ctx.Keys).Restore.Name {
 			assert.Equal(t, "createFlexBackupRestoreJob", a.Op)
 		}
 	}
@@ -362,9 +362,9 @@ func TestServerlessFallsBackToFlexAfterTheSunsetAndSaysSo(t *testing.T) {
 func TestTenantClusterSaysWhy(t *testing.T) {
 	w := newWorld(t)
 	h := newHarness(t, w, "", 120, 16)
-	h.p.Ctx.GroupID = apisim.DemoAnalyticsID
-	h.Run(h.p.loadClusters(""))
-	h.p.picker.SetCursorID("reports-m2")
+	h.P.Ctx.GroupID = apisim.DemoAnalyticsID
+	h.Run(h.P.loadClusters(""))
+	h.P.picker.SetCursorID("reports-m2")
 	h.ActionKey("enter")
 	assert.Contains(t, h.Screen(), "Shared-tier (M0/M2/M5) clusters")
 	h.ActionKey("n")
@@ -378,17 +378,17 @@ func TestTenantClusterSaysWhy(t *testing.T) {
 func TestPollingBudget(t *testing.T) {
 	w := newWorld(t)
 	h := newHarness(t, w, "payments-rs", 120, 16)
-	h.p.snaps.SetCursor(3)
+	h.P.snaps.SetCursor(3)
 	restoreThroughWizard(t, h, false)
 	h.Confirm("")
-	require.Len(t, h.p.watching, 1)
+	require.Len(t, h.P.watching, 1)
 
 	// Visible for 60 s: every tick 4 s apart, at most one list per moving
 	// part (the restores, and the seeded scheduled snapshot while it runs).
 	mark := w.Mark()
 	ticks := 0
 	for elapsed := time.Duration(0); elapsed < 60*time.Second; {
-		d := h.p.PollEvery()
+		d := h.P.PollEvery()
 		require.Equal(t, WatchEvery, d)
 		w.Clock.Advance(d)
 		elapsed += d
@@ -403,10 +403,10 @@ func TestPollingBudget(t *testing.T) {
 	}
 
 	// Hidden: only the watched job's own GET, one per tick.
-	h.Run(h.p.SetVisible(false))
+	h.Run(h.P.SetVisible(false))
 	mark = w.Mark()
 	for i := 0; i < 3; i++ {
-		w.Clock.Advance(h.p.PollEvery())
+		w.Clock.Advance(h.P.PollEvery())
 		require.True(t, h.tick())
 	}
 	reqs = w.RequestsSince(mark)
@@ -415,15 +415,15 @@ func TestPollingBudget(t *testing.T) {
 		assert.Contains(t, r, "GET /api/atlas/v2/groups/"+apisim.DemoPaymentsID+"/clusters/payments-rs/backup/restoreJobs/")
 	}
 	// It finishes while hidden: a toast, and the loop stops.
-	for i := 0; i < 20 && len(h.p.watching) > 0; i++ {
-		w.Clock.Advance(h.p.PollEvery())
+	for i := 0; i < 20 && len(h.P.watching) > 0; i++ {
+		w.Clock.Advance(h.P.PollEvery())
 		h.tick()
 	}
-	assert.Empty(t, h.p.watching)
+	assert.Empty(t, h.P.watching)
 	assert.Contains(t, h.LastToast().Text, "finished")
-	assert.False(t, h.p.Polling(), "no poll after it finished")
+	assert.False(t, h.P.Polling(), "no poll after it finished")
 	mark = w.Mark()
-	tick := h.p.Tick()
+	tick := h.P.Tick()
 	h.Send(tick)
 	tick.Gen--
 	h.Send(tick)
@@ -433,10 +433,10 @@ func TestPollingBudget(t *testing.T) {
 
 	// A hidden pane that watches nothing never polls.
 	other := newHarness(t, w, "payments-rs", 120, 16)
-	other.Run(other.p.SetVisible(false))
-	assert.False(t, other.p.Polling())
+	other.Run(other.P.SetVisible(false))
+	assert.False(t, other.P.Polling())
 	mark = w.Mark()
-	other.Send(other.p.Tick())
+	other.Send(other.P.Tick())
 	reqs = w.RequestsSince(mark)
 	assert.Empty(t, reqs, "hidden and idle")
 }

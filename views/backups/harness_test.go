@@ -14,32 +14,22 @@ import (
 // org-owner client that has no gate (the gate is the root's business).
 func newWorld(t *testing.T) *viewstest.Sim { return viewstest.NewSim(t, viewstest.SimOptions{}) }
 
-// harness drives the pane as the root does; its timers are parked, and
-// poll ticks are stepped by hand with tick.
-type harness struct {
-	*viewstest.Driver
-	p *Pane
-}
+// harness is the pane's test environment; poll ticks are stepped by hand
+// with tick.
+type harness struct{ *viewstest.Env[*Pane] }
 
 func newHarness(t *testing.T, w *viewstest.Sim, cluster string, width, height int) *harness {
 	t.Helper()
-	ctx := w.Context(Registration)
-	ctx.ClusterName, ctx.Layout = cluster, views.LayoutFor(width)
-	h := &harness{p: NewPane(ctx)}
-	h.Driver = viewstest.NewDriver(t, h.p)
-	h.p.SetSize(width, height)
-	h.Run(h.p.Init())
-	h.Run(h.p.SetVisible(true))
-	return h
+	return &harness{viewstest.Open[*Pane](t, Registration, viewstest.Setup{Sim: w, Cluster: cluster, Width: width, Height: height})}
 }
 
 // tick delivers the pending poll tick, if any, as the timer would.
 func (h *harness) tick() bool {
 	h.T.Helper()
-	if !h.p.Polling() {
+	if !h.P.Polling() {
 		return false
 	}
-	h.Send(h.p.Tick())
+	h.Send(h.P.Tick())
 	return true
 }
 

@@ -31,8 +31,8 @@ func TestLostSnapshotAnswerIsVerifiedNotResent(t *testing.T) {
 	require.Len(t, h.FormsDone, 1)
 	assert.NoError(t, h.FormsDone[0].Err, "verified: applied")
 	assert.Contains(t, h.LastToast().Text, "(verified after a lost answer)")
-	require.Len(t, h.p.watching, 1)
-	for id := range h.p.watching {
+	require.Len(t, h.P.watching, 1)
+	for id := range h.P.watching {
 		s, err := w.Client.Backups().Snapshot(bg, apisim.DemoPaymentsID, "payments-rs", id)
 		require.NoError(t, err)
 		assert.Equal(t, "before the upgrade", s.Description)
@@ -54,7 +54,7 @@ func TestLostSnapshotAnswerNotAppliedSaysSo(t *testing.T) {
 	assert.Empty(t, w.WritesSince(mark))
 	require.NotEmpty(t, h.FormsDone)
 	assert.EqualError(t, h.LastFormDone().Err, "sent - verified: not applied (nothing changed on the server)")
-	assert.Empty(t, h.p.watching)
+	assert.Empty(t, h.P.watching)
 }
 
 // A restore whose answer is lost: one POST with the typed target, the
@@ -62,7 +62,7 @@ func TestLostSnapshotAnswerNotAppliedSaysSo(t *testing.T) {
 func TestLostRestoreAnswerIsVerifiedNotResent(t *testing.T) {
 	w := newWorld(t)
 	h := newHarness(t, w, "payments-rs", 120, 16)
-	h.p.snaps.SetCursor(3)
+	h.P.snaps.SetCursor(3)
 	restoreThroughWizard(t, h, false)
 	before, err := w.Client.Backups().AllRestoreJobs(bg, apisim.DemoPaymentsID, "payments-rs")
 	require.NoError(t, err)
@@ -79,10 +79,10 @@ func TestLostRestoreAnswerIsVerifiedNotResent(t *testing.T) {
 	jobs, err := w.Client.Backups().AllRestoreJobs(bg, apisim.DemoPaymentsID, "payments-rs")
 	require.NoError(t, err)
 	require.Len(t, jobs, len(before)+1, "exactly one new restore")
-	require.Len(t, h.p.watching, 1)
+	require.Len(t, h.P.watching, 1)
 	found := false
 	for _, j := range jobs {
-		if _, ok := h.p.watching[j.ID]; ok {
+		if _, ok := h.P.watching[j.ID]; ok {
 			found = true
 			assert.Equal(t, "staging-rs", j.TargetClusterName, "onto the typed target")
 			assert.Equal(t, apisim.DemoStagingID, j.TargetGroupID)

@@ -25,13 +25,13 @@ const goldenW, goldenH = 100, 26
 func (e *env) toOptions(source, dest string) {
 	e.T.Helper()
 	e.Press("enter") // token -> source
-	require.Equal(e.T, stepSource, e.pane.step)
+	require.Equal(e.T, stepSource, e.P.step)
 	e.selectSource(source)
 	e.Press("enter")
-	require.Equal(e.T, stepDestination, e.pane.step)
+	require.Equal(e.T, stepDestination, e.P.step)
 	e.selectDest(dest)
 	e.Press("enter")
-	require.Equal(e.T, stepOptions, e.pane.step)
+	require.Equal(e.T, stepOptions, e.P.step)
 }
 
 // check opens the options, submits them with values and lets the check end.
@@ -44,7 +44,7 @@ func (e *env) check(values components.FormValues) {
 
 func TestGuidedFlowFromLinkTokenToComplete(t *testing.T) {
 	e := newEnv(t, "org-owner", goldenW, goldenH)
-	p := e.pane
+	p := e.P
 	goldenScreen(t, "1_token", p.View())
 
 	// Link token: created once, shown once, copied with y.
@@ -52,7 +52,7 @@ func TestGuidedFlowFromLinkTokenToComplete(t *testing.T) {
 	require.Len(t, e.Forms, 1)
 	require.NoError(t, e.Submit(components.FormValues{"ips": "10.0.0.1, 192.168.0.0/16"}))
 	assert.Nil(t, e.LastFormDone().Err)
-	assert.Equal(t, []string{"POST /api/atlas/v2/orgs/" + apisim.DemoOrgID + "/liveMigrations/linkTokens"}, e.sim.Writes())
+	assert.Equal(t, []string{"POST /api/atlas/v2/orgs/" + apisim.DemoOrgID + "/liveMigrations/linkTokens"}, e.Sim.Writes())
 	token := p.Selected()
 	require.NotEmpty(t, token)
 	assert.Contains(t, p.View(), token)
@@ -87,7 +87,7 @@ func TestGuidedFlowFromLinkTokenToComplete(t *testing.T) {
 	assert.Contains(t, keys, "sharding", "payments-prod is sharded: sharding entries are offered")
 	require.NoError(t, e.Submit(components.FormValues{"sharding": "billing.invoices:customerId"}))
 	require.NoError(t, e.LastFormDone().Err)
-	assert.Equal(t, "POST /api/atlas/v2/groups/"+apisim.DemoPaymentsID+"/liveMigrations/validate", e.sim.Writes()[1])
+	assert.Equal(t, "POST /api/atlas/v2/groups/"+apisim.DemoPaymentsID+"/liveMigrations/validate", e.Sim.Writes()[1])
 	goldenScreen(t, "4_options_pending", p.View())
 	e.advance(10 * time.Second)
 	require.Equal(t, apiclient.ValidationSuccess, p.validation.v.Status)
@@ -106,11 +106,11 @@ func TestGuidedFlowFromLinkTokenToComplete(t *testing.T) {
 	c := e.LastConfirm()
 	assert.Equal(t, "payments-prod", c.TypeToConfirm)
 	assert.Contains(t, c.Body, "WARNING")
-	assert.Len(t, e.sim.Writes(), 2, "nothing sent before the confirmation")
+	assert.Len(t, e.Sim.Writes(), 2, "nothing sent before the confirmation")
 	e.Confirm("")
 	require.NotNil(t, p.job)
 	assert.Equal(t, stepProgress, p.step)
-	assert.Equal(t, "POST /api/atlas/v2/groups/"+apisim.DemoPaymentsID+"/liveMigrations", e.sim.Writes()[2])
+	assert.Equal(t, "POST /api/atlas/v2/groups/"+apisim.DemoPaymentsID+"/liveMigrations", e.Sim.Writes()[2])
 	assert.NotEmpty(t, p.Busy())
 	goldenScreen(t, "5_progress_new", p.View())
 
@@ -121,7 +121,7 @@ func TestGuidedFlowFromLinkTokenToComplete(t *testing.T) {
 	assert.Equal(t, "waits for readyForCutover", cutoverAction(t, p).DisabledReason)
 	assert.False(t, cutoverAction(t, p).Enabled())
 	e.Action(actCutover) // even if it got through, nothing is sent
-	assert.Len(t, e.sim.Writes(), 3)
+	assert.Len(t, e.Sim.Writes(), 3)
 	assert.Contains(t, e.LastToast().Text, "waits for readyForCutover")
 	goldenScreen(t, "5_progress_syncing", p.View())
 	p.presentation = true
@@ -145,7 +145,7 @@ func TestGuidedFlowFromLinkTokenToComplete(t *testing.T) {
 	c = e.LastConfirm()
 	assert.Equal(t, "payments-prod", c.TypeToConfirm)
 	e.Confirm("")
-	assert.Equal(t, "PUT /api/atlas/v2/groups/"+apisim.DemoPaymentsID+"/liveMigrations/"+p.job.id+"/cutover", e.sim.Writes()[3])
+	assert.Equal(t, "PUT /api/atlas/v2/groups/"+apisim.DemoPaymentsID+"/liveMigrations/"+p.job.id+"/cutover", e.Sim.Writes()[3])
 	assert.Equal(t, "cutting over", p.job.phase())
 	e.advance(10 * time.Second)
 	goldenScreen(t, "5_progress_cutting_over", p.View())
@@ -160,14 +160,14 @@ func TestGuidedFlowFromLinkTokenToComplete(t *testing.T) {
 	elapsed := regexp.MustCompile(`elapsed \S+`)
 	before := elapsed.FindString(viewstest.Screen(p.View()))
 	require.NotEmpty(t, before)
-	e.sim.Clock.Advance(time.Hour)
+	e.Sim.Clock.Advance(time.Hour)
 	assert.Equal(t, before, elapsed.FindString(viewstest.Screen(p.View())))
 	p.presentation = false
 	assert.Nil(t, p.SetVisible(false))
 	assert.False(t, p.Polling(), "nothing polls after COMPLETE")
 
 	// The server agrees.
-	m, err := e.sim.Client.Migration().Get(context.Background(), apisim.DemoPaymentsID, p.job.id)
+	m, err := e.Sim.Client.Migration().Get(context.Background(), apisim.DemoPaymentsID, p.job.id)
 	require.NoError(t, err)
 	assert.Equal(t, apiclient.MigrationComplete, m.Status)
 	assert.Equal(t, p.job.id, p.Selected())
@@ -196,10 +196,10 @@ func TestCheckFailureIsShownWithTheMessage(t *testing.T) {
 	e.toOptions("warehouse-rs", "payments-prod")
 	e.check(components.FormValues{})
 	e.advance(10 * time.Second)
-	require.Equal(t, apiclient.ValidationFailed, e.pane.validation.v.Status)
+	require.Equal(t, apiclient.ValidationFailed, e.P.validation.v.Status)
 	assert.True(t, e.LastToast().Err)
 	assert.Contains(t, e.LastToast().Text, "Disk space check failed")
-	goldenScreen(t, "4_options_failed", e.pane.View())
+	goldenScreen(t, "4_options_failed", e.P.View())
 
 	// Starting anyway says the check failed, in the confirmation.
 	e.Action(actStart)
@@ -214,22 +214,22 @@ func TestOlderDestinationGreyedBeforeTheCheck(t *testing.T) {
 	e.Press("enter")
 	e.selectSource("billing-rs")
 	e.Press("enter")
-	require.Equal(t, stepDestination, e.pane.step)
-	view := viewstest.Screen(e.pane.View())
+	require.Equal(t, stepDestination, e.P.step)
+	view := viewstest.Screen(e.P.View())
 	assert.Contains(t, view, "CANNOT RECEIVE IT")
 	assert.Contains(t, view, "✗ MongoDB 4.0.28 is older")
 	assert.Equal(t, 1, strings.Count(view, "✗ "), "only the older cluster is greyed")
-	mark := e.sim.Mark()
+	mark := e.Sim.Mark()
 	e.selectDest("payments-legacy")
-	assert.Contains(t, viewstest.Screen(e.pane.View()), "✗ payments-legacy cannot be picked: MongoDB 4.0.28 is older than the source's 6.0.13")
+	assert.Contains(t, viewstest.Screen(e.P.View()), "✗ payments-legacy cannot be picked: MongoDB 4.0.28 is older than the source's 6.0.13")
 	e.Press("enter")
-	assert.Equal(t, stepDestination, e.pane.step, "an ineligible destination cannot be picked")
+	assert.Equal(t, stepDestination, e.P.step, "an ineligible destination cannot be picked")
 	assert.Contains(t, e.LastToast().Text, "payments-legacy cannot receive this migration: MongoDB 4.0.28 is older")
-	assert.Nil(t, e.pane.draft.dest)
-	assert.Empty(t, e.sim.WritesSince(mark))
+	assert.Nil(t, e.P.draft.dest)
+	assert.Empty(t, e.Sim.WritesSince(mark))
 	e.selectDest("payments-prod")
 	e.Press("enter")
-	assert.Equal(t, stepOptions, e.pane.step)
+	assert.Equal(t, stepOptions, e.P.step)
 }
 
 func TestOptionsFormKeepsWhatWasTyped(t *testing.T) {
@@ -244,15 +244,15 @@ func TestOptionsFormKeepsWhatWasTyped(t *testing.T) {
 	err = e.Submit(components.FormValues{"sharding": "invoices"})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "database.collection:field")
-	assert.Empty(t, e.sim.Writes(), "nothing sent")
+	assert.Empty(t, e.Sim.Writes(), "nothing sent")
 
 	// Own credentials are kept in the draft (the password never shows).
 	require.NoError(t, e.Submit(components.FormValues{"auth": "username & password (SCRAM)", "username": "mig-user", "password": "mig-user-secret"}))
 	require.NoError(t, e.LastFormDone().Err)
-	assert.Equal(t, "mig-user", e.pane.draft.username)
-	assert.NotContains(t, e.pane.View(), "mig-user-secret")
+	assert.Equal(t, "mig-user", e.P.draft.username)
+	assert.NotContains(t, e.P.View(), "mig-user-secret")
 	e.advance(10 * time.Second)
-	assert.Equal(t, apiclient.ValidationSuccess, e.pane.validation.v.Status)
+	assert.Equal(t, apiclient.ValidationSuccess, e.P.validation.v.Status)
 
 	// Reopening the form brings the draft back.
 	e.Action(actValidate)
@@ -278,7 +278,7 @@ func TestStartNeedsTheFlow(t *testing.T) {
 	e.Action(actStart)
 	assert.Contains(t, e.LastToast().Text, "v opens them")
 	assert.Empty(t, e.Confirms)
-	assert.Empty(t, e.sim.Writes())
+	assert.Empty(t, e.Sim.Writes())
 }
 
 func TestDeleteLinkTokenAsksAndShowsTheConflict(t *testing.T) {
@@ -288,10 +288,10 @@ func TestDeleteLinkTokenAsksAndShowsTheConflict(t *testing.T) {
 	assert.Nil(t, e.LastFormDone().Err, "the form closes; the confirmation asks")
 	c := e.LastConfirm()
 	assert.Equal(t, "Delete the link token?", c.Title)
-	assert.Empty(t, e.sim.Writes())
+	assert.Empty(t, e.Sim.Writes())
 	e.Confirm("")
 	// The seeded migration in payments is still running: 409.
-	assert.Equal(t, []string{"DELETE /api/atlas/v2/orgs/" + apisim.DemoOrgID + "/liveMigrations/linkTokens"}, e.sim.Writes())
+	assert.Equal(t, []string{"DELETE /api/atlas/v2/orgs/" + apisim.DemoOrgID + "/liveMigrations/linkTokens"}, e.Sim.Writes())
 	assert.True(t, e.LastToast().Err)
 	assert.Contains(t, e.LastToast().Text, "CANNOT_DELETE_ORG_ACTIVE_LIVE_MIGRATION_ATLAS_ORG_LINK")
 
@@ -304,35 +304,35 @@ func TestDeleteLinkTokenAsksAndShowsTheConflict(t *testing.T) {
 
 func TestDeletedTokenEmptiesTheSources(t *testing.T) {
 	e := newEnv(t, "org-owner", goldenW, goldenH)
-	require.NotEmpty(t, e.pane.sources)
+	require.NotEmpty(t, e.P.sources)
 	// Cut the seeded migration over and let it finish, so the token may go.
 	mig := seededMigration(t, e)
-	require.NoError(t, e.sim.Client.Migration().Cutover(context.Background(), apisim.DemoPaymentsID, mig))
-	e.sim.Clock.Advance(time.Minute)
+	require.NoError(t, e.Sim.Client.Migration().Cutover(context.Background(), apisim.DemoPaymentsID, mig))
+	e.Sim.Clock.Advance(time.Minute)
 	e.Action(actLinkToken)
 	require.NoError(t, e.Submit(components.FormValues{"do": tokenDelete}))
 	e.Confirm("")
 	assert.False(t, e.LastToast().Err, e.LastToast().Text)
-	assert.Empty(t, e.pane.sources, "nothing is linked without a token")
+	assert.Empty(t, e.P.sources, "nothing is linked without a token")
 	e.Press("enter")
-	assert.Contains(t, e.pane.View(), "no projects are available")
+	assert.Contains(t, e.P.View(), "no projects are available")
 	e.Press("enter")
 	assert.True(t, e.LastToast().Err)
-	assert.Equal(t, stepSource, e.pane.step)
+	assert.Equal(t, stepSource, e.P.step)
 }
 
 // seededMigration is the seeded migration of payments (the API has no list
 // call).
 func seededMigration(t *testing.T, e *env) string {
 	t.Helper()
-	id := e.sim.Server.MigrationIDs(apisim.DemoPaymentsID)
+	id := e.Sim.Server.MigrationIDs(apisim.DemoPaymentsID)
 	require.NotEmpty(t, id)
 	return id[0]
 }
 
 func TestPollingFollowsTheMigration(t *testing.T) {
 	e := newEnv(t, "org-owner", goldenW, goldenH)
-	p := e.pane
+	p := e.P
 	assert.False(t, p.Polling(), "nothing moves: no polling")
 	e.toOptions("billing-rs", "payments-prod")
 	e.check(components.FormValues{})
@@ -366,7 +366,7 @@ func TestPollingFollowsTheMigration(t *testing.T) {
 func TestDangerousActionsAreTagged(t *testing.T) {
 	e := newEnv(t, "org-owner", goldenW, goldenH)
 	byName := map[string]bool{}
-	for _, a := range e.pane.Actions() {
+	for _, a := range e.P.Actions() {
 		byName[a.Name] = a.Dangerous
 		if a.Name == actDrop {
 			assert.Equal(t, "createPushMigration", a.Op)
@@ -379,15 +379,15 @@ func TestDangerousActionsAreTagged(t *testing.T) {
 	assert.False(t, byName[actPresentation])
 	// With the keymap's start action disabled (read-only mode, roles), the
 	// drop toggle goes with it and the hints leave both out.
-	require.NoError(t, e.pane.Ctx.Keys.Disable(actStart, "read-only mode"))
-	require.NoError(t, e.pane.Ctx.Keys.Disable(actCutover, "read-only mode"))
-	for _, a := range e.pane.Actions() {
+	require.NoError(t, e.P.Ctx.Keys.Disable(actStart, "read-only mode"))
+	require.NoError(t, e.P.Ctx.Keys.Disable(actCutover, "read-only mode"))
+	for _, a := range e.P.Actions() {
 		if a.Name == actDrop {
 			assert.False(t, a.Enabled())
 			assert.Equal(t, "read-only mode", a.DisabledReason)
 		}
 	}
-	h := e.pane.hints()
+	h := e.P.hints()
 	assert.NotContains(t, h, "drop dest")
 	assert.NotContains(t, h, "cut over")
 	assert.Contains(t, h, "P present")
@@ -395,10 +395,10 @@ func TestDangerousActionsAreTagged(t *testing.T) {
 
 func TestServerStringsAreSanitized(t *testing.T) {
 	e := newEnv(t, "org-owner", goldenW, goldenH)
-	e.pane.sources[0].project.Name = "evil\x1b]0;pwned\x07name"
-	e.pane.sources[0].dep.Name = "dep\x1b[2J"
+	e.P.sources[0].project.Name = "evil\x1b]0;pwned\x07name"
+	e.P.sources[0].dep.Name = "dep\x1b[2J"
 	e.Press("enter")
-	v := e.pane.View()
+	v := e.P.View()
 	assert.NotContains(t, v, "\x1b]0;")
 	assert.NotContains(t, v, "\x1b[2J")
 	assert.True(t, strings.Contains(v, "evil"))

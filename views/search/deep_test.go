@@ -27,18 +27,18 @@ func deepIndex(t testing.TB, depth int) apiclient.SearchIndex {
 // injectDeep adds the index to the loaded tree and returns its row id and
 // the row id of the row above it.
 func injectDeep(t testing.TB, h *harness, ix apiclient.SearchIndex) (row, above string) {
-	for i := range h.p.clusters {
-		if h.p.clusters[i].Name == "payments-rs" {
-			h.p.clusters[i].Indexes = append(h.p.clusters[i].Indexes, ix)
+	for i := range h.P.clusters {
+		if h.P.clusters[i].Name == "payments-rs" {
+			h.P.clusters[i].Indexes = append(h.P.clusters[i].Indexes, ix)
 		}
 	}
-	h.p.rebuild()
+	h.P.rebuild()
 	row = indexRowID("payments-rs", ix.IndexID)
-	require.True(t, h.p.table.SetCursorID(row))
-	h.p.table.MoveCursor(-1)
-	above = h.p.table.SelectedID()
+	require.True(t, h.P.table.SetCursorID(row))
+	h.P.table.MoveCursor(-1)
+	above = h.P.table.SelectedID()
 	require.NotEqual(t, row, above)
-	h.p.refreshDetail()
+	h.P.refreshDetail()
 	return row, above
 }
 
@@ -53,30 +53,30 @@ func TestDeepDefinitionCursorDoesBoundedWork(t *testing.T) {
 		t.Run(fmt.Sprint(depth), func(t *testing.T) {
 			row, above := injectDeep(t, h, deepIndex(t, depth))
 			_ = h.Screen()
-			bytesBefore := h.p.detail.RenderedBytes()
+			bytesBefore := h.P.detail.RenderedBytes()
 			var before, after runtime.MemStats
 			runtime.GC()
 			runtime.ReadMemStats(&before)
 
 			h.Press("down")
-			require.Equal(t, row, h.p.table.SelectedID())
+			require.Equal(t, row, h.P.table.SelectedID())
 			onto := h.Screen()
 			h.Press("up")
-			require.Equal(t, above, h.p.table.SelectedID())
+			require.Equal(t, above, h.P.table.SelectedID())
 			_ = h.Screen()
 
 			runtime.ReadMemStats(&after)
 			assert.Contains(t, onto, "too large to show")
 			assert.Contains(t, onto, fmt.Sprintf("depth %d", depth+3))
 			assert.Contains(t, onto, "y copies it, e opens it in $EDITOR")
-			rendered := h.p.detail.RenderedBytes() - bytesBefore
+			rendered := h.P.detail.RenderedBytes() - bytesBefore
 			assert.Less(t, rendered, 8<<10, "markdown given to glamour")
 			alloc := after.TotalAlloc - before.TotalAlloc
 			assert.Less(t, alloc, uint64(20<<20), "allocated %d bytes for two key presses", alloc)
 
 			// y copies the whole definition; e would open it in the editor.
-			h.p.table.SetCursorID(row)
-			sel := h.p.Selected()
+			h.P.table.SetCursorID(row)
+			sel := h.P.Selected()
 			assert.True(t, strings.HasPrefix(sel, `{"mappings":`), "y copies the definition")
 			assert.Equal(t, depth, strings.Count(sel, "["))
 		})

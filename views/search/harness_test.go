@@ -48,42 +48,33 @@ func (e *editorScript) run(path string, done func(error) tea.Msg) tea.Cmd {
 	}
 }
 
-// harness drives the pane the way the root does, with a scripted editor.
+// harness is the pane's test environment with a scripted editor.
 type harness struct {
-	*viewstest.Driver
-	p  *Pane
+	*viewstest.Env[*Pane]
 	ed *editorScript
 }
 
 func newHarness(t testing.TB, w *viewstest.Sim, cluster string, width, height int) *harness {
 	t.Helper()
-	ctx := w.Context(Registration)
-	ctx.ClusterName, ctx.Layout = cluster, views.LayoutFor(width)
 	ed := &editorScript{}
-	h := &harness{ed: ed, p: NewWithEditor(ctx, ed.run)}
-	h.Driver = viewstest.NewDriver(t, h.p)
-	h.p.SetSize(width, height)
-	h.Run(h.p.Init())
-	h.Run(h.p.SetVisible(true))
-	return h
+	return &harness{ed: ed, Env: viewstest.Open[*Pane](t, Registration, viewstest.Setup{Sim: w, Cluster: cluster, Width: width, Height: height,
+		New: func(c views.Context) views.Pane { return NewWithEditor(c, ed.run) }})}
 }
 
 // selectIndex moves the cursor to the named index.
 func (h *harness) selectIndex(name string) {
 	h.T.Helper()
-	for _, cl := range h.p.clusters {
+	for _, cl := range h.P.clusters {
 		for _, ix := range cl.Indexes {
 			if ix.Name == name {
-				require.True(h.T, h.p.table.SetCursorID(indexRowID(cl.Name, ix.IndexID)), "row of %s", name)
-				h.p.refreshDetail()
+				require.True(h.T, h.P.table.SetCursorID(indexRowID(cl.Name, ix.IndexID)), "row of %s", name)
+				h.P.refreshDetail()
 				return
 			}
 		}
 	}
 	h.T.Fatalf("no index %s", name)
 }
-
-func (h *harness) refresh() { h.T.Helper(); h.Send(views.RefreshMsg{}) }
 
 func requireGolden(t *testing.T, name, got string) {
 	t.Helper()

@@ -56,23 +56,23 @@ func TestTreeShowsStatusesAndUnsupportedClusters(t *testing.T) {
 	s := h.Screen()
 	assert.Contains(t, s, "payments-legacy")
 	assert.Contains(t, s, "MongoDB 4.0.28")
-	require.True(t, h.p.table.SetCursorID(clusterRowID("payments-legacy")))
-	h.p.refreshDetail()
+	require.True(t, h.P.table.SetCursorID(clusterRowID("payments-legacy")))
+	h.P.refreshDetail()
 	assert.Contains(t, h.Screen(), "MongoDB 4.0.28: search needs 4.2 or later.")
 	assert.Contains(t, s, "ledger-search") // seeded 10s ago: still building
 	assert.Regexp(t, `ledger-search\s+search\s+PENDING|ledger-search\s+search\s+BUILDING`, s)
 	assert.Contains(t, s, "not ready (live)")
 
 	// Live while something is not READY: the fast interval is armed.
-	assert.True(t, h.p.Polling())
-	assert.True(t, h.p.moving(false))
+	assert.True(t, h.P.Polling())
+	assert.True(t, h.P.moving(false))
 	w.Clock.Advance(2 * time.Minute)
-	h.refresh()
-	assert.False(t, h.p.moving(false))
+	h.Refresh()
+	assert.False(t, h.P.moving(false))
 	assert.NotContains(t, h.Screen(), "not ready")
 
 	// Folding a database hides its collections.
-	require.True(t, h.p.table.SetCursorID(dbRowID("payments-rs", "shop")))
+	require.True(t, h.P.table.SetCursorID(dbRowID("payments-rs", "shop")))
 	h.ActionKey("enter")
 	assert.NotContains(t, h.Screen(), "embeddings")
 	h.ActionKey("enter")
@@ -84,7 +84,7 @@ func TestDetailGolden(t *testing.T) {
 	h := newHarness(t, w, "payments-rs", 100, 60)
 	h.selectIndex("products-autocomplete")
 	h.ActionKey("enter")
-	require.Equal(t, modeDetail, h.p.mode)
+	require.Equal(t, modeDetail, h.P.mode)
 	requireGolden(t, "detail_ready_100x60", h.Screen())
 
 	// During an update the staged definition shows next to the serving one.
@@ -95,7 +95,7 @@ func TestDetailGolden(t *testing.T) {
 	_, err = w.Client.Search().Update(t.Context(), apisim.DemoPaymentsID, "payments-rs", ix.IndexID, apiclient.IndexSearch, def)
 	require.NoError(t, err)
 	w.Clock.Advance(8 * time.Second)
-	h.refresh()
+	h.Refresh()
 	s := h.Screen()
 	assert.Contains(t, s, "Latest definition (version 4)")
 	assert.Contains(t, s, "The latest definition is staged (BUILDING on the hosts)")
@@ -103,7 +103,7 @@ func TestDetailGolden(t *testing.T) {
 	assert.Contains(t, s, "Serving definition (version 3)")
 	requireGolden(t, "detail_staged_100x60", s)
 	h.ActionKey("esc")
-	assert.Equal(t, modeTree, h.p.mode)
+	assert.Equal(t, modeTree, h.P.mode)
 }
 
 func TestCreateWatchUpdateDelete(t *testing.T) {
@@ -123,7 +123,7 @@ func TestCreateWatchUpdateDelete(t *testing.T) {
 	assert.Regexp(t, `by-customer\s+search\s+PENDING`, h.Screen())
 
 	w.Clock.Advance(time.Minute)
-	h.refresh()
+	h.Refresh()
 	assert.Regexp(t, `by-customer\s+search\s+READY\s+yes\s+3 READY`, h.Screen())
 
 	// Edit starts from the current definition and sends an update.
@@ -155,9 +155,9 @@ func TestCreateWatchUpdateDelete(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, apiclient.IndexDeleting, ix.Status)
 	w.Clock.Advance(15 * time.Second)
-	h.refresh()
+	h.Refresh()
 	assert.NotContains(t, h.Screen(), "by-customer")
-	assert.Empty(t, h.p.deleting)
+	assert.Empty(t, h.P.deleting)
 	_, err = indexOf(w, "payments-rs", "shop", "orders", "by-customer")
 	ae, ok := apiclient.AsError(err)
 	require.True(t, ok)
@@ -241,14 +241,14 @@ func TestAnalyzersView(t *testing.T) {
 	w := newWorld(t)
 	h := newHarness(t, w, "payments-rs", 100, 24)
 	h.ActionKey("A")
-	require.Equal(t, modeAnalyzers, h.p.mode)
+	require.Equal(t, modeAnalyzers, h.P.mode)
 	s := h.Screen()
 	assert.Contains(t, s, "sku-analyzer")
 	assert.Contains(t, s, "keyword")
 	requireGolden(t, "analyzers_100x24", s)
 
 	// In this view `e` is gated as the analyzers update.
-	for _, a := range h.p.Actions() {
+	for _, a := range h.P.Actions() {
 		if a.Name == "search.edit" {
 			assert.Equal(t, "updateAtlasSearchAnalyzers", a.Op)
 		}
@@ -267,7 +267,7 @@ func TestAnalyzersView(t *testing.T) {
 	assert.Len(t, got, 2)
 	assert.Contains(t, h.Screen(), "words")
 	h.ActionKey("esc")
-	assert.Equal(t, modeTree, h.p.mode)
+	assert.Equal(t, modeTree, h.P.mode)
 }
 
 func TestFilterKeepsParents(t *testing.T) {

@@ -42,19 +42,19 @@ func TestDeepOrHugeAuditFilterIsSummarised(t *testing.T) {
 					layout = views.LayoutNarrow
 				}
 				e := newEnv(t, "project-owner", layout, size[0], size[1])
-				owner := e.sim.ClientAs("project-owner", viewstest.NoGate)
+				owner := e.Sim.ClientAs("project-owner", viewstest.NoGate)
 				_, err := owner.Settings().UpdateAuditLog(context.Background(), apisim.DemoPaymentsID, apiclient.AuditLogUpdate{AuditFilter: &tc.filter})
 				require.NoError(t, err)
-				e.Run(e.pane.Init())
-				require.Equal(t, tc.filter, e.pane.snap.Audit.AuditFilter)
+				e.Run(e.P.Init())
+				require.Equal(t, tc.filter, e.P.snap.Audit.AuditFilter)
 
-				doc := e.pane.snap.AuditDoc
+				doc := e.P.snap.AuditDoc
 				assert.True(t, doc.TooLarge)
 				assert.Empty(t, doc.Pretty, "nothing indented")
 				assert.Equal(t, len(tc.filter), doc.Stats.Scanned, "one pass over the filter")
 
 				e.selectRow(rowFilter)
-				screen := ansi.Strip(e.pane.View())
+				screen := ansi.Strip(e.P.View())
 				lines := strings.Split(screen, "\n")
 				assert.LessOrEqual(t, len(lines), size[1])
 				for _, l := range lines {
@@ -66,7 +66,7 @@ func TestDeepOrHugeAuditFilterIsSummarised(t *testing.T) {
 					assert.Contains(t, text, tc.summary+"; y copies it, e opens it in $EDITOR")
 				}
 				assert.NotContains(t, screen, `"a": {`, "no part of the document indented")
-				assert.Equal(t, tc.filter, e.pane.Selected(), "y copies the whole filter")
+				assert.Equal(t, tc.filter, e.P.Selected(), "y copies the whole filter")
 			}
 		})
 	}
@@ -74,7 +74,7 @@ func TestDeepOrHugeAuditFilterIsSummarised(t *testing.T) {
 	t.Run("within the limits", func(t *testing.T) {
 		e := newEnv(t, "project-owner", views.LayoutWide, 130, 40)
 		e.selectRow(rowFilter)
-		assert.False(t, e.pane.snap.AuditDoc.TooLarge)
-		assert.Contains(t, ansi.Strip(e.pane.View()), `"$in": [`)
+		assert.False(t, e.P.snap.AuditDoc.TooLarge)
+		assert.Contains(t, ansi.Strip(e.P.View()), `"$in": [`)
 	})
 }

@@ -13,24 +13,14 @@ import (
 	"github.com/dbadmin-tui/dbadmin-tui/views/viewstest"
 )
 
-// env is a pane against a fresh apisim (manual clock, seeded world) as
-// identity with its roles known to the gate, driven as the root would.
-type env struct {
-	*viewstest.Driver
-	sim  *viewstest.Sim
-	pane *Pane
-}
+// env is the pane's test environment, as identity with its roles known
+// to the gate; the pane is opened but not shown (no polls).
+type env struct{ *viewstest.Env[*Pane] }
 
 func newEnv(t *testing.T, identity string, layout views.Layout, w, h int) *env {
 	t.Helper()
-	sim := viewstest.NewSim(t, viewstest.SimOptions{Identity: identity, Gate: viewstest.GateWithRoles})
-	ctx := sim.Context(Registration)
-	ctx.Layout = layout
-	e := &env{sim: sim, pane: New(ctx).(*Pane)}
-	e.Driver = viewstest.NewDriver(t, e.pane)
-	e.pane.SetSize(w, h)
-	e.Run(e.pane.Init())
-	return e
+	return &env{viewstest.Open[*Pane](t, Registration, viewstest.Setup{Identity: identity, Gate: viewstest.GateWithRoles,
+		Width: w, Height: h, Hidden: true, Context: func(c *views.Context) { c.Layout = layout }})}
 }
 
 // goldenScreen compares the pane's view with testdata/settings/<name>.golden.
@@ -42,9 +32,9 @@ func goldenScreen(t *testing.T, name, view string) {
 // selectRow moves the cursor to the row with id.
 func (e *env) selectRow(id string) {
 	e.T.Helper()
-	for i, r := range e.pane.rows() {
+	for i, r := range e.P.rows() {
 		if r.id == id {
-			e.pane.cursor, e.pane.keep = i, id
+			e.P.cursor, e.P.keep = i, id
 			return
 		}
 	}
@@ -54,7 +44,7 @@ func (e *env) selectRow(id string) {
 // roleRow finds the row of the first role that matches.
 func (e *env) roleRow(match func(apiclient.AccessRole) bool) string {
 	e.T.Helper()
-	for _, r := range e.pane.rows() {
+	for _, r := range e.P.rows() {
 		if r.role != nil && match(*r.role) {
 			return r.id
 		}
@@ -68,7 +58,7 @@ func (e *env) roleRow(match func(apiclient.AccessRole) bool) string {
 func (e *env) settings() (*apiclient.AuditLog, *apiclient.AWSCustomDNS, *apiclient.AccessRoles) {
 	e.T.Helper()
 	ctx := context.Background()
-	owner := e.sim.ClientAs("project-owner", viewstest.NoGate)
+	owner := e.Sim.ClientAs("project-owner", viewstest.NoGate)
 	a, err := owner.Settings().AuditLog(ctx, apisim.DemoPaymentsID)
 	require.NoError(e.T, err)
 	d, err := owner.Settings().CustomDNS(ctx, apisim.DemoPaymentsID)

@@ -37,7 +37,7 @@ func TestScreens(t *testing.T) {
 			if tc.setup != nil {
 				tc.setup(e)
 			}
-			view := e.pane.View()
+			view := e.P.View()
 			for i, l := range strings.Split(ansi.Strip(view), "\n") {
 				assert.LessOrEqual(t, ansi.StringWidth(l), tc.w, "line %d too wide", i)
 			}
@@ -49,7 +49,7 @@ func TestScreens(t *testing.T) {
 
 func TestReadOnlyIdentitySeesWhyAuditingIsMissing(t *testing.T) {
 	e := newEnv(t, "read-only", views.LayoutWide, 130, 24)
-	view := ansi.Strip(e.pane.View())
+	view := ansi.Strip(e.P.View())
 	assert.Contains(t, view, "not readable with your roles")
 	assert.Contains(t, view, "Custom DNS", "the rest still loads")
 	assert.Contains(t, view, "CLOUD PROVIDER ACCESS ROLES (4)")
@@ -60,13 +60,13 @@ func TestToggleCustomDNSAsksWithTheNoteThenSends(t *testing.T) {
 	e.Action(actCustomDNS)
 	c := e.LastConfirm()
 	assert.Equal(t, "Turn custom DNS for AWS off?", c.Title)
-	assert.Empty(t, e.sim.Writes(), "asking sends nothing")
+	assert.Empty(t, e.Sim.Writes(), "asking sends nothing")
 
 	e.Confirm("")
-	assert.Equal(t, []string{"PATCH /api/atlas/v2/groups/" + e.pane.Ctx.GroupID + "/awsCustomDNS"}, e.sim.Writes())
+	assert.Equal(t, []string{"PATCH /api/atlas/v2/groups/" + e.P.Ctx.GroupID + "/awsCustomDNS"}, e.Sim.Writes())
 	_, dns, _ := e.settings()
 	assert.False(t, dns.Enabled)
-	assert.Contains(t, ansi.Strip(e.pane.View()), "custom DNS for AWS turned off")
+	assert.Contains(t, ansi.Strip(e.P.View()), "custom DNS for AWS turned off")
 
 	// And back on: the confirmation carries the private-IP note.
 	e.Action(actCustomDNS)
@@ -84,7 +84,7 @@ func TestEnterOnASettingAsksLikeItsKey(t *testing.T) {
 	e.selectRow(rowAuditing)
 	e.Press("enter")
 	assert.Equal(t, "Turn auditing off?", e.LastConfirm().Title)
-	assert.Empty(t, e.sim.Writes())
+	assert.Empty(t, e.Sim.Writes())
 }
 
 func TestSuccessfulAuthorizationsWarnBeforeSaving(t *testing.T) {
@@ -95,7 +95,7 @@ func TestSuccessfulAuthorizationsWarnBeforeSaving(t *testing.T) {
 	assert.Equal(t, "Record successful authorizations?", c.Title)
 	assert.Contains(t, c.Body, "degrades cluster performance")
 	assert.Equal(t, actAuditing, c.Action.Name, "gated as the auditing change")
-	assert.Empty(t, e.sim.Writes(), "the warning comes before anything is saved")
+	assert.Empty(t, e.Sim.Writes(), "the warning comes before anything is saved")
 
 	e.Confirm("")
 	a, _, _ := e.settings()
@@ -118,24 +118,24 @@ func TestAuditFilterSyntaxErrorReopensTheEditorWithTheText(t *testing.T) {
 	bad := "// header\n// header\n// status\n{\n  \"atype\": \"authenticate\",\n  \"param\": {\"user\": }\n}\n"
 	e.Send(edited(editKey, "", bad))
 	assert.Equal(t, 2, e.Launches(), "reopened")
-	assert.Equal(t, "{\n  \"atype\": \"authenticate\",\n  \"param\": {\"user\": }\n}", e.pane.draft, "the text is kept, header dropped")
-	assert.Contains(t, e.pane.draftErr, "line 3, column 21")
-	assert.Empty(t, e.sim.Writes())
+	assert.Equal(t, "{\n  \"atype\": \"authenticate\",\n  \"param\": {\"user\": }\n}", e.P.draft, "the text is kept, header dropped")
+	assert.Contains(t, e.P.draftErr, "line 3, column 21")
+	assert.Empty(t, e.Sim.Writes())
 
 	// Saved unchanged on the reopened round: stop, keep the text, say where.
-	e.Send(edited(reopenKey, e.pane.draft, "// h\n// h\n// ✗ line 6\n"+e.pane.draft))
+	e.Send(edited(reopenKey, e.P.draft, "// h\n// h\n// ✗ line 6\n"+e.P.draft))
 	assert.Equal(t, 2, e.Launches(), "not reopened again")
 	assert.True(t, e.LastToast().Err)
 	assert.Contains(t, e.LastToast().Text, "line 3, column 21")
 	assert.Contains(t, e.LastToast().Text, "your text is kept")
-	view := ansi.Strip(e.pane.View())
+	view := ansi.Strip(e.P.View())
 	assert.Contains(t, view, "unsaved draft")
 	assert.Contains(t, view, `"param": {"user": }`)
 
 	// e reopens it with the draft.
 	e.Action(actEditFilter)
 	assert.Equal(t, 3, e.Launches())
-	assert.Empty(t, e.sim.Writes())
+	assert.Empty(t, e.Sim.Writes())
 }
 
 func TestAuditFilterSavedAfterConfirmation(t *testing.T) {
@@ -145,26 +145,26 @@ func TestAuditFilterSavedAfterConfirmation(t *testing.T) {
 	c := e.LastConfirm()
 	assert.Equal(t, "Save the audit filter?", c.Title)
 	assert.Contains(t, c.Body, `{"atype":"createCollection"}`)
-	assert.Empty(t, e.sim.Writes(), "nothing before yes")
+	assert.Empty(t, e.Sim.Writes(), "nothing before yes")
 
 	e.Confirm("")
-	assert.Len(t, e.sim.Writes(), 1)
+	assert.Len(t, e.Sim.Writes(), 1)
 	a, _, _ := e.settings()
 	assert.Equal(t, `{"atype":"createCollection"}`, a.AuditFilter)
 	assert.Equal(t, apiclient.AuditFilterJSON, a.ConfigurationType)
-	assert.Empty(t, e.pane.draft)
+	assert.Empty(t, e.P.draft)
 	assert.Contains(t, e.LastToast().Text, "audit filter saved")
 }
 
 func TestAuditFilterUnchangedOrEmptySendsNothing(t *testing.T) {
 	e := newEnv(t, "project-owner", views.LayoutWide, 130, 24)
-	cur := e.pane.snap.Audit.AuditFilter
+	cur := e.P.snap.Audit.AuditFilter
 	e.Send(edited(editKey, "", pretty(cur)))
-	assert.Contains(t, e.pane.notice, "unchanged")
+	assert.Contains(t, e.P.notice, "unchanged")
 	e.Send(edited(editKey, "", "// only comments\n\n"))
 	assert.Contains(t, e.LastToast().Text, "empty document")
 	assert.Empty(t, e.Confirms)
-	assert.Empty(t, e.sim.Writes())
+	assert.Empty(t, e.Sim.Writes())
 }
 
 func TestRefusedFilterSaveKeepsTheText(t *testing.T) {
@@ -172,9 +172,9 @@ func TestRefusedFilterSaveKeepsTheText(t *testing.T) {
 	// The server refuses what the client would: a filter that is not an
 	// object never leaves, and the user's text stays as the draft.
 	e.Send(views.ActionMsg{Name: actEditFilter, Confirmed: true, Target: targetFilterPrefix + `["authenticate"]`})
-	assert.Empty(t, e.sim.Writes())
-	assert.Equal(t, `["authenticate"]`, e.pane.draft)
-	assert.Contains(t, e.pane.draftErr, "auditFilter")
+	assert.Empty(t, e.Sim.Writes())
+	assert.Equal(t, `["authenticate"]`, e.P.draft)
+	assert.Contains(t, e.P.draftErr, "auditFilter")
 	assert.True(t, e.LastToast().Err)
 }
 
@@ -226,7 +226,7 @@ func TestEditorScript(t *testing.T) {
 func TestAuthorizeChecksTheARNBeforeSending(t *testing.T) {
 	e := newEnv(t, "project-owner", views.LayoutWide, 130, 24)
 	e.selectRow(e.roleRow(func(r apiclient.AccessRole) bool { return r.ProviderName == "AWS" && r.AuthorizedDate == nil }))
-	id := e.pane.Selected()
+	id := e.P.Selected()
 	e.Action(actAuthorize)
 	require.Len(t, e.Forms, 1)
 	f := e.Forms[0]
@@ -245,26 +245,26 @@ func TestAuthorizeChecksTheARNBeforeSending(t *testing.T) {
 		require.Error(t, err, bad)
 		assert.Contains(t, err.Error(), why, bad)
 	}
-	assert.Empty(t, e.sim.Writes(), "a bad ARN is never sent")
+	assert.Empty(t, e.Sim.Writes(), "a bad ARN is never sent")
 	// A value that slipped past the form is checked again, and the form told.
 	e.Send(views.ActionMsg{Name: actAuthorize, Confirmed: true, Target: id, Values: components.FormValues{"arn": "nope"}})
 	require.Len(t, e.FormsDone, 1)
 	assert.Error(t, e.FormsDone[0].Err)
-	assert.Empty(t, e.sim.Writes())
+	assert.Empty(t, e.Sim.Writes())
 
 	require.NoError(t, e.Submit(components.FormValues{"arn": " arn:aws:iam::123456789012:role/atlas-payments-exports "}))
-	assert.Len(t, e.sim.Writes(), 1)
+	assert.Len(t, e.Sim.Writes(), 1)
 	require.Len(t, e.FormsDone, 2)
 	assert.NoError(t, e.FormsDone[1].Err, "the form closes")
 	_, _, roles := e.settings()
 	for _, r := range roles.AWSIAMRoles {
 		if r.RoleID == id {
 			require.NotNil(t, r.AuthorizedDate)
-			assert.True(t, r.AuthorizedDate.Equal(e.sim.Clock.Now()))
+			assert.True(t, r.AuthorizedDate.Equal(e.Sim.Clock.Now()))
 			assert.Equal(t, "arn:aws:iam::123456789012:role/atlas-payments-exports", r.IAMAssumedRoleARN)
 		}
 	}
-	assert.NotContains(t, ansi.Strip(e.pane.View()), "not authorized")
+	assert.NotContains(t, ansi.Strip(e.P.View()), "not authorized")
 }
 
 func TestAuthorizeNeedsARole(t *testing.T) {
@@ -276,7 +276,7 @@ func TestAuthorizeNeedsARole(t *testing.T) {
 	e.selectRow(e.roleRow(func(r apiclient.AccessRole) bool { return r.ProviderName == "GCP" }))
 	e.Action(actAuthorize)
 	assert.Contains(t, e.LastToast().Text, "GCP service accounts need no authorization")
-	assert.Empty(t, e.sim.Writes())
+	assert.Empty(t, e.Sim.Writes())
 }
 
 func TestDeauthorizeRefusedWhileAnExportBucketUsesTheRole(t *testing.T) {
@@ -286,17 +286,17 @@ func TestDeauthorizeRefusedWhileAnExportBucketUsesTheRole(t *testing.T) {
 	assert.Empty(t, e.Confirms, "refused before asking")
 	assert.Contains(t, e.LastToast().Text, "used by export bucket payments-exports")
 	assert.Contains(t, e.LastToast().Text, "delete that bucket")
-	assert.Contains(t, ansi.Strip(e.pane.View()), "payments-exports; delete that bucket")
-	assert.Empty(t, e.sim.Writes())
+	assert.Contains(t, ansi.Strip(e.P.View()), "payments-exports; delete that bucket")
+	assert.Empty(t, e.Sim.Writes())
 
 	// An unused role: confirm (default No at the root), then removed.
 	e.selectRow(e.roleRow(func(r apiclient.AccessRole) bool { return r.ProviderName == "AWS" && len(r.FeatureUsage) == 0 }))
-	id := e.pane.Selected()
+	id := e.P.Selected()
 	e.Action(actDeauthorize)
 	assert.Equal(t, "Deauthorize access role?", e.LastConfirm().Title)
-	assert.Empty(t, e.sim.Writes())
+	assert.Empty(t, e.Sim.Writes())
 	e.Confirm("")
-	assert.Equal(t, []string{"DELETE /api/atlas/v2/groups/" + e.pane.Ctx.GroupID + "/cloudProviderAccess/AWS/" + id}, e.sim.Writes())
+	assert.Equal(t, []string{"DELETE /api/atlas/v2/groups/" + e.P.Ctx.GroupID + "/cloudProviderAccess/AWS/" + id}, e.Sim.Writes())
 	_, _, roles := e.settings()
 	assert.Len(t, roles.AWSIAMRoles, 1)
 }
@@ -305,9 +305,9 @@ func TestDeauthorizeRefusalFromTheServerIsShown(t *testing.T) {
 	e := newEnv(t, "project-owner", views.LayoutWide, 130, 24)
 	// A stale screen: the pane thinks the role is unused, the server knows.
 	row := e.roleRow(func(r apiclient.AccessRole) bool { return r.ProviderName == "AWS" && len(r.FeatureUsage) > 0 })
-	e.pane.snap.Roles.AWSIAMRoles[0].FeatureUsage = nil
+	e.P.snap.Roles.AWSIAMRoles[0].FeatureUsage = nil
 	e.Send(views.ActionMsg{Name: actDeauthorize, Confirmed: true, Target: row})
-	assert.Len(t, e.sim.Writes(), 1)
+	assert.Len(t, e.Sim.Writes(), 1)
 	assert.Contains(t, e.LastToast().Text, "CLOUD_PROVIDER_ACCESS_ROLE_IN_USE")
 	_, _, roles := e.settings()
 	assert.Len(t, roles.AWSIAMRoles, 2, "still there")
@@ -320,19 +320,19 @@ func TestNewRole(t *testing.T) {
 	assert.Equal(t, []string{"AWS", "AZURE", "GCP"}, e.Forms[0].Fields[0].Choices)
 	err := e.Submit(components.FormValues{"provider": "AZURE", "appId": "app-1", "principalId": "sp-1"})
 	assert.ErrorContains(t, err, "tenantId is required for AZURE")
-	assert.Empty(t, e.sim.Writes())
+	assert.Empty(t, e.Sim.Writes())
 
 	require.NoError(t, e.Submit(components.FormValues{}), "AWS is the default and needs no ids")
-	assert.Len(t, e.sim.Writes(), 1)
+	assert.Len(t, e.Sim.Writes(), 1)
 	require.Len(t, e.FormsDone, 1)
 	assert.NoError(t, e.FormsDone[0].Err)
 	assert.Contains(t, e.LastToast().Text, "AWS access role")
 	assert.Contains(t, e.LastToast().Text, "press z")
 	_, _, roles := e.settings()
 	require.Len(t, roles.AWSIAMRoles, 3)
-	view := ansi.Strip(e.pane.View())
+	view := ansi.Strip(e.P.View())
 	assert.Contains(t, view, "CLOUD PROVIDER ACCESS ROLES (5)")
-	assert.Equal(t, roles.AWSIAMRoles[2].RoleID, e.pane.Selected(), "the cursor is on the new role")
+	assert.Equal(t, roles.AWSIAMRoles[2].RoleID, e.P.Selected(), "the cursor is on the new role")
 
 	e.Action(actNewRole)
 	const tenant = "91402512-7c3d-4e2d-9f11-0a1b2c3d4e5f"
@@ -350,7 +350,7 @@ func TestFailedCreateKeepsTheFormOpenWithTheError(t *testing.T) {
 	require.Len(t, e.FormsDone, 1)
 	assert.Equal(t, formNewRole, e.FormsDone[0].ID)
 	assert.ErrorContains(t, e.FormsDone[0].Err, "providerName")
-	assert.Empty(t, e.sim.Writes())
+	assert.Empty(t, e.Sim.Writes())
 }
 
 func TestCursorFollowsTheRowAcrossReloads(t *testing.T) {
@@ -358,29 +358,29 @@ func TestCursorFollowsTheRowAcrossReloads(t *testing.T) {
 	for range 5 {
 		e.Press("j")
 	}
-	sel := e.pane.Selected()
+	sel := e.P.Selected()
 	require.NotEmpty(t, sel, "on a role")
 	e.Send(views.RefreshMsg{})
-	assert.Equal(t, sel, e.pane.Selected())
+	assert.Equal(t, sel, e.P.Selected())
 	e.Send(views.FilterMsg{Text: "GCP"})
-	assert.Len(t, e.pane.roles(), 1)
+	assert.Len(t, e.P.roles(), 1)
 	e.Send(views.FilterMsg{Text: ""})
-	assert.Equal(t, sel, e.pane.Selected())
+	assert.Equal(t, sel, e.P.Selected())
 	e.Press("G")
 	e.Press("k")
 	e.Press("g")
-	r, _ := e.pane.row()
+	r, _ := e.P.row()
 	assert.Equal(t, rowAuditing, r.id)
 }
 
 func TestServerStringsAreSanitized(t *testing.T) {
 	e := newEnv(t, "project-owner", views.LayoutWide, 130, 24)
-	e.pane.snap.Audit.AuditFilter = "{\"x\":\"\x1b]0;pwned\x07\x1b[2J\"}"
-	e.pane.snap.Roles.AWSIAMRoles[0].IAMAssumedRoleARN = "arn\x1b[31mred"
+	e.P.snap.Audit.AuditFilter = "{\"x\":\"\x1b]0;pwned\x07\x1b[2J\"}"
+	e.P.snap.Roles.AWSIAMRoles[0].IAMAssumedRoleARN = "arn\x1b[31mred"
 	e.selectRow(rowFilter)
-	v := e.pane.View()
+	v := e.P.View()
 	assert.NotContains(t, v, "\x1b]0;")
 	assert.NotContains(t, v, "\x1b[2J")
-	e.selectRow(roleRowID(&e.pane.snap.Roles.AWSIAMRoles[0]))
-	assert.NotContains(t, e.pane.View(), "\x1b[31m")
+	e.selectRow(roleRowID(&e.P.snap.Roles.AWSIAMRoles[0]))
+	assert.NotContains(t, e.P.View(), "\x1b[31m")
 }

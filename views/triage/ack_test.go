@@ -32,14 +32,14 @@ func twoAlertsOfTwoProjects(t *testing.T, p *Pane) (a, b, c Item) {
 
 func TestAckDialogListsTargetsAndSendsOnePatchPerAlert(t *testing.T) {
 	e := newEnv(t, "org-owner", 120, 40)
-	a, b, c := twoAlertsOfTwoProjects(t, e.pane)
+	a, b, c := twoAlertsOfTwoProjects(t, e.P)
 	_ = c
 	for _, it := range []Item{a, b} {
-		e.pane.table.ToggleMark(it.Key())
+		e.P.table.ToggleMark(it.Key())
 	}
-	require.Len(t, e.pane.table.MarkedVisible(), 2)
+	require.Len(t, e.P.table.MarkedVisible(), 2)
 
-	mark := e.sim.Mark()
+	mark := e.Sim.Mark()
 	e.ActionKey("a")
 	require.NotEmpty(t, e.Forms)
 	f := e.Forms[len(e.Forms)-1]
@@ -55,39 +55,39 @@ func TestAckDialogListsTargetsAndSendsOnePatchPerAlert(t *testing.T) {
 	require.NoError(t, e.Submit(map[string]string{"comment": "board-ack"}))
 	assert.Nil(t, e.LastFormDone().Err)
 
-	writes := e.sim.WritesSince(mark)
+	writes := e.Sim.WritesSince(mark)
 	require.Len(t, writes, 2, "exactly two PATCHes: %v", writes)
 	assert.Contains(t, writes[0], "PATCH /api/atlas/v2/groups/"+a.GroupID+"/alerts/"+a.ItemID)
 	assert.Contains(t, writes[1], "PATCH /api/atlas/v2/groups/"+b.GroupID+"/alerts/"+b.ItemID)
-	c2 := e.sim.ClientAs("org-owner", viewstest.NoGate)
+	c2 := e.Sim.ClientAs("org-owner", viewstest.NoGate)
 	for _, it := range []Item{a, b} {
 		got, err := c2.Alerts().Get(context.Background(), it.GroupID, it.ItemID)
 		require.NoError(t, err)
 		assert.Equal(t, "board-ack", got.AcknowledgementComment)
-		assert.True(t, got.Acknowledged(e.sim.Clock.Now()))
+		assert.True(t, got.Acknowledged(e.Sim.Clock.Now()))
 	}
 	// Each row's outcome over the board; the rows left it on the re-read.
 	screen := e.Screen()
 	assert.Contains(t, screen, "acknowledged 2 of 2 alerts")
 	assert.Equal(t, 2, strings.Count(screen, "✓ "), screen)
-	for _, it := range e.pane.Items() {
+	for _, it := range e.P.Items() {
 		assert.NotEqual(t, a.Key(), it.Key(), "the acknowledged alert left the board")
 	}
-	assert.True(t, e.pane.CanGoBack())
+	assert.True(t, e.P.CanGoBack())
 	e.Press("esc")
-	assert.False(t, e.pane.CanGoBack())
+	assert.False(t, e.P.CanGoBack())
 	assert.NotContains(t, e.Screen(), "acknowledged 2 of 2")
 }
 
 func TestAckDialogLeavesHiddenMarksOutUnlessIncluded(t *testing.T) {
 	for _, include := range []bool{false, true} {
 		e := newEnv(t, "org-owner", 120, 40)
-		a, _, c := twoAlertsOfTwoProjects(t, e.pane)
-		e.pane.table.ToggleMark(a.Key())
-		e.pane.table.ToggleMark(c.Key())
+		a, _, c := twoAlertsOfTwoProjects(t, e.P)
+		e.P.table.ToggleMark(a.Key())
+		e.P.table.ToggleMark(c.Key())
 		e.Send(views.FilterMsg{Text: a.Project})
-		require.Equal(t, []string{c.Key()}, e.pane.table.MarkedHidden(), "the filter hides c")
-		mark := e.sim.Mark()
+		require.Equal(t, []string{c.Key()}, e.P.table.MarkedHidden(), "the filter hides c")
+		mark := e.Sim.Mark()
 		e.ActionKey("a")
 		f := e.Forms[len(e.Forms)-1]
 		var hiddenList string
@@ -103,7 +103,7 @@ func TestAckDialogLeavesHiddenMarksOutUnlessIncluded(t *testing.T) {
 			v["hidden"] = "true"
 		}
 		require.NoError(t, e.Submit(v))
-		writes := e.sim.WritesSince(mark)
+		writes := e.Sim.WritesSince(mark)
 		if include {
 			assert.Len(t, writes, 2, "%v", writes)
 		} else {
@@ -115,9 +115,9 @@ func TestAckDialogLeavesHiddenMarksOutUnlessIncluded(t *testing.T) {
 
 func TestAckDialogRefusesBadInputAndNonAlertRows(t *testing.T) {
 	e := newEnv(t, "org-owner", 120, 40)
-	for _, it := range e.pane.Items() {
+	for _, it := range e.P.Items() {
 		if !alertRow(it) {
-			require.True(t, e.pane.table.SetCursorID(it.Key()))
+			require.True(t, e.P.table.SetCursorID(it.Key()))
 			break
 		}
 	}
@@ -125,21 +125,21 @@ func TestAckDialogRefusesBadInputAndNonAlertRows(t *testing.T) {
 	assert.Empty(t, e.Forms)
 	assert.Contains(t, e.LastToast().Text, "not an alert")
 
-	a, _, _ := twoAlertsOfTwoProjects(t, e.pane)
-	require.True(t, e.pane.table.SetCursorID(a.Key()))
+	a, _, _ := twoAlertsOfTwoProjects(t, e.P)
+	require.True(t, e.P.table.SetCursorID(a.Key()))
 	e.ActionKey("a")
-	mark := e.sim.Mark()
+	mark := e.Sim.Mark()
 	err := e.Submit(map[string]string{"until": alertkit.UntilCustom, "at": "yesterday"})
 	require.Error(t, err, "the field's own rule refuses a date that is not one")
-	assert.Empty(t, e.sim.WritesSince(mark))
+	assert.Empty(t, e.Sim.WritesSince(mark))
 }
 
 func TestBoardSeverityEqualsTheAlertsPane(t *testing.T) {
 	e := newEnv(t, "org-owner", 120, 40)
-	c := e.sim.ClientAs("org-owner", viewstest.NoGate)
+	c := e.Sim.ClientAs("org-owner", viewstest.NoGate)
 	configs := map[string]map[string]apiclient.AlertConfig{}
 	overridden := 0
-	for _, it := range e.pane.Items() {
+	for _, it := range e.P.Items() {
 		if !alertRow(it) {
 			continue
 		}

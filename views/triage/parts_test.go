@@ -50,27 +50,27 @@ func TestAFailedReadKeepsItsRowsStaleWithTheError(t *testing.T) {
 	e := newEnv(t, "org-owner", 200, 40)
 	gid := apisim.DemoPaymentsID
 	before := 0
-	for _, it := range e.pane.Items() {
+	for _, it := range e.P.Items() {
 		if it.GroupID == gid && it.Kind == KindAlert {
 			before++
 		}
 	}
 	require.Positive(t, before)
-	e.sim.Clock.Advance(2 * time.Minute)
-	failed := partResult{GroupID: gid, At: e.sim.Clock.Now()}
+	e.Sim.Clock.Advance(2 * time.Minute)
+	failed := partResult{GroupID: gid, At: e.Sim.Clock.Now()}
 	failed.fail("", &apiclient.Error{Status: 503, ErrorCode: "SERVICE_UNAVAILABLE", Detail: "Injected fault."})
-	e.pane.pending[keyAlerts]++
-	e.Send(views.Result[partResult]{Pane: ID, Key: keyAlerts, Seq: e.pane.gen, Value: failed})
+	e.P.pending[keyAlerts]++
+	e.Send(views.Result[partResult]{Pane: ID, Key: keyAlerts, Seq: e.P.gen, Value: failed})
 
 	after := 0
-	for _, it := range e.pane.Items() {
+	for _, it := range e.P.Items() {
 		if it.GroupID == gid && it.Kind == KindAlert {
 			after++
 			assert.True(t, it.Stale)
 		}
 	}
 	assert.Equal(t, before, after, "the rows stay, marked stale")
-	cov := e.pane.coverage()
+	cov := e.P.coverage()
 	assert.Contains(t, cov, "alerts 12/12 (2m ago), 1 stale (payments: 503 SERVICE_UNAVAILABLE: Injected fault.)")
 	assert.Contains(t, e.Screen(), "(stale) ")
 
@@ -89,8 +89,8 @@ func TestAFailedReadKeepsItsRowsStaleWithTheError(t *testing.T) {
 
 func TestBoardCoversTheMigrationsThisSessionKnows(t *testing.T) {
 	e := newEnv(t, "org-owner", 200, 40)
-	assert.Contains(t, e.pane.coverage(), "migrations: this session's only (the API lists none)")
-	c := e.pane.Ctx.Client
+	assert.Contains(t, e.P.coverage(), "migrations: this session's only (the API lists none)")
+	c := e.P.Ctx.Client
 	ctx := context.Background()
 	srcs, err := c.Migration().SourceProjects(ctx, apisim.DemoOrgID)
 	require.NoError(t, err)
@@ -103,7 +103,7 @@ func TestBoardCoversTheMigrationsThisSessionKnows(t *testing.T) {
 	require.NoError(t, err)
 	migRows := func() []Item {
 		var out []Item
-		for _, it := range e.pane.Items() {
+		for _, it := range e.P.Items() {
 			if it.Kind == KindMigration {
 				out = append(out, it)
 			}
@@ -113,7 +113,7 @@ func TestBoardCoversTheMigrationsThisSessionKnows(t *testing.T) {
 	e.Send(views.RefreshMsg{})
 	assert.Empty(t, migRows(), "a migration still syncing needs nobody")
 
-	e.sim.Clock.Advance(time.Hour) // ready for cut-over
+	e.Sim.Clock.Advance(time.Hour) // ready for cut-over
 	e.Send(views.RefreshMsg{})
 	rows := migRows()
 	require.Len(t, rows, 1)
@@ -121,14 +121,14 @@ func TestBoardCoversTheMigrationsThisSessionKnows(t *testing.T) {
 	assert.Equal(t, "payments-prod", rows[0].Cluster)
 	assert.Equal(t, "live migration ready for cut-over", rows[0].What)
 
-	e.sim.Clock.Advance(100 * time.Hour) // the 120-hour window ends within a day
+	e.Sim.Clock.Advance(100 * time.Hour) // the 120-hour window ends within a day
 	e.Send(views.RefreshMsg{})
 	rows = migRows()
 	require.Len(t, rows, 1)
 	assert.Equal(t, apiclient.SeverityWarning, rows[0].Severity)
 	assert.True(t, strings.HasPrefix(rows[0].What, "live migration: cut-over window ends in at most "), rows[0].What)
 
-	require.True(t, e.pane.table.SetCursorID(rows[0].Key()))
-	j := e.pane.open()().(views.JumpMsg)
+	require.True(t, e.P.table.SetCursorID(rows[0].Key()))
+	j := e.P.open()().(views.JumpMsg)
 	assert.Equal(t, views.ID("migration"), j.Pane)
 }

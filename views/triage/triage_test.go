@@ -17,21 +17,13 @@ import (
 	"github.com/dbadmin-tui/dbadmin-tui/views/viewstest"
 )
 
-type env struct {
-	*viewstest.Driver
-	sim  *viewstest.Sim
-	pane *Pane
-}
+// env is the board's test environment, as identity with its roles known
+// to the gate.
+type env struct{ *viewstest.Env[*Pane] }
 
 func newEnv(t *testing.T, identity string, w, h int) *env {
 	t.Helper()
-	sim := viewstest.NewSim(t, viewstest.SimOptions{Identity: identity, Gate: viewstest.GateWithRoles})
-	p := New(sim.Context(Registration)).(*Pane)
-	p.SetSize(w, h)
-	e := &env{Driver: viewstest.NewDriver(t, p), sim: sim, pane: p}
-	e.Run(p.Init())
-	e.Run(p.SetVisible(true))
-	return e
+	return &env{viewstest.Open[*Pane](t, Registration, viewstest.Setup{Identity: identity, Gate: viewstest.GateWithRoles, Width: w, Height: h})}
 }
 
 // raw reads one operation as org-owner into plain JSON, apart from the
@@ -131,23 +123,23 @@ func counts(items []Item) map[Kind]int {
 
 func TestBoardCountsEqualApisimState(t *testing.T) {
 	e := newEnv(t, "org-owner", 120, 40)
-	got := counts(e.pane.Items())
-	want := truth(t, e.sim)
+	got := counts(e.P.Items())
+	want := truth(t, e.Sim)
 	for _, k := range Kinds {
 		if k != KindMigration { // the API lists none: see TestBoardCoversTheMigrationsThisSessionKnows
 			assert.Positive(t, want[k], "the demo world has a %s row", k)
 		}
 	}
 	assert.Equal(t, want, got)
-	assert.Contains(t, e.pane.coverage(), "12 of 12 projects")
+	assert.Contains(t, e.P.coverage(), "12 of 12 projects")
 
 	// The world moves: the running restores finish, a new alert opens;
 	// the next polls follow.
-	e.sim.Clock.Advance(5 * time.Hour)
+	e.Sim.Clock.Advance(5 * time.Hour)
 	for range restEvery {
-		e.Send(e.pane.Tick())
+		e.Send(e.P.Tick())
 	}
-	assert.Equal(t, truth(t, e.sim), counts(e.pane.Items()))
+	assert.Equal(t, truth(t, e.Sim), counts(e.P.Items()))
 }
 
 func TestBoardFillsAlertsFirstAndOnlyInTheBackground(t *testing.T) {
@@ -177,17 +169,17 @@ func TestBoardFillsAlertsFirstAndOnlyInTheBackground(t *testing.T) {
 
 func TestProjectsTheRoleCannotReadAreListedOnceAndNotRetried(t *testing.T) {
 	e := newEnv(t, "payments-oncall", 120, 40)
-	assert.Contains(t, e.pane.coverage(), "8 not visible (role)")
+	assert.Contains(t, e.P.coverage(), "8 not visible (role)")
 	assert.Contains(t, e.Screen(), "not visible (role)")
-	for gid := range e.pane.hidden {
+	for gid := range e.P.hidden {
 		assert.NotEqual(t, apisim.DemoPaymentsID, gid)
 	}
-	mark := e.sim.Mark()
+	mark := e.Sim.Mark()
 	for range restEvery {
-		e.Send(e.pane.Tick())
+		e.Send(e.P.Tick())
 	}
-	for _, r := range e.sim.RequestsSince(mark) {
-		for gid := range e.pane.hidden {
+	for _, r := range e.Sim.RequestsSince(mark) {
+		for gid := range e.P.hidden {
 			assert.NotContains(t, r, gid, "a hidden project is not asked again")
 		}
 	}
@@ -196,12 +188,12 @@ func TestProjectsTheRoleCannotReadAreListedOnceAndNotRetried(t *testing.T) {
 func TestEnterJumpsToTheOwningPane(t *testing.T) {
 	e := newEnv(t, "org-owner", 120, 40)
 	seen := map[Kind]views.JumpMsg{}
-	for _, it := range e.pane.Items() {
+	for _, it := range e.P.Items() {
 		if _, ok := seen[it.Kind]; ok {
 			continue
 		}
-		require.True(t, e.pane.table.SetCursorID(it.Key()))
-		msg := e.pane.open()()
+		require.True(t, e.P.table.SetCursorID(it.Key()))
+		msg := e.P.open()()
 		j := msg.(views.JumpMsg)
 		seen[it.Kind] = j
 		assert.Equal(t, it.GroupID, j.GroupID)
@@ -217,6 +209,6 @@ func TestEnterJumpsToTheOwningPane(t *testing.T) {
 func TestBoardGolden(t *testing.T) {
 	for _, sz := range []struct{ w, h int }{{80, 24}, {120, 40}, {200, 60}} {
 		e := newEnv(t, "org-owner", sz.w, sz.h-4) // the root's header, tabs and footer take four lines
-		viewstest.Golden(t, fmt.Sprintf("triage/board_%dx%d", sz.w, sz.h), ansi.Strip(e.pane.View()))
+		viewstest.Golden(t, fmt.Sprintf("triage/board_%dx%d", sz.w, sz.h), ansi.Strip(e.P.View()))
 	}
 }

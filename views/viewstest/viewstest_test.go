@@ -115,6 +115,8 @@ func (p *tickPane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 }
 
 func (p *tickPane) Actions() []keymap.Action { return nil }
+func (p *tickPane) SetSize(w, h int)         {}
+func (p *tickPane) SetVisible(bool) tea.Cmd  { return nil }
 
 func TestDriverParksTimersAndRoutesTheRest(t *testing.T) {
 	p := &tickPane{}
@@ -189,3 +191,40 @@ func TestLiveModelDriverSettlesEveryCmdAndParksTimers(t *testing.T) {
 	d.Drain()
 	assert.NotContains(t, m.got, "never", "Drain does not wait")
 }
+
+// bareMsg is a pane's own message sent without its PaneMsg envelope.
+type bareMsg struct{}
+
+func TestDriverFailsOnABareMessageAsTheRootDropsIt(t *testing.T) {
+	assert.True(t, fails(t, func(tb testing.TB) {
+		d := NewDriver(tb, &tickPane{})
+		d.Run(func() tea.Msg { return bareMsg{} })
+	}), "a message the root would drop fails the test")
+	assert.False(t, fails(t, func(tb testing.TB) {
+		d := NewDriver(tb, &tickPane{})
+		d.Run(func() tea.Msg { return views.PaneMsg{Pane: testPane, Msg: "enveloped"} })
+	}), "the same message in its envelope is delivered")
+}
+
+func TestOpenOpensThePaneAsTheRootDoes(t *testing.T) {
+	sim := NewSim(t, SimOptions{})
+	var got views.Context
+	reg := views.Registration{ID: testPane, Title: "Test", New: func(c views.Context) views.Pane {
+		got = c
+		return &tickPane{}
+	}}
+	e := Open[*tickPane](t, reg, Setup{Sim: sim, Width: 80, Height: 24, Cluster: "payments-rs",
+		Context: func(c *views.Context) { c.ProjectName = "other" }})
+	assert.Equal(t, "payments-rs", got.ClusterName)
+	assert.Equal(t, views.LayoutFor(80), got.Layout, "the layout follows the width")
+	assert.Equal(t, "other", got.ProjectName, "Setup.Context has the last word")
+	assert.Equal(t, []string{"first"}, e.P.got, "Init ran and its messages were routed")
+	assert.Equal(t, 1, e.Timers())
+
+	assert.True(t, fails(t, func(tb testing.TB) {
+		Open[*recPane](tb, reg, Setup{Sim: sim})
+	}), "a factory building another type fails the test, not a nil pane")
+}
+
+// recPane is a pane type the test registration does not build.
+type recPane struct{ tickPane }
