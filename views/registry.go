@@ -2,9 +2,11 @@ package views
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/dbadmin-tui/dbadmin-tui/keymap"
@@ -176,4 +178,87 @@ func Lookup(km *keymap.KeyMap, name string) keymap.Action {
 	}
 	a, _ := km.Lookup(name)
 	return a
+}
+
+var actionType = reflect.TypeOf(keymap.Action{})
+
+// KeysOf fills a pane's keys struct from the keymap: each exported field of
+// type keymap.Action gets the action named "<id>.<field>" with the field's
+// first letter lowered (field CancelRestore of backups: backups.cancelRestore)
+// or the name in its `keys` tag; an array of actions names its elements in
+// its `keys` tag, separated by spaces. A name the keymap lacks gives a zero Action (it matches no key);
+// MissingKeys finds those in a test.
+func KeysOf[K any](km *keymap.KeyMap, id ID) K {
+	var k K
+	v := reflect.ValueOf(&k).Elem()
+	for i, f := range keyFields[K](id) {
+		for j, name := range f {
+			field := v.Field(i)
+			if field.Kind() == reflect.Array {
+				field = field.Index(j)
+			}
+			field.Set(reflect.ValueOf(Lookup(km, name)))
+		}
+	}
+	return k
+}
+
+// keyFields are the action names of K's fields, by field index (nil for a
+// field that is not an action).
+func keyFields[K any](id ID) [][]string {
+	t := reflect.TypeFor[K]()
+	type key struct {
+		t  reflect.Type
+		id ID
+	}
+	if f, ok := keyFieldCache.Load(key{t, id}); ok {
+		return f.([][]string)
+	}
+	out := readKeyFields(t, id)
+	keyFieldCache.Store(key{t, id}, out)
+	return out
+}
+
+// keyFieldCache keeps keyFields' answers: panes ask on every frame.
+var keyFieldCache sync.Map
+
+func readKeyFields(t reflect.Type, id ID) [][]string {
+	out := make([][]string, t.NumField())
+	for i := range t.NumField() {
+		f := t.Field(i)
+		switch {
+		case !f.IsExported():
+		case f.Type == actionType && f.Tag.Get("keys") != "":
+			out[i] = []string{string(id) + "." + f.Tag.Get("keys")}
+		case f.Type == actionType:
+			out[i] = []string{string(id) + "." + strings.ToLower(f.Name[:1]) + f.Name[1:]}
+		case f.Type.Kind() == reflect.Array && f.Type.Elem() == actionType:
+			for _, n := range strings.Fields(f.Tag.Get("keys")) {
+				out[i] = append(out[i], string(id)+"."+n)
+			}
+			for len(out[i]) < f.Type.Len() {
+				out[i] = append(out[i], string(id)+".<no name in the keys tag>")
+			}
+		}
+	}
+	return out
+}
+
+// MissingKeys lists the names K's fields ask for that reg does not declare:
+// a pane's test requires it to be empty, so a misspelt field cannot leave a
+// key that silently does nothing.
+func MissingKeys[K any](reg Registration) []string {
+	declared := map[string]bool{}
+	for _, a := range reg.Actions {
+		declared[a.Name] = true
+	}
+	var missing []string
+	for _, f := range keyFields[K](reg.ID) {
+		for _, name := range f {
+			if !declared[name] {
+				missing = append(missing, name)
+			}
+		}
+	}
+	return missing
 }

@@ -10,6 +10,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/dbadmin-tui/dbadmin-tui/keymap"
 )
 
 func TestMatchFilter(t *testing.T) {
@@ -93,4 +95,25 @@ func TestContextChangeReload(t *testing.T) {
 	assert.False(t, ContextChangedMsg{Ctx: other}.ProjectChanged(old))
 	other.GroupID = "g2"
 	assert.True(t, ContextChangedMsg{Ctx: other}.ProjectChanged(old), "another project")
+}
+
+func TestKeysOfFillsFieldsAndMissingKeysFindsMisspellings(t *testing.T) {
+	type good struct {
+		CutOver keymap.Action
+		Second  keymap.Action    `keys:"second"`
+		Views   [2]keymap.Action `keys:"first second"`
+		ignored int
+	}
+	type bad struct{ Cutover keymap.Action }
+	a := keymap.NewAction
+	reg := Registration{ID: "demo", Actions: []keymap.Action{
+		a("demo.cutOver", "C", "cut over", "C"), a("demo.first", "1", "first", "1"), a("demo.second", "2", "second", "2")}}
+	km := Registry{reg}.Keymap()
+	k := KeysOf[good](km, reg.ID)
+	assert.Equal(t, "demo.cutOver", k.CutOver.Name)
+	assert.Equal(t, "demo.second", k.Views[1].Name)
+	assert.Equal(t, "demo.second", k.Second.Name, "the tag names the action")
+	assert.Empty(t, MissingKeys[good](reg))
+	assert.Equal(t, []string{"demo.cutover"}, MissingKeys[bad](reg), "a field whose name differs in case names no action")
+	assert.Zero(t, KeysOf[bad](km, reg.ID).Cutover.Name, "and matches no key")
 }

@@ -50,24 +50,8 @@ func defaultActions() []keymap.Action {
 // keys are the pane's actions as the keymap holds them now (the user's
 // overrides and the gate applied), by field.
 type keys struct {
-	Follow, FailuresOnly, End, Wrap, Timezone, IPFilter, Search, NextMatch, PrevMatch, Save, Hosts, Since, UserFilter, Raw keymap.Action
+	Follow, FailuresOnly, End, Wrap, Timezone, Search, NextMatch, PrevMatch, Save, Hosts, Since, UserFilter, Raw keymap.Action
+	IPFilter                                                                                                     keymap.Action `keys:"ipFilter"`
 }
 
-func keysOf(km *keymap.KeyMap) keys {
-	return keys{
-		Follow:       views.Lookup(km, "accesslogs.follow"),
-		FailuresOnly: views.Lookup(km, "accesslogs.failuresOnly"),
-		End:          views.Lookup(km, "accesslogs.end"),
-		Wrap:         views.Lookup(km, "accesslogs.wrap"),
-		Timezone:     views.Lookup(km, "accesslogs.timezone"),
-		IPFilter:     views.Lookup(km, "accesslogs.ipFilter"),
-		Search:       views.Lookup(km, "accesslogs.search"),
-		NextMatch:    views.Lookup(km, "accesslogs.nextMatch"),
-		PrevMatch:    views.Lookup(km, "accesslogs.prevMatch"),
-		Save:         views.Lookup(km, "accesslogs.save"),
-		Hosts:        views.Lookup(km, "accesslogs.hosts"),
-		Since:        views.Lookup(km, "accesslogs.since"),
-		UserFilter:   views.Lookup(km, "accesslogs.userFilter"),
-		Raw:          views.Lookup(km, "accesslogs.raw"),
-	}
-}
+func keysOf(km *keymap.KeyMap) keys { return views.KeysOf[keys](km, ID) }

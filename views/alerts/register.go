@@ -54,18 +54,4 @@ type keys struct {
 	Detail, Ack, Unack, StatusFilter, Configs, Toggle, Delete, NewConfig, NewConfigJSON, EditConfig, EditConfigJSON keymap.Action
 }
 
-func keysOf(km *keymap.KeyMap) keys {
-	return keys{
-		Detail:         views.Lookup(km, "alerts.detail"),
-		Ack:            views.Lookup(km, "alerts.ack"),
-		Unack:          views.Lookup(km, "alerts.unack"),
-		StatusFilter:   views.Lookup(km, "alerts.statusFilter"),
-		Configs:        views.Lookup(km, "alerts.configs"),
-		Toggle:         views.Lookup(km, "alerts.toggle"),
-		Delete:         views.Lookup(km, "alerts.delete"),
-		NewConfig:      views.Lookup(km, "alerts.newConfig"),
-		NewConfigJSON:  views.Lookup(km, "alerts.newConfigJSON"),
-		EditConfig:     views.Lookup(km, "alerts.editConfig"),
-		EditConfigJSON: views.Lookup(km, "alerts.editConfigJSON"),
-	}
-}
+func keysOf(km *keymap.KeyMap) keys { return views.KeysOf[keys](km, ID) }

@@ -57,23 +57,7 @@ type keys struct {
 	Snapshot, Restore, CancelRestore, Expiration, Delete, Export, CycleViews, NewBucket, EditSchedule keymap.Action
 	PrevView                                                                                          keymap.Action
 	// ViewKeys[v] jumps to view v.
-	ViewKeys [viewCount]keymap.Action
+	ViewKeys [viewCount]keymap.Action `keys:"viewSnapshots viewRestores viewExports viewBuckets viewSchedule viewCompliance"`
 }
 
-func keysOf(km *keymap.KeyMap) keys {
-	return keys{
-		Snapshot:      views.Lookup(km, "backups.snapshot"),
-		Restore:       views.Lookup(km, "backups.restore"),
-		CancelRestore: views.Lookup(km, "backups.cancelRestore"),
-		Expiration:    views.Lookup(km, "backups.expiration"),
-		Delete:        views.Lookup(km, "backups.delete"),
-		Export:        views.Lookup(km, "backups.export"),
-		CycleViews:    views.Lookup(km, "backups.cycleViews"),
-		NewBucket:     views.Lookup(km, "backups.newBucket"),
-		EditSchedule:  views.Lookup(km, "backups.editSchedule"),
-		PrevView:      views.Lookup(km, "backups.prevView"),
-		ViewKeys: [viewCount]keymap.Action{views.Lookup(km, "backups.viewSnapshots"), views.Lookup(km, "backups.viewRestores"),
-			views.Lookup(km, "backups.viewExports"), views.Lookup(km, "backups.viewBuckets"),
-			views.Lookup(km, "backups.viewSchedule"), views.Lookup(km, "backups.viewCompliance")},
-	}
-}
+func keysOf(km *keymap.KeyMap) keys { return views.KeysOf[keys](km, ID) }

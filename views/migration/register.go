@@ -45,13 +45,4 @@ type keys struct {
 	LinkToken, Validate, Start, Cutover, Presentation, DropDestination keymap.Action
 }
 
-func keysOf(km *keymap.KeyMap) keys {
-	return keys{
-		LinkToken:       views.Lookup(km, "migration.linkToken"),
-		Validate:        views.Lookup(km, "migration.validate"),
-		Start:           views.Lookup(km, "migration.start"),
-		Cutover:         views.Lookup(km, "migration.cutover"),
-		Presentation:    views.Lookup(km, "migration.presentation"),
-		DropDestination: views.Lookup(km, "migration.dropDestination"),
-	}
-}
+func keysOf(km *keymap.KeyMap) keys { return views.KeysOf[keys](km, ID) }

@@ -43,12 +43,4 @@ type keys struct {
 	New, Edit, Delete, Analyzers, Detail keymap.Action
 }
 
-func keysOf(km *keymap.KeyMap) keys {
-	return keys{
-		New:       views.Lookup(km, "search.new"),
-		Edit:      views.Lookup(km, "search.edit"),
-		Delete:    views.Lookup(km, "search.delete"),
-		Analyzers: views.Lookup(km, "search.analyzers"),
-		Detail:    views.Lookup(km, "search.detail"),
-	}
-}
+func keysOf(km *keymap.KeyMap) keys { return views.KeysOf[keys](km, ID) }

@@ -49,13 +49,4 @@ type keys struct {
 	Auditing, EditFilter, CustomDNS, NewRole, Authorize, Deauthorize keymap.Action
 }
 
-func keysOf(km *keymap.KeyMap) keys {
-	return keys{
-		Auditing:    views.Lookup(km, "settings.auditing"),
-		EditFilter:  views.Lookup(km, "settings.editFilter"),
-		CustomDNS:   views.Lookup(km, "settings.customDNS"),
-		NewRole:     views.Lookup(km, "settings.newRole"),
-		Authorize:   views.Lookup(km, "settings.authorize"),
-		Deauthorize: views.Lookup(km, "settings.deauthorize"),
-	}
-}
+func keysOf(km *keymap.KeyMap) keys { return views.KeysOf[keys](km, ID) }
