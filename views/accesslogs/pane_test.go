@@ -565,3 +565,7 @@ func TestNarrowColumnsAndWarningsAreTheLastCut(t *testing.T) {
 	assert.Contains(t, view, "for every pane)", "the hint wraps, not cut")
 	assert.NotContains(t, view, "…")
 }
+
+func TestEveryKeyFieldNamesARegisteredAction(t *testing.T) {
+	assert.Empty(t, views.MissingKeys[keys](Registration))
+}

@@ -60,3 +60,7 @@ func TestJSONEditIgnoresCommentsAndAsksBeforeSending(t *testing.T) {
 	require.Len(t, e.Sim.Writes(), 1)
 	assert.Contains(t, e.Sim.Writes()[0], "POST ")
 }
+
+func TestEveryKeyFieldNamesARegisteredAction(t *testing.T) {
+	assert.Empty(t, views.MissingKeys[keys](Registration))
+}

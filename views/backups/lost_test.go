@@ -93,3 +93,7 @@ func TestLostRestoreAnswerIsVerifiedNotResent(t *testing.T) {
 	h.Confirm("staging-rs")
 	assert.Len(t, w.WritesSince(mark), 1)
 }
+
+func TestEveryKeyFieldNamesARegisteredAction(t *testing.T) {
+	assert.Empty(t, views.MissingKeys[keys](Registration))
+}

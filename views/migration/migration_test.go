@@ -440,3 +440,7 @@ func BenchmarkProgressView(b *testing.B) {
 }
 
 func benchTheme() themes.Theme { return themes.Resolve("dark", false, true) }
+
+func TestEveryKeyFieldNamesARegisteredAction(t *testing.T) {
+	assert.Empty(t, views.MissingKeys[keys](Registration))
+}

@@ -281,3 +281,7 @@ func TestFilterKeepsParents(t *testing.T) {
 	h.Send(filterMsg("nothing-like-this"))
 	assert.Contains(t, h.Screen(), "No index matches the filter")
 }
+
+func TestEveryKeyFieldNamesARegisteredAction(t *testing.T) {
+	assert.Empty(t, views.MissingKeys[keys](Registration))
+}

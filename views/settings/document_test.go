@@ -78,3 +78,7 @@ func TestDeepOrHugeAuditFilterIsSummarised(t *testing.T) {
 		assert.Contains(t, ansi.Strip(e.P.View()), `"$in": [`)
 	})
 }
+
+func TestEveryKeyFieldNamesARegisteredAction(t *testing.T) {
+	assert.Empty(t, views.MissingKeys[keys](Registration))
+}
