@@ -80,6 +80,6 @@ func TestContextPickerKeyIsRemappable(t *testing.T) {
 	d.Press("?")
 	assert.Equal(t, 1, d.m.layers.len(), "? is text in the picker")
 	d.Press("esc")
-	help := ansi.Strip(strings.Join(d.m.helpLines(80), "\n"))
+	help := ansi.Strip(strings.Join(d.m.helpLines(80, ""), "\n"))
 	assert.Regexp(t, `ctrl\+g +org/project/cluster picker`, help, "help shows the new key")
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient/catalog"
 	"github.com/dbadmin-tui/dbadmin-tui/keymap"
+	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
 )
 
@@ -65,7 +66,9 @@ func (m *Model) deliverAction(i int, a keymap.Action, msg views.ActionMsg) tea.C
 		return m.toast(deniedText(a, why), true)
 	}
 	if disabled := a.DisabledReason; disabled != "" && !a.Enabled() {
-		return m.toast(deniedText(a, disabled), true)
+		// The pane's state refused it: the error is the pane's, and goes
+		// when the pane says its cause is gone.
+		return m.toasts.PushFrom(string(m.panes[i].ID()), components.ToastError, deniedText(a, disabled))
 	}
 	msg.Name = a.Name
 	return m.updatePane(i, msg)

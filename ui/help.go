@@ -2,6 +2,7 @@ package ui
 
 import (
 	"slices"
+	"strings"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -12,9 +13,14 @@ import (
 
 // helpLayer is the `?` overlay: the active pane's actions as it offers them
 // now, then the table, navigation and global keys. Disabled actions are
-// shown greyed with the reason (the role they need, read-only mode).
+// shown greyed with the reason (the role they need, read-only mode). `/`
+// searches: what is typed narrows the entries to those whose key or
+// description contains it.
 type helpLayer struct {
 	offset int
+	// typing: keys go to the search text; query: the search text.
+	typing bool
+	query  string
 }
 
 func (m *Model) openHelp() tea.Cmd {
@@ -27,8 +33,34 @@ func (h *helpLayer) rank() int { return rankHelp }
 
 func (h *helpLayer) dismiss(*Model) tea.Cmd { return nil }
 
+// esc clears a search before it closes the overlay.
+func (h *helpLayer) esc(*Model) bool {
+	if !h.typing && h.query == "" {
+		return false
+	}
+	h.typing, h.query, h.offset = false, "", 0
+	return true
+}
+
 func (h *helpLayer) key(m *Model, msg tea.KeyPressMsg) (bool, tea.Cmd) {
+	if h.typing {
+		switch msg.String() {
+		case "enter":
+			h.typing = false
+		case "backspace":
+			r := []rune(h.query)
+			h.query = string(r[:max(0, len(r)-1)])
+		default:
+			if msg.Text != "" {
+				h.query = components.Sanitize(h.query + msg.Text)
+			}
+		}
+		h.offset = 0
+		return false, nil
+	}
 	switch msg.String() {
+	case "/":
+		h.typing = true
 	case "?", "q":
 		return true, nil
 	case "down", "j":
@@ -73,11 +105,20 @@ func (m *Model) helpScope() keymap.Scope {
 
 // helpLines renders the groups as one column of lines, each group a title
 // and its entries.
-func (m *Model) helpLines(width int) []string {
+func (m *Model) helpLines(width int, query string) []string {
 	st := m.theme.Styles
 	keyW := 12
 	var lines []string
+	q := strings.ToLower(query)
 	for _, g := range m.keys.HelpGroups(m.helpScope(), m.paneActionsNow()) {
+		if q != "" {
+			g.Entries = slices.DeleteFunc(slices.Clone(g.Entries), func(e keymap.HelpEntry) bool {
+				return !strings.Contains(strings.ToLower(e.Key), q) && !strings.Contains(strings.ToLower(e.Desc), q)
+			})
+			if len(g.Entries) == 0 {
+				continue
+			}
+		}
 		if len(lines) > 0 {
 			lines = append(lines, "")
 		}
@@ -103,7 +144,10 @@ func (h *helpLayer) overlay(m *Model, base string, w, hgt int) string {
 	st := m.theme.Styles
 	inner := max(20, min(76, w-6))
 	rows := max(3, hgt-6)
-	lines := m.helpLines(inner)
+	lines := m.helpLines(inner, h.query)
+	if len(lines) == 0 {
+		lines = []string{st.Muted.Render(components.Truncate("no key matches “"+h.query+"”", inner))}
+	}
 	// The demo server's address stays in view above the footer, wherever
 	// the list is scrolled.
 	var pinned []string
@@ -117,7 +161,14 @@ func (h *helpLayer) overlay(m *Model, base string, w, hgt int) string {
 	h.offset = max(0, min(h.offset, len(lines)-bodyRows))
 	end := min(len(lines), h.offset+bodyRows)
 	body := lines[h.offset:end]
-	footer := "j/k scroll • esc/? close"
+	footer := "/ search • j/k scroll • esc/? close"
+	switch {
+	case h.typing:
+		footer = "search: " + h.query + "▏ • enter done • esc clear"
+	case h.query != "":
+		footer = "search: " + h.query + " • / change • esc clear"
+	}
+	footer = components.Truncate(footer, inner)
 	if end < len(lines) {
 		footer = "more below • " + footer
 	}

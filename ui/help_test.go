@@ -43,9 +43,37 @@ func TestHelpScrollsToItsLastLine(t *testing.T) {
 	for range 200 {
 		d.Press("j")
 	}
-	lines := d.m.helpLines(76)
+	lines := d.m.helpLines(76, "")
 	last := strings.TrimSpace(ansi.Strip(lines[len(lines)-1]))
 	require.NotEmpty(t, last)
 	assert.Contains(t, d.Screen(), last)
 	assert.NotContains(t, d.Screen(), "more below")
+}
+
+// `/` in help searches keys and descriptions as they are typed; esc clears
+// the search first, then closes help.
+func TestHelpSearchNarrowsAndEscClearsFirst(t *testing.T) {
+	d, _, _ := readyModel(t, nil)
+	d.Press("?")
+	full := d.Screen()
+	require.Contains(t, full, "/ search")
+	d.Press("/")
+	d.Type("quit")
+	screen := d.Screen()
+	assert.Contains(t, screen, "search: quit")
+	assert.Contains(t, screen, "quit", "the matching entry stays")
+	assert.Less(t, len(d.m.helpLines(76, "quit")), len(d.m.helpLines(76, "")), "other entries are gone")
+	all, narrowed := ansi.Strip(strings.Join(d.m.helpLines(76, ""), "\n")), ansi.Strip(strings.Join(d.m.helpLines(76, "quit"), "\n"))
+	assert.Contains(t, all, "acknowledge")
+	assert.NotContains(t, narrowed, "acknowledge", "an entry that does not match is gone")
+	assert.Contains(t, narrowed, "quit")
+	d.Press("enter", "j") // typing done: j scrolls, it is not typed
+	assert.Contains(t, d.Screen(), "search: quit •")
+	d.Press("/")
+	d.Type("zzzz")
+	assert.Contains(t, d.Screen(), "no key matches “quitzzzz”")
+	d.Press("esc")
+	assert.Contains(t, d.Screen(), "/ search • j/k scroll", "esc cleared the search and help stays open")
+	d.Press("esc")
+	assert.NotContains(t, d.Screen(), "/ search", "the second esc closes help")
 }

@@ -42,6 +42,9 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	if top := m.layers.top(); top != nil {
 		if k == "esc" {
+			if e, ok := top.(escaper); ok && e.esc(m) {
+				return nil
+			}
 			m.layers.remove(top)
 			return top.dismiss(m)
 		}

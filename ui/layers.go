@@ -30,6 +30,12 @@ type layer interface {
 	overlay(m *Model, base string, w, h int) string
 }
 
+// escaper is a layer that undoes a step of its own on esc (a search)
+// before esc dismisses it; esc reports whether it did.
+type escaper interface {
+	esc(m *Model) bool
+}
+
 // paster is a layer with a text field that takes pasted text.
 type paster interface {
 	paste(m *Model, msg tea.PasteMsg) (done bool, cmd tea.Cmd)

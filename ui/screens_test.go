@@ -233,3 +233,30 @@ func TestAlertsAndSettingsSubViewKeys(t *testing.T) {
 		assert.Contains(t, s, h, "help lists the section keys")
 	}
 }
+
+// Help and the footer list what the keys do in the view on screen: on the
+// alert list the configuration keys are greyed with the reason, the footer
+// leaves them out, and the key answers that same reason without a write;
+// among the configurations it is the acknowledgement keys' turn.
+func TestHelpAndFooterFollowTheAlertsView(t *testing.T) {
+	w := world(t)
+	d := dashboard(t, w, "org-owner", "alerts", 120, 40)
+	footer := func() string { l := strings.Split(d.Screen(), "\n"); return l[len(l)-2] }
+	assert.NotContains(t, footer(), "enable/disable config")
+	assert.Contains(t, footer(), "a acknowledge")
+	d.Press("?")
+	assert.Contains(t, d.Screen(), "enable/disable config — on configurations: c lists them")
+	d.Press("esc")
+	mark := w.Mark()
+	d.Press("t")
+	assert.Contains(t, d.Screen(), "enable/disable config: on configurations: c lists them")
+	assert.Empty(t, w.WritesSince(mark))
+
+	d.Press("c")
+	d.Settle()
+	assert.Contains(t, footer(), "t enable/disable config")
+	assert.NotContains(t, footer(), "a acknowledge")
+	assert.NotContains(t, d.Screen(), "c lists them", "the refusal went with its cause")
+	d.Press("?")
+	assert.Contains(t, d.Screen(), "acknowledge — on alerts: c leaves the configurations")
+}

@@ -8,6 +8,7 @@
 package alerts
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -158,12 +159,28 @@ func (p *Pane) Selected() string {
 }
 
 // Actions lists the keymap's alert actions, the configuration editors
-// included.
+// included; what the view on screen refuses (acknowledging among the
+// configurations, toggling a configuration from the alerts) is greyed with
+// the reason the key would give.
 func (p *Pane) Actions() []keymap.Action {
 	if p.Ctx.Keys == nil {
 		return nil
 	}
-	return p.Ctx.Keys.Scope(ID.Scope())
+	acts := slices.Clone(p.Ctx.Keys.Scope(ID.Scope()))
+	inConfigs := p.mode == modeConfigs || p.mode == modeConfigDetail
+	for i, a := range acts {
+		switch a.Name {
+		case actAck, actUnack:
+			if inConfigs {
+				acts[i] = a.Disabled("on alerts: c leaves the configurations")
+			}
+		case actToggle, actDelete, actEditConfig, actEditJSON:
+			if !inConfigs {
+				acts[i] = a.Disabled("on configurations: c lists them")
+			}
+		}
+	}
+	return acts
 }
 
 // Update handles keys, the root's shared messages, allowed actions and the
@@ -281,6 +298,14 @@ func (p *Pane) back() tea.Cmd {
 	return nil
 }
 
+// switchMode shows the alerts or the configurations; an error a key
+// refused with in the other view ("press c to list them") has lost its
+// cause.
+func (p *Pane) switchMode(m mode) tea.Cmd {
+	p.mode = m
+	return views.ErrorsResolved()
+}
+
 // action runs an action the gate allowed.
 func (p *Pane) action(msg views.ActionMsg) tea.Cmd {
 	switch msg.Name {
@@ -293,27 +318,16 @@ func (p *Pane) action(msg views.ActionMsg) tea.Cmd {
 		p.status = p.status.next()
 		p.rebuildRows()
 		return views.Toast("status filter: "+p.status.String(), false)
-	case actConfigs:
+	case actConfigs, actNextView, actPrevView:
+		// Two views: each of these keys goes to the other one.
 		if p.mode == modeConfigs || p.mode == modeConfigDetail {
-			p.mode = modeList
-			return nil
+			return p.switchMode(modeList)
 		}
-		p.mode = modeConfigs
-		return nil
-	case actNextView, actPrevView:
-		// Two views: both keys go to the other one.
-		if p.mode == modeConfigs || p.mode == modeConfigDetail {
-			p.mode = modeList
-		} else {
-			p.mode = modeConfigs
-		}
-		return nil
+		return p.switchMode(modeConfigs)
 	case actViewList:
-		p.mode = modeList
-		return nil
+		return p.switchMode(modeList)
 	case actViewConfigs:
-		p.mode = modeConfigs
-		return nil
+		return p.switchMode(modeConfigs)
 	case actAck:
 		if msg.Confirmed {
 			return p.submitAck(msg)

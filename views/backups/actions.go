@@ -74,7 +74,31 @@ func (p *Pane) Actions() []keymap.Action {
 	case viewSchedule:
 		out = append(out, k.EditSchedule)
 	}
+	// What the view on screen refuses is greyed with the reason, as the
+	// key would answer it.
+	for i, a := range out {
+		if why := p.refusedHere(k, a.Name); why != "" {
+			out[i] = a.Disabled(why)
+		}
+	}
 	return out
+}
+
+// refusedHere is why the action named cannot run in the view on screen, or
+// "" when it can (as far as the view decides; the row may still refuse).
+func (p *Pane) refusedHere(k keys, name string) string {
+	if p.cluster == nil {
+		return "pick a cluster first (enter on a row)"
+	}
+	needs := map[string]view{k.Restore.Name: viewSnapshots, k.Expiration.Name: viewSnapshots, k.Export.Name: viewSnapshots,
+		k.CancelRestore.Name: viewRestores}
+	if p.view != viewBuckets {
+		needs[k.Delete.Name] = viewSnapshots
+	}
+	if v, ok := needs[name]; ok && p.view != v {
+		return "in the " + v.title() + " view"
+	}
+	return ""
 }
 
 func (p *Pane) refuse(text string) tea.Cmd {

@@ -29,6 +29,7 @@ func TestBucketsViewFooterAndHelp(t *testing.T) {
 	require.Contains(t, s, "[Buckets]")
 	assert.Contains(t, s, "d delete bucket")
 	assert.NotContains(t, s, "delete snapshot")
+	assert.NotContains(t, s, "x cancel restore", "the footer lists only what works in this view")
 	viewstest.Golden(t, "backups/root_buckets_120x40", s)
 
 	d.Press("?")
@@ -36,5 +37,7 @@ func TestBucketsViewFooterAndHelp(t *testing.T) {
 	assert.Contains(t, s, "delete bucket (!)")
 	assert.Contains(t, s, "new export bucket")
 	assert.NotContains(t, s, "delete snapshot")
+	assert.Contains(t, s, "cancel restore (!) — in the Restores view", "help greys what this view refuses, with the reason")
+	assert.Contains(t, s, "export snapshot — in the Snapshots view")
 	viewstest.Golden(t, "backups/root_buckets_help_120x40", s)
 }
