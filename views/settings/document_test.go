@@ -82,3 +82,24 @@ func TestDeepOrHugeAuditFilterIsSummarised(t *testing.T) {
 func TestEveryKeyFieldNamesARegisteredAction(t *testing.T) {
 	assert.Empty(t, views.MissingKeys[keys](Registration))
 }
+
+// Authorize and deauthorize are greyed, with the reason, until the cursor
+// is on an access role; nothing is greyed once it is.
+func TestRoleActionsGreyedOffARole(t *testing.T) {
+	e := newEnv(t, "org-owner", views.LayoutWide, 120, 40)
+	disabled := func(name string) string {
+		for _, a := range e.P.Actions() {
+			if a.Name == name && !a.Enabled() {
+				return a.DisabledReason
+			}
+		}
+		return ""
+	}
+	e.selectRow(rowFilter)
+	assert.Equal(t, "on an access role: select one (R)", disabled(actAuthorize))
+	assert.Equal(t, "on an access role: select one (R)", disabled(actDeauthorize))
+	assert.Empty(t, disabled(actAuditing))
+	e.selectRow(e.roleRow(func(apiclient.AccessRole) bool { return true }))
+	assert.Empty(t, disabled(actAuthorize))
+	assert.Empty(t, disabled(actDeauthorize))
+}

@@ -11,6 +11,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -81,7 +82,23 @@ func (p *Pane) Actions() []keymap.Action {
 	if p.Ctx.Keys == nil {
 		return nil
 	}
-	return p.Ctx.Keys.Scope(ID.Scope())
+	acts := slices.Clone(p.Ctx.Keys.Scope(ID.Scope()))
+	r, onRow := p.row()
+	for i, a := range acts {
+		switch a.Name {
+		case actAuditing, actEditFilter, actCustomDNS, actNewRole:
+			if why := p.ready(""); why != "" {
+				acts[i] = a.Disabled(strings.TrimPrefix(why, ": "))
+			}
+		case actAuthorize, actDeauthorize:
+			if why := p.ready(""); why != "" {
+				acts[i] = a.Disabled(strings.TrimPrefix(why, ": "))
+			} else if !onRow || r.role == nil {
+				acts[i] = a.Disabled("on an access role: select one (R)")
+			}
+		}
+	}
+	return acts
 }
 
 // Selected is what `y` copies: a role's id, or the audit filter.
