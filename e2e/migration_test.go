@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -61,6 +62,28 @@ func TestMigrationFlowToComplete(t *testing.T) {
 
 	// Readiness unlocks the cut-over; type the destination's name.
 	s.WaitFor("YES: C cuts over", 30*time.Second)
+
+	// The board lists it (the migrations this session started) as ready
+	// for cut-over; enter opens it in this pane, esc goes back to its row.
+	s.SendKeys("1")
+	s.WaitFor("clusters/backups/search 12/12", wait)
+	s.SendFast("/", "live migration", "Enter")
+	s.waitUntil(func(sc string) bool {
+		return strings.Contains(sc, "Triage ·") && strings.Contains(cursorLine(sc), "live migration")
+	}, wait, "the migration's row on the board")
+	s.SendFast("Enter")
+	s.waitUntil(func(sc string) bool {
+		first, _, _ := strings.Cut(sc, "\n")
+		return !strings.Contains(sc, "Triage ·") && strings.Contains(first, "› payments › payments-prod") &&
+			strings.Contains(sc, "Live migration "+id[1]) && strings.Contains(sc, "YES: C cuts over")
+	}, wait, "the migration pane on "+id[1]+" in payments › payments-prod")
+	s.SendFast("Escape")
+	s.waitUntil(func(sc string) bool {
+		return strings.Contains(sc, "Triage ·") && strings.Contains(cursorLine(sc), "live migration")
+	}, wait, "back on the migration's row")
+	s.SendKeys("Escape", "6")
+	s.WaitFor("YES: C cuts over", wait)
+
 	s.SendKeys("C")
 	s.WaitFor("Cut over to payments-prod?", wait)
 	s.SendKeys("payments-prod", "Enter")
