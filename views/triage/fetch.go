@@ -114,6 +114,9 @@ type partResult struct {
 	Err    error
 	Failed map[string]bool
 	At     time.Time
+	// Wall is when the board took the answer, on the wall clock (the
+	// header's freshness); kept with the rows when a read fails whole.
+	Wall time.Time
 }
 
 func (r *partResult) fail(scope string, err error) {

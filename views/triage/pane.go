@@ -10,6 +10,7 @@ package triage
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -47,6 +48,10 @@ type Pane struct {
 
 	unmatched []string // the profile's triage_orgs/triage_projects entries that match nothing
 
+	// staleSince is, by part name as the header shows it, since when (wall
+	// clock) that part's reads fail.
+	staleSince map[string]time.Time
+
 	writeSeq    views.Seq
 	ackDraft    components.FormValues // the dialog's values, kept while an ack failed
 	results     []string              // each row's outcome of the last acknowledgement
@@ -57,7 +62,7 @@ type Pane struct {
 
 // New is the pane's Factory.
 func New(ctx views.Context) views.Pane {
-	p := &Pane{alerts: map[string]partResult{}, rest: map[string]partResult{}, hidden: map[string]bool{}, pending: map[string]int{}}
+	p := &Pane{alerts: map[string]partResult{}, rest: map[string]partResult{}, hidden: map[string]bool{}, pending: map[string]int{}, staleSince: map[string]time.Time{}}
 	p.Base = views.NewBase(ID, ctx, nil)
 	p.table = components.NewTable(columns(), ctx.Theme, ctx.Keys)
 	return p
@@ -217,6 +222,7 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 		}
 		p.projErr = msg.Err
 		if msg.Err != nil {
+			p.setHealth()
 			return p, nil
 		}
 		res := msg.Value
@@ -239,6 +245,7 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 		p.Ctx = msg.Ctx
 		p.table.SetTheme(msg.Ctx.Theme)
 		p.table.SetKeyMap(msg.Ctx.Keys)
+		p.setHealth() // the kit forgets health on a new scope; the board's is not the scope's
 	case views.ActionMsg:
 		switch {
 		case msg.Name == "triage.open":
@@ -268,6 +275,7 @@ func (p *Pane) part(m views.Result[partResult]) tea.Cmd {
 		return nil
 	}
 	part := m.Value
+	part.Wall = p.Ctx.WallNow()
 	p.pending[m.Key] = max(p.pending[m.Key]-1, 0)
 	if part.Hidden {
 		p.hidden[part.GroupID] = true
@@ -333,6 +341,73 @@ func (p *Pane) rebuild() {
 		}
 	}
 	p.table.SetRows(rows)
+	p.setHealth()
+}
+
+// restParts names, for the header, the kinds the rest reads per cluster.
+var restParts = []struct {
+	kind Kind
+	name string
+}{{KindSnapshot, "snapshots"}, {KindRestore, "restores"}, {KindExport, "exports"}, {KindIndex, "search"}, {KindMigration, "migrations"}}
+
+// setHealth tells the kit how fresh each part of the board is, for the
+// header: per part the oldest answer of the projects that answered and,
+// when some project's read of it failed, since when and why.
+func (p *Pane) setHealth() {
+	now := p.Ctx.WallNow()
+	var parts []views.PartHealth
+	note := func(name string, ok time.Time, failed bool, err error) {
+		i := slices.IndexFunc(parts, func(h views.PartHealth) bool { return h.Name == name })
+		if i < 0 {
+			parts = append(parts, views.PartHealth{Name: name})
+			i = len(parts) - 1
+		}
+		h := &parts[i]
+		if !ok.IsZero() && (h.OK.IsZero() || ok.Before(h.OK)) {
+			h.OK = ok
+		}
+		if failed && h.Err == nil {
+			h.Err = err
+			if h.Err == nil {
+				h.Err = errors.New("read failed")
+			}
+		}
+	}
+	if p.projErr != nil {
+		note("projects", time.Time{}, true, p.projErr)
+	}
+	for _, pr := range p.projects {
+		if p.hidden[pr.ID] {
+			continue
+		}
+		if r, ok := p.alerts[pr.ID]; ok && !r.Hidden {
+			note("alerts", r.Wall, r.Errs > 0, r.Err)
+		}
+		if r, ok := p.rest[pr.ID]; ok && !r.Hidden {
+			whole := r.Failed[""]
+			note("clusters", r.Wall, whole, r.Err)
+			for _, k := range restParts {
+				failed := whole
+				for scope := range r.Failed {
+					failed = failed || strings.HasPrefix(scope, string(k.kind)+"/")
+				}
+				note(k.name, r.Wall, failed, r.Err)
+			}
+		}
+	}
+	since := map[string]time.Time{}
+	for i := range parts {
+		h := &parts[i]
+		if h.Err == nil {
+			continue
+		}
+		if h.StaleSince = p.staleSince[h.Name]; h.StaleSince.IsZero() {
+			h.StaleSince = now
+		}
+		since[h.Name] = h.StaleSince
+	}
+	p.staleSince = since
+	p.SetParts(parts)
 }
 
 // open jumps to the pane that owns the row.
