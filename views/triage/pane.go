@@ -42,9 +42,10 @@ type Pane struct {
 	projErr  error
 	alerts   map[string]partResult // by group id
 	rest     map[string]partResult
-	hidden   map[string]bool // read forbidden to the caller: never asked again
-	pending  map[string]int  // requests in flight by key ("alerts", "rest")
-	restDue  bool            // the rest follows once this round's alerts are in
+	auth     map[string]partResult // failed-authentication bursts, when the profile asks
+	hidden   map[string]bool       // read forbidden to the caller: never asked again
+	pending  map[string]int        // requests in flight by key ("alerts", "rest")
+	restDue  bool                  // the rest follows once this round's alerts are in
 
 	unmatched []string // the profile's triage_orgs/triage_projects entries that match nothing
 
@@ -62,7 +63,7 @@ type Pane struct {
 
 // New is the pane's Factory.
 func New(ctx views.Context) views.Pane {
-	p := &Pane{alerts: map[string]partResult{}, rest: map[string]partResult{}, hidden: map[string]bool{}, pending: map[string]int{}, staleSince: map[string]time.Time{}}
+	p := &Pane{alerts: map[string]partResult{}, rest: map[string]partResult{}, auth: map[string]partResult{}, hidden: map[string]bool{}, pending: map[string]int{}, staleSince: map[string]time.Time{}}
 	p.Base = views.NewBase(ID, ctx, nil)
 	p.table = components.NewTable(columns(), ctx.Theme, ctx.Keys)
 	return p
@@ -138,7 +139,7 @@ func (p *Pane) Selected() string {
 
 func (p *Pane) selected() (Item, bool) {
 	key := p.table.SelectedID()
-	for _, part := range []map[string]partResult{p.alerts, p.rest} {
+	for _, part := range []map[string]partResult{p.alerts, p.rest, p.auth} {
 		for _, r := range part {
 			for _, it := range r.Items {
 				if it.Key() == key {
@@ -188,6 +189,19 @@ func (p *Pane) fetchPart(key string, pr Project) tea.Cmd {
 			return fetchAlerts(ctx, client, pr, clock), nil
 		}
 		return fetchRest(ctx, client, pr, clock), nil
+	})
+}
+
+// fetchAuth asks one project for its failed-authentication bursts on the
+// clusters its rest read listed, as background work like the rest.
+func (p *Pane) fetchAuth(pr Project, clusters []string) tea.Cmd {
+	client, clock, threshold := p.Ctx.Client, p.Ctx.Now, p.Ctx.TriageAuthBursts
+	if client == nil || threshold <= 0 {
+		return nil
+	}
+	p.pending[keyAuth]++
+	return views.Background(&p.Base, keyAuth, p.gen, "", func(ctx context.Context) (partResult, error) {
+		return fetchAuth(ctx, client, pr, clusters, threshold, clock), nil
 	})
 }
 
@@ -280,12 +294,24 @@ func (p *Pane) part(m views.Result[partResult]) tea.Cmd {
 	if part.Hidden {
 		p.hidden[part.GroupID] = true
 	}
-	if m.Key == keyAlerts {
+	var next tea.Cmd
+	switch m.Key {
+	case keyAlerts:
 		p.alerts[part.GroupID] = keep(part, p.alerts[part.GroupID])
-	} else {
+	case keyAuth:
+		p.auth[part.GroupID] = keep(part, p.auth[part.GroupID])
+	default:
 		p.rest[part.GroupID] = keep(part, p.rest[part.GroupID])
+		// The failed authentications follow each project's rest, on the
+		// clusters it listed (the last good read's when this one failed).
+		if pr, ok := p.project(part.GroupID); ok && !part.Hidden {
+			next = p.fetchAuth(pr, p.rest[part.GroupID].LogClusters)
+		}
 	}
 	p.rebuild()
+	if next != nil {
+		return next
+	}
 	if m.Key == keyAlerts && p.pending[keyAlerts] == 0 && p.restDue && p.pending[keyRest] == 0 {
 		p.restDue = false
 		return p.fanOut(keyRest)
@@ -293,11 +319,20 @@ func (p *Pane) part(m views.Result[partResult]) tea.Cmd {
 	return nil
 }
 
+func (p *Pane) project(gid string) (Project, bool) {
+	for _, pr := range p.projects {
+		if pr.ID == gid {
+			return pr, true
+		}
+	}
+	return Project{}, false
+}
+
 // Items is every row on the board, most urgent first: by severity, then
 // newest first.
 func (p *Pane) Items() []Item {
 	var out []Item
-	for _, part := range []map[string]partResult{p.alerts, p.rest} {
+	for _, part := range []map[string]partResult{p.alerts, p.rest, p.auth} {
 		for gid, r := range part {
 			if p.hidden[gid] {
 				continue
@@ -383,6 +418,9 @@ func (p *Pane) setHealth() {
 		if r, ok := p.alerts[pr.ID]; ok && !r.Hidden {
 			note("alerts", r.Wall, r.Errs > 0, r.Err)
 		}
+		if r, ok := p.auth[pr.ID]; ok && !r.Hidden {
+			note("auth bursts", r.Wall, r.Errs > 0, r.Err)
+		}
 		if r, ok := p.rest[pr.ID]; ok && !r.Hidden {
 			whole := r.Failed[""]
 			note("clusters", r.Wall, whole, r.Err)
@@ -432,6 +470,9 @@ func (p *Pane) open() tea.Cmd {
 		j.Pane, j.ItemID = "backups", ""
 	case KindMigration:
 		j.Pane = "migration"
+	case KindAuthBurst:
+		// The cluster's access log, failures only, from that address.
+		j.Pane, j.View = "accesslogs", "failures"
 	}
 	return func() tea.Msg { return j }
 }
@@ -500,6 +541,18 @@ func (p *Pane) coverage() string {
 		line += " · profile: " + strings.Join(p.unmatched, ", ") + " matches nothing"
 	}
 	line += fmt.Sprintf(" · %s · %s", part("alerts", p.alerts), part("clusters/backups/search", p.rest))
+	if p.Ctx.TriageAuthBursts > 0 {
+		line += " · " + part("auth bursts", p.auth)
+		denied := 0
+		for _, pr := range p.projects {
+			if r, ok := p.auth[pr.ID]; ok && !p.hidden[pr.ID] {
+				denied += r.Denied
+			}
+		}
+		if denied > 0 {
+			line += fmt.Sprintf(", logs of %d clusters not visible (role)", denied)
+		}
+	}
 	if hid > 0 {
 		line += fmt.Sprintf(" · %d not visible (role)", hid)
 	}
