@@ -100,6 +100,11 @@ type Resolved struct {
 	// TriageOrgs and TriageProjects narrow the Triage board to these
 	// organizations and projects (names or ids); empty: everything visible.
 	TriageOrgs, TriageProjects []string
+	// TriageAuthBursts, when above zero, has the Triage board read the
+	// access logs of the clusters the caller may read them of and list each
+	// address with at least this many failed authentications within one
+	// minute (triage_auth_bursts, triage_auth_burst_threshold); 0: off.
+	TriageAuthBursts int
 
 	Theme     string              // dark, light, mono, or "" to follow the terminal
 	Keys      map[string][]string // action name -> keys, validated by the keymap
@@ -267,6 +272,12 @@ func Load(opts LoadOptions) (*Resolved, error) {
 			r.ReadOnly = *ownLayer.readOnly
 		}
 		r.TriageOrgs, r.TriageProjects = ownLayer.triageOrgs, ownLayer.triageProjects
+		if ownLayer.authBursts != nil && *ownLayer.authBursts {
+			r.TriageAuthBursts = DefaultAuthBurstThreshold
+			if ownLayer.authBurstMin != nil {
+				r.TriageAuthBursts = *ownLayer.authBurstMin
+			}
+		}
 	}
 
 	if len(flagLayer.values) > 0 {

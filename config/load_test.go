@@ -172,6 +172,8 @@ public_api_key = "ownPubKey"
 read_only = true
 triage_orgs = ["Demo-Org"]
 triage_projects = ["payments", "5e2211c17a3e5a48f5497de4"]
+triage_auth_bursts = true
+triage_auth_burst_threshold = 30
 
 [[default.roles]]
 role = "GROUP_OWNER"
@@ -190,6 +192,7 @@ org_id = "o1"
 	assert.True(t, r.ReadOnly)
 	assert.Equal(t, []string{"Demo-Org"}, r.TriageOrgs)
 	assert.Equal(t, []string{"payments", "5e2211c17a3e5a48f5497de4"}, r.TriageProjects)
+	assert.Equal(t, 30, r.TriageAuthBursts)
 	assert.Equal(t, "mono", r.Theme)
 	assert.Equal(t, []catalog.Assignment{
 		{RoleName: catalog.GroupOwner, GroupID: "g1"},
@@ -391,6 +394,9 @@ func TestSettingsErrorsNameTheKey(t *testing.T) {
 		{"triage_projects empty name", "[default]\ntriage_projects = [\"\"]\n", "default.triage_projects", 0},
 		{"triage_projects twice", "[default]\ntriage_projects = [\"a\", \"a\"]\n", "default.triage_projects", 0},
 		{"bad read_only", "[default]\nread_only = \"yes\"\n", "default.read_only", 0},
+		{"triage_auth_bursts not a bool", "[default]\ntriage_auth_bursts = \"on\"\n", "default.triage_auth_bursts", 0},
+		{"triage_auth_burst_threshold too small", "[default]\ntriage_auth_burst_threshold = 1\n", "default.triage_auth_burst_threshold", 0},
+		{"triage_auth_burst_threshold not a number", "[default]\ntriage_auth_burst_threshold = \"20\"\n", "default.triage_auth_burst_threshold", 0},
 		{"unknown role", "[[default.roles]]\nrole = \"GROUP_KING\"\ngroup_id = \"g\"\n", "default.roles[0].role", 0},
 		{"project role without group", "[[default.roles]]\nrole = \"GROUP_OWNER\"\norg_id = \"o\"\n", "default.roles[0].group_id", 0},
 		{"org role without org", "[[default.roles]]\nrole = \"ORG_OWNER\"\n", "default.roles[0].org_id", 0},
@@ -444,4 +450,16 @@ func TestOwnPathWithoutXDG(t *testing.T) {
 	p, err := DefaultPath(func(k string) string { return map[string]string{"HOME": home}[k] })
 	require.NoError(t, err)
 	assert.Equal(t, filepath.Join(home, ".config", AppName, "config.toml"), p)
+}
+
+// The Triage board's failed-authentication bursts are off unless the
+// profile turns them on; on without a threshold, the default one.
+func TestTriageAuthBurstsDefaultOff(t *testing.T) {
+	f := newFixture(t)
+	f.writeOwn("[default]\nread_only = true\n")
+	assert.Zero(t, f.mustLoad(LoadOptions{}).TriageAuthBursts)
+	f.writeOwn("[default]\ntriage_auth_bursts = true\n")
+	assert.Equal(t, DefaultAuthBurstThreshold, f.mustLoad(LoadOptions{}).TriageAuthBursts)
+	f.writeOwn("[default]\ntriage_auth_bursts = false\ntriage_auth_burst_threshold = 5\n")
+	assert.Zero(t, f.mustLoad(LoadOptions{}).TriageAuthBursts)
 }

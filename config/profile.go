@@ -33,7 +33,16 @@ const (
 	// The Triage board's narrowing: organizations and projects by name or id.
 	keyTriageOrgs     = "triage_orgs"
 	keyTriageProjects = "triage_projects"
+	// The Triage board's optional (costly) failed-authentication bursts:
+	// on or off, and how many failures a minute from one address make one.
+	keyTriageAuthBursts   = "triage_auth_bursts"
+	keyTriageAuthBurstMin = "triage_auth_burst_threshold"
 )
+
+// DefaultAuthBurstThreshold is how many failed authentications within one
+// minute from one address make a Triage row when the profile turns the
+// bursts on without a threshold.
+const DefaultAuthBurstThreshold = 20
 
 // stringKeys are the string-valued profile keys a layer carries.
 var stringKeys = []string{
@@ -71,6 +80,9 @@ type layer struct {
 	readOnly *bool
 	// triage: triage_orgs, triage_projects (nil when not set)
 	triageOrgs, triageProjects []string
+	// triage_auth_bursts, triage_auth_burst_threshold (nil when not set)
+	authBursts   *bool
+	authBurstMin *int
 }
 
 func (l *layer) get(key string) (string, bool) {
@@ -144,6 +156,24 @@ func readProfileLayer(f *tomlFile, name string, t map[string]any, strict bool) (
 	if l.triageProjects, err = getNames(f, t, keyTriageProjects, where); err != nil {
 		return nil, err
 	}
+	on, set, err := getBool(f, t, keyTriageAuthBursts, where)
+	if err != nil {
+		return nil, err
+	}
+	if set {
+		l.authBursts = &on
+	}
+	n, set, err := getInt(f, t, keyTriageAuthBurstMin, where)
+	if err != nil {
+		return nil, err
+	}
+	if set {
+		if n < 2 || n > 10000 {
+			return nil, &FileError{Path: f.path, Key: where + keyTriageAuthBurstMin, Msg: "must be 2 to 10000 failed authentications a minute"}
+		}
+		v := int(n)
+		l.authBurstMin = &v
+	}
 	if _, ok := t[keyRoles]; ok {
 		roles, err := readRoles(f, t[keyRoles], where+keyRoles)
 		if err != nil {
@@ -151,7 +181,8 @@ func readProfileLayer(f *tomlFile, name string, t map[string]any, strict bool) (
 		}
 		l.roles, l.hasRoles = roles, true
 	}
-	known := map[string]bool{keyBaseURL: true, keyReadOnly: true, keyRoles: true, keyTriageOrgs: true, keyTriageProjects: true}
+	known := map[string]bool{keyBaseURL: true, keyReadOnly: true, keyRoles: true, keyTriageOrgs: true, keyTriageProjects: true,
+		keyTriageAuthBursts: true, keyTriageAuthBurstMin: true}
 	for _, k := range stringKeys {
 		known[k] = true
 	}

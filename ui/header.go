@@ -1,11 +1,14 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
+	"time"
 
 	"charm.land/lipgloss/v2"
 
 	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
+	"github.com/dbadmin-tui/dbadmin-tui/views"
 )
 
 // headerPart is one item on the header's right: its full text, a short
@@ -118,3 +121,67 @@ func freshShort(s string) string { return strings.TrimPrefix(s, "updated ") }
 // holdShort is the scheduler's hold in few cells ("rate limited: next
 // refresh in 20 s" -> "rate limited 20 s").
 func holdShort(s string) string { return strings.Replace(s, ": next refresh in", "", 1) }
+
+// partsForms is the freshness of a pane read in parts (views.Health.Parts),
+// full form first: each part's age (parts of one age named together), the
+// parts not read yet, and the stale ones with since when and why ("alerts
+// 12s ago · clusters, snapshots 3m ago · ✗ exports stale since 22:14:03 ·
+// 503 SERVICE_UNAVAILABLE"); then the oldest part's age and the stale
+// parts' names ("oldest 3m ago · ✗ exports stale"); then "3m ago ✗
+// exports"; then "3m ✗1".
+func partsForms(parts []views.PartHealth, now time.Time) []string {
+	var oldest time.Time
+	type group struct{ key, names string }
+	var fresh, stale []group
+	var pending, staleNames []string
+	add := func(gs []group, key, name string) []group {
+		for i := range gs {
+			if gs[i].key == key {
+				gs[i].names += ", " + name
+				return gs
+			}
+		}
+		return append(gs, group{key, name})
+	}
+	for _, p := range parts {
+		name := clean(p.Name)
+		if !p.OK.IsZero() && (oldest.IsZero() || p.OK.Before(oldest)) {
+			oldest = p.OK
+		}
+		switch {
+		case p.Stale():
+			staleNames = append(staleNames, name)
+			why := "stale since " + p.StaleSince.Format("15:04:05")
+			if code := views.ErrorCode(p.Err); code != "" {
+				why += " · " + clean(code)
+			}
+			stale = add(stale, why, name)
+		case p.OK.IsZero():
+			pending = append(pending, name)
+		default:
+			fresh = add(fresh, ago(now.Sub(p.OK))+" ago", name)
+		}
+	}
+	var full []string
+	for _, g := range fresh {
+		full = append(full, g.names+" "+g.key)
+	}
+	if len(pending) > 0 {
+		full = append(full, strings.Join(pending, ", ")+" not read yet")
+	}
+	for _, g := range stale {
+		full = append(full, "✗ "+g.names+" "+g.key)
+	}
+	age, short, shortest := "not read yet", "…", "…"
+	if !oldest.IsZero() {
+		a := ago(now.Sub(oldest))
+		age, short, shortest = "oldest "+a+" ago", a+" ago", a
+	}
+	if len(staleNames) > 0 {
+		names := strings.Join(staleNames, ", ")
+		age += " · ✗ " + names + " stale"
+		short += " ✗ " + names
+		shortest += fmt.Sprintf(" ✗%d", len(staleNames))
+	}
+	return []string{strings.Join(full, " · "), age, short, shortest}
+}

@@ -72,6 +72,7 @@ type recPane struct {
 	selected string
 	hostile  bool
 	visible  bool
+	health   views.Health
 }
 
 // recPanes are the registered panes with their factories replaced by
@@ -100,6 +101,7 @@ func (p *recPane) SetVisible(v bool) tea.Cmd { p.visible = v; return nil }
 func (p *recPane) Busy() string              { return p.busy }
 func (p *recPane) Selected() string          { return p.selected }
 func (p *recPane) Actions() []keymap.Action  { return p.ctx.Keys.Scope(p.id.Scope()) }
+func (p *recPane) Health() views.Health      { return p.health }
 
 func (p *recPane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 	p.got = append(p.got, msg)

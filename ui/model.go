@@ -73,6 +73,9 @@ type Options struct {
 	// TriageOrgs and TriageProjects narrow the Triage board (the profile's
 	// triage_orgs, triage_projects).
 	TriageOrgs, TriageProjects []string
+	// TriageAuthBursts is the profile's failed-authentication burst
+	// threshold for the board (0: off).
+	TriageAuthBursts int
 }
 
 type phase int
@@ -196,7 +199,7 @@ func New(o Options) (*Model, error) {
 	m.ctx = views.Context{
 		Client: o.Client, Gate: m.gate, Theme: m.theme, Keys: m.keys, Clock: o.Clock, Wall: o.Wall,
 		Profile: o.Profile, ReadOnly: o.ReadOnly, Poll: o.Poll, LogBuffer: o.LogBuffer, ExportDir: o.ExportDir,
-		TriageOrgs: o.TriageOrgs, TriageProjects: o.TriageProjects,
+		TriageOrgs: o.TriageOrgs, TriageProjects: o.TriageProjects, TriageAuthBursts: o.TriageAuthBursts,
 	}
 	for i, id := range o.Panes.IDs() {
 		if id == o.Pane {

@@ -167,7 +167,15 @@ func (m *Model) renderHeader() string {
 		right = append(right, headerPart{forms: []string{hold, holdShort(hold)}, style: st.ErrorText.Render})
 	}
 	h := m.activeHealth()
-	if h.Stale() {
+	if len(h.Parts) > 0 {
+		// A pane read in parts (the Triage board): the oldest part's age
+		// and the stale parts by name.
+		var style func(...string) string
+		if h.Stale() {
+			style = st.ErrorText.Render
+		}
+		right = append(right, headerPart{forms: partsForms(h.Parts, m.opts.Wall()), style: style})
+	} else if h.Stale() {
 		// "✗ stale since 22:14:03 · 503 SERVICE_UNAVAILABLE", then the
 		// status alone, then "✗ stale".
 		full := "✗ " + clean(h.Summary())
@@ -217,8 +225,8 @@ func (m *Model) holdingBack() string {
 // stale, since when, the last error and when it tries again.
 func (m *Model) staleLine(w int) string {
 	h := m.activeHealth()
-	if !h.Stale() {
-		return ""
+	if !h.Stale() || len(h.Parts) > 0 {
+		return "" // a pane read in parts says itself which rows are stale
 	}
 	text := " ✗ " + clean(m.activePane().Title()) + " data stale since " + h.StaleSince.Format("15:04:05")
 	if !h.OK.IsZero() {
@@ -239,17 +247,21 @@ func (m *Model) freshness() string {
 	if !ok {
 		return "not updated yet"
 	}
-	d := m.opts.Wall().Sub(at)
+	return "updated " + ago(m.opts.Wall().Sub(at)) + " ago"
+}
+
+// ago is a wall-clock age in its largest whole unit: "9s", "3m", "2h".
+func ago(d time.Duration) string {
 	if d < 0 {
 		d = 0
 	}
 	switch {
 	case d < time.Minute:
-		return fmt.Sprintf("updated %ds ago", int(d.Seconds()))
+		return fmt.Sprintf("%ds", int(d.Seconds()))
 	case d < time.Hour:
-		return fmt.Sprintf("updated %dm ago", int(d.Minutes()))
+		return fmt.Sprintf("%dm", int(d.Minutes()))
 	}
-	return fmt.Sprintf("updated %dh ago", int(d.Hours()))
+	return fmt.Sprintf("%dh", int(d.Hours()))
 }
 
 // roleBadge names the caller's strongest role on the selected project (org

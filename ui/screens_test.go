@@ -37,7 +37,7 @@ func dashboard(t *testing.T, w *viewstest.Sim, identity string, pane views.ID, w
 // Every pane at 80x24, and a few at 100x30 and 200x60.
 func TestPaneScreensGolden(t *testing.T) {
 	w := world(t)
-	sizes := map[views.ID][][2]int{"alerts": {{100, 30}, {200, 60}}, "backups": {{100, 30}, {200, 60}}, "accesslogs": {{100, 30}}}
+	sizes := map[views.ID][][2]int{"alerts": {{100, 30}, {200, 60}}, "backups": {{100, 30}, {200, 60}}, "accesslogs": {{100, 30}}, "triage": {{200, 60}}}
 	for _, r := range ui.Panes() {
 		for _, size := range append([][2]int{{80, 24}}, sizes[r.ID]...) {
 			name := fmt.Sprintf("%s_%dx%d", r.ID, size[0], size[1])

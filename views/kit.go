@@ -227,6 +227,38 @@ type Health struct {
 	OK         time.Time // the last load that succeeded (wall clock)
 	StaleSince time.Time // the first failed load after OK; zero when fresh
 	Err        error     // the last failed load's error
+	// Parts, for a pane whose data comes in parts read apart (the Triage
+	// board's kinds), says how fresh each is; set by SetParts. The header
+	// then shows the oldest part's age and names the stale ones, and the
+	// pane says itself which rows are stale.
+	Parts []PartHealth
+}
+
+// PartHealth is the freshness of one part of a pane's data.
+type PartHealth struct {
+	Name       string
+	OK         time.Time // the oldest of the part's last good reads (wall clock); zero: none yet
+	StaleSince time.Time // since when its reads fail; zero when fresh
+	Err        error     // the last failed read's error
+}
+
+// Stale reports whether the part's last read failed.
+func (p PartHealth) Stale() bool { return !p.StaleSince.IsZero() }
+
+// SetParts sets the health of a pane whose data comes in parts, in the
+// order the header names them: OK is the oldest part's last good read,
+// StaleSince and Err the earliest failing part's.
+func (b *Base) SetParts(parts []PartHealth) {
+	h := Health{Parts: parts}
+	for _, p := range parts {
+		if !p.OK.IsZero() && (h.OK.IsZero() || p.OK.Before(h.OK)) {
+			h.OK = p.OK
+		}
+		if p.Stale() && (h.StaleSince.IsZero() || p.StaleSince.Before(h.StaleSince)) {
+			h.StaleSince, h.Err = p.StaleSince, p.Err
+		}
+	}
+	b.health = h
 }
 
 // Stale reports whether the last load failed.

@@ -159,6 +159,11 @@ type Context struct {
 	// organizations and projects, by name or id (the profile's
 	// triage_orgs, triage_projects); empty: every one the caller sees.
 	TriageOrgs, TriageProjects []string
+	// TriageAuthBursts, above zero, has the board list each address with
+	// at least this many failed authentications within one minute on the
+	// clusters whose access logs the caller may read (the profile's
+	// triage_auth_bursts); 0: off.
+	TriageAuthBursts int
 }
 
 // Now is the context's clock, or time.Now when none is set.

@@ -140,6 +140,7 @@ func setup(f flags, getenv func(string) string) (*app, error) {
 		opts.Poll = pollFrom(prof.Poll)
 		opts.LogBuffer = prof.LogBuffer
 		opts.TriageOrgs, opts.TriageProjects = prof.TriageOrgs, prof.TriageProjects
+		opts.TriageAuthBursts = prof.TriageAuthBursts
 		opts.ExportDir = expandHome(prof.ExportDir, getenv)
 		roles = prof.Roles
 		clientOpts = apiclient.Options{BaseURL: prof.BaseURL, Service: prof.Service, Auth: auth, AllowHTTP: f.allowHTTP}

@@ -237,6 +237,8 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 		}
 	case views.ActionMsg:
 		return p, p.onAction(msg)
+	case views.SelectMsg:
+		return p, p.selectFailures(msg)
 	case views.PaneMsg:
 		if m, ok := msg.Msg.(savedMsg); ok {
 			return p, p.onSaved(m)
@@ -444,6 +446,22 @@ func (p *Pane) setIP(in string) tea.Cmd {
 	p.st.filter.ip = in
 	p.refilter()
 	return nil
+}
+
+// selectFailures opens a board row of failed authentications (View
+// "failures", ItemID the address): failures only, from that address, over
+// at least the last 15 minutes the board looked at.
+func (p *Pane) selectFailures(msg views.SelectMsg) tea.Cmd {
+	if msg.View != "failures" {
+		return nil
+	}
+	p.st.filter.failuresOnly = true
+	cmd := p.setIP(msg.ItemID)
+	if p.since < defaultSince {
+		p.since = defaultSince
+		return tea.Batch(cmd, p.restart("loading the last "+sinceText(p.since)))
+	}
+	return cmd
 }
 
 func (p *Pane) refilter() {

@@ -566,6 +566,36 @@ func TestNarrowColumnsAndWarningsAreTheLastCut(t *testing.T) {
 	assert.NotContains(t, view, "…")
 }
 
+// A Triage row of failed authentications opens here (views.SelectMsg,
+// View "failures", the address as ItemID): failures only, from that
+// address, over at least the board's 15 minutes.
+func TestSelectFromTheBoardShowsOneAddressFailures(t *testing.T) {
+	e := newEnv(t, "monitoring-admin", apisim.DemoPaymentsID, "payments-rs", 140, 30)
+	e.P.since = 5 * time.Minute
+	e.Run(e.P.restart(""))
+	now := e.Sim.Clock.Now()
+	ip := ""
+	for _, l := range e.serverRecords("payments-rs", now.Add(-15*time.Minute), now) {
+		if !l.AuthResult {
+			ip = l.IPAddress
+			break
+		}
+	}
+	require.NotEmpty(t, ip, "a failure in the last 15 minutes")
+	e.Send(views.SelectMsg{View: "failures", ItemID: ip})
+	assert.Equal(t, 15*time.Minute, e.P.since)
+	shown := e.shownRecords()
+	require.NotEmpty(t, shown)
+	for _, r := range shown {
+		require.False(t, r.AuthResult)
+		require.Equal(t, ip, r.IPAddress)
+	}
+	assert.Contains(t, screen(e), "failures only")
+
+	e.Send(views.SelectMsg{ItemID: "x"}) // not a failures row: nothing changes
+	assert.Equal(t, ip, e.P.st.filter.ip)
+}
+
 func TestEveryKeyFieldNamesARegisteredAction(t *testing.T) {
 	assert.Empty(t, views.MissingKeys[keys](Registration))
 }

@@ -2,6 +2,7 @@ package triage
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -27,10 +28,14 @@ const (
 	// cut-over window ends within 24 h; only those this session started or
 	// read (the API cannot list them).
 	KindMigration Kind = "migration"
+	// KindAuthBurst: at least the profile's threshold of failed
+	// authentications within one minute from one address, in the last
+	// AuthBurstLookback; read only when the profile asks (costly).
+	KindAuthBurst Kind = "auth"
 )
 
 // Kinds lists every kind.
-var Kinds = []Kind{KindAlert, KindAckEnds, KindSnapshot, KindRestore, KindExport, KindIndex, KindCluster, KindVersion, KindMigration}
+var Kinds = []Kind{KindAlert, KindAckEnds, KindSnapshot, KindRestore, KindExport, KindIndex, KindCluster, KindVersion, KindMigration, KindAuthBurst}
 
 // Thresholds of the board.
 const (
@@ -39,6 +44,8 @@ const (
 	FailedSnapWithin  = 24 * time.Hour
 	StuckBuildAfter   = time.Hour
 	CutoverEndsWithin = 24 * time.Hour
+	AuthBurstWindow   = time.Minute
+	AuthBurstLookback = 15 * time.Minute
 )
 
 // Item is one row of the board: something that needs a human.
@@ -217,5 +224,42 @@ func MigrationItems(p Project, known []apiclient.KnownMigration, now time.Time) 
 			out = append(out, p.item(KindMigration, sev, km.Cluster, m.ID, what, km.ReadySince))
 		}
 	}
+	return out
+}
+
+// AuthBurstItems are the rows of one cluster's failed authentications in
+// the last AuthBurstLookback (logs: its access log, failures or not): one
+// per address with at least threshold failures within AuthBurstWindow, its
+// densest minute counted, since that minute's first failure. The row's
+// ItemID is the address.
+func AuthBurstItems(p Project, cluster string, logs []apiclient.AccessLog, threshold int, now time.Time) []Item {
+	byIP := map[string][]time.Time{}
+	for _, l := range logs {
+		at, ok := l.Time()
+		if l.AuthResult || !ok || now.Sub(at) > AuthBurstLookback || l.IPAddress == "" {
+			continue
+		}
+		byIP[l.IPAddress] = append(byIP[l.IPAddress], at)
+	}
+	var out []Item
+	for ip, times := range byIP {
+		slices.SortFunc(times, time.Time.Compare)
+		most, from := 0, 0
+		for i, j := 0, 0; j < len(times); j++ {
+			for times[j].Sub(times[i]) >= AuthBurstWindow {
+				i++
+			}
+			if j-i+1 > most {
+				most, from = j-i+1, i
+			}
+		}
+		if threshold <= 0 || most < threshold {
+			continue
+		}
+		what := fmt.Sprintf("%d failed authentications in 1 min from %s (%d in %s)",
+			most, ip, len(times), components.Age(AuthBurstLookback))
+		out = append(out, p.item(KindAuthBurst, apiclient.SeverityWarning, cluster, ip, what, times[from]))
+	}
+	slices.SortFunc(out, func(a, b Item) int { return strings.Compare(a.ItemID, b.ItemID) })
 	return out
 }

@@ -22,6 +22,7 @@ const (
 	keyProjects = "projects"
 	keyAlerts   = "alerts"
 	keyRest     = "rest"
+	keyAuth     = "auth"
 )
 
 // projectsResult is every project of every organization the caller sees
@@ -114,6 +115,15 @@ type partResult struct {
 	Err    error
 	Failed map[string]bool
 	At     time.Time
+	// Wall is when the board took the answer, on the wall clock (the
+	// header's freshness); kept with the rows when a read fails whole.
+	Wall time.Time
+	// LogClusters (the rest) are the clusters that keep an access log:
+	// not a shared tier, not paused.
+	LogClusters []string
+	// Denied (failed authentications) counts the clusters whose access
+	// logs the caller's roles may not read: skipped.
+	Denied int
 }
 
 func (r *partResult) fail(scope string, err error) {
@@ -187,6 +197,7 @@ func fetchRest(ctx context.Context, c *apiclient.Client, p Project, now func() t
 		if cl.Tenant() || cl.Paused {
 			continue
 		}
+		r.LogClusters = append(r.LogClusters, cl.Name)
 		snaps, err1 := c.Backups().AllSnapshots(ctx, p.ID, cl.Name)
 		restores, err2 := c.Backups().AllRestoreJobs(ctx, p.ID, cl.Name)
 		var exports []apiclient.ExportJob
@@ -217,6 +228,40 @@ func fetchRest(ctx context.Context, c *apiclient.Client, p Project, now func() t
 		}
 	}
 	r.Items = append(r.Items, MigrationItems(p, c.KnownMigrations(p.ID), now())...)
+	r.At = now()
+	return r
+}
+
+// fetchAuth reads the failed authentications of the last
+// AuthBurstLookback on each of a project's clusters whose access logs the
+// caller may read (the gate says, before anything is sent; a 403 says the
+// same), and lists the addresses with at least threshold of them within
+// one minute. Clusters the roles do not allow are counted, not asked.
+func fetchAuth(ctx context.Context, c *apiclient.Client, p Project, clusters []string, threshold int, now func() time.Time) partResult {
+	r := partResult{GroupID: p.ID}
+	failures := false
+	max := apiclient.MaxAccessLogs
+	for _, name := range clusters {
+		if g := c.Gate(); g != nil {
+			if ok, _ := g.Allowed("listAccessLogsByClusterName", p.ID); !ok {
+				r.Denied++
+				continue
+			}
+		}
+		end := now()
+		start := end.Add(-AuthBurstLookback)
+		logs, err := c.AccessLogs().ByCluster(ctx, p.ID, name, apiclient.AccessLogsOptions{
+			AuthResult: &failures, Start: &start, End: &end, NLogs: &max})
+		switch {
+		case hidden(err):
+			r.Denied++
+			continue
+		case err != nil:
+			r.fail(string(KindAuthBurst)+"/"+name, err)
+			continue
+		}
+		r.Items = append(r.Items, AuthBurstItems(p, name, logs, threshold, end)...)
+	}
 	r.At = now()
 	return r
 }

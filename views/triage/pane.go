@@ -10,6 +10,7 @@ package triage
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -41,11 +42,16 @@ type Pane struct {
 	projErr  error
 	alerts   map[string]partResult // by group id
 	rest     map[string]partResult
-	hidden   map[string]bool // read forbidden to the caller: never asked again
-	pending  map[string]int  // requests in flight by key ("alerts", "rest")
-	restDue  bool            // the rest follows once this round's alerts are in
+	auth     map[string]partResult // failed-authentication bursts, when the profile asks
+	hidden   map[string]bool       // read forbidden to the caller: never asked again
+	pending  map[string]int        // requests in flight by key ("alerts", "rest")
+	restDue  bool                  // the rest follows once this round's alerts are in
 
 	unmatched []string // the profile's triage_orgs/triage_projects entries that match nothing
+
+	// staleSince is, by part name as the header shows it, since when (wall
+	// clock) that part's reads fail.
+	staleSince map[string]time.Time
 
 	writeSeq    views.Seq
 	ackDraft    components.FormValues // the dialog's values, kept while an ack failed
@@ -57,7 +63,7 @@ type Pane struct {
 
 // New is the pane's Factory.
 func New(ctx views.Context) views.Pane {
-	p := &Pane{alerts: map[string]partResult{}, rest: map[string]partResult{}, hidden: map[string]bool{}, pending: map[string]int{}}
+	p := &Pane{alerts: map[string]partResult{}, rest: map[string]partResult{}, auth: map[string]partResult{}, hidden: map[string]bool{}, pending: map[string]int{}, staleSince: map[string]time.Time{}}
 	p.Base = views.NewBase(ID, ctx, nil)
 	p.table = components.NewTable(columns(), ctx.Theme, ctx.Keys)
 	return p
@@ -133,7 +139,7 @@ func (p *Pane) Selected() string {
 
 func (p *Pane) selected() (Item, bool) {
 	key := p.table.SelectedID()
-	for _, part := range []map[string]partResult{p.alerts, p.rest} {
+	for _, part := range []map[string]partResult{p.alerts, p.rest, p.auth} {
 		for _, r := range part {
 			for _, it := range r.Items {
 				if it.Key() == key {
@@ -186,6 +192,19 @@ func (p *Pane) fetchPart(key string, pr Project) tea.Cmd {
 	})
 }
 
+// fetchAuth asks one project for its failed-authentication bursts on the
+// clusters its rest read listed, as background work like the rest.
+func (p *Pane) fetchAuth(pr Project, clusters []string) tea.Cmd {
+	client, clock, threshold := p.Ctx.Client, p.Ctx.Now, p.Ctx.TriageAuthBursts
+	if client == nil || threshold <= 0 {
+		return nil
+	}
+	p.pending[keyAuth]++
+	return views.Background(&p.Base, keyAuth, p.gen, "", func(ctx context.Context) (partResult, error) {
+		return fetchAuth(ctx, client, pr, clusters, threshold, clock), nil
+	})
+}
+
 // poll is a tick's work: every project's alerts, and the rest every
 // restEvery ticks, unless a round is still under way.
 func (p *Pane) poll() tea.Cmd {
@@ -217,6 +236,7 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 		}
 		p.projErr = msg.Err
 		if msg.Err != nil {
+			p.setHealth()
 			return p, nil
 		}
 		res := msg.Value
@@ -239,6 +259,7 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 		p.Ctx = msg.Ctx
 		p.table.SetTheme(msg.Ctx.Theme)
 		p.table.SetKeyMap(msg.Ctx.Keys)
+		p.setHealth() // the kit forgets health on a new scope; the board's is not the scope's
 	case views.ActionMsg:
 		switch {
 		case msg.Name == "triage.open":
@@ -268,16 +289,29 @@ func (p *Pane) part(m views.Result[partResult]) tea.Cmd {
 		return nil
 	}
 	part := m.Value
+	part.Wall = p.Ctx.WallNow()
 	p.pending[m.Key] = max(p.pending[m.Key]-1, 0)
 	if part.Hidden {
 		p.hidden[part.GroupID] = true
 	}
-	if m.Key == keyAlerts {
+	var next tea.Cmd
+	switch m.Key {
+	case keyAlerts:
 		p.alerts[part.GroupID] = keep(part, p.alerts[part.GroupID])
-	} else {
+	case keyAuth:
+		p.auth[part.GroupID] = keep(part, p.auth[part.GroupID])
+	default:
 		p.rest[part.GroupID] = keep(part, p.rest[part.GroupID])
+		// The failed authentications follow each project's rest, on the
+		// clusters it listed (the last good read's when this one failed).
+		if pr, ok := p.project(part.GroupID); ok && !part.Hidden {
+			next = p.fetchAuth(pr, p.rest[part.GroupID].LogClusters)
+		}
 	}
 	p.rebuild()
+	if next != nil {
+		return next
+	}
 	if m.Key == keyAlerts && p.pending[keyAlerts] == 0 && p.restDue && p.pending[keyRest] == 0 {
 		p.restDue = false
 		return p.fanOut(keyRest)
@@ -285,11 +319,20 @@ func (p *Pane) part(m views.Result[partResult]) tea.Cmd {
 	return nil
 }
 
+func (p *Pane) project(gid string) (Project, bool) {
+	for _, pr := range p.projects {
+		if pr.ID == gid {
+			return pr, true
+		}
+	}
+	return Project{}, false
+}
+
 // Items is every row on the board, most urgent first: by severity, then
 // newest first.
 func (p *Pane) Items() []Item {
 	var out []Item
-	for _, part := range []map[string]partResult{p.alerts, p.rest} {
+	for _, part := range []map[string]partResult{p.alerts, p.rest, p.auth} {
 		for gid, r := range part {
 			if p.hidden[gid] {
 				continue
@@ -333,6 +376,76 @@ func (p *Pane) rebuild() {
 		}
 	}
 	p.table.SetRows(rows)
+	p.setHealth()
+}
+
+// restParts names, for the header, the kinds the rest reads per cluster.
+var restParts = []struct {
+	kind Kind
+	name string
+}{{KindSnapshot, "snapshots"}, {KindRestore, "restores"}, {KindExport, "exports"}, {KindIndex, "search"}, {KindMigration, "migrations"}}
+
+// setHealth tells the kit how fresh each part of the board is, for the
+// header: per part the oldest answer of the projects that answered and,
+// when some project's read of it failed, since when and why.
+func (p *Pane) setHealth() {
+	now := p.Ctx.WallNow()
+	var parts []views.PartHealth
+	note := func(name string, ok time.Time, failed bool, err error) {
+		i := slices.IndexFunc(parts, func(h views.PartHealth) bool { return h.Name == name })
+		if i < 0 {
+			parts = append(parts, views.PartHealth{Name: name})
+			i = len(parts) - 1
+		}
+		h := &parts[i]
+		if !ok.IsZero() && (h.OK.IsZero() || ok.Before(h.OK)) {
+			h.OK = ok
+		}
+		if failed && h.Err == nil {
+			h.Err = err
+			if h.Err == nil {
+				h.Err = errors.New("read failed")
+			}
+		}
+	}
+	if p.projErr != nil {
+		note("projects", time.Time{}, true, p.projErr)
+	}
+	for _, pr := range p.projects {
+		if p.hidden[pr.ID] {
+			continue
+		}
+		if r, ok := p.alerts[pr.ID]; ok && !r.Hidden {
+			note("alerts", r.Wall, r.Errs > 0, r.Err)
+		}
+		if r, ok := p.auth[pr.ID]; ok && !r.Hidden {
+			note("auth bursts", r.Wall, r.Errs > 0, r.Err)
+		}
+		if r, ok := p.rest[pr.ID]; ok && !r.Hidden {
+			whole := r.Failed[""]
+			note("clusters", r.Wall, whole, r.Err)
+			for _, k := range restParts {
+				failed := whole
+				for scope := range r.Failed {
+					failed = failed || strings.HasPrefix(scope, string(k.kind)+"/")
+				}
+				note(k.name, r.Wall, failed, r.Err)
+			}
+		}
+	}
+	since := map[string]time.Time{}
+	for i := range parts {
+		h := &parts[i]
+		if h.Err == nil {
+			continue
+		}
+		if h.StaleSince = p.staleSince[h.Name]; h.StaleSince.IsZero() {
+			h.StaleSince = now
+		}
+		since[h.Name] = h.StaleSince
+	}
+	p.staleSince = since
+	p.SetParts(parts)
 }
 
 // open jumps to the pane that owns the row.
@@ -357,6 +470,9 @@ func (p *Pane) open() tea.Cmd {
 		j.Pane, j.ItemID = "backups", ""
 	case KindMigration:
 		j.Pane = "migration"
+	case KindAuthBurst:
+		// The cluster's access log, failures only, from that address.
+		j.Pane, j.View = "accesslogs", "failures"
 	}
 	return func() tea.Msg { return j }
 }
@@ -425,6 +541,18 @@ func (p *Pane) coverage() string {
 		line += " · profile: " + strings.Join(p.unmatched, ", ") + " matches nothing"
 	}
 	line += fmt.Sprintf(" · %s · %s", part("alerts", p.alerts), part("clusters/backups/search", p.rest))
+	if p.Ctx.TriageAuthBursts > 0 {
+		line += " · " + part("auth bursts", p.auth)
+		denied := 0
+		for _, pr := range p.projects {
+			if r, ok := p.auth[pr.ID]; ok && !p.hidden[pr.ID] {
+				denied += r.Denied
+			}
+		}
+		if denied > 0 {
+			line += fmt.Sprintf(", logs of %d clusters not visible (role)", denied)
+		}
+	}
 	if hid > 0 {
 		line += fmt.Sprintf(" · %d not visible (role)", hid)
 	}

@@ -57,6 +57,7 @@ func TestAFailedReadKeepsItsRowsStaleWithTheError(t *testing.T) {
 	}
 	require.Positive(t, before)
 	e.Sim.Clock.Advance(2 * time.Minute)
+	e.P.Ctx.Wall = e.Sim.Clock.Now // the header's ages on the world's clock
 	failed := partResult{GroupID: gid, At: e.Sim.Clock.Now()}
 	failed.fail("", &apiclient.Error{Status: 503, ErrorCode: "SERVICE_UNAVAILABLE", Detail: "Injected fault."})
 	e.P.pending[keyAlerts]++
@@ -73,6 +74,24 @@ func TestAFailedReadKeepsItsRowsStaleWithTheError(t *testing.T) {
 	cov := e.P.coverage()
 	assert.Contains(t, cov, "alerts 12/12 (2m ago), 1 stale (payments: 503 SERVICE_UNAVAILABLE: Injected fault.)")
 	assert.Contains(t, e.Screen(), "(stale) ")
+
+	// The header's freshness: the alerts part stale since the failed
+	// answer, with its error; the other parts fresh, as old as their reads.
+	h := e.P.Health()
+	require.True(t, h.Stale())
+	byName := map[string]views.PartHealth{}
+	for _, ph := range h.Parts {
+		byName[ph.Name] = ph
+	}
+	assert.Equal(t, e.Sim.Clock.Now(), byName["alerts"].StaleSince)
+	assert.Equal(t, "503 SERVICE_UNAVAILABLE", views.ErrorCode(byName["alerts"].Err))
+	for _, name := range []string{"clusters", "snapshots", "restores", "exports", "search", "migrations"} {
+		assert.False(t, byName[name].Stale(), name)
+		assert.False(t, byName[name].OK.IsZero(), name)
+	}
+	// A good read clears it.
+	e.Send(e.P.Tick())
+	assert.False(t, e.P.Health().Stale())
 
 	// A cluster's failed snapshot read keeps that cluster's snapshot rows only.
 	prev := partResult{GroupID: gid, Items: []Item{

@@ -26,6 +26,7 @@ var Registration = views.Registration{
 		{Desc: "list clusters of each project", Op: "listClusters"},
 		{Desc: "list alert configurations (severity overrides)", Op: "listAlertConfigurations"},
 		{Desc: "read the live migrations this session knows", Op: "getPushMigration"},
+		{Desc: "read each cluster's failed authentications (profile's triage_auth_bursts)", Op: "listAccessLogsByClusterName"},
 	},
 	Actions: []keymap.Action{
 		keymap.NewAction("triage.open", "enter", "open in its pane", "enter"),
