@@ -30,6 +30,7 @@ type flags struct {
 	demoSpeed                             float64
 	demoListen                            string
 	demoOrgs, demoProjects                int
+	demoAuthBursts                        int
 	demoLatency                           time.Duration
 	version                               bool
 	allowHTTP                             bool
@@ -56,6 +57,7 @@ func parseFlags(args []string) (flags, error) {
 	fs.IntVar(&f.demoOrgs, "demo-orgs", 0, "")
 	fs.IntVar(&f.demoProjects, "demo-projects", 0, "")
 	fs.DurationVar(&f.demoLatency, "demo-latency", 0, "")
+	fs.IntVar(&f.demoAuthBursts, "demo-auth-bursts", 0, "")
 	fs.StringVar(&f.demoListen, "demo-listen", defaultDemoListen, "")
 	fs.BoolVar(&f.version, "version", false, "")
 	fs.BoolVar(&f.allowHTTP, "allow-http", false, "")
@@ -89,6 +91,9 @@ func parseFlags(args []string) (flags, error) {
 	}
 	if f.demoLatency < 0 {
 		return f, fmt.Errorf("--demo-latency must not be negative")
+	}
+	if f.demoAuthBursts != 0 && (f.demoAuthBursts < 2 || f.demoAuthBursts > 10000) {
+		return f, fmt.Errorf("--demo-auth-bursts must be 2..10000 failed logins a minute (0: off)")
 	}
 	roles := demoRoles()
 	if !slices.Contains(roles, f.demoRole) {
@@ -167,6 +172,8 @@ Connection:
   --demo-orgs N       organizations in the demo world (default 2)
   --demo-projects N   projects in the demo world (default 12; 200 for a scale test)
   --demo-latency D    added latency per demo API call, e.g. 20ms
+  --demo-auth-bursts N  Triage lists bursts of N+ failed logins a minute from one
+                      address (the profile's triage_auth_bursts; default off)
   --demo-listen ADDR  demo server address, loopback only (default 127.0.0.1:0, a free
                       port; ? shows it while running)
 

@@ -74,7 +74,9 @@ type usageError struct{ msg string }
 func (e *usageError) Error() string { return e.msg }
 
 type app struct {
-	model          *ui.Model
+	model *ui.Model
+	// opts are the options the model was built with.
+	opts           ui.Options
 	programOptions []tea.ProgramOption
 	close          func()
 }
@@ -106,6 +108,7 @@ func setup(f flags, getenv func(string) string) (*app, error) {
 		// The TUI owns the terminal, so the address is not printed: the
 		// help overlay shows it, for curl or the simulator's control API.
 		opts.DemoServer = base
+		opts.TriageAuthBursts = f.demoAuthBursts
 		// The demo's world runs --demo-speed times faster than the wall
 		// clock: the dashboard reads the simulator's time, so "acknowledge
 		// for 1h", ages and sunset dates mean the same on both sides.
@@ -173,6 +176,7 @@ func setup(f flags, getenv func(string) string) (*app, error) {
 			opts.ExportDir = dir
 		}
 	}
+	a.opts = opts
 	if a.model, err = ui.New(opts); err != nil {
 		a.close()
 		return nil, err

@@ -64,6 +64,22 @@ func TestParseFlags(t *testing.T) {
 		assert.NoError(t, err, addr)
 		assert.Equal(t, addr, f.demoListen)
 	}
+	f, err = parseFlags([]string{"--demo", "--demo-auth-bursts", "20"})
+	assert.NoError(t, err)
+	assert.Equal(t, 20, f.demoAuthBursts)
+	_, err = parseFlags([]string{"--demo", "--demo-auth-bursts", "1"})
+	assert.EqualError(t, err, "--demo-auth-bursts must be 2..10000 failed logins a minute (0: off)")
+}
+
+// --demo-auth-bursts reaches the board as the profile setting would.
+func TestDemoAuthBurstsReachTheBoard(t *testing.T) {
+	dir := t.TempDir()
+	f, err := parseFlags([]string{"--demo", "--demo-auth-bursts", "20"})
+	require.NoError(t, err)
+	a, err := setup(f, func(k string) string { return map[string]string{"XDG_STATE_HOME": dir, "HOME": dir}[k] })
+	require.NoError(t, err)
+	defer a.close()
+	assert.Equal(t, 20, a.opts.TriageAuthBursts)
 }
 
 // A non-loopback demo address is refused before anything starts, saying
