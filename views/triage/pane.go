@@ -33,6 +33,10 @@ const restEvery = 4
 type Pane struct {
 	views.Base
 	started bool
+	// moved: the user has moved the cursor. Until then it stays on the
+	// top row while the board fills, so the most urgent row is the one
+	// selected rather than whichever row was first to arrive.
+	moved bool
 
 	seq  views.Seq // of the projects list
 	gen  uint64    // fan-out generation: answers of an older one are dropped
@@ -276,7 +280,9 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 			return p, nil
 		}
 		var cmd tea.Cmd
+		before := p.table.SelectedID()
 		p.table, cmd = p.table.Update(msg)
+		p.moved = p.moved || p.table.SelectedID() != before
 		return p, cmd
 	}
 	return p, nil
@@ -376,6 +382,9 @@ func (p *Pane) rebuild() {
 		}
 	}
 	p.table.SetRows(rows)
+	if !p.moved {
+		p.table.SetCursor(0)
+	}
 	p.setHealth()
 }
 
@@ -492,7 +501,9 @@ func (p *Pane) coverage() string {
 			hid++
 		}
 	}
-	now := p.Ctx.Now()
+	// Ages count the user's seconds, as the header's do (the demo's world
+	// runs faster than the wall clock).
+	now := p.Ctx.WallNow()
 	// part says, for one part, how many projects answered, how old the
 	// oldest answer is, and which failed: their rows are the last good
 	// read's, stale, with the error.
@@ -506,8 +517,8 @@ func (p *Pane) coverage() string {
 				continue
 			}
 			done++
-			if oldest.IsZero() || r.At.Before(oldest) {
-				oldest = r.At
+			if oldest.IsZero() || r.Wall.Before(oldest) {
+				oldest = r.Wall
 			}
 			if r.Errs > 0 {
 				stale++

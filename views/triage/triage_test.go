@@ -212,3 +212,21 @@ func TestBoardGolden(t *testing.T) {
 		viewstest.Golden(t, fmt.Sprintf("triage/board_%dx%d", sz.w, sz.h), ansi.Strip(e.P.View()))
 	}
 }
+
+// While the board fills, the cursor stays on the top row (the most urgent)
+// until the user moves it; from then on it stays on the row the user chose.
+func TestCursorFollowsTheTopUntilTheUserMoves(t *testing.T) {
+	e := newEnv(t, "org-owner", 120, 40)
+	require.Greater(t, e.P.table.Len(), 3)
+	assert.Zero(t, e.P.table.Cursor(), "on the top row after the fill")
+	// Rows that arrived above the row the cursor was on (the table keeps
+	// its row by id) do not take the cursor away from the top.
+	e.P.table.SetCursor(3)
+	e.P.rebuild()
+	assert.Zero(t, e.P.table.Cursor(), "back on the top row: the user never moved")
+	e.Press("down", "down")
+	chosen := e.P.table.SelectedID()
+	require.Equal(t, 2, e.P.table.Cursor())
+	e.P.rebuild()
+	assert.Equal(t, chosen, e.P.table.SelectedID(), "a rebuild keeps the row the user chose")
+}

@@ -132,12 +132,12 @@ func (s *Sim) ClientAs(identity string, gate GateMode) *apiclient.Client {
 // Context is what the root hands a pane for the demo org's payments
 // project through Sim.Client: mono theme, the default keys of the panes
 // given (the pane under test's Registration), the manual clock and the
-// default poll intervals. Layout is narrow and no cluster is selected;
+// default poll intervals; the manual clock is the wall clock too. Layout is narrow and no cluster is selected;
 // tests set what their pane needs.
 func (s *Sim) Context(panes ...views.Registration) views.Context {
 	return views.Context{
 		Client: s.Client, Gate: s.Client.Gate(), Theme: themes.MustGet(themes.Mono), Keys: views.Registry(panes).Keymap(),
-		Clock: s.Clock.Now, OrgID: apisim.DemoOrgID, OrgName: "Demo-Org",
+		Clock: s.Clock.Now, Wall: s.Clock.Now, OrgID: apisim.DemoOrgID, OrgName: "Demo-Org",
 		GroupID: apisim.DemoPaymentsID, ProjectName: "payments",
 		Poll:  views.DefaultPoll.WithDefaults(views.Registry(panes).PollDefaults()),
 		Timer: Timer,
