@@ -336,18 +336,9 @@ func (p *Pane) verifyAcks(b ackBatch) tea.Cmd {
 			}
 			// The read-back is retried a few times: under faults the check
 			// itself may lose its answer, and the write is never resent.
-			var a *apiclient.Alert
-			var ok bool
-			var err error
-			for try := range 5 {
-				if a, ok, err = client.Alerts().VerifyAcknowledge(ctx, gid, o.ID, b.req); err == nil || ctx.Err() != nil {
-					break
-				}
-				select {
-				case <-ctx.Done():
-				case <-time.After(time.Duration(try+1) * 300 * time.Millisecond):
-				}
-			}
+			a, ok, err := views.VerifyRetrying(ctx, func(ctx context.Context) (*apiclient.Alert, bool, error) {
+				return client.Alerts().VerifyAcknowledge(ctx, gid, o.ID, b.req)
+			})
 			switch {
 			case err != nil:
 				b.outcomes[i].Err = fmt.Errorf("sent - outcome still unknown (%v); esc, then r shows what the server holds", errText(err))
