@@ -116,6 +116,9 @@ type Pane struct {
 
 	cfgDraft string // JSON left by the editor after a refused or failed save
 	cfgEdit  string // id of the configuration the draft updates; "" creates
+	// cfgCreating: a new configuration is being sent or its lost answer
+	// checked; no other create is sent meanwhile.
+	cfgCreating cfgCreate
 }
 
 // New is the pane's Factory.
@@ -163,7 +166,15 @@ func (p *Pane) Actions() []keymap.Action {
 	if p.Ctx.Keys == nil {
 		return nil
 	}
-	return p.Ctx.Keys.Scope(ID.Scope())
+	acts := p.Ctx.Keys.Scope(ID.Scope())
+	if why := p.createBusy(); why != "" {
+		for i, a := range acts {
+			if a.Name == actNewConfig || a.Name == actNewJSON {
+				acts[i] = a.Disabled(why)
+			}
+		}
+	}
+	return acts
 }
 
 // Update handles keys, the root's shared messages, allowed actions and the
