@@ -26,10 +26,10 @@ const (
 )
 
 var (
-	parseUntil    = alertkit.ParseUntil
-	commentRule   = alertkit.CommentRule
-	actsOn        = alertkit.ActsOn
-	plural        = alertkit.Plural
+	parseUntil  = alertkit.ParseUntil
+	commentRule = alertkit.CommentRule
+	actsOn      = alertkit.ActsOn
+	plural      = alertkit.Plural
 )
 
 // ackChoice is every choice of the ack dialog, kept for a retry of the
