@@ -280,6 +280,11 @@ func TestCreatesWithUnreadableAnswersAreMatchedByWhatWasSent(t *testing.T) {
 	_, ok, err = f.client.AlertConfigs().VerifyCreate(ctx, g, cfg, sent)
 	require.NoError(t, err)
 	assert.True(t, ok)
+	otherCfg := cfg
+	otherCfg.Notifications = []apiclient.Notification{{TypeName: apiclient.NotifyEmail, EmailAddress: "oncall@example.com", IntervalMin: 5}}
+	_, ok, err = f.client.AlertConfigs().VerifyCreate(ctx, g, otherCfg, sent)
+	require.NoError(t, err)
+	assert.False(t, ok, "other notifications: another configuration")
 
 	assert.EqualValues(t, 6, f.writes.Load(), "each create sent once")
 }

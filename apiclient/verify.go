@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"slices"
 	"time"
 )
 
@@ -123,7 +124,8 @@ func (s SearchService) VerifyCreateIndex(ctx context.Context, groupID, clusterNa
 }
 
 // VerifyCreate looks for an alert configuration with cfg's event type,
-// matchers and enabled flag created since sent.
+// matchers, notifications (kind and where each goes) and enabled flag
+// created since sent.
 func (s AlertConfigsService) VerifyCreate(ctx context.Context, groupID string, cfg AlertConfig, sent time.Time) (*AlertConfig, bool, error) {
 	all, err := s.ListAll(ctx, groupID)
 	if err != nil {
@@ -132,11 +134,30 @@ func (s AlertConfigsService) VerifyCreate(ctx context.Context, groupID string, c
 	for i, a := range all {
 		if a.EventTypeName == cfg.EventTypeName && a.Enabled == cfg.Enabled &&
 			reflect.DeepEqual(matchersOrNil(a.Matchers), matchersOrNil(cfg.Matchers)) &&
+			sameNotifications(a.Notifications, cfg.Notifications) &&
 			(a.Created == nil || createdSince(*a.Created, sent)) {
 			return &all[i], true, nil
 		}
 	}
 	return nil, false, nil
+}
+
+// sameNotifications compares notifications by kind and by where they go,
+// in order. Secrets (keys, tokens, webhook URLs) come back masked and
+// defaults may be filled in, so they are not compared.
+func sameNotifications(got, sent []Notification) bool {
+	if len(got) != len(sent) {
+		return false
+	}
+	for i, g := range got {
+		n := sent[i]
+		if g.TypeName != n.TypeName || g.EmailAddress != n.EmailAddress || g.Username != n.Username ||
+			g.MobileNumber != n.MobileNumber || g.TeamID != n.TeamID || g.ChannelName != n.ChannelName ||
+			!slices.Equal(g.Roles, n.Roles) {
+			return false
+		}
+	}
+	return true
 }
 
 func matchersOrNil(m []Matcher) []Matcher {

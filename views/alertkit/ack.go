@@ -174,3 +174,52 @@ func RoundDuration(d time.Duration) string {
 	}
 	return strings.TrimSuffix(d.String(), "0s")
 }
+
+// ShortenTitle is the question asked before an acknowledgement is
+// shortened; its default is No.
+const ShortenTitle = "Shorten an acknowledgement?"
+
+// Shortening is what acknowledging until a time would shorten.
+type Shortening struct {
+	// IDs are the targets acknowledged until later than asked.
+	IDs []string
+	// Was is the current end of the first of them.
+	Was time.Time
+	// Most is the longest cut.
+	Most time.Duration
+}
+
+// Shortens finds the targets whose acknowledgement, running at now, ends
+// after until; ackedUntil gives a target's current end (false: it is not
+// acknowledged, or not known to be).
+func Shortens(ids []string, until, now time.Time, ackedUntil func(id string) (time.Time, bool)) Shortening {
+	var s Shortening
+	for _, id := range ids {
+		end, ok := ackedUntil(id)
+		if !ok || !end.After(now) || !end.After(until) {
+			continue
+		}
+		if len(s.IDs) == 0 {
+			s.Was = end
+		}
+		s.IDs = append(s.IDs, id)
+		s.Most = max(s.Most, end.Sub(until))
+	}
+	return s
+}
+
+// Question says what shortening does: which (name names s.IDs), by how
+// much, to when (when says a time), that the other targets of the total
+// are acknowledged as chosen, and that No sends nothing.
+func (s Shortening) Question(total int, name string, until time.Time, when func(time.Time) string) string {
+	if len(s.IDs) == 1 {
+		body := fmt.Sprintf("%s is acknowledged until %s: this shortens it by %s (to %s). No keeps it as it is and sends nothing.",
+			name, when(s.Was), RoundDuration(s.Most), when(until))
+		if total > 1 {
+			body = strings.Replace(body, "No keeps", fmt.Sprintf("The other %d alerts are acknowledged as chosen. No keeps", total-1), 1)
+		}
+		return body
+	}
+	return fmt.Sprintf("%s already acknowledged until later: this shortens it by up to %s (to %s). The other %d alerts are acknowledged as chosen. No keeps every acknowledgement as it is and sends nothing.",
+		name, RoundDuration(s.Most), when(until), total-len(s.IDs))
+}

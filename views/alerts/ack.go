@@ -26,11 +26,10 @@ const (
 )
 
 var (
-	parseUntil    = alertkit.ParseUntil
-	commentRule   = alertkit.CommentRule
-	actsOn        = alertkit.ActsOn
-	plural        = alertkit.Plural
-	roundDuration = alertkit.RoundDuration
+	parseUntil  = alertkit.ParseUntil
+	commentRule = alertkit.CommentRule
+	actsOn      = alertkit.ActsOn
+	plural      = alertkit.Plural
 )
 
 // ackChoice is every choice of the ack dialog, kept for a retry of the
@@ -216,33 +215,21 @@ func (p *Pane) submitAck(msg views.ActionMsg) tea.Cmd {
 		}
 	}
 	choice := ackChoice{until: msg.Values["until"], at: msg.Values["at"], comment: msg.Values["comment"]}
-	var shorter []string
-	var most time.Duration
-	for _, id := range ids {
+	short := alertkit.Shortens(ids, until, now, func(id string) (time.Time, bool) {
 		a, ok := p.alert(id)
-		if !ok || !a.Acknowledged(now) || a.AcknowledgedUntil == nil || !a.AcknowledgedUntil.After(until) {
-			continue
+		if !ok || !a.Acknowledged(now) || a.AcknowledgedUntil == nil {
+			return time.Time{}, false
 		}
-		shorter = append(shorter, id)
-		most = max(most, a.AcknowledgedUntil.Sub(until))
-	}
-	if len(shorter) == 0 {
+		return *a.AcknowledgedUntil, true
+	})
+	if len(short.IDs) == 0 {
 		return p.sendAcks(formAck, ids, choice, req, true)
 	}
 	// Ask first: the dialog closes, its choices are kept for `a`.
 	p.ackWait = &ackPending{ids: ids, req: req, choice: choice}
 	p.ackDraft = choice
-	body := fmt.Sprintf("%s already acknowledged until later: this shortens it by up to %s (to %s). The other %d alerts are acknowledged as chosen. No keeps every acknowledgement as it is and sends nothing.",
-		p.describe(shorter), roundDuration(most), p.untilText(until, now), len(ids)-len(shorter))
-	if len(shorter) == 1 {
-		a, _ := p.alert(shorter[0])
-		body = fmt.Sprintf("%s is acknowledged until %s: this shortens it by %s (to %s). No keeps it as it is and sends nothing.",
-			p.describe(shorter), p.untilText(*a.AcknowledgedUntil, now), roundDuration(most), p.untilText(until, now))
-		if len(ids) > 1 {
-			body = strings.Replace(body, "No keeps", fmt.Sprintf("The other %d alerts are acknowledged as chosen. No keeps", len(ids)-1), 1)
-		}
-	}
-	confirm := views.ConfirmMsg{Pane: ID, Title: "Shorten an acknowledgement?", Body: body,
+	body := short.Question(len(ids), p.describe(short.IDs), until, func(t time.Time) string { return p.untilText(t, now) })
+	confirm := views.ConfirmMsg{Pane: ID, Title: alertkit.ShortenTitle, Body: body,
 		Action: views.ActionMsg{Name: actAck, Target: targetShorten}}
 	return tea.Sequence(views.FormDone(ID, formAck, nil), func() tea.Msg { return confirm })
 }
@@ -336,18 +323,9 @@ func (p *Pane) verifyAcks(b ackBatch) tea.Cmd {
 			}
 			// The read-back is retried a few times: under faults the check
 			// itself may lose its answer, and the write is never resent.
-			var a *apiclient.Alert
-			var ok bool
-			var err error
-			for try := range 5 {
-				if a, ok, err = client.Alerts().VerifyAcknowledge(ctx, gid, o.ID, b.req); err == nil || ctx.Err() != nil {
-					break
-				}
-				select {
-				case <-ctx.Done():
-				case <-time.After(time.Duration(try+1) * 300 * time.Millisecond):
-				}
-			}
+			a, ok, err := views.VerifyRetrying(ctx, func(ctx context.Context) (*apiclient.Alert, bool, error) {
+				return client.Alerts().VerifyAcknowledge(ctx, gid, o.ID, b.req)
+			})
 			switch {
 			case err != nil:
 				b.outcomes[i].Err = fmt.Errorf("sent - outcome still unknown (%v); esc, then r shows what the server holds", errText(err))

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -155,22 +156,135 @@ func (p *Pane) deleteConfig(id string) tea.Cmd {
 type configWritten struct {
 	cfg     *apiclient.AlertConfig
 	deleted string
+	// create: the write was a create (id empty); lost: its answer was lost
+	// and it is read back, never resent; verified: found by that read-back.
+	create   bool
+	lost     *lostConfig
+	verified bool
 }
 
-// saveConfig saves c: created when id is empty, else updated.
+// lostConfig is a create whose answer was lost, and once checked what the
+// read-back found (the configuration, nothing, or err).
+type lostConfig struct {
+	groupID string
+	sent    time.Time
+	cfg     apiclient.AlertConfig
+	checked bool
+	found   *apiclient.AlertConfig
+	err     error
+}
+
+// cfgCreate is where the pane's create of a configuration stands: while it
+// is sent or checked, or its outcome stays unknown, no other create is sent.
+type cfgCreate int
+
+const (
+	cfgSending   cfgCreate = iota + 1 // the POST is under way
+	cfgChecking                       // its answer was lost; reading back
+	cfgUnsettled                      // the read-back failed too; until the list is read again
+)
+
+// createBusy says why a new configuration cannot be sent now, or "".
+func (p *Pane) createBusy() string {
+	switch p.cfgCreating {
+	case cfgSending:
+		return "a new alert configuration is being sent"
+	case cfgChecking:
+		return "a new alert configuration was " + views.OutcomeChecking
+	case cfgUnsettled:
+		return "the outcome of the last new alert configuration is unknown: r shows what the server holds"
+	}
+	return ""
+}
+
+// saveConfig saves c: created when id is empty, else updated. A create
+// whose answer was lost comes back as lost, to be read back.
 func saveConfig(ctx context.Context, client *apiclient.Client, gid, id string, c apiclient.AlertConfig) (configWritten, error) {
 	var saved *apiclient.AlertConfig
 	var err error
 	if id == "" {
 		saved, err = client.AlertConfigs().Create(ctx, gid, c)
+		if ou, ok := apiclient.AsOutcomeUnknown(err); ok {
+			return configWritten{create: true, lost: &lostConfig{groupID: gid, sent: ou.Sent, cfg: c}}, nil
+		}
 	} else {
 		saved, err = client.AlertConfigs().Update(ctx, gid, id, c)
 	}
-	return configWritten{cfg: saved}, err
+	return configWritten{cfg: saved, create: id == ""}, err
+}
+
+// sendConfig sends a configuration from the form (key configForm) or the
+// JSON editor (saveConfig); a create is refused while another one's
+// outcome is not known.
+func (p *Pane) sendConfig(key, id string, c apiclient.AlertConfig) tea.Cmd {
+	if id == "" {
+		if why := p.createBusy(); why != "" {
+			err := errors.New(why + "; nothing sent")
+			if key == "configForm" {
+				return views.FormDone(ID, formConfig, err)
+			}
+			return refuse("alert configuration not saved: " + err.Error())
+		}
+		p.cfgCreating = cfgSending
+	}
+	client, gid := p.Ctx.Client, p.Ctx.GroupID
+	return views.Write(&p.Base, key, p.writeSeq.Next(), "saving alert configuration", func(ctx context.Context) (configWritten, error) {
+		return saveConfig(ctx, client, gid, id, c)
+	})
+}
+
+// verifyConfig reads the configurations back and looks for the lost one by
+// what was sent (event type, matchers, notifications, enabled).
+func (p *Pane) verifyConfig(key string, lost lostConfig) tea.Cmd {
+	client := p.Ctx.Client
+	return views.Get(&p.Base, key, p.writeSeq.Next(), "checking what the server holds", func(ctx context.Context) (configWritten, error) {
+		found, ok, err := views.VerifyRetrying(ctx, func(ctx context.Context) (*apiclient.AlertConfig, bool, error) {
+			return client.AlertConfigs().VerifyCreate(ctx, lost.groupID, lost.cfg, lost.sent)
+		})
+		lost.checked, lost.err = true, err
+		if ok && err == nil {
+			lost.found = found
+		}
+		return configWritten{create: true, lost: &lost}, nil
+	})
+}
+
+// lostConfigDone says a lost create is being checked, then what was found.
+func (p *Pane) lostConfigDone(key string, lost *lostConfig) tea.Cmd {
+	what := "alert configuration " + components.Sanitize(lost.cfg.EventTypeName)
+	fail := func(err error) tea.Cmd {
+		if key == "configForm" {
+			return views.FormDone(ID, formConfig, err) // the form stays, its values kept
+		}
+		return refuse(what + ": " + err.Error() + "; your JSON is kept: press N to continue")
+	}
+	switch {
+	case !lost.checked:
+		p.cfgCreating = cfgChecking
+		var cmds []tea.Cmd
+		if key == "configForm" {
+			cmds = append(cmds, views.FormStatus(ID, formConfig, views.OutcomeChecking))
+		}
+		return tea.Batch(append(cmds, views.Toast(what+": "+views.OutcomeChecking, false), p.verifyConfig(key, *lost))...)
+	case lost.err != nil:
+		p.cfgCreating = cfgUnsettled
+		return fail(views.OutcomeStillUnknown(errors.New(errText(lost.err))))
+	case lost.found == nil:
+		p.cfgCreating = 0
+		return fail(errors.New(views.NotCreated))
+	}
+	p.cfgCreating = 0
+	return p.configWriteDone(views.Result[configWritten]{Pane: ID, Key: key, Value: configWritten{cfg: lost.found, create: true, verified: true}})
 }
 
 // configWriteDone applies a toggle, delete or save and reloads the list.
 func (p *Pane) configWriteDone(msg views.Result[configWritten]) tea.Cmd {
+	if lost := msg.Value.lost; lost != nil && msg.Err == nil {
+		return p.lostConfigDone(msg.Key, lost)
+	}
+	if msg.Value.create && !msg.Value.verified {
+		p.cfgCreating = 0
+	}
 	if msg.Key == "configForm" {
 		if msg.Err != nil {
 			return views.FormDone(ID, formConfig, msg.Err)
@@ -199,6 +313,9 @@ func (p *Pane) configWriteDone(msg views.Result[configWritten]) tea.Cmd {
 		text = fmt.Sprintf("alert configuration %s %s", components.Sanitize(v.EventTypeName), state)
 		if msg.Key == "saveConfig" {
 			text = "saved alert configuration " + components.Sanitize(v.EventTypeName) + " (" + state + ")"
+			if msg.Value.verified {
+				text = "alert configuration " + components.Sanitize(v.EventTypeName) + " " + views.VerifiedCreated + " (" + state + ")"
+			}
 			p.cfgDraft, p.cfgEdit = "", ""
 		}
 	case v.deleted != "":
@@ -286,6 +403,9 @@ func intRule(lo int) func(string, components.FormValues) error {
 func (p *Pane) openConfigForm(edit bool) tea.Cmd {
 	var c apiclient.AlertConfig
 	title, target := "New alert configuration", ""
+	if why := p.createBusy(); !edit && why != "" {
+		return refuse("new alert configuration: " + why)
+	}
 	if edit {
 		var bad tea.Cmd
 		if c, bad = p.selectedConfig("edit"); bad != nil {
@@ -401,10 +521,7 @@ func (p *Pane) submitConfigForm(msg views.ActionMsg) tea.Cmd {
 	if err != nil {
 		return views.FormDone(ID, formConfig, err)
 	}
-	client, gid, id := p.Ctx.Client, p.Ctx.GroupID, msg.Target
-	return views.Write(&p.Base, "configForm", p.writeSeq.Next(), "saving alert configuration", func(ctx context.Context) (configWritten, error) {
-		return saveConfig(ctx, client, gid, id, c)
-	})
+	return p.sendConfig("configForm", msg.Target, c)
 }
 
 // maskedSecret names a notification member that still holds a masked

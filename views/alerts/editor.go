@@ -2,7 +2,6 @@ package alerts
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -31,6 +30,9 @@ const configTemplate = `{
 // (N); a draft left by a refused or failed save comes back first.
 func (p *Pane) editJSON(edit bool) tea.Cmd {
 	id, text := "", configTemplate
+	if why := p.createBusy(); !edit && why != "" {
+		return refuse("new alert configuration: " + why)
+	}
 	if edit {
 		c, bad := p.selectedConfig("edit as JSON")
 		if bad != nil {
@@ -108,8 +110,5 @@ func (p *Pane) saveConfigJSON(msg views.ActionMsg) tea.Cmd {
 	if err != nil {
 		return refuse("alert configuration not saved: " + components.Sanitize(err.Error()))
 	}
-	client, gid := p.Ctx.Client, p.Ctx.GroupID
-	return views.Write(&p.Base, "saveConfig", p.writeSeq.Next(), "saving alert configuration", func(ctx context.Context) (configWritten, error) {
-		return saveConfig(ctx, client, gid, id, c)
-	})
+	return p.sendConfig("saveConfig", id, c)
 }

@@ -117,6 +117,9 @@ type Pane struct {
 
 	cfgDraft string // JSON left by the editor after a refused or failed save
 	cfgEdit  string // id of the configuration the draft updates; "" creates
+	// cfgCreating: a new configuration is being sent or its lost answer
+	// checked; no other create is sent meanwhile.
+	cfgCreating cfgCreate
 }
 
 // New is the pane's Factory.
@@ -168,6 +171,7 @@ func (p *Pane) Actions() []keymap.Action {
 	}
 	acts := slices.Clone(p.Ctx.Keys.Scope(ID.Scope()))
 	inConfigs := p.mode == modeConfigs || p.mode == modeConfigDetail
+	busy := p.createBusy()
 	for i, a := range acts {
 		switch a.Name {
 		case actAck, actUnack:
@@ -177,6 +181,10 @@ func (p *Pane) Actions() []keymap.Action {
 		case actToggle, actDelete, actEditConfig, actEditJSON:
 			if !inConfigs {
 				acts[i] = a.Disabled("on configurations: c lists them")
+			}
+		case actNewConfig, actNewJSON:
+			if busy != "" {
+				acts[i] = a.Disabled(busy)
 			}
 		}
 	}

@@ -327,6 +327,9 @@ func (p *Pane) setConfigs(cs []apiclient.AlertConfig, err error) {
 	if err != nil {
 		return
 	}
+	if p.cfgCreating == cfgUnsettled {
+		p.cfgCreating = 0 // the list shows what the server holds now
+	}
 	p.configs = make(map[string]apiclient.AlertConfig, len(cs))
 	p.cfgOrder = p.cfgOrder[:0]
 	for _, c := range cs {

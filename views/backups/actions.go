@@ -315,14 +315,11 @@ func (p *Pane) writeVerified(form, task string, fn func(ctx context.Context) (wr
 	})
 }
 
-// outcomeChecking is what the screen says while a lost answer is checked.
-const outcomeChecking = "sent - outcome unknown, checking"
-
 // verifyWrite reads back a write whose answer was lost, a few times if the
 // read itself fails, and answers with the verified outcome.
 func (p *Pane) verifyWrite(res writeResult) tea.Cmd {
 	return views.Get(&p.Base, keyWrite, p.seq.Next(), "checking what the server holds", func(ctx context.Context) (writeResult, error) {
-		r, applied, err := verifyRetrying(ctx, func(ctx context.Context) (writeResult, bool, error) { return res.Verify(ctx, res.Sent) })
+		r, applied, err := views.VerifyRetrying(ctx, func(ctx context.Context) (writeResult, bool, error) { return res.Verify(ctx, res.Sent) })
 		r.Form = res.Form
 		switch {
 		case err != nil:
@@ -337,32 +334,14 @@ func (p *Pane) verifyWrite(res writeResult) tea.Cmd {
 	})
 }
 
-// verifyRetrying runs a read-back up to five times while it fails: under
-// faults the check itself may lose its answer.
-func verifyRetrying[T any](ctx context.Context, fn func(context.Context) (T, bool, error)) (T, bool, error) {
-	var v T
-	var ok bool
-	var err error
-	for try := range 5 {
-		if v, ok, err = fn(ctx); err == nil || ctx.Err() != nil {
-			break
-		}
-		select {
-		case <-ctx.Done():
-		case <-time.After(time.Duration(try+1) * 300 * time.Millisecond):
-		}
-	}
-	return v, ok, err
-}
-
 func (p *Pane) writeResult(msg views.Result[writeResult]) tea.Cmd {
 	res := msg.Value
 	if res.Unknown && msg.Err == nil {
 		var cmds []tea.Cmd
 		if res.Form != "" {
-			cmds = append(cmds, views.FormStatus(ID, res.Form, outcomeChecking))
+			cmds = append(cmds, views.FormStatus(ID, res.Form, views.OutcomeChecking))
 		}
-		return tea.Batch(append(cmds, views.Toast(outcomeChecking, false), p.verifyWrite(res))...)
+		return tea.Batch(append(cmds, views.Toast(views.OutcomeChecking, false), p.verifyWrite(res))...)
 	}
 	var cmds []tea.Cmd
 	if res.Form != "" {

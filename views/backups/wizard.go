@@ -518,7 +518,7 @@ func (p *Pane) verifyRestore(sent time.Time) tea.Cmd {
 		if rt != routeCluster {
 			return unknown(restoreUnknown{N: n, Sent: sent, Still: true, Err: "this kind of restore cannot be read back by what was sent"})
 		}
-		j, ok, err := verifyRetrying(ctx, func(ctx context.Context) (*apiclient.RestoreJob, bool, error) {
+		j, ok, err := views.VerifyRetrying(ctx, func(ctx context.Context) (*apiclient.RestoreJob, bool, error) {
 			return client.Backups().VerifyCreateRestoreJob(ctx, gid, src.Name, req, sent)
 		})
 		switch {
@@ -567,7 +567,7 @@ func (p *Pane) restoreAnswer(msg views.Result[restoreReply]) tea.Cmd {
 			p.notice = "restore sent - verified: not applied (nothing changed on the server); R starts a new one"
 			return views.Toast(p.notice, true)
 		}
-		p.notice = "restore " + outcomeChecking
+		p.notice = "restore " + views.OutcomeChecking
 		return tea.Batch(views.Toast(p.notice, false), p.verifyRestore(v.Sent))
 	}
 	// Refused: the step the user can fix reopens.

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -68,10 +69,14 @@ type Pane struct {
 	analyzersLoaded  bool
 	analyzerTable    components.Table
 
-	drafts  map[string]editSession
-	editor  views.EditorFunc
-	notice  string // the last refusal or failure, shown above the tree
-	editing bool
+	drafts map[string]editSession
+	// creating are the create drafts (by key) whose POST is under way or
+	// whose lost answer is being checked: `n` is refused for them, so one
+	// intent never makes two creates.
+	creating map[string]createState
+	editor   views.EditorFunc
+	notice   string // the last refusal or failure, shown above the tree
+	editing  bool
 }
 
 // New is the pane's Factory.
@@ -80,7 +85,7 @@ func New(ctx views.Context) views.Pane { return NewWithEditor(ctx, views.ExecEdi
 // NewWithEditor builds the pane with another editor runner (tests).
 func NewWithEditor(ctx views.Context, editor views.EditorFunc) *Pane {
 	p := &Pane{collapsed: map[string]bool{}, deleting: map[string]bool{}, watching: map[string]bool{},
-		drafts: map[string]editSession{}, editor: editor}
+		drafts: map[string]editSession{}, creating: map[string]createState{}, editor: editor}
 	p.Base = views.NewBase(ID, ctx, p.pollState)
 	p.table = components.NewTable(treeColumns(), ctx.Theme, ctx.Keys)
 	p.analyzerTable = components.NewTable(analyzerColumns(), ctx.Theme, ctx.Keys)
@@ -128,7 +133,35 @@ func (p *Pane) Actions() []keymap.Action {
 		edit.Binding.SetHelp(edit.Help().Key, "edit analyzers")
 		return []keymap.Action{edit, s.Analyzers}
 	}
-	return []keymap.Action{s.New, s.Edit, s.Delete, s.Analyzers, s.Detail}
+	newIndex := s.New
+	if cluster, _, _ := p.selectedPlace(); cluster != "" {
+		if why := p.createBusy(cluster); why != "" {
+			newIndex = newIndex.Disabled(why)
+		}
+	}
+	return []keymap.Action{newIndex, s.Edit, s.Delete, s.Analyzers, s.Detail}
+}
+
+// createState is where a create of a draft stands.
+type createState int
+
+const (
+	createSending   createState = iota + 1 // the POST is under way
+	createChecking                         // its answer was lost; reading back
+	createUnsettled                        // the read-back failed too; until a list shows the server's state
+)
+
+// createBusy says why a new index on cluster cannot be sent now, or "".
+func (p *Pane) createBusy(cluster string) string {
+	switch p.creating[editSession{Kind: editCreate, Cluster: cluster}.key()] {
+	case createSending:
+		return "a new index on " + cluster + " is being sent"
+	case createChecking:
+		return "a new index on " + cluster + " was " + views.OutcomeChecking
+	case createUnsettled:
+		return "the outcome of the last new index on " + cluster + " is unknown: r shows what the server holds"
+	}
+	return ""
 }
 
 // Selected is the selected index's id (or the analyzer's name).
@@ -297,6 +330,13 @@ func (p *Pane) listDone(msg views.Result[listResult]) tea.Cmd {
 	if msg.Err == nil {
 		p.clusters, p.loaded = msg.Value.Clusters, true
 		p.settle()
+		// The list shows what the server holds: a create whose outcome
+		// stayed unknown may be looked at (and sent) again.
+		for k, st := range p.creating {
+			if st == createUnsettled {
+				delete(p.creating, k)
+			}
+		}
 	}
 	p.rebuild()
 	return p.Arm()
@@ -515,6 +555,9 @@ func (p *Pane) startCreate() tea.Cmd {
 	if ok, why := p.searchable(cluster); !ok {
 		return views.Toast("new index: "+why, true)
 	}
+	if why := p.createBusy(cluster); why != "" {
+		return views.Toast("new index: "+why, true)
+	}
 	s, ok := p.drafts[editSession{Kind: editCreate, Cluster: cluster}.key()]
 	if !ok {
 		s = editSession{Kind: editCreate, Cluster: cluster, Text: createTemplate(db, coll)}
@@ -624,8 +667,16 @@ func (p *Pane) send(s editSession, in parsed) tea.Cmd {
 	}
 	switch s.Kind {
 	case editCreate:
+		if why := p.createBusy(s.Cluster); why != "" {
+			return views.Toast("new index: "+why+"; nothing sent (your text is kept)", true)
+		}
+		p.creating[s.key()] = createSending
 		return views.Write(&p.Base, keyCreate, p.seq.Next(), "creating index "+in.create.Name, func(ctx context.Context) (sent, error) {
 			ix, err := client.Search().Create(ctx, gid, s.Cluster, in.create)
+			if ou, ok := apiclient.AsOutcomeUnknown(err); ok {
+				// Never sent again: sendDone reads the list back.
+				return sent{Session: s, Lost: &lostCreate{GroupID: gid, Sent: ou.Sent, Req: in.create}}, nil
+			}
 			return sent{Session: s, Index: ix}, err
 		})
 	case editUpdate:
@@ -646,6 +697,66 @@ type sent struct {
 	Session   editSession
 	Index     *apiclient.SearchIndex
 	Analyzers []apiclient.Analyzer
+	// Lost: a create whose answer was lost; it is read back, never resent.
+	Lost *lostCreate
+}
+
+// lostCreate is a create whose answer was lost and what its read-back
+// found once Checked: the index (in sent.Index), nothing, or Err.
+type lostCreate struct {
+	GroupID string // the project it was sent to
+	Sent    time.Time
+	Req     apiclient.SearchIndexCreateRequest
+	Checked bool
+	Err     error
+}
+
+// verifyCreate reads the index back by what was sent (name, database,
+// collection) and answers with the verified outcome.
+func (p *Pane) verifyCreate(res sent) tea.Cmd {
+	client, lost := p.Ctx.Client, *res.Lost
+	return views.Get(&p.Base, keyCreate, p.seq.Next(), "checking what the server holds", func(ctx context.Context) (sent, error) {
+		ix, ok, err := views.VerifyRetrying(ctx, func(ctx context.Context) (*apiclient.SearchIndex, bool, error) {
+			return client.Search().VerifyCreateIndex(ctx, lost.GroupID, res.Session.Cluster, lost.Req)
+		})
+		lost.Checked, lost.Err = true, err
+		out := sent{Session: res.Session, Lost: &lost}
+		if ok && err == nil {
+			out.Index = ix
+		}
+		return out, nil
+	})
+}
+
+// lostDone reports a create whose answer was lost: checking, then what
+// the read-back found.
+func (p *Pane) lostDone(res sent) tea.Cmd {
+	s, lost := res.Session, res.Lost
+	what := fmt.Sprintf("index %s on %s", components.Sanitize(lost.Req.Name), s.Cluster)
+	if !lost.Checked {
+		p.creating[s.key()] = createChecking
+		p.notice = what + ": " + views.OutcomeChecking
+		p.layout()
+		return tea.Batch(views.Toast(p.notice, false), p.verifyCreate(res))
+	}
+	switch {
+	case lost.Err != nil:
+		p.creating[s.key()] = createUnsettled
+		p.notice = what + ": " + views.OutcomeStillUnknown(errors.New(errorLine(lost.Err))).Error()
+		p.layout()
+		return tea.Batch(views.Toast(p.notice, true), p.load(""))
+	case res.Index == nil:
+		delete(p.creating, s.key())
+		p.notice = what + " " + views.NotCreated + " (your text is kept: press " + p.keyFor(s) + ")"
+		p.layout()
+		return views.Toast(p.notice, true)
+	}
+	delete(p.creating, s.key())
+	delete(p.drafts, s.key())
+	p.watching[res.Index.IndexID] = true
+	p.notice = ""
+	p.layout()
+	return tea.Batch(views.ErrorsResolved(), views.Toast(what+" "+views.VerifiedCreated+"; building", false), p.load(""), p.Arm())
 }
 
 // sendDone: success clears the draft and starts watching; a server refusal
@@ -653,6 +764,12 @@ type sent struct {
 func (p *Pane) sendDone(msg views.Result[sent]) tea.Cmd {
 	res := msg.Value
 	s := res.Session
+	if res.Lost != nil && msg.Err == nil {
+		return p.lostDone(res)
+	}
+	if s.Kind == editCreate {
+		delete(p.creating, s.key())
+	}
 	if msg.Err != nil {
 		problem := "the server refused it: " + errorLine(msg.Err)
 		if apiclient.IsValidation(msg.Err) {

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -27,6 +29,9 @@ const (
 	// targets are row keys, one a line; the hidden ones after a blank line.
 	targetSep = "\n"
 	hiddenSep = "\n\n"
+	// shortenOK marks the values of an acknowledgement the user agreed
+	// shortens an existing one (the "Shorten?" question's yes).
+	shortenOK = "shorten"
 )
 
 // ackOutcome is one alert's answer.
@@ -176,6 +181,11 @@ func (p *Pane) submitAck(msg views.ActionMsg) tea.Cmd {
 		return views.FormDone(ID, formAck, errors.New("no alert to acknowledge"))
 	}
 	p.ackDraft = msg.Values
+	if msg.Values[shortenOK] == "" {
+		if ask := p.askShorten(msg, items, req); ask != nil {
+			return ask
+		}
+	}
 	values := msg.Values
 	return views.Write(&p.Base, formAck, p.writeSeq.Next(), fmt.Sprintf("acknowledging %d %s", len(items), alertkit.Plural(len(items), "alert", "alerts")),
 		func(ctx context.Context) (ackBatch, error) {
@@ -186,7 +196,9 @@ func (p *Pane) submitAck(msg views.ActionMsg) tea.Cmd {
 				if _, unknown := apiclient.AsOutcomeUnknown(err); unknown {
 					// Never sent again: read back what the server holds.
 					o.unknown = true
-					got, ok, verr := client.Alerts().VerifyAcknowledge(ctx, it.GroupID, it.ItemID, req)
+					got, ok, verr := views.VerifyRetrying(ctx, func(ctx context.Context) (*apiclient.Alert, bool, error) {
+						return client.Alerts().VerifyAcknowledge(ctx, it.GroupID, it.ItemID, req)
+					})
 					switch {
 					case verr != nil:
 						o.err = fmt.Errorf("sent - outcome unknown (%v); r shows what the server holds", verr)
@@ -200,6 +212,39 @@ func (p *Pane) submitAck(msg views.ActionMsg) tea.Cmd {
 			}
 			return b, nil
 		})
+}
+
+// askShorten asks first (default No, saying by how much) when the
+// acknowledgement would shorten one the board shows running longer; nil
+// when it shortens none. Yes sends exactly this acknowledgement (its until
+// pinned); No sends nothing and keeps the dialog's choices for `a`.
+func (p *Pane) askShorten(msg views.ActionMsg, items []Item, req apiclient.AcknowledgeRequest) tea.Cmd {
+	now, until := p.Ctx.Now(), *req.AcknowledgedUntil
+	ends := map[string]time.Time{}
+	var ids []string
+	for _, it := range items {
+		ids = append(ids, it.Key())
+		if it.AckUntil != nil {
+			ends[it.Key()] = *it.AckUntil
+		}
+	}
+	short := alertkit.Shortens(ids, until, now, func(k string) (time.Time, bool) { t, ok := ends[k]; return t, ok })
+	if len(short.IDs) == 0 {
+		return nil
+	}
+	name := p.line(short.IDs[0])
+	if len(short.IDs) > 1 {
+		name = fmt.Sprintf("%d alerts", len(short.IDs))
+	}
+	when := func(t time.Time) string { return t.In(now.Location()).Format("Jan 2 15:04") }
+	yes := msg
+	yes.Values = maps.Clone(msg.Values)
+	yes.Values["until"], yes.Values["at"] = alertkit.UntilCustom, until.UTC().Format(time.RFC3339)
+	yes.Values[shortenOK] = "yes"
+	yes.Confirmed, yes.Form = false, formAck
+	confirm := views.ConfirmMsg{Pane: ID, Title: alertkit.ShortenTitle,
+		Body: short.Question(len(items), name, until, when), Action: yes}
+	return tea.Sequence(views.FormDone(ID, formAck, nil), func() tea.Msg { return confirm })
 }
 
 // ackDone lists each row's outcome over the board, closes the dialog (or
