@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/dbadmin-tui/dbadmin-tui/keymap/keytest"
 	"github.com/stretchr/testify/require"
 )
 
@@ -35,16 +36,7 @@ func testPanes() []Pane {
 
 func testMap() *KeyMap { return Default(testPanes()...) }
 
-func press(s string) tea.KeyPressMsg {
-	switch s {
-	case "enter":
-		return tea.KeyPressMsg{Code: tea.KeyEnter}
-	case "space":
-		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
-	}
-	r := []rune(s)[0]
-	return tea.KeyPressMsg{Code: r, Text: s}
-}
+func press(s string) tea.KeyPressMsg { return keytest.Press(s) }
 
 func lookup(t *testing.T, km *KeyMap, name string) Action {
 	t.Helper()

@@ -12,6 +12,7 @@ import (
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
 	"github.com/dbadmin-tui/dbadmin-tui/apisim"
+	"github.com/dbadmin-tui/dbadmin-tui/keymap/keytest"
 	"github.com/dbadmin-tui/dbadmin-tui/views/viewstest"
 )
 
@@ -50,7 +51,7 @@ func BenchmarkFrame100k(b *testing.B) {
 		b.ReportAllocs()
 		keys := []string{"j", "k"}
 		for i := range b.N {
-			d.Send(viewstest.Press(keys[i%2]))
+			d.Send(keytest.Press(keys[i%2]))
 			_ = m.View()
 		}
 		require.True(b, strings.Contains(ansi.Strip(m.View().Content), "alerts · "))

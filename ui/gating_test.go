@@ -8,9 +8,9 @@ import (
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient/catalog"
 	"github.com/dbadmin-tui/dbadmin-tui/keymap"
+	"github.com/dbadmin-tui/dbadmin-tui/keymap/keytest"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
 	"github.com/dbadmin-tui/dbadmin-tui/views/alerts"
-	"github.com/dbadmin-tui/dbadmin-tui/views/viewstest"
 )
 
 // driveEveryActionKey presses, in every pane, every key of every action the
@@ -31,11 +31,11 @@ func driveEveryActionKey(t *testing.T, d *driver) {
 		d.Settle()
 		for _, k := range keys {
 			for _, p := range []string{k, "y", "enter"} {
-				d.Send(viewstest.Press(p))
+				d.Send(keytest.Press(p))
 				d.Drain()
 			}
 			for d.m.layers.len() > 0 {
-				d.Send(viewstest.Press("esc"))
+				d.Send(keytest.Press("esc"))
 			}
 		}
 		d.Settle()

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/dbadmin-tui/dbadmin-tui/keymap/keytest"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
 	"github.com/dbadmin-tui/dbadmin-tui/views/backups"
 	"github.com/dbadmin-tui/dbadmin-tui/views/viewstest"
@@ -140,14 +141,14 @@ func TestTypeAheadQuitAndLineFeed(t *testing.T) {
 	m := newModel(t, api, nil)
 	// Still connecting: nothing has run Init's Cmd.
 	require.Equal(t, phaseConnecting, m.phase)
-	assert.Nil(t, m.handleKey(viewstest.Press(":")), "kept, not run")
-	assert.Nil(t, m.handleKey(viewstest.Press("q")), "q after other keys is text, not quit")
+	assert.Nil(t, m.handleKey(keytest.Press(":")), "kept, not run")
+	assert.Nil(t, m.handleKey(keytest.Press("q")), "q after other keys is text, not quit")
 	assert.Nil(t, m.handleKey(tea.KeyPressMsg{Code: 'j', Mod: tea.ModCtrl}))
 	require.Len(t, m.pending, 3)
 	assert.Equal(t, "enter", m.pending[2].String(), "a line feed (enter typed before raw mode) is enter")
 
 	fresh := newModel(t, api, nil)
-	cmd := fresh.handleKey(viewstest.Press("q"))
+	cmd := fresh.handleKey(keytest.Press("q"))
 	require.NotNil(t, cmd)
 	assert.IsType(t, tea.QuitMsg{}, cmd(), "q as the first key quits while connecting")
 }

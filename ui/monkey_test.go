@@ -13,7 +13,7 @@ import (
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
 	"github.com/dbadmin-tui/dbadmin-tui/apisim"
 	"github.com/dbadmin-tui/dbadmin-tui/keymap"
-	"github.com/dbadmin-tui/dbadmin-tui/views/viewstest"
+	"github.com/dbadmin-tui/dbadmin-tui/keymap/keytest"
 )
 
 var monkeyKeys = flag.Int("monkey", 20000, "random key presses and resizes for TestMonkey")
@@ -44,7 +44,7 @@ func TestMonkey(t *testing.T) {
 	d := newDriver(t, m, 120, 40)
 	d.Settle()
 	for i := 0; i < 30 && m.phase != phaseReady; i++ { // faults may fail the start: r retries
-		d.Send(viewstest.Press("r"))
+		d.Send(keytest.Press("r"))
 		d.Settle()
 	}
 	require.Equal(t, phaseReady, m.phase, "connected despite faults")
@@ -75,7 +75,7 @@ func TestMonkey(t *testing.T) {
 	d.Settle()
 	d.Send(tea.WindowSizeMsg{Width: 120, Height: 40})
 	for i := 0; i < 10 && m.layers.len() > 0; i++ {
-		d.Send(viewstest.Press("esc"))
+		d.Send(keytest.Press("esc"))
 	}
 	// The random keys may have started a migration or a restore: then q asks
 	// first (default No), and y quits.
@@ -85,14 +85,14 @@ func TestMonkey(t *testing.T) {
 		d.Send(holdExpiredMsg{gen: m.hold.gen})
 		d.Settle()
 		for i := 0; i < 10 && m.layers.len() > 0; i++ {
-			d.Send(viewstest.Press("esc"))
+			d.Send(keytest.Press("esc"))
 		}
 	}
-	_, cmd := m.Update(viewstest.Press("q"))
+	_, cmd := m.Update(keytest.Press("q"))
 	if busy := m.Busy(); len(busy) > 0 {
 		require.Nil(t, cmd, "q with %v running asks instead of quitting", busy)
 		require.Equal(t, 1, m.layers.len(), "the quit question is open")
-		_, cmd = m.Update(viewstest.Press("y"))
+		_, cmd = m.Update(keytest.Press("y"))
 	}
 	require.NotNil(t, cmd, "q answers")
 	assert.Equal(t, tea.QuitMsg{}, cmd())
@@ -104,14 +104,14 @@ func monkeyKeyPool() []tea.KeyPressMsg {
 	var out []tea.KeyPressMsg
 	for _, a := range keymap.Default().Actions() {
 		for _, k := range a.Keys() {
-			out = append(out, viewstest.Press(k))
+			out = append(out, keytest.Press(k))
 		}
 	}
 	for _, r := range "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789:/?@!-_ .é語" {
-		out = append(out, viewstest.Press(string(r)))
+		out = append(out, keytest.Press(string(r)))
 	}
 	for _, k := range []string{"enter", "esc", "tab", "shift+tab", "backspace", "delete", "left", "right", "up", "down", "home", "end", "ctrl+o", "ctrl+w", "ctrl+u"} {
-		out = append(out, viewstest.Press(k), viewstest.Press(k)) // weight the keys that move between layers
+		out = append(out, keytest.Press(k), keytest.Press(k)) // weight the keys that move between layers
 	}
 	out = append(out, tea.KeyPressMsg{Code: 0x1b, Text: "\x1b]0;pwned\x07"}, tea.KeyPressMsg{Code: 'x', Text: "\x1b[2J"})
 	return out

@@ -10,17 +10,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/dbadmin-tui/dbadmin-tui/keymap/keytest"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
 	"github.com/dbadmin-tui/dbadmin-tui/views/alerts"
 	"github.com/dbadmin-tui/dbadmin-tui/views/backups"
-	"github.com/dbadmin-tui/dbadmin-tui/views/viewstest"
 )
-
-func TestPressHelperMatchesKeymapNames(t *testing.T) {
-	for _, k := range []string{"a", "G", "?", ":", "/", "@", "1", "enter", "esc", "tab", "shift+tab", "space", "ctrl+c", "ctrl+o", "up", "pgdown"} {
-		assert.Equal(t, k, viewstest.Press(k).String())
-	}
-}
 
 func readyModel(t *testing.T, mod func(*Options)) (*driver, map[views.ID]*recPane, *fakeAPI) {
 	api := newFakeAPI(t, orgOwner())
@@ -129,7 +123,7 @@ func TestFilterTextIsSentToThePane(t *testing.T) {
 
 func TestQuitWithoutBusyPaneQuits(t *testing.T) {
 	d, _, _ := readyModel(t, nil)
-	_, cmd := d.m.Update(viewstest.Press("q"))
+	_, cmd := d.m.Update(keytest.Press("q"))
 	require.NotNil(t, cmd)
 	assert.Equal(t, tea.QuitMsg{}, cmd())
 }
@@ -138,26 +132,26 @@ func TestQuitConfirmDefaultsToNo(t *testing.T) {
 	d, panes, _ := readyModel(t, nil)
 	m := d.m
 	panes[backups.ID].busy = "restore of snap-1 running"
-	_, cmd := m.Update(viewstest.Press("q"))
+	_, cmd := m.Update(keytest.Press("q"))
 	assert.Nil(t, cmd, "quit asks first")
 	assert.Contains(t, d.Screen(), "restore of snap-1 running")
-	_, cmd = m.Update(viewstest.Press("enter"))
+	_, cmd = m.Update(keytest.Press("enter"))
 	assert.Nil(t, cmd, "enter on the default No does not quit")
 	assert.Equal(t, 0, m.layers.len())
 
-	m.Update(viewstest.Press("ctrl+c"))
-	_, cmd = m.Update(viewstest.Press("x"))
+	m.Update(keytest.Press("ctrl+c"))
+	_, cmd = m.Update(keytest.Press("x"))
 	assert.Nil(t, cmd, "any other key cancels")
 	assert.Equal(t, 0, m.layers.len())
 
-	m.Update(viewstest.Press("q"))
-	_, cmd = m.Update(viewstest.Press("y"))
+	m.Update(keytest.Press("q"))
+	_, cmd = m.Update(keytest.Press("y"))
 	require.NotNil(t, cmd)
 	assert.Equal(t, tea.QuitMsg{}, cmd())
 
-	m.Update(viewstest.Press("q"))
-	m.Update(viewstest.Press("right"))
-	_, cmd = m.Update(viewstest.Press("enter"))
+	m.Update(keytest.Press("q"))
+	m.Update(keytest.Press("right"))
+	_, cmd = m.Update(keytest.Press("enter"))
 	require.NotNil(t, cmd, "enter on a focused Yes quits")
 	assert.Equal(t, tea.QuitMsg{}, cmd())
 }
@@ -227,12 +221,12 @@ func TestContextPickerRemembersPerProfile(t *testing.T) {
 
 func TestYankCopiesSelection(t *testing.T) {
 	d, panes, _ := readyModel(t, func(o *Options) { o.Tmux = true })
-	_, cmd := d.m.Update(viewstest.Press("y"))
+	_, cmd := d.m.Update(keytest.Press("y"))
 	require.NotNil(t, cmd)
 	assert.Contains(t, d.Screen(), "nothing selected")
 
 	panes[alerts.ID].selected = "a10000000000000000000001\x1b]0;x\x07"
-	_, cmd = d.m.Update(viewstest.Press("y"))
+	_, cmd = d.m.Update(keytest.Press("y"))
 	require.NotNil(t, cmd)
 	assert.Contains(t, d.Screen(), "copied a10000000000000000000001")
 

@@ -16,6 +16,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/stretchr/testify/require"
 
+	"github.com/dbadmin-tui/dbadmin-tui/keymap/keytest"
 	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
 )
@@ -231,7 +232,7 @@ func (d *Driver) Send(msg tea.Msg) {
 func (d *Driver) Press(keys ...string) {
 	d.T.Helper()
 	for _, k := range keys {
-		d.Send(Press(k))
+		d.Send(keytest.Press(k))
 	}
 }
 
@@ -254,7 +255,7 @@ func (d *Driver) ActionKey(k string) {
 			}
 		}
 	}
-	d.Send(Press(k))
+	d.Send(keytest.Press(k))
 }
 
 // Tick delivers the newest poll tick that came due and forgets the rest,
@@ -458,7 +459,7 @@ func (d *ModelDriver) Send(msg tea.Msg) {
 func (d *ModelDriver) Press(keys ...string) {
 	d.T.Helper()
 	for _, k := range keys {
-		d.Send(Press(k))
+		d.Send(keytest.Press(k))
 		d.Settle()
 	}
 }
@@ -467,7 +468,7 @@ func (d *ModelDriver) Press(keys ...string) {
 func (d *ModelDriver) Type(text string) {
 	d.T.Helper()
 	for _, r := range text {
-		d.Send(Press(string(r)))
+		d.Send(keytest.Press(string(r)))
 		d.Settle()
 	}
 }
@@ -588,45 +589,3 @@ func (f *flight) inFlight() []string {
 
 // Screen is the rendered screen without styling.
 func (d *ModelDriver) Screen() string { return ansi.Strip(d.Model.View().Content) }
-
-// Press builds a key press from a keymap key name ("a", "enter", "esc",
-// "ctrl+c", "shift+tab", "space", "pgdown").
-func Press(k string) tea.KeyPressMsg {
-	switch k {
-	case "enter":
-		return tea.KeyPressMsg{Code: tea.KeyEnter}
-	case "esc":
-		return tea.KeyPressMsg{Code: tea.KeyEscape}
-	case "tab":
-		return tea.KeyPressMsg{Code: tea.KeyTab}
-	case "shift+tab":
-		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
-	case "space":
-		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
-	case "backspace":
-		return tea.KeyPressMsg{Code: tea.KeyBackspace}
-	case "up":
-		return tea.KeyPressMsg{Code: tea.KeyUp}
-	case "down":
-		return tea.KeyPressMsg{Code: tea.KeyDown}
-	case "left":
-		return tea.KeyPressMsg{Code: tea.KeyLeft}
-	case "right":
-		return tea.KeyPressMsg{Code: tea.KeyRight}
-	case "home":
-		return tea.KeyPressMsg{Code: tea.KeyHome}
-	case "end":
-		return tea.KeyPressMsg{Code: tea.KeyEnd}
-	case "pgup":
-		return tea.KeyPressMsg{Code: tea.KeyPgUp}
-	case "pgdown":
-		return tea.KeyPressMsg{Code: tea.KeyPgDown}
-	case "delete":
-		return tea.KeyPressMsg{Code: tea.KeyDelete}
-	}
-	if len(k) > 5 && k[:5] == "ctrl+" {
-		return tea.KeyPressMsg{Code: rune(k[5]), Mod: tea.ModCtrl}
-	}
-	r := []rune(k)
-	return tea.KeyPressMsg{Code: r[0], Text: k}
-}

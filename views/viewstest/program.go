@@ -11,6 +11,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
+	"github.com/dbadmin-tui/dbadmin-tui/keymap/keytest"
 )
 
 // ProgramDriver runs a whole tea.Model in a real tea.Program writing to a
@@ -119,7 +120,7 @@ func (d *ProgramDriver) Press(keys ...string) {
 	d.T.Helper()
 	for _, k := range keys {
 		d.pending.Add(1)
-		d.p.Send(counted{Press(k)})
+		d.p.Send(counted{keytest.Press(k)})
 		d.Settle()
 	}
 }

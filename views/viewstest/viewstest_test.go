@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dbadmin-tui/dbadmin-tui/keymap"
+	"github.com/dbadmin-tui/dbadmin-tui/keymap/keytest"
 	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
 )
@@ -170,7 +171,7 @@ func TestLiveModelDriverSettlesEveryCmdAndParksTimers(t *testing.T) {
 	slow := func() tea.Msg { time.Sleep(20 * time.Millisecond); return "slow" }
 	m.next = tea.Batch(slow, tea.Tick(time.Hour, func(time.Time) tea.Msg { return "tick" }),
 		tea.Sequence(func() tea.Msg { return "one" }, func() tea.Msg { return "two" }))
-	d.Send(Press("x"))
+	d.Send(keytest.Press("x"))
 	assert.Empty(t, m.got, "Send only starts the Cmds")
 	d.Settle()
 	assert.ElementsMatch(t, []string{"slow", "one", "two"}, m.got, "every answer, the timer's excepted")
