@@ -120,9 +120,7 @@ func TestBoardAckAsksBeforeShortening(t *testing.T) {
 	until := clock.Now.UTC().Add(10 * time.Minute).Truncate(time.Minute)
 	s.SendFast("a")
 	s.WaitFor("Acknowledge until", wait)
-	s.SendFast("shorten-e2e", "BTab", until.Format("2006-01-02 15:04"))
-	s.WaitFor("(•) until…", wait)
-	s.SendFast("Enter")
+	s.submitAckUntil("shorten-e2e", until)
 	s.WaitFor("Shorten an acknowledgement?", wait)
 	s.WaitFor("shortens it by", wait) // the body wraps where it likes
 	s.SendKeys("n")

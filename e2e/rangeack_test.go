@@ -59,9 +59,7 @@ func TestRangeMarkAckSendsTheListedRowsTheTypedUntil(t *testing.T) {
 	// Ten days ahead: longer than any acknowledgement the demo holds, so
 	// nothing is shortened.
 	until := clock.Now.UTC().Add(10 * 24 * time.Hour).Truncate(time.Minute)
-	s.SendFast("range-e2e", "BTab", until.Format("2006-01-02 15:04"))
-	s.WaitFor("(•) until…", wait)
-	s.SendFast("Enter")
+	s.submitAckUntil("range-e2e", until)
 	s.WaitGone("Acknowledge until", wait)
 	deadline := time.Now().Add(wait)
 	for len(withComment(t, s, "range-e2e")) < 4 && time.Now().Before(deadline) {

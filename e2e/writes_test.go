@@ -90,9 +90,7 @@ func TestTypedUntilIsSent(t *testing.T) {
 	// list, so wait for it.
 	s.SendFast("a")
 	s.WaitFor("Acknowledge until", wait)
-	s.SendFast("typed-e2e", "BTab", until.Format("2006-01-02 15:04"))
-	s.WaitFor("(•) until…", wait)
-	s.SendFast("Enter")
+	s.submitAckUntil("typed-e2e", until)
 	got := waitAcked(t, s, "typed-e2e")
 	if len(got) != 1 || got[0].AcknowledgedUntil == nil || !got[0].AcknowledgedUntil.Equal(until) {
 		t.Fatalf("want one alert acknowledged until %v, got %+v\n%s", until, got, s.Capture())
@@ -226,4 +224,14 @@ func TestDetailShowsTheAckAtOnce(t *testing.T) {
 			s.WaitExit(wait)
 		})
 	}
+}
+
+// submitAckUntil fills the open ack dialog as a user types it, keys sent
+// with no pauses: the comment, back to the Until field, the date (which
+// selects "until…"), then submits.
+func (s *Session) submitAckUntil(comment string, until time.Time) {
+	s.t.Helper()
+	s.SendFast(comment, "BTab", until.Format("2006-01-02 15:04"))
+	s.WaitFor("(•) until…", wait)
+	s.SendFast("Enter")
 }
