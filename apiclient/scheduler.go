@@ -203,7 +203,7 @@ func (s *Scheduler) notifyLocked() {
 func (s *Scheduler) bucketKeyLocked(op catalog.Op, params map[string]string) string {
 	if ls, ok := s.opSet[op.ID]; ok {
 		switch ls.scope {
-		case "PROJECT":
+		case "GROUP", "PROJECT": // the spec says GROUP
 			return ls.id + "|" + params["groupId"]
 		case "ORGANIZATION":
 			return ls.id + "|" + params["orgId"]
