@@ -209,7 +209,7 @@ func (s *Scheduler) notifyLocked() {
 func (s *Scheduler) bucketKeyLocked(op catalog.Op, params map[string]string) string {
 	if ls, ok := s.opSet[op.ID]; ok {
 		switch ls.scope {
-		case "PROJECT":
+		case "GROUP", "PROJECT": // the spec says GROUP
 			return ls.id + "|" + params["groupId"]
 		case "ORGANIZATION":
 			return ls.id + "|" + params["orgId"]
@@ -452,5 +452,42 @@ func (s *Scheduler) learn(service string, sets []RateLimitSet) {
 			}
 		}
 	}
+	s.foldGuessesLocked(now)
 	s.notifyLocked()
+}
+
+// foldGuessesLocked moves what was learned under the narrow guess (a bucket
+// per operation, before the sets were known) into the learned set's bucket:
+// the tokens spent there and any hold after a 429 count against the set, so
+// requests made while the sets were being learned are not sent again on a
+// bucket that starts full.
+func (s *Scheduler) foldGuessesLocked(now time.Time) {
+	for key, old := range s.buckets {
+		parts := strings.Split(key, "|")
+		if len(parts) != 3 {
+			continue // already a set's bucket
+		}
+		op, ok := catalog.Get(parts[0])
+		if !ok {
+			continue
+		}
+		if _, mapped := s.opSet[op.ID]; !mapped {
+			continue
+		}
+		nk := s.bucketKeyLocked(op, map[string]string{"groupId": parts[1], "orgId": parts[2]})
+		nb := s.bucketLocked(nk)
+		if old.lim != nil && nb.lim != nil {
+			// Rounded up: the guess refilled at its own assumed pace.
+			if spent := float64(old.limit.Capacity) - old.lim.TokensAt(now); spent > 0 {
+				nb.lim.ReserveN(now, int(math.Ceil(spent)))
+			}
+		}
+		if old.holdUntil.After(nb.holdUntil) {
+			nb.holdUntil = old.holdUntil
+		}
+		nb.answered = nb.answered || old.answered
+		if len(old.waiters) == 0 && !old.probing {
+			delete(s.buckets, key)
+		}
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -141,4 +142,60 @@ func TestSchedulerAfterA429HoldsEveryone(t *testing.T) {
 	assert.Zero(t, early.Load(), "requests sent during the Retry-After")
 	assert.EqualValues(t, 8, n.Load(), "the refused call retried once, six more")
 	assert.EqualValues(t, 1, c.Scheduler().Stats().Throttled)
+}
+
+// TestLearningKeepsWhatWasSpent: requests sent before the sets were learned
+// (paced per operation, by the headers) count against the learned set's
+// bucket, which does not start full again: with a bucket of 10 refilled
+// once a minute, six reads before learning leave four, and of eight
+// sent at once after it four go and four wait instead of meeting a 429.
+func TestLearningKeepsWhatWasSpent(t *testing.T) {
+	s, err := apisim.New(apisim.Options{RateLimits: map[string]apisim.RateLimit{
+		"alertsRead_group": {Capacity: 10, RefillRate: 1, RefillSeconds: 60}}})
+	require.NoError(t, err)
+	var throttled atomic.Int64
+	h := s.Handler()
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rec := &statusRecorder{ResponseWriter: w}
+		h.ServeHTTP(rec, r)
+		if rec.status == http.StatusTooManyRequests {
+			throttled.Add(1)
+		}
+	}))
+	t.Cleanup(func() { ts.Close(); _ = s.Close() })
+	c, err := apiclient.New(apiclient.Options{BaseURL: ts.URL, Auth: apiclient.DigestAuth("read-only", "read-only-secret"), MaxRetries: -1})
+	require.NoError(t, err)
+	ctx := context.Background()
+	list := func(ctx context.Context) error {
+		_, err := c.Alerts().List(ctx, apisim.DemoPaymentsID, apiclient.AlertListOptions{ListOptions: apiclient.ListOptions{ItemsPerPage: 5}})
+		return err
+	}
+	for range 6 {
+		require.NoError(t, list(ctx))
+	}
+	require.NoError(t, c.LearnRateLimits(ctx, apiclient.RateLimitFilter{}))
+	// Eight at once: only four tokens are left; the others wait (and give
+	// up when the context ends) rather than being sent.
+	short, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	var ok, waited atomic.Int64
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			switch err := list(short); {
+			case err == nil:
+				ok.Add(1)
+			case strings.Contains(err.Error(), "waiting for the rate limit"):
+				waited.Add(1)
+			default:
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	assert.Zero(t, throttled.Load(), "429s answered")
+	assert.EqualValues(t, 4, ok.Load(), "the four tokens left")
+	assert.EqualValues(t, 4, waited.Load())
 }

@@ -22,7 +22,7 @@ func rateLimitCases() map[string]wireCase {
 				require.Len(t, p.Results, 2)
 				assert.Equal(t, 52, p.TotalCount)
 				assert.Equal(t, RateLimitValues{Capacity: 100, RefillRate: 10, RefillSeconds: 60}, p.Results[0].Values())
-				assert.Equal(t, "PROJECT", p.Results[0].Scope)
+				assert.Equal(t, "GROUP", p.Results[0].Scope)
 				assert.Equal(t, RateLimitEndpoint{Method: "GET", Path: "/api/atlas/v2/orgs"}, p.Results[1].Endpoints[0])
 			},
 		},

@@ -192,7 +192,8 @@
 // parameters [path, retryAfterSec, capacity, refillRate, refillSec].
 // RateLimit-Limit and RateLimit-Remaining are always sent, and the sets are
 // published at GET /rateLimits and /rateLimits/{endpointSetId}. The default
-// sets are generous; RateLimitPerMin gives every set that many tokens a
+// sets carry the service's one documented bucket and conservative values
+// elsewhere (ratelimit.go says which); RateLimitPerMin gives every set that many tokens a
 // minute per scope, and RateLimits sets single sets (--rate-limit
 // alertsRead_group=100/min).
 // StateFile is loaded at start (a corrupt file is refused and left alone),

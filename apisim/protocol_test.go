@@ -116,7 +116,7 @@ func TestDigestAuth(t *testing.T) {
 // TestIcholyDigestReuse: the client the dashboard uses caches the challenge
 // and increments nc; many requests, some concurrent, must all pass.
 func TestIcholyDigestReuse(t *testing.T) {
-	e := newEnv(t, Options{})
+	e := newEnv(t, Options{RateLimitPerMin: unlimited}) // ~90 requests on one user-scoped bucket
 	tr := &digest.Transport{Username: "read-only", Password: "read-only-secret"}
 	cl := &http.Client{Transport: tr}
 	get := func() int {

@@ -26,7 +26,7 @@ type RateScope string
 
 const (
 	ScopeOrganization RateScope = "ORGANIZATION"
-	ScopeProject      RateScope = "PROJECT"
+	ScopeProject      RateScope = "GROUP" // the spec's name for a project scope
 	ScopeUser         RateScope = "USER"
 	ScopeIP           RateScope = "IP"
 )
@@ -56,31 +56,44 @@ type EndpointSet struct {
 }
 
 // defaultEndpointSets are the simulator's sets, in match order: the first
-// set whose rule accepts an operation owns it. The values are generous, so a
-// demo or a test never meets them by accident; --rate-limit (or
-// Options.RateLimits) sets real-world values.
+// set whose rule accepts an operation owns it. Without --rate-limit (or
+// Options.RateLimits) these values apply, chosen to be like the service's:
+//
+//   - Documented: the service's rate-limit page shows one bucket's numbers,
+//     in its sample 429 for GET /api/atlas/v2/orgs: capacity 10, refill 5
+//     per 60 seconds. accountRead_user, the set holding that endpoint here,
+//     has exactly those values.
+//   - Documented too: the scope names (GROUP, ORGANIZATION, USER, IP, the
+//     spec's enum of RateLimitEndpointSetResponse.scope) and the id form
+//     (rateLimitsInspection_group, the spec's example).
+//   - Assumed: the service publishes no other numbers, and which endpoints
+//     share a set is not documented either. The other values are
+//     conservative guesses in the same style (a refill per minute, writes
+//     tighter than reads): a project's reads 100 a minute (what the
+//     dashboard must live within at 100,000 alerts, issue 16), its writes
+//     and an organization's 20 to 50, everything else 10 to 20.
 func defaultEndpointSets() []EndpointSet {
 	has := func(o catalog.Op, p string) bool { return strings.Contains(o.Path, "{"+p+"}") }
 	read := func(o catalog.Op) bool { return o.Method == http.MethodGet }
 	return []EndpointSet{
 		{ID: "rateLimitsInspection_user", Name: "Rate limits inspection", Scope: ScopeUser,
-			Default: RateLimit{100, 100, 60}, match: func(o catalog.Op) bool { return strings.HasPrefix(o.Path, "/rateLimits") }},
+			Default: RateLimit{20, 10, 60}, match: func(o catalog.Op) bool { return strings.HasPrefix(o.Path, "/rateLimits") }},
 		{ID: "alertsRead_group", Name: "Alerts read", Scope: ScopeProject,
-			Default: RateLimit{10000, 5000, 60}, match: func(o catalog.Op) bool {
+			Default: RateLimit{100, 100, 60}, match: func(o catalog.Op) bool {
 				return read(o) && has(o, "groupId") && (o.Area == catalog.AreaAlerts || (o.Legacy && strings.Contains(o.Path, "/alerts")))
 			}},
 		{ID: "projectRead_group", Name: "Project read", Scope: ScopeProject,
-			Default: RateLimit{10000, 5000, 60}, match: func(o catalog.Op) bool { return read(o) && has(o, "groupId") }},
+			Default: RateLimit{100, 100, 60}, match: func(o catalog.Op) bool { return read(o) && has(o, "groupId") }},
 		{ID: "projectWrite_group", Name: "Project write", Scope: ScopeProject,
-			Default: RateLimit{1000, 500, 60}, match: func(o catalog.Op) bool { return has(o, "groupId") }},
+			Default: RateLimit{20, 10, 60}, match: func(o catalog.Op) bool { return has(o, "groupId") }},
 		{ID: "organizationRead_org", Name: "Organization read", Scope: ScopeOrganization,
-			Default: RateLimit{1000, 500, 60}, match: func(o catalog.Op) bool { return read(o) && has(o, "orgId") }},
+			Default: RateLimit{50, 25, 60}, match: func(o catalog.Op) bool { return read(o) && has(o, "orgId") }},
 		{ID: "organizationWrite_org", Name: "Organization write", Scope: ScopeOrganization,
-			Default: RateLimit{500, 250, 60}, match: func(o catalog.Op) bool { return has(o, "orgId") }},
+			Default: RateLimit{20, 10, 60}, match: func(o catalog.Op) bool { return has(o, "orgId") }},
 		{ID: "accountRead_user", Name: "Account read", Scope: ScopeUser,
-			Default: RateLimit{1000, 500, 60}, match: read},
+			Default: RateLimit{10, 5, 60}, match: read},
 		{ID: "anyWrite_ip", Name: "Other writes", Scope: ScopeIP,
-			Default: RateLimit{500, 250, 60}, match: func(catalog.Op) bool { return true }},
+			Default: RateLimit{10, 5, 60}, match: func(catalog.Op) bool { return true }},
 	}
 }
 

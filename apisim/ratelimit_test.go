@@ -101,7 +101,7 @@ func TestListRateLimits(t *testing.T) {
 		t.Fatalf("project-scoped sets: %+v", page)
 	}
 	for _, s := range page.Results {
-		if s.Scope != "PROJECT" || s.Capacity.Value != 100 || s.RefillRate.Value != 100 || s.RefillDurationSeconds.Value != 60 || s.Capacity.DefaultValue == nil {
+		if s.Scope != "GROUP" || s.Capacity.Value != 100 || s.RefillRate.Value != 100 || s.RefillDurationSeconds.Value != 60 || s.Capacity.DefaultValue == nil {
 			t.Errorf("set %+v", s)
 		}
 		if len(s.Endpoints) == 0 || len(s.Endpoints) > 100 {
@@ -123,7 +123,7 @@ func TestListRateLimits(t *testing.T) {
 
 	st, _, b = d.do(t, rawReq{method: "GET", path: "/api/atlas/v2/rateLimits/alertsRead_group"})
 	var one set
-	if st != 200 || json.Unmarshal(b, &one) != nil || one.EndpointSetID != "alertsRead_group" || one.Scope != "PROJECT" {
+	if st != 200 || json.Unmarshal(b, &one) != nil || one.EndpointSetID != "alertsRead_group" || one.Scope != "GROUP" {
 		t.Errorf("get: %d %s", st, b)
 	}
 	st, h, b = d.do(t, rawReq{method: "GET", path: "/api/atlas/v2/rateLimits/alertsRead_group?orgId=" + DemoOrgID})
@@ -141,7 +141,7 @@ func TestDefaultSetsWithoutOverrideHaveNoDefaultValue(t *testing.T) {
 	if st != 200 || json.Unmarshal(b, &one) != nil {
 		t.Fatalf("%d %s", st, b)
 	}
-	if _, ok := one.Capacity["defaultValue"]; ok || one.Capacity["value"] != 10000 {
+	if _, ok := one.Capacity["defaultValue"]; ok || one.Capacity["value"] != 100 {
 		t.Errorf("capacity %v", one.Capacity)
 	}
 }

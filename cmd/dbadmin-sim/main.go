@@ -47,7 +47,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.DurationVar(&c.latency, "latency", 0, "added latency per API call, e.g. 200ms")
 	fs.Float64Var(&c.faultRate, "fault-rate", 0, "share of API calls answered 500/503 (0..1)")
 	fs.Float64Var(&c.malformedRate, "malformed-rate", 0, "share of successful bodies truncated (0..1)")
-	fs.StringVar(&rate, "rate-limit", "", "token buckets: N/min sets every endpoint set to N a minute per scope; SET=N/min,... sets one (default: the simulator's generous sets)")
+	fs.StringVar(&rate, "rate-limit", "", "token buckets: N/min sets every endpoint set to N a minute per scope; SET=N/min,... sets one (default: sets like the service's, listed at GET /api/atlas/v2/rateLimits)")
 	fs.StringVar(&c.state, "state", "", "state file: loaded at start, saved on change and at exit")
 	fs.BoolVar(&c.digestSHA256, "digest-sha256", false, "challenge with digest SHA-256 instead of the service's MD5")
 	fs.IntVar(&c.stateMaxMB, "state-max-mb", apisim.DefaultStateMaxBytes>>20, "refuse a --state file larger than this many MiB")

@@ -4,6 +4,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -162,6 +163,15 @@ func setup(f flags, getenv func(string) string) (*app, error) {
 		return nil, err
 	}
 	opts.Client = client
+	// The service publishes its buckets: learned while the first screen
+	// loads, every request is paced by the real refill (the headers give
+	// only the capacity). A caller that may not read them learns from the
+	// headers and 429s instead.
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		_ = client.LearnRateLimits(ctx, apiclient.RateLimitFilter{})
+	}()
 	if opts.Clock == nil {
 		// Relative times the server judges (ack for 1h, countdowns) use
 		// its clock, tracked from each answer's Date header.
