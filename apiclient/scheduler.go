@@ -375,7 +375,7 @@ func (s *Scheduler) observe(op catalog.Op, params map[string]string, h http.Head
 		b.set(RateLimitValues{Capacity: limit, RefillRate: limit, RefillSeconds: 60}, false, now)
 	}
 	if rerr == nil && b.lim != nil {
-		if excess := b.lim.TokensAt(now) - float64(remaining); excess >= 1 {
+		if excess := b.lim.TokensAt(now) - float64(usable(remaining)); excess >= 1 {
 			b.lim.ReserveN(now, int(math.Floor(excess)))
 		}
 	}
@@ -387,15 +387,27 @@ func (s *Scheduler) observe(op catalog.Op, params map[string]string, h http.Head
 // starts when the first request arrives, later than the client sent it).
 const refillMargin = 0.9
 
+// usable is how much of a bucket's capacity the client spends: one token is
+// kept back where there are more than two, for a request the client did
+// not count (another tool on the same key, a request whose answer was
+// lost and is being checked) and for requests that reach the server in
+// another order than they left.
+func usable(capacity int) int {
+	if capacity > 2 {
+		return capacity - 1
+	}
+	return capacity
+}
+
 // set replaces the bucket's shape, keeping no more tokens than it had.
 func (b *rateBucket) set(v RateLimitValues, exact bool, now time.Time) {
-	tokens := float64(v.Capacity)
+	tokens := float64(usable(v.Capacity))
 	if b.lim != nil {
 		tokens = min(tokens, b.lim.TokensAt(now))
 	}
 	b.limit, b.exact = v, exact
-	b.lim = rate.NewLimiter(rate.Limit(refillMargin*float64(v.RefillRate)/float64(v.RefillSeconds)), v.Capacity)
-	if spent := float64(v.Capacity) - tokens; spent >= 1 {
+	b.lim = rate.NewLimiter(rate.Limit(refillMargin*float64(v.RefillRate)/float64(v.RefillSeconds)), usable(v.Capacity))
+	if spent := float64(usable(v.Capacity)) - tokens; spent >= 1 {
 		b.lim.ReserveN(now, int(math.Ceil(spent)))
 	}
 }
@@ -478,7 +490,7 @@ func (s *Scheduler) foldGuessesLocked(now time.Time) {
 		nb := s.bucketLocked(nk)
 		if old.lim != nil && nb.lim != nil {
 			// Rounded up: the guess refilled at its own assumed pace.
-			if spent := float64(old.limit.Capacity) - old.lim.TokensAt(now); spent > 0 {
+			if spent := float64(usable(old.limit.Capacity)) - old.lim.TokensAt(now); spent > 0 {
 				nb.lim.ReserveN(now, int(math.Ceil(spent)))
 			}
 		}

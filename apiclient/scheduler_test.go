@@ -121,3 +121,10 @@ func TestLimitFromParameters(t *testing.T) {
 	_, ok = limitFromParameters([]any{"p", 1.0, 0.0, 5.0, 60.0})
 	assert.False(t, ok)
 }
+
+func TestUsableKeepsOneTokenBack(t *testing.T) {
+	assert.Equal(t, 1, usable(1))
+	assert.Equal(t, 2, usable(2))
+	assert.Equal(t, 9, usable(10), "of the documented 10, one is kept back")
+	assert.Equal(t, 99, usable(100))
+}

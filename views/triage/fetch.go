@@ -118,6 +118,10 @@ type partResult struct {
 	// Wall is when the board took the answer, on the wall clock (the
 	// header's freshness); kept with the rows when a read fails whole.
 	Wall time.Time
+	// Moving (the rest): something here is under way (a cluster changing,
+	// a restore running, an index building, a migration not done), so the
+	// board reads the project's rest again sooner.
+	Moving bool
 	// LogClusters (the rest) are the clusters that keep an access log:
 	// not a shared tier, not paused.
 	LogClusters []string
@@ -197,6 +201,7 @@ func fetchRest(ctx context.Context, c *apiclient.Client, p Project, now func() t
 		if cl.Tenant() || cl.Paused {
 			continue
 		}
+		r.Moving = r.Moving || (cl.StateName != "" && cl.StateName != apiclient.ClusterIdle)
 		r.LogClusters = append(r.LogClusters, cl.Name)
 		snaps, err1 := c.Backups().AllSnapshots(ctx, p.ID, cl.Name)
 		restores, err2 := c.Backups().AllRestoreJobs(ctx, p.ID, cl.Name)
@@ -210,6 +215,12 @@ func fetchRest(ctx context.Context, c *apiclient.Client, p Project, now func() t
 		if searchable(cl.MongoDBVersion) {
 			ixs, err4 = c.Search().ListCluster(ctx, p.ID, cl.Name)
 		}
+		for _, j := range restores {
+			r.Moving = r.Moving || (!j.Failed && !j.Cancelled && !j.Expired && j.FinishedAt == nil)
+		}
+		for _, ix := range ixs {
+			r.Moving = r.Moving || ix.Status == apiclient.IndexBuilding || ix.Status == apiclient.IndexPending
+		}
 		r.fail(string(KindSnapshot)+"/"+cl.Name, err1)
 		r.fail(string(KindRestore)+"/"+cl.Name, err2)
 		r.fail(string(KindExport)+"/"+cl.Name, err3)
@@ -222,6 +233,7 @@ func fetchRest(ctx context.Context, c *apiclient.Client, p Project, now func() t
 		if km.Last.Done() && km.Last.Status == apiclient.MigrationComplete {
 			continue // nothing to do there
 		}
+		r.Moving = true
 		// Get refreshes what the client knows of it.
 		if _, err := c.Migration().Get(ctx, p.ID, km.Last.ID); err != nil {
 			r.fail(string(KindMigration)+"/"+km.Cluster, err)

@@ -24,10 +24,16 @@ import (
 	"github.com/dbadmin-tui/dbadmin-tui/views"
 )
 
-// restEvery: the rest (clusters, backups, indexes), which changes slowly and
-// costs several requests a cluster, is read again every this many polls;
-// alerts every poll.
-const restEvery = 4
+// The rest (clusters, backups, indexes, migrations) changes slowly and
+// costs several requests a cluster, so it is read again per project, as
+// it needs: every restEvery polls where something is under way or the
+// last read failed, every restSlow polls otherwise, the quiet projects
+// spread over the polls so that no poll reads them all. Alerts are read
+// every poll.
+const (
+	restEvery = 4
+	restSlow  = 20
+)
 
 // Pane is the triage board.
 type Pane struct {
@@ -50,6 +56,8 @@ type Pane struct {
 	hidden   map[string]bool       // read forbidden to the caller: never asked again
 	pending  map[string]int        // requests in flight by key ("alerts", "rest")
 	restDue  bool                  // the rest follows once this round's alerts are in
+	restTick map[string]int        // the poll of each project's last rest request
+	authTick map[string]int        // and of its last failed-authentications request
 
 	unmatched []string // the profile's triage_orgs/triage_projects entries that match nothing
 
@@ -67,7 +75,7 @@ type Pane struct {
 
 // New is the pane's Factory.
 func New(ctx views.Context) views.Pane {
-	p := &Pane{alerts: map[string]partResult{}, rest: map[string]partResult{}, auth: map[string]partResult{}, hidden: map[string]bool{}, pending: map[string]int{}, staleSince: map[string]time.Time{}}
+	p := &Pane{alerts: map[string]partResult{}, rest: map[string]partResult{}, auth: map[string]partResult{}, hidden: map[string]bool{}, pending: map[string]int{}, staleSince: map[string]time.Time{}, restTick: map[string]int{}, authTick: map[string]int{}}
 	p.Base = views.NewBase(ID, ctx, nil)
 	p.table = components.NewTable(columns(), ctx.Theme, ctx.Keys)
 	return p
@@ -180,6 +188,45 @@ func (p *Pane) fanOut(key string) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
+// restFanOut asks the projects whose rest is due (see restSlow) for it.
+func (p *Pane) restFanOut() tea.Cmd {
+	if p.Ctx.Client == nil {
+		return nil
+	}
+	var cmds []tea.Cmd
+	authDue := p.pending[keyAuth] == 0
+	for i, pr := range p.projects {
+		switch {
+		case p.hidden[pr.ID]:
+		case p.restIsDue(i, pr.ID):
+			cmds = append(cmds, p.fetchPart(keyRest, pr)) // the bursts follow
+		case authDue && p.tick-p.authTick[pr.ID] >= restEvery:
+			// Bursts are about the last minutes: read every restEvery
+			// polls, on the clusters the last rest read listed.
+			cmds = append(cmds, p.fetchAuth(pr, p.rest[pr.ID].LogClusters))
+		}
+	}
+	return tea.Batch(cmds...)
+}
+
+// restIsDue: project i has never been read, or its last read is restEvery
+// polls old and showed something under way or failed, or it is restSlow
+// polls old and this is its turn among the quiet ones.
+func (p *Pane) restIsDue(i int, gid string) bool {
+	last, read := p.restTick[gid]
+	r, answered := p.rest[gid]
+	switch age := p.tick - last; {
+	case !read || !answered:
+		return true
+	case age < restEvery:
+		return false
+	case r.Moving || r.Errs > 0:
+		return true
+	default:
+		return age >= restSlow || (age >= restSlow/2 && (p.tick+i)%restSlow == 0)
+	}
+}
+
 // fetchPart asks one project for one part, as background work stamped
 // with the fan-out's generation (its Seq).
 func (p *Pane) fetchPart(key string, pr Project) tea.Cmd {
@@ -188,6 +235,9 @@ func (p *Pane) fetchPart(key string, pr Project) tea.Cmd {
 		return nil
 	}
 	p.pending[key]++
+	if key == keyRest {
+		p.restTick[pr.ID] = p.tick
+	}
 	return views.Background(&p.Base, key, p.gen, "", func(ctx context.Context) (partResult, error) {
 		if key == keyAlerts {
 			return fetchAlerts(ctx, client, pr, clock), nil
@@ -204,6 +254,7 @@ func (p *Pane) fetchAuth(pr Project, clusters []string) tea.Cmd {
 		return nil
 	}
 	p.pending[keyAuth]++
+	p.authTick[pr.ID] = p.tick
 	return views.Background(&p.Base, keyAuth, p.gen, "", func(ctx context.Context) (partResult, error) {
 		return fetchAuth(ctx, client, pr, clusters, threshold, clock), nil
 	})
@@ -217,13 +268,16 @@ func (p *Pane) poll() tea.Cmd {
 	if p.pending[keyAlerts] == 0 {
 		cmds = append(cmds, p.fanOut(keyAlerts))
 	}
-	if p.tick%restEvery == 0 && p.pending[keyRest] == 0 {
-		cmds = append(cmds, p.fanOut(keyRest))
+	if p.pending[keyRest] == 0 {
+		cmds = append(cmds, p.restFanOut())
 	}
 	return tea.Batch(append(cmds, p.Arm())...)
 }
 
 func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
+	if _, ok := msg.(views.RefreshMsg); ok {
+		p.restTick = map[string]int{} // r reads everything again
+	}
 	kit, done := p.Handle(msg, p.poll)
 	if done {
 		return p, kit

@@ -230,3 +230,51 @@ func TestCursorFollowsTheTopUntilTheUserMoves(t *testing.T) {
 	e.P.rebuild()
 	assert.Equal(t, chosen, e.P.table.SelectedID(), "a rebuild keeps the row the user chose")
 }
+
+// The rest is read again per project as it needs: a project with nothing
+// under way is not re-read at every restEvery polls (as every project used
+// to be), every project is re-read within restSlow polls, no poll re-reads
+// the quiet ones all at once, and r reads everything.
+func TestRestRefreshIsIncremental(t *testing.T) {
+	e := newEnv(t, "org-owner", 120, 40)
+	visible := 0
+	for _, pr := range e.P.projects {
+		if !e.P.hidden[pr.ID] {
+			visible++
+		}
+	}
+	require.Greater(t, visible, 6)
+	rests := func(mark int) map[string]bool {
+		got := map[string]bool{}
+		for _, r := range e.Sim.RequestsSince(mark) {
+			if strings.HasPrefix(r, "GET ") && strings.HasSuffix(r, "/clusters") && strings.Contains(r, "/groups/") {
+				got[r] = true
+			}
+		}
+		return got
+	}
+	moving := 0
+	for _, r := range e.P.rest {
+		if r.Moving {
+			moving++
+		}
+	}
+	require.Less(t, moving, visible, "some projects are quiet")
+	seen := map[string]bool{}
+	most := 0
+	for range restSlow {
+		mark := e.Sim.Mark()
+		e.Run(e.P.poll())
+		got := rests(mark)
+		most = max(most, len(got))
+		for r := range got {
+			seen[r] = true
+		}
+	}
+	assert.Len(t, seen, visible, "every project's rest was read again within restSlow polls")
+	assert.Less(t, most, visible, "no poll read every project's rest")
+
+	mark := e.Sim.Mark()
+	e.Refresh()
+	assert.Len(t, rests(mark), visible, "r reads every project's rest")
+}
