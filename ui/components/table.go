@@ -108,6 +108,8 @@ type Table struct {
 	hayAt []uint32
 	hayOK bool
 
+	bufRows int // the most rows the buffers above and byID were filled with
+
 	// recycled: Recycle gave the rows back; keep is the cursor row then.
 	recycled bool
 	keep     string
@@ -210,6 +212,11 @@ func (t *Table) SetRows(rows []Row) {
 	if t.recycled {
 		keep, t.recycled = t.keep, false
 	}
+	if t.bufRows > 2*len(rows)+1024 {
+		// Buffers sized for far more rows (another project) go.
+		t.byID, t.order, t.filt, t.hay, t.hayAt, t.bufRows = nil, nil, nil, nil, nil, 0
+	}
+	t.bufRows = max(t.bufRows, len(rows))
 	if t.byID == nil {
 		t.byID = make(map[string]int, len(rows))
 	}

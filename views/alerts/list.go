@@ -244,9 +244,11 @@ func (p *Pane) ageCell(d time.Duration) string {
 	return s
 }
 
-// rebuildRows gives the table the alerts the status filter keeps. The
-// rows' cells are one allocation, which the table keeps until the next
-// rebuild.
+// rebuildRows gives the table the alerts the status filter keeps. A
+// refresh writes over the rows and cells of the last one (the table's
+// Recycle and p.cells), so one set of rows is held, even while rebuilding;
+// both are sized for every alert in the store, so switching the status
+// filter does not grow them.
 func (p *Pane) rebuildRows() {
 	now := p.Ctx.Now()
 	if loc := now.Location(); loc != p.fixedLoc {
@@ -261,14 +263,26 @@ func (p *Pane) rebuildRows() {
 			n++
 		}
 	}
-	rows := make([]components.Row, 0, n)
-	cells := make([]string, n*alertCells)
+	rows := p.table.Recycle()
+	if size := max(n, cap(p.alerts)); cap(rows) < n {
+		rows = make([]components.Row, 0, size)
+	}
+	if size := max(n, cap(p.alerts)) * alertCells; cap(p.cells) < n*alertCells {
+		// The old cells become garbage before the new ones are made.
+		clear(rows[:cap(rows)])
+		p.cells = nil
+		p.cells = make([]string, size)
+	}
+	cells := p.cells[:cap(p.cells)]
 	for _, i := range p.order {
 		if r := &p.alerts[i]; p.status.keeps(r.status) && p.inScope(r) {
 			k := len(rows) * alertCells
 			rows = append(rows, p.row(i, now, cells[k:k+alertCells:k+alertCells]))
 		}
 	}
+	// Rows and cells no longer shown hold nothing.
+	clear(rows[len(rows):cap(rows)])
+	clear(cells[len(rows)*alertCells:])
 	p.table.SetRows(rows)
 	p.selectWanted()
 	if p.filter == "" && len(rows) > 5000 {

@@ -71,6 +71,7 @@ type Pane struct {
 	intern    map[string]string
 	places    map[[3]string]*place
 	ages      map[string]string // AGE cells, one string per value
+	cells     []string          // the table rows' cells, rewritten by each rebuild
 	pass      *pass             // the full pass under way, nil between passes
 	passSeq   views.Seq
 	mark      uint32
