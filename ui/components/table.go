@@ -332,6 +332,14 @@ func (t *Table) SetFilter(q string) {
 	t.rebuild(false, keep)
 }
 
+// PrepareFilter makes the filter's lowercase text of the rows now (a
+// refresh) rather than on the next filter keystroke.
+func (t *Table) PrepareFilter() {
+	if !t.hayOK {
+		t.buildHay()
+	}
+}
+
 // Filter returns the current filter.
 func (t Table) Filter() string { return t.filter }
 

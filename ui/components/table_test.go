@@ -229,6 +229,8 @@ func TestTableRecycleRefillsInPlace(t *testing.T) {
 	eq(t, true, &tb.Rows()[0] == first) // the same slice, rewritten
 	eq(t, "c", tb.SelectedID())
 	eq(t, "a", strings.Join(tb.Marked(), ","))
+	tb.PrepareFilter()
+	eq(t, true, tb.hayOK)
 	tb.SetFilter("event x")
 	eq(t, "x", tb.SelectedID())
 	tb.SetFilter("")
