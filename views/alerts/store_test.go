@@ -18,6 +18,7 @@ import (
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
 	"github.com/dbadmin-tui/dbadmin-tui/apisim"
 	"github.com/dbadmin-tui/dbadmin-tui/themes"
+	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
 	"github.com/dbadmin-tui/dbadmin-tui/views/viewstest"
 )
@@ -217,4 +218,20 @@ func TestRebuildHoldsOneCopyOfTheRows(t *testing.T) {
 	// 40 and the filter text about 90.
 	assert.Less(t, perAlert, 4.0)
 	assert.Equal(t, n, p.table.Total())
+}
+
+// Durations with the same ageKey show the same AGE cell, and different
+// cells never share a key.
+func TestAgeKeyGroupsEqualCells(t *testing.T) {
+	byKey, byCell := map[time.Duration]string{}, map[string]time.Duration{}
+	for d := -2 * time.Second; d < 9*24*time.Hour; d += 7*time.Second + 130*time.Millisecond {
+		k, cell := ageKey(d), components.Age(d)
+		if c, ok := byKey[k]; ok && c != cell {
+			t.Fatalf("%v: key %v shows %q and %q", d, k, c, cell)
+		}
+		if o, ok := byCell[cell]; ok && o != k {
+			t.Fatalf("%v: %q has keys %v and %v", d, cell, o, k)
+		}
+		byKey[k], byCell[cell] = cell, k
+	}
 }
