@@ -1,10 +1,12 @@
 package components
 
 import (
+	"bytes"
 	"cmp"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -83,10 +85,11 @@ const gutterWidth = 3
 // cached, so a frame over 100,000 rows costs what a frame over 60 does.
 type Table struct {
 	cols   []Column
-	rows   []Row          // sanitized
-	byID   map[string]int // row ID -> index in rows
-	order  []int          // rows indices, sorted
-	view   []int          // order filtered: what is shown
+	rows   []Row          // sanitized; the slice given to SetRows
+	byID   map[string]int // row ID -> index in rows, refilled in place
+	order  []int          // rows indices, sorted (its buffer is reused)
+	view   []int          // order filtered: what is shown (order itself, or filt)
+	filt   []int          // the buffer of a filtered view, reused
 	cursor int            // index into view
 	offset int            // first shown index into view
 	width  int
@@ -97,6 +100,19 @@ type Table struct {
 	filter   string
 	marks    map[string]struct{}
 	anchor   string // the row last marked with the mark key: a range mark starts there
+
+	// hay is every row's text, lowercased, cells joined by NUL, for the
+	// filter: row i is hay[hayAt[i]:hayAt[i+1]]. One buffer without
+	// pointers, rewritten in place when the rows change (hayOK false).
+	hay   []byte
+	hayAt []uint32
+	hayOK bool
+
+	bufRows int // the most rows the buffers above and byID were filled with
+
+	// recycled: Recycle gave the rows back; keep is the cursor row then.
+	recycled bool
+	keep     string
 
 	theme      themes.Theme
 	nav        keymap.Navigation
@@ -114,7 +130,6 @@ type tableCache struct {
 	overflow bool
 	header   string
 	bodies   map[int]string // rows index -> padded cell text
-	hay      []string       // lowercased row text for filtering
 	styles   map[string][2]string
 }
 
@@ -182,34 +197,67 @@ func (t *Table) SetSize(w, h int) {
 func (t Table) Width() int  { return t.width }
 func (t Table) Height() int { return t.height }
 
-// SetRows replaces the rows (a refresh). Cells are sanitized. The cursor
-// stays on the row with the same ID; if that row is gone it stays at the
-// same position. Marks of vanished rows are dropped.
+// SetRows replaces the rows (a refresh) and takes the slice: the table
+// keeps rows itself, not a copy, and the caller must not use it afterwards
+// except through Recycle. A row whose cells need sanitizing gets a
+// sanitized copy of its cells in its slot; the Cells slices are otherwise
+// only read. The cursor stays on the row with the same ID; if that row is
+// gone it stays at the same position. Marks of vanished rows are dropped.
+//
+// A refresh holds one set of rows: the id index, the order and the filter
+// text are rebuilt in the table's own buffers, and a caller that refills
+// the slice Recycle gives back builds no second set of rows either.
 func (t *Table) SetRows(rows []Row) {
 	keep := t.SelectedID()
-	clean := make([]Row, len(rows))
-	byID := make(map[string]int, len(rows))
-	for i, r := range rows {
-		cells := r.Cells
-		for j, c := range cells {
+	if t.recycled {
+		keep, t.recycled = t.keep, false
+	}
+	if t.bufRows > 2*len(rows)+1024 {
+		// Buffers sized for far more rows (another project) go.
+		t.byID, t.order, t.filt, t.hay, t.hayAt, t.bufRows = nil, nil, nil, nil, nil, 0
+	}
+	t.bufRows = max(t.bufRows, len(rows))
+	if t.byID == nil {
+		t.byID = make(map[string]int, len(rows))
+	}
+	clear(t.byID)
+	for i := range rows {
+		r := &rows[i]
+		cloned := false
+		for j, c := range r.Cells {
 			if s := Sanitize(c); s != c {
-				if &cells[0] == &r.Cells[0] {
-					cells = slices.Clone(r.Cells)
+				if !cloned {
+					r.Cells, cloned = slices.Clone(r.Cells), true
 				}
-				cells[j] = s
+				r.Cells[j] = s
 			}
 		}
-		clean[i] = Row{ID: r.ID, Cells: cells, Class: r.Class}
-		byID[r.ID] = i
+		t.byID[r.ID] = i
 	}
 	for id := range t.marks {
-		if _, ok := byID[id]; !ok {
+		if _, ok := t.byID[id]; !ok {
 			delete(t.marks, id)
 		}
 	}
-	t.rows, t.byID = clean, byID
+	t.rows = rows
 	t.invalidate(true)
 	t.rebuild(true, keep)
+}
+
+// Recycle gives the rows back to be refilled in place: the slice given to
+// the last SetRows, emptied, with its capacity. The caller refills it and
+// hands it to SetRows, so a refresh writes over the old rows instead of
+// building a second set beside them. Until that SetRows the table shows
+// no rows; the cursor row, remembered here, is the one SetRows keeps.
+func (t *Table) Recycle() []Row {
+	if !t.recycled {
+		t.keep, t.recycled = t.SelectedID(), true
+	}
+	rows := t.rows[:0]
+	t.rows, t.order, t.view = nil, t.order[:0], nil
+	clear(t.byID)
+	t.invalidate(true)
+	return rows
 }
 
 // Rows returns every row (sanitized), in the order given to SetRows.
@@ -282,6 +330,14 @@ func (t *Table) SetFilter(q string) {
 	keep := t.SelectedID()
 	t.filter = q
 	t.rebuild(false, keep)
+}
+
+// PrepareFilter makes the filter's lowercase text of the rows now (a
+// refresh) rather than on the next filter keystroke.
+func (t *Table) PrepareFilter() {
+	if !t.hayOK {
+		t.buildHay()
+	}
 }
 
 // Filter returns the current filter.
@@ -505,10 +561,9 @@ func (t *Table) clampOffset() {
 // invalidate drops cached render state; rowsChanged also drops the filter
 // haystack.
 func (t *Table) invalidate(rowsChanged bool) {
-	old := t.c
 	t.c = &tableCache{}
-	if !rowsChanged && old != nil {
-		t.c.hay = old.hay
+	if rowsChanged {
+		t.hayOK = false
 	}
 }
 
@@ -527,7 +582,11 @@ func (t *Table) rebuild(resort bool, keepID string) {
 }
 
 func (t *Table) sorted() []int {
-	order := make([]int, len(t.rows))
+	order := t.order[:0]
+	if cap(order) < len(t.rows) {
+		order = make([]int, 0, len(t.rows))
+	}
+	order = order[:len(t.rows)]
 	for i := range order {
 		order[i] = i
 	}
@@ -568,19 +627,65 @@ func (t *Table) filtered() []int {
 	if q == "" {
 		return t.order
 	}
-	if len(t.c.hay) != len(t.rows) {
-		t.c.hay = make([]string, len(t.rows))
-		for i, r := range t.rows {
-			t.c.hay[i] = strings.ToLower(strings.Join(r.Cells, "\x00"))
-		}
+	if !t.hayOK {
+		t.buildHay()
 	}
-	out := make([]int, 0, len(t.order))
+	qb := []byte(q)
+	out := t.filt[:0]
 	for _, ri := range t.order {
-		if strings.Contains(t.c.hay[ri], q) != invert {
+		if bytes.Contains(t.hay[t.hayAt[ri]:t.hayAt[ri+1]], qb) != invert {
 			out = append(out, ri)
 		}
 	}
+	t.filt = out
 	return out
+}
+
+// buildHay writes every row's lowercased text into the hay buffer (what
+// strings.ToLower(strings.Join(cells, "\x00")) gives, without a string a
+// row).
+func (t *Table) buildHay() {
+	hay, at := t.hay[:0], t.hayAt[:0]
+	if cap(at) < len(t.rows)+1 {
+		at = make([]uint32, 0, len(t.rows)+1)
+	}
+	need := 0
+	for _, r := range t.rows {
+		for _, c := range r.Cells {
+			need += len(c) + 1
+		}
+	}
+	if cap(hay) < need {
+		hay = make([]byte, 0, need+need/16)
+	}
+	for _, r := range t.rows {
+		at = append(at, uint32(len(hay)))
+		for j, c := range r.Cells {
+			if j > 0 {
+				hay = append(hay, 0)
+			}
+			hay = appendLower(hay, c)
+		}
+	}
+	t.hay, t.hayAt, t.hayOK = hay, append(at, uint32(len(hay))), true
+}
+
+// appendLower appends strings.ToLower(s) to b, copying plain ASCII byte by
+// byte.
+func appendLower(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return append(b, strings.ToLower(s)...)
+		}
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b = append(b, c)
+	}
+	return b
 }
 
 // View renders the header and the shown window of rows, exactly Height

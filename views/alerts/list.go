@@ -230,23 +230,42 @@ func (p *Pane) row(i int32, now time.Time, cells []string) components.Row {
 	return components.Row{ID: r.id, Class: class, Cells: cells}
 }
 
-// ageCell is components.Age(d), one string per distinct value: a 100,000-row rebuild
-// shares a few hundred instead of making one a row.
+// ageCell is components.Age(d), one string per distinct value, made once
+// (no formatting a row): a 100,000-row rebuild shares a few hundred.
 func (p *Pane) ageCell(d time.Duration) string {
-	s := components.Age(d)
-	if v, ok := p.ages[s]; ok {
+	k := ageKey(d)
+	if v, ok := p.ages[k]; ok {
 		return v
 	}
 	if p.ages == nil || len(p.ages) > 4096 {
-		p.ages = map[string]string{}
+		p.ages = map[time.Duration]string{}
 	}
-	p.ages[s] = s
+	s := components.Age(d)
+	p.ages[k] = s
 	return s
 }
 
-// rebuildRows gives the table the alerts the status filter keeps. The
-// rows' cells are one allocation, which the table keeps until the next
-// rebuild.
+// ageKey is d cut to the unit components.Age shows it in: durations with
+// the same key have the same age cell.
+func ageKey(d time.Duration) time.Duration {
+	switch {
+	case d < 0:
+		return -1
+	case d < time.Minute:
+		return d.Truncate(time.Second)
+	case d < time.Hour:
+		return d.Truncate(time.Minute)
+	case d < 48*time.Hour:
+		return d.Truncate(time.Hour)
+	}
+	return d.Truncate(24 * time.Hour)
+}
+
+// rebuildRows gives the table the alerts the status filter keeps. A
+// refresh writes over the rows and cells of the last one (the table's
+// Recycle and p.cells), so one set of rows is held, even while rebuilding;
+// both are sized for every alert in the store, so switching the status
+// filter does not grow them.
 func (p *Pane) rebuildRows() {
 	now := p.Ctx.Now()
 	if loc := now.Location(); loc != p.fixedLoc {
@@ -261,21 +280,32 @@ func (p *Pane) rebuildRows() {
 			n++
 		}
 	}
-	rows := make([]components.Row, 0, n)
-	cells := make([]string, n*alertCells)
+	rows := p.table.Recycle()
+	if size := max(n, cap(p.alerts)); cap(rows) < n {
+		rows = make([]components.Row, 0, size)
+	}
+	if size := max(n, cap(p.alerts)) * alertCells; cap(p.cells) < n*alertCells {
+		// The old cells become garbage before the new ones are made.
+		clear(rows[:cap(rows)])
+		p.cells = nil
+		p.cells = make([]string, size)
+	}
+	cells := p.cells[:cap(p.cells)]
 	for _, i := range p.order {
 		if r := &p.alerts[i]; p.status.keeps(r.status) && p.inScope(r) {
 			k := len(rows) * alertCells
 			rows = append(rows, p.row(i, now, cells[k:k+alertCells:k+alertCells]))
 		}
 	}
+	// Rows and cells no longer shown hold nothing.
+	clear(rows[len(rows):cap(rows)])
+	clear(cells[len(rows)*alertCells:])
 	p.table.SetRows(rows)
 	p.selectWanted()
 	if p.filter == "" && len(rows) > 5000 {
 		// Build the table's lowercase filter text now, on the refresh,
 		// rather than on the next `/` keystroke (25 ms at 100k rows).
-		p.table.SetFilter("\x00")
-		p.table.SetFilter("")
+		p.table.PrepareFilter()
 	}
 }
 

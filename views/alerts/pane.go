@@ -71,8 +71,9 @@ type Pane struct {
 	fixedLoc  *time.Location // the zone of the records' CREATED cells
 	intern    map[string]string
 	places    map[[3]string]*place
-	ages      map[string]string // AGE cells, one string per value
-	pass      *pass             // the full pass under way, nil between passes
+	ages      map[time.Duration]string // AGE cells by ageKey, one string per value
+	cells     []string                 // the table rows' cells, rewritten by each rebuild
+	pass      *pass                    // the full pass under way, nil between passes
 	passSeq   views.Seq
 	mark      uint32
 	refreshes int  // incremental refreshes since the last full pass
