@@ -123,7 +123,8 @@ func BenchmarkAccessLogPoll(b *testing.B) {
 }
 
 // BenchmarkAccessLogFrame renders one frame of a full 50,000-line buffer
-// (following, with a search highlighted, and wrapped). Target: under 2 ms.
+// (following, with a search highlighted, and wrapped). Target: under 2 ms a
+// frame, read from ns/op (a benchmark reports; it does not fail on time).
 func BenchmarkAccessLogFrame(b *testing.B) {
 	s := benchStream{base: time.Date(2025, 6, 1, 8, 0, 0, 0, time.UTC)}
 	for _, mode := range []string{"following", "search", "wrap"} {
@@ -143,9 +144,6 @@ func BenchmarkAccessLogFrame(b *testing.B) {
 			b.ResetTimer()
 			for range b.N {
 				_ = p.View()
-			}
-			if per := b.Elapsed() / time.Duration(b.N); per > 2*time.Millisecond {
-				b.Errorf("a frame took %s, want under 2ms", per)
 			}
 		})
 	}

@@ -209,7 +209,4 @@ func BenchmarkAlertsFilter100k(b *testing.B) {
 	// ResetTimer drops reported metrics, so they are reported here.
 	b.ReportMetric(heapMB, "MB-heap-100k")
 	b.ReportMetric(firstMS, "ms-first-keystroke")
-	if per := b.Elapsed() / time.Duration(b.N); b.N >= 10 && per > 16*time.Millisecond {
-		b.Errorf("a filter keystroke took %v per frame, over the 16ms budget", per)
-	}
 }
