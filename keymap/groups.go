@@ -69,7 +69,15 @@ type KeyMap struct {
 	Dialog     Dialog
 	// panes are the pane scopes in tab order, each with its actions.
 	panes []Pane
+	// version counts the changes made through the methods (Apply,
+	// Disable, Enable, Gate), so a reader may cache what it read.
+	version uint64
 }
+
+// Version changes whenever a method changes an action (overrides applied,
+// an action disabled or enabled, the gate run): what was read from the
+// keymap at one version holds until the next.
+func (km *KeyMap) Version() uint64 { return km.version }
 
 // Default returns a fresh KeyMap with the built-in shared bindings and the
 // given panes' actions, in tab order; pane i gets the jump key i+1 (up to

@@ -16,6 +16,7 @@ func (km *KeyMap) Disable(name, reason string) error {
 	}
 	a.DisabledReason = reason
 	a.Binding.SetEnabled(false)
+	km.version++
 	return nil
 }
 
@@ -27,6 +28,7 @@ func (km *KeyMap) Enable(name string) error {
 	}
 	a.DisabledReason = ""
 	a.Binding.SetEnabled(true)
+	km.version++
 	return nil
 }
 
@@ -34,6 +36,7 @@ func (km *KeyMap) Enable(name string) error {
 // by asking allowed, typically a wrapper over the gate's role check and
 // read-only mode. Local actions are left alone.
 func (km *KeyMap) Gate(allowed func(a Action) (ok bool, reason string)) {
+	km.version++
 	for _, s := range km.AllScopes() {
 		for _, a := range km.scopeActions(s) {
 			if a.Op == "" {

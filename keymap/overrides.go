@@ -40,7 +40,9 @@ func (km *KeyMap) Apply(overrides map[string][]string) error {
 	if len(errs) > 0 {
 		return fmt.Errorf("key bindings: %w", errors.Join(errs...))
 	}
+	v := km.version
 	*km = *next
+	km.version = v + 1
 	return nil
 }
 

@@ -189,6 +189,21 @@ var actionType = reflect.TypeOf(keymap.Action{})
 // its `keys` tag, separated by spaces. A name the keymap lacks gives a zero Action (it matches no key);
 // MissingKeys finds those in a test.
 func KeysOf[K any](km *keymap.KeyMap, id ID) K {
+	type key struct {
+		t  reflect.Type
+		id ID
+	}
+	type read struct {
+		km   *keymap.KeyMap
+		ver  uint64
+		keys K
+	}
+	ck := key{reflect.TypeFor[K](), id}
+	if r, ok := keysCache.Load(ck); ok {
+		if r := r.(read); r.km == km && km != nil && r.ver == km.Version() {
+			return r.keys // panes ask on every frame: no reflection then
+		}
+	}
 	var k K
 	v := reflect.ValueOf(&k).Elem()
 	for i, f := range keyFields[K](id) {
@@ -200,8 +215,15 @@ func KeysOf[K any](km *keymap.KeyMap, id ID) K {
 			field.Set(reflect.ValueOf(Lookup(km, name)))
 		}
 	}
+	if km != nil {
+		keysCache.Store(ck, read{km: km, ver: km.Version(), keys: k})
+	}
 	return k
 }
+
+// keysCache holds KeysOf's last answer per keys type and pane, with the
+// keymap and its version it was read from.
+var keysCache sync.Map
 
 // keyFields are the action names of K's fields, by field index (nil for a
 // field that is not an action).

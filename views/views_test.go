@@ -116,4 +116,12 @@ func TestKeysOfFillsFieldsAndMissingKeysFindsMisspellings(t *testing.T) {
 	assert.Empty(t, MissingKeys[good](reg))
 	assert.Equal(t, []string{"demo.cutover"}, MissingKeys[bad](reg), "a field whose name differs in case names no action")
 	assert.Zero(t, KeysOf[bad](km, reg.ID).Cutover.Name, "and matches no key")
+
+	// Read again after a change, or from another keymap: never a stale copy.
+	require.True(t, KeysOf[good](km, reg.ID).CutOver.Enabled())
+	require.NoError(t, km.Disable("demo.cutOver", "not now"))
+	assert.False(t, KeysOf[good](km, reg.ID).CutOver.Enabled(), "the change is seen")
+	other := Registry{reg}.Keymap()
+	assert.True(t, KeysOf[good](other, reg.ID).CutOver.Enabled(), "another keymap is read as it is")
+	assert.False(t, KeysOf[good](km, reg.ID).CutOver.Enabled())
 }
