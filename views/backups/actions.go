@@ -96,7 +96,7 @@ func (p *Pane) refusedHere(k keys, name string) string {
 		needs[k.Delete.Name] = viewSnapshots
 	}
 	if v, ok := needs[name]; ok && p.view != v {
-		return "in the " + v.title() + " view"
+		return "only in the " + v.title() + " view (" + k.ViewKeys[v].Help().Key + ")"
 	}
 	return ""
 }

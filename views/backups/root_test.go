@@ -37,7 +37,7 @@ func TestBucketsViewFooterAndHelp(t *testing.T) {
 	assert.Contains(t, s, "delete bucket (!)")
 	assert.Contains(t, s, "new export bucket")
 	assert.NotContains(t, s, "delete snapshot")
-	assert.Contains(t, s, "cancel restore (!) — in the Restores view", "help greys what this view refuses, with the reason")
-	assert.Contains(t, s, "export snapshot — in the Snapshots view")
+	assert.Contains(t, s, "cancel restore (!) — only in the Restores view (J)", "help greys what this view refuses, with the reason")
+	assert.Contains(t, s, "export snapshot — only in the Snapshots view (S)")
 	viewstest.Golden(t, "backups/root_buckets_help_120x40", s)
 }
