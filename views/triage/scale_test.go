@@ -67,6 +67,24 @@ func TestScale200Projects(t *testing.T) {
 		wg.Add(1)
 		go func() { defer wg.Done(); msgs <- cmd() }()
 	}
+	// deliver does what the program would with a Cmd's message: runs a
+	// batch's Cmds, a sequence's request (its last Cmd), or updates the pane.
+	deliver := func(msg tea.Msg) {
+		switch m := msg.(type) {
+		case nil:
+		case tea.BatchMsg:
+			for _, c := range m {
+				run(c)
+			}
+		default:
+			if v := reflect.ValueOf(msg); v.Kind() == reflect.Slice {
+				run(v.Index(v.Len() - 1).Interface().(tea.Cmd))
+				return
+			}
+			_, cmd := p.Update(msg)
+			run(cmd)
+		}
+	}
 	run(p.SetVisible(true))
 	var firstAlerts, complete time.Duration
 	var peak uint64
@@ -79,19 +97,7 @@ func TestScale200Projects(t *testing.T) {
 		case <-time.After(3 * time.Minute):
 			t.Fatalf("the board did not complete: %s", p.coverage())
 		}
-		switch m := msg.(type) {
-		case tea.BatchMsg:
-			for _, c := range m {
-				run(c)
-			}
-			continue
-		}
-		if v := reflect.ValueOf(msg); v.Kind() == reflect.Slice { // a tea.Sequence: its last Cmd is the request
-			run(v.Index(v.Len() - 1).Interface().(tea.Cmd))
-			continue
-		}
-		_, cmd := p.Update(msg)
-		run(cmd)
+		deliver(msg)
 		if firstAlerts == 0 && len(p.alerts) > 0 {
 			firstAlerts = time.Since(start)
 		}
@@ -109,21 +115,7 @@ func TestScale200Projects(t *testing.T) {
 		for {
 			select {
 			case msg := <-msgs:
-				if b, ok := msg.(tea.BatchMsg); ok {
-					for _, c := range b {
-						run(c)
-					}
-					continue
-				}
-				if msg == nil {
-					continue
-				}
-				if v := reflect.ValueOf(msg); v.Kind() == reflect.Slice { // a tea.Sequence: its last Cmd is the request
-					run(v.Index(v.Len() - 1).Interface().(tea.Cmd))
-					continue
-				}
-				_, next := p.Update(msg)
-				run(next)
+				deliver(msg)
 			case <-time.After(2 * time.Second):
 				if p.pending[keyAlerts]+p.pending[keyRest]+p.pending[keyAuth] == 0 {
 					return
