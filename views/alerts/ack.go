@@ -321,14 +321,12 @@ func (p *Pane) verifyAcks(b ackBatch) tea.Cmd {
 			if !o.Unknown {
 				continue
 			}
-			// The read-back is retried a few times: under faults the check
-			// itself may lose its answer, and the write is never resent.
-			a, ok, err := views.VerifyRetrying(ctx, func(ctx context.Context) (*apiclient.Alert, bool, error) {
-				return client.Alerts().VerifyAcknowledge(ctx, gid, o.ID, b.req)
-			})
+			// A read: the client retries it (under faults the check itself
+			// may lose its answer); the write is never resent.
+			a, ok, err := client.Alerts().VerifyAcknowledge(ctx, gid, o.ID, b.req)
 			switch {
 			case err != nil:
-				b.outcomes[i].Err = fmt.Errorf("sent - outcome still unknown (%v); esc, then r shows what the server holds", errText(err))
+				b.outcomes[i].Err = views.OutcomeStillUnknown(errText(err))
 				b.outcomes[i].Unsettled = true
 			case ok:
 				b.outcomes[i].Alert, b.outcomes[i].Err, b.outcomes[i].Verified = a, nil, true

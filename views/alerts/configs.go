@@ -238,9 +238,7 @@ func (p *Pane) sendConfig(key, id string, c apiclient.AlertConfig) tea.Cmd {
 func (p *Pane) verifyConfig(key string, lost lostConfig) tea.Cmd {
 	client := p.Ctx.Client
 	return views.Get(&p.Base, key, p.writeSeq.Next(), "checking what the server holds", func(ctx context.Context) (configWritten, error) {
-		found, ok, err := views.VerifyRetrying(ctx, func(ctx context.Context) (*apiclient.AlertConfig, bool, error) {
-			return client.AlertConfigs().VerifyCreate(ctx, lost.groupID, lost.cfg, lost.sent)
-		})
+		found, ok, err := client.AlertConfigs().VerifyCreate(ctx, lost.groupID, lost.cfg, lost.sent)
 		lost.checked, lost.err = true, err
 		if ok && err == nil {
 			lost.found = found
@@ -268,7 +266,7 @@ func (p *Pane) lostConfigDone(key string, lost *lostConfig) tea.Cmd {
 		return tea.Batch(append(cmds, views.Toast(what+": "+views.OutcomeChecking, false), p.verifyConfig(key, *lost))...)
 	case lost.err != nil:
 		p.cfgCreating = cfgUnsettled
-		return fail(views.OutcomeStillUnknown(errors.New(errText(lost.err))))
+		return fail(views.OutcomeStillUnknown(errText(lost.err)))
 	case lost.found == nil:
 		p.cfgCreating = 0
 		return fail(errors.New(views.NotCreated))

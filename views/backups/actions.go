@@ -319,11 +319,11 @@ func (p *Pane) writeVerified(form, task string, fn func(ctx context.Context) (wr
 // read itself fails, and answers with the verified outcome.
 func (p *Pane) verifyWrite(res writeResult) tea.Cmd {
 	return views.Get(&p.Base, keyWrite, p.seq.Next(), "checking what the server holds", func(ctx context.Context) (writeResult, error) {
-		r, applied, err := views.VerifyRetrying(ctx, func(ctx context.Context) (writeResult, bool, error) { return res.Verify(ctx, res.Sent) })
+		r, applied, err := res.Verify(ctx, res.Sent)
 		r.Form = res.Form
 		switch {
 		case err != nil:
-			return r, fmt.Errorf("sent - outcome still unknown (%s); esc, then r shows what the server holds", errText(err))
+			return r, views.OutcomeStillUnknown(errText(err))
 		case !applied:
 			return r, errors.New("sent - verified: not applied (nothing changed on the server)")
 		}

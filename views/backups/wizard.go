@@ -518,9 +518,7 @@ func (p *Pane) verifyRestore(sent time.Time) tea.Cmd {
 		if rt != routeCluster {
 			return unknown(restoreUnknown{N: n, Sent: sent, Still: true, Err: "this kind of restore cannot be read back by what was sent"})
 		}
-		j, ok, err := views.VerifyRetrying(ctx, func(ctx context.Context) (*apiclient.RestoreJob, bool, error) {
-			return client.Backups().VerifyCreateRestoreJob(ctx, gid, src.Name, req, sent)
-		})
+		j, ok, err := client.Backups().VerifyCreateRestoreJob(ctx, gid, src.Name, req, sent)
 		switch {
 		case err != nil:
 			return unknown(restoreUnknown{N: n, Sent: sent, Still: true, Err: errText(err)})

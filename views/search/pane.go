@@ -716,9 +716,7 @@ type lostCreate struct {
 func (p *Pane) verifyCreate(res sent) tea.Cmd {
 	client, lost := p.Ctx.Client, *res.Lost
 	return views.Get(&p.Base, keyCreate, p.seq.Next(), "checking what the server holds", func(ctx context.Context) (sent, error) {
-		ix, ok, err := views.VerifyRetrying(ctx, func(ctx context.Context) (*apiclient.SearchIndex, bool, error) {
-			return client.Search().VerifyCreateIndex(ctx, lost.GroupID, res.Session.Cluster, lost.Req)
-		})
+		ix, ok, err := client.Search().VerifyCreateIndex(ctx, lost.GroupID, res.Session.Cluster, lost.Req)
 		lost.Checked, lost.Err = true, err
 		out := sent{Session: res.Session, Lost: &lost}
 		if ok && err == nil {
@@ -742,7 +740,7 @@ func (p *Pane) lostDone(res sent) tea.Cmd {
 	switch {
 	case lost.Err != nil:
 		p.creating[s.key()] = createUnsettled
-		p.notice = what + ": " + views.OutcomeStillUnknown(errors.New(errorLine(lost.Err))).Error()
+		p.notice = what + ": " + views.OutcomeStillUnknown(errorLine(lost.Err)).Error()
 		p.layout()
 		return tea.Batch(views.Toast(p.notice, true), p.load(""))
 	case res.Index == nil:

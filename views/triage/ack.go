@@ -196,12 +196,10 @@ func (p *Pane) submitAck(msg views.ActionMsg) tea.Cmd {
 				if _, unknown := apiclient.AsOutcomeUnknown(err); unknown {
 					// Never sent again: read back what the server holds.
 					o.unknown = true
-					got, ok, verr := views.VerifyRetrying(ctx, func(ctx context.Context) (*apiclient.Alert, bool, error) {
-						return client.Alerts().VerifyAcknowledge(ctx, it.GroupID, it.ItemID, req)
-					})
+					got, ok, verr := client.Alerts().VerifyAcknowledge(ctx, it.GroupID, it.ItemID, req)
 					switch {
 					case verr != nil:
-						o.err = fmt.Errorf("sent - outcome unknown (%v); r shows what the server holds", verr)
+						o.err = views.OutcomeStillUnknown(errText(verr))
 					case ok:
 						o.alert, o.err = got, nil
 					default:
