@@ -99,11 +99,19 @@ func (p *Pane) action(msg views.ActionMsg) tea.Cmd {
 
 // ready says why nothing can be changed yet, or "".
 func (p *Pane) ready(what string) string {
+	if why := p.notReady(); why != "" {
+		return what + ": " + why
+	}
+	return ""
+}
+
+// notReady says why nothing can be changed yet, or "".
+func (p *Pane) notReady() string {
 	switch {
 	case p.Ctx.GroupID == "":
-		return what + ": no project selected"
+		return "no project selected"
 	case !p.loaded:
-		return what + ": settings are still loading"
+		return "settings are still loading"
 	}
 	return ""
 }

@@ -84,15 +84,16 @@ func (p *Pane) Actions() []keymap.Action {
 	}
 	acts := slices.Clone(p.Ctx.Keys.Scope(ID.Scope()))
 	r, onRow := p.row()
+	notReady := p.notReady()
 	for i, a := range acts {
 		switch a.Name {
 		case actAuditing, actEditFilter, actCustomDNS, actNewRole:
-			if why := p.ready(""); why != "" {
-				acts[i] = a.Disabled(strings.TrimPrefix(why, ": "))
+			if notReady != "" {
+				acts[i] = a.Disabled(notReady)
 			}
 		case actAuthorize, actDeauthorize:
-			if why := p.ready(""); why != "" {
-				acts[i] = a.Disabled(strings.TrimPrefix(why, ": "))
+			if notReady != "" {
+				acts[i] = a.Disabled(notReady)
 			} else if !onRow || r.role == nil {
 				acts[i] = a.Disabled("on an access role: select one (R)")
 			}

@@ -275,9 +275,6 @@ func (p *Pane) poll() tea.Cmd {
 }
 
 func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
-	if _, ok := msg.(views.RefreshMsg); ok {
-		p.restTick = map[string]int{} // r reads everything again
-	}
 	kit, done := p.Handle(msg, p.poll)
 	if done {
 		return p, kit
