@@ -306,7 +306,7 @@ func (c *Client) Do(ctx context.Context, opID string, r Request, out any) (*Resp
 				err = &DecodeError{Op: op.ID, Status: res.StatusCode, Err: err}
 			}
 		}
-		wait, retry := c.shouldRetry(op, attempt, schedule.NextBackOff(), err)
+		wait, retry := c.shouldRetry(op, attempt, retriesFor(ctx, c.retries), schedule.NextBackOff(), err)
 		if retry && c.retryIf != nil && !c.retryIf(err) {
 			retry = false
 		}
@@ -419,11 +419,30 @@ func decode(op catalog.Op, data []byte, envelope bool, out any) error {
 	return nil
 }
 
+// retriesKey carries WithRetries' allowance in a context.
+type retriesKey struct{}
+
+// WithRetries lets the calls made with ctx retry an idempotent read up to n
+// times instead of the client's MaxRetries (writes keep their rule): for a
+// read that matters more than a poll, such as the read-back that settles a
+// write whose answer was lost.
+func WithRetries(ctx context.Context, n int) context.Context {
+	return context.WithValue(ctx, retriesKey{}, n)
+}
+
+// retriesFor is ctx's retry allowance, else the client's.
+func retriesFor(ctx context.Context, client int) int {
+	if n, ok := ctx.Value(retriesKey{}).(int); ok {
+		return n
+	}
+	return client
+}
+
 // shouldRetry decides whether to try again and how long to wait first.
 // Idempotent reads are retried on transport errors, 5xx, 429 and malformed
 // bodies. Writes are retried only when the request never left this machine.
-func (c *Client) shouldRetry(op catalog.Op, attempt int, wait time.Duration, err error) (time.Duration, bool) {
-	if err == nil || attempt > c.retries {
+func (c *Client) shouldRetry(op catalog.Op, attempt, retries int, wait time.Duration, err error) (time.Duration, bool) {
+	if err == nil || attempt > retries {
 		return 0, false
 	}
 	var te *TransportError

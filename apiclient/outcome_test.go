@@ -313,3 +313,45 @@ func TestNowFollowsTheServersClock(t *testing.T) {
 		apiclient.AcknowledgeRequest{AcknowledgedUntil: &local})
 	assert.True(t, errors.As(err, new(*apiclient.Error)), "our clock's hour is the server's past: %v", err)
 }
+
+// A read-back retries more than a poll: against a server whose next five
+// answers to GET the alert are truncated, a plain Get (MaxRetries 3) fails
+// and VerifyAcknowledge, allowed VerifyRetries, settles it; WithRetries
+// narrows it again.
+func TestVerifyRetriesMoreThanAPoll(t *testing.T) {
+	sim, err := apisim.New(apisim.Options{})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = sim.Close() })
+	var truncate atomic.Int64
+	h := sim.Handler()
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet && r.Header.Get("Authorization") != "" && truncate.Add(-1) >= 0 {
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write([]byte(`{"id": "`))
+			return
+		}
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(ts.Close)
+	c, err := apiclient.New(apiclient.Options{BaseURL: ts.URL, Auth: apiclient.DigestAuth("org-owner", "org-owner-secret"),
+		Backoff: time.Millisecond})
+	require.NoError(t, err)
+	ctx := context.Background()
+	page, err := c.Alerts().List(ctx, apisim.DemoPaymentsID, apiclient.AlertListOptions{ListOptions: apiclient.ListOptions{ItemsPerPage: 1}})
+	require.NoError(t, err)
+	id := page.Results[0].ID
+
+	truncate.Store(5)
+	_, err = c.Alerts().Get(ctx, apisim.DemoPaymentsID, id)
+	var de *apiclient.DecodeError
+	require.ErrorAs(t, err, &de, "four tries, all truncated")
+
+	truncate.Store(5)
+	a, _, err := c.Alerts().VerifyAcknowledge(ctx, apisim.DemoPaymentsID, id, apiclient.AcknowledgeRequest{})
+	require.NoError(t, err, "the sixth try is read")
+	assert.Equal(t, id, a.ID)
+
+	truncate.Store(5)
+	_, _, err = c.Alerts().VerifyAcknowledge(apiclient.WithRetries(ctx, 1), apisim.DemoPaymentsID, id, apiclient.AcknowledgeRequest{})
+	require.ErrorAs(t, err, &de, "the caller's allowance wins")
+}

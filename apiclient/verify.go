@@ -15,6 +15,22 @@ import (
 // so an older look-alike does not count. An error means the check itself
 // failed and the outcome is still unknown.
 
+// VerifyRetries is how often a Verify* read is retried while it fails
+// (transport errors, 5xx, 429, malformed bodies), unless the caller's
+// context says otherwise (WithRetries): more than a poll's MaxRetries,
+// because the check is what stands between a lost answer and a user who
+// would otherwise submit again. Under 30% malformed answers, seven tries
+// all fail once in 4,600 checks.
+const VerifyRetries = 6
+
+// verifying is ctx with VerifyRetries, unless it carries its own allowance.
+func verifying(ctx context.Context) context.Context {
+	if _, ok := ctx.Value(retriesKey{}).(int); ok {
+		return ctx
+	}
+	return WithRetries(ctx, VerifyRetries)
+}
+
 // dateSlack absorbs the Date header's whole seconds and a server that
 // stores times to the second.
 const dateSlack = time.Second
@@ -26,6 +42,7 @@ func createdSince(created, sent time.Time) bool {
 // VerifyAcknowledge reads the alert back and reports whether it carries the
 // acknowledgement (or its removal) that req asked for.
 func (s AlertsService) VerifyAcknowledge(ctx context.Context, groupID, alertID string, req AcknowledgeRequest) (*Alert, bool, error) {
+	ctx = verifying(ctx)
 	a, err := s.Get(ctx, groupID, alertID)
 	if err != nil {
 		return nil, false, fmt.Errorf("verify acknowledge: %w", err)
@@ -51,6 +68,7 @@ func AckHolds(a Alert, req AcknowledgeRequest, now time.Time) bool {
 // VerifyTakeSnapshot looks for the on-demand snapshot req asked for, taken
 // since sent; the newest match is returned.
 func (s BackupsService) VerifyTakeSnapshot(ctx context.Context, groupID, clusterName string, req TakeSnapshotRequest, sent time.Time) (*Snapshot, bool, error) {
+	ctx = verifying(ctx)
 	all, err := s.AllSnapshots(ctx, groupID, clusterName)
 	if err != nil {
 		return nil, false, fmt.Errorf("verify snapshot: %w", err)
@@ -68,6 +86,7 @@ func (s BackupsService) VerifyTakeSnapshot(ctx context.Context, groupID, cluster
 // VerifyCreateRestoreJob looks for a restore job of clusterName's backups
 // with every field req sent that had not finished before sent.
 func (s BackupsService) VerifyCreateRestoreJob(ctx context.Context, groupID, clusterName string, req RestoreRequest, sent time.Time) (*RestoreJob, bool, error) {
+	ctx = verifying(ctx)
 	all, err := s.AllRestoreJobs(ctx, groupID, clusterName)
 	if err != nil {
 		return nil, false, fmt.Errorf("verify restore: %w", err)
@@ -87,6 +106,7 @@ func (s BackupsService) VerifyCreateRestoreJob(ctx context.Context, groupID, clu
 // VerifyCreateExportJob looks for the export of req's snapshot to req's
 // bucket created since sent.
 func (s BackupsService) VerifyCreateExportJob(ctx context.Context, groupID, clusterName string, req ExportJobRequest, sent time.Time) (*ExportJob, bool, error) {
+	ctx = verifying(ctx)
 	all, err := getAll[ExportJob](ctx, s.c, "listBackupExportJobs", Request{Params: clusterParams(groupID, clusterName)})
 	if err != nil {
 		return nil, false, fmt.Errorf("verify export: %w", err)
@@ -110,6 +130,7 @@ func labelsOrNil(l []Label) []Label {
 // VerifyCreateIndex reads the index back by its name (unique within its
 // collection) and reports whether it exists with the type sent.
 func (s SearchService) VerifyCreateIndex(ctx context.Context, groupID, clusterName string, req SearchIndexCreateRequest) (*SearchIndex, bool, error) {
+	ctx = verifying(ctx)
 	idx, err := s.GetByName(ctx, groupID, clusterName, req.Database, req.CollectionName, req.Name)
 	if IsNotFound(err) {
 		return nil, false, nil
@@ -127,6 +148,7 @@ func (s SearchService) VerifyCreateIndex(ctx context.Context, groupID, clusterNa
 // matchers, notifications (kind and where each goes) and enabled flag
 // created since sent.
 func (s AlertConfigsService) VerifyCreate(ctx context.Context, groupID string, cfg AlertConfig, sent time.Time) (*AlertConfig, bool, error) {
+	ctx = verifying(ctx)
 	all, err := s.ListAll(ctx, groupID)
 	if err != nil {
 		return nil, false, fmt.Errorf("verify alert configuration: %w", err)

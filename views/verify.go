@@ -5,9 +5,9 @@ import "fmt"
 // A write whose request left but whose answer was lost or unreadable comes
 // back as an *apiclient.OutcomeUnknownError. It is never sent again: the
 // pane keeps its submit disabled, says OutcomeChecking, reads the resource
-// back with the client's Verify* helper (a read: the client retries it on
-// transport errors, 5xx, 429 and malformed bodies), and reports the
-// verified outcome (for a create: VerifiedCreated or NotCreated; a
+// back with the client's Verify* helper (a read the client retries on
+// transport errors, 5xx, 429 and malformed bodies, apiclient.VerifyRetries
+// times), and reports the verified outcome (for a create: VerifiedCreated or NotCreated; a
 // read-back that failed too: OutcomeStillUnknown).
 
 // OutcomeChecking is what the screen says while a lost answer is checked.
