@@ -51,28 +51,14 @@ type opLiteral struct {
 // that is a catalog operation id, with the function that holds it.
 func opLiterals(t *testing.T) []opLiteral {
 	t.Helper()
-	files, err := filepath.Glob("*.go")
-	require.NoError(t, err)
-	fset := token.NewFileSet()
+	fset, files := parsePackage(t)
 	var out []opLiteral
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, name, nil, 0)
-		require.NoError(t, err, name)
+	for _, f := range files {
 		for _, d := range f.Decls {
 			fn, ok := d.(*ast.FuncDecl)
 			if !ok || fn.Body == nil {
-				ast.Inspect(d, func(n ast.Node) bool {
-					if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING {
-						if s, err := strconv.Unquote(lit.Value); err == nil {
-							if op, ok := catalog.Get(s); ok {
-								out = append(out, opLiteral{op: op, method: "(package level)", pos: fset.Position(lit.Pos())})
-							}
-						}
-					}
-					return true
+				eachOpLiteral(d, func(op catalog.Op, pos token.Pos) {
+					out = append(out, opLiteral{op: op, method: "(package level)", pos: fset.Position(pos)})
 				})
 				continue
 			}
@@ -87,23 +73,49 @@ func opLiterals(t *testing.T) []opLiteral {
 					}
 				}
 			}
-			ast.Inspect(fn.Body, func(n ast.Node) bool {
-				lit, ok := n.(*ast.BasicLit)
-				if !ok || lit.Kind != token.STRING {
-					return true
-				}
-				s, err := strconv.Unquote(lit.Value)
-				if err != nil {
-					return true
-				}
-				if op, ok := catalog.Get(s); ok {
-					out = append(out, opLiteral{op: op, receiver: recv, method: fn.Name.Name, pos: fset.Position(lit.Pos())})
-				}
-				return true
+			eachOpLiteral(fn.Body, func(op catalog.Op, pos token.Pos) {
+				out = append(out, opLiteral{op: op, receiver: recv, method: fn.Name.Name, pos: fset.Position(pos)})
 			})
 		}
 	}
 	return out
+}
+
+// parsePackage parses the package's non-test files.
+func parsePackage(t *testing.T) (*token.FileSet, []*ast.File) {
+	t.Helper()
+	names, err := filepath.Glob("*.go")
+	require.NoError(t, err)
+	fset := token.NewFileSet()
+	var files []*ast.File
+	for _, name := range names {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		require.NoError(t, err, name)
+		files = append(files, f)
+	}
+	return fset, files
+}
+
+// eachOpLiteral calls found for every string literal under n that is a
+// catalog operation id.
+func eachOpLiteral(n ast.Node, found func(op catalog.Op, pos token.Pos)) {
+	ast.Inspect(n, func(n ast.Node) bool {
+		lit, ok := n.(*ast.BasicLit)
+		if !ok || lit.Kind != token.STRING {
+			return true
+		}
+		s, err := strconv.Unquote(lit.Value)
+		if err != nil {
+			return true
+		}
+		if op, ok := catalog.Get(s); ok {
+			found(op, lit.Pos())
+		}
+		return true
+	})
 }
 
 // TestServicesCallOnlyTheirArea: a service's methods name only operations of
@@ -140,16 +152,9 @@ func TestServicesCallOnlyTheirArea(t *testing.T) {
 // TestEveryServiceHasAnArea: each *Service type of the package is in
 // serviceAreas, and the map names no service that does not exist.
 func TestEveryServiceHasAnArea(t *testing.T) {
-	files, err := filepath.Glob("*.go")
-	require.NoError(t, err)
-	fset := token.NewFileSet()
+	_, files := parsePackage(t)
 	var found []string
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, name, nil, 0)
-		require.NoError(t, err, name)
+	for _, f := range files {
 		for _, d := range f.Decls {
 			g, ok := d.(*ast.GenDecl)
 			if !ok || g.Tok != token.TYPE {
