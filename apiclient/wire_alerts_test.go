@@ -54,9 +54,8 @@ func alertCases() map[string]wireCase {
 		assert.False(t, *cfg.Notifications[2].SMSEnabled)
 	}
 	checkConfigPage := func(t *testing.T, v any) {
-		p := as[*Page[AlertConfig]](t, v)
-		require.Len(t, p.Results, 1)
-		checkConfig(t, &p.Results[0])
+		r := results[AlertConfig](t, v, 1)
+		checkConfig(t, &r[0])
 	}
 	newConfig := AlertConfig{
 		ID: "ignored-read-only", Enabled: true, EventTypeName: "HOST_DOWN",
@@ -74,10 +73,9 @@ func alertCases() map[string]wireCase {
 			},
 			check: func(t *testing.T, v any) {
 				checkAlertPage(t, v)
-				p := as[*Page[Alert]](t, v)
-				require.Len(t, p.Results, 2)
-				assert.Equal(t, AlertClosed, p.Results[1].Status)
-				require.NotNil(t, p.Results[1].Resolved)
+				r := results[Alert](t, v, 2)
+				assert.Equal(t, AlertClosed, r[1].Status)
+				require.NotNil(t, r[1].Resolved)
 			},
 		},
 		"getAlert": {

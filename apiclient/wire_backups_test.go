@@ -149,11 +149,7 @@ func backupCases() map[string]wireCase {
 			call: func(ctx context.Context, c *Client) (any, error) {
 				return c.Backups().ShardedSnapshots(ctx, wGroup, "Cluster0")
 			},
-			check: func(t *testing.T, v any) {
-				p := as[*Page[ShardedSnapshot]](t, v)
-				require.Len(t, p.Results, 1)
-				checkSharded(t, p.Results[0])
-			},
+			check: func(t *testing.T, v any) { checkSharded(t, results[ShardedSnapshot](t, v, 1)[0]) },
 		},
 		"getShardedClusterBackup": {
 			path: cl + "/snapshots/shardedCluster/" + wSnapshot,
@@ -185,11 +181,7 @@ func backupCases() map[string]wireCase {
 			call: func(ctx context.Context, c *Client) (any, error) {
 				return c.Backups().ServerlessSnapshots(ctx, wGroup, "serverless-1", wirePage)
 			},
-			check: func(t *testing.T, v any) {
-				p := as[*Page[ServerlessSnapshot]](t, v)
-				require.Len(t, p.Results, 1)
-				checkServerlessSnap(t, p.Results[0])
-			},
+			check: func(t *testing.T, v any) { checkServerlessSnap(t, results[ServerlessSnapshot](t, v, 1)[0]) },
 		},
 		"getServerlessBackup": {
 			path: sl + "/snapshots/" + wSnapshot,
@@ -204,11 +196,10 @@ func backupCases() map[string]wireCase {
 				return c.Backups().FlexSnapshots(ctx, wGroup, "flex-dev", wirePage)
 			},
 			check: func(t *testing.T, v any) {
-				p := as[*Page[FlexSnapshot]](t, v)
-				require.Len(t, p.Results, 1)
-				assert.Equal(t, FlexRunning, p.Results[0].Status)
-				assert.False(t, p.Results[0].Done())
-				assert.Equal(t, "8.0.4", p.Results[0].MongoDBVersion)
+				r := results[FlexSnapshot](t, v, 1)
+				assert.Equal(t, FlexRunning, r[0].Status)
+				assert.False(t, r[0].Done())
+				assert.Equal(t, "8.0.4", r[0].MongoDBVersion)
 			},
 		},
 		"getFlexBackup": {
@@ -240,10 +231,9 @@ func backupCases() map[string]wireCase {
 				return c.Backups().FlexRestoreJobs(ctx, wGroup, "flex-dev", wirePage)
 			},
 			check: func(t *testing.T, v any) {
-				p := as[*Page[FlexRestoreJob]](t, v)
-				require.Len(t, p.Results, 1)
-				checkFlexRestore(t, p.Results[0])
-				assert.Equal(t, FlexQueued, p.Results[0].Status)
+				r := results[FlexRestoreJob](t, v, 1)
+				checkFlexRestore(t, r[0])
+				assert.Equal(t, FlexQueued, r[0].Status)
 			},
 		},
 		"createFlexBackupRestoreJob": {
@@ -276,11 +266,10 @@ func backupCases() map[string]wireCase {
 				return c.Backups().RestoreJobs(ctx, wGroup, "Cluster0", wirePage)
 			},
 			check: func(t *testing.T, v any) {
-				p := as[*Page[RestoreJob]](t, v)
-				require.Len(t, p.Results, 2)
-				checkRestore(t, p.Results[0])
-				assert.Equal(t, RestoreRunning, p.Results[0].State())
-				dl := p.Results[1]
+				r := results[RestoreJob](t, v, 2)
+				checkRestore(t, r[0])
+				assert.Equal(t, RestoreRunning, r[0].State())
+				dl := r[1]
 				assert.Equal(t, RestoreDownloadReady, dl.State())
 				assert.Equal(t, "vpce-0abc123", dl.PrivateDownloadDeliveryURLs[0].EndpointID)
 				assert.Equal(t, "atlas-xyz-shard-0", dl.Components[0].ReplicaSetName)
@@ -318,10 +307,9 @@ func backupCases() map[string]wireCase {
 				return c.Backups().ServerlessRestoreJobs(ctx, wGroup, "serverless-1", wirePage)
 			},
 			check: func(t *testing.T, v any) {
-				p := as[*Page[RestoreJob]](t, v)
-				require.Len(t, p.Results, 1)
-				assert.Equal(t, RestoreFailed, p.Results[0].State())
-				assert.EqualValues(t, 1740808800, p.Results[0].PointInTimeUTCSeconds)
+				r := results[RestoreJob](t, v, 1)
+				assert.Equal(t, RestoreFailed, r[0].State())
+				assert.EqualValues(t, 1740808800, r[0].PointInTimeUTCSeconds)
 			},
 		},
 		"createServerlessBackupRestoreJob": {
@@ -392,10 +380,9 @@ func backupCases() map[string]wireCase {
 				return c.Backups().ExportBuckets(ctx, wGroup, wirePage)
 			},
 			check: func(t *testing.T, v any) {
-				p := as[*Page[ExportBucket]](t, v)
-				require.Len(t, p.Results, 2)
-				checkBucket(t, p.Results[0])
-				az := p.Results[1]
+				r := results[ExportBucket](t, v, 2)
+				checkBucket(t, r[0])
+				az := r[1]
 				assert.Equal(t, ProviderAzure, az.CloudProvider)
 				assert.Equal(t, "https://acmeexports.blob.core.windows.net", az.ServiceURL)
 				assert.Equal(t, wRole, az.RoleID)
@@ -427,9 +414,7 @@ func backupCases() map[string]wireCase {
 				return c.Backups().ExportJobs(ctx, wGroup, "Cluster0", wirePage)
 			},
 			check: func(t *testing.T, v any) {
-				p := as[*Page[ExportJob]](t, v)
-				require.Len(t, p.Results, 1)
-				j := p.Results[0]
+				j := results[ExportJob](t, v, 1)[0]
 				checkJob(t, j)
 				assert.Equal(t, ExportInProgress, j.State)
 				assert.False(t, j.Done())

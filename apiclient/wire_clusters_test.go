@@ -25,9 +25,8 @@ func clusterCases() map[string]wireCase {
 				return c.Clusters().List(ctx, wGroup, ClusterListOptions{IncludeDeletedWithRetainedBackups: true, ListOptions: wirePage})
 			},
 			check: func(t *testing.T, v any) {
-				p := as[*Page[Cluster]](t, v)
-				require.Len(t, p.Results, 2)
-				dedicated, tenant := p.Results[0], p.Results[1]
+				r := results[Cluster](t, v, 2)
+				dedicated, tenant := r[0], r[1]
 				assert.Equal(t, "Cluster0", dedicated.Name)
 				assert.Equal(t, "M30", dedicated.InstanceSize())
 				assert.False(t, dedicated.Tenant())
@@ -59,11 +58,10 @@ func clusterCases() map[string]wireCase {
 				return c.Clusters().ForAllProjects(ctx, wirePage)
 			},
 			check: func(t *testing.T, v any) {
-				p := as[*Page[OrgGroupClusters]](t, v)
-				require.Len(t, p.Results, 1)
-				assert.Equal(t, "Acme Ops", p.Results[0].OrgName)
-				require.Len(t, p.Results[0].Clusters, 1)
-				cs := p.Results[0].Clusters[0]
+				r := results[OrgGroupClusters](t, v, 1)
+				assert.Equal(t, "Acme Ops", r[0].OrgName)
+				require.Len(t, r[0].Clusters, 1)
+				cs := r[0].Clusters[0]
 				assert.Equal(t, "REPLICA_SET", cs.Type)
 				assert.Equal(t, "available", cs.Availability)
 				assert.Equal(t, 2, cs.AlertCount)
@@ -76,9 +74,7 @@ func clusterCases() map[string]wireCase {
 				return c.Clusters().Flex(ctx, wGroup, wirePage)
 			},
 			check: func(t *testing.T, v any) {
-				p := as[*Page[FlexCluster]](t, v)
-				require.Len(t, p.Results, 1)
-				f := p.Results[0]
+				f := results[FlexCluster](t, v, 1)[0]
 				assert.Equal(t, "flex-dev", f.Name)
 				assert.Equal(t, "FLEX", f.ProviderSettings.ProviderName)
 				assert.Equal(t, "AWS", f.ProviderSettings.BackingProviderName)
@@ -92,9 +88,7 @@ func clusterCases() map[string]wireCase {
 				return c.Clusters().Serverless(ctx, wGroup, wirePage)
 			},
 			check: func(t *testing.T, v any) {
-				p := as[*Page[ServerlessInstance]](t, v)
-				require.Len(t, p.Results, 1)
-				s := p.Results[0]
+				s := results[ServerlessInstance](t, v, 1)[0]
 				assert.Equal(t, "serverless-1", s.Name)
 				assert.Equal(t, "SERVERLESS", s.ProviderSettings.ProviderName)
 				assert.True(t, s.ServerlessBackupOptions.ServerlessContinuousBackupEnabled)
@@ -106,9 +100,8 @@ func clusterCases() map[string]wireCase {
 				return c.Clusters().Processes(ctx, wGroup, wirePage)
 			},
 			check: func(t *testing.T, v any) {
-				p := as[*Page[Process]](t, v)
-				require.Len(t, p.Results, 2)
-				pr := p.Results[0]
+				r := results[Process](t, v, 2)
+				pr := r[0]
 				assert.Equal(t, wHost+":27017", pr.ID)
 				assert.Equal(t, wHost, pr.Hostname)
 				assert.Equal(t, 27017, pr.Port)
@@ -116,7 +109,7 @@ func clusterCases() map[string]wireCase {
 				assert.Equal(t, "atlas-xyz-shard-0", pr.ReplicaSetName)
 				assert.Equal(t, wHost, pr.UserAlias)
 				assert.Equal(t, pr.ID, pr.HostPort())
-				assert.Equal(t, ProcessSecondary, p.Results[1].TypeName)
+				assert.Equal(t, ProcessSecondary, r[1].TypeName)
 			},
 		},
 		"legacyListClusters": {
@@ -124,11 +117,7 @@ func clusterCases() map[string]wireCase {
 			call: func(ctx context.Context, c *Client) (any, error) {
 				return c.Clusters().LegacyList(ctx, wGroup, wirePage)
 			},
-			check: func(t *testing.T, v any) {
-				p := as[*Page[LegacyCluster]](t, v)
-				require.Len(t, p.Results, 1)
-				checkLegacyCluster(t, p.Results[0])
-			},
+			check: func(t *testing.T, v any) { checkLegacyCluster(t, results[LegacyCluster](t, v, 1)[0]) },
 		},
 		"legacyGetCluster": {
 			path: g + "/clusters/Cluster0",

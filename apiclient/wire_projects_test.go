@@ -47,30 +47,21 @@ func projectCases() map[string]wireCase {
 				return c.Projects().Orgs(ctx, NameListOptions{Name: "Acme", ListOptions: wirePage})
 			},
 			check: func(t *testing.T, v any) {
-				p := as[*Page[Organization]](t, v)
-				require.Len(t, p.Results, 2)
-				assert.Equal(t, wOrg, p.Results[0].ID)
-				assert.Equal(t, "Acme Sandbox", p.Results[1].Name)
-				assert.False(t, p.Results[0].IsDeleted)
+				r := results[Organization](t, v, 2)
+				assert.Equal(t, wOrg, r[0].ID)
+				assert.Equal(t, "Acme Sandbox", r[1].Name)
+				assert.False(t, r[0].IsDeleted)
 			},
 		},
 		"listProjects": {
 			path: "/groups", query: pagedQuery(),
-			call: func(ctx context.Context, c *Client) (any, error) { return c.Projects().List(ctx, wirePage) },
-			check: func(t *testing.T, v any) {
-				p := as[*Page[Project]](t, v)
-				require.Len(t, p.Results, 1)
-				checkProject(t, p.Results[0])
-			},
+			call:  func(ctx context.Context, c *Client) (any, error) { return c.Projects().List(ctx, wirePage) },
+			check: func(t *testing.T, v any) { checkProject(t, results[Project](t, v, 1)[0]) },
 		},
 		"legacyListProjects": {
 			path: "/groups", query: pagedQuery(),
-			call: func(ctx context.Context, c *Client) (any, error) { return c.Projects().LegacyList(ctx, wirePage) },
-			check: func(t *testing.T, v any) {
-				p := as[*Page[Project]](t, v)
-				require.Len(t, p.Results, 1)
-				checkProject(t, p.Results[0])
-			},
+			call:  func(ctx context.Context, c *Client) (any, error) { return c.Projects().LegacyList(ctx, wirePage) },
+			check: func(t *testing.T, v any) { checkProject(t, results[Project](t, v, 1)[0]) },
 		},
 		"getProject": {
 			path: g,
@@ -87,10 +78,9 @@ func projectCases() map[string]wireCase {
 				return c.Projects().OrgProjects(ctx, wOrg, NameListOptions{Name: "payments", ListOptions: wirePage})
 			},
 			check: func(t *testing.T, v any) {
-				p := as[*Page[Project]](t, v)
-				require.Len(t, p.Results, 2)
-				checkProject(t, p.Results[0])
-				assert.Equal(t, "payments-staging", p.Results[1].Name)
+				r := results[Project](t, v, 2)
+				checkProject(t, r[0])
+				assert.Equal(t, "payments-staging", r[1].Name)
 			},
 		},
 		"getServiceAccount": {

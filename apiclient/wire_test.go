@@ -72,6 +72,14 @@ func as[T any](t *testing.T, v any) T {
 	return out
 }
 
+// results asserts that v is a page of n results and returns them.
+func results[T any](t *testing.T, v any, n int) []T {
+	t.Helper()
+	p := as[*Page[T]](t, v)
+	require.Len(t, p.Results, n)
+	return p.Results
+}
+
 func ptr[T any](v T) *T { return &v }
 
 func ts(s string) time.Time {
