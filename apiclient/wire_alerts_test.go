@@ -65,6 +65,21 @@ func alertCases() map[string]wireCase {
 	newConfigJSON := `{"enabled":true,"eventTypeName":"HOST_DOWN",
 		"matchers":[{"fieldName":"HOSTNAME","operator":"STARTS_WITH","value":"cluster0"}],
 		"notifications":[{"typeName":"EMAIL","delayMin":0,"intervalMin":60,"emailAddress":"oncall@example.com"}]}`
+	getAlert := wireCase{
+		path:  g + "/alerts/" + wAlert,
+		call:  func(ctx context.Context, c *Client) (any, error) { return c.Alerts().Get(ctx, wGroup, wAlert) },
+		check: checkAlert,
+	}
+	acknowledgeAlert := wireCase{
+		path: g + "/alerts/" + wAlert,
+		body: `{"acknowledgedUntil":"2125-03-01T10:00:00Z","acknowledgementComment":"looking into it"}`,
+		call: func(ctx context.Context, c *Client) (any, error) {
+			return c.Alerts().Acknowledge(ctx, wGroup, wAlert, AcknowledgeRequest{
+				AcknowledgedUntil: AckForever(ts("2025-03-01T10:00:00Z")), AcknowledgementComment: "looking into it",
+			})
+		},
+		check: checkAcked,
+	}
 	return map[string]wireCase{
 		"listAlerts": {
 			path: g + "/alerts", query: pagedQuery("status", "OPEN"),
@@ -78,21 +93,8 @@ func alertCases() map[string]wireCase {
 				require.NotNil(t, r[1].Resolved)
 			},
 		},
-		"getAlert": {
-			path:  g + "/alerts/" + wAlert,
-			call:  func(ctx context.Context, c *Client) (any, error) { return c.Alerts().Get(ctx, wGroup, wAlert) },
-			check: checkAlert,
-		},
-		"acknowledgeAlert": {
-			path: g + "/alerts/" + wAlert,
-			body: `{"acknowledgedUntil":"2125-03-01T10:00:00Z","acknowledgementComment":"looking into it"}`,
-			call: func(ctx context.Context, c *Client) (any, error) {
-				return c.Alerts().Acknowledge(ctx, wGroup, wAlert, AcknowledgeRequest{
-					AcknowledgedUntil: AckForever(ts("2025-03-01T10:00:00Z")), AcknowledgementComment: "looking into it",
-				})
-			},
-			check: checkAcked,
-		},
+		"getAlert":         getAlert,
+		"acknowledgeAlert": acknowledgeAlert,
 		"listAlertsByAlertConfigurationId": {
 			path: g + "/alertConfigs/" + wConfig + "/alerts", query: pagedQuery(),
 			call: func(ctx context.Context, c *Client) (any, error) {
@@ -110,19 +112,12 @@ func alertCases() map[string]wireCase {
 				assert.NotEmpty(t, as[*Page[Alert]](t, v).Results[0].Links, "v1.0 bodies carry links")
 			},
 		},
-		"legacyGetAlert": {
-			path:  g + "/alerts/" + wAlert,
-			call:  func(ctx context.Context, c *Client) (any, error) { return c.Alerts().LegacyGet(ctx, wGroup, wAlert) },
-			check: checkAlert,
-		},
-		"legacyAcknowledgeAlert": {
-			path: g + "/alerts/" + wAlert,
-			body: `{"acknowledgedUntil":"2125-03-01T10:00:00Z","acknowledgementComment":"looking into it"}`,
-			call: func(ctx context.Context, c *Client) (any, error) {
-				return c.Alerts().LegacyAcknowledge(ctx, wGroup, wAlert, ptr(ts("2125-03-01T10:00:00Z")), "looking into it")
-			},
-			check: checkAcked,
-		},
+		"legacyGetAlert": getAlert.via(func(ctx context.Context, c *Client) (any, error) {
+			return c.Alerts().LegacyGet(ctx, wGroup, wAlert)
+		}),
+		"legacyAcknowledgeAlert": acknowledgeAlert.via(func(ctx context.Context, c *Client) (any, error) {
+			return c.Alerts().LegacyAcknowledge(ctx, wGroup, wAlert, ptr(ts("2125-03-01T10:00:00Z")), "looking into it")
+		}),
 		"listAlertConfigurations": {
 			path: g + "/alertConfigs", query: pagedQuery(),
 			call: func(ctx context.Context, c *Client) (any, error) {

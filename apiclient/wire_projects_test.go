@@ -20,6 +20,11 @@ func projectCases() map[string]wireCase {
 		assert.Equal(t, ts("2023-06-12T14:03:11Z"), p.Created)
 		assert.Equal(t, []Tag{{Key: "env", Value: "prod"}}, p.Tags)
 	}
+	listProjects := wireCase{
+		path: "/groups", query: pagedQuery(),
+		call:  func(ctx context.Context, c *Client) (any, error) { return c.Projects().List(ctx, wirePage) },
+		check: func(t *testing.T, v any) { checkProject(t, results[Project](t, v, 1)[0]) },
+	}
 	return map[string]wireCase{
 		"getSystemStatus": {
 			path: "",
@@ -53,16 +58,10 @@ func projectCases() map[string]wireCase {
 				assert.False(t, r[0].IsDeleted)
 			},
 		},
-		"listProjects": {
-			path: "/groups", query: pagedQuery(),
-			call:  func(ctx context.Context, c *Client) (any, error) { return c.Projects().List(ctx, wirePage) },
-			check: func(t *testing.T, v any) { checkProject(t, results[Project](t, v, 1)[0]) },
-		},
-		"legacyListProjects": {
-			path: "/groups", query: pagedQuery(),
-			call:  func(ctx context.Context, c *Client) (any, error) { return c.Projects().LegacyList(ctx, wirePage) },
-			check: func(t *testing.T, v any) { checkProject(t, results[Project](t, v, 1)[0]) },
-		},
+		"listProjects": listProjects,
+		"legacyListProjects": listProjects.via(func(ctx context.Context, c *Client) (any, error) {
+			return c.Projects().LegacyList(ctx, wirePage)
+		}),
 		"getProject": {
 			path: g,
 			call: func(ctx context.Context, c *Client) (any, error) { return c.Projects().Get(ctx, wGroup) },

@@ -65,6 +65,13 @@ type wireCase struct {
 	check func(t *testing.T, got any)
 }
 
+// via is tc reached through another call: the same exchange on the wire and
+// the same answer, as a legacy operation and its current twin share them.
+func (tc wireCase) via(call func(ctx context.Context, c *Client) (any, error)) wireCase {
+	tc.call = call
+	return tc
+}
+
 func as[T any](t *testing.T, v any) T {
 	t.Helper()
 	out, ok := v.(T)
