@@ -165,6 +165,16 @@ func (d *digestServer) expireNonce() {
 	d.mu.Unlock()
 }
 
+// digestClient is a client signing as pub with privateKey, against a
+// digestServer that lives until the test ends.
+func digestClient(t *testing.T, privateKey string) (*Client, *digestServer) {
+	t.Helper()
+	d := &digestServer{}
+	srv := httptest.NewServer(d)
+	t.Cleanup(srv.Close)
+	return newTestClient(t, srv.URL, Options{Auth: DigestAuth("pub", privateKey)}), d
+}
+
 func parseDigest(h string) map[string]string {
 	out := map[string]string{}
 	for _, part := range strings.Split(strings.TrimPrefix(h, "Digest "), ",") {
@@ -179,10 +189,7 @@ func parseDigest(h string) map[string]string {
 func md5hex(s string) string { sum := md5.Sum([]byte(s)); return hex.EncodeToString(sum[:]) }
 
 func TestDigestCostsOneRoundTripAfterTheFirstChallenge(t *testing.T) {
-	d := &digestServer{}
-	srv := httptest.NewServer(d)
-	defer srv.Close()
-	c := newTestClient(t, srv.URL, Options{Auth: DigestAuth("pub", "priv")})
+	c, d := digestClient(t, "priv")
 	for i := 0; i < 10; i++ {
 		_, err := c.Do(context.Background(), "listAlerts", Request{Params: map[string]string{"groupId": testGroup}}, nil)
 		require.NoError(t, err)
@@ -192,10 +199,7 @@ func TestDigestCostsOneRoundTripAfterTheFirstChallenge(t *testing.T) {
 }
 
 func TestDigestRecoversFromAStaleNonce(t *testing.T) {
-	d := &digestServer{}
-	srv := httptest.NewServer(d)
-	defer srv.Close()
-	c := newTestClient(t, srv.URL, Options{Auth: DigestAuth("pub", "priv")})
+	c, d := digestClient(t, "priv")
 	ctx := context.Background()
 	req := Request{Params: map[string]string{"groupId": testGroup}}
 	_, err := c.Do(ctx, "listAlerts", req, nil)
@@ -207,10 +211,7 @@ func TestDigestRecoversFromAStaleNonce(t *testing.T) {
 }
 
 func TestDigestWrongKeyIsUnauthorized(t *testing.T) {
-	d := &digestServer{}
-	srv := httptest.NewServer(d)
-	defer srv.Close()
-	c := newTestClient(t, srv.URL, Options{Auth: DigestAuth("pub", "wrong")})
+	c, _ := digestClient(t, "wrong")
 	_, err := c.Do(context.Background(), "listAlerts", Request{Params: map[string]string{"groupId": testGroup}}, nil)
 	require.Error(t, err)
 	assert.True(t, IsUnauthorized(err), err)

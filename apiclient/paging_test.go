@@ -100,9 +100,17 @@ func realisticAlert(i int) Alert {
 
 func ptrTo[T any](v T) *T { return &v }
 
-func listAllAlerts(t testing.TB, url string, o AllOptions) []item {
-	c, err := New(Options{BaseURL: url})
+// pagedClient serves p until the test ends and returns a client of it.
+func pagedClient(t testing.TB, p *pagedServer) *Client {
+	t.Helper()
+	srv := httptest.NewServer(p)
+	t.Cleanup(srv.Close)
+	c, err := New(Options{BaseURL: srv.URL})
 	require.NoError(t, err)
+	return c
+}
+
+func listAllAlerts(t testing.TB, c *Client, o AllOptions) []item {
 	all, err := ListAll[item](context.Background(), c, "listAlerts", Request{Params: map[string]string{"groupId": testGroup}}, o)
 	require.NoError(t, err)
 	return all
@@ -124,9 +132,7 @@ func TestListAllFetchesEveryPageInOrder(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := &pagedServer{n: tc.n, noCount: tc.noCount, latency: time.Millisecond}
-			srv := httptest.NewServer(p)
-			defer srv.Close()
-			all := listAllAlerts(t, srv.URL, AllOptions{PerPage: 100, Concurrency: tc.conc})
+			all := listAllAlerts(t, pagedClient(t, p), AllOptions{PerPage: 100, Concurrency: tc.conc})
 			require.Len(t, all, tc.n)
 			for i, it := range all {
 				require.Equal(t, fmt.Sprintf("a%05d", i), it.ID)
@@ -138,9 +144,7 @@ func TestListAllFetchesEveryPageInOrder(t *testing.T) {
 
 func TestListAllBoundsConcurrency(t *testing.T) {
 	p := &pagedServer{n: 5000, latency: 5 * time.Millisecond}
-	srv := httptest.NewServer(p)
-	defer srv.Close()
-	all := listAllAlerts(t, srv.URL, AllOptions{PerPage: 100})
+	all := listAllAlerts(t, pagedClient(t, p), AllOptions{PerPage: 100})
 	assert.Len(t, all, 5000)
 	assert.Equal(t, int32(4), p.maxFlight.Load(), "default is 4 pages in flight")
 	assert.EqualValues(t, 50, p.requests.Load())
@@ -148,9 +152,7 @@ func TestListAllBoundsConcurrency(t *testing.T) {
 
 func TestListPageRejectsOutOfRangeOptionsLocally(t *testing.T) {
 	p := &pagedServer{n: 10}
-	srv := httptest.NewServer(p)
-	defer srv.Close()
-	c, _ := New(Options{BaseURL: srv.URL})
+	c := pagedClient(t, p)
 	_, _, err := ListPage[item](context.Background(), c, "listAlerts", Request{Params: map[string]string{"groupId": testGroup}, List: &ListOptions{ItemsPerPage: 501}})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "itemsPerPage")
@@ -159,9 +161,7 @@ func TestListPageRejectsOutOfRangeOptionsLocally(t *testing.T) {
 
 func TestIterateStopsWhenTheCallerBreaks(t *testing.T) {
 	p := &pagedServer{n: 1000}
-	srv := httptest.NewServer(p)
-	defer srv.Close()
-	c, _ := New(Options{BaseURL: srv.URL})
+	c := pagedClient(t, p)
 	seen := 0
 	for it, err := range Iterate[item](context.Background(), c, "listAlerts", Request{Params: map[string]string{"groupId": testGroup}}, 100) {
 		require.NoError(t, err)
@@ -181,10 +181,7 @@ func TestIterateStopsWhenTheCallerBreaks(t *testing.T) {
 // against page by page. Reported per full listing, with the bytes received.
 func BenchmarkListAllAlerts(b *testing.B) {
 	p := &pagedServer{n: 10000, latency: 20 * time.Millisecond, alerts: true}
-	srv := httptest.NewServer(p)
-	defer srv.Close()
-	c, err := New(Options{BaseURL: srv.URL})
-	require.NoError(b, err)
+	c := pagedClient(b, p)
 	for _, bc := range []struct {
 		name string
 		conc int
