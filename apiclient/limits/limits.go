@@ -48,12 +48,7 @@ func ItemsPerPage(n int) error {
 }
 
 // PageNum checks a page number: at least 1.
-func PageNum(n int) error {
-	if n < 1 {
-		return refuse("pageNum", "must be at least 1, got %d", n)
-	}
-	return nil
-}
+func PageNum(n int) error { return atLeastOne("pageNum", n) }
 
 // AckComment checks an acknowledgement comment: at most 200 characters.
 func AckComment(s string) error {
@@ -81,12 +76,7 @@ func NumPartitions(n int) error {
 }
 
 // RetentionInDays checks an on-demand snapshot's retention: at least 1.
-func RetentionInDays(n int) error {
-	if n < 1 {
-		return refuse("retentionInDays", "must be at least 1, got %d", n)
-	}
-	return nil
-}
+func RetentionInDays(n int) error { return atLeastOne("retentionInDays", n) }
 
 // OplogTs checks a restore's oplog timestamp: 2008-01-01 or later.
 func OplogTs(secs int64) error { return restoreTime("oplogTs", secs) }
@@ -102,9 +92,11 @@ func restoreTime(field string, secs int64) error {
 }
 
 // OplogInc checks a restore's oplog increment: at least 1.
-func OplogInc(n int64) error {
+func OplogInc(n int64) error { return atLeastOne("oplogInc", n) }
+
+func atLeastOne[N int | int64](field string, n N) error {
 	if n < 1 {
-		return refuse("oplogInc", "must be at least 1, got %d", n)
+		return refuse(field, "must be at least 1, got %d", n)
 	}
 	return nil
 }
