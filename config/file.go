@@ -154,37 +154,32 @@ func rootCause(err error) string {
 // when the type is wrong.
 
 func getString(f *tomlFile, t map[string]any, key, where string) (string, bool, error) {
-	v, ok := t[key]
-	if !ok {
-		return "", false, nil
-	}
-	s, ok := v.(string)
-	if !ok {
-		return "", false, &FileError{Path: f.path, Key: where + key, Msg: "must be a string"}
-	}
-	return s, true, nil
+	return getValue[string](f, t, key, where, "must be a string")
 }
 
-func getBool(f *tomlFile, t map[string]any, key, where string) (value, set bool, err error) {
-	v, ok := t[key]
-	if !ok {
-		return false, false, nil
+// getOptBool reads a boolean key, nil when the table lacks it.
+func getOptBool(f *tomlFile, t map[string]any, key, where string) (*bool, error) {
+	b, set, err := getValue[bool](f, t, key, where, "must be true or false")
+	if err != nil || !set {
+		return nil, err
 	}
-	b, ok := v.(bool)
-	if !ok {
-		return false, false, &FileError{Path: f.path, Key: where + key, Msg: "must be true or false"}
-	}
-	return b, true, nil
+	return &b, nil
 }
 
 func getInt(f *tomlFile, t map[string]any, key, where string) (int64, bool, error) {
+	return getValue[int64](f, t, key, where, "must be an integer")
+}
+
+// getValue reads key as a T; set is false when the table lacks it, and a
+// value of another type is an error with the message wrongType.
+func getValue[T any](f *tomlFile, t map[string]any, key, where, wrongType string) (value T, set bool, err error) {
 	v, ok := t[key]
 	if !ok {
-		return 0, false, nil
+		return value, false, nil
 	}
-	n, ok := v.(int64)
+	value, ok = v.(T)
 	if !ok {
-		return 0, false, &FileError{Path: f.path, Key: where + key, Msg: "must be an integer"}
+		return value, false, &FileError{Path: f.path, Key: where + key, Msg: wrongType}
 	}
-	return n, true, nil
+	return value, true, nil
 }

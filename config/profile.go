@@ -143,12 +143,9 @@ func readProfileLayer(f *tomlFile, name string, t map[string]any, strict bool) (
 	if !strict {
 		return l, nil
 	}
-	ro, set, err := getBool(f, t, keyReadOnly, where)
-	if err != nil {
+	var err error
+	if l.readOnly, err = getOptBool(f, t, keyReadOnly, where); err != nil {
 		return nil, err
-	}
-	if set {
-		l.readOnly = &ro
 	}
 	if l.triageOrgs, err = getNames(f, t, keyTriageOrgs, where); err != nil {
 		return nil, err
@@ -156,12 +153,8 @@ func readProfileLayer(f *tomlFile, name string, t map[string]any, strict bool) (
 	if l.triageProjects, err = getNames(f, t, keyTriageProjects, where); err != nil {
 		return nil, err
 	}
-	on, set, err := getBool(f, t, keyTriageAuthBursts, where)
-	if err != nil {
+	if l.authBursts, err = getOptBool(f, t, keyTriageAuthBursts, where); err != nil {
 		return nil, err
-	}
-	if set {
-		l.authBursts = &on
 	}
 	n, set, err := getInt(f, t, keyTriageAuthBurstMin, where)
 	if err != nil {
