@@ -94,13 +94,9 @@ func readSettings(f *tomlFile, panes Intervals) (settings, error) {
 // readKeys reads [keys]: action = "k" or action = ["k1", "k2"]. The keymap
 // package validates action and key names; this only checks the shape.
 func readKeys(f *tomlFile) (map[string][]string, error) {
-	raw, ok := f.root[keyKeys]
-	if !ok {
-		return nil, nil
-	}
-	t, ok := raw.(map[string]any)
-	if !ok {
-		return nil, &FileError{Path: f.path, Key: keyKeys, Msg: "must be a table: [keys]"}
+	t, ok, err := f.section(keyKeys)
+	if !ok || err != nil {
+		return nil, err
 	}
 	out := make(map[string][]string, len(t))
 	for action, v := range t {
@@ -131,13 +127,9 @@ func readKeys(f *tomlFile) (map[string][]string, error) {
 // readPoll reads [poll]: pane = "15s", for the panes given.
 func readPoll(f *tomlFile, panes Intervals) (Intervals, error) {
 	iv := maps.Clone(panes)
-	raw, ok := f.root[keyPoll]
-	if !ok {
-		return iv, nil
-	}
-	t, ok := raw.(map[string]any)
-	if !ok {
-		return iv, &FileError{Path: f.path, Key: keyPoll, Msg: "must be a table: [poll]"}
+	t, ok, err := f.section(keyPoll)
+	if !ok || err != nil {
+		return iv, err
 	}
 	names := sortedNames(panes)
 	for pane, v := range t {
@@ -159,4 +151,17 @@ func readPoll(f *tomlFile, panes Intervals) (Intervals, error) {
 		iv[pane] = d
 	}
 	return iv, nil
+}
+
+// section is the file's top-level table [name]; ok is false when the file
+// has none.
+func (f *tomlFile) section(name string) (t map[string]any, ok bool, err error) {
+	raw, ok := f.root[name]
+	if !ok {
+		return nil, false, nil
+	}
+	if t, ok = raw.(map[string]any); !ok {
+		return nil, false, &FileError{Path: f.path, Key: name, Msg: "must be a table: [" + name + "]"}
+	}
+	return t, true, nil
 }
