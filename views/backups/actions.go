@@ -323,7 +323,7 @@ func (p *Pane) verifyWrite(res writeResult) tea.Cmd {
 		r.Form = res.Form
 		switch {
 		case err != nil:
-			return r, views.OutcomeStillUnknown(errText(err))
+			return r, views.OutcomeStillUnknown(views.ErrText(err))
 		case !applied:
 			return r, errors.New("sent - verified: not applied (nothing changed on the server)")
 		}
@@ -349,7 +349,7 @@ func (p *Pane) writeResult(msg views.Result[writeResult]) tea.Cmd {
 	}
 	if msg.Err != nil {
 		if res.Form == "" {
-			cmds = append(cmds, views.Toast(errText(msg.Err), true))
+			cmds = append(cmds, views.Toast(views.ErrText(msg.Err), true))
 		}
 		return tea.Batch(cmds...)
 	}

@@ -318,7 +318,7 @@ func (p *Pane) scheduleText() string {
 	case d.Route != routeCluster:
 		return "Backup schedules are managed for dedicated clusters; " + p.cluster.Kind.String() + " deployments take daily snapshots on the service's own schedule."
 	case d.SchedErr != nil:
-		return "The schedule could not be read: " + errText(d.SchedErr)
+		return "The schedule could not be read: " + views.ErrText(d.SchedErr)
 	case d.Schedule == nil:
 		return "loading…"
 	}
@@ -396,7 +396,7 @@ func (p *Pane) complianceText() string {
 	d := p.data
 	switch {
 	case d.PolErr != nil:
-		return "The compliance policy could not be read: " + errText(d.PolErr)
+		return "The compliance policy could not be read: " + views.ErrText(d.PolErr)
 	case d.Policy == nil:
 		return "loading…"
 	case d.Policy.State == "" && d.Policy.AuthorizedEmail == "":
@@ -430,17 +430,6 @@ func (p *Pane) complianceText() string {
 	}
 	fmt.Fprintf(&b, "\n  Updated %s by %s\n", fmtTime(pol.UpdatedDate), components.Sanitize(pol.UpdatedUser))
 	return b.String()
-}
-
-func errText(err error) string {
-	if e, ok := apiclient.AsError(err); ok {
-		t := fmt.Sprintf("%d %s", e.Status, e.ErrorCode)
-		if e.Detail != "" {
-			t += ": " + e.Detail
-		}
-		return components.Sanitize(t)
-	}
-	return components.Sanitize(err.Error())
 }
 
 // chrome is the lines above and below the table: title, tabs, note, footer.
@@ -484,7 +473,7 @@ func (p *Pane) View() string {
 		case p.Ctx.GroupID == "":
 			return fit(th.Muted.Render("Backups · no project selected: pick one with the context picker"))
 		case p.clustersErr != nil:
-			head = "Backups · clusters could not be listed: " + errText(p.clustersErr)
+			head = "Backups · clusters could not be listed: " + views.ErrText(p.clustersErr)
 		case !p.loadedList:
 			head = "Backups · loading clusters…"
 		}
@@ -530,7 +519,7 @@ func (p *Pane) body() string {
 		case p.data.Route == routeNone:
 			return msgBox("Shared-tier (M0/M2/M5) clusters keep daily snapshots the API only serves one at a time by id (getSharedClusterBackup); there is nothing to list here.")
 		case p.data.SnapErr != nil:
-			return msgBox("Snapshots could not be listed: " + errText(p.data.SnapErr))
+			return msgBox("Snapshots could not be listed: " + views.ErrText(p.data.SnapErr))
 		case len(p.data.Snaps) == 0:
 			return msgBox("No snapshots yet. n takes an on-demand snapshot.")
 		}
@@ -540,7 +529,7 @@ func (p *Pane) body() string {
 		case p.data.Route == routeNone:
 			return msgBox("Restores of shared-tier clusters are not available through this API.")
 		case p.data.RestErr != nil:
-			return msgBox("Restore jobs could not be listed: " + errText(p.data.RestErr))
+			return msgBox("Restore jobs could not be listed: " + views.ErrText(p.data.RestErr))
 		case len(p.data.Restores) == 0:
 			return msgBox("No restore jobs. R on a completed snapshot starts one.")
 		}
@@ -550,7 +539,7 @@ func (p *Pane) body() string {
 		case p.data.Route != routeCluster:
 			return msgBox("Exports to a bucket are available for dedicated clusters only.")
 		case p.data.ExpErr != nil:
-			return msgBox("Export jobs could not be listed: " + errText(p.data.ExpErr))
+			return msgBox("Export jobs could not be listed: " + views.ErrText(p.data.ExpErr))
 		case len(p.data.Exports) == 0:
 			return msgBox("No export jobs. E on a completed snapshot exports it to a bucket.")
 		}
@@ -560,7 +549,7 @@ func (p *Pane) body() string {
 		case p.data.Route != routeCluster:
 			return msgBox("Export buckets are used by dedicated clusters only.")
 		case p.data.BuckErr != nil:
-			return msgBox("Export buckets could not be listed: " + errText(p.data.BuckErr))
+			return msgBox("Export buckets could not be listed: " + views.ErrText(p.data.BuckErr))
 		case len(p.data.Buckets) == 0:
 			return msgBox("No export buckets. b registers one.")
 		}

@@ -132,7 +132,7 @@ func (p *Pane) askAuditing() tea.Cmd {
 	}
 	a := p.snap.Audit
 	if a == nil {
-		return p.refuse("auditing: the configuration could not be read: " + errText(p.snap.AuditErr))
+		return p.refuse("auditing: the configuration could not be read: " + views.ErrText(p.snap.AuditErr))
 	}
 	if a.Enabled {
 		return p.confirm("Turn auditing off?",
@@ -153,7 +153,7 @@ func (p *Pane) askAuthSuccess() tea.Cmd {
 	}
 	a := p.snap.Audit
 	if a == nil {
-		return p.refuse("auditing: the configuration could not be read: " + errText(p.snap.AuditErr))
+		return p.refuse("auditing: the configuration could not be read: " + views.ErrText(p.snap.AuditErr))
 	}
 	if a.AuditAuthorizationSuccess {
 		return p.confirm("Stop recording successful authorizations?",
@@ -170,7 +170,7 @@ func (p *Pane) askDNS() tea.Cmd {
 	}
 	d := p.snap.DNS
 	if d == nil {
-		return p.refuse("custom DNS: the state could not be read: " + errText(p.snap.DNSErr))
+		return p.refuse("custom DNS: the state could not be read: " + views.ErrText(p.snap.DNSErr))
 	}
 	if d.Enabled {
 		return p.confirm("Turn custom DNS for AWS off?",

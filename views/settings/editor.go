@@ -33,7 +33,7 @@ func (p *Pane) edit() tea.Cmd {
 		return p.refuse(why)
 	}
 	if p.snap.Audit == nil {
-		return p.refuse("edit audit filter: the configuration could not be read: " + errText(p.snap.AuditErr))
+		return p.refuse("edit audit filter: the configuration could not be read: " + views.ErrText(p.snap.AuditErr))
 	}
 	text := p.draft
 	if text == "" {
