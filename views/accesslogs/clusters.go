@@ -3,9 +3,10 @@ package accesslogs
 import (
 	"context"
 	"fmt"
-	"github.com/charmbracelet/x/ansi"
 	"slices"
 	"strings"
+
+	"github.com/charmbracelet/x/ansi"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -157,7 +158,7 @@ func (p *Pane) clusterView() string {
 	}
 	switch {
 	case p.clustersErr != nil:
-		rows = append(rows, st.ErrorText.Render(cell(" clusters could not be listed: "+errorText(p.clustersErr)+"  (r retries)", p.W)))
+		rows = append(rows, st.ErrorText.Render(cell(" clusters could not be listed: "+views.ErrText(p.clustersErr)+"  (r retries)", p.W)))
 	case !p.clustersLoaded:
 		rows = append(rows, st.Muted.Render(cell(" loading clusters…", p.W)))
 	case len(p.clusters) == 0:

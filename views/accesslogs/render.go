@@ -7,9 +7,9 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
 	"github.com/dbadmin-tui/dbadmin-tui/keymap"
 	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
+	"github.com/dbadmin-tui/dbadmin-tui/views"
 )
 
 // Rows of the pane around the log body: title, summary, column header and
@@ -87,27 +87,15 @@ func (p *Pane) statusLine() string {
 	st := p.Ctx.Theme.Styles
 	switch {
 	case p.stopped != nil:
-		return st.ErrorText.Render(cell(" "+errorText(p.stopped)+"  (r retries)", p.W))
+		return st.ErrorText.Render(cell(" "+views.ErrText(p.stopped)+"  (r retries)", p.W))
 	case p.err != nil:
-		return st.ErrorText.Render(cell(fmt.Sprintf(" poll failed (%d in a row), retrying in %s: %s", p.failures, p.Interval(), errorText(p.err)), p.W))
+		return st.ErrorText.Render(cell(fmt.Sprintf(" poll failed (%d in a row), retrying in %s: %s", p.failures, p.Interval(), views.ErrText(p.err)), p.W))
 	case !p.loaded:
 		return st.Muted.Render(cell(" loading the last "+sinceText(p.since)+"…", p.W))
 	case p.summary == "":
 		return st.Muted.Render(cell(" no records yet", p.W))
 	}
 	return cell(" "+p.summary, p.W)
-}
-
-// errorText says what went wrong in one line, with the server's detail.
-func errorText(err error) string {
-	if ae, ok := apiclient.AsError(err); ok {
-		text := fmt.Sprintf("%d %s", ae.Status, ae.ErrorCode)
-		if ae.Detail != "" {
-			text += ": " + ae.Detail
-		}
-		return components.Sanitize(text)
-	}
-	return components.Sanitize(err.Error())
 }
 
 // indicatorLines is the indicator: one line, or, when it does not fit, its
@@ -310,7 +298,7 @@ func (p *Pane) hostRows(rows int) []string {
 	case p.hostsBusy:
 		out = append(out, st.Muted.Render(cell(" loading hosts…", p.W)))
 	case p.hostsErr != nil:
-		out = append(out, st.ErrorText.Render(cell(" hosts: "+errorText(p.hostsErr), p.W)))
+		out = append(out, st.ErrorText.Render(cell(" hosts: "+views.ErrText(p.hostsErr), p.W)))
 	case len(l.items) == 1:
 		out = append(out, st.Muted.Render(cell(" no hosts found for this cluster", p.W)))
 	}

@@ -326,7 +326,7 @@ func (p *Pane) verifyAcks(b ackBatch) tea.Cmd {
 			a, ok, err := client.Alerts().VerifyAcknowledge(ctx, gid, o.ID, b.req)
 			switch {
 			case err != nil:
-				b.outcomes[i].Err = views.OutcomeStillUnknown(errText(err))
+				b.outcomes[i].Err = views.OutcomeStillUnknown(views.ErrText(err))
 				b.outcomes[i].Unsettled = true
 			case ok:
 				b.outcomes[i].Alert, b.outcomes[i].Err, b.outcomes[i].Verified = a, nil, true
@@ -404,7 +404,7 @@ func (p *Pane) ackDone(msg views.Result[ackBatch]) tea.Cmd {
 	}
 	if len(ok) == 0 {
 		p.ackDraft = b.choice
-		return views.FormDone(ID, form, fmt.Errorf("none %s: %s", verb, errText(failed[0].Err)))
+		return views.FormDone(ID, form, fmt.Errorf("none %s: %s", verb, views.ErrText(failed[0].Err)))
 	}
 	done := views.FormDone(ID, form, nil)
 	// Several: a summary toast and a results view listing each alert. The
@@ -414,7 +414,7 @@ func (p *Pane) ackDone(msg views.Result[ackBatch]) tea.Cmd {
 	for _, o := range b.outcomes {
 		r := ackResult{id: o.ID, what: p.describe([]string{o.ID})}
 		if o.Err != nil {
-			r.failed, r.outcome = true, "✗ "+errText(o.Err)
+			r.failed, r.outcome = true, "✗ "+views.ErrText(o.Err)
 			p.table.ToggleMark(o.ID)
 		} else {
 			r.outcome = "✓ " + p.ackSummary(verb, *o.Alert)

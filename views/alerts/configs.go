@@ -266,7 +266,7 @@ func (p *Pane) lostConfigDone(key string, lost *lostConfig) tea.Cmd {
 		return tea.Batch(append(cmds, views.Toast(what+": "+views.OutcomeChecking, false), p.verifyConfig(key, *lost))...)
 	case lost.err != nil:
 		p.cfgCreating = cfgUnsettled
-		return fail(views.OutcomeStillUnknown(errText(lost.err)))
+		return fail(views.OutcomeStillUnknown(views.ErrText(lost.err)))
 	case lost.found == nil:
 		p.cfgCreating = 0
 		return fail(errors.New(views.NotCreated))
@@ -292,9 +292,9 @@ func (p *Pane) configWriteDone(msg views.Result[configWritten]) tea.Cmd {
 	}
 	if msg.Err != nil {
 		if msg.Key == "saveConfig" {
-			return tea.Batch(refuse("alert configuration not saved: " + errText(msg.Err) + "; your JSON is kept: press E or N to continue"))
+			return tea.Batch(refuse("alert configuration not saved: " + views.ErrText(msg.Err) + "; your JSON is kept: press E or N to continue"))
 		}
-		return refuse(msg.Key + " failed: " + errText(msg.Err))
+		return refuse(msg.Key + " failed: " + views.ErrText(msg.Err))
 	}
 	var text string
 	switch v := msg.Value; {

@@ -141,7 +141,7 @@ func (p *Pane) renderDetail() {
 	case p.detailLoading:
 		b.WriteString("loading the alert configuration…\n")
 	case p.detailErr != nil:
-		fmt.Fprintf(&b, "Could not read the alert configuration: %s\n", mdCell(errText(p.detailErr)))
+		fmt.Fprintf(&b, "Could not read the alert configuration: %s\n", mdCell(views.ErrText(p.detailErr)))
 	case len(p.detailConfigs) == 0:
 		b.WriteString("No configuration (it may have been deleted).\n")
 	}

@@ -1,14 +1,13 @@
 package alerts
 
 import (
-	"errors"
 	"fmt"
-	"net/url"
 	"strings"
 	"time"
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
 	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
+	"github.com/dbadmin-tui/dbadmin-tui/views"
 )
 
 // statusFilter is what `s` cycles: all (open on top), OPEN, TRACKING,
@@ -403,27 +402,9 @@ func (p *Pane) listHeader() string {
 		parts = append(parts, "sort: "+alertColumns()[col].Title+" "+dir)
 	}
 	if p.cfgErr != nil {
-		parts = append(parts, "severity by event type (configurations: "+errText(p.cfgErr)+")")
+		parts = append(parts, "severity by event type (configurations: "+views.ErrText(p.cfgErr)+")")
 	}
 	return strings.Join(parts, " · ")
-}
-
-func errText(err error) string {
-	if e, ok := apiclient.AsError(err); ok {
-		s := e.ErrorCode
-		if e.Detail != "" {
-			s += ": " + e.Detail
-		}
-		return components.Sanitize(s)
-	}
-	// A request that never got an answer: its cause without the URL and
-	// query, which would push the cause off the screen.
-	s := err.Error()
-	var ue *url.Error
-	if errors.As(err, &ue) && ue.Err != nil {
-		s = strings.Replace(s, ue.Error(), ue.Err.Error(), 1)
-	}
-	return components.Sanitize(s)
 }
 
 // selectWanted puts the cursor on the alert a jump asked for, once the

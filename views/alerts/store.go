@@ -469,7 +469,7 @@ func (p *Pane) staleText() string {
 	if p.err == nil {
 		return ""
 	}
-	s := "refresh failed: " + errText(p.err)
+	s := "refresh failed: " + views.ErrText(p.err)
 	if !p.freshAt.IsZero() {
 		s = "stale, data from " + components.Age(p.Ctx.Now().Sub(p.freshAt)) + " ago · " + s
 	}

@@ -6,6 +6,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
+	"github.com/dbadmin-tui/dbadmin-tui/views"
 )
 
 // View draws a header line (what is shown, counts, filter state) and the
@@ -19,7 +20,7 @@ func (p *Pane) View() string {
 	case p.Ctx.GroupID == "":
 		return p.fill(st.Muted.Render(" no project selected (press @ or :project)"))
 	case p.err != nil && !p.loaded:
-		return p.fill(st.ErrorText.Render(" could not load alerts: " + errText(p.err) + " (r retries)"))
+		return p.fill(st.ErrorText.Render(" could not load alerts: " + views.ErrText(p.err) + " (r retries)"))
 	case !p.loaded:
 		return p.fill(st.Muted.Render(" loading alerts…"))
 	}
@@ -46,7 +47,7 @@ func (p *Pane) View() string {
 	case modeConfigs:
 		header = fmt.Sprintf("Alert configurations · %d · enter details · t enable/disable · d delete · n/N new · e/E edit · c/esc alerts", len(p.cfgOrder))
 		if p.cfgErr != nil {
-			header += " · could not load: " + errText(p.cfgErr)
+			header += " · could not load: " + views.ErrText(p.cfgErr)
 		}
 		body = p.cfgTable.View()
 	case modeConfigDetail:

@@ -315,6 +315,25 @@ func (p *Pane) writeVerified(form, task string, fn func(ctx context.Context) (wr
 	})
 }
 
+// createVerified is writeVerified for a create answered with what it made:
+// send makes it, verify looks for it after a lost answer, made says what
+// was made, the same way for both.
+func createVerified[T any](p *Pane, form, task string, send func(context.Context) (*T, error), verify func(context.Context, time.Time) (*T, bool, error), made func(*T) writeResult) tea.Cmd {
+	return p.writeVerified(form, task, func(ctx context.Context) (writeResult, error) {
+		v, err := send(ctx)
+		if err != nil {
+			return writeResult{}, err
+		}
+		return made(v), nil
+	}, func(ctx context.Context, sent time.Time) (writeResult, bool, error) {
+		v, ok, err := verify(ctx, sent)
+		if !ok || err != nil {
+			return writeResult{}, false, err
+		}
+		return made(v), true, nil
+	})
+}
+
 // verifyWrite reads back a write whose answer was lost, a few times if the
 // read itself fails, and answers with the verified outcome.
 func (p *Pane) verifyWrite(res writeResult) tea.Cmd {
@@ -323,7 +342,7 @@ func (p *Pane) verifyWrite(res writeResult) tea.Cmd {
 		r.Form = res.Form
 		switch {
 		case err != nil:
-			return r, views.OutcomeStillUnknown(errText(err))
+			return r, views.OutcomeStillUnknown(views.ErrText(err))
 		case !applied:
 			return r, errors.New("sent - verified: not applied (nothing changed on the server)")
 		}
@@ -349,7 +368,7 @@ func (p *Pane) writeResult(msg views.Result[writeResult]) tea.Cmd {
 	}
 	if msg.Err != nil {
 		if res.Form == "" {
-			cmds = append(cmds, views.Toast(errText(msg.Err), true))
+			cmds = append(cmds, views.Toast(views.ErrText(msg.Err), true))
 		}
 		return tea.Batch(cmds...)
 	}
@@ -389,19 +408,12 @@ func (p *Pane) takeSnapshot(msg views.ActionMsg) tea.Cmd {
 		label := "snapshot " + short(s.ID) + " of " + cl.Name
 		return writeResult{Done: label + " " + string(s.Status), Watch: &watch{Kind: "snapshot", ID: s.ID, Cluster: cl, Label: label}}
 	}
-	return p.writeVerified(msg.Form, "taking a snapshot of "+cl.Name, func(ctx context.Context) (writeResult, error) {
-		s, err := client.Backups().TakeSnapshot(ctx, gid, cl.Name, req)
-		if err != nil {
-			return writeResult{}, err
-		}
-		return made(s), nil
-	}, func(ctx context.Context, sent time.Time) (writeResult, bool, error) {
-		s, ok, err := client.Backups().VerifyTakeSnapshot(ctx, gid, cl.Name, req, sent)
-		if !ok || err != nil {
-			return writeResult{}, false, err
-		}
-		return made(s), true, nil
-	})
+	b := client.Backups()
+	return createVerified(p, msg.Form, "taking a snapshot of "+cl.Name,
+		func(ctx context.Context) (*apiclient.Snapshot, error) { return b.TakeSnapshot(ctx, gid, cl.Name, req) },
+		func(ctx context.Context, sent time.Time) (*apiclient.Snapshot, bool, error) {
+			return b.VerifyTakeSnapshot(ctx, gid, cl.Name, req, sent)
+		}, made)
 }
 
 // --- expiration ---
@@ -559,19 +571,14 @@ func (p *Pane) export(msg views.ActionMsg) tea.Cmd {
 		label := "export of " + short(req.SnapshotID) + " to " + bucket.BucketName
 		return writeResult{Done: label + " " + string(j.State), Watch: &watch{Kind: "export", ID: j.ID, Cluster: cl, Label: label}}
 	}
-	return p.writeVerified(msg.Form, "exporting snapshot "+short(msg.Target), func(ctx context.Context) (writeResult, error) {
-		j, err := client.Backups().CreateExportJob(ctx, gid, cl.Name, req)
-		if err != nil {
-			return writeResult{}, err
-		}
-		return made(j), nil
-	}, func(ctx context.Context, sent time.Time) (writeResult, bool, error) {
-		j, ok, err := client.Backups().VerifyCreateExportJob(ctx, gid, cl.Name, req, sent)
-		if !ok || err != nil {
-			return writeResult{}, false, err
-		}
-		return made(j), true, nil
-	})
+	b := client.Backups()
+	return createVerified(p, msg.Form, "exporting snapshot "+short(msg.Target),
+		func(ctx context.Context) (*apiclient.ExportJob, error) {
+			return b.CreateExportJob(ctx, gid, cl.Name, req)
+		},
+		func(ctx context.Context, sent time.Time) (*apiclient.ExportJob, bool, error) {
+			return b.VerifyCreateExportJob(ctx, gid, cl.Name, req, sent)
+		}, made)
 }
 
 // --- buckets ---

@@ -318,7 +318,7 @@ func (p *Pane) scheduleText() string {
 	case d.Route != routeCluster:
 		return "Backup schedules are managed for dedicated clusters; " + p.cluster.Kind.String() + " deployments take daily snapshots on the service's own schedule."
 	case d.SchedErr != nil:
-		return "The schedule could not be read: " + errText(d.SchedErr)
+		return "The schedule could not be read: " + views.ErrText(d.SchedErr)
 	case d.Schedule == nil:
 		return "loading…"
 	}
@@ -396,7 +396,7 @@ func (p *Pane) complianceText() string {
 	d := p.data
 	switch {
 	case d.PolErr != nil:
-		return "The compliance policy could not be read: " + errText(d.PolErr)
+		return "The compliance policy could not be read: " + views.ErrText(d.PolErr)
 	case d.Policy == nil:
 		return "loading…"
 	case d.Policy.State == "" && d.Policy.AuthorizedEmail == "":
@@ -430,17 +430,6 @@ func (p *Pane) complianceText() string {
 	}
 	fmt.Fprintf(&b, "\n  Updated %s by %s\n", fmtTime(pol.UpdatedDate), components.Sanitize(pol.UpdatedUser))
 	return b.String()
-}
-
-func errText(err error) string {
-	if e, ok := apiclient.AsError(err); ok {
-		t := fmt.Sprintf("%d %s", e.Status, e.ErrorCode)
-		if e.Detail != "" {
-			t += ": " + e.Detail
-		}
-		return components.Sanitize(t)
-	}
-	return components.Sanitize(err.Error())
 }
 
 // chrome is the lines above and below the table: title, tabs, note, footer.
@@ -484,7 +473,7 @@ func (p *Pane) View() string {
 		case p.Ctx.GroupID == "":
 			return fit(th.Muted.Render("Backups · no project selected: pick one with the context picker"))
 		case p.clustersErr != nil:
-			head = "Backups · clusters could not be listed: " + errText(p.clustersErr)
+			head = "Backups · clusters could not be listed: " + views.ErrText(p.clustersErr)
 		case !p.loadedList:
 			head = "Backups · loading clusters…"
 		}
@@ -524,49 +513,51 @@ func (p *Pane) body() string {
 	if !p.loaded {
 		return msgBox("loading backups…")
 	}
+	// A list view tells, in this order: that the cluster's tier has no such
+	// list, that listing failed, that the list is empty; else its table.
+	var l struct {
+		unavailable, what, empty string
+		err                      error
+		n                        int
+		table                    *components.Table
+	}
 	switch p.view {
 	case viewSnapshots:
-		switch {
-		case p.data.Route == routeNone:
-			return msgBox("Shared-tier (M0/M2/M5) clusters keep daily snapshots the API only serves one at a time by id (getSharedClusterBackup); there is nothing to list here.")
-		case p.data.SnapErr != nil:
-			return msgBox("Snapshots could not be listed: " + errText(p.data.SnapErr))
-		case len(p.data.Snaps) == 0:
-			return msgBox("No snapshots yet. n takes an on-demand snapshot.")
+		if p.data.Route == routeNone {
+			l.unavailable = "Shared-tier (M0/M2/M5) clusters keep daily snapshots the API only serves one at a time by id (getSharedClusterBackup); there is nothing to list here."
 		}
-		return p.snaps.View()
+		l.what, l.err, l.n, l.table = "Snapshots", p.data.SnapErr, len(p.data.Snaps), &p.snaps
+		l.empty = "No snapshots yet. n takes an on-demand snapshot."
 	case viewRestores:
-		switch {
-		case p.data.Route == routeNone:
-			return msgBox("Restores of shared-tier clusters are not available through this API.")
-		case p.data.RestErr != nil:
-			return msgBox("Restore jobs could not be listed: " + errText(p.data.RestErr))
-		case len(p.data.Restores) == 0:
-			return msgBox("No restore jobs. R on a completed snapshot starts one.")
+		if p.data.Route == routeNone {
+			l.unavailable = "Restores of shared-tier clusters are not available through this API."
 		}
-		return p.restores.View()
+		l.what, l.err, l.n, l.table = "Restore jobs", p.data.RestErr, len(p.data.Restores), &p.restores
+		l.empty = "No restore jobs. R on a completed snapshot starts one."
 	case viewExports:
-		switch {
-		case p.data.Route != routeCluster:
-			return msgBox("Exports to a bucket are available for dedicated clusters only.")
-		case p.data.ExpErr != nil:
-			return msgBox("Export jobs could not be listed: " + errText(p.data.ExpErr))
-		case len(p.data.Exports) == 0:
-			return msgBox("No export jobs. E on a completed snapshot exports it to a bucket.")
+		if p.data.Route != routeCluster {
+			l.unavailable = "Exports to a bucket are available for dedicated clusters only."
 		}
-		return p.exports.View()
+		l.what, l.err, l.n, l.table = "Export jobs", p.data.ExpErr, len(p.data.Exports), &p.exports
+		l.empty = "No export jobs. E on a completed snapshot exports it to a bucket."
 	case viewBuckets:
-		switch {
-		case p.data.Route != routeCluster:
-			return msgBox("Export buckets are used by dedicated clusters only.")
-		case p.data.BuckErr != nil:
-			return msgBox("Export buckets could not be listed: " + errText(p.data.BuckErr))
-		case len(p.data.Buckets) == 0:
-			return msgBox("No export buckets. b registers one.")
+		if p.data.Route != routeCluster {
+			l.unavailable = "Export buckets are used by dedicated clusters only."
 		}
-		return p.buckets.View()
+		l.what, l.err, l.n, l.table = "Export buckets", p.data.BuckErr, len(p.data.Buckets), &p.buckets
+		l.empty = "No export buckets. b registers one."
+	default:
+		return p.detail.View()
 	}
-	return p.detail.View()
+	switch {
+	case l.unavailable != "":
+		return msgBox(l.unavailable)
+	case l.err != nil:
+		return msgBox(l.what + " could not be listed: " + views.ErrText(l.err))
+	case l.n == 0:
+		return msgBox(l.empty)
+	}
+	return l.table.View()
 }
 
 // footer says what the cursor is on and what the keys do here.

@@ -107,7 +107,7 @@ func (p *Pane) wizardResult(msg views.Result[wizardLoaded]) tea.Cmd {
 	if res.Step == "" {
 		if msg.Err != nil {
 			p.wizard = nil
-			return p.refuse("restore: projects could not be listed: " + errText(msg.Err))
+			return p.refuse("restore: projects could not be listed: " + views.ErrText(msg.Err))
 		}
 		wz.Projects = res.Projects
 		wz.Project = apiclient.Project{ID: p.Ctx.GroupID, Name: p.Ctx.ProjectName}
@@ -521,7 +521,7 @@ func (p *Pane) verifyRestore(sent time.Time) tea.Cmd {
 		j, ok, err := client.Backups().VerifyCreateRestoreJob(ctx, gid, src.Name, req, sent)
 		switch {
 		case err != nil:
-			return unknown(restoreUnknown{N: n, Sent: sent, Still: true, Err: errText(err)})
+			return unknown(restoreUnknown{N: n, Sent: sent, Still: true, Err: views.ErrText(err)})
 		case !ok:
 			return unknown(restoreUnknown{N: n, Sent: sent, NotApplied: true})
 		}
@@ -573,7 +573,7 @@ func (p *Pane) restoreAnswer(msg views.Result[restoreReply]) tea.Cmd {
 	if wz == nil || msg.Value.N != wz.n || msg.Err == nil {
 		return nil
 	}
-	wz.Err, wz.Sent = errText(msg.Err), false
+	wz.Err, wz.Sent = views.ErrText(msg.Err), false
 	toast := views.Toast("restore refused: "+wz.Err+" (fix it in the reopened step)", true)
 	if wz.Delivery == apiclient.DeliveryDownload && wz.Route == routeCluster {
 		return tea.Batch(toast, p.deliveryForm())

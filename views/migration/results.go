@@ -64,7 +64,7 @@ func (p *Pane) result(msg tea.Msg) (tea.Cmd, bool) {
 		return p.jobResult(msg), true
 	case views.Result[cutDone]:
 		if msg.Err != nil {
-			return p.say("cut-over failed: "+errText(msg.Err), true), true
+			return p.say("cut-over failed: "+views.ErrText(msg.Err), true), true
 		}
 		if p.job != nil {
 			now := p.Ctx.Now()
@@ -139,7 +139,7 @@ func (p *Pane) tokenResult(msg views.Result[tokenResult]) tea.Cmd {
 	r := msg.Value
 	if r.deleted {
 		if msg.Err != nil {
-			return p.say("delete link token failed: "+errText(msg.Err), true)
+			return p.say("delete link token failed: "+views.ErrText(msg.Err), true)
 		}
 		p.token = tokenState{deletedAt: p.Ctx.Now()}
 		// Nothing is linked any more: the source list empties.
@@ -173,7 +173,7 @@ func (p *Pane) startResult(msg views.Result[started]) tea.Cmd {
 		if err == nil {
 			err = fmt.Errorf("the service answered without a migration")
 		}
-		return p.say("start failed: "+errText(err), true)
+		return p.say("start failed: "+views.ErrText(err), true)
 	}
 	j := s.job
 	j.id = s.m.ID
@@ -212,18 +212,4 @@ func (p *Pane) jobResult(msg views.Result[*apiclient.LiveMigration]) tea.Cmd {
 		cmds = append(cmds, p.say("migration "+p.job.label()+" is ready for cut-over (C)", false))
 	}
 	return tea.Batch(append(cmds, p.Arm())...)
-}
-
-// errText is an error for one line: the API's errorCode and detail.
-func errText(err error) string {
-	if err == nil {
-		return ""
-	}
-	if e, ok := apiclient.AsError(err); ok {
-		if e.Detail != "" {
-			return components.Sanitize(e.ErrorCode + ": " + e.Detail)
-		}
-		return components.Sanitize(e.Error())
-	}
-	return components.Sanitize(err.Error())
 }

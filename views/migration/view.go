@@ -11,6 +11,7 @@ import (
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
 	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
+	"github.com/dbadmin-tui/dbadmin-tui/views"
 )
 
 func (p *Pane) View() string {
@@ -158,7 +159,7 @@ func (p *Pane) tokenView(w int) []string {
 	case !p.sourcesLoaded:
 		lines = append(lines, p.kv(w, "Linked sources", st.Muted.Render("loading…")))
 	case p.sourcesErr != nil:
-		lines = append(lines, p.kv(w, "Linked sources", st.ErrorText.Render(errText(p.sourcesErr))))
+		lines = append(lines, p.kv(w, "Linked sources", st.ErrorText.Render(views.ErrText(p.sourcesErr))))
 	default:
 		projects := map[string]bool{}
 		for _, r := range p.sources {
@@ -228,7 +229,7 @@ func (p *Pane) sourceView(w int) []string {
 	case !p.sourcesLoaded:
 		return append(lines, components.Truncate(" "+st.Muted.Render("loading available projects…"), w))
 	case p.sourcesErr != nil:
-		return append(lines, components.Truncate(" "+st.ErrorText.Render("could not list source projects: "+errText(p.sourcesErr)), w), components.Truncate(" r retries", w))
+		return append(lines, components.Truncate(" "+st.ErrorText.Render("could not list source projects: "+views.ErrText(p.sourcesErr)), w), components.Truncate(" r retries", w))
 	}
 	cols := []column{{"PROJECT", 18}, {"DEPLOYMENT", 14}, {"VERSION", 8}, {"SIZE", 9}, {"TOPOLOGY", 12}, {"TLS", 3}, {"MANAGED", 7}}
 	rows := make([][]string, len(p.sources))
@@ -257,7 +258,7 @@ func (p *Pane) destView(w int) []string {
 	case !p.clustersLoaded:
 		return append(lines, components.Truncate(" "+st.Muted.Render("loading clusters…"), w))
 	case p.clustersErr != nil:
-		return append(lines, components.Truncate(" "+st.ErrorText.Render("could not list clusters: "+errText(p.clustersErr)), w), components.Truncate(" r retries", w))
+		return append(lines, components.Truncate(" "+st.ErrorText.Render("could not list clusters: "+views.ErrText(p.clustersErr)), w), components.Truncate(" r retries", w))
 	}
 	cols := []column{{"CLUSTER", 20}, {"TYPE", 10}, {"TIER", 5}, {"VERSION", 8}, {"STATE", 9}}
 	rows := make([][]string, len(p.clusters))
@@ -387,7 +388,7 @@ func (p *Pane) progressView(w int) []string {
 		lines = append(lines, p.kv(w, "Skipped", s(strings.Join(j.last.SkippedTimeSeriesCollections, ", "))+st.Muted.Render(" (time-series, not migrated on 6.0+)")))
 	}
 	if j.pollErr != nil {
-		lines = append(lines, p.kv(w, "Last poll", st.ErrorText.Render(errText(j.pollErr))))
+		lines = append(lines, p.kv(w, "Last poll", st.ErrorText.Render(views.ErrText(j.pollErr))))
 	}
 	lines = append(lines, "", components.Truncate(" "+st.FieldLabel.Render("Lag over time")+st.Muted.Render(fmt.Sprintf(" (%d samples, one per poll)", len(j.lags))), w))
 	lines = append(lines, p.sparkline(w)...)

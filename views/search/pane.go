@@ -347,7 +347,7 @@ func (p *Pane) deleteDone(msg views.Result[string]) tea.Cmd {
 		id := msg.Value
 		if msg.Err != nil {
 			delete(p.deleting, id)
-			p.notice = "delete failed: " + errorLine(msg.Err)
+			p.notice = "delete failed: " + views.ErrText(msg.Err)
 			p.rebuild()
 			return views.Toast(p.notice, true)
 		}
@@ -456,7 +456,7 @@ func (p *Pane) searchable(cluster string) (bool, string) {
 			case cl.Unsupported != "":
 				return false, cluster + ": " + cl.Unsupported
 			case cl.Err != nil:
-				return false, cluster + ": " + errorLine(cl.Err)
+				return false, cluster + ": " + views.ErrText(cl.Err)
 			}
 			return true, ""
 		}
@@ -740,7 +740,7 @@ func (p *Pane) lostDone(res sent) tea.Cmd {
 	switch {
 	case lost.Err != nil:
 		p.creating[s.key()] = createUnsettled
-		p.notice = what + ": " + views.OutcomeStillUnknown(errorLine(lost.Err)).Error()
+		p.notice = what + ": " + views.OutcomeStillUnknown(views.ErrText(lost.Err)).Error()
 		p.layout()
 		return tea.Batch(views.Toast(p.notice, true), p.load(""))
 	case res.Index == nil:
@@ -769,7 +769,7 @@ func (p *Pane) sendDone(msg views.Result[sent]) tea.Cmd {
 		delete(p.creating, s.key())
 	}
 	if msg.Err != nil {
-		problem := "the server refused it: " + errorLine(msg.Err)
+		problem := "the server refused it: " + views.ErrText(msg.Err)
 		if apiclient.IsValidation(msg.Err) {
 			problem = components.Sanitize(msg.Err.Error())
 		}

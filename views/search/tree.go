@@ -49,7 +49,7 @@ func buildRows(clusters []clusterState, showClusters bool, collapsed map[string]
 			case cl.Unsupported != "":
 				cells[4], class = cl.Unsupported, "muted"
 			case cl.Err != nil:
-				cells[4], class = errorLine(cl.Err), "failed"
+				cells[4], class = views.ErrText(cl.Err), "failed"
 			}
 			if collapsed[clusterRowID(cl.Name)] {
 				cells[0] = "▸ " + cl.Name
@@ -62,7 +62,7 @@ func buildRows(clusters []clusterState, showClusters bool, collapsed map[string]
 		} else if cl.Err != nil || cl.Unsupported != "" {
 			msg := cl.Unsupported
 			if cl.Err != nil {
-				msg = errorLine(cl.Err)
+				msg = views.ErrText(cl.Err)
 			}
 			rows = append(rows, components.Row{ID: clusterRowID(cl.Name), Cells: []string{cl.Name, "cluster", "", "", msg, ""}, Class: "failed"})
 			continue
@@ -180,21 +180,4 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(ks)
 	return ks
-}
-
-// errorLine is an error on one line, server words sanitized.
-func errorLine(err error) string {
-	if ae, ok := apiclient.AsError(err); ok {
-		s := ae.Detail
-		if s == "" {
-			s = ae.Reason
-		}
-		return components.Sanitize(fmt.Sprintf("%d %s: %s", ae.Status, ae.ErrorCode, s))
-	}
-	s := err.Error()
-	// The client's gate refused it: say so without the operation id.
-	if _, why, ok := strings.Cut(s, "not sent: "); ok {
-		s = "not allowed: " + why
-	}
-	return components.Sanitize(s)
 }

@@ -60,7 +60,7 @@ func (p *Pane) View() string {
 	var body string
 	switch {
 	case p.listErr != nil && p.mode != modeAnalyzers:
-		body = st.ErrorText.Render(ansi.Wrap("Could not load search indexes: "+errorLine(p.listErr)+"\nPress r to retry.", p.W, ""))
+		body = st.ErrorText.Render(ansi.Wrap("Could not load search indexes: "+views.ErrText(p.listErr)+"\nPress r to retry.", p.W, ""))
 	case !p.loaded && p.mode != modeAnalyzers:
 		body = st.Muted.Render("Loading search indexes…")
 	case p.mode == modeDetail:
@@ -147,7 +147,7 @@ func (p *Pane) clusterText(name string) string {
 		case cl.Unsupported != "":
 			s += cl.Unsupported + "."
 		case cl.Err != nil:
-			s += "Listing its indexes failed: " + errorLine(cl.Err)
+			s += "Listing its indexes failed: " + views.ErrText(cl.Err)
 		default:
 			s += plural(len(cl.Indexes), "search index", "search indexes") + ". Press A for its analyzers."
 		}
@@ -337,7 +337,7 @@ func (p *Pane) analyzersView() string {
 	st := p.Ctx.Theme.Styles
 	switch {
 	case p.analyzersErr != nil:
-		return st.ErrorText.Render(ansi.Wrap("Could not load the analyzers: "+errorLine(p.analyzersErr), p.W, ""))
+		return st.ErrorText.Render(ansi.Wrap("Could not load the analyzers: "+views.ErrText(p.analyzersErr), p.W, ""))
 	case !p.analyzersLoaded:
 		return st.Muted.Render("Loading analyzers…")
 	case len(p.analyzers) == 0:

@@ -126,13 +126,22 @@ func (p *Pane) prompt(title, body, prompt string, action views.ActionMsg) tea.Cm
 	return func() tea.Msg { return msg }
 }
 
-func (p *Pane) askAuditing() tea.Cmd {
-	if why := p.ready("auditing"); why != "" {
-		return p.refuse(why)
+// auditFor is the auditing configuration for a change to it (what), or
+// nil and the refusal that says why it cannot be changed now.
+func (p *Pane) auditFor(what string) (*apiclient.AuditLog, tea.Cmd) {
+	if why := p.ready(what); why != "" {
+		return nil, p.refuse(why)
 	}
-	a := p.snap.Audit
+	if p.snap.Audit == nil {
+		return nil, p.refuse(what + ": the configuration could not be read: " + views.ErrText(p.snap.AuditErr))
+	}
+	return p.snap.Audit, nil
+}
+
+func (p *Pane) askAuditing() tea.Cmd {
+	a, refused := p.auditFor("auditing")
 	if a == nil {
-		return p.refuse("auditing: the configuration could not be read: " + errText(p.snap.AuditErr))
+		return refused
 	}
 	if a.Enabled {
 		return p.confirm("Turn auditing off?",
@@ -148,12 +157,9 @@ func (p *Pane) askAuditing() tea.Cmd {
 }
 
 func (p *Pane) askAuthSuccess() tea.Cmd {
-	if why := p.ready("auditing"); why != "" {
-		return p.refuse(why)
-	}
-	a := p.snap.Audit
+	a, refused := p.auditFor("auditing")
 	if a == nil {
-		return p.refuse("auditing: the configuration could not be read: " + errText(p.snap.AuditErr))
+		return refused
 	}
 	if a.AuditAuthorizationSuccess {
 		return p.confirm("Stop recording successful authorizations?",
@@ -170,7 +176,7 @@ func (p *Pane) askDNS() tea.Cmd {
 	}
 	d := p.snap.DNS
 	if d == nil {
-		return p.refuse("custom DNS: the state could not be read: " + errText(p.snap.DNSErr))
+		return p.refuse("custom DNS: the state could not be read: " + views.ErrText(p.snap.DNSErr))
 	}
 	if d.Enabled {
 		return p.confirm("Turn custom DNS for AWS off?",

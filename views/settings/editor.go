@@ -29,15 +29,13 @@ const (
 
 // edit opens the editor on the draft, or on the current filter.
 func (p *Pane) edit() tea.Cmd {
-	if why := p.ready("edit audit filter"); why != "" {
-		return p.refuse(why)
-	}
-	if p.snap.Audit == nil {
-		return p.refuse("edit audit filter: the configuration could not be read: " + errText(p.snap.AuditErr))
+	a, refused := p.auditFor("edit audit filter")
+	if a == nil {
+		return refused
 	}
 	text := p.draft
 	if text == "" {
-		text = pretty(p.snap.Audit.AuditFilter)
+		text = pretty(a.AuditFilter)
 	}
 	status := "Edit the filter below."
 	if p.draftErr != "" {

@@ -9,10 +9,8 @@ package settings
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
-	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -206,14 +204,14 @@ func (p *Pane) writeDone(msg views.Result[written]) tea.Cmd {
 		if msg.Err != nil {
 			if w.filterText != "" {
 				p.draft = w.filterText
-				p.draftErr = "not saved: " + errText(msg.Err)
+				p.draftErr = "not saved: " + views.ErrText(msg.Err)
 			}
-			p.say(w.what+" failed: "+errText(msg.Err), true)
+			p.say(w.what+" failed: "+views.ErrText(msg.Err), true)
 			if w.form != "" {
 				// The form stays open with the error and what was typed.
 				return tea.Batch(views.FormDone(ID, w.form, msg.Err), p.load(""))
 			}
-			return tea.Batch(views.Toast(w.what+" failed: "+errText(msg.Err), true), p.load(""))
+			return tea.Batch(views.Toast(w.what+" failed: "+views.ErrText(msg.Err), true), p.load(""))
 		}
 		var done tea.Cmd
 		if w.form != "" {
@@ -308,20 +306,4 @@ func (p *Pane) activate() tea.Cmd {
 		p.say(fmt.Sprintf("role %s: z authorizes it, x deauthorizes it", r.role.Key()), false)
 	}
 	return nil
-}
-
-// errText is an error for the screen: an API error's detail, a local
-// refusal's reason, sanitized by the renderer.
-func errText(err error) string {
-	var denied *apiclient.DeniedError
-	if e, ok := apiclient.AsError(err); ok {
-		if e.Detail != "" {
-			return fmt.Sprintf("%d %s: %s", e.Status, e.ErrorCode, e.Detail)
-		}
-		return e.Error()
-	}
-	if errors.As(err, &denied) {
-		return denied.Reason
-	}
-	return strings.TrimSpace(err.Error())
 }

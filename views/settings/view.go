@@ -321,9 +321,9 @@ func unreadable(err error) string {
 	}
 	var denied *apiclient.DeniedError
 	if errors.As(err, &denied) || apiclient.IsForbidden(err) {
-		return "not readable with your roles: " + components.Sanitize(errText(err))
+		return "not readable with your roles: " + components.Sanitize(views.ErrText(err))
 	}
-	return components.Sanitize(errText(err))
+	return components.Sanitize(views.ErrText(err))
 }
 
 func padTo(s string, w int) string {

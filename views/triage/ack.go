@@ -199,7 +199,7 @@ func (p *Pane) submitAck(msg views.ActionMsg) tea.Cmd {
 					got, ok, verr := client.Alerts().VerifyAcknowledge(ctx, it.GroupID, it.ItemID, req)
 					switch {
 					case verr != nil:
-						o.err = views.OutcomeStillUnknown(errText(verr))
+						o.err = views.OutcomeStillUnknown(views.ErrText(verr))
 					case ok:
 						o.alert, o.err = got, nil
 					default:
@@ -268,7 +268,7 @@ func (p *Pane) ackDone(msg views.Result[ackBatch]) tea.Cmd {
 		switch {
 		case o.err != nil:
 			failed++
-			line = "✗ " + line + errText(o.err)
+			line = "✗ " + line + views.ErrText(o.err)
 			p.table.ToggleMark(o.it.Key()) // `a` retries the failed ones
 		case o.alert != nil && o.alert.AcknowledgedUntil != nil:
 			by := o.alert.AcknowledgingUsername
@@ -298,13 +298,6 @@ func (p *Pane) ackDone(msg views.Result[ackBatch]) tea.Cmd {
 	p.resultsHead = text + " · esc closes this list"
 	p.SetSize(p.W, p.H)
 	return tea.Batch(views.FormDone(ID, formAck, nil), views.Toast(text, failed > 0), p.reread(groups))
-}
-
-func errText(err error) string {
-	if e, ok := apiclient.AsError(err); ok && e.Detail != "" {
-		return fmt.Sprintf("%d %s: %s", e.Status, e.ErrorCode, e.Detail)
-	}
-	return err.Error()
 }
 
 // reread asks the projects written for their alerts again.

@@ -574,7 +574,7 @@ func (p *Pane) coverage() string {
 			if r.Errs > 0 {
 				stale++
 				if firstErr == "" && r.Err != nil {
-					firstErr = pr.Name + ": " + errText(r.Err)
+					firstErr = pr.Name + ": " + views.ErrText(r.Err)
 				}
 			}
 		}
