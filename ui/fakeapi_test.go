@@ -120,8 +120,12 @@ func (f *fakeAPI) serve(op catalog.Op, w http.ResponseWriter, r *http.Request) {
 }
 
 // client is an API client for the fake with a gate, as main builds it.
-func (f *fakeAPI) client(t testing.TB) *apiclient.Client {
-	c, err := apiclient.New(apiclient.Options{BaseURL: f.srv.URL, Gate: apiclient.NewGate(nil), MaxRetries: -1})
+func (f *fakeAPI) client(t testing.TB) *apiclient.Client { return clientAt(t, f.srv.URL) }
+
+// clientAt is a client of the API at url that does not retry a failed
+// request.
+func clientAt(t testing.TB, url string) *apiclient.Client {
+	c, err := apiclient.New(apiclient.Options{BaseURL: url, Gate: apiclient.NewGate(nil), MaxRetries: -1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -143,26 +143,25 @@ func TestLongToastWrapsInsteadOfBeingCut(t *testing.T) {
 // that pane says its cause is gone, leaving other panes' errors alone.
 func TestPaneErrorsStayWithTheirPane(t *testing.T) {
 	d, _, _ := readyModel(t, nil)
+	// send has pane raise an error (or say its cause is gone) and lets it land.
+	send := func(pane views.ID, text raise) {
+		d.Send(views.PaneMsg{Pane: pane, Msg: text})
+		d.Settle()
+	}
 	d.Press("4") // Search
-	d.Send(views.PaneMsg{Pane: "search", Msg: raise("search refused: definition invalid")})
-	d.Settle()
+	send("search", "search refused: definition invalid")
 	require.Contains(t, footerLine(d), "search refused", "shown in its own pane")
 	d.Press("5") // Access logs
 	assert.NotContains(t, footerLine(d), "search refused", "leaving the pane took its error")
-	d.Send(views.PaneMsg{Pane: "search", Msg: raise("search draft: unknown analyzer")})
-	d.Settle()
+	send("search", "search draft: unknown analyzer")
 	assert.NotContains(t, footerLine(d), "unknown analyzer", "a hidden pane's error is not shown in another pane")
-	d.Send(views.PaneMsg{Pane: "accesslogs", Msg: raise("save failed")})
-	d.Settle()
+	send("accesslogs", "save failed")
 	assert.Contains(t, footerLine(d), "save failed", "the pane on screen shows its own")
-	d.Send(views.PaneMsg{Pane: "search", Msg: raise("resolved")})
-	d.Settle()
+	send("search", "resolved")
 	assert.Contains(t, footerLine(d), "save failed", "another pane's resolution leaves it")
-	d.Send(views.PaneMsg{Pane: "accesslogs", Msg: raise("resolved")})
-	d.Settle()
+	send("accesslogs", "resolved")
 	assert.NotContains(t, footerLine(d), "save failed", "its own pane's resolution clears it")
-	d.Send(views.PaneMsg{Pane: "search", Msg: raise("search draft: unknown analyzer")})
-	d.Settle()
+	send("search", "search draft: unknown analyzer")
 	assert.NotContains(t, footerLine(d), "unknown analyzer")
 	d.Press("4")
 	assert.Contains(t, footerLine(d), "unknown analyzer", "shown once its pane is")

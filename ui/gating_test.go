@@ -43,43 +43,39 @@ func driveEveryActionKey(t *testing.T, d *driver) {
 	d.Settle()
 }
 
-func TestNoMutationReachesServerInReadOnlyMode(t *testing.T) {
-	api := newFakeAPI(t, orgOwner())
-	m := newModel(t, api, func(o *Options) { o.ReadOnly = true; o.Panes = recPanes(true, nil) })
+// driveEveryActionKeyAs opens the dashboard for a caller with these roles
+// (mod sets its options), drives every action key once it is ready and
+// returns the API, which counts what reached it.
+func driveEveryActionKeyAs(t *testing.T, roles []catalog.Assignment, mod func(*Options)) *fakeAPI {
+	t.Helper()
+	api := newFakeAPI(t, roles...)
+	m := newModel(t, api, mod)
 	d := newDriver(t, m, 120, 40)
 	d.Settle()
 	require.Equal(t, phaseReady, m.phase)
 	driveEveryActionKey(t, d)
+	return api
+}
+
+func TestNoMutationReachesServerInReadOnlyMode(t *testing.T) {
+	api := driveEveryActionKeyAs(t, []catalog.Assignment{orgOwner()}, func(o *Options) { o.ReadOnly = true; o.Panes = recPanes(true, nil) })
 	assert.Zero(t, api.mutations.Load(), "mutating requests: %v", api.mutated)
 }
 
 func TestNoMutationReachesServerWithoutTheRole(t *testing.T) {
-	api := newFakeAPI(t, projectReadOnly()...)
-	m := newModel(t, api, func(o *Options) { o.Panes = recPanes(true, nil) })
-	d := newDriver(t, m, 120, 40)
-	d.Settle()
-	require.Equal(t, phaseReady, m.phase)
-	driveEveryActionKey(t, d)
+	api := driveEveryActionKeyAs(t, projectReadOnly(), func(o *Options) { o.Panes = recPanes(true, nil) })
 	assert.Zero(t, api.mutations.Load(), "mutating requests: %v", api.mutated)
 }
 
 func TestNoMutationFromPlaceholderPanesInReadOnlyMode(t *testing.T) {
-	api := newFakeAPI(t, orgOwner())
-	m := newModel(t, api, func(o *Options) { o.ReadOnly = true })
-	d := newDriver(t, m, 120, 40)
-	d.Settle()
-	driveEveryActionKey(t, d)
+	api := driveEveryActionKeyAs(t, []catalog.Assignment{orgOwner()}, func(o *Options) { o.ReadOnly = true })
 	assert.Zero(t, api.mutations.Load())
 }
 
 // The control: the same drive with an owner in read-write mode does reach
 // the server, so the zero counts above mean something.
 func TestOwnerSessionDoesMutate(t *testing.T) {
-	api := newFakeAPI(t, orgOwner())
-	m := newModel(t, api, func(o *Options) { o.Panes = recPanes(false, nil) })
-	d := newDriver(t, m, 120, 40)
-	d.Settle()
-	driveEveryActionKey(t, d)
+	api := driveEveryActionKeyAs(t, []catalog.Assignment{orgOwner()}, func(o *Options) { o.Panes = recPanes(false, nil) })
 	assert.Positive(t, api.mutations.Load())
 }
 

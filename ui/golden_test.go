@@ -9,7 +9,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
 	"github.com/dbadmin-tui/dbadmin-tui/views/viewstest"
 )
 
@@ -44,12 +43,8 @@ func TestSmallScreensGolden(t *testing.T) {
 
 func TestConnectFailureShowsReasonAndRetries(t *testing.T) {
 	api := newFakeAPI(t, orgOwner())
-	url := api.srv.URL
 	api.srv.Close()
-	c, err := apiclient.New(apiclient.Options{BaseURL: url, Gate: apiclient.NewGate(nil), MaxRetries: -1})
-	require.NoError(t, err)
-	m, err := New(Options{Client: c, Profile: "test", Clock: fixedClock, Theme: "dark"})
-	require.NoError(t, err)
+	m := newModel(t, api, nil)
 	d := newDriver(t, m, 80, 24)
 	d.Settle()
 	require.Equal(t, phaseFailed, m.phase)

@@ -157,14 +157,26 @@ func (p *recPane) keysGot() []string {
 	return out
 }
 
-func (p *recPane) actionsGot() []views.ActionMsg {
-	var out []views.ActionMsg
+func (p *recPane) actionsGot() []views.ActionMsg { return received[views.ActionMsg](p) }
+
+// received is the messages of type T that p got, in order.
+func received[T tea.Msg](p *recPane) []T {
+	var out []T
 	for _, m := range p.got {
-		if a, ok := m.(views.ActionMsg); ok {
-			out = append(out, a)
+		if v, ok := m.(T); ok {
+			out = append(out, v)
 		}
 	}
 	return out
+}
+
+// lastReceived is the last message of type T that p got, or T's zero value.
+func lastReceived[T tea.Msg](p *recPane) T {
+	var last T
+	if got := received[T](p); len(got) > 0 {
+		last = got[len(got)-1]
+	}
+	return last
 }
 
 // raise makes a recPane answer with an error toast of that text, or, for

@@ -54,20 +54,25 @@ func holdModel(t *testing.T, noForm bool) (*Model, **slowFormPane) {
 	return newModel(t, api, func(o *Options) { o.Panes = rs }), &pane
 }
 
-func toAlerts(t *testing.T, ask func(func(*Model) any) any) {
+// typeAtAlerts runs a holdModel in a program, shows the Alerts pane once the
+// dashboard is ready and types keys there in one write. It returns the
+// program's ask and the Alerts pane.
+func typeAtAlerts(t *testing.T, noForm bool, keys string) (func(func(*Model) any) any, **slowFormPane) {
+	t.Helper()
+	m, pane := holdModel(t, noForm)
+	w, ask := pipeProgram(t, m)
+	waitReady(t, ask)
 	ask(func(m *Model) any { return m.switchTo(m.paneIndex(alerts.ID)) })
 	waitModel(t, ask, "the alerts pane", func(m *Model) bool { return m.panes[m.active].ID() == alerts.ID })
+	_, err := w.Write([]byte(keys))
+	require.NoError(t, err)
+	return ask, pane
 }
 
 // `a` and a comment in one write: the keys typed before the form opened
 // land in the form, none on the list.
 func TestKeysTypedBeforeTheDialogGoIntoIt(t *testing.T) {
-	m, pane := holdModel(t, false)
-	w, ask := pipeProgram(t, m)
-	waitModel(t, ask, "the dashboard to be ready", func(m *Model) bool { return m.phase == phaseReady })
-	toAlerts(t, ask)
-	_, err := w.Write([]byte("atyre check"))
-	require.NoError(t, err)
+	ask, pane := typeAtAlerts(t, false, "atyre check")
 	waitModel(t, ask, "the comment typed into the form", func(m *Model) bool {
 		f, ok := m.layers.top().(*formLayer)
 		return ok && f.form.Values()["comment"] == "tyre check"
@@ -78,12 +83,7 @@ func TestKeysTypedBeforeTheDialogGoIntoIt(t *testing.T) {
 
 // With no dialog coming, the held keys go to the list, in order.
 func TestHeldKeysGoToTheListWhenNoDialogComes(t *testing.T) {
-	m, pane := holdModel(t, true)
-	w, ask := pipeProgram(t, m)
-	waitModel(t, ask, "the dashboard to be ready", func(m *Model) bool { return m.phase == phaseReady })
-	toAlerts(t, ask)
-	_, err := w.Write([]byte("ajk"))
-	require.NoError(t, err)
+	ask, pane := typeAtAlerts(t, true, "ajk")
 	waitModel(t, ask, "j and k at the list", func(m *Model) bool { return len((*pane).keysGot()) == 2 })
 	keys := ask(func(*Model) any { return strings.Join((*pane).keysGot(), " ") })
 	assert.Equal(t, "j k", keys)

@@ -78,6 +78,12 @@ func waitModel(t *testing.T, ask func(func(*Model) any) any, what string, cond f
 	}
 }
 
+// waitReady waits, through ask, for the dashboard to be ready.
+func waitReady(t *testing.T, ask func(func(*Model) any) any) {
+	t.Helper()
+	waitModel(t, ask, "the dashboard to be ready", func(m *Model) bool { return m.phase == phaseReady })
+}
+
 func pipeModel(t *testing.T) (*Model, map[views.ID]*recPane) {
 	api := newFakeAPI(t, orgOwner())
 	panes := map[views.ID]*recPane{}
@@ -90,7 +96,7 @@ func pipeModel(t *testing.T) (*Model, map[views.ID]*recPane) {
 func TestHelpEscPaletteInOneWrite(t *testing.T) {
 	m, _ := pipeModel(t)
 	w, ask := pipeProgram(t, m)
-	waitModel(t, ask, "the dashboard to be ready", func(m *Model) bool { return m.phase == phaseReady })
+	waitReady(t, ask)
 	for i := 0; i < 3; i++ {
 		_, err := w.Write([]byte("1?\x1b:backups\r"))
 		require.NoError(t, err)
@@ -104,7 +110,7 @@ func TestHelpEscPaletteInOneWrite(t *testing.T) {
 func TestTwoEscBytesCloseTwoLayers(t *testing.T) {
 	m, _ := pipeModel(t)
 	w, ask := pipeProgram(t, m)
-	waitModel(t, ask, "the dashboard to be ready", func(m *Model) bool { return m.phase == phaseReady })
+	waitReady(t, ask)
 	_, err := w.Write([]byte("/"))
 	require.NoError(t, err)
 	waitModel(t, ask, "the filter bar", func(m *Model) bool { return m.layers.len() == 1 })
@@ -182,7 +188,7 @@ func TestAltKeysAreEscThenKeyWithoutKittyProtocol(t *testing.T) {
 func TestEscThenColonInOneWriteBothAct(t *testing.T) {
 	m, _ := pipeModel(t)
 	w, ask := pipeProgram(t, m)
-	waitModel(t, ask, "the dashboard to be ready", func(m *Model) bool { return m.phase == phaseReady })
+	waitReady(t, ask)
 	filter := func(m *Model) string { return m.filters[m.panes[m.active].ID()] }
 	paletteOnly := func(m *Model) bool { return m.layers.len() == 1 && m.layers.has(rankPalette) }
 	for i := 0; i < 3; i++ {

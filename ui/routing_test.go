@@ -3,6 +3,7 @@ package ui
 import (
 	"encoding/base64"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -111,12 +112,7 @@ func TestFilterTextIsSentToThePane(t *testing.T) {
 	d, panes, _ := readyModel(t, nil)
 	d.Press("/")
 	d.Type("!pay")
-	var last views.FilterMsg
-	for _, msg := range panes[alerts.ID].got {
-		if f, ok := msg.(views.FilterMsg); ok {
-			last = f
-		}
-	}
+	last := lastReceived[views.FilterMsg](panes[alerts.ID])
 	assert.Equal(t, "!pay", last.Text)
 	assert.Contains(t, d.Screen(), "/!pay")
 }
@@ -171,12 +167,9 @@ func TestPaletteSwitchesPaneProjectAndReadOnly(t *testing.T) {
 	assert.Contains(t, d.Screen(), "project search-prod")
 	d.Press("enter")
 	assert.Equal(t, fakeSearch, m.ctx.GroupID)
-	var changed bool
-	for _, msg := range panes[alerts.ID].got {
-		if c, ok := msg.(views.ContextChangedMsg); ok && c.Scope && c.Ctx.GroupID == fakeSearch {
-			changed = true
-		}
-	}
+	changed := slices.ContainsFunc(received[views.ContextChangedMsg](panes[alerts.ID]), func(c views.ContextChangedMsg) bool {
+		return c.Scope && c.Ctx.GroupID == fakeSearch
+	})
 	assert.True(t, changed, "every pane hears of the new project")
 	assert.Contains(t, d.Screen(), "search-prod")
 
@@ -254,12 +247,7 @@ func TestEscInFilterPromptRestoresThePreviousFilter(t *testing.T) {
 	d.Press("esc")
 	assert.Equal(t, 0, m.layers.len(), "esc closes the prompt")
 	assert.Equal(t, "pay", m.filters[alerts.ID], "esc restores the filter the prompt opened with")
-	var last views.FilterMsg
-	for _, msg := range panes[alerts.ID].got {
-		if f, ok := msg.(views.FilterMsg); ok {
-			last = f
-		}
-	}
+	last := lastReceived[views.FilterMsg](panes[alerts.ID])
 	assert.Equal(t, "pay", last.Text, "the pane is told the restored filter")
 	d.Press("esc")
 	assert.Equal(t, "", m.filters[alerts.ID], "esc at pane level then clears it")

@@ -9,8 +9,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
 )
 
 func TestFailedStartRetriesByItselfWithACountdown(t *testing.T) {
@@ -28,10 +26,7 @@ func TestFailedStartRetriesByItselfWithACountdown(t *testing.T) {
 		api.srv.Config.Handler.ServeHTTP(w, r)
 	}))
 	t.Cleanup(srv.Close)
-	c, err := apiclient.New(apiclient.Options{BaseURL: srv.URL, Gate: apiclient.NewGate(nil), MaxRetries: -1})
-	require.NoError(t, err)
-	m, err := New(Options{Client: c, Profile: "test", Clock: fixedClock, Theme: "dark"})
-	require.NoError(t, err)
+	m := newModel(t, api, func(o *Options) { o.Client = clientAt(t, srv.URL) })
 	d := newDriver(t, m, 80, 24)
 	d.Settle()
 	require.Equal(t, phaseFailed, m.phase)

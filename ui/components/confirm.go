@@ -65,12 +65,14 @@ func (q *question) answer(yes bool, input string) tea.Cmd {
 // maxDialogWidth is the widest a dialog box grows (border included).
 const maxDialogWidth = 64
 
-// dialogWidth is the outer width of a dialog in an area w cells wide.
-func dialogWidth(w int) int {
-	if w <= 0 {
-		return maxDialogWidth
+// dialogWidths is the outer width of a dialog in an area w cells wide and
+// the width inside its border.
+func dialogWidths(th themes.Theme, w int) (outer, inner int) {
+	outer = maxDialogWidth
+	if w > 0 {
+		outer = max(min(maxDialogWidth, w-4), 20)
 	}
-	return max(min(maxDialogWidth, w-4), 20)
+	return outer, outer - th.DialogBorder.GetHorizontalFrameSize()
 }
 
 // box draws a dialog: the title, then the body, in the theme's border, at
@@ -103,6 +105,15 @@ func buttons(th themes.Theme, labels []string, focused int) string {
 		out[i] = st.Render(l)
 	}
 	return strings.Join(out, "  ")
+}
+
+// focusedButton is the index, in buttons' {No, Yes} labels, of the focused
+// button.
+func focusedButton(yes bool) int {
+	if yes {
+		return 1
+	}
+	return 0
 }
 
 // Confirm is a yes/no question whose default answer is No: enter on a fresh
@@ -172,12 +183,8 @@ func (c Confirm) reply(yes bool) (Confirm, tea.Cmd) {
 
 // View draws the dialog box.
 func (c Confirm) View() string {
-	outer := dialogWidth(c.width)
-	inner := outer - c.theme.DialogBorder.GetHorizontalFrameSize()
-	focused := 0
-	if c.yes {
-		focused = 1
-	}
+	outer, inner := dialogWidths(c.theme, c.width)
+	focused := focusedButton(c.yes)
 	title := c.title
 	th := c.theme
 	if c.dangerous {

@@ -210,7 +210,7 @@ func (f *Form) SetStatus(text string) { f.status = text }
 // SetSize gives the area the dialog is centred in.
 func (f *Form) SetSize(w, _ int) {
 	f.width = w
-	inner := dialogWidth(w) - f.theme.DialogBorder.GetHorizontalFrameSize()
+	_, inner := dialogWidths(f.theme, w)
 	for _, ff := range f.fields {
 		if ff.Kind == FieldText {
 			ff.input.SetWidth(max(inner-1, 4))
@@ -437,8 +437,7 @@ func (f Form) current() *formField {
 
 // View draws the form box.
 func (f Form) View() string {
-	outer := dialogWidth(f.width)
-	inner := outer - f.theme.DialogBorder.GetHorizontalFrameSize()
+	outer, inner := dialogWidths(f.theme, f.width)
 	var lines []string
 	for i, ff := range f.fields {
 		if i > 0 {

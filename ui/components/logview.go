@@ -17,10 +17,8 @@ const DefaultLogCapacity = 50_000
 // the bottom as lines arrive; scrolling up pauses; G or f resumes), a wrap
 // toggle and an indicator line. It renders only the lines on screen.
 type LogView struct {
-	buf     []string // ring storage
-	start   int      // index of the oldest line in buf
-	n       int      // lines held
-	dropped int      // lines pushed out of the ring so far
+	ring    Ring[string] // the lines held
+	dropped int          // lines pushed out of the ring so far
 
 	top    int // first shown line (0 = oldest held) when paused
 	follow bool
@@ -48,7 +46,7 @@ func NewLogView(capacity int, th themes.Theme, km *keymap.KeyMap, keys LogKeys) 
 	if km == nil {
 		km = keymap.Default()
 	}
-	return LogView{buf: make([]string, capacity), follow: true, theme: th, nav: km.Navigation, keys: keys}
+	return LogView{ring: NewRing[string](capacity), follow: true, theme: th, nav: km.Navigation, keys: keys}
 }
 
 // SetSize sets the size; the last line is the indicator.
@@ -58,20 +56,20 @@ func (l *LogView) SetSize(w, h int) {
 }
 
 // Capacity is the ring size.
-func (l LogView) Capacity() int { return len(l.buf) }
+func (l LogView) Capacity() int { return l.ring.Cap() }
 
 // Len is the number of lines held.
-func (l LogView) Len() int { return l.n }
+func (l LogView) Len() int { return l.ring.Len() }
 
 // Dropped is how many old lines the ring has pushed out.
 func (l LogView) Dropped() int { return l.dropped }
 
 // Line returns held line i (0 = oldest).
-func (l LogView) Line(i int) string { return l.buf[(l.start+i)%len(l.buf)] }
+func (l LogView) Line(i int) string { return l.ring.At(i) }
 
 // Lines returns a copy of the held lines, oldest first.
 func (l LogView) Lines() []string {
-	out := make([]string, l.n)
+	out := make([]string, l.Len())
 	for i := range out {
 		out[i] = l.Line(i)
 	}
@@ -85,7 +83,7 @@ func (l LogView) Wrapping() bool  { return l.wrap }
 // Top is the first shown line when paused.
 func (l LogView) Top() int {
 	if l.follow {
-		return max(l.n-l.bodyHeight(), 0)
+		return max(l.Len()-l.bodyHeight(), 0)
 	}
 	return l.top
 }
@@ -115,19 +113,12 @@ func (l *LogView) ScrollTo(i int) {
 // Append adds lines (each sanitized to one line). When the ring is full the
 // oldest go; a paused view keeps showing the same lines while they exist.
 func (l *LogView) Append(lines ...string) {
-	c := len(l.buf)
 	for _, s := range lines {
-		s = Sanitize(s)
-		if l.n < c {
-			l.buf[(l.start+l.n)%c] = s
-			l.n++
-			continue
-		}
-		l.buf[l.start] = s
-		l.start = (l.start + 1) % c
-		l.dropped++
-		if !l.follow {
-			l.top--
+		if l.ring.Push(Sanitize(s)) {
+			l.dropped++
+			if !l.follow {
+				l.top--
+			}
 		}
 	}
 	l.clampTop()
@@ -135,14 +126,14 @@ func (l *LogView) Append(lines ...string) {
 
 // Clear drops every line.
 func (l *LogView) Clear() {
-	clear(l.buf)
-	l.start, l.n, l.top = 0, 0, 0
+	l.ring.Clear()
+	l.top = 0
 }
 
 func (l LogView) bodyHeight() int { return max(l.height-1, 0) }
 
 func (l *LogView) clampTop() {
-	l.top = clampInt(l.top, 0, max(l.n-l.bodyHeight(), 0))
+	l.top = clampInt(l.top, 0, max(l.Len()-l.bodyHeight(), 0))
 }
 
 func (l *LogView) scroll(d int) {
@@ -195,7 +186,7 @@ func (l LogView) Indicator() string {
 	} else {
 		parts = append(parts, "wrap off")
 	}
-	lines := Thousands(l.n) + " lines"
+	lines := Thousands(l.Len()) + " lines"
 	if l.dropped > 0 {
 		lines += " (" + Thousands(l.dropped) + " dropped)"
 	}
@@ -215,7 +206,7 @@ func (l LogView) View() string {
 		out = l.wrapped(h)
 	} else {
 		top := l.Top()
-		for i := top; i < min(top+h, l.n); i++ {
+		for i := top; i < min(top+h, l.Len()); i++ {
 			out = append(out, Truncate(l.Line(i), l.width))
 		}
 	}
@@ -231,7 +222,7 @@ func (l LogView) View() string {
 func (l LogView) wrapped(h int) []string {
 	if l.follow {
 		var rev []string
-		for i := l.n - 1; i >= 0 && len(rev) < h; i-- {
+		for i := l.Len() - 1; i >= 0 && len(rev) < h; i-- {
 			parts := wrapLine(l.Line(i), l.width)
 			for j := len(parts) - 1; j >= 0 && len(rev) < h; j-- {
 				rev = append(rev, parts[j])
@@ -243,7 +234,7 @@ func (l LogView) wrapped(h int) []string {
 		return rev
 	}
 	var out []string
-	for i := l.top; i < l.n && len(out) < h; i++ {
+	for i := l.top; i < l.Len() && len(out) < h; i++ {
 		for _, p := range wrapLine(l.Line(i), l.width) {
 			if len(out) == h {
 				break

@@ -114,7 +114,8 @@ func (p *Picker) SetSize(w, h int) {
 	if h > 0 {
 		p.height = h
 	}
-	p.input.SetWidth(max(dialogWidth(w)-p.theme.DialogBorder.GetHorizontalFrameSize()-2, 4))
+	_, inner := dialogWidths(p.theme, w)
+	p.input.SetWidth(max(inner-2, 4))
 	p.clamp()
 }
 
@@ -216,8 +217,7 @@ func (p Picker) Update(msg tea.Msg) (Picker, tea.Cmd) {
 
 // View draws the picker box.
 func (p Picker) View() string {
-	outer := dialogWidth(p.width)
-	inner := outer - p.theme.DialogBorder.GetHorizontalFrameSize()
+	outer, inner := dialogWidths(p.theme, p.width)
 	lines := []string{p.input.View(), ""}
 	h := p.listHeight()
 	for i := p.offset; i < min(p.offset+h, p.Len()); i++ {

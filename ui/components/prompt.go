@@ -14,10 +14,36 @@ import (
 // esc answers No. Every other key edits the text, so y and n are letters
 // here, not answers. A Yes carries the text in ConfirmResultMsg.Input.
 type Prompt struct {
-	question
+	textQuestion
 	label string
-	input Input
 	yes   bool // focus on Yes
+}
+
+// textQuestion is a question with a text field under its body: what Prompt
+// and TypedConfirm share.
+type textQuestion struct {
+	question
+	input Input
+}
+
+// newTextQuestion builds a question whose focused field takes up to
+// charLimit characters. km may be nil.
+func newTextQuestion(id, title, body string, payload any, charLimit int, th themes.Theme, km *keymap.KeyMap) textQuestion {
+	in := themedInput(th)
+	in.Prompt = "> "
+	in.CharLimit = charLimit
+	in.Focus()
+	return textQuestion{question: newQuestion(id, title, body, payload, th, km), input: in}
+}
+
+// Value is the text typed so far.
+func (q textQuestion) Value() string { return q.input.Value() }
+
+// SetSize gives the area the dialog is centred in.
+func (q *textQuestion) SetSize(w, _ int) {
+	q.width = w
+	_, inner := dialogWidths(q.theme, w)
+	q.input.SetWidth(max(inner-3, 4))
 }
 
 // WithEnterSubmits starts with the focus on Yes, so enter submits the text:
@@ -32,20 +58,7 @@ func (p Prompt) WithEnterSubmits() Prompt {
 // NewPrompt builds a prompt whose text field is introduced by label. km may
 // be nil.
 func NewPrompt(id, title, body, label string, payload any, th themes.Theme, km *keymap.KeyMap) Prompt {
-	in := themedInput(th)
-	in.Prompt = "> "
-	in.CharLimit = 200
-	in.Focus()
-	return Prompt{question: newQuestion(id, title, body, payload, th, km), label: label, input: in}
-}
-
-// Value is the text typed so far.
-func (p Prompt) Value() string { return p.input.Value() }
-
-// SetSize gives the area the dialog is centred in.
-func (p *Prompt) SetSize(w, _ int) {
-	p.width = w
-	p.input.SetWidth(max(dialogWidth(w)-p.theme.DialogBorder.GetHorizontalFrameSize()-3, 4))
+	return Prompt{textQuestion: newTextQuestion(id, title, body, payload, 200, th, km), label: label}
 }
 
 // Size is the outer size of the box View draws.
@@ -76,12 +89,8 @@ func (p Prompt) Update(msg tea.Msg) (Prompt, tea.Cmd) {
 
 // View draws the dialog box.
 func (p Prompt) View() string {
-	outer := dialogWidth(p.width)
-	inner := outer - p.theme.DialogBorder.GetHorizontalFrameSize()
-	focused := 0
-	if p.yes {
-		focused = 1
-	}
+	outer, inner := dialogWidths(p.theme, p.width)
+	focused := focusedButton(p.yes)
 	return box(p.theme, outer, p.title,
 		wrap(p.body, inner),
 		"",

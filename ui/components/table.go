@@ -3,6 +3,7 @@ package components
 import (
 	"bytes"
 	"cmp"
+	"iter"
 	"slices"
 	"strconv"
 	"strings"
@@ -902,18 +903,30 @@ func (t Table) layout() ([]int, []colForm, bool) {
 	return widths, form, total > avail
 }
 
+// shownCols yields each column that form does not drop, with its index,
+// first writing to b the space that separates it from the one before.
+func (t Table) shownCols(b *strings.Builder, form []colForm) iter.Seq2[int, Column] {
+	return func(yield func(int, Column) bool) {
+		first := true
+		for i, c := range t.cols {
+			if form[i] == formDropped {
+				continue
+			}
+			if !first {
+				b.WriteByte(' ')
+			}
+			first = false
+			if !yield(i, c) {
+				return
+			}
+		}
+	}
+}
+
 func (t Table) renderHeader(widths []int, form []colForm) string {
 	var b strings.Builder
 	b.WriteString(strings.Repeat(" ", gutterWidth))
-	first := true
-	for i, c := range t.cols {
-		if form[i] == formDropped {
-			continue
-		}
-		if !first {
-			b.WriteByte(' ')
-		}
-		first = false
+	for i, c := range t.shownCols(&b, form) {
 		title := Sanitize(c.Title)
 		if form[i] == formShort {
 			title = Sanitize(c.ShortTitle)
@@ -952,15 +965,7 @@ func (t Table) renderHeader(widths []int, form []colForm) string {
 
 func (t Table) renderBody(r Row, widths []int, form []colForm, overflow bool) string {
 	var b strings.Builder
-	first := true
-	for i, c := range t.cols {
-		if form[i] == formDropped {
-			continue
-		}
-		if !first {
-			b.WriteByte(' ')
-		}
-		first = false
+	for i, c := range t.shownCols(&b, form) {
 		cell := ""
 		if i < len(r.Cells) {
 			cell = r.Cells[i]

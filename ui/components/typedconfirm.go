@@ -12,29 +12,16 @@ import (
 // index, cut over): the user must type the resource name exactly. Enter with
 // a mismatch confirms nothing and says why; esc cancels.
 type TypedConfirm struct {
-	question
+	textQuestion
 	expected string
-	input    Input
 	mismatch bool
 }
 
 // NewTypedConfirm builds a typed confirm that accepts only expected (the
 // resource name, sanitized the way it is displayed). km may be nil.
 func NewTypedConfirm(id, title, body, expected string, payload any, th themes.Theme, km *keymap.KeyMap) TypedConfirm {
-	in := themedInput(th)
-	in.Prompt = "> "
-	in.CharLimit = max(len([]rune(expected))*2, 64)
-	in.Focus()
-	return TypedConfirm{question: newQuestion(id, title, body, payload, th, km), expected: Sanitize(expected), input: in}
-}
-
-// Value is what the user has typed so far.
-func (c TypedConfirm) Value() string { return c.input.Value() }
-
-// SetSize gives the area the dialog is centred in.
-func (c *TypedConfirm) SetSize(w, _ int) {
-	c.width = w
-	c.input.SetWidth(max(dialogWidth(w)-c.theme.DialogBorder.GetHorizontalFrameSize()-3, 4))
+	limit := max(len([]rune(expected))*2, 64)
+	return TypedConfirm{textQuestion: newTextQuestion(id, title, body, payload, limit, th, km), expected: Sanitize(expected)}
 }
 
 // Size is the outer size of the box View draws.
@@ -70,8 +57,7 @@ func (c TypedConfirm) Update(msg tea.Msg) (TypedConfirm, tea.Cmd) {
 
 // View draws the dialog box.
 func (c TypedConfirm) View() string {
-	outer := dialogWidth(c.width)
-	inner := outer - c.theme.DialogBorder.GetHorizontalFrameSize()
+	outer, inner := dialogWidths(c.theme, c.width)
 	th := c.theme
 	th.DialogTitle = th.DialogTitle.Inherit(th.ErrorText)
 	status := c.theme.Muted.Render(Truncate("enter confirm · esc cancel", inner))

@@ -110,11 +110,11 @@ func BenchmarkAccessLogPoll(b *testing.B) {
 	for range b.N {
 		b.StopTimer()
 		pp := s.pages(next, next+apiclient.MaxAccessLogs)
-		held := p.st.dropped + p.st.recN
+		held := p.st.dropped + p.st.recs.Len()
 		b.StartTimer()
 		benchPoll(p, pp)
 		next += apiclient.MaxAccessLogs
-		if got := p.st.dropped + p.st.recN - held; got != apiclient.MaxAccessLogs {
+		if got := p.st.dropped + p.st.recs.Len() - held; got != apiclient.MaxAccessLogs {
 			b.Fatalf("poll added %d records, want %d", got, apiclient.MaxAccessLogs)
 		}
 		_ = p.View()

@@ -608,7 +608,7 @@ func summarize(s *store, newest time.Time) string {
 	cutoff := newest.Add(-span)
 	fails := 0
 	byIP := map[string]int{}
-	for i := s.recN - 1; i >= 0; i-- {
+	for i := s.recs.Len() - 1; i >= 0; i-- {
 		r := s.held(i)
 		if !r.At.IsZero() && r.At.Before(cutoff) {
 			break

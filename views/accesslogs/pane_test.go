@@ -223,7 +223,7 @@ func TestFilters(t *testing.T) {
 
 	e.Press("esc")
 	assert.False(t, e.P.st.filter.active(), "esc clears every filter")
-	assert.Equal(t, e.P.st.recN, e.P.st.lv.Len())
+	assert.Equal(t, e.P.st.recs.Len(), e.P.st.lv.Len())
 	e.action(keysOf(e.Ctx.Keys).UserFilter)
 	e.confirm("ALICE")
 	for _, r := range e.shownRecords() {

@@ -139,7 +139,7 @@ func (p *Pane) indicator(rows int) (warn, parts []string) {
 	}
 	lines := fmt.Sprintf("%s lines", components.Thousands(lv.Len()))
 	if p.st.filter.active() {
-		lines = fmt.Sprintf("%s of %s", components.Thousands(lv.Len()), components.Thousands(p.st.recN))
+		lines = fmt.Sprintf("%s of %s", components.Thousands(lv.Len()), components.Thousands(p.st.recs.Len()))
 	}
 	if p.st.dropped > 0 {
 		lines += fmt.Sprintf(" (%s dropped)", components.Thousands(p.st.dropped))
@@ -180,7 +180,7 @@ func (p *Pane) body() []string {
 	case p.st.lv.Len() == 0:
 		st := p.Ctx.Theme.Styles
 		msg := " no access-log records in the last " + sinceText(p.since) + " yet"
-		if p.st.filter.active() && p.st.recN > 0 {
+		if p.st.filter.active() && p.st.recs.Len() > 0 {
 			msg = " no record matches the filters (esc clears them)"
 		}
 		if p.loaded || p.stopped != nil {

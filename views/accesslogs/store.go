@@ -16,12 +16,10 @@ import (
 // with the record of each shown line in a ring that moves in step with the
 // LogView's (same capacity, same appends, so the same evictions).
 type store struct {
-	recs             []*Record
-	recStart, recN   int
-	dropped          int // records pushed out of the ring
-	lv               components.LogView
-	shown            []*Record
-	shownStart, nLen int
+	recs    components.Ring[*Record]
+	dropped int // records pushed out of the ring
+	lv      components.LogView
+	shown   components.Ring[*Record]
 
 	filter filter
 	format format
@@ -128,67 +126,49 @@ func newStore(capacity int, th themes.Theme, km *keymap.KeyMap) *store {
 		capacity = components.DefaultLogCapacity
 	}
 	return &store{
-		recs: make([]*Record, capacity), shown: make([]*Record, capacity),
+		recs: components.NewRing[*Record](capacity), shown: components.NewRing[*Record](capacity),
 		lv: components.NewLogView(capacity, th, km, logKeys(km)), format: format{loc: time.UTC},
 	}
 }
 
-func (s *store) capacity() int { return len(s.recs) }
+func (s *store) capacity() int { return s.recs.Cap() }
 
 // held returns record i of the ring (0 = oldest).
-func (s *store) held(i int) *Record { return s.recs[(s.recStart+i)%len(s.recs)] }
+func (s *store) held(i int) *Record { return s.recs.At(i) }
 
 // line returns the record of shown line i.
-func (s *store) line(i int) *Record { return s.shown[(s.shownStart+i)%len(s.shown)] }
+func (s *store) line(i int) *Record { return s.shown.At(i) }
 
 // add appends records (oldest first) to the ring and the shown lines.
 func (s *store) add(rs []Record) {
-	c := len(s.recs)
 	lines := make([]string, 0, len(rs))
 	for i := range rs {
 		r := &rs[i]
-		if s.recN < c {
-			s.recs[(s.recStart+s.recN)%c] = r
-			s.recN++
-		} else {
-			s.recs[s.recStart] = r
-			s.recStart = (s.recStart + 1) % c
+		if s.recs.Push(r) {
 			s.dropped++
 		}
 		if s.filter.match(r) {
 			lines = append(lines, s.format.line(r))
-			s.pushShown(r)
+			s.shown.Push(r)
 		}
 	}
 	s.lv.Append(lines...)
-}
-
-func (s *store) pushShown(r *Record) {
-	c := len(s.shown)
-	if s.nLen < c {
-		s.shown[(s.shownStart+s.nLen)%c] = r
-		s.nLen++
-		return
-	}
-	s.shown[s.shownStart] = r
-	s.shownStart = (s.shownStart + 1) % c
 }
 
 // rebuild redoes the shown lines after a filter or format change, keeping
 // follow, wrap and size.
 func (s *store) rebuild(th themes.Theme, km *keymap.KeyMap, w, h int) {
 	follow, wrap := s.lv.Following(), s.lv.Wrapping()
-	s.lv = components.NewLogView(len(s.recs), th, km, logKeys(km))
+	s.lv = components.NewLogView(s.recs.Cap(), th, km, logKeys(km))
 	s.lv.SetSize(w, h)
 	s.lv.SetWrap(wrap)
-	clear(s.shown)
-	s.shownStart, s.nLen = 0, 0
-	lines := make([]string, 0, s.recN)
-	for i := range s.recN {
+	s.shown.Clear()
+	lines := make([]string, 0, s.recs.Len())
+	for i := range s.recs.Len() {
 		r := s.held(i)
 		if s.filter.match(r) {
 			lines = append(lines, s.format.line(r))
-			s.pushShown(r)
+			s.shown.Push(r)
 		}
 	}
 	s.lv.Append(lines...)
@@ -199,8 +179,8 @@ func (s *store) rebuild(th themes.Theme, km *keymap.KeyMap, w, h int) {
 
 // reset drops everything.
 func (s *store) reset(th themes.Theme, km *keymap.KeyMap, w, h int) {
-	clear(s.recs)
-	s.recStart, s.recN, s.dropped = 0, 0, 0
+	s.recs.Clear()
+	s.dropped = 0
 	s.rebuild(th, km, w, h)
 	s.lv.SetFollow(true)
 }
