@@ -23,32 +23,10 @@ func limitedSim(t *testing.T, perMin int) (base string, throttled, sent *atomic.
 	t.Helper()
 	s, err := apisim.New(apisim.Options{RateLimitPerMin: perMin})
 	require.NoError(t, err)
-	throttled, sent = new(atomic.Int64), new(atomic.Int64)
-	h := s.Handler()
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		rec := &statusRecorder{ResponseWriter: w}
-		h.ServeHTTP(rec, r)
-		if r.Header.Get("Authorization") != "" {
-			sent.Add(1)
-			if rec.status == http.StatusTooManyRequests {
-				throttled.Add(1)
-			}
-		}
-	}))
+	n := new(apisim.RequestCounter)
+	ts := httptest.NewServer(n.Wrap(s.Handler()))
 	t.Cleanup(func() { ts.Close(); _ = s.Close() })
-	return ts.URL, throttled, sent
-}
-
-type statusRecorder struct {
-	http.ResponseWriter
-	status int
-}
-
-func (r *statusRecorder) WriteHeader(code int) {
-	if r.status == 0 {
-		r.status = code
-	}
-	r.ResponseWriter.WriteHeader(code)
+	return ts.URL, &n.Throttled, &n.Sent
 }
 
 // TestSchedulerKeepsUnderTheLimit: with the simulator at 100 requests a
@@ -154,15 +132,9 @@ func TestLearningKeepsWhatWasSpent(t *testing.T) {
 	s, err := apisim.New(apisim.Options{RateLimits: map[string]apisim.RateLimit{
 		"alertsRead_group": {Capacity: 10, RefillRate: 1, RefillSeconds: 60}}})
 	require.NoError(t, err)
-	var throttled atomic.Int64
-	h := s.Handler()
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		rec := &statusRecorder{ResponseWriter: w}
-		h.ServeHTTP(rec, r)
-		if rec.status == http.StatusTooManyRequests {
-			throttled.Add(1)
-		}
-	}))
+	var n apisim.RequestCounter
+	throttled := &n.Throttled
+	ts := httptest.NewServer(n.Wrap(s.Handler()))
 	t.Cleanup(func() { ts.Close(); _ = s.Close() })
 	c, err := apiclient.New(apiclient.Options{BaseURL: ts.URL, Auth: apiclient.DigestAuth("read-only", "read-only-secret"), MaxRetries: -1})
 	require.NoError(t, err)

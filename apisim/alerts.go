@@ -276,12 +276,21 @@ func (b *alertConfigBody) apply(ac *AlertConfig, now time.Time) {
 	ac.Updated = now
 }
 
-func createAlertConfiguration(c *call) (any, error) {
+// decodeAlertConfig reads and validates the body of a create or update.
+func (c *call) decodeAlertConfig() (*alertConfigBody, *apiError) {
 	var b alertConfigBody
 	if e := c.decode(&b); e != nil {
 		return nil, e
 	}
 	if e := b.validate(); e != nil {
+		return nil, e
+	}
+	return &b, nil
+}
+
+func createAlertConfiguration(c *call) (any, error) {
+	b, e := c.decodeAlertConfig()
+	if e != nil {
 		return nil, e
 	}
 	ac := &AlertConfig{ID: c.w.newID(), GroupID: c.project.ID, Created: c.now}
@@ -296,11 +305,8 @@ func updateAlertConfiguration(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	var b alertConfigBody
-	if e := c.decode(&b); e != nil {
-		return nil, e
-	}
-	if e := b.validate(); e != nil {
+	b, e := c.decodeAlertConfig()
+	if e != nil {
 		return nil, e
 	}
 	b.apply(ac, c.now)

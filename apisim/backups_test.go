@@ -156,11 +156,7 @@ func TestRestoreJobsRunFinishAndExpire(t *testing.T) {
 	b := e.c.Backups()
 	snap := completedSnapshot(t, e, "payments-rs")
 
-	auto, err := b.CreateRestoreJob(bg, DemoPaymentsID, "payments-rs", apiclient.RestoreRequest{
-		DeliveryType: apiclient.DeliveryAutomated, SnapshotID: snap, TargetClusterName: "staging-rs", TargetGroupID: DemoStagingID})
-	if err != nil {
-		t.Fatal(err)
-	}
+	auto := restoreToStaging(t, e, snap)
 	if auto.State() != apiclient.RestoreRunning || auto.FinishedAt != nil {
 		t.Fatalf("new restore: %s", auto.State())
 	}
@@ -193,11 +189,7 @@ func TestRestoreCancelWhileRunning(t *testing.T) {
 	e := newBackupEnv(t)
 	b := e.c.Backups()
 	snap := completedSnapshot(t, e, "payments-rs")
-	j, err := b.CreateRestoreJob(bg, DemoPaymentsID, "payments-rs", apiclient.RestoreRequest{
-		DeliveryType: apiclient.DeliveryAutomated, SnapshotID: snap, TargetClusterName: "staging-rs", TargetGroupID: DemoStagingID})
-	if err != nil {
-		t.Fatal(err)
-	}
+	j := restoreToStaging(t, e, snap)
 	e.clock.Advance(30 * time.Second)
 	if err := b.CancelRestoreJob(bg, DemoPaymentsID, "payments-rs", j.ID); err != nil {
 		t.Fatal(err)
@@ -436,6 +428,18 @@ func TestTenantFlexAndServerlessAnswers(t *testing.T) {
 	if got, err := b.FlexRestoreJob(bg, DemoPaymentsID, "payments-serverless", j.ID); err != nil || got.Status != apiclient.FlexCompleted {
 		t.Fatalf("flex restore later: %+v %v", got, err)
 	}
+}
+
+// restoreToStaging starts an automated restore of payments-rs's snapshot
+// snap onto staging-rs in the staging project.
+func restoreToStaging(t *testing.T, e *backupEnv, snap string) *apiclient.RestoreJob {
+	t.Helper()
+	j, err := e.c.Backups().CreateRestoreJob(bg, DemoPaymentsID, "payments-rs", apiclient.RestoreRequest{
+		DeliveryType: apiclient.DeliveryAutomated, SnapshotID: snap, TargetClusterName: "staging-rs", TargetGroupID: DemoStagingID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return j
 }
 
 // completedSnapshot is the newest completed snapshot of a replica set.

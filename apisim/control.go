@@ -82,10 +82,12 @@ func (s *Server) control(f controlFunc) http.HandlerFunc {
 	}
 }
 
-func readLimited(w http.ResponseWriter, r *http.Request) ([]byte, *apiError) {
+// readJSON decodes a control request's JSON body, of at most maxBodyBytes,
+// into v.
+func readJSON(w http.ResponseWriter, r *http.Request, v any) *apiError {
 	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBodyBytes))
 	if err != nil {
-		return nil, newError(http.StatusRequestEntityTooLarge, "REQUEST_TOO_LARGE", "The request body is larger than %d bytes.", maxBodyBytes)
+		return newError(http.StatusRequestEntityTooLarge, "REQUEST_TOO_LARGE", "The request body is larger than %d bytes.", maxBodyBytes)
 	}
-	return b, nil
+	return decodeJSON(b, v)
 }

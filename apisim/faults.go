@@ -132,25 +132,6 @@ func setIdentity(r *http.Request, pub string) {
 	}
 }
 
-type statusWriter struct {
-	http.ResponseWriter
-	status int
-}
-
-func (w *statusWriter) WriteHeader(code int) {
-	if w.status == 0 {
-		w.status = code
-	}
-	w.ResponseWriter.WriteHeader(code)
-}
-
-func (w *statusWriter) Write(b []byte) (int, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
-	return w.ResponseWriter.Write(b)
-}
-
 // logged records every request and turns a handler panic into a 500 with
 // the error body instead of a dropped connection.
 func (s *Server) logged(next http.Handler) http.Handler {
@@ -158,7 +139,7 @@ func (s *Server) logged(next http.Handler) http.Handler {
 		start := time.Now()
 		entry := &logEntry{}
 		r = r.WithContext(context.WithValue(r.Context(), logKey{}, entry))
-		sw := &statusWriter{ResponseWriter: w}
+		sw := &StatusRecorder{ResponseWriter: w}
 		// Date is the world's clock, not the host's: clients track skew by it.
 		w.Header().Set("Date", s.clock.Now().UTC().Format(http.TimeFormat))
 		defer func() {
@@ -166,13 +147,13 @@ func (s *Server) logged(next http.Handler) http.Handler {
 				if p == http.ErrAbortHandler {
 					panic(p)
 				}
-				if sw.status == 0 {
+				if sw.Status == 0 {
 					writeError(sw, newError(http.StatusInternalServerError, "UNEXPECTED_ERROR", "Unexpected error."), false)
 				}
 			}
 			s.reqlog.add(RequestRecord{
 				Time: s.clock.Now(), Method: r.Method, Path: r.URL.Path, Identity: entry.identity,
-				Status: sw.status, DurationMS: float64(time.Since(start).Microseconds()) / 1000,
+				Status: sw.Status, DurationMS: float64(time.Since(start).Microseconds()) / 1000,
 			})
 		}()
 		next.ServeHTTP(sw, r)

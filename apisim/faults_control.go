@@ -19,11 +19,7 @@ func (s *Server) faultRoutes(mux *http.ServeMux, root string) {
 			MalformedWrites *int     `json:"malformedWrites"`
 			FailWrites      *int     `json:"failWrites"`
 		}
-		body, e := readLimited(w, r)
-		if e != nil {
-			return 0, nil, e
-		}
-		if e := decodeJSON(body, &b); e != nil {
+		if e := readJSON(w, r, &b); e != nil {
 			return 0, nil, e
 		}
 		for name, v := range map[string]*float64{"faultRate": b.FaultRate, "malformedRate": b.MalformedRate} {

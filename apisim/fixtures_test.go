@@ -2,6 +2,7 @@ package apisim
 
 import (
 	"net/url"
+	"testing"
 	"time"
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient/catalog"
@@ -248,6 +249,27 @@ func fixtureFor(s *Server, op catalog.Op) (fixture, bool) {
 	}
 	f, ok := fx[op.Source]
 	return f, ok && op.Source != ""
+}
+
+// preparedFixture is op's fixture (fixtureFor) with its prepare step run on
+// s's world; an operation without a fixture fails the test.
+func preparedFixture(t *testing.T, s *Server, op catalog.Op) fixture {
+	t.Helper()
+	fx, ok := fixtureFor(s, op)
+	if !ok {
+		t.Fatalf("no fixture for %s", op.ID)
+	}
+	fx.prepareOn(s)
+	return fx
+}
+
+// prepareOn runs the fixture's prepare step, if it has one, on s's world.
+func (f fixture) prepareOn(s *Server) {
+	if f.prepare != nil {
+		s.mu.Lock()
+		f.prepare(s.world, s.clock.Now())
+		s.mu.Unlock()
+	}
 }
 
 // target is what catalog.Authorize is asked about for a fixture.

@@ -15,7 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func startServer(t *testing.T, opts Options) (*Server, string) {
+func startServer(t testing.TB, opts Options) (*Server, string) {
 	t.Helper()
 	if opts.Clock == nil {
 		opts.Clock = NewManualClock(testStart)

@@ -48,11 +48,7 @@ func (s *Server) incidentRoutes(mux *http.ServeMux, root string) {
 		var b struct {
 			Enabled *bool `json:"enabled"`
 		}
-		body, e := readLimited(w, r)
-		if e != nil {
-			return 0, nil, e
-		}
-		if e := decodeJSON(body, &b); e != nil {
+		if e := readJSON(w, r, &b); e != nil {
 			return 0, nil, e
 		}
 		if b.Enabled == nil {
@@ -117,11 +113,7 @@ func (s *Server) postIncident(w http.ResponseWriter, r *http.Request) (int, any,
 		Attributes      map[string]string `json:"attributes"`
 		ResolveAfter    string            `json:"resolveAfter"`
 	}
-	body, err := readLimited(w, r)
-	if err != nil {
-		return 0, nil, err
-	}
-	if e := decodeJSON(body, &b); e != nil {
+	if e := readJSON(w, r, &b); e != nil {
 		return 0, nil, e
 	}
 	if !eventTypePattern.MatchString(b.EventTypeName) {

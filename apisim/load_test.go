@@ -41,15 +41,7 @@ func listClient(base string) func() (int, error) {
 // TestDigestLoad sends 2,000 digest-authenticated list requests from 32
 // concurrent clients over loopback and logs the rate.
 func TestDigestLoad(t *testing.T) {
-	s, err := New(Options{Clock: NewManualClock(testStart), RateLimitPerMin: unlimited})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	base, err := s.Start("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, base := startServer(t, Options{RateLimitPerMin: unlimited})
 	const total = 2000
 	var next, failed atomic.Int64
 	var wg sync.WaitGroup
@@ -78,15 +70,7 @@ func TestDigestLoad(t *testing.T) {
 // BenchmarkDigestList measures digest-authenticated list requests with 32
 // concurrent clients (run with -bench DigestList).
 func BenchmarkDigestList(b *testing.B) {
-	s, err := New(Options{Clock: NewManualClock(testStart), RateLimitPerMin: unlimited})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close()
-	base, err := s.Start("127.0.0.1:0")
-	if err != nil {
-		b.Fatal(err)
-	}
+	_, base := startServer(b, Options{RateLimitPerMin: unlimited})
 	b.SetParallelism((loadClients + 1) / 2) // x GOMAXPROCS goroutines; 32 on 2 cores
 	b.ResetTimer()
 	b.RunParallel(func(pb *testing.PB) {

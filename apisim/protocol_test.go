@@ -456,6 +456,14 @@ func TestStateMachines(t *testing.T) {
 		_ = json.Unmarshal(b, &m)
 		return m[field]
 	}
+	// statusAfter advances the clock by by and checks the resource's status.
+	statusAfter := func(what string, by time.Duration, path, want string) {
+		t.Helper()
+		e.clock.Advance(by)
+		if s := getField(path, "status"); s != want {
+			t.Errorf("%s: status %v, want %s", what, s, want)
+		}
+	}
 	st, _, b := d.do(t, rawReq{method: "POST", path: base + "/backup/snapshots", body: []byte(`{"description":"t","retentionInDays":1}`)})
 	var snap map[string]any
 	if st != 200 || json.Unmarshal(b, &snap) != nil || snap["status"] != "queued" {
@@ -466,14 +474,8 @@ func TestStateMachines(t *testing.T) {
 		t.Errorf("second on-demand snapshot: %d", st)
 	}
 	sp := base + "/backup/snapshots/" + snap["id"].(string)
-	e.clock.Advance(15 * time.Second)
-	if s := getField(sp, "status"); s != "inProgress" {
-		t.Errorf("after 15s: %v", s)
-	}
-	e.clock.Advance(time.Minute)
-	if s := getField(sp, "status"); s != "completed" {
-		t.Errorf("after 75s: %v", s)
-	}
+	statusAfter("snapshot after 15s", 15*time.Second, sp, "inProgress")
+	statusAfter("snapshot after 75s", time.Minute, sp, "completed")
 	st, _, b = d.do(t, rawReq{method: "POST", path: base + "/backup/restoreJobs", body: mustJSON(map[string]any{"deliveryType": "download", "snapshotId": snap["id"]})})
 	var job map[string]any
 	if st != 200 || json.Unmarshal(b, &job) != nil || job["finishedAt"] != nil {
@@ -491,14 +493,8 @@ func TestStateMachines(t *testing.T) {
 		t.Fatalf("index: %d %s", st, b)
 	}
 	ip := base + "/search/indexes/" + ix["indexID"].(string)
-	e.clock.Advance(10 * time.Second)
-	if s := getField(ip, "status"); s != "BUILDING" {
-		t.Errorf("index after 10s: %v", s)
-	}
-	e.clock.Advance(time.Minute)
-	if s := getField(ip, "status"); s != "READY" {
-		t.Errorf("index after 70s: %v", s)
-	}
+	statusAfter("index after 10s", 10*time.Second, ip, "BUILDING")
+	statusAfter("index after 70s", time.Minute, ip, "READY")
 	// Search refuses clusters before 4.2.
 	st, h, b := d.do(t, rawReq{method: "GET", path: "/api/atlas/v2/groups/" + DemoPaymentsID + "/clusters/payments-legacy/search/indexes"})
 	wantError(t, st, h, b, 400, "SEARCH_UNSUPPORTED_MONGODB_VERSION")
@@ -519,10 +515,7 @@ func TestStateMachines(t *testing.T) {
 	if st, _, b := d.do(t, rawReq{method: "PUT", path: mp + "/cutover"}); st != 202 {
 		t.Fatalf("cutover: %d %s", st, b)
 	}
-	e.clock.Advance(time.Minute)
-	if s := getField(mp, "status"); s != "COMPLETE" {
-		t.Errorf("after cutover: %v", s)
-	}
+	statusAfter("migration after cutover", time.Minute, mp, "COMPLETE")
 }
 
 func TestControlAPI(t *testing.T) {

@@ -35,11 +35,7 @@ func TestRoleMatrix(t *testing.T) {
 			h := s.Handler()
 			current.Store(&h)
 			fx := fixtures(s)[op.ID]
-			if fx.prepare != nil {
-				s.mu.Lock()
-				fx.prepare(s.world, s.clock.Now())
-				s.mu.Unlock()
-			}
+			fx.prepareOn(s)
 			// A new client per world: nonces and tokens belong to one server.
 			c, err := apiclient.New(apiclient.Options{BaseURL: ts.URL, Service: "atlas", Auth: auth, MaxRetries: -1})
 			if err != nil {

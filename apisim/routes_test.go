@@ -15,15 +15,7 @@ func TestEveryOperationAnswers(t *testing.T) {
 	for _, op := range catalog.All() {
 		t.Run(op.ID, func(t *testing.T) {
 			e := newEnv(t, Options{})
-			fx, ok := fixtures(e.srv)[op.ID]
-			if !ok {
-				t.Fatalf("no fixture for %s", op.ID)
-			}
-			if fx.prepare != nil {
-				e.srv.mu.Lock()
-				fx.prepare(e.srv.world, e.srv.clock.Now())
-				e.srv.mu.Unlock()
-			}
+			fx := preparedFixture(t, e.srv, op)
 			path, err := op.Expand(fx.params)
 			if err != nil {
 				t.Fatal(err)

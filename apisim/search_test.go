@@ -32,6 +32,12 @@ func textDef(extra string) apiclient.IndexDefinition {
 	return d
 }
 
+// textIndex is a request for a dynamic-mapping search index name on
+// shop.collection.
+func textIndex(name, collection string) apiclient.SearchIndexCreateRequest {
+	return apiclient.SearchIndexCreateRequest{Name: name, Database: "shop", CollectionName: collection, Definition: textDef("")}
+}
+
 // apiErr asserts err is an API error with that status and code, and returns it.
 func apiErr(t *testing.T, err error, status int, code string) *apiclient.Error {
 	t.Helper()
@@ -54,8 +60,7 @@ func TestSearchIndexBuildsPerHost(t *testing.T) {
 	e, c := searchEnv(t)
 	ctx := context.Background()
 	s := c.Search()
-	ix, err := s.Create(ctx, DemoPaymentsID, "payments-rs", apiclient.SearchIndexCreateRequest{
-		Name: "by-sku", Database: "shop", CollectionName: "orders", Definition: textDef("")})
+	ix, err := s.Create(ctx, DemoPaymentsID, "payments-rs", textIndex("by-sku", "orders"))
 	require.NoError(t, err)
 	assert.Equal(t, apiclient.IndexPending, ix.Status)
 	assert.False(t, ix.Queryable)
@@ -132,8 +137,7 @@ func TestSearchIndexFailuresCarryMessages(t *testing.T) {
 	}
 
 	// A failed update keeps serving the last good definition.
-	good, err := s.Create(ctx, DemoPaymentsID, "payments-rs", apiclient.SearchIndexCreateRequest{
-		Name: "good", Database: "shop", CollectionName: "products", Definition: textDef("")})
+	good, err := s.Create(ctx, DemoPaymentsID, "payments-rs", textIndex("good", "products"))
 	require.NoError(t, err)
 	e.clock.Advance(time.Minute)
 	_, err = s.Update(ctx, DemoPaymentsID, "payments-rs", good.IndexID, apiclient.IndexSearch, bad)
@@ -173,8 +177,7 @@ func TestSearchIndexDeleteIsEventual(t *testing.T) {
 		e, c := searchEnv(t)
 		ctx := context.Background()
 		s := c.Search()
-		ix, err := s.Create(ctx, DemoPaymentsID, "payments-rs", apiclient.SearchIndexCreateRequest{
-			Name: "tmp", Database: "shop", CollectionName: "orders", Definition: textDef("")})
+		ix, err := s.Create(ctx, DemoPaymentsID, "payments-rs", textIndex("tmp", "orders"))
 		require.NoError(t, err)
 		if byName {
 			require.NoError(t, s.DeleteByName(ctx, DemoPaymentsID, "payments-rs", "shop", "orders", "tmp"))
@@ -188,8 +191,7 @@ func TestSearchIndexDeleteIsEventual(t *testing.T) {
 		assert.Equal(t, apiclient.IndexDeleting, got.StatusDetail[0].Status)
 		_, err = s.Update(ctx, DemoPaymentsID, "payments-rs", ix.IndexID, apiclient.IndexSearch, textDef(""))
 		apiErr(t, err, 409, "INDEX_BEING_DELETED")
-		_, err = s.Create(ctx, DemoPaymentsID, "payments-rs", apiclient.SearchIndexCreateRequest{
-			Name: "tmp", Database: "shop", CollectionName: "orders", Definition: textDef("")})
+		_, err = s.Create(ctx, DemoPaymentsID, "payments-rs", textIndex("tmp", "orders"))
 		ae := apiErr(t, err, 409, "INDEX_ALREADY_EXISTS")
 		assert.Contains(t, ae.Detail, "being deleted")
 
@@ -202,8 +204,7 @@ func TestSearchIndexDeleteIsEventual(t *testing.T) {
 			assert.NotEqual(t, "tmp", x.Name)
 		}
 		// The name is free again.
-		_, err = s.Create(ctx, DemoPaymentsID, "payments-rs", apiclient.SearchIndexCreateRequest{
-			Name: "tmp", Database: "shop", CollectionName: "orders", Definition: textDef("")})
+		_, err = s.Create(ctx, DemoPaymentsID, "payments-rs", textIndex("tmp", "orders"))
 		require.NoError(t, err)
 	}
 }
@@ -247,11 +248,9 @@ func TestSearchIndexCreateShapesAndRoutes(t *testing.T) {
 	assert.GreaterOrEqual(t, len(all), 5, "three seeded and two new")
 
 	// Duplicate names per namespace: 409; the same name elsewhere is fine.
-	_, err = s.Create(ctx, DemoPaymentsID, "payments-rs", apiclient.SearchIndexCreateRequest{Name: "vec", Database: "shop",
-		CollectionName: "orders", Definition: textDef("")})
+	_, err = s.Create(ctx, DemoPaymentsID, "payments-rs", textIndex("vec", "orders"))
 	apiErr(t, err, http.StatusConflict, "INDEX_ALREADY_EXISTS")
-	_, err = s.Create(ctx, DemoPaymentsID, "payments-rs", apiclient.SearchIndexCreateRequest{Name: "vec", Database: "shop",
-		CollectionName: "customers", Definition: textDef("")})
+	_, err = s.Create(ctx, DemoPaymentsID, "payments-rs", textIndex("vec", "customers"))
 	require.NoError(t, err)
 }
 

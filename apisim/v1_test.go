@@ -89,15 +89,7 @@ func TestV1Surface(t *testing.T) {
 		areas[op.Area]++
 		t.Run(op.Area.String()+"/"+op.ID, func(t *testing.T) {
 			e := newEnv(t, Options{})
-			fx, ok := fixtureFor(e.srv, op)
-			if !ok {
-				t.Fatalf("no fixture for %s", op.ID)
-			}
-			if fx.prepare != nil {
-				e.srv.mu.Lock()
-				fx.prepare(e.srv.world, e.srv.clock.Now())
-				e.srv.mu.Unlock()
-			}
+			fx := preparedFixture(t, e.srv, op)
 			st, h, body := e.digest("org-owner", "MD5").do(t, v1Req(t, op, fx))
 			if st != op.OK {
 				t.Fatalf("%s %s: status %d, want %d: %s", op.Method, op.Path, st, op.OK, body)

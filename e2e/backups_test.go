@@ -18,12 +18,7 @@ import (
 func TestBackupsSnapshotThenRestore(t *testing.T) {
 	RequireTmux(t)
 	s := StartDemo(t, 140, 40, nil, "--demo-speed", "30", "--project", "payments", "--pane", "backups")
-	s.WaitFor("pick a cluster", wait)
-	s.WaitFor("payments-rs", wait)
-	// Pick payments-rs from the pane's own list (4th row).
-	s.SendKeys("j", "j", "j", "Enter")
-	s.WaitFor("Backups · payments-rs", wait)
-	s.WaitFor("completed", wait)
+	s.pickPaymentsRSBackups()
 
 	s.SendKeys("n")
 	s.WaitFor("On-demand snapshot of payments-rs", wait)
@@ -84,6 +79,17 @@ func TestBackupsSnapshotThenRestore(t *testing.T) {
 
 	s.SendKeys("q")
 	s.WaitExit(wait)
+}
+
+// pickPaymentsRSBackups picks payments-rs from the backups pane's own list
+// of clusters (its 4th row) and waits for its completed snapshots.
+func (s *Session) pickPaymentsRSBackups() {
+	s.t.Helper()
+	s.WaitFor("pick a cluster", wait)
+	s.WaitFor("payments-rs", wait)
+	s.SendKeys("j", "j", "j", "Enter")
+	s.WaitFor("Backups · payments-rs", wait)
+	s.WaitFor("completed", wait)
 }
 
 // rowWith reports whether one screen line holds all the parts.

@@ -1,14 +1,12 @@
 package e2e
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
 	"github.com/dbadmin-tui/dbadmin-tui/apisim"
 )
 
@@ -115,21 +113,7 @@ func TestAckForAnHourByTheServersClock(t *testing.T) {
 	if len(patches) != 1 || patches[0].Status != http.StatusOK {
 		t.Fatalf("alert PATCHes = %+v, want one answered 200", patches)
 	}
-	c, err := apiclient.New(apiclient.Options{BaseURL: h.URL(), Service: "atlas", MaxRetries: -1,
-		Auth: apiclient.DigestAuth(ownerKey, ownerSecret)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	alerts, err := c.Alerts().ListAll(context.Background(), apisim.DemoPaymentsID, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []apiclient.Alert
-	for _, a := range alerts {
-		if a.AcknowledgementComment == "skew-e2e" {
-			got = append(got, a)
-		}
-	}
+	got := alertsWithComment(t, ownerClient(t, h.URL(), -1), "skew-e2e")
 	if len(got) != 1 || got[0].AcknowledgedUntil == nil {
 		t.Fatalf("%d alerts carry the comment (%+v), want one acknowledged", len(got), got)
 	}

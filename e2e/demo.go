@@ -85,10 +85,17 @@ func (s *Session) DemoURL() string {
 // Owner, with no retries so a failure shows at once.
 func (s *Session) DemoAPI() *apiclient.Client {
 	s.t.Helper()
-	c, err := apiclient.New(apiclient.Options{BaseURL: s.DemoURL(), Service: "atlas", MaxRetries: -1,
+	return ownerClient(s.t, s.DemoURL(), -1)
+}
+
+// ownerClient is the project's client for the server at base as
+// Organization Owner, retrying maxRetries times (-1: never).
+func ownerClient(t testing.TB, base string, maxRetries int) *apiclient.Client {
+	t.Helper()
+	c, err := apiclient.New(apiclient.Options{BaseURL: base, Service: "atlas", MaxRetries: maxRetries,
 		Auth: apiclient.DigestAuth(ownerKey, ownerSecret)})
 	if err != nil {
-		s.t.Fatalf("demo client: %v", err)
+		t.Fatalf("client for %s: %v", base, err)
 	}
 	return c
 }

@@ -61,11 +61,7 @@ func TestRangeMarkAckSendsTheListedRowsTheTypedUntil(t *testing.T) {
 	until := clock.Now.UTC().Add(10 * 24 * time.Hour).Truncate(time.Minute)
 	s.submitAckUntil("range-e2e", until)
 	s.WaitGone("Acknowledge until", wait)
-	deadline := time.Now().Add(wait)
-	for len(withComment(t, s, "range-e2e")) < 4 && time.Now().Before(deadline) {
-		time.Sleep(100 * time.Millisecond)
-	}
-	got := withComment(t, s, "range-e2e")
+	got := awaitComment(t, s, "range-e2e", 4)
 	if len(got) != 4 {
 		t.Fatalf("%d alerts carry the comment, want the 4 listed\n%s", len(got), s.Capture())
 	}

@@ -15,11 +15,7 @@ import (
 func TestSnapshotRetentionDefaultsToTheComplianceMinimum(t *testing.T) {
 	RequireTmux(t)
 	s := StartDemo(t, 140, 40, nil, "--project", "payments", "--pane", "backups")
-	s.WaitFor("pick a cluster", wait)
-	s.WaitFor("payments-rs", wait)
-	s.SendKeys("j", "j", "j", "Enter")
-	s.WaitFor("Backups · payments-rs", wait)
-	s.WaitFor("completed", wait)
+	s.pickPaymentsRSBackups()
 
 	s.SendKeys("n")
 	s.WaitFor("On-demand snapshot of payments-rs", wait)

@@ -59,30 +59,11 @@ func (h *SimHost) URL() string { return "http://" + h.addr }
 
 // ServeHTTP logs the request and passes it to apisim.
 func (h *SimHost) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	sw := &statusRecorder{ResponseWriter: w}
+	sw := &apisim.StatusRecorder{ResponseWriter: w}
 	h.Server.Handler().ServeHTTP(sw, r)
 	h.mu.Lock()
-	h.log = append(h.log, Hit{At: time.Since(h.start), Method: r.Method, Path: r.URL.Path, Status: sw.status})
+	h.log = append(h.log, Hit{At: time.Since(h.start), Method: r.Method, Path: r.URL.Path, Status: sw.Status})
 	h.mu.Unlock()
-}
-
-type statusRecorder struct {
-	http.ResponseWriter
-	status int
-}
-
-func (w *statusRecorder) WriteHeader(code int) {
-	if w.status == 0 {
-		w.status = code
-	}
-	w.ResponseWriter.WriteHeader(code)
-}
-
-func (w *statusRecorder) Write(b []byte) (int, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
-	return w.ResponseWriter.Write(b)
 }
 
 // Stop takes the server off the network: the port refuses connections and

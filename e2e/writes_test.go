@@ -15,11 +15,13 @@ import (
 func withComment(t *testing.T, s *Session, comment string) []apiclient.Alert {
 	t.Helper()
 	// Retries on: the server may be truncating answers on purpose.
-	c, err := apiclient.New(apiclient.Options{BaseURL: s.DemoURL(), Service: "atlas", MaxRetries: 8,
-		Auth: apiclient.DigestAuth(ownerKey, ownerSecret)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	return alertsWithComment(t, ownerClient(t, s.DemoURL(), 8), comment)
+}
+
+// alertsWithComment are the payments project's alerts carrying comment,
+// as c reads them.
+func alertsWithComment(t *testing.T, c *apiclient.Client, comment string) []apiclient.Alert {
+	t.Helper()
 	all, err := c.Alerts().ListAll(context.Background(), apisim.DemoPaymentsID, "")
 	if err != nil {
 		t.Fatal(err)
@@ -33,18 +35,25 @@ func withComment(t *testing.T, s *Session, comment string) []apiclient.Alert {
 	return out
 }
 
+// awaitComment reads the demo's alerts carrying comment until at least n
+// do or wait passes, and returns the last read.
+func awaitComment(t *testing.T, s *Session, comment string, n int) []apiclient.Alert {
+	t.Helper()
+	deadline := time.Now().Add(wait)
+	for {
+		if got := withComment(t, s, comment); len(got) >= n || time.Now().After(deadline) {
+			return got
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
 // waitAcked waits until the server holds comment on one alert and the
 // dialog that sent it closed.
 func waitAcked(t *testing.T, s *Session, comment string) []apiclient.Alert {
 	t.Helper()
 	s.WaitGone(comment, wait)
-	deadline := time.Now().Add(wait)
-	for {
-		if got := withComment(t, s, comment); len(got) > 0 || time.Now().After(deadline) {
-			return got
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	return awaitComment(t, s, comment, 1)
 }
 
 func alertPatches(s *Session) int {
@@ -173,14 +182,7 @@ func TestBulkAckRetryKeepsTheChoice(t *testing.T) {
 			}
 			s.SendFast("Enter")
 			s.WaitGone("Acknowledge until", wait)
-			deadline := time.Now().Add(wait)
-			var got []apiclient.Alert
-			for time.Now().Before(deadline) {
-				if got = withComment(t, s, "retry-e2e"); len(got) == 2 {
-					break
-				}
-				time.Sleep(100 * time.Millisecond)
-			}
+			got := awaitComment(t, s, "retry-e2e", 2)
 			if len(got) != 2 {
 				t.Fatalf("%d alerts carry the comment after the retry, want 2\n%s", len(got), s.Capture())
 			}
@@ -208,12 +210,8 @@ func TestDetailShowsTheAckAtOnce(t *testing.T) {
 			s.SendFast("Enter")
 			s.WaitFor("# ", wait)
 			s.SendFast("a", "detail-e2e", "BTab", "BTab", "Left", "Enter")
-			deadline := time.Now().Add(wait)
-			for len(withComment(t, s, "detail-e2e")) != 1 {
-				if time.Now().After(deadline) {
-					t.Fatalf("the server never held the acknowledgement\n%s", s.Capture())
-				}
-				time.Sleep(100 * time.Millisecond)
+			if got := awaitComment(t, s, "detail-e2e", 1); len(got) != 1 {
+				t.Fatalf("%d alerts carry the acknowledgement, want 1\n%s", len(got), s.Capture())
 			}
 			s.WaitGone("Acknowledge until", wait)
 			// The detail (not the dialog) shows it; on a short screen it is

@@ -610,26 +610,14 @@ func (r *checkReport) print(w io.Writer) {
 	}
 
 	fmt.Fprintln(w)
-	if r.orgsErr != nil {
-		fmt.Fprintf(w, "Organizations: could not list: %s\n", listError(r.orgsErr))
-	} else {
-		fmt.Fprintf(w, "Organizations (%d):\n", len(r.orgs))
-		for _, o := range r.orgs {
-			line("  %s\t%s", clean(o.Name), clean(o.ID))
-		}
-		tw.Flush()
-	}
+	printListing(w, tw, "Organizations", r.orgs, r.orgsErr, func(o apiclient.Organization) {
+		line("  %s\t%s", clean(o.Name), clean(o.ID))
+	})
 
 	fmt.Fprintln(w)
-	if r.projectsErr != nil {
-		fmt.Fprintf(w, "Projects: could not list: %s\n", listError(r.projectsErr))
-	} else {
-		fmt.Fprintf(w, "Projects (%d):\n", len(r.projects))
-		for _, pr := range r.projects {
-			line("  %s\t%s\torg %s", clean(pr.Name), clean(pr.ID), clean(pr.OrgID))
-		}
-		tw.Flush()
-	}
+	printListing(w, tw, "Projects", r.projects, r.projectsErr, func(pr apiclient.Project) {
+		line("  %s\t%s\torg %s", clean(pr.Name), clean(pr.ID), clean(pr.OrgID))
+	})
 
 	if len(r.clusters) > 0 {
 		fmt.Fprintln(w)
@@ -711,6 +699,20 @@ func (r *checkReport) caller() string {
 		return "anonymous (no_auth)"
 	}
 	return clean(r.client.Principal())
+}
+
+// printListing prints a listing's heading with its count and a row per
+// item (row writes to tw), or why the list could not be read.
+func printListing[T any](w io.Writer, tw *tabwriter.Writer, title string, items []T, err error, row func(T)) {
+	if err != nil {
+		fmt.Fprintf(w, "%s: could not list: %s\n", title, listError(err))
+		return
+	}
+	fmt.Fprintf(w, "%s (%d):\n", title, len(items))
+	for _, x := range items {
+		row(x)
+	}
+	tw.Flush()
 }
 
 // listError is a failed list call in a few words.

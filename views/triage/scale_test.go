@@ -1,14 +1,12 @@
 package triage
 
 import (
-	"net/http"
 	"net/http/httptest"
 	"os"
 	"reflect"
 	"runtime"
 	"slices"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -31,18 +29,9 @@ func TestScale200Projects(t *testing.T) {
 	}
 	srv, err := apisim.New(apisim.Options{Projects: 200, Orgs: 4, Latency: 20 * time.Millisecond})
 	require.NoError(t, err)
-	var reqs, throttled atomic.Int64
-	h := srv.Handler()
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		rec := &statusRecorder{ResponseWriter: w}
-		h.ServeHTTP(rec, r)
-		if r.Header.Get("Authorization") != "" {
-			reqs.Add(1)
-			if rec.status == http.StatusTooManyRequests {
-				throttled.Add(1)
-			}
-		}
-	}))
+	var n apisim.RequestCounter
+	reqs, throttled := &n.Sent, &n.Throttled
+	ts := httptest.NewServer(n.Wrap(srv.Handler()))
 	defer ts.Close()
 	defer srv.Close()
 	c, err := apiclient.New(apiclient.Options{BaseURL: ts.URL, Service: "atlas", Auth: apiclient.DigestAuth("org-owner", "org-owner-secret")})
@@ -145,14 +134,4 @@ func TestScale200Projects(t *testing.T) {
 		firstAlerts.Round(time.Millisecond), complete.Round(time.Millisecond), first, throttled.Load(),
 		float64(peak)/(1<<20), float64(ms0.HeapInuse)/(1<<20), len(p.Items()))
 	require.Zero(t, throttled.Load(), "no 429")
-}
-
-type statusRecorder struct {
-	http.ResponseWriter
-	status int
-}
-
-func (r *statusRecorder) WriteHeader(code int) {
-	r.status = code
-	r.ResponseWriter.WriteHeader(code)
 }
