@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log"
 	"net"
@@ -17,13 +18,16 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"text/tabwriter"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient/catalog"
 	"github.com/dbadmin-tui/dbadmin-tui/apisim"
 	"github.com/dbadmin-tui/dbadmin-tui/ui"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // fakeAPI is a small Administration API: who-am-I, organizations, projects
@@ -566,4 +570,19 @@ func TestCheckGivesUpPastItsRetryBudget(t *testing.T) {
 	r := runCheckWith(t, map[string]string{"MONGODB_ATLAS_ACCESS_TOKEN": token, "MONGODB_ATLAS_OPS_MANAGER_URL": srv.URL})
 	assertOneLineFailure(t, r, "rate limited by "+srv.URL+" (429 RATE_LIMITED_TOKEN_BUCKET)")
 	assert.Equal(t, 1, hits, "a wait past the 60 s budget is not made")
+}
+
+// A listing says how many it holds and prints a row each, or why it could
+// not be read, and then no rows.
+func TestCheckListingPrintsRowsOrWhy(t *testing.T) {
+	var b bytes.Buffer
+	tw := tabwriter.NewWriter(&b, 0, 2, 2, ' ', 0)
+	orgs := []apiclient.Organization{{ID: "o1", Name: "Payments"}, {ID: "o2", Name: "Search"}}
+	row := func(o apiclient.Organization) { fmt.Fprintf(tw, "  %s\t%s\n", clean(o.Name), clean(o.ID)) }
+	printListing(&b, tw, "Organizations", orgs, nil, row)
+	assert.Equal(t, "Organizations (2):\n  Payments  o1\n  Search    o2\n", b.String())
+
+	b.Reset()
+	printListing(&b, tw, "Projects", orgs, &apiclient.Error{Status: 403, ErrorCode: "USER_UNAUTHORIZED", Detail: "no access"}, row)
+	assert.Equal(t, "Projects: could not list: 403 USER_UNAUTHORIZED: no access\n", b.String())
 }
