@@ -48,20 +48,20 @@ func TestEveryTabVisibleAtEachWidth(t *testing.T) {
 	m := d.m
 	for _, w := range []int{60, 80, 100, 200} {
 		m.resize(w, 30)
-		for i, p := range m.panes {
+		for i := range m.panes {
 			m.active = i
 			line := ansi.Strip(m.renderTabs())
 			assert.LessOrEqual(t, ansi.StringWidth(line), w)
 			assert.NotContains(t, line, "…", "%d cols: no tab is cut", w)
 			if w >= 80 {
-				assert.Contains(t, line, fmt.Sprintf("%d %s", i+1, p.Title()), "%d cols: the active tab in full", w)
+				assert.Contains(t, line, fmt.Sprintf("%d %s", i+1, m.opts.Panes[i].Title), "%d cols: the active tab in full", w)
 			}
 			for n := range m.panes {
 				assert.Contains(t, line, fmt.Sprint(n+1), "%d cols: tab %d shown", w, n+1)
 			}
 			if w >= 120 {
-				for n, q := range m.panes {
-					assert.Contains(t, line, fmt.Sprintf("%d %s", n+1, q.Title()), "wide: every title in full")
+				for n, r := range m.opts.Panes {
+					assert.Contains(t, line, fmt.Sprintf("%d %s", n+1, r.Title), "wide: every title in full")
 				}
 			}
 		}

@@ -65,7 +65,6 @@ func collect(cmd tea.Cmd) []tea.Msg {
 // the action path, to prove the client's gate refuses it.
 type recPane struct {
 	id       views.ID
-	title    string
 	ctx      views.Context
 	got      []tea.Msg
 	busy     string
@@ -80,9 +79,9 @@ type recPane struct {
 func recPanes(hostile bool, out map[views.ID]*recPane) views.Registry {
 	rs := Panes()
 	for i := range rs {
-		id, title := rs[i].ID, rs[i].Title
+		id := rs[i].ID
 		rs[i].New = func(ctx views.Context) views.Pane {
-			p := &recPane{id: id, title: title, ctx: ctx, hostile: hostile}
+			p := &recPane{id: id, ctx: ctx, hostile: hostile}
 			if out != nil {
 				out[id] = p
 			}
@@ -93,7 +92,6 @@ func recPanes(hostile bool, out map[views.ID]*recPane) views.Registry {
 }
 
 func (p *recPane) ID() views.ID              { return p.id }
-func (p *recPane) Title() string             { return p.title }
 func (p *recPane) Init() tea.Cmd             { return nil }
 func (p *recPane) View() string              { return "pane " + string(p.id) }
 func (p *recPane) SetSize(int, int)          {}

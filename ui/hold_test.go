@@ -44,9 +44,9 @@ func holdModel(t *testing.T, noForm bool) (*Model, **slowFormPane) {
 	rs := recPanes(false, nil)
 	for i := range rs {
 		if rs[i].ID == alerts.ID {
-			id, title := rs[i].ID, rs[i].Title
+			id := rs[i].ID
 			rs[i].New = func(ctx views.Context) views.Pane {
-				pane = &slowFormPane{recPane: &recPane{id: id, title: title, ctx: ctx}, noForm: noForm}
+				pane = &slowFormPane{recPane: &recPane{id: id, ctx: ctx}, noForm: noForm}
 				return pane
 			}
 		}

@@ -228,7 +228,7 @@ func (m *Model) staleLine(w int) string {
 	if !h.Stale() || len(h.Parts) > 0 {
 		return "" // a pane read in parts says itself which rows are stale
 	}
-	text := " ✗ " + clean(m.activePane().Title()) + " data stale since " + h.StaleSince.Format("15:04:05")
+	text := " ✗ " + clean(m.opts.Panes[m.active].Title) + " data stale since " + h.StaleSince.Format("15:04:05")
 	if !h.OK.IsZero() {
 		text += " (shown as of " + h.OK.Format("15:04:05") + ")"
 	}
@@ -287,8 +287,8 @@ func (m *Model) renderTabs() string {
 	st := m.theme.Styles
 	render := func(short func(i int, title string) string) string {
 		var b strings.Builder
-		for i, p := range m.panes {
-			title := clean(p.Title())
+		for i := range m.panes {
+			title := clean(m.opts.Panes[i].Title)
 			if i == m.active {
 				b.WriteString(st.TabActive.Render(fmt.Sprintf("%d %s", i+1, title)))
 				continue

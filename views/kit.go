@@ -60,8 +60,8 @@ func NewBase(id ID, ctx Context, state func() PollState) Base {
 	return Base{id: id, Ctx: ctx, state: state}
 }
 
-// PaneID is the pane's id.
-func (b *Base) PaneID() ID { return b.id }
+// ID is the pane's id (Pane.ID), the one its registration names.
+func (b *Base) ID() ID { return b.id }
 
 // Visible reports whether the pane is on screen.
 func (b *Base) Visible() bool { return b.shown }

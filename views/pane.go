@@ -19,8 +19,9 @@ func (id ID) Scope() keymap.Scope { return keymap.Scope(id) }
 // Pane is one area of the dashboard. See the package documentation for the
 // rules a pane follows.
 type Pane interface {
+	// ID is the id its Registration names (Base provides it); the title
+	// is the registration's.
 	ID() ID
-	Title() string
 	// Init starts the pane's first load; it is called once, after the
 	// connection is up.
 	Init() tea.Cmd

@@ -28,7 +28,6 @@ var oncall = views.Registration{
 type oncallPane struct{ ctx views.Context }
 
 func (p *oncallPane) ID() views.ID                         { return oncall.ID }
-func (p *oncallPane) Title() string                        { return oncall.Title }
 func (p *oncallPane) Init() tea.Cmd                        { return nil }
 func (p *oncallPane) Update(tea.Msg) (views.Pane, tea.Cmd) { return p, nil }
 func (p *oncallPane) View() string                         { return "oncall pane" }

@@ -95,8 +95,6 @@ func (p *Pane) newWindow() *Window {
 	return w
 }
 
-func (p *Pane) ID() views.ID             { return ID }
-func (p *Pane) Title() string            { return Registration.Title }
 func (p *Pane) Busy() string             { return "" }
 func (p *Pane) Actions() []keymap.Action { return actions(p.Ctx) }
 

@@ -100,8 +100,6 @@ func NewPane(ctx views.Context) *Pane {
 	return p
 }
 
-func (p *Pane) ID() views.ID     { return ID }
-func (p *Pane) Title() string    { return Registration.Title }
 func (p *Pane) SetSize(w, h int) { p.W, p.H = w, h; p.layout() }
 
 func (p *Pane) Init() tea.Cmd { return p.loadClusters("loading clusters") }

@@ -81,8 +81,6 @@ func New(ctx views.Context) views.Pane {
 	return p
 }
 
-func (p *Pane) ID() views.ID     { return ID }
-func (p *Pane) Title() string    { return Registration.Title }
 func (p *Pane) SetSize(w, h int) { p.W, p.H = w, h }
 
 func (p *Pane) Init() tea.Cmd { return p.load("loading migration sources") }

@@ -114,8 +114,6 @@ func analyzerColumns() []components.Column {
 	}
 }
 
-func (p *Pane) ID() views.ID     { return ID }
-func (p *Pane) Title() string    { return Registration.Title }
 func (p *Pane) Busy() string     { return "" }
 func (p *Pane) Init() tea.Cmd    { return p.load("loading search indexes") }
 func (p *Pane) SetSize(w, h int) { p.W, p.H = w, h; p.layout() }

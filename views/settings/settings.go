@@ -70,8 +70,6 @@ func (p *Pane) pollState() views.PollState {
 	return views.PollState{Off: p.Ctx.GroupID == ""}
 }
 
-func (p *Pane) ID() views.ID     { return ID }
-func (p *Pane) Title() string    { return Registration.Title }
 func (p *Pane) Init() tea.Cmd    { return p.load("loading settings") }
 func (p *Pane) SetSize(w, h int) { p.W, p.H = w, h }
 func (p *Pane) Busy() string     { return "" }

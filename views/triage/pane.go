@@ -91,9 +91,7 @@ func columns() []components.Column {
 	}
 }
 
-func (p *Pane) ID() views.ID  { return ID }
-func (p *Pane) Title() string { return Registration.Title }
-func (p *Pane) Busy() string  { return "" }
+func (p *Pane) Busy() string { return "" }
 
 // Init starts nothing: the fan-out is costly, so it starts when the board
 // is first shown.

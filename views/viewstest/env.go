@@ -68,6 +68,9 @@ func Open[P views.Pane](t testing.TB, reg views.Registration, s Setup) *Env[P] {
 	}
 	p, ok := build(ctx).(P)
 	require.True(t, ok, "the factory of %s builds a %T", reg.ID, build(ctx))
+	// The root routes a pane's messages by its ID and titles its tab from
+	// the registration: a pane built with another id would get none.
+	require.Equal(t, reg.ID, p.ID(), "the pane's base has its registration's id")
 	e := &Env[P]{Driver: NewDriver(t, p), Sim: s.Sim, P: p, Ctx: ctx}
 	if s.RunTimers {
 		e.RunTimers()
