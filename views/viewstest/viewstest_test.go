@@ -115,6 +115,7 @@ func (p *tickPane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 	return p, nil
 }
 
+func (p *tickPane) ID() views.ID             { return testPane }
 func (p *tickPane) Actions() []keymap.Action { return nil }
 func (p *tickPane) SetSize(w, h int)         {}
 func (p *tickPane) SetVisible(bool) tea.Cmd  { return nil }
@@ -225,6 +226,11 @@ func TestOpenOpensThePaneAsTheRootDoes(t *testing.T) {
 	assert.True(t, fails(t, func(tb testing.TB) {
 		Open[*recPane](tb, reg, Setup{Sim: sim})
 	}), "a factory building another type fails the test, not a nil pane")
+	other := reg
+	other.ID = "other"
+	assert.True(t, fails(t, func(tb testing.TB) {
+		Open[*tickPane](tb, other, Setup{Sim: sim})
+	}), "a pane whose id is not its registration's fails the test: the root would route nothing to it")
 }
 
 // recPane is a pane type the test registration does not build.
