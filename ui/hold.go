@@ -28,6 +28,7 @@ const maxHeld = 256
 // keyHold is a hold in progress.
 type keyHold struct {
 	gen   int
+	pane  views.ID // the pane whose answer it waits on
 	start time.Time
 	keys  []tea.KeyPressMsg
 }
@@ -63,16 +64,17 @@ func (m *Model) startHold(a keymap.Action, cmd tea.Cmd) tea.Cmd {
 	if m.hold != nil {
 		carried = m.hold.keys
 	}
-	m.hold = &keyHold{gen: gen, start: time.Now(), keys: carried}
+	m.hold = &keyHold{gen: gen, pane: m.panes[m.active].ID(), start: time.Now(), keys: carried}
 	answer := func() tea.Msg { return holdAnswer{gen: gen, msg: cmd()} }
 	return tea.Batch(answer, tea.Tick(holdFor, func(time.Time) tea.Msg { return holdExpiredMsg{gen: gen} }))
 }
 
 // answered handles the pane's answer: a dialog opens and takes the held
-// keys; a refusal (a toast) releases them; an answer that is more Cmds to
-// run (a batch, a sequence) may still open a dialog, so the hold waits on
-// until its deadline; anything else (a result, an editor to launch) goes
-// to the program as it would have, and the keys follow it to the pane.
+// keys; a refusal (a toast from that pane) releases them; an answer that
+// is more Cmds to run (a batch, a sequence) may still open a dialog, so
+// the hold waits on until its deadline; anything else (a result, an
+// editor to launch) goes to the program as it would have, and the keys
+// follow it to the pane.
 func (m *Model) answered(a holdAnswer) tea.Cmd {
 	inner := a.msg
 	switch msg := inner.(type) {

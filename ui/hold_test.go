@@ -9,9 +9,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/dbadmin-tui/dbadmin-tui/keymap/keytest"
 	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
 	"github.com/dbadmin-tui/dbadmin-tui/views/alerts"
+	"github.com/dbadmin-tui/dbadmin-tui/views/backups"
 )
 
 // slowFormPane is a recording pane whose ack opens its form a little
@@ -88,4 +90,28 @@ func TestHeldKeysGoToTheListWhenNoDialogComes(t *testing.T) {
 	keys := ask(func(*Model) any { return strings.Join((*pane).keysGot(), " ") })
 	assert.Equal(t, "j k", keys)
 	assert.Nil(t, ask(func(m *Model) any { return m.hold }).(*keyHold))
+}
+
+// A toast from another pane while keys are held for the Alerts pane's ack
+// (a hidden pane's refresh, say) is no answer to the ack: the keys stay
+// held and go into the form when it opens.
+func TestAnotherPanesToastKeepsTheKeysHeld(t *testing.T) {
+	m, pane := holdModel(t, false)
+	d := newDriver(t, m, 120, 40)
+	d.Settle()
+	require.Equal(t, alerts.ID, m.panes[m.active].ID())
+	d.Send(keytest.Press("a")) // the form is on its way, not yet delivered
+	d.Send(keytest.Press("t"))
+	d.Send(keytest.Press("y"))
+	require.NotNil(t, m.hold)
+	d.Send(views.ToastMsg{Pane: backups.ID, Text: "snapshot taken"})
+	require.NotNil(t, m.hold, "still holding")
+	assert.Len(t, m.hold.keys, 2)
+	assert.Empty(t, (*pane).keysGot(), "no key reached the list")
+	assert.Len(t, (*pane).actionsGot(), 1, "t ran no action on the list")
+	d.Settle()
+	f, ok := m.layers.top().(*formLayer)
+	require.True(t, ok, "the form opened")
+	assert.Equal(t, "ty", f.form.Values()["comment"])
+	assert.Empty(t, (*pane).keysGot(), "no key reached the list")
 }

@@ -254,8 +254,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case views.ToastMsg:
 		// A pane that refuses an action says so in a toast: no dialog comes.
+		// Another pane's toast says nothing about the action held for.
 		cmd, _ := m.handleShared(msg)
-		return m, tea.Batch(cmd, m.releaseHold())
+		if m.hold != nil && msg.Pane == m.hold.pane {
+			cmd = tea.Batch(cmd, m.releaseHold())
+		}
+		return m, cmd
 	}
 	if cmd, ok := m.routeToPane(msg); ok {
 		return m, m.afterUpdate(cmd)
