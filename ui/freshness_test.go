@@ -26,3 +26,13 @@ func TestFreshnessCountsWallClockSeconds(t *testing.T) {
 	header := strings.SplitN(d.Screen(), "\n", 2)[0]
 	assert.Contains(t, header, "updated 9s ago")
 }
+
+// The header's age reads as the tables' AGE columns do: days past two days.
+func TestFreshnessPastTwoDaysReadsInDays(t *testing.T) {
+	wall := fixedNow
+	d, _, _ := readyModel(t, func(o *Options) { o.Wall = func() time.Time { return wall } })
+	d.Send(views.Result[struct{}]{Pane: alerts.ID})
+	wall = wall.Add(72 * time.Hour)
+	header := strings.SplitN(d.Screen(), "\n", 2)[0]
+	assert.Contains(t, header, "updated 3d ago")
+}

@@ -159,7 +159,7 @@ func partsForms(parts []views.PartHealth, now time.Time) []string {
 		case p.OK.IsZero():
 			pending = append(pending, name)
 		default:
-			fresh = add(fresh, ago(now.Sub(p.OK))+" ago", name)
+			fresh = add(fresh, components.Age(now.Sub(p.OK))+" ago", name)
 		}
 	}
 	var full []string
@@ -174,7 +174,7 @@ func partsForms(parts []views.PartHealth, now time.Time) []string {
 	}
 	age, short, shortest := "not read yet", "…", "…"
 	if !oldest.IsZero() {
-		a := ago(now.Sub(oldest))
+		a := components.Age(now.Sub(oldest))
 		age, short, shortest = "oldest "+a+" ago", a+" ago", a
 	}
 	if len(staleNames) > 0 {

@@ -247,21 +247,7 @@ func (m *Model) freshness() string {
 	if !ok {
 		return "not updated yet"
 	}
-	return "updated " + ago(m.opts.Wall().Sub(at)) + " ago"
-}
-
-// ago is a wall-clock age in its largest whole unit: "9s", "3m", "2h".
-func ago(d time.Duration) string {
-	if d < 0 {
-		d = 0
-	}
-	switch {
-	case d < time.Minute:
-		return fmt.Sprintf("%ds", int(d.Seconds()))
-	case d < time.Hour:
-		return fmt.Sprintf("%dm", int(d.Minutes()))
-	}
-	return fmt.Sprintf("%dh", int(d.Hours()))
+	return "updated " + components.Age(m.opts.Wall().Sub(at)) + " ago"
 }
 
 // roleBadge names the caller's strongest role on the selected project (org
