@@ -258,19 +258,6 @@ func (t Toasts) View() string {
 	return lipgloss.JoinVertical(lipgloss.Right, boxes...)
 }
 
-// Line renders the newest toast as one plain line for a status bar.
-func (t Toasts) Line(width int) string {
-	it, ok := t.newestShown()
-	if !ok {
-		return ""
-	}
-	st, icon := t.theme.Footer, "ℹ "
-	if it.Level == ToastError {
-		st, icon = t.theme.ErrorText, "✗ "
-	}
-	return st.Render(Truncate(strings.TrimSpace(icon+t.text(it)), max(width, 1)))
-}
-
 // Lines renders the newest toast for a status bar in at most n lines of
 // width: it wraps rather than being cut, and only what n lines cannot hold
 // is cut.

@@ -5,20 +5,20 @@ import "testing"
 func TestToastDismissHintAndCountInLine(t *testing.T) {
 	ts := NewToasts(dark())
 	ts.Info("refreshed")
-	eq(t, "ℹ refreshed", plain(ts.Line(80)))
+	eq(t, "ℹ refreshed", oneLine(t, ts, 80))
 	ts.Info("refreshed")
-	eq(t, "ℹ refreshed (×2)", plain(ts.Line(80)), "the line counts repeats like the stack does")
+	eq(t, "ℹ refreshed (×2)", oneLine(t, ts, 80), "the line counts repeats like the stack does")
 
 	ts.Error("ack failed")
-	eq(t, "✗ ack failed", plain(ts.Line(80)), "no hint unless asked")
+	eq(t, "✗ ack failed", oneLine(t, ts, 80), "no hint unless asked")
 	ts.SetDismissHint("esc")
-	eq(t, "✗ ack failed (esc)", plain(ts.Line(80)))
+	eq(t, "✗ ack failed (esc)", oneLine(t, ts, 80))
 	mustContain(t, plain(ts.View()), "ack failed (esc)")
 	mustNotContain(t, plain(ts.View()), "refreshed (×2) (esc)")
-	eq(t, "✗ ack fa…", plain(ts.Line(9)), "fits the width given")
+	eq(t, "✗ ack fa…", oneLine(t, ts, 9), "fits the width given")
 
 	eq(t, true, ts.Dismiss())
-	eq(t, "ℹ refreshed (×2)", plain(ts.Line(80)), "info toasts never show the hint")
+	eq(t, "ℹ refreshed (×2)", oneLine(t, ts, 80), "info toasts never show the hint")
 }
 
 // A notice that arrives while errors fill the stack is shown, not dropped
@@ -29,7 +29,18 @@ func TestToastNoticeIsKeptWhenErrorsFillTheStack(t *testing.T) {
 		ts.Error("refused " + string(rune('a'+i)))
 	}
 	ts.Info("read-only mode off")
-	eq(t, "ℹ read-only mode off", plain(ts.Line(80)))
+	eq(t, "ℹ read-only mode off", oneLine(t, ts, 80))
 	eq(t, 5, ts.Len())
 	mustNotContain(t, plain(ts.View()), "refused a")
+}
+
+// oneLine is the newest toast as the footer shows it in one line of width
+// w, plain.
+func oneLine(t *testing.T, ts Toasts, w int) string {
+	t.Helper()
+	lines := ts.Lines(w, 1)
+	if len(lines) != 1 {
+		t.Fatalf("want one line, got %q", lines)
+	}
+	return plain(lines[0])
 }
