@@ -39,7 +39,10 @@ func TestDeepIndexDefinitionsNeverLeave(t *testing.T) {
 	ctx := context.Background()
 	const cluster = "payments-rs"
 	s := f.client.Search()
-	for _, depth := range []int{limits.MaxDocumentDepth + 1, 300, 3000, 9990} {
+	// From 10,002 the definition itself nests more than the 10,000 levels
+	// encoding/json decodes ("exceeded max depth"): still refused, the
+	// member named.
+	for _, depth := range []int{limits.MaxDocumentDepth + 1, 300, 3000, 9990, 10001, 10002, 20000} {
 		def := deepMappings(depth)
 		for what, send := range map[string]func() error{
 			"create": func() error {
@@ -80,4 +83,9 @@ func TestDeepIndexDefinitionsNeverLeave(t *testing.T) {
 	require.NoError(t, err, "a definition at the bound is sent and stored")
 	assert.Equal(t, "deep-enough", ix.Name)
 	assert.EqualValues(t, 1, f.writes.Load())
+	stored, err := s.GetByName(ctx, apisim.DemoPaymentsID, cluster, "shop", "orders", "deep-enough")
+	require.NoError(t, err, "the simulator holds the index")
+	require.NotNil(t, stored.LatestDefinition)
+	require.NotNil(t, stored.LatestDefinition.Mappings)
+	assert.Equal(t, nested(limits.MaxDocumentDepth-5), stored.LatestDefinition.Mappings.Fields["f"], "with the whole bound-depth mapping")
 }

@@ -1,6 +1,7 @@
 package apiclient
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -204,8 +205,8 @@ func documentDepth(prefix string, doc any) error {
 	if err != nil {
 		return invalidField(strings.TrimSuffix(prefix, "."), "cannot be encoded: %v", err)
 	}
-	var members map[string]json.RawMessage
-	if json.Unmarshal(raw, &members) != nil {
+	members, ok := objectMembers(raw)
+	if !ok {
 		return nil // not an object: the shape checks say what is wrong
 	}
 	for _, k := range slices.Sorted(maps.Keys(members)) {
@@ -214,6 +215,43 @@ func documentDepth(prefix string, doc any) error {
 		}
 	}
 	return nil
+}
+
+// objectMembers splits the JSON object raw into its members' texts token by
+// token, building none of their values: json.Unmarshal refuses more than
+// 10,000 levels of nesting ("exceeded max depth"), which must not pass for
+// "not an object", while a json.Decoder's tokens have no depth limit.
+func objectMembers(raw []byte) (map[string][]byte, bool) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, false
+	}
+	members := map[string][]byte{}
+	for dec.More() {
+		t, err := dec.Token()
+		name, isName := t.(string)
+		if err != nil || !isName {
+			return nil, false
+		}
+		start := dec.InputOffset() // before the colon, which limits.DocumentDepth skips
+		for level := 0; ; {
+			t, err := dec.Token()
+			if err != nil {
+				return nil, false
+			}
+			switch t {
+			case json.Delim('{'), json.Delim('['):
+				level++
+			case json.Delim('}'), json.Delim(']'):
+				level--
+			}
+			if level == 0 {
+				break
+			}
+		}
+		members[name] = raw[start:dec.InputOffset()]
+	}
+	return members, true
 }
 
 // Validate checks the definition for an index of type t ("" means search):
