@@ -15,6 +15,7 @@ import (
 	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
 	"github.com/dbadmin-tui/dbadmin-tui/views/alerts"
+	"github.com/dbadmin-tui/dbadmin-tui/views/backups"
 )
 
 // footerLine is the screen's last line: the task line with the newest toast
@@ -165,4 +166,17 @@ func TestPaneErrorsStayWithTheirPane(t *testing.T) {
 	assert.NotContains(t, footerLine(d), "unknown analyzer")
 	d.Press("4")
 	assert.Contains(t, footerLine(d), "unknown analyzer", "shown once its pane is")
+}
+
+// The toasts know the pane on screen from the switch itself, not from the
+// next frame: a pane's error is counted as shown once its pane is.
+func TestToastsFollowTheActivePaneWithoutAFrame(t *testing.T) {
+	d, _, _ := readyModel(t, nil)
+	m := d.m
+	d.Send(views.ToastMsg{Pane: backups.ID, Text: "list snapshots failed", Err: true})
+	assert.Equal(t, 0, m.toasts.Shown(), "a hidden pane's error is not shown")
+	d.Press("3")
+	require.Equal(t, backups.ID, m.panes[m.active].ID())
+	assert.Equal(t, 1, m.toasts.Shown(), "shown once its pane is, before any frame")
+	assert.Contains(t, footerLine(d), "list snapshots failed")
 }

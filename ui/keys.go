@@ -231,11 +231,13 @@ func (m *Model) switchTo(i int) tea.Cmd {
 	return tea.Batch(fromPane(m.panes[old].ID(), m.panes[old].SetVisible(false)), m.show(i))
 }
 
-// show makes pane i visible, starting it on first show.
+// show makes pane i, the active one, visible, starting it on first show;
+// its error toasts are the ones the footer shows.
 func (m *Model) show(i int) tea.Cmd {
 	if i < 0 || i >= len(m.panes) {
 		return nil
 	}
+	m.toasts.SetActive(string(m.panes[i].ID()))
 	var cmds []tea.Cmd
 	if !m.inited[i] {
 		m.inited[i] = true

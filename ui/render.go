@@ -338,9 +338,6 @@ func (m *Model) renderFooter() []string {
 	if t := m.tasks.View(); t != "" {
 		task = " " + t
 	}
-	if p := m.activePane(); p != nil {
-		m.toasts.SetActive(string(p.ID()))
-	}
 	if m.toasts.Shown() == 0 {
 		return append(lines, components.Truncate(task, m.width))
 	}
