@@ -76,6 +76,12 @@ func TestBackupsSnapshotThenRestore(t *testing.T) {
 		job.TargetGroupID != apisim.DemoStagingID || job.State() != apiclient.RestoreFinished {
 		t.Errorf("restore in apisim = %+v (state %s)", *job, job.State())
 	}
+	if n := simCount(s, "POST", "/backup/snapshots"); n != 1 {
+		t.Errorf("%d POSTs of a snapshot reached the server, want 1: %v", n, s.SimWrites("/backup/"))
+	}
+	if n := simCount(s, "POST", "/restoreJobs"); n != 1 {
+		t.Errorf("%d POSTs of a restore reached the server, want 1: %v", n, s.SimWrites("/backup/"))
+	}
 
 	s.SendKeys("q")
 	s.WaitExit(wait)

@@ -56,15 +56,20 @@ func waitAcked(t *testing.T, s *Session, comment string) []apiclient.Alert {
 	return awaitComment(t, s, comment, 1)
 }
 
-func alertPatches(s *Session) int {
+// simCount is how many requests of method reached the demo's versioned API
+// on paths containing pathPart, as SimWrites counts them (an unsigned Digest
+// challenge is not one).
+func simCount(s *Session, method, pathPart string) int {
 	n := 0
-	for k, c := range s.SimWrites("/alerts/") {
-		if strings.HasPrefix(k, "PATCH ") {
+	for k, c := range s.SimWrites(pathPart) {
+		if strings.HasPrefix(k, method+" ") {
 			n += c
 		}
 	}
 	return n
 }
+
+func alertPatches(s *Session) int { return simCount(s, "PATCH", "/alerts/") }
 
 // Issue case 1: two marked alerts hidden by /NO_PRIMARY are named apart and
 // left out; the one write goes to the row on screen.
@@ -88,7 +93,8 @@ func TestHiddenMarksAreNotActedOn(t *testing.T) {
 }
 
 // Issue case 2: a date typed in Until is what is sent, without touching
-// the choice.
+// the choice. The terminal shrinks to 80x24 with the comment half typed:
+// the whole comment is sent, once.
 func TestTypedUntilIsSent(t *testing.T) {
 	s := StartDemo(t, 160, 40, []string{"TZ=UTC"})
 	s.WaitFor("▸  OPEN", wait)
@@ -99,7 +105,20 @@ func TestTypedUntilIsSent(t *testing.T) {
 	// list, so wait for it.
 	s.SendFast("a")
 	s.WaitFor("Acknowledge until", wait)
-	s.submitAckUntil("typed-e2e", until)
+	s.SendFast("typed-")
+	s.WaitFor("typed-", wait)
+	s.Resize(80, 24)
+	// Redrawn at 80 columns: the comment's line has the dialog's right
+	// border again (tmux cut it at the resize).
+	s.waitUntil(func(sc string) bool {
+		for _, l := range strings.Split(sc, "\n") {
+			if strings.Contains(l, "typed-") && strings.HasSuffix(strings.TrimRight(l, " "), "│") {
+				return true
+			}
+		}
+		return false
+	}, wait, "the dialog redrawn at 80x24")
+	s.submitAckUntil("e2e", until)
 	got := waitAcked(t, s, "typed-e2e")
 	if len(got) != 1 || got[0].AcknowledgedUntil == nil || !got[0].AcknowledgedUntil.Equal(until) {
 		t.Fatalf("want one alert acknowledged until %v, got %+v\n%s", until, got, s.Capture())
@@ -218,6 +237,9 @@ func TestDetailShowsTheAckAtOnce(t *testing.T) {
 			// further down.
 			s.SendFast("Down", "Down", "Down", "Down", "Down", "Down", "Down", "Down")
 			s.WaitFor("Acknowledged until forever by", wait)
+			if n := alertPatches(s); n != 1 {
+				t.Fatalf("%d PATCHes reached the server, want 1", n)
+			}
 			s.SendKeys("Escape", "q")
 			s.WaitExit(wait)
 		})
