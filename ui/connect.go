@@ -316,7 +316,7 @@ func (m *Model) connected(msg connectedMsg) tea.Cmd {
 			m.active = 0
 		}
 	} else {
-		cmds = append(cmds, m.broadcast(views.ContextChangedMsg{Ctx: m.ctx, Scope: true}))
+		cmds = append(cmds, m.contextChanged(true))
 	}
 	m.layoutPanes()
 	cmds = append(cmds, m.show(m.active), m.remember(), m.replayTypeAhead())

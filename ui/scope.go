@@ -74,14 +74,33 @@ func (m *Model) scopeChanged() tea.Cmd {
 	m.syncContext()
 	m.toasts.ClearErrors() // about the context left behind
 	m.updated = map[views.ID]time.Time{}
-	return tea.Batch(m.broadcast(views.ContextChangedMsg{Ctx: m.ctx, Scope: true}), m.remember())
+	return tea.Batch(m.contextChanged(true), m.remember())
 }
 
 // presentationChanged tells every pane about a change of theme, layout,
 // read-only mode or pause.
 func (m *Model) presentationChanged() tea.Cmd {
 	m.syncContext()
-	return m.broadcast(views.ContextChangedMsg{Ctx: m.ctx})
+	return m.contextChanged(false)
+}
+
+// contextChanged gives the panes the new context. A pane never shown yet
+// is built again from its registration with it: it has nothing to keep,
+// and it loads on its first show (Init), not now. The others get a
+// ContextChangedMsg; a hidden one defers its reload to its next show
+// (views.Base.Reload).
+func (m *Model) contextChanged(scope bool) tea.Cmd {
+	w, h := m.paneSize()
+	cmds := make([]tea.Cmd, 0, len(m.panes))
+	for i := range m.panes {
+		if !m.inited[i] {
+			m.panes[i] = m.opts.Panes[i].New(m.ctx)
+			m.panes[i].SetSize(w, h)
+			continue
+		}
+		cmds = append(cmds, m.updatePane(i, views.ContextChangedMsg{Ctx: m.ctx, Scope: scope}))
+	}
+	return tea.Batch(cmds...)
 }
 
 // readOnlyCommand is `:ro`. Read-only mode is a lock: `:ro` turns it on;

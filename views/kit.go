@@ -33,6 +33,9 @@ type Base struct {
 	// inPoll is set while the pane builds a poll round: its requests carry
 	// the pane's tag, so the scheduler holds them while the pane is hidden.
 	inPoll bool
+	// reload is a load a context change asked for while the pane was
+	// hidden; it runs when the pane is shown again (Reload).
+	reload func() tea.Cmd
 }
 
 // PollState is what the pane tells the policy about itself.
@@ -73,7 +76,25 @@ func (b *Base) Paused() bool { return b.paused || b.Ctx.Paused }
 // background polls may go and (re)arms or stops the poll loop.
 func (b *Base) SetVisible(v bool) tea.Cmd {
 	b.shown = v
+	if v && b.reload != nil {
+		load := b.reload
+		b.reload = nil
+		return tea.Batch(load(), b.Arm())
+	}
 	return b.Arm()
+}
+
+// Reload is how a pane reloads after a context change: load runs now when
+// the pane is on screen; a hidden pane keeps it (the last one asked for)
+// and runs it when it is shown again, so a project switch costs no request
+// from a pane nobody looks at.
+func (b *Base) Reload(load func() tea.Cmd) tea.Cmd {
+	if b.shown {
+		b.reload = nil
+		return load()
+	}
+	b.reload = load
+	return nil
 }
 
 // Health is the pane's loads' freshness: the last success, and since when

@@ -266,7 +266,7 @@ func (p *Pane) contextChanged(msg views.ContextChangedMsg) tea.Cmd {
 	p.mode, p.results = modeList, nil
 	p.table.SetRows(nil)
 	p.cfgTable.SetRows(nil)
-	return tea.Batch(p.load("loading alerts"), p.Arm())
+	return tea.Batch(p.Reload(func() tea.Cmd { return p.load("loading alerts") }), p.Arm())
 }
 
 // key handles the keys that are not actions: navigation, marks, sort and

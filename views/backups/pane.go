@@ -309,7 +309,7 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 			}
 			p.cluster, p.loaded, p.loadedList, p.data, p.view, p.wizard = nil, false, false, clusterData{}, viewSnapshots, nil
 			p.rebuild()
-			return p, tea.Batch(p.loadClusters("loading clusters"), p.Arm())
+			return p, tea.Batch(p.Reload(func() tea.Cmd { return p.loadClusters("loading clusters") }), p.Arm())
 		}
 		return p, p.Arm()
 	case views.ActionMsg:

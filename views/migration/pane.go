@@ -242,7 +242,7 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 				p.draft.reset()
 				p.token = tokenState{}
 			}
-			return p, tea.Batch(p.load("loading migration sources"), p.Arm())
+			return p, tea.Batch(p.Reload(func() tea.Cmd { return p.load("loading migration sources") }), p.Arm())
 		}
 		return p, p.Arm()
 	case views.ActionMsg:

@@ -299,7 +299,7 @@ func (p *Pane) update(msg tea.Msg) (views.Pane, tea.Cmd) {
 			p.clusters, p.loaded, p.listErr, p.mode = nil, false, nil, modeTree
 			p.deleting, p.watching = map[string]bool{}, map[string]bool{}
 			p.rebuild()
-			return p, tea.Batch(p.load("loading search indexes"), p.Arm())
+			return p, tea.Batch(p.Reload(func() tea.Cmd { return p.load("loading search indexes") }), p.Arm())
 		}
 	case views.ActionMsg:
 		return p, p.action(msg)

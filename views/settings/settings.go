@@ -174,7 +174,7 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 		if msg.Scope {
 			p.loaded, p.snap, p.cursor, p.keep = false, snapshot{}, 0, ""
 			p.draft, p.draftErr, p.notice = "", "", ""
-			return p, p.load("loading settings")
+			return p, p.Reload(func() tea.Cmd { return p.load("loading settings") })
 		}
 	case views.ActionMsg:
 		return p, p.action(msg)
