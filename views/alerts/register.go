@@ -47,11 +47,3 @@ func defaultActions() []keymap.Action {
 		a("alerts.editConfigJSON", "E", "edit config ($EDITOR)", "E").Calls("updateAlertConfiguration").InHelpOnly(),
 	}
 }
-
-// keys are the pane's actions as the keymap holds them now (the user's
-// overrides and the gate applied), by field.
-type keys struct {
-	Detail, Ack, Unack, StatusFilter, Configs, Toggle, Delete, NewConfig, NewConfigJSON, EditConfig, EditConfigJSON keymap.Action
-}
-
-func keysOf(km *keymap.KeyMap) keys { return views.KeysOf[keys](km, ID) }

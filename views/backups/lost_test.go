@@ -13,6 +13,7 @@ import (
 	"github.com/dbadmin-tui/dbadmin-tui/apisim"
 	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
+	"github.com/dbadmin-tui/dbadmin-tui/views/viewstest"
 )
 
 // An on-demand snapshot whose answer is lost: one POST, the form frozen
@@ -96,4 +97,5 @@ func TestLostRestoreAnswerIsVerifiedNotResent(t *testing.T) {
 
 func TestEveryKeyFieldNamesARegisteredAction(t *testing.T) {
 	assert.Empty(t, views.MissingKeys[keys](Registration))
+	assert.Empty(t, viewstest.UnregisteredActionConsts(t, Registration), "nor an act… constant")
 }

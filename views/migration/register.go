@@ -38,11 +38,3 @@ func defaultActions() []keymap.Action {
 		a("migration.dropDestination", "D", "drop destination data on/off", "D").Calls("createPushMigration").AsDangerous().InHelpOnly(),
 	}
 }
-
-// keys are the pane's actions as the keymap holds them now (the user's
-// overrides and the gate applied), by field.
-type keys struct {
-	LinkToken, Validate, Start, Cutover, Presentation, DropDestination keymap.Action
-}
-
-func keysOf(km *keymap.KeyMap) keys { return views.KeysOf[keys](km, ID) }

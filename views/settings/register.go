@@ -42,11 +42,3 @@ func defaultActions() []keymap.Action {
 		a("settings.viewRoles", "R", "access roles section", "R").InHelpOnly(),
 	}
 }
-
-// keys are the pane's actions as the keymap holds them now (the user's
-// overrides and the gate applied), by field.
-type keys struct {
-	Auditing, EditFilter, CustomDNS, NewRole, Authorize, Deauthorize keymap.Action
-}
-
-func keysOf(km *keymap.KeyMap) keys { return views.KeysOf[keys](km, ID) }
