@@ -161,15 +161,6 @@ func (rs Registry) PollDefaults() map[string]time.Duration {
 	return out
 }
 
-// Factories builds the panes' factories in order.
-func (rs Registry) Factories() []Factory {
-	out := make([]Factory, len(rs))
-	for i, r := range rs {
-		out[i] = r.New
-	}
-	return out
-}
-
 // Lookup returns the keymap's action of that name, or a zero Action (it
 // matches no key) when km is nil or has no such action.
 func Lookup(km *keymap.KeyMap, name string) keymap.Action {

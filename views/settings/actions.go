@@ -199,7 +199,6 @@ func (p *Pane) write(task string, fn func(ctx context.Context, c *apiclient.Clie
 	if client == nil || gid == "" {
 		return p.refuse(task + ": no project selected")
 	}
-	p.writes++
 	return views.Write(&p.Base, keyWrite, p.seq.Next(), task, func(ctx context.Context) (written, error) {
 		w, err := fn(ctx, client, gid)
 		w.auditDoc = filterDocument(w.audit)

@@ -128,8 +128,6 @@ func keptNote(draft string) string {
 	return "; your text is kept: press e to continue"
 }
 
-// pretty indents a stored filter for editing; text that does not parse is
-// returned as it is.
 // filterDocument is a's filter as the detail shows it: through the one
 // bounded path for server documents (components.Document), so a deep or
 // huge filter is summarised, never indented or drawn whole.
@@ -144,6 +142,8 @@ func filterDocument(a *apiclient.AuditLog) components.Document {
 	return components.NewDocument(filter)
 }
 
+// pretty indents a stored filter for editing; text that does not parse is
+// returned as it is.
 func pretty(filter string) string {
 	if strings.TrimSpace(filter) == "" {
 		return "{}"

@@ -40,8 +40,6 @@ type Pane struct {
 	// notice is the last explanation or refusal, shown under the sections.
 	notice    string
 	noticeErr bool
-	// writes counts requests in flight, for the header line.
-	writes int
 }
 
 // snapshot is one load of the three sections; each may fail on its own
@@ -196,40 +194,37 @@ func (p *Pane) loadDone(msg views.Result[snapshot]) tea.Cmd {
 }
 
 func (p *Pane) writeDone(msg views.Result[written]) tea.Cmd {
-	{
-		p.writes = max(0, p.writes-1)
-		w := msg.Value
-		if msg.Err != nil {
-			if w.filterText != "" {
-				p.draft = w.filterText
-				p.draftErr = "not saved: " + views.ErrText(msg.Err)
-			}
-			p.say(w.what+" failed: "+views.ErrText(msg.Err), true)
-			if w.form != "" {
-				// The form stays open with the error and what was typed.
-				return tea.Batch(views.FormDone(ID, w.form, msg.Err), p.load(""))
-			}
-			return tea.Batch(views.Toast(w.what+" failed: "+views.ErrText(msg.Err), true), p.load(""))
-		}
-		var done tea.Cmd
-		if w.form != "" {
-			done = views.FormDone(ID, w.form, nil)
-		}
-		if w.role != "" {
-			p.keep = w.role
-		}
-		if w.audit != nil {
-			p.snap.Audit, p.snap.AuditErr, p.snap.AuditDoc = w.audit, nil, w.auditDoc
-		}
-		if w.dns != nil {
-			p.snap.DNS, p.snap.DNSErr = w.dns, nil
-		}
+	w := msg.Value
+	if msg.Err != nil {
 		if w.filterText != "" {
-			p.draft, p.draftErr = "", ""
+			p.draft = w.filterText
+			p.draftErr = "not saved: " + views.ErrText(msg.Err)
 		}
-		p.say(w.what, false)
-		return tea.Batch(done, views.Toast(w.what, false), p.load(""))
+		p.say(w.what+" failed: "+views.ErrText(msg.Err), true)
+		if w.form != "" {
+			// The form stays open with the error and what was typed.
+			return tea.Batch(views.FormDone(ID, w.form, msg.Err), p.load(""))
+		}
+		return tea.Batch(views.Toast(w.what+" failed: "+views.ErrText(msg.Err), true), p.load(""))
 	}
+	var done tea.Cmd
+	if w.form != "" {
+		done = views.FormDone(ID, w.form, nil)
+	}
+	if w.role != "" {
+		p.keep = w.role
+	}
+	if w.audit != nil {
+		p.snap.Audit, p.snap.AuditErr, p.snap.AuditDoc = w.audit, nil, w.auditDoc
+	}
+	if w.dns != nil {
+		p.snap.DNS, p.snap.DNSErr = w.dns, nil
+	}
+	if w.filterText != "" {
+		p.draft, p.draftErr = "", ""
+	}
+	p.say(w.what, false)
+	return tea.Batch(done, views.Toast(w.what, false), p.load(""))
 }
 
 // say sets the notice line under the sections.

@@ -173,9 +173,9 @@ func NewDriver(t testing.TB, pane views.Pane) *Driver {
 	return d
 }
 
-// RunTimers makes the driver run timers like any other Cmd, sleeping
-// through them: for a pane whose poll intervals the test set to nothing,
-// so each poll's tick lands in Ticks at once.
+// RunTimers makes the driver fire the pane's timers (Context.Timer) at
+// once instead of parking them, so each poll's tick is delivered as soon
+// as it is armed.
 func (d *Driver) RunTimers() { d.r.runTimers = true }
 
 // Timers is how many timers were parked so far.
