@@ -94,9 +94,11 @@ func TestSimLogsAPIRequestsOnly(t *testing.T) {
 // tickPane arms a poll on Init and counts what it gets.
 type tickPane struct {
 	views.Pane
-	poll  views.Poller
-	got   []string
-	ticks int
+	poll    views.Poller
+	got     []string
+	ticks   int
+	w, h    int
+	visible bool
 }
 
 func (p *tickPane) Init() tea.Cmd {
@@ -115,10 +117,10 @@ func (p *tickPane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 	return p, nil
 }
 
-func (p *tickPane) ID() views.ID             { return testPane }
-func (p *tickPane) Actions() []keymap.Action { return nil }
-func (p *tickPane) SetSize(w, h int)         {}
-func (p *tickPane) SetVisible(bool) tea.Cmd  { return nil }
+func (p *tickPane) ID() views.ID              { return testPane }
+func (p *tickPane) Actions() []keymap.Action  { return nil }
+func (p *tickPane) SetSize(w, h int)          { p.w, p.h = w, h }
+func (p *tickPane) SetVisible(v bool) tea.Cmd { p.visible = v; return nil }
 
 func TestDriverParksTimersAndRoutesTheRest(t *testing.T) {
 	p := &tickPane{}
@@ -211,7 +213,7 @@ func TestDriverFailsOnABareMessageAsTheRootDropsIt(t *testing.T) {
 func TestOpenOpensThePaneAsTheRootDoes(t *testing.T) {
 	sim := NewSim(t, SimOptions{})
 	var got views.Context
-	reg := views.Registration{ID: testPane, Title: "Test", New: func(c views.Context) views.Pane {
+	reg := views.Registration{ID: testPane, Title: "Test", Poll: 7 * time.Second, New: func(c views.Context) views.Pane {
 		got = c
 		return &tickPane{}
 	}}
@@ -222,6 +224,13 @@ func TestOpenOpensThePaneAsTheRootDoes(t *testing.T) {
 	assert.Equal(t, "other", got.ProjectName, "Setup.Context has the last word")
 	assert.Equal(t, []string{"first"}, e.P.got, "Init ran and its messages were routed")
 	assert.Equal(t, 1, e.Timers())
+	assert.Equal(t, [2]int{80, 24}, [2]int{e.P.w, e.P.h}, "sized to the Setup")
+	assert.True(t, e.P.visible, "shown")
+	assert.Equal(t, reg.Poll, got.Poll.Every(testPane), "the registration's poll interval")
+
+	hidden := Open[*tickPane](t, reg, Setup{Sim: sim, Width: 100, Height: 30, Hidden: true})
+	assert.False(t, hidden.P.visible, "Hidden: Init ran, never shown")
+	assert.Equal(t, []string{"first"}, hidden.P.got)
 
 	assert.True(t, fails(t, func(tb testing.TB) {
 		Open[*recPane](tb, reg, Setup{Sim: sim})
