@@ -1,6 +1,7 @@
 package alertkit
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
 	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
+	"github.com/dbadmin-tui/dbadmin-tui/views"
 )
 
 // The choices of the ack dialog's until field. Forever is 100 years ahead,
@@ -134,6 +136,74 @@ func (d Dialog) Fields() []components.Field {
 			}},
 		components.Field{Key: "comment", Label: "Comment", Kind: components.FieldText, CharLimit: apiclient.MaxAckCommentRunes,
 			Value: d.Comment, Placeholder: "what you are doing about it", Validate: CommentRule, Focus: true})
+}
+
+// ListedRows is how many targets a dialog names before "and N more" in a
+// pane h lines high: fewer on a short terminal, so the dialog fits.
+func ListedRows(h int) int {
+	if h > 0 && h < 30 {
+		return 2
+	}
+	return 5
+}
+
+// HiddenOnly is the refusal of `a` when every marked alert is hidden by
+// the filter.
+func HiddenOnly(n int) string {
+	return fmt.Sprintf("acknowledge: the %d marked %s hidden by the filter; clear the filter to see %s (ctrl+\\ clears marks)",
+		n, Plural(n, "alert is", "alerts are"), Plural(n, "it", "them"))
+}
+
+// Verdict is what the read-back of an acknowledgement whose answer was
+// lost settled.
+type Verdict struct {
+	// Alert is the alert as read back (nil when the read failed).
+	Alert *apiclient.Alert
+	// Err is nil when the acknowledgement holds; else it was not applied,
+	// or (Unsettled) the read failed too and the outcome is still unknown.
+	Err error
+	// Unsettled: neither pane sends this alert again until a refresh has
+	// shown what the server holds (see Unsettled).
+	Unsettled bool
+}
+
+// Verify reads back an alert whose acknowledgement req was sent and its
+// answer lost (the write is never sent again) and settles it.
+func Verify(ctx context.Context, c *apiclient.Client, groupID, alertID string, req apiclient.AcknowledgeRequest) Verdict {
+	// A read: the client retries it (under faults the check itself may
+	// lose its answer).
+	a, ok, err := c.Alerts().VerifyAcknowledge(ctx, groupID, alertID, req)
+	switch {
+	case err != nil:
+		return Verdict{Err: views.OutcomeStillUnknown(views.ErrText(err)), Unsettled: true}
+	case ok:
+		return Verdict{Alert: a}
+	}
+	return Verdict{Alert: a, Err: errors.New("sent - verified: not applied (nothing changed on the server)")}
+}
+
+// Unsettled are the alerts whose acknowledgement was sent, its answer
+// lost and its read-back failed too: not sent again until a refresh has
+// shown what the server holds.
+type Unsettled map[string]bool
+
+// Add records one.
+func (u *Unsettled) Add(id string) {
+	if *u == nil {
+		*u = Unsettled{}
+	}
+	(*u)[id] = true
+}
+
+// Refuse is the error that refuses sending ids again when one is
+// unsettled (name names it), else nil.
+func (u Unsettled) Refuse(ids []string, name func(id string) string) error {
+	for _, id := range ids {
+		if u[id] {
+			return fmt.Errorf("the last acknowledgement of %s was sent and its outcome is unknown: not sent again; esc, then r shows what the server holds", name(id))
+		}
+	}
+	return nil
 }
 
 // ActsOn is the label of the targets' list.

@@ -52,14 +52,8 @@ const targetShorten = "\x00shorten"
 // hides in the ack dialog's action target.
 const hiddenSeparator = ";"
 
-// listedRows is how many targets a dialog names before "and N more":
-// fewer on a short terminal, so the dialog fits.
-func (p *Pane) listedRows() int {
-	if p.H > 0 && p.H < 30 {
-		return 2
-	}
-	return 5
-}
+// listedRows is how many targets a dialog names before "and N more".
+func (p *Pane) listedRows() int { return alertkit.ListedRows(p.H) }
 
 // ackFields are the ack dialog (alertkit.Dialog): what it acts on, until,
 // the custom date-time and the comment.
@@ -112,8 +106,7 @@ func (p *Pane) openAck() tea.Cmd {
 		return refuse("acknowledge: no alert selected")
 	}
 	if len(ids) == 0 {
-		return refuse(fmt.Sprintf("acknowledge: the %d marked %s hidden by the filter; clear the filter to see %s (ctrl+\\ clears marks)",
-			len(hidden), plural(len(hidden), "alert is", "alerts are"), plural(len(hidden), "it", "them")))
+		return refuse(alertkit.HiddenOnly(len(hidden)))
 	}
 	title := "Acknowledge " + p.describe(ids)
 	if len(skipped) > 0 {
@@ -209,10 +202,8 @@ func (p *Pane) submitAck(msg views.ActionMsg) tea.Cmd {
 	if msg.Values.Bool("hidden") {
 		ids = append(ids, splitTargets(hidden)...)
 	}
-	for _, id := range ids {
-		if p.unsettled[id] {
-			return views.FormDone(ID, formAck, fmt.Errorf("the last acknowledgement of %s was sent and its outcome is unknown: not sent again; esc, then r shows what the server holds", p.describe([]string{id})))
-		}
+	if err := alertkit.Unsettled(p.unsettled).Refuse(ids, func(id string) string { return p.describe([]string{id}) }); err != nil {
+		return views.FormDone(ID, formAck, err)
 	}
 	choice := ackChoice{until: msg.Values["until"], at: msg.Values["at"], comment: msg.Values["comment"]}
 	short := alertkit.Shortens(ids, until, now, func(id string) (time.Time, bool) {
@@ -321,19 +312,11 @@ func (p *Pane) verifyAcks(b ackBatch) tea.Cmd {
 			if !o.Unknown {
 				continue
 			}
-			// A read: the client retries it (under faults the check itself
-			// may lose its answer); the write is never resent.
-			a, ok, err := client.Alerts().VerifyAcknowledge(ctx, gid, o.ID, b.req)
-			switch {
-			case err != nil:
-				b.outcomes[i].Err = views.OutcomeStillUnknown(views.ErrText(err))
-				b.outcomes[i].Unsettled = true
-			case ok:
-				b.outcomes[i].Alert, b.outcomes[i].Err, b.outcomes[i].Verified = a, nil, true
-			default:
-				b.outcomes[i].Alert, b.outcomes[i].Verified = a, true
-				b.outcomes[i].Err = errors.New("sent - verified: not applied (nothing changed on the server)")
+			v := alertkit.Verify(ctx, client, gid, o.ID, b.req)
+			if v.Alert != nil {
+				b.outcomes[i].Alert = v.Alert
 			}
+			b.outcomes[i].Err, b.outcomes[i].Unsettled, b.outcomes[i].Verified = v.Err, v.Unsettled, !v.Unsettled
 		}
 		b.verified = true
 		return b, nil
@@ -370,10 +353,7 @@ func (p *Pane) ackDone(msg views.Result[ackBatch]) tea.Cmd {
 	var ok, failed []ackOutcome
 	for _, o := range b.outcomes {
 		if o.Unsettled {
-			if p.unsettled == nil {
-				p.unsettled = map[string]bool{}
-			}
-			p.unsettled[o.ID] = true
+			(*alertkit.Unsettled)(&p.unsettled).Add(o.ID)
 		}
 		if o.Alert != nil {
 			p.replaceAlert(*o.Alert)
