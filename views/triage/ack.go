@@ -32,6 +32,8 @@ const (
 	// shortenOK marks the values of an acknowledgement the user agreed
 	// shortens an existing one (the "Shorten?" question's yes).
 	shortenOK = "shorten"
+	// goneText says why a row listed in the dialog was not sent.
+	goneText = "changed or left the board while the dialog was open"
 )
 
 // ackOutcome is one alert's answer.
@@ -40,12 +42,16 @@ type ackOutcome struct {
 	alert   *apiclient.Alert
 	err     error
 	unknown bool // the answer was lost; verified by reading it back
+	// unsettled: the read-back failed too; not sent again until r.
+	unsettled bool
 }
 
 // ackBatch is what the acknowledgement answers.
 type ackBatch struct {
-	values   components.FormValues
 	outcomes []ackOutcome
+	// gone names the rows that changed or left the board while the dialog
+	// was open: not sent.
+	gone []string
 }
 
 // alertRow reports whether a row is an alert the board may acknowledge.
@@ -107,13 +113,6 @@ func (p *Pane) line(key string) string {
 	return key
 }
 
-func (p *Pane) listedRows() int {
-	if p.H > 0 && p.H < 30 {
-		return 2
-	}
-	return 5
-}
-
 func refuse(text string) tea.Cmd { return views.Toast(text, true) }
 
 // openAck asks for the acknowledgement of the alert rows.
@@ -123,8 +122,7 @@ func (p *Pane) openAck() tea.Cmd {
 		return refuse("acknowledge: pick an alert row (this row is not an alert)")
 	}
 	if len(shown) == 0 {
-		return refuse(fmt.Sprintf("acknowledge: the %d marked %s hidden by the filter; clear the filter to see %s (ctrl+\\ clears marks)",
-			len(hidden), alertkit.Plural(len(hidden), "alert is", "alerts are"), alertkit.Plural(len(hidden), "it", "them")))
+		return refuse(alertkit.HiddenOnly(len(hidden)))
 	}
 	title := "Acknowledge " + p.line(shown[0].Key())
 	if len(shown) > 1 {
@@ -133,24 +131,24 @@ func (p *Pane) openAck() tea.Cmd {
 	if other > 0 {
 		title += fmt.Sprintf(" (%d %s left out)", other, alertkit.Plural(other, "row that is not an alert", "rows that are not alerts"))
 	}
-	d := alertkit.Dialog{Now: p.Ctx.Now, Listed: keys(shown), Hidden: keys(hidden), Name: p.line, Rows: p.listedRows(),
+	// The names as the dialog lists them, for a row that leaves the board
+	// before the dialog is submitted.
+	p.ackNames = map[string]string{}
+	for _, it := range append(shown, hidden...) {
+		p.ackNames[it.Key()] = p.line(it.Key())
+	}
+	d := alertkit.Dialog{Now: p.Ctx.Now, Listed: keys(shown), Hidden: keys(hidden), Name: p.line, Rows: alertkit.ListedRows(p.H),
 		Until: p.ackDraft["until"], At: p.ackDraft["at"], Comment: p.ackDraft["comment"]}
 	form := views.FormMsg{Pane: ID, ID: formAck, Title: title, Fields: d.Fields(),
 		Action: views.ActionMsg{Name: actAck, Target: strings.Join(keys(shown), targetSep) + hiddenSep + strings.Join(keys(hidden), targetSep)}}
 	return func() tea.Msg { return form }
 }
 
-// parseKey reads a row key back: kind/group/cluster/item.
-func parseKey(key string) (Item, bool) {
-	parts := strings.SplitN(key, "/", 4)
-	if len(parts) != 4 || parts[1] == "" || parts[3] == "" {
-		return Item{}, false
-	}
-	return Item{Kind: Kind(parts[0]), GroupID: parts[1], Cluster: parts[2], ItemID: parts[3]}, true
-}
-
 // submitAck sends one PATCH per alert, each to its own project, with
-// exactly the until chosen or typed.
+// exactly the until chosen or typed. A row that changed or left the board
+// while the dialog was open is not sent (what it would shorten is not
+// known) and is named in the outcome; an alert whose last acknowledgement
+// is unsettled is refused until r.
 func (p *Pane) submitAck(msg views.ActionMsg) tea.Cmd {
 	client := p.Ctx.Client
 	if client == nil {
@@ -166,19 +164,33 @@ func (p *Pane) submitAck(msg views.ActionMsg) tea.Cmd {
 		rows = append(rows, strings.Split(hidden, targetSep)...)
 	}
 	var items []Item
+	var gone []string
 	for _, k := range rows {
 		it, ok := p.itemByKey(k)
-		if !ok {
-			if it, ok = parseKey(k); !ok {
-				continue
+		switch {
+		case k == "":
+		case !ok:
+			name := p.ackNames[k]
+			if name == "" {
+				name = k
 			}
-		}
-		if alertRow(it) {
+			gone = append(gone, name)
+		case alertRow(it):
 			items = append(items, it)
 		}
 	}
 	if len(items) == 0 {
+		if len(gone) > 0 {
+			return views.FormDone(ID, formAck, fmt.Errorf("not sent: %s %s", strings.Join(gone, ", "), goneText))
+		}
 		return views.FormDone(ID, formAck, errors.New("no alert to acknowledge"))
+	}
+	ids, names := make([]string, len(items)), map[string]string{}
+	for i, it := range items {
+		ids[i], names[it.ItemID] = it.ItemID, p.line(it.Key())
+	}
+	if err := p.unsettled.Refuse(ids, func(id string) string { return names[id] }); err != nil {
+		return views.FormDone(ID, formAck, err)
 	}
 	p.ackDraft = msg.Values
 	if msg.Values[shortenOK] == "" {
@@ -186,25 +198,19 @@ func (p *Pane) submitAck(msg views.ActionMsg) tea.Cmd {
 			return ask
 		}
 	}
-	values := msg.Values
 	return views.Write(&p.Base, formAck, p.writeSeq.Next(), fmt.Sprintf("acknowledging %d %s", len(items), alertkit.Plural(len(items), "alert", "alerts")),
 		func(ctx context.Context) (ackBatch, error) {
-			b := ackBatch{values: values}
+			b := ackBatch{gone: gone}
 			for _, it := range items {
 				a, err := client.Alerts().Acknowledge(ctx, it.GroupID, it.ItemID, req)
 				o := ackOutcome{it: it, alert: a, err: err}
 				if _, unknown := apiclient.AsOutcomeUnknown(err); unknown {
 					// Never sent again: read back what the server holds.
-					o.unknown = true
-					got, ok, verr := client.Alerts().VerifyAcknowledge(ctx, it.GroupID, it.ItemID, req)
-					switch {
-					case verr != nil:
-						o.err = views.OutcomeStillUnknown(views.ErrText(verr))
-					case ok:
-						o.alert, o.err = got, nil
-					default:
-						o.alert, o.err = got, errors.New("sent - verified: not applied")
+					v := alertkit.Verify(ctx, client, it.GroupID, it.ItemID, req)
+					if v.Alert != nil {
+						o.alert = v.Alert
 					}
+					o.unknown, o.err, o.unsettled = true, v.Err, v.Unsettled
 				}
 				b.outcomes = append(b.outcomes, o)
 			}
@@ -254,7 +260,7 @@ func (p *Pane) ackDone(msg views.Result[ackBatch]) tea.Cmd {
 		return views.FormDone(ID, formAck, msg.Err)
 	}
 	now := p.Ctx.Now()
-	p.results = p.results[:0]
+	var lines []string
 	failed := 0
 	groups := map[string]bool{}
 	p.table.ClearMarks()
@@ -269,7 +275,12 @@ func (p *Pane) ackDone(msg views.Result[ackBatch]) tea.Cmd {
 		case o.err != nil:
 			failed++
 			line = "✗ " + line + views.ErrText(o.err)
-			p.table.ToggleMark(o.it.Key()) // `a` retries the failed ones
+			// `a` retries the failed ones; an unsettled one it refuses
+			// until r.
+			p.table.ToggleMark(o.it.Key())
+			if o.unsettled {
+				p.unsettled.Add(o.it.ItemID)
+			}
 		case o.alert != nil && o.alert.AcknowledgedUntil != nil:
 			by := o.alert.AcknowledgingUsername
 			if by == "" {
@@ -282,11 +293,15 @@ func (p *Pane) ackDone(msg views.Result[ackBatch]) tea.Cmd {
 		default:
 			line = "✓ " + line + "acknowledged"
 		}
-		p.results = append(p.results, components.Sanitize(line))
+		lines = append(lines, components.Sanitize(line))
+	}
+	for _, name := range b.gone {
+		lines = append(lines, components.Sanitize("✗ "+name+": "+goneText))
 	}
 	n := len(b.outcomes)
 	if failed == n {
-		return views.FormDone(ID, formAck, fmt.Errorf("none acknowledged: %s", strings.TrimPrefix(p.results[0], "✗ ")))
+		// The dialog stays with the error; the board stays as it was.
+		return views.FormDone(ID, formAck, fmt.Errorf("none acknowledged: %s", strings.TrimPrefix(lines[0], "✗ ")))
 	}
 	if failed == 0 {
 		p.ackDraft = nil
@@ -295,6 +310,10 @@ func (p *Pane) ackDone(msg views.Result[ackBatch]) tea.Cmd {
 	if failed > 0 {
 		text += fmt.Sprintf("; %d failed (still marked: a retries)", failed)
 	}
+	if len(b.gone) > 0 {
+		text += fmt.Sprintf("; %d not sent (%s)", len(b.gone), goneText)
+	}
+	p.results = lines
 	p.resultsHead = text + " · esc closes this list"
 	p.SetSize(p.W, p.H)
 	return tea.Batch(views.FormDone(ID, formAck, nil), views.Toast(text, failed > 0), p.reread(groups))

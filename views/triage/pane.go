@@ -22,6 +22,7 @@ import (
 	"github.com/dbadmin-tui/dbadmin-tui/keymap"
 	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
+	"github.com/dbadmin-tui/dbadmin-tui/views/alertkit"
 )
 
 // The rest (clusters, backups, indexes, migrations) changes slowly and
@@ -67,6 +68,8 @@ type Pane struct {
 
 	writeSeq    views.Seq
 	ackDraft    components.FormValues // the dialog's values, kept while an ack failed
+	ackNames    map[string]string     // the open dialog's rows by key, as it names them
+	unsettled   alertkit.Unsettled    // alerts (by id) not sent again until r
 	results     []string              // each row's outcome of the last acknowledgement
 	resultsHead string
 
@@ -303,6 +306,7 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 	case views.RefreshMsg:
 		// r lists the projects again (new ones appear) and reads everything.
 		p.hidden = map[string]bool{}
+		p.unsettled = nil // r shows what the server holds
 		p.started = true
 		return p, tea.Batch(p.loadProjects(), p.Arm())
 	case views.FilterMsg:
