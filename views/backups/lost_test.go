@@ -40,8 +40,11 @@ func TestLostSnapshotAnswerIsVerifiedNotResent(t *testing.T) {
 	}
 }
 
-// A lost answer for a write the server refused: the read-back finds
-// nothing, and the form says "not applied" (it stays open, the draft kept).
+// A lost answer whose read-back finds nothing: the form says "not applied"
+// (it stays open, the draft kept). The read-back is the client's real
+// VerifyTakeSnapshot against the simulator, for a snapshot that was never
+// taken; the simulator has no fault that loses a write before applying it,
+// so the pane's own closure (createVerified) is not the one run here.
 func TestLostSnapshotAnswerNotAppliedSaysSo(t *testing.T) {
 	w := newWorld(t)
 	h := newHarness(t, w, "payments-rs", 120, 16)
@@ -70,7 +73,8 @@ func TestLostRestoreAnswerIsVerifiedNotResent(t *testing.T) {
 	w.Control("PUT", "/faults", `{"malformedWrites": 1}`)
 	mark := w.Mark()
 	h.Confirm("staging-rs")
-	assert.Len(t, w.WritesSince(mark), 1, "one POST")
+	require.Len(t, w.WritesSince(mark), 1, "one POST")
+	assert.Equal(t, "POST /api/atlas/v2/groups/"+apisim.DemoPaymentsID+"/clusters/payments-rs/backup/restoreJobs", w.WritesSince(mark)[0])
 	var texts []string
 	for _, t := range h.Toasts {
 		texts = append(texts, t.Text)
