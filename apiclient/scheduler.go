@@ -70,6 +70,11 @@ type rateBucket struct {
 	// Until the first answer for a bucket nothing is known of it: one
 	// request goes alone (the probe) and its answer's headers set the pace.
 	answered, probing bool
+	// heard: the tokens have followed what the server said remains (a
+	// RateLimit-Remaining header or a 429's none), not only the client's
+	// own count.
+	heard bool
+	sent  int // requests let through
 }
 
 type waiter struct {
@@ -282,6 +287,7 @@ func (s *Scheduler) acquire(ctx context.Context, op catalog.Op, params map[strin
 		}
 		if wait == 0 {
 			leave()
+			b.sent++
 			s.stats.Granted++
 			if waited {
 				s.stats.Waited++
@@ -375,7 +381,8 @@ func (s *Scheduler) observe(op catalog.Op, params map[string]string, h http.Head
 		b.set(RateLimitValues{Capacity: limit, RefillRate: limit, RefillSeconds: 60}, false, now)
 	}
 	if rerr == nil && b.lim != nil {
-		if excess := b.lim.TokensAt(now) - float64(usable(remaining)); excess >= 1 {
+		b.heard = true
+		if excess := b.lim.TokensAt(now) - float64(usableLeft(remaining, b.limit.Capacity)); excess >= 1 {
 			b.lim.ReserveN(now, int(math.Floor(excess)))
 		}
 	}
@@ -397,6 +404,13 @@ func usable(capacity int) int {
 		return capacity - 1
 	}
 	return capacity
+}
+
+// usableLeft is how many of the tokens the server says remain the client
+// spends: the token usable keeps back of the capacity stays kept back
+// however few remain.
+func usableLeft(remaining, capacity int) int {
+	return max(0, remaining-(capacity-usable(capacity)))
 }
 
 // set replaces the bucket's shape, keeping no more tokens than it had.
@@ -473,7 +487,18 @@ func (s *Scheduler) learn(service string, sets []RateLimitSet) {
 // the tokens spent there and any hold after a 429 count against the set, so
 // requests made while the sets were being learned are not sent again on a
 // bucket that starts full.
+//
+// A guess that heard the server's remaining followed the set's one bucket:
+// each answer's RateLimit-Remaining counts every request of the set,
+// whichever operation made it, so summing such guesses would count the same
+// requests once per operation. Of them the one that has spent most (the
+// lowest remaining, plus what it sent since) is what the set spent. A guess
+// that never heard a remaining has only its own count, which no header
+// vouches for: it is added on top, at worst counting a request the server
+// already counted twice (a request held back, never a 429).
 func (s *Scheduler) foldGuessesLocked(now time.Time) {
+	type spent struct{ heard, own float64 }
+	spentOf := map[*rateBucket]*spent{}
 	for key, old := range s.buckets {
 		parts := strings.Split(key, "|")
 		if len(parts) != 3 {
@@ -488,18 +513,32 @@ func (s *Scheduler) foldGuessesLocked(now time.Time) {
 		}
 		nk := s.bucketKeyLocked(op, map[string]string{"groupId": parts[1], "orgId": parts[2]})
 		nb := s.bucketLocked(nk)
-		if old.lim != nil && nb.lim != nil {
-			// Rounded up: the guess refilled at its own assumed pace.
-			if spent := float64(usable(old.limit.Capacity)) - old.lim.TokensAt(now); spent > 0 {
-				nb.lim.ReserveN(now, int(math.Ceil(spent)))
-			}
+		sp := spentOf[nb]
+		if sp == nil {
+			sp = &spent{}
+			spentOf[nb] = sp
 		}
+		switch {
+		case old.lim == nil: // nothing learned to pace it: every request it sent
+			sp.own += float64(old.sent)
+		case old.heard:
+			sp.heard = max(sp.heard, float64(usable(old.limit.Capacity))-old.lim.TokensAt(now))
+		default:
+			sp.own += max(0, float64(usable(old.limit.Capacity))-old.lim.TokensAt(now))
+		}
+		old.sent = 0
 		if old.holdUntil.After(nb.holdUntil) {
 			nb.holdUntil = old.holdUntil
 		}
 		nb.answered = nb.answered || old.answered
 		if len(old.waiters) == 0 && !old.probing {
 			delete(s.buckets, key)
+		}
+	}
+	for nb, sp := range spentOf {
+		// Rounded up: a guess refilled at its own assumed pace.
+		if total := sp.heard + sp.own; nb.lim != nil && total > 0 {
+			nb.lim.ReserveN(now, int(math.Ceil(total)))
 		}
 	}
 }

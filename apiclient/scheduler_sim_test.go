@@ -172,3 +172,55 @@ func TestLearningKeepsWhatWasSpent(t *testing.T) {
 	assert.EqualValues(t, 3, ok.Load(), "the four tokens left but the one kept back")
 	assert.EqualValues(t, 5, waited.Load())
 }
+
+// TestLearningCountsASharedBucketOnce: operations of one set read before the
+// sets were learned each followed the set's one bucket by the
+// RateLimit-Remaining headers, so what they spent is counted once, not once
+// per operation: with a user-scoped bucket of 20 refilled once a minute, two
+// reads each of three operations leave 14, and of 20 sent at once after
+// learning 13 go (the fourteenth token is the one kept back) and 7 wait.
+func TestLearningCountsASharedBucketOnce(t *testing.T) {
+	s, err := apisim.New(apisim.Options{RateLimits: map[string]apisim.RateLimit{
+		"accountRead_user": {Capacity: 20, RefillRate: 1, RefillSeconds: 60}}})
+	require.NoError(t, err)
+	var n apisim.RequestCounter
+	ts := httptest.NewServer(n.Wrap(s.Handler()))
+	t.Cleanup(func() { ts.Close(); _ = s.Close() })
+	c, err := apiclient.New(apiclient.Options{BaseURL: ts.URL, Auth: apiclient.DigestAuth("read-only", "read-only-secret"), MaxRetries: -1})
+	require.NoError(t, err)
+	ctx := context.Background()
+	orgs := func(ctx context.Context) error {
+		_, err := c.Projects().Orgs(ctx, apiclient.NameListOptions{})
+		return err
+	}
+	for range 2 {
+		require.NoError(t, orgs(ctx))
+		_, err := c.Projects().List(ctx, apiclient.ListOptions{})
+		require.NoError(t, err)
+		_, err = c.WhoAmI(ctx)
+		require.NoError(t, err)
+	}
+	require.NoError(t, c.LearnRateLimits(ctx, apiclient.RateLimitFilter{}))
+	short, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	var ok, waited atomic.Int64
+	var wg sync.WaitGroup
+	for range 20 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			switch err := orgs(short); {
+			case err == nil:
+				ok.Add(1)
+			case strings.Contains(err.Error(), "waiting for the rate limit"):
+				waited.Add(1)
+			default:
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	assert.Zero(t, n.Throttled.Load(), "429s answered")
+	assert.EqualValues(t, 13, ok.Load(), "the 14 left on the server but the one kept back")
+	assert.EqualValues(t, 7, waited.Load())
+}

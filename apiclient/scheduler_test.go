@@ -2,6 +2,8 @@ package apiclient
 
 import (
 	"context"
+	"net/http"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -127,4 +129,26 @@ func TestUsableKeepsOneTokenBack(t *testing.T) {
 	assert.Equal(t, 2, usable(2))
 	assert.Equal(t, 9, usable(10), "of the documented 10, one is kept back")
 	assert.Equal(t, 99, usable(100))
+}
+
+// TestRemainingKeepsTheTokenBack: the token usable keeps back of a bucket's
+// capacity stays kept back whatever the server says remains, down to zero.
+func TestRemainingKeepsTheTokenBack(t *testing.T) {
+	op := catalog.MustGet("listAlerts")
+	params := map[string]string{"groupId": "g"}
+	for _, c := range []struct{ capacity, remaining, tokens int }{
+		{10, 10, 9}, {10, 3, 2}, {10, 2, 1}, {10, 1, 0}, {10, 0, 0},
+		{3, 3, 2}, {3, 2, 1}, {3, 1, 0},
+		{2, 2, 2}, {2, 1, 1}, {2, 0, 0},
+		{1, 1, 1}, {1, 0, 0},
+	} {
+		now := time.Now()
+		s := newScheduler(func() time.Time { return now })
+		h := http.Header{}
+		h.Set("RateLimit-Limit", strconv.Itoa(c.capacity))
+		h.Set("RateLimit-Remaining", strconv.Itoa(c.remaining))
+		s.observe(op, params, h, nil)
+		b := s.buckets[s.bucketKeyLocked(op, params)]
+		assert.InDelta(t, float64(c.tokens), b.lim.TokensAt(now), 1e-9, "capacity %d, %d remaining", c.capacity, c.remaining)
+	}
 }
