@@ -25,10 +25,7 @@ const VerifyRetries = 6
 
 // verifying is ctx with VerifyRetries, unless it carries its own allowance.
 func verifying(ctx context.Context) context.Context {
-	if _, ok := ctx.Value(retriesKey{}).(int); ok {
-		return ctx
-	}
-	return WithRetries(ctx, VerifyRetries)
+	return WithRetries(ctx, retriesFor(ctx, VerifyRetries))
 }
 
 // dateSlack absorbs the Date header's whole seconds and a server that
