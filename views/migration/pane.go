@@ -131,9 +131,7 @@ func (p *Pane) Actions() []keymap.Action {
 			}
 		}
 		if why != "" {
-			a.Binding.SetEnabled(false)
-			a.DisabledReason = why
-			acts[i] = a
+			acts[i] = a.Disabled(why)
 		}
 	}
 	return acts
@@ -152,12 +150,7 @@ func (p *Pane) keyAction(name string) (keymap.Action, bool) {
 	if p.Ctx.Keys == nil {
 		return keymap.Action{}, false
 	}
-	for _, a := range p.Ctx.Keys.Scope(ID.Scope()) {
-		if a.Name == name {
-			return a, true
-		}
-	}
-	return keymap.Action{}, false
+	return p.Ctx.Keys.Lookup(name)
 }
 
 // SetVisible starts or stops polling. A hidden pane keeps polling only a
