@@ -114,7 +114,6 @@ type partResult struct {
 	Errs   int
 	Err    error
 	Failed map[string]bool
-	At     time.Time
 	// Wall is when the board took the answer, on the wall clock (the
 	// header's freshness); kept with the rows when a read fails whole.
 	Wall time.Time
@@ -157,7 +156,7 @@ func hidden(err error) bool {
 // by event type, and the part says the read failed.
 func fetchAlerts(ctx context.Context, c *apiclient.Client, p Project, now func() time.Time) partResult {
 	alerts, err := c.Alerts().ListAll(ctx, p.ID, apiclient.AlertOpen)
-	r := partResult{GroupID: p.ID, At: now()}
+	r, at := partResult{GroupID: p.ID}, now()
 	switch {
 	case hidden(err):
 		r.Hidden = true
@@ -178,7 +177,7 @@ func fetchAlerts(ctx context.Context, c *apiclient.Client, p Project, now func()
 			configs[cfg.ID] = cfg
 		}
 	}
-	r.Items = AlertItems(p, alerts, configs, r.At)
+	r.Items = AlertItems(p, alerts, configs, at)
 	return r
 }
 
@@ -189,7 +188,7 @@ func fetchRest(ctx context.Context, c *apiclient.Client, p Project, now func() t
 	r := partResult{GroupID: p.ID}
 	cls, err := c.Clusters().All(ctx, p.ID)
 	if err != nil {
-		r.Hidden, r.At = hidden(err), now()
+		r.Hidden = hidden(err)
 		if !r.Hidden {
 			r.fail("", err)
 		}
@@ -230,8 +229,8 @@ func fetchRest(ctx context.Context, c *apiclient.Client, p Project, now func() t
 		r.Items = append(r.Items, IndexItems(p, cl.Name, ixs, t)...)
 	}
 	for _, km := range c.KnownMigrations(p.ID) {
-		if km.Last.Done() && km.Last.Status == apiclient.MigrationComplete {
-			continue // nothing to do there
+		if km.Last.Done() {
+			continue // complete, failed or expired: nothing moves there
 		}
 		r.Moving = true
 		// Get refreshes what the client knows of it.
@@ -240,7 +239,6 @@ func fetchRest(ctx context.Context, c *apiclient.Client, p Project, now func() t
 		}
 	}
 	r.Items = append(r.Items, MigrationItems(p, c.KnownMigrations(p.ID), now())...)
-	r.At = now()
 	return r
 }
 
@@ -274,7 +272,6 @@ func fetchAuth(ctx context.Context, c *apiclient.Client, p Project, clusters []s
 		}
 		r.Items = append(r.Items, AuthBurstItems(p, name, logs, threshold, end)...)
 	}
-	r.At = now()
 	return r
 }
 
@@ -291,7 +288,7 @@ func keep(next, prev partResult) partResult {
 			items[i] = it
 		}
 		prev.Items, prev.Errs, prev.Err, prev.Failed = items, next.Errs, next.Err, next.Failed
-		return prev // At stays the last good read's
+		return prev // Wall stays the last good read's: the header's age
 	}
 	for _, it := range prev.Items {
 		if next.Failed[string(it.Kind)+"/"+it.Cluster] {

@@ -58,7 +58,7 @@ func TestAFailedReadKeepsItsRowsStaleWithTheError(t *testing.T) {
 	require.Positive(t, before)
 	e.Sim.Clock.Advance(2 * time.Minute)
 	e.P.Ctx.Wall = e.Sim.Clock.Now // the header's ages on the world's clock
-	failed := partResult{GroupID: gid, At: e.Sim.Clock.Now()}
+	failed := partResult{GroupID: gid}
 	failed.fail("", &apiclient.Error{Status: 503, ErrorCode: "SERVICE_UNAVAILABLE", Detail: "Injected fault."})
 	e.P.pending[keyAlerts]++
 	e.Send(views.Result[partResult]{Pane: ID, Key: keyAlerts, Seq: e.P.gen, Value: failed})
@@ -150,4 +150,34 @@ func TestBoardCoversTheMigrationsThisSessionKnows(t *testing.T) {
 	require.True(t, e.P.table.SetCursorID(rows[0].Key()))
 	j := e.P.open()().(views.JumpMsg)
 	assert.Equal(t, views.ID("migration"), j.Pane)
+}
+
+// A migration that is over (here EXPIRED: FAILED and COMPLETE are over
+// too) is not read again, and does not keep its project on the fast rest
+// rate.
+func TestFinishedMigrationIsNotReadAgain(t *testing.T) {
+	e := newEnv(t, "org-owner", 200, 40)
+	c := e.P.Ctx.Client
+	ctx := context.Background()
+	srcs, err := c.Migration().SourceProjects(ctx, apisim.DemoOrgID)
+	require.NoError(t, err)
+	require.NotEmpty(t, srcs)
+	m, err := c.Migration().Create(ctx, apisim.DemoPaymentsID, apiclient.MigrationRequest{
+		Source:         apiclient.MigrationSource{ClusterName: "billing-rs", GroupID: srcs[0].ProjectID, ManagedAuthentication: true, SSL: true},
+		Destination:    apiclient.MigrationDestination{ClusterName: "payments-prod", GroupID: apisim.DemoPaymentsID, HostnameSchemaType: apiclient.HostnamePublic},
+		MigrationHosts: []string{"mig-host-1.billing.internal:27000"},
+	})
+	require.NoError(t, err)
+	e.Sim.Clock.Advance(200 * time.Hour) // past the 120-hour cut-over window
+	e.Send(views.RefreshMsg{})
+	known := c.KnownMigrations(apisim.DemoPaymentsID)
+	require.Len(t, known, 1)
+	require.Equal(t, apiclient.MigrationExpired, known[0].Last.Status, "the read after the window learned it expired")
+
+	mark := e.Sim.Mark()
+	e.Send(views.RefreshMsg{})
+	for _, r := range e.Sim.RequestsSince(mark) {
+		assert.NotContains(t, r, "/liveMigrations/"+m.ID, "an expired migration is not read again")
+	}
+	assert.False(t, e.P.rest[apisim.DemoPaymentsID].Moving, "nothing under way in payments: the slow rest rate")
 }
