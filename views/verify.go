@@ -19,6 +19,10 @@ const (
 	NotCreated      = "not created: you may submit again"
 )
 
+// NotApplied is the outcome when the read-back shows the write did not
+// land.
+const NotApplied = "sent - verified: not applied (nothing changed on the server)"
+
 // OutcomeStillUnknown is the outcome when the read-back failed as well;
 // cause says why, in the pane's words.
 func OutcomeStillUnknown(cause string) error {

@@ -344,7 +344,7 @@ func (p *Pane) verifyWrite(res writeResult) tea.Cmd {
 		case err != nil:
 			return r, views.OutcomeStillUnknown(views.ErrText(err))
 		case !applied:
-			return r, errors.New("sent - verified: not applied (nothing changed on the server)")
+			return r, errors.New(views.NotApplied)
 		}
 		if r.Done != "" {
 			r.Done += " (verified after a lost answer)"

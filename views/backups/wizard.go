@@ -562,7 +562,7 @@ func (p *Pane) restoreAnswer(msg views.Result[restoreReply]) tea.Cmd {
 			return tea.Batch(views.Toast(p.notice, true), p.loadData("", allParts, keyData))
 		case v.NotApplied:
 			p.wizard = nil
-			p.notice = "restore sent - verified: not applied (nothing changed on the server); R starts a new one"
+			p.notice = "restore " + views.NotApplied + "; R starts a new one"
 			return views.Toast(p.notice, true)
 		}
 		p.notice = "restore " + views.OutcomeChecking
