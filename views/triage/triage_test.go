@@ -231,10 +231,11 @@ func TestCursorFollowsTheTopUntilTheUserMoves(t *testing.T) {
 	assert.Equal(t, chosen, e.P.table.SelectedID(), "a rebuild keeps the row the user chose")
 }
 
-// The rest is read again per project as it needs: a project with nothing
-// under way is not re-read at every restEvery polls (as every project used
-// to be), every project is re-read within restSlow polls, no poll re-reads
-// the quiet ones all at once, and r reads everything.
+// The rest is read again per project as it needs: over restSlow polls
+// (the world standing still) a quiet project's rest is read exactly once,
+// its turn spread among the polls so that no poll reads them all; a
+// project with something under way is read every restEvery polls; and r
+// reads everything.
 func TestRestRefreshIsIncremental(t *testing.T) {
 	e := newEnv(t, "org-owner", 120, 40)
 	visible := 0
@@ -244,34 +245,52 @@ func TestRestRefreshIsIncremental(t *testing.T) {
 		}
 	}
 	require.Greater(t, visible, 6)
-	rests := func(mark int) map[string]bool {
-		got := map[string]bool{}
+	// rests counts, by project, the reads of its rest (its clusters' list).
+	rests := func(mark int) map[string]int {
+		got := map[string]int{}
 		for _, r := range e.Sim.RequestsSince(mark) {
 			if strings.HasPrefix(r, "GET ") && strings.HasSuffix(r, "/clusters") && strings.Contains(r, "/groups/") {
-				got[r] = true
+				got[strings.TrimSuffix(strings.TrimPrefix(r, "GET /api/atlas/v2/groups/"), "/clusters")]++
 			}
 		}
 		return got
 	}
-	moving := 0
-	for _, r := range e.P.rest {
-		if r.Moving {
-			moving++
+	moving := map[string]bool{}
+	for gid, r := range e.P.rest {
+		require.Zero(t, r.Errs, "%s: a failed read is read again sooner", gid)
+		moving[gid] = r.Moving
+	}
+	require.Len(t, moving, visible)
+	quiet := 0
+	for _, m := range moving {
+		if !m {
+			quiet++
 		}
 	}
-	require.Less(t, moving, visible, "some projects are quiet")
-	seen := map[string]bool{}
+	require.Positive(t, quiet, "some projects are quiet")
+	require.Less(t, quiet, visible, "some have something under way")
+	reads := map[string]int{}
 	most := 0
 	for range restSlow {
 		mark := e.Sim.Mark()
 		e.Run(e.P.poll())
 		got := rests(mark)
-		most = max(most, len(got))
-		for r := range got {
-			seen[r] = true
+		n := 0
+		for gid, k := range got {
+			reads[gid] += k
+			n += k
+		}
+		most = max(most, n)
+	}
+	for gid, m := range moving {
+		assert.Equal(t, m, e.P.rest[gid].Moving, "%s: the world stood still", gid)
+		if m {
+			assert.Equal(t, restSlow/restEvery, reads[gid], "%s is under way: read every restEvery polls", gid)
+		} else {
+			assert.Equal(t, 1, reads[gid], "%s is quiet: read once in restSlow polls", gid)
 		}
 	}
-	assert.Len(t, seen, visible, "every project's rest was read again within restSlow polls")
+	assert.Len(t, reads, visible, "every project's rest was read again within restSlow polls")
 	assert.Less(t, most, visible, "no poll read every project's rest")
 
 	mark := e.Sim.Mark()
