@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dbadmin-tui/dbadmin-tui/apisim"
+	"github.com/dbadmin-tui/dbadmin-tui/ui"
 	"github.com/dbadmin-tui/dbadmin-tui/views/viewstest"
 )
 
@@ -45,7 +46,7 @@ func TestRoleBadgeEqualsChecksStrongestRole(t *testing.T) {
 			state := t.TempDir()
 			a, err := setup(f, func(k string) string {
 				return map[string]string{"XDG_STATE_HOME": state, "XDG_CONFIG_HOME": state, "HOME": state}[k]
-			})
+			}, ui.Panes())
 			require.NoError(t, err)
 			t.Cleanup(a.close)
 			d := viewstest.NewLiveModelDriver(t, a.model, 200, 60)

@@ -50,7 +50,7 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 		fmt.Fprintln(stdout, "dbadmin-tui", version)
 		return 0
 	}
-	app, err := setup(f, getenv)
+	app, err := setup(f, getenv, ui.Panes())
 	if err != nil {
 		fmt.Fprintf(stderr, "dbadmin-tui: %v\n", err)
 		var usageErr *usageError
@@ -75,20 +75,18 @@ type usageError struct{ msg string }
 func (e *usageError) Error() string { return e.msg }
 
 type app struct {
-	model *ui.Model
-	// opts are the options the model was built with.
-	opts           ui.Options
+	model          *ui.Model
 	programOptions []tea.ProgramOption
 	close          func()
 }
 
 // setup resolves the profile (or starts the simulator for --demo), builds
-// the client with its gate and the root model.
-func setup(f flags, getenv func(string) string) (*app, error) {
+// the client with its gate and the root model with panes (ui.Panes()).
+func setup(f flags, getenv func(string) string, panes views.Registry) (*app, error) {
 	a := &app{close: func() {}}
 	noColor := getenv("NO_COLOR") != ""
-	km := ui.Panes().Keymap()
-	opts := ui.Options{
+	km := panes.Keymap()
+	opts := ui.Options{Panes: panes,
 		Project: f.project, Cluster: f.cluster, Pane: f.pane, ReadOnly: f.readOnly,
 		ReadOnlyBy: readOnlyBy(f.readOnly),
 		Theme:      f.theme, NoColor: noColor, Keys: km, Tmux: getenv("TMUX") != "",
@@ -119,7 +117,7 @@ func setup(f flags, getenv func(string) string) (*app, error) {
 			Auth: apiclient.DigestAuth(f.demoRole, f.demoRole+"-secret")}
 	} else {
 		prof, err := config.Load(config.LoadOptions{Profile: f.profile, ConfigPath: f.configPath,
-			BaseURL: f.baseURL, ServiceSegment: f.service, Env: getenv, Panes: ui.Panes().PollDefaults()})
+			BaseURL: f.baseURL, ServiceSegment: f.service, Env: getenv, Panes: panes.PollDefaults()})
 		if err != nil {
 			return nil, err
 		}
@@ -167,10 +165,13 @@ func setup(f flags, getenv func(string) string) (*app, error) {
 	// loads, every request is paced by the real refill (the headers give
 	// only the capacity). A caller that may not read them learns from the
 	// headers and 429s instead.
+	// Closing the app stops it.
+	learning, stopLearning := context.WithTimeout(context.Background(), time.Minute)
+	closeRest := a.close
+	a.close = func() { stopLearning(); closeRest() }
 	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		_ = client.LearnRateLimits(ctx, apiclient.RateLimitFilter{})
+		defer stopLearning()
+		_ = client.LearnRateLimits(learning, apiclient.RateLimitFilter{})
 	}()
 	if opts.Clock == nil {
 		// Relative times the server judges (ack for 1h, countdowns) use
@@ -186,7 +187,6 @@ func setup(f flags, getenv func(string) string) (*app, error) {
 			opts.ExportDir = dir
 		}
 	}
-	a.opts = opts
 	if a.model, err = ui.New(opts); err != nil {
 		a.close()
 		return nil, err

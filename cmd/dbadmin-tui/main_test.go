@@ -4,6 +4,10 @@ import (
 	"bytes"
 	"net"
 	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -11,7 +15,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/dbadmin-tui/dbadmin-tui/apisim"
+	"github.com/dbadmin-tui/dbadmin-tui/ui"
+	"github.com/dbadmin-tui/dbadmin-tui/views"
 	"github.com/dbadmin-tui/dbadmin-tui/views/accesslogs"
+	"github.com/dbadmin-tui/dbadmin-tui/views/triage"
+	"github.com/dbadmin-tui/dbadmin-tui/views/viewstest"
 )
 
 func TestBadFlagsExitTwoWithOneLine(t *testing.T) {
@@ -71,15 +80,101 @@ func TestParseFlags(t *testing.T) {
 	assert.EqualError(t, err, "--demo-auth-bursts must be 2..10000 failed logins a minute (0: off)")
 }
 
+// triageSees runs the app setup builds for f, with the Triage pane's
+// factory recording the views.Context it is made with, until the panes
+// are made, and returns what the board was given.
+func triageSees(t *testing.T, f flags, env map[string]string) views.Context {
+	t.Helper()
+	var got *views.Context
+	panes := slices.Clone(ui.Panes())
+	for i, r := range panes {
+		if r.ID == triage.Registration.ID {
+			panes[i].New = func(ctx views.Context) views.Pane {
+				got = &ctx
+				return r.New(ctx)
+			}
+		}
+	}
+	a, err := setup(f, func(k string) string { return env[k] }, panes)
+	require.NoError(t, err)
+	t.Cleanup(a.close)
+	d := viewstest.NewLiveModelDriver(t, a.model, 120, 40)
+	d.Settle()
+	require.NotNil(t, got, "the Triage pane was made")
+	return *got
+}
+
 // --demo-auth-bursts reaches the board as the profile setting would.
 func TestDemoAuthBurstsReachTheBoard(t *testing.T) {
 	dir := t.TempDir()
 	f, err := parseFlags([]string{"--demo", "--demo-auth-bursts", "20"})
 	require.NoError(t, err)
-	a, err := setup(f, func(k string) string { return map[string]string{"XDG_STATE_HOME": dir, "HOME": dir}[k] })
+	ctx := triageSees(t, f, map[string]string{"XDG_STATE_HOME": dir, "HOME": dir})
+	assert.Equal(t, 20, ctx.TriageAuthBursts)
+}
+
+// The profile's triage_orgs, triage_projects and auth-burst settings reach
+// the board.
+func TestProfileTriageSettingsReachTheBoard(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "config.toml")
+	require.NoError(t, os.WriteFile(path, []byte(`[default]
+triage_orgs = ["Demo-Org"]
+triage_projects = ["payments", "`+apisim.DemoPaymentsID+`"]
+triage_auth_bursts = true
+triage_auth_burst_threshold = 30
+`), 0o600))
+	f, err := parseFlags([]string{"--config", path})
 	require.NoError(t, err)
-	defer a.close()
-	assert.Equal(t, 20, a.opts.TriageAuthBursts)
+	ctx := triageSees(t, f, map[string]string{"XDG_STATE_HOME": dir, "XDG_CONFIG_HOME": dir, "HOME": dir,
+		"MONGODB_ATLAS_PUBLIC_API_KEY": "read-only", "MONGODB_ATLAS_PRIVATE_API_KEY": "read-only-secret",
+		"MONGODB_ATLAS_OPS_MANAGER_URL": startSim(t)})
+	assert.Equal(t, []string{"Demo-Org"}, ctx.TriageOrgs)
+	assert.Equal(t, []string{"payments", apisim.DemoPaymentsID}, ctx.TriageProjects)
+	assert.Equal(t, 30, ctx.TriageAuthBursts)
+}
+
+// Closing the app stops learning the rate limits: the start-up request
+// does not outlive the app.
+func TestClosingStopsLearningRateLimits(t *testing.T) {
+	arrived, cancelled := make(chan struct{}, 1), make(chan struct{}, 1)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !strings.Contains(r.URL.Path, "rateLimits") {
+			http.NotFound(w, r)
+			return
+		}
+		select {
+		case arrived <- struct{}{}:
+		default:
+		}
+		select {
+		case <-r.Context().Done():
+			select {
+			case cancelled <- struct{}{}:
+			default:
+			}
+		case <-time.After(8 * time.Second):
+		}
+	}))
+	defer ts.Close()
+	dir := t.TempDir()
+	env := map[string]string{"XDG_STATE_HOME": dir, "XDG_CONFIG_HOME": dir, "HOME": dir,
+		"MONGODB_ATLAS_PUBLIC_API_KEY": "k", "MONGODB_ATLAS_PRIVATE_API_KEY": "s", "MONGODB_ATLAS_OPS_MANAGER_URL": ts.URL}
+	f, err := parseFlags(nil)
+	require.NoError(t, err)
+	a, err := setup(f, func(k string) string { return env[k] }, ui.Panes())
+	require.NoError(t, err)
+	select {
+	case <-arrived:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the rate limits were not asked for")
+	}
+	a.close()
+	select {
+	case <-cancelled:
+	case <-time.After(3 * time.Second):
+		t.Fatal("the request for the rate limits outlived the app")
+	}
 }
 
 // A non-loopback demo address is refused before anything starts, saying
@@ -103,7 +198,7 @@ func TestDemoListensOnTheGivenAddress(t *testing.T) {
 	f, err := parseFlags([]string{"--demo", "--demo-listen", addr})
 	require.NoError(t, err)
 	dir := t.TempDir()
-	a, err := setup(f, func(k string) string { return map[string]string{"XDG_STATE_HOME": dir, "HOME": dir}[k] })
+	a, err := setup(f, func(k string) string { return map[string]string{"XDG_STATE_HOME": dir, "HOME": dir}[k] }, ui.Panes())
 	require.NoError(t, err)
 	defer a.close()
 	res, err := http.Get("http://" + addr + "/api/atlas/v2")
@@ -134,7 +229,7 @@ func TestDemoDashboardUsesTheSimulatorsClock(t *testing.T) {
 	f, err := parseFlags([]string{"--demo", "--demo-speed", "36000"})
 	require.NoError(t, err)
 	dir := t.TempDir()
-	a, err := setup(f, func(k string) string { return map[string]string{"XDG_STATE_HOME": dir, "HOME": dir}[k] })
+	a, err := setup(f, func(k string) string { return map[string]string{"XDG_STATE_HOME": dir, "HOME": dir}[k] }, ui.Panes())
 	require.NoError(t, err)
 	defer a.close()
 	time.Sleep(200 * time.Millisecond)
