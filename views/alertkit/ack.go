@@ -280,16 +280,19 @@ func Shortens(ids []string, until, now time.Time, ackedUntil func(id string) (ti
 
 // Question says what shortening does: which (name names s.IDs), by how
 // much, to when (when says a time), that the other targets of the total
-// are acknowledged as chosen, and that No sends nothing.
+// (if any) are acknowledged as chosen, and that No sends nothing.
 func (s Shortening) Question(total int, name string, until time.Time, when func(time.Time) string) string {
-	if len(s.IDs) == 1 {
-		body := fmt.Sprintf("%s is acknowledged until %s: this shortens it by %s (to %s). No keeps it as it is and sends nothing.",
-			name, when(s.Was), RoundDuration(s.Most), when(until))
-		if total > 1 {
-			body = strings.Replace(body, "No keeps", fmt.Sprintf("The other %d alerts are acknowledged as chosen. No keeps", total-1), 1)
-		}
-		return body
+	others := ""
+	switch n := total - len(s.IDs); {
+	case n == 1:
+		others = "The other alert is acknowledged as chosen. "
+	case n > 1:
+		others = fmt.Sprintf("The other %d alerts are acknowledged as chosen. ", n)
 	}
-	return fmt.Sprintf("%s already acknowledged until later: this shortens it by up to %s (to %s). The other %d alerts are acknowledged as chosen. No keeps every acknowledgement as it is and sends nothing.",
-		name, RoundDuration(s.Most), when(until), total-len(s.IDs))
+	if len(s.IDs) == 1 {
+		return fmt.Sprintf("%s is acknowledged until %s: this shortens it by %s (to %s). %sNo keeps it as it is and sends nothing.",
+			name, when(s.Was), RoundDuration(s.Most), when(until), others)
+	}
+	return fmt.Sprintf("%s are already acknowledged until later: this shortens them by up to %s (to %s). %sNo keeps every acknowledgement as it is and sends nothing.",
+		name, RoundDuration(s.Most), when(until), others)
 }

@@ -23,13 +23,6 @@ func Severity(a apiclient.Alert, configs map[string]apiclient.AlertConfig) apicl
 	return EventSeverity(a.EventTypeName)
 }
 
-// Overridden reports whether a configuration's override set the alert's
-// severity.
-func Overridden(a apiclient.Alert, configs map[string]apiclient.AlertConfig) bool {
-	c, ok := configs[a.AlertConfigID]
-	return ok && c.SeverityOverride != ""
-}
-
 var criticalEvents = map[string]bool{
 	"HOST_DOWN": true, "NO_PRIMARY": true, "CLUSTER_BLOCK_WRITE": true, "PRIMARY_ELECTED": false,
 	"AUTO_HEALING_CANNOT_REPAIR_INTERNAL": true, "AUTO_HEALING_CANNOT_RESYNC_INTERNAL": true,

@@ -94,7 +94,7 @@ func TestBoardBulkAckAsksBeforeShortening(t *testing.T) {
 	q := e.LastConfirm()
 	assert.Equal(t, alertkit.ShortenTitle, q.Title)
 	assert.Contains(t, q.Body, "shortens it by 30m")
-	assert.Contains(t, q.Body, "The other 1 alerts are acknowledged as chosen.")
+	assert.Contains(t, q.Body, "The other alert is acknowledged as chosen.")
 
 	e.Confirm("")
 	assert.Len(t, e.Sim.WritesSince(mark), 2, "one PATCH per alert, after yes")
