@@ -25,8 +25,10 @@ var (
 // 200 projects in 4 organizations at 20 ms a request, under apisim's
 // default endpoint sets (the service's documented bucket and conservative
 // values elsewhere): the first alert rows, the complete board, the requests
-// of each refresh that follows (alerts every 30 s, the rest every fourth),
-// the RSS, and not one 429. Run it with
+// of each refresh that follows (every project's alerts every 30 s; a
+// project's rest every fourth poll while something there is under way,
+// else every twentieth, the quiet projects spread over the polls), the RSS,
+// and not one 429. Run it with
 // DBADMIN_E2E_SCALE=1 go test -run TriageScale -v ./e2e/
 func TestTriageScale200Projects(t *testing.T) {
 	if os.Getenv(scaleEnv) == "" {
@@ -52,8 +54,8 @@ func TestTriageScale200Projects(t *testing.T) {
 	pid := s.pid()
 	_, loadPeak := memKB(t, pid)
 
-	// Two and a half minutes of refreshes: five alert polls, one of them
-	// with the rest.
+	// Two and a half minutes of refreshes: five alert polls, each with the
+	// rest of the projects due (see the comment above).
 	peak := 0
 	for end := time.Now().Add(150 * time.Second); time.Now().Before(end); time.Sleep(time.Second) {
 		rss, _ := memKB(t, pid)

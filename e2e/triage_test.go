@@ -121,9 +121,9 @@ func TestTriageAcksTwoAlertsOfTwoProjects(t *testing.T) {
 			s.SendFast("Space")
 		}
 		comment := fmt.Sprintf("board-e2e-%d", size[0])
-		s.SendFast("a")
-		s.WaitFor("Acts on these 2:", wait)
-		s.SendFast(comment, "Enter")
+		// Typed ahead (README: keys typed straight after a write's key go
+		// into the dialog it opens): no wait for the dialog.
+		s.SendFast("a", comment, "Enter")
 		s.WaitFor("acknowledged 2 of 2 alerts", wait)
 
 		var patches []string

@@ -134,4 +134,11 @@ func TestScale200Projects(t *testing.T) {
 		firstAlerts.Round(time.Millisecond), complete.Round(time.Millisecond), first, throttled.Load(),
 		float64(peak)/(1<<20), float64(ms0.HeapInuse)/(1<<20), len(p.Items()))
 	require.Zero(t, throttled.Load(), "no 429")
+	// Measured 10,538 (TriageAuthBursts off, the polls back to back); the
+	// bound leaves about 14% for the world's drift. Re-reading every
+	// project's rest every restEvery polls cost 16,850.
+	require.LessOrEqual(t, sum, int64(pollsBound), "requests of the polls over %d intervals", restSlow)
 }
+
+// pollsBound bounds the requests of the restSlow polls of TestScale200Projects.
+const pollsBound = 12_000
