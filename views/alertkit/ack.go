@@ -179,7 +179,7 @@ func Verify(ctx context.Context, c *apiclient.Client, groupID, alertID string, r
 	case ok:
 		return Verdict{Alert: a}
 	}
-	return Verdict{Alert: a, Err: errors.New("sent - verified: not applied (nothing changed on the server)")}
+	return Verdict{Alert: a, Err: errors.New(views.NotApplied)}
 }
 
 // Unsettled are the alerts whose acknowledgement was sent, its answer
