@@ -160,3 +160,9 @@ func TestBoardSeverityEqualsTheAlertsPane(t *testing.T) {
 	}
 	assert.Positive(t, overridden, "the demo world has alerts whose configuration overrides the severity")
 }
+
+// The board matches ActionMsg.Name against its act… constants: each must
+// name a registered action, or its key would silently do nothing.
+func TestEveryActionConstantNamesARegisteredAction(t *testing.T) {
+	assert.Empty(t, viewstest.UnregisteredActionConsts(t, Registration))
+}
