@@ -149,28 +149,10 @@ func TestLearningKeepsWhatWasSpent(t *testing.T) {
 	require.NoError(t, c.LearnRateLimits(ctx, apiclient.RateLimitFilter{}))
 	// Eight at once: only four tokens are left, one of them kept back; the
 	// others wait (and give up when the context ends) rather than being sent.
-	short, cancel := context.WithTimeout(ctx, time.Second)
-	defer cancel()
-	var ok, waited atomic.Int64
-	var wg sync.WaitGroup
-	for range 8 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			switch err := list(short); {
-			case err == nil:
-				ok.Add(1)
-			case strings.Contains(err.Error(), "waiting for the rate limit"):
-				waited.Add(1)
-			default:
-				t.Error(err)
-			}
-		}()
-	}
-	wg.Wait()
+	ok, waited := burst(t, 8, list)
 	assert.Zero(t, throttled.Load(), "429s answered")
-	assert.EqualValues(t, 3, ok.Load(), "the four tokens left but the one kept back")
-	assert.EqualValues(t, 5, waited.Load())
+	assert.EqualValues(t, 3, ok, "the four tokens left but the one kept back")
+	assert.EqualValues(t, 5, waited)
 }
 
 // TestLearningCountsASharedBucketOnce: operations of one set read before the
@@ -201,26 +183,35 @@ func TestLearningCountsASharedBucketOnce(t *testing.T) {
 		require.NoError(t, err)
 	}
 	require.NoError(t, c.LearnRateLimits(ctx, apiclient.RateLimitFilter{}))
-	short, cancel := context.WithTimeout(ctx, time.Second)
+	ok, waited := burst(t, 20, orgs)
+	assert.Zero(t, n.Throttled.Load(), "429s answered")
+	assert.EqualValues(t, 13, ok, "the 14 left on the server but the one kept back")
+	assert.EqualValues(t, 7, waited)
+}
+
+// burst makes n calls at once, each given a second, and counts those that
+// went and those the scheduler held until their context ended; any other
+// error fails the test.
+func burst(t *testing.T, n int, call func(context.Context) error) (ok, waited int64) {
+	t.Helper()
+	short, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
-	var ok, waited atomic.Int64
+	var sent, held atomic.Int64
 	var wg sync.WaitGroup
-	for range 20 {
+	for range n {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			switch err := orgs(short); {
+			switch err := call(short); {
 			case err == nil:
-				ok.Add(1)
+				sent.Add(1)
 			case strings.Contains(err.Error(), "waiting for the rate limit"):
-				waited.Add(1)
+				held.Add(1)
 			default:
 				t.Error(err)
 			}
 		}()
 	}
 	wg.Wait()
-	assert.Zero(t, n.Throttled.Load(), "429s answered")
-	assert.EqualValues(t, 13, ok.Load(), "the 14 left on the server but the one kept back")
-	assert.EqualValues(t, 7, waited.Load())
+	return sent.Load(), held.Load()
 }
