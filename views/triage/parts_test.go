@@ -109,17 +109,7 @@ func TestAFailedReadKeepsItsRowsStaleWithTheError(t *testing.T) {
 func TestBoardCoversTheMigrationsThisSessionKnows(t *testing.T) {
 	e := newEnv(t, "org-owner", 200, 40)
 	assert.Contains(t, e.P.coverage(), "migrations: this session's only (the API lists none)")
-	c := e.P.Ctx.Client
-	ctx := context.Background()
-	srcs, err := c.Migration().SourceProjects(ctx, apisim.DemoOrgID)
-	require.NoError(t, err)
-	require.NotEmpty(t, srcs)
-	m, err := c.Migration().Create(ctx, apisim.DemoPaymentsID, apiclient.MigrationRequest{
-		Source:         apiclient.MigrationSource{ClusterName: "billing-rs", GroupID: srcs[0].ProjectID, ManagedAuthentication: true, SSL: true},
-		Destination:    apiclient.MigrationDestination{ClusterName: "payments-prod", GroupID: apisim.DemoPaymentsID, HostnameSchemaType: apiclient.HostnamePublic},
-		MigrationHosts: []string{"mig-host-1.billing.internal:27000"},
-	})
-	require.NoError(t, err)
+	m := startMigration(t, e)
 	migRows := func() []Item {
 		var out []Item
 		for _, it := range e.P.Items() {
@@ -157,6 +147,25 @@ func TestBoardCoversTheMigrationsThisSessionKnows(t *testing.T) {
 // rate.
 func TestFinishedMigrationIsNotReadAgain(t *testing.T) {
 	e := newEnv(t, "org-owner", 200, 40)
+	m := startMigration(t, e)
+	e.Sim.Clock.Advance(200 * time.Hour) // past the 120-hour cut-over window
+	e.Send(views.RefreshMsg{})
+	known := e.P.Ctx.Client.KnownMigrations(apisim.DemoPaymentsID)
+	require.Len(t, known, 1)
+	require.Equal(t, apiclient.MigrationExpired, known[0].Last.Status, "the read after the window learned it expired")
+
+	mark := e.Sim.Mark()
+	e.Send(views.RefreshMsg{})
+	for _, r := range e.Sim.RequestsSince(mark) {
+		assert.NotContains(t, r, "/liveMigrations/"+m.ID, "an expired migration is not read again")
+	}
+	assert.False(t, e.P.rest[apisim.DemoPaymentsID].Moving, "nothing under way in payments: the slow rest rate")
+}
+
+// startMigration starts a live migration of billing-rs onto payments-prod
+// this session knows of, as a user would from the Migration pane.
+func startMigration(t *testing.T, e *env) *apiclient.LiveMigration {
+	t.Helper()
 	c := e.P.Ctx.Client
 	ctx := context.Background()
 	srcs, err := c.Migration().SourceProjects(ctx, apisim.DemoOrgID)
@@ -168,16 +177,5 @@ func TestFinishedMigrationIsNotReadAgain(t *testing.T) {
 		MigrationHosts: []string{"mig-host-1.billing.internal:27000"},
 	})
 	require.NoError(t, err)
-	e.Sim.Clock.Advance(200 * time.Hour) // past the 120-hour cut-over window
-	e.Send(views.RefreshMsg{})
-	known := c.KnownMigrations(apisim.DemoPaymentsID)
-	require.Len(t, known, 1)
-	require.Equal(t, apiclient.MigrationExpired, known[0].Last.Status, "the read after the window learned it expired")
-
-	mark := e.Sim.Mark()
-	e.Send(views.RefreshMsg{})
-	for _, r := range e.Sim.RequestsSince(mark) {
-		assert.NotContains(t, r, "/liveMigrations/"+m.ID, "an expired migration is not read again")
-	}
-	assert.False(t, e.P.rest[apisim.DemoPaymentsID].Moving, "nothing under way in payments: the slow rest rate")
+	return m
 }
