@@ -2,6 +2,7 @@ package ui
 
 import (
 	"io"
+	"slices"
 	"testing"
 	"time"
 
@@ -163,9 +164,12 @@ func TestAltKeysAreEscThenKeyWithoutKittyProtocol(t *testing.T) {
 	api := newFakeAPI(t, orgOwner())
 	m := newModel(t, api, nil)
 	cases := map[string]tea.KeyPressMsg{
-		":":   {Code: ':', Mod: tea.ModAlt},
-		"G":   {Code: 'g', ShiftedCode: 'G', Mod: tea.ModAlt | tea.ModShift},
-		"esc": {Code: tea.KeyEscape, Mod: tea.ModAlt},
+		":":         {Code: ':', Mod: tea.ModAlt},
+		"G":         {Code: 'g', ShiftedCode: 'G', Mod: tea.ModAlt | tea.ModShift},
+		"esc":       {Code: tea.KeyEscape, Mod: tea.ModAlt},
+		"enter":     {Code: tea.KeyEnter, Mod: tea.ModAlt},
+		"tab":       {Code: tea.KeyTab, Mod: tea.ModAlt},
+		"shift+tab": {Code: tea.KeyTab, Mod: tea.ModAlt | tea.ModShift},
 	}
 	for want, msg := range cases {
 		esc, key, ok := m.splitEscPrefix(msg)
@@ -175,6 +179,8 @@ func TestAltKeysAreEscThenKeyWithoutKittyProtocol(t *testing.T) {
 	}
 	_, _, ok := m.splitEscPrefix(tea.KeyPressMsg{Code: tea.KeyBackspace, Mod: tea.ModAlt})
 	assert.False(t, ok, "alt+backspace stays a text-field key")
+	_, _, ok = m.splitEscPrefix(tea.KeyPressMsg{Code: tea.KeyLeft, Mod: tea.ModAlt})
+	assert.False(t, ok, "alt+left stays a text-field key")
 	m.kittyKeys = true
 	_, _, ok = m.splitEscPrefix(tea.KeyPressMsg{Code: ':', Mod: tea.ModAlt})
 	assert.False(t, ok, "with the kitty protocol alt is alt")
@@ -206,4 +212,49 @@ func TestEscThenColonInOneWriteBothAct(t *testing.T) {
 		require.NoError(t, err)
 		waitModel(t, ask, "no layer and no filter", func(m *Model) bool { return m.layers.len() == 0 && filter(m) == "" })
 	}
+}
+
+// Esc then enter in one write (typed fast, or one packet over a slow link):
+// the reader reports alt+enter, which nothing binds. Both keys act: esc
+// clears the filter and enter reaches the pane, after the clear.
+func TestEscThenEnterInOneWriteBothAct(t *testing.T) {
+	m, panes := pipeModel(t)
+	w, ask := pipeProgram(t, m)
+	waitReady(t, ask)
+	filter := func(m *Model) string { return m.filters[m.panes[m.active].ID()] }
+	// enterAfterClear: the active pane got the cleared filter, then enter
+	// (as its key or as the action enter runs).
+	enterAfterClear := func(m *Model) bool {
+		got := panes[m.panes[m.active].ID()].got
+		cleared := -1
+		for i, msg := range got {
+			if f, ok := msg.(views.FilterMsg); ok && f.Text == "" {
+				cleared = i
+			}
+		}
+		if cleared < 0 {
+			return false
+		}
+		for _, msg := range got[cleared+1:] {
+			switch msg := msg.(type) {
+			case tea.KeyPressMsg:
+				if msg.String() == "enter" {
+					return true
+				}
+			case views.ActionMsg:
+				if a, ok := m.keys.Lookup(msg.Name); ok && slices.Contains(a.Binding.Keys(), "enter") {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	_, err := w.Write([]byte("/pay\r"))
+	require.NoError(t, err)
+	waitModel(t, ask, "the filter kept", func(m *Model) bool { return m.layers.len() == 0 && filter(m) == "pay" })
+	_, err = w.Write([]byte("\x1b\r"))
+	require.NoError(t, err)
+	waitModel(t, ask, "the filter cleared, then enter in the pane", func(m *Model) bool {
+		return filter(m) == "" && enterAfterClear(m)
+	})
 }
