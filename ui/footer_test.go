@@ -180,3 +180,31 @@ func TestToastsFollowTheActivePaneWithoutAFrame(t *testing.T) {
 	assert.Equal(t, 1, m.toasts.Shown(), "shown once its pane is, before any frame")
 	assert.Contains(t, footerLine(d), "list snapshots failed")
 }
+
+// A list narrowed by a filter says so on every width: the filter and the
+// help key stay in the footer when the actions give way, the filter's text
+// cut to fit.
+func TestFooterKeepsTheFilterOnANarrowTerminal(t *testing.T) {
+	d, _, _ := readyModel(t, nil)
+	long := "REPLICATION_OPLOG_WINDOW_RUNNING_OUT on payments-rs-shard-00-02.example.net:27017 " +
+		"and payments-rs-shard-00-01.example.net:27017"
+	d.Press("/")
+	d.Type(long)
+	d.Press("enter")
+	for _, w := range []int{200, 120, 80, MinWidth} {
+		d.Send(tea.WindowSizeMsg{Width: w, Height: 24})
+		line := helpLine(d)
+		assert.LessOrEqual(t, components.Width(line), w, "width %d", w)
+		assert.Contains(t, line, "filter: REPL", "width %d: %q", w, line)
+		assert.True(t, strings.HasSuffix(line, "? help"), "width %d: %q", w, line)
+		assert.Equal(t, w < 200, !strings.Contains(line, long), "width %d: the text cut only where it does not fit: %q", w, line)
+	}
+	d.Send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	assert.Contains(t, helpLine(d), "(esc clears)", "at 80 columns the hint fits beside the cut text")
+}
+
+// helpLine is the footer's key summary, the line above the task line.
+func helpLine(d *driver) string {
+	lines := strings.Split(d.Screen(), "\n")
+	return strings.TrimRight(lines[len(lines)-2], " ")
+}

@@ -356,19 +356,28 @@ func (m *Model) renderFooter() []string {
 
 // shortHelp is the one-line key summary: the active filter first, then the
 // pane's enabled actions and the global keys. When they do not fit, the
-// last ones give way, but the help key always stays, at the end: it is how
-// a user on a narrow terminal finds the rest.
+// last actions give way; the filter and the help key always stay (the
+// filter's text cut to fit): a list narrowed by a filter must say so, and
+// the help key is how a user on a narrow terminal finds the rest.
 func (m *Model) shortHelp() string {
 	st := m.theme.Styles
-	var lead []string
+	filter := ""
 	if p := m.activePane(); p != nil {
-		if f := m.filters[p.ID()]; f != "" {
-			lead = append(lead, st.HelpKey.Render("filter:")+" "+clean(f)+st.HelpDesc.Render(" (esc clears)"))
+		filter = clean(m.filters[p.ID()])
+	}
+	lead := func(text string, hint bool) []string {
+		if filter == "" {
+			return nil
 		}
+		part := st.HelpKey.Render("filter:") + " " + text
+		if hint {
+			part += st.HelpDesc.Render(" (esc clears)")
+		}
+		return []string{part}
 	}
 	helpKey := m.keys.Global.Help.Help()
-	all := lead    // every part, in the keymap's order
-	others := lead // every part but the help key's
+	all := lead(filter, true) // every part, in the keymap's order
+	var others []string       // every action but the help key's
 	for _, b := range m.keys.Footer(m.paneActionsNow()) {
 		if !b.Enabled() {
 			continue
@@ -386,10 +395,24 @@ func (m *Model) shortHelp() string {
 		return line
 	}
 	tail := st.HelpKey.Render(helpKey.Key) + " " + st.HelpDesc.Render(helpKey.Desc)
+	join := func(first []string, n int) string {
+		parts := append(append(append([]string{}, first...), others[:n]...), "…", tail)
+		return " " + strings.Join(parts, sep)
+	}
 	for n := len(others); n >= 0; n-- {
-		line = " " + strings.Join(append(append([]string{}, others[:n]...), "…", tail), sep)
-		if lipgloss.Width(line) <= m.width {
+		if line = join(lead(filter, true), n); lipgloss.Width(line) <= m.width {
+			return line
+		}
+	}
+	// Not even the whole filter fits with the help key: its text is cut,
+	// then the hint goes.
+	for _, hint := range []bool{true, false} {
+		short := lead("", hint)
+		if len(short) == 0 {
 			break
+		}
+		if room := m.width - lipgloss.Width(join(short, 0)); room >= 2 {
+			return join(lead(components.Truncate(filter, room), hint), 0)
 		}
 	}
 	return line
