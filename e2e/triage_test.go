@@ -46,7 +46,7 @@ func TestTriageEnterLandsOnTheOwningPane(t *testing.T) {
 			s.SendFast("Escape")
 			s.WaitFor("Triage ·", wait)
 			s.SendFast("Escape") // the board's filter
-			s.WaitGone("/ "+c.filter, wait)
+			s.WaitGone("filter:", wait)
 		}
 		s.SendFast("q")
 	}
@@ -115,9 +115,11 @@ func TestTriageAcksTwoAlertsOfTwoProjects(t *testing.T) {
 			// the event type's first 12 characters always show.
 			event := strings.SplitN(a.filter, " ", 2)[0]
 			event = event[:min(12, len(event))]
-			s.waitUntil(func(sc string) bool { return strings.Contains(cursorLine(sc), event) }, wait, "the row of "+a.filter)
+			s.waitUntil(func(sc string) bool {
+				return strings.Contains(cursorLine(sc), event) && strings.Contains(sc, "(esc clears)")
+			}, wait, "the row of "+a.filter+", the filter kept")
 			s.SendFast("Escape")
-			s.WaitGone("/ "+a.filter, wait)
+			s.WaitGone("filter:", wait)
 			s.SendFast("Space")
 		}
 		comment := fmt.Sprintf("board-e2e-%d", size[0])
