@@ -236,13 +236,30 @@ func ListTargets(ids []string, n int, name func(string) string) string {
 	return strings.Join(lines, "\n")
 }
 
-// RoundDuration says a duration to the minute.
+// RoundDuration says how long d is, to the minute, as an operator reads
+// it: "35m", "1h30m", "23h" (hours up to two days, as ages read), then
+// days and hours: "3d 4h", "3650d".
 func RoundDuration(d time.Duration) string {
 	d = d.Round(time.Minute)
 	if d < time.Minute {
 		return "less than a minute"
 	}
-	return strings.TrimSuffix(d.String(), "0s")
+	if d >= 48*time.Hour {
+		d = d.Round(time.Hour)
+		days, hours := int(d/(24*time.Hour)), int(d%(24*time.Hour)/time.Hour)
+		if hours == 0 {
+			return fmt.Sprintf("%dd", days)
+		}
+		return fmt.Sprintf("%dd %dh", days, hours)
+	}
+	h, m := int(d/time.Hour), int(d%time.Hour/time.Minute)
+	switch {
+	case h == 0:
+		return fmt.Sprintf("%dm", m)
+	case m == 0:
+		return fmt.Sprintf("%dh", h)
+	}
+	return fmt.Sprintf("%dh%dm", h, m)
 }
 
 // ShortenTitle is the question asked before an acknowledgement is

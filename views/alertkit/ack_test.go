@@ -31,3 +31,18 @@ func TestShorteningQuestionCountsTheOthers(t *testing.T) {
 		assert.Equal(t, c.want, c.s.Question(c.total, c.name, until, when), "%d of %d", len(c.s.IDs), c.total)
 	}
 }
+
+func TestRoundDurationReadsAsAnOperatorSaysIt(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		20 * time.Second:                               "less than a minute",
+		35 * time.Minute:                               "35m",
+		90*time.Minute + 20*time.Second:                "1h30m",
+		23 * time.Hour:                                 "23h",
+		24*time.Hour + 59*time.Minute:                  "24h59m",
+		47*time.Hour + 59*time.Minute + 40*time.Second: "2d",
+		3*24*time.Hour + 4*time.Hour + 10*time.Minute:  "3d 4h",
+		3650 * 24 * time.Hour:                          "3650d",
+	} {
+		assert.Equal(t, want, RoundDuration(d), "%v", d)
+	}
+}
