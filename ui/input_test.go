@@ -170,6 +170,8 @@ func TestAltKeysAreEscThenKeyWithoutKittyProtocol(t *testing.T) {
 		"enter":     {Code: tea.KeyEnter, Mod: tea.ModAlt},
 		"tab":       {Code: tea.KeyTab, Mod: tea.ModAlt},
 		"shift+tab": {Code: tea.KeyTab, Mod: tea.ModAlt | tea.ModShift},
+		"ctrl+\\":   {Code: '\\', Mod: tea.ModAlt | tea.ModCtrl},
+		"ctrl+o":    {Code: 'o', Mod: tea.ModAlt | tea.ModCtrl},
 	}
 	for want, msg := range cases {
 		esc, key, ok := m.splitEscPrefix(msg)
@@ -214,17 +216,18 @@ func TestEscThenColonInOneWriteBothAct(t *testing.T) {
 	}
 }
 
-// Esc then enter in one write (typed fast, or one packet over a slow link):
-// the reader reports alt+enter, which nothing binds. Both keys act: esc
-// clears the filter and enter reaches the pane, after the clear.
-func TestEscThenEnterInOneWriteBothAct(t *testing.T) {
+// Esc then enter, or esc then a ctrl key, in one write (typed fast, or one
+// packet over a slow link): the reader reports alt+enter or alt+ctrl+\,
+// which nothing binds. Both keys act: esc clears the filter and the key
+// reaches the pane, after the clear.
+func TestEscThenEnterOrCtrlKeyInOneWriteBothAct(t *testing.T) {
 	m, panes := pipeModel(t)
 	w, ask := pipeProgram(t, m)
 	waitReady(t, ask)
 	filter := func(m *Model) string { return m.filters[m.panes[m.active].ID()] }
-	// enterAfterClear: the active pane got the cleared filter, then enter
-	// (as its key or as the action enter runs).
-	enterAfterClear := func(m *Model) bool {
+	// keyAfterClear: the active pane got the cleared filter, then the key
+	// (as itself or as the action it runs).
+	keyAfterClear := func(m *Model, name string) bool {
 		got := panes[m.panes[m.active].ID()].got
 		cleared := -1
 		for i, msg := range got {
@@ -238,23 +241,26 @@ func TestEscThenEnterInOneWriteBothAct(t *testing.T) {
 		for _, msg := range got[cleared+1:] {
 			switch msg := msg.(type) {
 			case tea.KeyPressMsg:
-				if msg.String() == "enter" {
+				if msg.String() == name {
 					return true
 				}
 			case views.ActionMsg:
-				if a, ok := m.keys.Lookup(msg.Name); ok && slices.Contains(a.Binding.Keys(), "enter") {
+				if a, ok := m.keys.Lookup(msg.Name); ok && slices.Contains(a.Binding.Keys(), name) {
 					return true
 				}
 			}
 		}
 		return false
 	}
-	_, err := w.Write([]byte("/pay\r"))
-	require.NoError(t, err)
-	waitModel(t, ask, "the filter kept", func(m *Model) bool { return m.layers.len() == 0 && filter(m) == "pay" })
-	_, err = w.Write([]byte("\x1b\r"))
-	require.NoError(t, err)
-	waitModel(t, ask, "the filter cleared, then enter in the pane", func(m *Model) bool {
-		return filter(m) == "" && enterAfterClear(m)
-	})
+	for _, c := range []struct{ bytes, key string }{{"\x1b\r", "enter"}, {"\x1b\x1c", "ctrl+\\"}} {
+		_, err := w.Write([]byte("/pay\r"))
+		require.NoError(t, err)
+		waitModel(t, ask, "the filter kept", func(m *Model) bool { return m.layers.len() == 0 && filter(m) == "pay" })
+		ask(func(m *Model) any { panes[m.panes[m.active].ID()].got = nil; return nil })
+		_, err = w.Write([]byte(c.bytes))
+		require.NoError(t, err)
+		waitModel(t, ask, "the filter cleared, then "+c.key+" in the pane", func(m *Model) bool {
+			return filter(m) == "" && keyAfterClear(m, c.key)
+		})
+	}
 }

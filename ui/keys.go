@@ -115,17 +115,19 @@ func (m *Model) replayTypeAhead() tea.Cmd {
 // splitEscPrefix undoes the terminal reader's guess that ESC followed at
 // once by a key is Alt+key: without the kitty keyboard protocol the two
 // cannot be told apart, and no dashboard key uses Alt with a character,
-// esc, enter or tab, so ESC ESC is two esc presses, ESC : is esc then ':'
+// a ctrl key, esc, enter or tab, so ESC ESC is two esc presses, ESC : is esc then ':'
 // and ESC CR (esc then enter typed fast, or sent in one packet over a slow
 // link) is esc then enter. Alt with other keys (alt+backspace deletes a
 // word, alt+left moves by a word in a text field) is kept.
 func (m *Model) splitEscPrefix(msg tea.KeyPressMsg) (esc, key tea.KeyPressMsg, ok bool) {
-	if m.kittyKeys || !msg.Mod.Contains(tea.ModAlt) || msg.Mod&^(tea.ModAlt|tea.ModShift) != 0 {
+	if m.kittyKeys || !msg.Mod.Contains(tea.ModAlt) || msg.Mod&^(tea.ModAlt|tea.ModShift|tea.ModCtrl) != 0 {
 		return esc, key, false
 	}
 	key = msg
 	key.Mod &^= tea.ModAlt
 	switch {
+	case key.Mod.Contains(tea.ModCtrl): // ESC ctrl+\ is esc then ctrl+\
+		key.Text = ""
 	case msg.Code == tea.KeyEscape && key.Mod == 0:
 	case msg.Code == tea.KeyEnter && key.Mod == 0:
 	case msg.Code == tea.KeyTab && key.Mod&^tea.ModShift == 0:
