@@ -1,6 +1,9 @@
 package ui
 
 import (
+	"fmt"
+	"time"
+
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
@@ -18,6 +21,16 @@ type formLayer struct {
 	action keymap.Action
 	msg    views.ActionMsg
 	form   components.Form
+	// held are the keys typed while the form was being sent (k9s and
+	// readline users type on): they go where they belong once the pane
+	// answers, never into the form that sent them.
+	held []tea.KeyPressMsg
+}
+
+// formKey names a pane's form.
+type formKey struct {
+	pane views.ID
+	id   string
 }
 
 func (f *formLayer) rank() int              { return rankDialog }
@@ -68,10 +81,47 @@ func (m *Model) formForPane(msg views.FormMsg) tea.Cmd {
 	}
 	form := components.NewForm(id, msg.Title, msg.Fields, nil, m.theme, m.keys)
 	m.layers.push(&formLayer{pane: i, id: id, action: a, msg: msg.Action, form: form})
+	m.formWhat[formKey{msg.Pane, id}] = a.Binding.Help().Desc
 	return nil
 }
 
-// formDone closes a submitted form, or shows why it failed with the draft kept.
+// holdWhileSent keeps a key typed while the form on top is being sent. esc
+// is never held (it closes the dialog; the write goes on), nor is ctrl+c.
+func (m *Model) holdWhileSent(msg tea.KeyPressMsg) bool {
+	f, ok := m.layers.top().(*formLayer)
+	if !ok || !f.form.Submitting() {
+		return false
+	}
+	if k := msg.String(); k == "esc" || k == "ctrl+c" || len(f.held) >= maxHeld {
+		return false
+	}
+	f.held = append(f.held, msg)
+	return true
+}
+
+// sentKeysGo hands the keys typed while f was sent on, after f closed: to
+// the dialog the pane opens next (the next step of a wizard), else to the
+// pane, in order, as a hold on f's pane does.
+func (m *Model) sentKeysGo(f *formLayer) tea.Cmd {
+	if len(f.held) == 0 {
+		return nil
+	}
+	keys := f.held
+	f.held = nil
+	if m.hold != nil {
+		keys = append(m.hold.keys, keys...)
+	}
+	m.holdGen++
+	gen := m.holdGen
+	m.hold = &keyHold{gen: gen, pane: m.panes[f.pane].ID(), start: time.Now(), keys: keys}
+	return tea.Tick(holdFor, func(time.Time) tea.Msg { return holdExpiredMsg{gen: gen} })
+}
+
+// formDone closes a submitted form, or shows why it failed with the draft
+// kept. Keys typed while it was sent follow a success; after a failure they
+// are dropped, and the form says so: typed on into a form showing an error,
+// they could change the draft or send it again unseen. An error whose form
+// has closed (a question was asked in between) is shown as a notice.
 func (m *Model) formDone(msg views.FormDoneMsg) tea.Cmd {
 	for _, l := range m.layers.all() {
 		f, ok := l.(*formLayer)
@@ -80,16 +130,32 @@ func (m *Model) formDone(msg views.FormDoneMsg) tea.Cmd {
 		}
 		if msg.Err == nil {
 			m.layers.remove(f)
-			return nil
+			return m.sentKeysGo(f)
 		}
+		code, detail := "", msg.Err.Error()
 		if e, ok := apiclient.AsError(msg.Err); ok {
-			f.form.SetSubmitError(e.ErrorCode, e.Detail)
-		} else {
-			f.form.SetSubmitError("", msg.Err.Error())
+			code, detail = e.ErrorCode, e.Detail
 		}
+		if n := len(f.held); n > 0 {
+			f.held = nil
+			keys := "keys"
+			if n == 1 {
+				keys = "key"
+			}
+			detail += fmt.Sprintf(" (%d %s typed while it was sent not applied)", n, keys)
+		}
+		f.form.SetSubmitError(code, detail)
 		return nil
 	}
-	return nil
+	if msg.Err == nil {
+		return nil
+	}
+	what := m.formWhat[formKey{msg.Pane, msg.ID}]
+	if what == "" {
+		what = "not done"
+	}
+	t := views.ToastMsg{Text: what + ": " + views.ErrText(msg.Err), Err: true, Pane: msg.Pane}
+	return func() tea.Msg { return t }
 }
 
 // formStatus sets the status line of a submitted form still waiting.

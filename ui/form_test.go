@@ -93,3 +93,90 @@ func TestFormDoneWithAPlainErrorShowsIt(t *testing.T) {
 	require.True(t, open)
 	assert.Contains(t, f.form.SubmitError(), "connection refused")
 }
+
+// Keys typed while a form is sent are not lost: after a success they go to
+// the next dialog the pane opens (a wizard's next step) or to the pane, in
+// order; after a failure they are dropped and the form says how many, so
+// nothing typed for the list edits or resends the draft.
+func TestKeysTypedWhileAFormIsSentFollowItsOutcome(t *testing.T) {
+	t.Run("success, then the pane", func(t *testing.T) {
+		d, panes, _ := readyModel(t, nil)
+		d.Send(ackForm())
+		d.Settle()
+		d.Press("enter", "j", "k")
+		d.Settle()
+		require.Len(t, panes[alerts.ID].actionsGot(), 1, "sent once")
+		assert.NotContains(t, panes[alerts.ID].keysGot(), "j", "held while the form is sent")
+		d.Send(views.FormDoneMsg{Pane: alerts.ID, ID: "ack"})
+		d.Send(views.ToastMsg{Pane: alerts.ID, Text: "acknowledged"}) // the pane's answer releases them
+		d.Settle()
+		keys := panes[alerts.ID].keysGot()
+		require.GreaterOrEqual(t, len(keys), 2)
+		assert.Equal(t, []string{"j", "k"}, keys[len(keys)-2:], "the held keys reached the list, in order")
+	})
+	t.Run("success, then the next step", func(t *testing.T) {
+		d, panes, _ := readyModel(t, nil)
+		d.Send(ackForm())
+		d.Settle()
+		d.Press("enter", "tab")
+		d.Type("next step")
+		d.Settle()
+		d.Send(views.FormDoneMsg{Pane: alerts.ID, ID: "ack"})
+		next := ackForm()
+		next.ID = "ack-2"
+		d.Send(next)
+		d.Settle()
+		f, open := d.m.layers.top().(*formLayer)
+		require.True(t, open)
+		assert.Equal(t, "ack-2", f.id)
+		assert.Equal(t, "next step", f.form.Values()["comment"], "typed on into the next step")
+		assert.Empty(t, panes[alerts.ID].keysGot())
+	})
+	t.Run("failure drops them and says so", func(t *testing.T) {
+		d, panes, _ := readyModel(t, nil)
+		d.Send(ackForm())
+		d.Settle()
+		d.Press("tab")
+		d.Type("first")
+		d.Press("enter")
+		d.Type("xy")
+		d.Press("enter")
+		d.Settle()
+		d.Send(views.FormDoneMsg{Pane: alerts.ID, ID: "ack", Err: errors.New("503 SERVICE_UNAVAILABLE")})
+		d.Settle()
+		f, open := d.m.layers.top().(*formLayer)
+		require.True(t, open)
+		assert.Equal(t, "first", f.form.Values()["comment"], "the draft is untouched")
+		assert.Contains(t, f.form.SubmitError(), "3 keys typed while it was sent not applied")
+		assert.Len(t, panes[alerts.ID].actionsGot(), 1, "the held enter sent nothing")
+		assert.Empty(t, panes[alerts.ID].keysGot())
+	})
+	t.Run("esc closes it, the keys go on", func(t *testing.T) {
+		d, panes, _ := readyModel(t, nil)
+		d.Send(ackForm())
+		d.Settle()
+		d.Press("enter", "j", "esc")
+		d.Settle()
+		assert.Equal(t, 0, d.m.layers.len())
+		d.Send(views.ToastMsg{Pane: alerts.ID, Text: "acknowledged"})
+		d.Settle()
+		assert.Contains(t, panes[alerts.ID].keysGot(), "j")
+	})
+}
+
+// An error that comes back after its form closed (the pane asked a
+// question in between) is shown, named by the action, in the pane's
+// notices: a failed write never looks like a success.
+func TestAFormsErrorAfterItClosedIsShown(t *testing.T) {
+	d, _, _ := readyModel(t, nil)
+	d.Send(ackForm())
+	d.Settle()
+	d.Press("enter")
+	d.Settle()
+	d.Send(views.FormDoneMsg{Pane: alerts.ID, ID: "ack"}) // closed: a question comes next
+	d.Settle()
+	require.Equal(t, 0, d.m.layers.len())
+	d.Send(views.FormDoneMsg{Pane: alerts.ID, ID: "ack", Err: &apiclient.Error{Status: 400, ErrorCode: "INVALID_ATTRIBUTE", Detail: "acknowledgedUntil must be in the future"}})
+	d.Settle()
+	assert.Contains(t, d.Screen(), "✗ acknowledge: 400 INVALID_ATTRIBUTE")
+}

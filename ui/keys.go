@@ -37,7 +37,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.holdOverdue() {
 		return tea.Sequence(m.releaseHold(), m.handleKey(msg))
 	}
-	if m.holding(msg) {
+	if m.holding(msg) || m.holdWhileSent(msg) {
 		return nil
 	}
 	if top := m.layers.top(); top != nil {
@@ -46,6 +46,9 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 				return nil
 			}
 			m.layers.remove(top)
+			if f, ok := top.(*formLayer); ok { // closed while sent: the keys typed meanwhile follow
+				return tea.Batch(top.dismiss(m), m.sentKeysGo(f))
+			}
 			return top.dismiss(m)
 		}
 		done, cmd := top.key(m, msg)

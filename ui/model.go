@@ -119,6 +119,10 @@ type Model struct {
 	filters map[views.ID]string
 	updated map[views.ID]time.Time
 	paused  bool
+	// formWhat names what each pane form a pane opened does ("acknowledge"),
+	// by pane and form id: an error that comes back after its form closed
+	// (a question asked in between) is shown under that name.
+	formWhat map[formKey]string
 
 	// pending holds keys typed before the UI was ready; they are replayed
 	// in order once it is.
@@ -180,8 +184,9 @@ func New(o Options) (*Model, error) {
 		gate:    o.Client.Gate(),
 		keys:    o.Keys,
 		clock:   o.Clock,
-		filters: map[views.ID]string{},
-		updated: map[views.ID]time.Time{},
+		filters:  map[views.ID]string{},
+		updated:  map[views.ID]time.Time{},
+		formWhat: map[formKey]string{},
 	}
 	m.themeFixed = o.NoColor || (o.Theme != "" && o.Theme != "auto")
 	m.theme = themes.Resolve(o.Theme, o.NoColor, true)
