@@ -179,11 +179,11 @@ func New(o Options) (*Model, error) {
 		}
 	}
 	m := &Model{
-		opts:    o,
-		client:  o.Client,
-		gate:    o.Client.Gate(),
-		keys:    o.Keys,
-		clock:   o.Clock,
+		opts:     o,
+		client:   o.Client,
+		gate:     o.Client.Gate(),
+		keys:     o.Keys,
+		clock:    o.Clock,
 		filters:  map[views.ID]string{},
 		updated:  map[views.ID]time.Time{},
 		formWhat: map[formKey]string{},
