@@ -117,7 +117,7 @@ func (m *Model) readOnlyCommand() tea.Cmd {
 	}
 	m.layers.push(newConfirm(m, confirmSpec{
 		title:     "Leave read-only mode?",
-		body:      "Actions that change the project (acknowledge, restore, delete, ...) will be sent again.",
+		body:      "Actions that change the project (acknowledge, restore, delete, ...) will be allowed again. Nothing refused while read-only is sent.",
 		dangerous: true, typed: liftReadOnlyWord,
 		onYes: func(m *Model, _ string) tea.Cmd {
 			m.gate.SetReadOnly(false)
