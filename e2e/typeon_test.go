@@ -32,3 +32,23 @@ func TestTwoAcksTypedInOneGoBothLand(t *testing.T) {
 		})
 	}
 }
+
+// The restore wizard typed in one go, step 1 to the target: the keys typed
+// while step 1 is sent (the target project's clusters are read) go to step
+// 2, not lost, so the confirmation names the cluster they chose.
+func TestRestoreWizardTypedInOneGo(t *testing.T) {
+	s := StartDemo(t, 80, 24, nil, "--project", "payments", "--pane", "backups", "--cluster", "payments-rs")
+	s.WaitFor("Backups · payments-rs", wait)
+	s.WaitFor("completed", wait)
+	// The oldest snapshot (the last row) is completed; automated, project
+	// analytics; then down past the greyed rows and back up: analytics-main.
+	s.SendFast("G", "R", "Tab", "Right", "Enter", "Down", "Down", "Down", "Down", "Down", "Up", "Enter")
+	s.WaitFor("ALL DATA on analytics-main is REPLACED", wait)
+	s.SendFast("Escape")
+	s.WaitGone("ALL DATA on", wait)
+	if n := simCount(s, "POST", "/restoreJobs"); n != 0 {
+		t.Fatalf("%d restore POSTs, want none: the confirmation was cancelled", n)
+	}
+	s.SendKeys("q")
+	s.WaitExit(wait)
+}
