@@ -113,6 +113,8 @@ type Form struct {
 	status     string // shown instead of "submitting…" while the caller works
 	done       bool
 	width      int
+	height     int // 0: no limit
+	top        int // the first field block shown when the fields scroll
 	theme      themes.Theme
 	keys       keymap.Dialog
 }
@@ -198,6 +200,7 @@ func (f *Form) SetSubmitError(errorCode, detail string) {
 		msg = "submit failed"
 	}
 	f.submitErr = msg
+	f.follow()
 }
 
 // SubmitError is the error shown by SetSubmitError, or "".
@@ -205,17 +208,20 @@ func (f Form) SubmitError() string { return f.submitErr }
 
 // SetStatus replaces "submitting…" with what the caller is doing (a write
 // whose answer was lost being checked); the form stays frozen.
-func (f *Form) SetStatus(text string) { f.status = text }
+func (f *Form) SetStatus(text string) { f.status = text; f.follow() }
 
-// SetSize gives the area the dialog is centred in.
-func (f *Form) SetSize(w, _ int) {
-	f.width = w
+// SetSize gives the area the dialog is centred in. The box keeps inside
+// it: when the fields are taller, they scroll and the focused one stays in
+// view (h <= 0: no limit).
+func (f *Form) SetSize(w, h int) {
+	f.width, f.height = w, max(h, 0)
 	_, inner := dialogWidths(f.theme, w)
 	for _, ff := range f.fields {
 		if ff.Kind == FieldText {
 			ff.input.SetWidth(max(inner-1, 4))
 		}
 	}
+	f.follow()
 }
 
 // Size is the outer size of the box View draws.
@@ -292,8 +298,15 @@ func (f *Form) validate(touch bool) int {
 	return first
 }
 
-// Update edits the focused field, moves focus, submits and cancels.
+// Update edits the focused field, moves focus, submits and cancels; the
+// fields scroll to keep the focused one in view.
 func (f Form) Update(msg tea.Msg) (Form, tea.Cmd) {
+	f, cmd := f.update(msg)
+	f.follow()
+	return f, cmd
+}
+
+func (f Form) update(msg tea.Msg) (Form, tea.Cmd) {
 	if f.done {
 		return f, nil
 	}
@@ -435,82 +448,152 @@ func (f Form) current() *formField {
 	return f.fields[f.focus]
 }
 
-// View draws the form box.
-func (f Form) View() string {
-	outer, inner := dialogWidths(f.theme, f.width)
-	var lines []string
+// fieldBlock is one field as drawn: its lines, ending with errs lines of
+// its error. When it is taller than the room, lines core to coreEnd (the
+// value, or the selected choice) and the error stay visible.
+type fieldBlock struct {
+	lines         []string
+	core, coreEnd int
+	errs          int
+}
+
+// blocks draws every field.
+func (f Form) blocks(inner int) []fieldBlock {
+	out := make([]fieldBlock, len(f.fields))
 	for i, ff := range f.fields {
-		if i > 0 {
-			lines = append(lines, "")
+		out[i] = f.fieldBlock(ff, i == f.focus, inner)
+	}
+	return out
+}
+
+func (f Form) fieldBlock(ff *formField, focused bool, inner int) fieldBlock {
+	var lines []string
+	if ff.Kind == FieldNote {
+		if ff.Label != "" {
+			lines = append(lines, strings.Split(wrap(Sanitize(ff.Label), inner), "\n")...)
 		}
-		focused := i == f.focus
-		if ff.Kind == FieldNote {
-			if ff.Label != "" {
-				lines = append(lines, wrap(Sanitize(ff.Label), inner))
-			}
-			for _, l := range strings.Split(ff.Value, "\n") {
-				lines = append(lines, "  "+f.theme.Muted.Render(Truncate(Sanitize(l), inner-2)))
-			}
+		for _, l := range strings.Split(ff.Value, "\n") {
+			lines = append(lines, "  "+f.theme.Muted.Render(Truncate(Sanitize(l), inner-2)))
+		}
+		return fieldBlock{lines: lines}
+	}
+	labelStyle := f.theme.FieldLabel
+	cursor := "  "
+	if focused {
+		labelStyle = f.theme.FieldFocused
+		cursor = "▸ "
+	}
+	// A long label wraps, indented, beside the counter when there is one.
+	counter := ""
+	if ff.Kind == FieldText && ff.CharLimit > 0 {
+		counter = fmt.Sprintf("%d/%d", ff.input.Len(), ff.CharLimit)
+	}
+	room := inner - 2
+	if counter != "" {
+		room -= len(counter) + 1
+	}
+	for j, l := range strings.Split(wrap(Sanitize(ff.Label), max(room, 1)), "\n") {
+		l = strings.TrimRight(l, " ")
+		if j > 0 {
+			lines = append(lines, "  "+labelStyle.Render(l))
 			continue
 		}
-		labelStyle := f.theme.FieldLabel
-		cursor := "  "
-		if focused {
-			labelStyle = f.theme.FieldFocused
-			cursor = "▸ "
-		}
-		label := cursor + labelStyle.Render(Sanitize(ff.Label))
-		if ff.Kind == FieldText && ff.CharLimit > 0 {
-			counter := fmt.Sprintf("%d/%d", ff.input.Len(), ff.CharLimit)
+		label := cursor + labelStyle.Render(l)
+		if counter != "" {
 			gap := inner - lipgloss.Width(label) - len(counter)
 			label += strings.Repeat(" ", max(gap, 1)) + f.theme.Counter.Render(counter)
 		}
 		lines = append(lines, label)
-		if ff.Hint != "" {
-			lines = append(lines, "  "+f.theme.Muted.Render(Truncate(Sanitize(ff.Hint), inner-2)))
+	}
+	if ff.Hint != "" {
+		lines = append(lines, "  "+f.theme.Muted.Render(Truncate(Sanitize(ff.Hint), inner-2)))
+	}
+	core, coreEnd := len(lines), -1
+	switch ff.Kind {
+	case FieldText:
+		lines = append(lines, "  "+ff.input.View())
+	case FieldChoice:
+		if ff.List {
+			list, sel, selEnd := f.choiceList(ff, focused, inner)
+			core, coreEnd = core+sel, core+selEnd
+			lines = append(lines, list...)
+			break
 		}
-		switch ff.Kind {
-		case FieldText:
-			lines = append(lines, "  "+ff.input.View())
-		case FieldChoice:
-			if ff.List {
-				lines = append(lines, f.choiceList(ff, focused, inner)...)
-				break
-			}
-			opts := make([]string, len(ff.Choices))
-			for j, c := range ff.Choices {
-				mark := "( )"
-				st := f.theme.Muted
-				if !ff.enabled(j) {
-					mark, st = " - ", f.theme.Disabled
-				}
-				if j == ff.Choice {
-					mark, st = "(•)", lipgloss.NewStyle()
-					if focused {
-						st = f.theme.FieldFocused
-					}
-				}
-				opts[j] = st.Render(mark + " " + Sanitize(c))
-			}
-			lines = append(lines, "  "+lipgloss.NewStyle().Width(inner-2).Render(strings.Join(opts, "  ")))
-		case FieldToggle:
-			box := "[ ] off"
-			if ff.On {
-				box = "[x] on"
-			}
-			st := lipgloss.NewStyle()
+		lines = append(lines, f.choiceLine(ff, focused, inner)...)
+	case FieldToggle:
+		box := "[ ] off"
+		if ff.On {
+			box = "[x] on"
+		}
+		st := lipgloss.NewStyle()
+		if focused {
+			st = f.theme.FieldFocused
+		}
+		lines = append(lines, "  "+st.Render(box))
+	}
+	if coreEnd < 0 {
+		coreEnd = len(lines)
+	}
+	errs := 0
+	if ff.touched && ff.err != nil {
+		for _, l := range strings.Split(wrap(ff.err.Error(), inner-2), "\n") {
+			lines = append(lines, "  "+f.theme.ErrorText.Render(l))
+			errs++
+		}
+	}
+	for j, l := range lines {
+		lines[j] = Truncate(l, inner) // one line each, as counted
+	}
+	return fieldBlock{lines: lines, core: core, coreEnd: coreEnd, errs: errs}
+}
+
+// choiceLine draws a choice field's options side by side, wrapping only
+// between options; every line is indented like the first.
+func (f Form) choiceLine(ff *formField, focused bool, inner int) []string {
+	room := max(inner-2, 1)
+	var lines []string
+	cur, curW := "", 0
+	for j, c := range ff.Choices {
+		mark := "( )"
+		st := f.theme.Muted
+		if !ff.enabled(j) {
+			mark, st = " - ", f.theme.Disabled
+		}
+		if j == ff.Choice {
+			mark, st = "(•)", lipgloss.NewStyle()
 			if focused {
 				st = f.theme.FieldFocused
 			}
-			lines = append(lines, "  "+st.Render(box))
 		}
-		if ff.touched && ff.err != nil {
-			lines = append(lines, "  "+f.theme.ErrorText.Render(wrap(ff.err.Error(), inner-2)))
+		text := Truncate(mark+" "+Sanitize(c), room)
+		w := lipgloss.Width(text)
+		if curW > 0 && curW+2+w > room {
+			lines = append(lines, "  "+cur)
+			cur, curW = "", 0
 		}
+		if curW > 0 {
+			cur += "  "
+			curW += 2
+		}
+		cur += st.Render(text)
+		curW += w
 	}
-	lines = append(lines, "")
+	return append(lines, "  "+cur)
+}
+
+// footer is what follows the fields: the failed submit, then the keys (or
+// what the form waits for). max > 0 caps the failure's lines.
+func (f Form) footer(inner, maxErr int) []string {
+	var lines []string
 	if f.submitErr != "" {
-		lines = append(lines, f.theme.ErrorText.Render(wrap("✗ "+f.submitErr, inner)))
+		errs := strings.Split(wrap("✗ "+f.submitErr, inner), "\n")
+		if maxErr > 0 && len(errs) > maxErr {
+			errs = errs[:maxErr]
+			errs[maxErr-1] = Truncate(strings.TrimRight(errs[maxErr-1], " ")+" …", inner)
+		}
+		for _, l := range errs {
+			lines = append(lines, f.theme.ErrorText.Render(l))
+		}
 	}
 	status := "enter submit · tab next field · esc cancel"
 	if f.submitting {
@@ -519,20 +602,170 @@ func (f Form) View() string {
 			status = f.status + " · esc hides"
 		}
 	}
-	lines = append(lines, f.theme.Muted.Render(Truncate(status, inner)))
-	return box(f.theme, outer, f.title, lines...)
+	return append(lines, f.theme.Muted.Render(Truncate(status, inner)))
+}
+
+// formMaxErrLines caps a failed submit's lines when the fields scroll, so
+// the fields keep room.
+const formMaxErrLines = 3
+
+// layout is how the form is laid out in its height: whether the fields
+// scroll, and if so the rows they get and the blocks shown.
+type formLayout struct {
+	scroll      bool
+	rows        int // rows for the fields when they scroll
+	top, bottom int // blocks shown, inclusive
+}
+
+func (f Form) layout(blocks []fieldBlock, inner int) formLayout {
+	n := len(blocks)
+	all := formLayout{top: 0, bottom: n - 1}
+	if f.height <= 0 || n == 0 {
+		return all
+	}
+	bodyH := n - 1
+	for _, b := range blocks {
+		bodyH += len(b.lines)
+	}
+	frame := f.theme.DialogBorder.GetVerticalFrameSize()
+	head := 0
+	if f.title != "" {
+		head = 2 // the title, then a blank line
+	}
+	if frame+head+bodyH+1+len(f.footer(inner, 0)) <= f.height {
+		return all
+	}
+	// Scrolling: the title and a line for "↑ n more" above the fields,
+	// a line for "↓ n more" and the footer below.
+	head = 1
+	if f.title != "" {
+		head = 2
+	}
+	rows := max(f.height-frame-head-1-len(f.footer(inner, formMaxErrLines)), 1)
+	heights := make([]int, n)
+	for i, b := range blocks {
+		heights[i] = len(b.lines)
+	}
+	top, bottom := window(heights, f.focus, f.top, rows)
+	return formLayout{scroll: true, rows: rows, top: top, bottom: bottom}
+}
+
+// window picks the blocks shown in rows lines (one blank line between
+// blocks): from top, moved as little as needed to show the focused block
+// whole, to as many as fit after it. A focused block taller than rows is
+// shown alone.
+func window(heights []int, focus, top, rows int) (int, int) {
+	n := len(heights)
+	fits := func(a, b int) bool {
+		s := b - a
+		for i := a; i <= b; i++ {
+			s += heights[i]
+		}
+		return s <= rows
+	}
+	focus = clampInt(focus, 0, n-1)
+	top = clampInt(top, 0, focus)
+	for top < focus && !fits(top, focus) {
+		top++
+	}
+	bottom := top
+	for bottom+1 < n && fits(top, bottom+1) {
+		bottom++
+	}
+	// Room left at the end shows the blocks before top again.
+	for bottom == n-1 && top > 0 && fits(top-1, bottom) {
+		top--
+	}
+	return top, bottom
+}
+
+// follow scrolls the fields so the focused one is in view.
+func (f *Form) follow() {
+	_, inner := dialogWidths(f.theme, f.width)
+	f.top = f.layout(f.blocks(inner), inner).top
+}
+
+// View draws the form box. It fits the height given to SetSize: the title,
+// the focused field with its error, and the keys are always shown; the
+// other fields scroll, with how many more are above and below.
+func (f Form) View() string {
+	outer, inner := dialogWidths(f.theme, f.width)
+	blocks := f.blocks(inner)
+	lay := f.layout(blocks, inner)
+	var lines []string
+	if f.title != "" {
+		lines = append(lines, f.theme.DialogTitle.Render(Truncate(Sanitize(f.title), inner)))
+	}
+	if !lay.scroll {
+		if f.title != "" {
+			lines = append(lines, "")
+		}
+		for i, b := range blocks {
+			if i > 0 {
+				lines = append(lines, "")
+			}
+			lines = append(lines, b.lines...)
+		}
+		lines = append(lines, "")
+		lines = append(lines, f.footer(inner, 0)...)
+		return box(f.theme, outer, "", lines...)
+	}
+	var body []string
+	for i := lay.top; i <= lay.bottom; i++ {
+		if i > lay.top {
+			body = append(body, "")
+		}
+		body = append(body, blocks[i].lines...)
+	}
+	above, below := lay.top, len(blocks)-1-lay.bottom
+	cutAbove, cutBelow := false, false
+	if len(body) > lay.rows {
+		// The focused block alone is taller than the room: show its error
+		// and its core (the value, or the selected choice), and as much
+		// as fits around them, from the label on.
+		b := blocks[lay.top]
+		head, errs := b.lines[:len(b.lines)-b.errs], b.lines[len(b.lines)-b.errs:]
+		errs = errs[:min(len(errs), max(lay.rows-1, 0))]
+		room := lay.rows - len(errs)
+		off := clampInt(b.coreEnd-room, 0, b.core)
+		end := min(len(head), off+room)
+		body = append(slices.Clone(head[off:end]), errs...)
+		cutAbove, cutBelow = off > 0, end < len(head)
+	}
+	more := func(arrow string, n int, cut bool) string {
+		switch {
+		case n > 0:
+			return f.theme.Muted.Render(fmt.Sprintf("%s %d more", arrow, n))
+		case cut:
+			return f.theme.Muted.Render(arrow + " more")
+		}
+		return ""
+	}
+	lines = append(lines, more("↑", above, cutAbove))
+	lines = append(lines, body...)
+	for range lay.rows - len(body) {
+		lines = append(lines, "")
+	}
+	lines = append(lines, more("↓", below, cutBelow))
+	lines = append(lines, f.footer(inner, formMaxErrLines)...)
+	return box(f.theme, outer, "", lines...)
 }
 
 // choiceList draws a List choice field: one choice a line, the selected one
 // marked, the ones that cannot be chosen greyed with their reason.
-func (f Form) choiceList(ff *formField, focused bool, inner int) []string {
+// It also returns the lines of the selected choice (the first when none
+// is), from sel to selEnd.
+func (f Form) choiceList(ff *formField, focused bool, inner int) (out []string, sel, selEnd int) {
 	nameW := 0
 	for _, c := range ff.Choices {
 		nameW = max(nameW, lipgloss.Width(Sanitize(c)))
 	}
 	nameW = min(nameW, max(inner/2, 8))
-	var out []string
+	selEnd = -1
 	for j, c := range ff.Choices {
+		if j == ff.Choice || (j == 0 && ff.Choice < 0) {
+			sel = len(out)
+		}
 		mark := "( )"
 		text := Truncate(Sanitize(c), nameW)
 		text += strings.Repeat(" ", max(nameW-lipgloss.Width(text), 0))
@@ -556,6 +789,9 @@ func (f Form) choiceList(ff *formField, focused bool, inner int) []string {
 				out = append(out, "      "+st.Render(l))
 			}
 		}
+		if selEnd < 0 && (j == ff.Choice || (j == 0 && ff.Choice < 0)) {
+			selEnd = len(out)
+		}
 	}
-	return out
+	return out, sel, max(selEnd, sel)
 }
