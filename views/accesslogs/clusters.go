@@ -114,17 +114,18 @@ func (p *Pane) pickCluster() tea.Cmd {
 	}
 	p.picked = c.name
 	p.host, p.hosts, p.hostList, p.hostsErr = "", nil, nil, nil
-	return p.restart("loading access log of " + components.Sanitize(c.name))
+	// A cluster is open: the "pick a cluster first" answers are done with.
+	return tea.Batch(p.restart("loading access log of "+components.Sanitize(c.name)), views.ErrorsResolved())
 }
 
 // unpick goes back from a cluster picked in the pane to the list.
 func (p *Pane) unpick() tea.Cmd {
 	p.picked = ""
 	p.host, p.hosts, p.hostList, p.hostsErr = "", nil, nil, nil
-	p.seq.Next() // an answer for the old cluster is dropped
-	p.inflight = false
-	p.Stop()
-	return p.fetchClusters(true)
+	// The old cluster's records go with it (answers for it are dropped,
+	// and no poll starts without a cluster): nothing of a log out of
+	// sight stays to be saved or searched.
+	return tea.Batch(p.restart(""), p.fetchClusters(true))
 }
 
 // clusterKey moves in and picks from the cluster list.

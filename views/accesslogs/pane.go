@@ -64,6 +64,8 @@ type Pane struct {
 	search  string
 	match   int // shown line of the current search match; -1: none
 	summary string
+
+	pending *pendingSave // the save dialog open, if any (save.go)
 }
 
 // New is the pane's Factory. The buffer holds the context's LogBuffer
@@ -95,14 +97,54 @@ func (p *Pane) newWindow() *Window {
 	return w
 }
 
-func (p *Pane) Busy() string             { return "" }
-func (p *Pane) Actions() []keymap.Action { return actions(p.Ctx) }
+func (p *Pane) Busy() string { return "" }
 
-func actions(ctx views.Context) []keymap.Action {
-	if ctx.Keys == nil {
+// Actions are the pane's keys; those that need an open log are greyed
+// with the reason while the pane shows no log (no project, or its cluster
+// list), so help and the footer say what the key would answer.
+func (p *Pane) Actions() []keymap.Action {
+	if p.Ctx.Keys == nil {
 		return nil
 	}
-	return ctx.Keys.Scope(ID.Scope())
+	out := p.Ctx.Keys.Scope(ID.Scope())
+	k := keysOf(p.Ctx.Keys)
+	for i, a := range out {
+		if why := p.refusedHere(k, a.Name); why != "" {
+			out[i] = a.Disabled(why)
+		}
+	}
+	return out
+}
+
+// refusedHere is why the action named cannot run on what the pane shows,
+// or "" when it can. With no log open every key but G (the list's last
+// row) is refused: none may change the view of a log out of sight.
+func (p *Pane) refusedHere(k keys, name string) string {
+	switch {
+	case p.Ctx.GroupID == "":
+		return "no project selected (press @ or :project)"
+	case p.choosing():
+		if name == k.End.Name {
+			return ""
+		}
+		return "pick a cluster first (enter on the list, or @)"
+	case p.hostList != nil:
+		switch name {
+		case k.Raw.Name, k.UserFilter.Name, k.Since.Name:
+			return "close the host list first (esc)"
+		}
+	}
+	return ""
+}
+
+// refuse answers an action the pane refuses as the root answers a greyed
+// key: the action, then why.
+func (p *Pane) refuse(a keymap.Action, why string) tea.Cmd {
+	desc := a.Help().Desc
+	if desc == "" {
+		desc = a.Name
+	}
+	return views.Toast(desc+": "+why, true)
 }
 
 func (p *Pane) Init() tea.Cmd {
@@ -190,6 +232,7 @@ func (p *Pane) restart(task string) tea.Cmd {
 	p.st.reset(p.Ctx.Theme, p.Ctx.Keys, p.lineWidth(), p.bodyRows()+1)
 	p.stopped, p.err, p.failures, p.loaded = nil, nil, 0, false
 	p.gaps, p.lastGap, p.truncated, p.match, p.summary = 0, nil, false, -1, ""
+	p.pending = nil // a save asked for has lost its records
 	return p.pollNow(task)
 }
 
@@ -244,6 +287,7 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 	case savedMsg:
 		return p, p.onSaved(msg)
 	case tea.KeyPressMsg:
+		p.pending = nil // a key reaching the pane: no save dialog is open
 		return p, p.onKey(msg)
 	}
 	return p, nil
@@ -325,6 +369,17 @@ func (p *Pane) onAction(msg views.ActionMsg) tea.Cmd {
 		return nil
 	}
 	a := keysOf(km)
+	if msg.Name != a.Save.Name || !msg.Confirmed {
+		// Any other action means the save dialog, if one was open, is gone.
+		p.pending = nil
+	}
+	// The root greys these keys; an action reaching the pane anyway (a
+	// confirmation answered after what the pane shows changed) is refused
+	// here just the same.
+	if why := p.refusedHere(a, msg.Name); why != "" {
+		act, _ := km.Lookup(msg.Name)
+		return p.refuse(act, why)
+	}
 	switch msg.Name {
 	case a.Hosts.Name:
 		if p.hostList != nil {
@@ -332,10 +387,6 @@ func (p *Pane) onAction(msg views.ActionMsg) tea.Cmd {
 			return nil
 		}
 		return p.openHosts()
-	case a.Raw.Name, a.UserFilter.Name, a.Since.Name:
-		if p.hostList != nil {
-			return nil // the host list is on top: it takes only its own keys
-		}
 	case a.End.Name:
 		// G on a list goes to its last row.
 		switch {

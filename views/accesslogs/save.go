@@ -22,39 +22,63 @@ type savedMsg struct {
 	err  error
 }
 
-// defaultSaveName is a file name after the target and the time; it goes
-// into the export directory.
-func (p *Pane) defaultSaveName() string {
+// pendingSave is a save asked for: the records the dialog counted, taken
+// when it opened. Whatever changes the log on screen (restart, unpick)
+// drops it, so its records are always of the log shown.
+type pendingSave struct {
+	name string // the default file name the dialog offered
+	recs []apiclient.AccessLog
+}
+
+// defaultSaveName is a file name after target and the time; it goes into
+// the export directory.
+func (p *Pane) defaultSaveName(target string) string {
 	name := strings.Map(func(r rune) rune {
 		if r == '/' || r == '\\' || r < ' ' {
 			return '_'
 		}
 		return r
-	}, p.target())
+	}, target)
 	return fmt.Sprintf("accesslogs-%s-%s.jsonl", name, p.Ctx.Now().UTC().Format("20060102T150405Z"))
 }
 
-// save asks for a file name, then writes the visible (filtered) records as
-// JSON lines, as the server sent them.
+// save asks for a file name, then writes the records shown when it asked
+// (filtered) as JSON lines, as the server sent them: exactly those the
+// dialog counted, of the log its file name names, and only while that log
+// is still the one on screen.
 func (p *Pane) save(msg views.ActionMsg) tea.Cmd {
-	n := p.st.lv.Len()
-	if n == 0 {
-		return views.Toast("nothing to save: no line is shown", false)
-	}
 	if !msg.Confirmed {
-		def := p.defaultSaveName()
+		p.pending = nil
+		target := p.target()
+		if target == "" || !p.ready() {
+			return views.Toast("nothing to save: no access log is open", true)
+		}
+		n := p.st.lv.Len()
+		if n == 0 {
+			return views.Toast("nothing to save: no line is shown", false)
+		}
+		recs := make([]apiclient.AccessLog, n)
+		for i := range n {
+			recs[i] = p.st.line(i).AccessLog
+		}
+		def := p.defaultSaveName(target)
+		p.pending = &pendingSave{name: def, recs: recs}
 		return func() tea.Msg {
 			return views.ConfirmMsg{Pane: ID, Title: "Save access log",
-				Body:   fmt.Sprintf("Write the %d shown records as JSON lines (a new file; an existing one is not overwritten).\nLeave empty for %s", n, def),
+				Body: fmt.Sprintf("Write the %d shown records of %s as JSON lines (a new file; an existing one is not overwritten).\nLeave empty for %s",
+					n, components.Sanitize(target), def),
 				Prompt: "File name", Action: views.ActionMsg{Name: msg.Name, Target: def}}
 		}
 	}
+	ps := p.pending
+	p.pending = nil
+	if ps == nil {
+		return views.Toast("nothing saved: the access log on screen changed since the save was asked (s asks again)", true)
+	}
+	recs := ps.recs
 	path := strings.TrimSpace(msg.Input)
 	if path == "" {
-		path = msg.Target
-		if path == "" {
-			path = p.defaultSaveName()
-		}
+		path = ps.name
 	}
 	if rest, ok := strings.CutPrefix(path, "~/"); ok {
 		if home, err := os.UserHomeDir(); err == nil {
@@ -69,10 +93,6 @@ func (p *Pane) save(msg views.ActionMsg) tea.Cmd {
 	}
 	if abs, err := filepath.Abs(path); err == nil {
 		path = abs
-	}
-	recs := make([]apiclient.AccessLog, n)
-	for i := range n {
-		recs[i] = p.st.line(i).AccessLog
 	}
 	return func() tea.Msg {
 		err := writeJSONLines(path, recs)
