@@ -206,7 +206,11 @@ var (
 	csiShape   = regexp.MustCompile(`^\x1b\[([?<>=]?)([0-9;:]*)([ -/]*)([@-~])$`)
 	osTitle    = regexp.MustCompile(`^\x1b\][02];(.*)(\x07|\x1b\\)$`)
 	ownEscapes = map[string]bool{"\x1bM": true} // RI, scrolling a region down
-	ownModes   = map[string]bool{"25": true, "1049": true, "2004": true, "2026": true, "2027": true}
+	// The renderer's own private modes: cursor (25), alternate screen
+	// (1049), bracketed paste (2004), synchronized output (2026), grapheme
+	// clusters (2027), and autowrap (7), which it turns off to write the
+	// bottom-right cell without scrolling.
+	ownModes   = map[string]bool{"7": true, "25": true, "1049": true, "2004": true, "2026": true, "2027": true}
 	screenMove = "HABCDEFGd`XbLM@PSTr"
 )
 
