@@ -2,6 +2,7 @@ package keymap
 
 import (
 	"fmt"
+	"slices"
 )
 
 // Disable turns an action off with a reason shown in help ("needs
@@ -95,7 +96,8 @@ func (km *KeyMap) HelpGroups(pane Scope, actions []Action) []HelpGroup {
 	for _, s := range km.helpScopes(pane) {
 		g := HelpGroup{Scope: s, Title: km.Title(s)}
 		list := km.Scope(s)
-		if s == pane && km.pane(s) != nil {
+		paneOwn := s == pane && km.pane(s) != nil
+		if paneOwn {
 			list = actions
 		}
 		for _, a := range list {
@@ -103,10 +105,17 @@ func (km *KeyMap) HelpGroups(pane Scope, actions []Action) []HelpGroup {
 				continue
 			}
 			h := a.Binding.Help()
-			g.Entries = append(g.Entries, HelpEntry{
+			e := HelpEntry{
 				Name: a.Name, Key: h.Key, Desc: h.Desc, Dangerous: a.Dangerous,
 				Disabled: a.DisabledReason != "", Reason: a.DisabledReason,
-			})
+			}
+			// A key the pane binds itself runs the pane's action here.
+			if s == ScopeGlobal && km.pane(pane) != nil {
+				if by := shadowedBy(a, actions); by != nil {
+					e.Disabled, e.Reason = true, "here "+by.Binding.Help().Key+" is "+by.Binding.Help().Desc
+				}
+			}
+			g.Entries = append(g.Entries, e)
 		}
 		if len(g.Entries) > 0 {
 			groups = append(groups, g)
@@ -132,6 +141,9 @@ func (km *KeyMap) helpScopes(pane Scope) []Scope {
 // Footer is the one-line key summary of a pane: its actions as offered now
 // (but not the HelpOnly ones), then filter, help and quit. The caller
 // drops the disabled ones.
+//
+// A global key the pane binds to an action of its own (the access log's
+// `/` searches) runs the pane's action, so the global one is left out.
 func (km *KeyMap) Footer(actions []Action) []Action {
 	var out []Action
 	for _, a := range actions {
@@ -139,5 +151,22 @@ func (km *KeyMap) Footer(actions []Action) []Action {
 			out = append(out, a)
 		}
 	}
-	return append(out, km.Global.Filter, km.Global.Help, km.Global.Quit)
+	for _, g := range []Action{km.Global.Filter, km.Global.Help, km.Global.Quit} {
+		if shadowedBy(g, actions) == nil {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// shadowedBy is the pane action that takes one of g's keys, or nil.
+func shadowedBy(g Action, actions []Action) *Action {
+	for _, k := range g.Binding.Keys() {
+		for i := range actions {
+			if slices.Contains(actions[i].Binding.Keys(), k) {
+				return &actions[i]
+			}
+		}
+	}
+	return nil
 }

@@ -5,8 +5,10 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/dbadmin-tui/dbadmin-tui/keymap/keytest"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/dbadmin-tui/dbadmin-tui/keymap/keytest"
 )
 
 // The dashboard's real panes register in package ui (which tests them
@@ -221,4 +223,40 @@ func TestFooterLeavesOutHelpOnly(t *testing.T) {
 	}
 	require.NotContains(t, keys, "N", "alpha.newJSON is not in the footer")
 	require.Equal(t, []string{"enter", "a", "d", "/", "?", "q"}, keys)
+}
+
+// A global key a pane binds itself runs the pane's action: the footer
+// leaves the global one out and help greys it with what the key does here.
+// Remapped off the key, the global one is back.
+func TestFooterAndHelpLeaveOutAGlobalThePaneShadows(t *testing.T) {
+	km := testMap()
+	footerKeys := func(actions []Action) (keys []string) {
+		for _, a := range km.Footer(actions) {
+			keys = append(keys, a.Help().Key+" "+a.Help().Desc)
+		}
+		return keys
+	}
+	filterEntry := func(actions []Action) HelpEntry {
+		for _, g := range km.HelpGroups(scopeBeta, actions) {
+			for _, e := range g.Entries {
+				if e.Name == "global.filter" {
+					return e
+				}
+			}
+		}
+		t.Fatal("global.filter not in help")
+		return HelpEntry{}
+	}
+	beta := km.Scope(scopeBeta)
+	require.Equal(t, []string{"f follow", "/ search", "? help", "q quit"}, footerKeys(beta))
+	e := filterEntry(beta)
+	assert.True(t, e.Disabled)
+	assert.Equal(t, "here / is search", e.Reason)
+
+	assert.Contains(t, footerKeys(km.Scope(scopeAlpha)), "/ filter", "a pane that does not bind / keeps it")
+
+	require.NoError(t, km.Apply(map[string][]string{"beta.search": {"ctrl+f"}}))
+	beta = km.Scope(scopeBeta)
+	assert.Contains(t, footerKeys(beta), "/ filter")
+	assert.False(t, filterEntry(beta).Disabled)
 }
