@@ -18,6 +18,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dbadmin-tui/dbadmin-tui/keymap"
 	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
@@ -73,6 +74,8 @@ type Pane struct {
 	results     []string              // each row's outcome of the last acknowledgement
 	resultsHead string
 
+	whereW int // the width the rows' WHERE was fitted to
+
 	table components.Table
 }
 
@@ -88,10 +91,60 @@ func columns() []components.Column {
 	return []components.Column{
 		{Title: "SEVERITY", Width: 9, SortKey: func(r components.Row) string { return r.Cells[5] }},
 		{Title: "KIND", Width: 8},
-		{Title: "WHERE", MinWidth: 16, Flex: 2},
-		{Title: "WHAT", MinWidth: 16, Flex: 3},
+		// WHERE shows what fits of the row's place (fitWhere); the whole
+		// of it, in the last cell, is what the filter and the sort read.
+		{Title: "WHERE", MinWidth: whereMin, Flex: whereFlex, SortKey: func(r components.Row) string { return r.Cells[cellWhere] }},
+		{Title: "WHAT", MinWidth: 16, Flex: whatFlex},
+
 		{Title: "SINCE", Width: 6, Align: components.AlignRight, SortKey: func(r components.Row) string { return r.Cells[6] }},
 	}
+}
+
+// The flexible columns' shares, and the cell of a row that holds its
+// whole WHERE (after the cells shown and the sort keys).
+const (
+	whereMin  = 16
+	whereFlex = 2
+	whatFlex  = 3
+	cellWhere = 8
+)
+
+// whereWidth is the WHERE column's width in a table w cells wide, as the
+// table lays columns() out: the fixed columns and both flexible ones'
+// least widths first, the rest shared by Flex (WHAT, the last, takes
+// what the division leaves). No column has a Priority: none is dropped.
+func whereWidth(w int) int {
+	cols := columns()
+	const gutter = 3 // the table's cursor and mark
+	room := w - gutter - (len(cols) - 1)
+	for _, c := range cols {
+		room -= max(c.Width, c.MinWidth)
+	}
+	return whereMin + max(room, 0)*whereFlex/(whereFlex+whatFlex)
+}
+
+// fitWhere is "org › project › cluster" in at most w cells: whole when it
+// fits, else cut at the left so that the end survives, the organization
+// giving way first, then the project: "…payments › payments-rs" tells the
+// clusters of a project apart where "Demo-Org › payments › …" did not.
+func fitWhere(where string, w int) string {
+	where = components.Sanitize(where)
+	n := components.Width(where)
+	if n <= w {
+		return where
+	}
+	if w <= 1 {
+		return components.Truncate(where, w)
+	}
+	tail := ansi.TruncateLeft(where, n-(w-1), "")
+	// Not a separator's remains at the cut.
+	for _, cut := range []string{" › ", "› ", " "} {
+		if strings.HasPrefix(tail, cut) {
+			tail = strings.TrimPrefix(tail, cut)
+			break
+		}
+	}
+	return "…" + tail
 }
 
 func (p *Pane) Busy() string { return "" }
@@ -103,6 +156,9 @@ func (p *Pane) Init() tea.Cmd { return nil }
 func (p *Pane) SetSize(w, h int) {
 	p.W, p.H = w, h
 	p.table.SetSize(w, max(h-2-p.resultsHeight(), 1))
+	if whereWidth(w) != p.whereW && p.projects != nil {
+		p.rebuild() // WHERE is fitted to its column
+	}
 }
 
 // resultsHeight is how many lines the outcomes of an acknowledgement take
@@ -414,6 +470,7 @@ func (p *Pane) Items() []Item {
 func (p *Pane) rebuild() {
 	now := p.Ctx.Now()
 	items := p.Items()
+	p.whereW = whereWidth(p.W)
 	rows := make([]components.Row, 0, len(items)+len(p.hidden))
 	for i, it := range items {
 		since := ""
@@ -424,14 +481,16 @@ func (p *Pane) rebuild() {
 		if it.Stale {
 			what = "(stale) " + what
 		}
+		where := it.Where()
 		rows = append(rows, components.Row{ID: it.Key(), Class: string(it.Severity), Cells: []string{
-			string(it.Severity), string(it.Kind), it.Where(), what, since,
-			fmt.Sprintf("%d", severityRank(it.Severity)), fmt.Sprintf("%020d", now.Sub(it.Since)), fmt.Sprint(i)}})
+			string(it.Severity), string(it.Kind), fitWhere(where, p.whereW), what, since,
+			fmt.Sprintf("%d", severityRank(it.Severity)), fmt.Sprintf("%020d", now.Sub(it.Since)), fmt.Sprint(i), where}})
 	}
 	for _, pr := range p.projects {
 		if p.hidden[pr.ID] {
+			where := pr.OrgName + " › " + pr.Name
 			rows = append(rows, components.Row{ID: "hidden/" + pr.ID, Class: "muted", Cells: []string{
-				"", "project", pr.OrgName + " › " + pr.Name, "not visible (role)", "", "9", "", ""}})
+				"", "project", fitWhere(where, p.whereW), "not visible (role)", "", "9", "", "", where}})
 		}
 	}
 	p.table.SetRows(rows)
