@@ -315,7 +315,6 @@ func (p *Pane) ackDone(msg views.Result[ackBatch]) tea.Cmd {
 	}
 	p.results = lines
 	p.resultsHead = text + " · esc closes this list"
-	p.SetSize(p.W, p.H)
 	return tea.Batch(views.FormDone(ID, formAck, nil), views.Toast(text, failed > 0), p.reread(groups))
 }
 

@@ -1,19 +1,91 @@
 package triage
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
+	"github.com/dbadmin-tui/dbadmin-tui/apisim"
 	"github.com/dbadmin-tui/dbadmin-tui/themes"
 	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
 )
+
+// words is s with its runs of blanks made one space: lines wrapped, then
+// joined, read as the line they came from.
+func words(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// At 80 columns the lines over the board wrap instead of being cut: every
+// count, every part of the coverage line (a stale part's error and the
+// migrations note included) and each listed outcome of an acknowledgement
+// (until when, by whom) is on screen whole, no line wider than the pane,
+// and the pane no taller than it is.
+func TestBoardTopWrapsAt80ColumnsLosingNothing(t *testing.T) {
+	e := newEnv(t, "org-owner", 80, 20)
+	e.Sim.Clock.Advance(2 * time.Minute)
+	e.P.Ctx.Wall = e.Sim.Clock.Now
+	failed := partResult{GroupID: apisim.DemoPaymentsID}
+	failed.fail("", &apiclient.Error{Status: 503, ErrorCode: "SERVICE_UNAVAILABLE", Detail: "Injected fault."})
+	e.P.pending[keyRest]++
+	e.Send(views.Result[partResult]{Pane: ID, Key: keyRest, Seq: e.P.gen, Value: failed})
+	a, _, _ := twoAlertsOfTwoProjects(t, e.P)
+	require.True(t, e.P.table.SetCursorID(a.Key()))
+	e.ActionKey("a")
+	require.NoError(t, e.Submit(map[string]string{"comment": "x"}))
+	require.Len(t, e.P.results, 1)
+
+	top := e.P.top()
+	for _, l := range top {
+		assert.LessOrEqual(t, components.Width(l), 80, "%q", l)
+		assert.False(t, strings.HasSuffix(l, "…"), "nothing cut: %q", l)
+	}
+	text := words(strings.Join(top, " "))
+	cov := e.P.coverage()
+	assert.Contains(t, cov, "1 stale (payments: 503 SERVICE_UNAVAILABLE: Injected fault.)")
+	assert.Contains(t, text, words(cov), "the whole coverage line")
+	for k, n := range counts(e.P.Items()) {
+		assert.Contains(t, text, fmt.Sprintf(" %d %s", n, k), "the head counts %s", k)
+	}
+	assert.Contains(t, text, words(e.P.results[0]), "the whole outcome")
+	assert.Contains(t, e.P.results[0], "acknowledged until ")
+	assert.Contains(t, e.P.results[0], " by ")
+	assert.Greater(t, len(top), 4, "it took more lines than it had")
+
+	screen := strings.Split(strings.TrimSuffix(e.Screen(), "\n"), "\n")
+	assert.Len(t, screen, 20, "the pane's height, the table under the lines over it")
+	assert.Equal(t, top, screen[:len(top)])
+	assert.Contains(t, screen[len(top)], "SEVERITY", "the table's header right under them")
+}
+
+// The view counts the lines over the table itself: when they grew since
+// the table was last sized (an age longer by a digit), the pane is still
+// as tall as it is.
+func TestBoardViewKeepsItsHeightWhenTheTopGrows(t *testing.T) {
+	e := newEnv(t, "org-owner", 80, 20)
+	before := len(e.P.top())
+	e.P.results = []string{strings.Repeat("outcome ", 30)} // not through Update: the table not sized again
+	e.P.resultsHead = "acknowledged 1 of 1 alert · esc closes this list"
+	require.Greater(t, len(e.P.top()), before)
+	assert.Len(t, strings.Split(e.P.View(), "\n"), 20)
+}
+
+// wrapParts breaks between parts, ending a line in the separator when it
+// fits; a part wider than a line goes on from the line so far; past the
+// lines allowed the last ends in "…".
+func TestWrapParts(t *testing.T) {
+	assert.Equal(t, []string{"aaa · bbb ·", "ccc"}, wrapParts([]string{"aaa", "bbb", "ccc"}, " · ", 11, 0))
+	assert.Equal(t, []string{"aaa, bbb,", "ccc"}, wrapParts([]string{"aaa", "bbb", "ccc"}, ", ", 9, 0))
+	assert.Equal(t, []string{"a · one two", "three"}, wrapParts([]string{"a", "one two three"}, " · ", 11, 0))
+	assert.Equal(t, []string{"aaa · bbb…"}, wrapParts([]string{"aaa", "bbb", "ccc"}, " · ", 11, 1))
+}
 
 // At 80 columns WHERE keeps its end: the clusters of one project are told
 // apart, the organization giving way. The filter and the sort still read
