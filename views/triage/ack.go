@@ -72,8 +72,8 @@ func (p *Pane) itemByKey(key string) (Item, bool) {
 }
 
 // ackTargets are the alert rows `a` acts on, the marked ones the filter
-// hides apart, and how many rows were left out (not alerts).
-func (p *Pane) ackTargets() (shown, hidden []Item, other int) {
+// hides apart, and the rows left out (not alerts).
+func (p *Pane) ackTargets() (shown, hidden []Item, other []string) {
 	pick := func(keys []string, into *[]Item) {
 		for _, k := range keys {
 			it, ok := p.itemByKey(k)
@@ -82,7 +82,7 @@ func (p *Pane) ackTargets() (shown, hidden []Item, other int) {
 			case alertRow(it):
 				*into = append(*into, it)
 			default:
-				other++
+				other = append(other, k)
 			}
 		}
 	}
@@ -128,9 +128,6 @@ func (p *Pane) openAck() tea.Cmd {
 	if len(shown) > 1 {
 		title = fmt.Sprintf("Acknowledge %d alerts", len(shown))
 	}
-	if other > 0 {
-		title += fmt.Sprintf(" (%d %s left out)", other, alertkit.Plural(other, "row that is not an alert", "rows that are not alerts"))
-	}
 	// The names as the dialog lists them, for a row that leaves the board
 	// before the dialog is submitted.
 	p.ackNames = map[string]string{}
@@ -139,7 +136,15 @@ func (p *Pane) openAck() tea.Cmd {
 	}
 	d := alertkit.Dialog{Now: p.Ctx.Now, Listed: keys(shown), Hidden: keys(hidden), Name: p.line, Rows: alertkit.ListedRows(p.H),
 		Until: p.ackDraft["until"], At: p.ackDraft["at"], Comment: p.ackDraft["comment"]}
-	form := views.FormMsg{Pane: ID, ID: formAck, Title: title, Fields: d.Fields(),
+	fields := d.Fields()
+	if n := len(other); n > 0 {
+		// Its own lines of the body, the label wrapped: a title is cut
+		// to the dialog's width, and this must be read.
+		fields = append([]components.Field{{Key: "leftOut", Kind: components.FieldNote,
+			Label: fmt.Sprintf("%d marked %s left out:", n, alertkit.Plural(n, "row is not an alert,", "rows are not alerts,")),
+			Value: alertkit.ListTargets(other, 1, p.line)}}, fields...)
+	}
+	form := views.FormMsg{Pane: ID, ID: formAck, Title: title, Fields: fields,
 		Action: views.ActionMsg{Name: actAck, Target: strings.Join(keys(shown), targetSep) + hiddenSep + strings.Join(keys(hidden), targetSep)}}
 	return func() tea.Msg { return form }
 }

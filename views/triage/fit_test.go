@@ -147,3 +147,35 @@ func TestWhereWidthIsTheTables(t *testing.T) {
 		}
 	}
 }
+
+// The acknowledge dialog says, on its own line, that marked rows that are
+// not alerts are left out: a title is cut to the dialog's width.
+func TestAckDialogSaysRowsLeftOutInItsBody(t *testing.T) {
+	e := newEnv(t, "org-owner", 80, 20)
+	var alert, other Item
+	for _, it := range e.P.Items() {
+		switch {
+		case alertRow(it) && alert.ItemID == "":
+			alert = it
+		case !alertRow(it) && other.ItemID == "":
+			other = it
+		}
+	}
+	e.P.table.ToggleMark(alert.Key())
+	e.P.table.ToggleMark(other.Key())
+	e.ActionKey("a")
+	require.NotEmpty(t, e.Forms)
+	f := e.Forms[len(e.Forms)-1]
+	assert.NotContains(t, f.Title, "left out")
+	form := components.NewForm(f.ID, f.Title, f.Fields, nil, e.P.Ctx.Theme, nil)
+	form.SetSize(80, 24)
+	view := ansi.Strip(form.View())
+	assert.Contains(t, words(view), "1 marked row is not an alert, left out:")
+	var note string
+	for _, fd := range f.Fields {
+		if fd.Key == "leftOut" {
+			note = fd.Value
+		}
+	}
+	assert.Equal(t, "• "+e.P.line(other.Key()), note, "which one")
+}
