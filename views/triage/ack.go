@@ -113,6 +113,20 @@ func (p *Pane) line(key string) string {
 	return key
 }
 
+// alertName names an alert row by its event type and where it is, without
+// the row's label: an "ack ends in 51m" label was true when the board was
+// read, not when the question is asked.
+func (p *Pane) alertName(key string) string {
+	it, ok := p.itemByKey(key)
+	switch {
+	case !ok:
+		return key
+	case it.Event == "":
+		return components.Sanitize(it.Where())
+	}
+	return components.Sanitize(it.Event + " on " + it.Where())
+}
+
 func refuse(text string) tea.Cmd { return views.Toast(text, true) }
 
 // openAck asks for the acknowledgement of the alert rows.
@@ -241,7 +255,7 @@ func (p *Pane) askShorten(msg views.ActionMsg, items []Item, req apiclient.Ackno
 	if len(short.IDs) == 0 {
 		return nil
 	}
-	name := p.line(short.IDs[0])
+	name := p.alertName(short.IDs[0])
 	if len(short.IDs) > 1 {
 		name = fmt.Sprintf("%d alerts", len(short.IDs))
 	}
