@@ -72,8 +72,8 @@ func (p *Pane) itemByKey(key string) (Item, bool) {
 }
 
 // ackTargets are the alert rows `a` acts on, the marked ones the filter
-// hides apart, and how many rows were left out (not alerts).
-func (p *Pane) ackTargets() (shown, hidden []Item, other int) {
+// hides apart, and the rows left out (not alerts).
+func (p *Pane) ackTargets() (shown, hidden []Item, other []string) {
 	pick := func(keys []string, into *[]Item) {
 		for _, k := range keys {
 			it, ok := p.itemByKey(k)
@@ -82,7 +82,7 @@ func (p *Pane) ackTargets() (shown, hidden []Item, other int) {
 			case alertRow(it):
 				*into = append(*into, it)
 			default:
-				other++
+				other = append(other, k)
 			}
 		}
 	}
@@ -113,6 +113,20 @@ func (p *Pane) line(key string) string {
 	return key
 }
 
+// alertName names an alert row by its event type and where it is, without
+// the row's label: an "ack ends in 51m" label was true when the board was
+// read, not when the question is asked.
+func (p *Pane) alertName(key string) string {
+	it, ok := p.itemByKey(key)
+	switch {
+	case !ok:
+		return key
+	case it.Event == "":
+		return components.Sanitize(it.Where())
+	}
+	return components.Sanitize(it.Event + " on " + it.Where())
+}
+
 func refuse(text string) tea.Cmd { return views.Toast(text, true) }
 
 // openAck asks for the acknowledgement of the alert rows.
@@ -128,9 +142,6 @@ func (p *Pane) openAck() tea.Cmd {
 	if len(shown) > 1 {
 		title = fmt.Sprintf("Acknowledge %d alerts", len(shown))
 	}
-	if other > 0 {
-		title += fmt.Sprintf(" (%d %s left out)", other, alertkit.Plural(other, "row that is not an alert", "rows that are not alerts"))
-	}
 	// The names as the dialog lists them, for a row that leaves the board
 	// before the dialog is submitted.
 	p.ackNames = map[string]string{}
@@ -139,7 +150,15 @@ func (p *Pane) openAck() tea.Cmd {
 	}
 	d := alertkit.Dialog{Now: p.Ctx.Now, Listed: keys(shown), Hidden: keys(hidden), Name: p.line, Rows: alertkit.ListedRows(p.H),
 		Until: p.ackDraft["until"], At: p.ackDraft["at"], Comment: p.ackDraft["comment"]}
-	form := views.FormMsg{Pane: ID, ID: formAck, Title: title, Fields: d.Fields(),
+	fields := d.Fields()
+	if n := len(other); n > 0 {
+		// Its own lines of the body, the label wrapped: a title is cut
+		// to the dialog's width, and this must be read.
+		fields = append([]components.Field{{Key: "leftOut", Kind: components.FieldNote,
+			Label: fmt.Sprintf("%d marked %s left out:", n, alertkit.Plural(n, "row is not an alert,", "rows are not alerts,")),
+			Value: alertkit.ListTargets(other, 1, p.line)}}, fields...)
+	}
+	form := views.FormMsg{Pane: ID, ID: formAck, Title: title, Fields: fields,
 		Action: views.ActionMsg{Name: actAck, Target: strings.Join(keys(shown), targetSep) + hiddenSep + strings.Join(keys(hidden), targetSep)}}
 	return func() tea.Msg { return form }
 }
@@ -236,7 +255,7 @@ func (p *Pane) askShorten(msg views.ActionMsg, items []Item, req apiclient.Ackno
 	if len(short.IDs) == 0 {
 		return nil
 	}
-	name := p.line(short.IDs[0])
+	name := p.alertName(short.IDs[0])
 	if len(short.IDs) > 1 {
 		name = fmt.Sprintf("%d alerts", len(short.IDs))
 	}
@@ -315,7 +334,6 @@ func (p *Pane) ackDone(msg views.Result[ackBatch]) tea.Cmd {
 	}
 	p.results = lines
 	p.resultsHead = text + " · esc closes this list"
-	p.SetSize(p.W, p.H)
 	return tea.Batch(views.FormDone(ID, formAck, nil), views.Toast(text, failed > 0), p.reread(groups))
 }
 

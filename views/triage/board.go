@@ -60,6 +60,8 @@ type Item struct {
 	ItemID   string // the alert, snapshot, job or index id; the cluster name for cluster rows
 	What     string
 	Since    time.Time
+	// Event is an alert's event type (alert and ack ends rows).
+	Event string
 	// AckUntil is an acknowledged alert's end (ack ends rows).
 	AckUntil *time.Time
 	// Stale: kept from the last good read; the read since failed.
@@ -104,7 +106,7 @@ func AlertItems(p Project, alerts []apiclient.Alert, configs map[string]apiclien
 		case a.Acknowledged(now) && a.AcknowledgedUntil.Sub(now) <= AckEndsWithin:
 			what := fmt.Sprintf("%s: ack ends in %s (%s)", a.EventTypeName, components.Age(a.AcknowledgedUntil.Sub(now)), a.AcknowledgingUsername)
 			it := p.item(KindAckEnds, sev, target, a.ID, what, a.Created)
-			it.AckUntil = a.AcknowledgedUntil
+			it.Event, it.AckUntil = a.EventTypeName, a.AcknowledgedUntil
 			out = append(out, it)
 		case !a.Acknowledged(now):
 			what := a.EventTypeName
@@ -114,7 +116,9 @@ func AlertItems(p Project, alerts []apiclient.Alert, configs map[string]apiclien
 			if a.HostnameAndPort != "" {
 				what += " on " + a.HostnameAndPort
 			}
-			out = append(out, p.item(KindAlert, sev, target, a.ID, what, a.Created))
+			it := p.item(KindAlert, sev, target, a.ID, what, a.Created)
+			it.Event = a.EventTypeName
+			out = append(out, it)
 		}
 	}
 	return out

@@ -18,6 +18,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dbadmin-tui/dbadmin-tui/keymap"
 	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
@@ -73,6 +74,8 @@ type Pane struct {
 	results     []string              // each row's outcome of the last acknowledgement
 	resultsHead string
 
+	whereW int // the width the rows' WHERE was fitted to
+
 	table components.Table
 }
 
@@ -88,10 +91,59 @@ func columns() []components.Column {
 	return []components.Column{
 		{Title: "SEVERITY", Width: 9, SortKey: func(r components.Row) string { return r.Cells[5] }},
 		{Title: "KIND", Width: 8},
-		{Title: "WHERE", MinWidth: 16, Flex: 2},
-		{Title: "WHAT", MinWidth: 16, Flex: 3},
+		// WHERE shows what fits of the row's place (fitWhere); the whole
+		// of it, in the last cell, is what the filter and the sort read.
+		{Title: "WHERE", MinWidth: whereMin, Flex: whereFlex, SortKey: func(r components.Row) string { return r.Cells[cellWhere] }},
+		{Title: "WHAT", MinWidth: 16, Flex: whatFlex},
 		{Title: "SINCE", Width: 6, Align: components.AlignRight, SortKey: func(r components.Row) string { return r.Cells[6] }},
 	}
+}
+
+// The flexible columns' shares, and the cell of a row that holds its
+// whole WHERE (after the cells shown and the sort keys).
+const (
+	whereMin  = 16
+	whereFlex = 2
+	whatFlex  = 3
+	cellWhere = 8
+)
+
+// whereWidth is the WHERE column's width in a table w cells wide, as the
+// table lays columns() out: the fixed columns and both flexible ones'
+// least widths first, the rest shared by Flex (WHAT, the last, takes
+// what the division leaves). No column has a Priority: none is dropped.
+func whereWidth(w int) int {
+	cols := columns()
+	const gutter = 3 // the table's cursor and mark
+	room := w - gutter - (len(cols) - 1)
+	for _, c := range cols {
+		room -= max(c.Width, c.MinWidth)
+	}
+	return whereMin + max(room, 0)*whereFlex/(whereFlex+whatFlex)
+}
+
+// fitWhere is "org › project › cluster" in at most w cells: whole when it
+// fits, else cut at the left so that the end survives, the organization
+// giving way first, then the project: "…payments › payments-rs" tells the
+// clusters of a project apart where "Demo-Org › payments › …" did not.
+func fitWhere(where string, w int) string {
+	where = components.Sanitize(where)
+	n := components.Width(where)
+	if n <= w {
+		return where
+	}
+	if w <= 1 {
+		return components.Truncate(where, w)
+	}
+	tail := ansi.TruncateLeft(where, n-(w-1), "")
+	// Not a separator's remains at the cut.
+	for _, cut := range []string{" › ", "› ", " "} {
+		if strings.HasPrefix(tail, cut) {
+			tail = strings.TrimPrefix(tail, cut)
+			break
+		}
+	}
+	return "…" + tail
 }
 
 func (p *Pane) Busy() string { return "" }
@@ -102,16 +154,16 @@ func (p *Pane) Init() tea.Cmd { return nil }
 
 func (p *Pane) SetSize(w, h int) {
 	p.W, p.H = w, h
-	p.table.SetSize(w, max(h-2-p.resultsHeight(), 1))
+	p.fit()
+	if whereWidth(w) != p.whereW && p.projects != nil {
+		p.rebuild() // WHERE is fitted to its column
+	}
 }
 
-// resultsHeight is how many lines the outcomes of an acknowledgement take
-// over the board: at most a third of it.
-func (p *Pane) resultsHeight() int {
-	if len(p.results) == 0 {
-		return 0
-	}
-	return min(len(p.results), max(p.H/3-1, 1)) + 1
+// fit sizes the table under the lines over it (see top), whose number
+// changes with what they say.
+func (p *Pane) fit() {
+	p.table.SetSize(p.W, max(p.H-len(p.top()), 1))
 }
 
 func (p *Pane) Actions() []keymap.Action {
@@ -276,6 +328,12 @@ func (p *Pane) poll() tea.Cmd {
 }
 
 func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
+	pane, cmd := p.update(msg)
+	p.fit()
+	return pane, cmd
+}
+
+func (p *Pane) update(msg tea.Msg) (views.Pane, tea.Cmd) {
 	kit, done := p.Handle(msg, p.poll)
 	if done {
 		return p, kit
@@ -329,7 +387,6 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 	case tea.KeyPressMsg:
 		if msg.String() == "esc" && len(p.results) > 0 {
 			p.results, p.resultsHead = nil, ""
-			p.SetSize(p.W, p.H)
 			return p, nil
 		}
 		var cmd tea.Cmd
@@ -414,6 +471,7 @@ func (p *Pane) Items() []Item {
 func (p *Pane) rebuild() {
 	now := p.Ctx.Now()
 	items := p.Items()
+	p.whereW = whereWidth(p.W)
 	rows := make([]components.Row, 0, len(items)+len(p.hidden))
 	for i, it := range items {
 		since := ""
@@ -424,14 +482,16 @@ func (p *Pane) rebuild() {
 		if it.Stale {
 			what = "(stale) " + what
 		}
+		where := it.Where()
 		rows = append(rows, components.Row{ID: it.Key(), Class: string(it.Severity), Cells: []string{
-			string(it.Severity), string(it.Kind), it.Where(), what, since,
-			fmt.Sprintf("%d", severityRank(it.Severity)), fmt.Sprintf("%020d", now.Sub(it.Since)), fmt.Sprint(i)}})
+			string(it.Severity), string(it.Kind), fitWhere(where, p.whereW), what, since,
+			fmt.Sprintf("%d", severityRank(it.Severity)), fmt.Sprintf("%020d", now.Sub(it.Since)), fmt.Sprint(i), where}})
 	}
 	for _, pr := range p.projects {
 		if p.hidden[pr.ID] {
+			where := pr.OrgName + " › " + pr.Name
 			rows = append(rows, components.Row{ID: "hidden/" + pr.ID, Class: "muted", Cells: []string{
-				"", "project", pr.OrgName + " › " + pr.Name, "not visible (role)", "", "9", "", ""}})
+				"", "project", fitWhere(where, p.whereW), "not visible (role)", "", "9", "", "", where}})
 		}
 	}
 	p.table.SetRows(rows)
@@ -541,12 +601,15 @@ func (p *Pane) open() tea.Cmd {
 
 // coverage is the line over the board: how many projects answered each
 // part, how many are not visible, and how fresh each part is.
-func (p *Pane) coverage() string {
+func (p *Pane) coverage() string { return strings.Join(p.coverageParts(), " · ") }
+
+// coverageParts are the coverage line's parts, where it may wrap.
+func (p *Pane) coverageParts() []string {
 	if p.projErr != nil {
-		return "triage: " + p.projErr.Error()
+		return []string{"triage: " + p.projErr.Error()}
 	}
 	if p.projects == nil {
-		return "listing organizations and projects…"
+		return []string{"listing organizations and projects…"}
 	}
 	n, hid := len(p.projects), 0
 	for _, pr := range p.projects {
@@ -597,16 +660,17 @@ func (p *Pane) coverage() string {
 			seen++
 		}
 	}
-	line := fmt.Sprintf("%d of %d projects", seen, n-hid)
+	first := fmt.Sprintf("%d of %d projects", seen, n-hid)
 	if len(p.Ctx.TriageOrgs)+len(p.Ctx.TriageProjects) > 0 {
-		line += " (narrowed by the profile)"
+		first += " (narrowed by the profile)"
 	}
+	parts := []string{first}
 	if len(p.unmatched) > 0 {
-		line += " · profile: " + strings.Join(p.unmatched, ", ") + " matches nothing"
+		parts = append(parts, "profile: "+strings.Join(p.unmatched, ", ")+" matches nothing")
 	}
-	line += fmt.Sprintf(" · %s · %s", part("alerts", p.alerts), part("clusters/backups/search", p.rest))
+	parts = append(parts, part("alerts", p.alerts), part("clusters/backups/search", p.rest))
 	if p.Ctx.TriageAuthBursts > 0 {
-		line += " · " + part("auth bursts", p.auth)
+		auth := part("auth bursts", p.auth)
 		denied := 0
 		for _, pr := range p.projects {
 			if r, ok := p.auth[pr.ID]; ok && !p.hidden[pr.ID] {
@@ -614,42 +678,179 @@ func (p *Pane) coverage() string {
 			}
 		}
 		if denied > 0 {
-			line += fmt.Sprintf(", logs of %d clusters not visible (role)", denied)
+			auth += fmt.Sprintf(", logs of %d clusters not visible (role)", denied)
 		}
+		parts = append(parts, auth)
 	}
 	if hid > 0 {
-		line += fmt.Sprintf(" · %d not visible (role)", hid)
+		parts = append(parts, fmt.Sprintf("%d not visible (role)", hid))
 	}
-	return line + " · migrations: this session's only (the API lists none)"
+	return append(parts, "migrations: this session's only (the API lists none)")
+}
+
+// Over the board, each wraps onto at most this many lines (the last cut,
+// ending in "…", only when that is not enough).
+const (
+	headLines     = 2
+	coverageLines = 4
+)
+
+// top is what the pane shows over the table, at its width: the counts,
+// the coverage line and the outcomes of the last acknowledgement. Each
+// wraps between its parts rather than being cut, so that no fact is lost
+// at 80 columns.
+func (p *Pane) top() []string {
+	w := max(p.W, 1)
+	counts, total := map[Kind]int{}, 0
+	for _, part := range []map[string]partResult{p.alerts, p.rest, p.auth} {
+		for gid, r := range part {
+			if p.hidden[gid] {
+				continue
+			}
+			for _, it := range r.Items {
+				counts[it.Kind]++
+				total++
+			}
+		}
+	}
+	head := []string{fmt.Sprintf("Triage · %d need a human", total)}
+	for _, k := range Kinds {
+		if counts[k] > 0 {
+			head = append(head, fmt.Sprintf("%d %s", counts[k], k))
+		}
+	}
+	if len(head) > 1 {
+		head = append([]string{head[0] + ": " + head[1]}, head[2:]...)
+	}
+	lines := wrapParts(head, ", ", w, headLines)
+	covMax := coverageLines
+	if p.H < 16 {
+		covMax = 2 // a short terminal keeps room for the rows
+	}
+	lines = append(lines, wrapParts(p.coverageParts(), " · ", w, covMax)...)
+	if len(p.results) > 0 {
+		lines = append(lines, wrapParts(strings.Split(p.resultsHead, " · "), " · ", w, 2)...)
+		lines = append(lines, p.outcomeLines(w, max(p.H/3-1, 1))...)
+	}
+	if len(lines) >= p.H && p.H > 1 {
+		// Never more than the pane: the table keeps a line.
+		lines = lines[:p.H-1]
+		lines[len(lines)-1] = cutOff(lines[len(lines)-1], w)
+	}
+	return lines
+}
+
+// outcomeLines are the outcomes of the last acknowledgement in at most n
+// lines, each row's whole outcome wrapped under its mark; the rows that
+// do not fit are counted on the last line.
+func (p *Pane) outcomeLines(w, n int) []string {
+	rows := make([][]string, len(p.results))
+	total := 0
+	for i, r := range p.results {
+		rows[i] = hang(r, w)
+		total += len(rows[i])
+	}
+	if total <= n {
+		var out []string
+		for _, r := range rows {
+			out = append(out, r...)
+		}
+		return out
+	}
+	var out []string
+	shown := 0
+	for _, r := range rows {
+		if len(out)+len(r) > n-1 {
+			break
+		}
+		out = append(out, r...)
+		shown++
+	}
+	if shown == 0 && n > 1 {
+		// Not even one row whole: what fits of the first.
+		out = append(rows[0][:n-2], cutOff(rows[0][n-2], w))
+		shown = 1
+	}
+	return append(out, components.Truncate(fmt.Sprintf("  … and %d more", len(p.results)-shown), w))
+}
+
+// hang wraps one outcome to w cells: "  " before its first line, "    "
+// before the others.
+func hang(s string, w int) []string {
+	s = components.Sanitize(s)
+	first := strings.Split(ansi.Wrap(s, max(w-2, 1), ""), "\n")
+	out := []string{"  " + first[0]}
+	if len(first) == 1 {
+		return out
+	}
+	rest := strings.Join(first[1:], " ")
+	for _, l := range strings.Split(ansi.Wrap(rest, max(w-4, 1), ""), "\n") {
+		out = append(out, "    "+l)
+	}
+	return out
+}
+
+// wrapParts lays parts out in lines of at most w cells, sep between two
+// parts: a line breaks between parts (ending in the separator, "," or
+// " ·", when it fits, so that it reads as going on), and within a part
+// only when the part alone is wider than a line. Past most lines, the
+// last is cut, ending in "…".
+func wrapParts(parts []string, sep string, w, most int) []string {
+	var lines []string
+	cur := ""
+	end := strings.TrimRight(sep, " ")
+	for _, part := range parts {
+		part = components.Sanitize(part)
+		switch {
+		case cur != "" && components.Width(cur+sep+part) <= w:
+			cur += sep + part
+		case components.Width(part) > w:
+			// Wider than a line wherever it starts: it goes on from
+			// the line so far, broken between words.
+			if cur != "" {
+				part = cur + sep + part
+			}
+			wrapped := strings.Split(ansi.Wrap(part, w, ""), "\n")
+			lines = append(lines, wrapped[:len(wrapped)-1]...)
+			cur = wrapped[len(wrapped)-1]
+		default:
+			if cur != "" {
+				if components.Width(cur+end) <= w {
+					cur += end
+				}
+				lines = append(lines, cur)
+			}
+			cur = part
+		}
+	}
+	if cur != "" {
+		lines = append(lines, cur)
+	}
+	if most > 0 && len(lines) > most {
+		lines = append(lines[:most-1], cutOff(lines[most-1], w))
+	}
+	return lines
+}
+
+// cutOff marks a line whose continuation is left out: it ends in "…".
+func cutOff(line string, w int) string {
+	line = strings.TrimRight(line, " ·,") // a break's separator
+	if strings.HasSuffix(line, "…") {
+		return line
+	}
+	if line = components.Truncate(line, max(w-1, 0)); strings.HasSuffix(line, "…") {
+		return line
+	}
+	return line + "…"
 }
 
 func (p *Pane) View() string {
-	counts := map[Kind]int{}
-	items := p.Items()
-	for _, it := range items {
-		counts[it.Kind]++
+	lines := p.top()
+	// The lines over the table are counted again here: an age in them may
+	// have grown a digit since the last message.
+	t := p.table
+	if h := max(p.H-len(lines), 1); t.Height() != h {
+		t.SetSize(p.W, h)
 	}
-	var parts []string
-	for _, k := range Kinds {
-		if counts[k] > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", counts[k], k))
-		}
-	}
-	head := fmt.Sprintf("Triage · %d need a human", len(items))
-	if len(parts) > 0 {
-		head += ": " + strings.Join(parts, ", ")
-	}
-	style := lipgloss.NewStyle().MaxWidth(max(p.W, 1))
-	lines := []string{style.Render(components.Sanitize(head)), style.Render(components.Sanitize(p.coverage()))}
-	if n := p.resultsHeight(); n > 0 {
-		lines = append(lines, style.Render(components.Sanitize(p.resultsHead)))
-		shown := p.results[:n-1]
-		for i, r := range shown {
-			if i == len(shown)-1 && len(p.results) > len(shown) {
-				r = fmt.Sprintf("… and %d more", len(p.results)-len(shown)+1)
-			}
-			lines = append(lines, style.Render("  "+r))
-		}
-	}
-	return lipgloss.JoinVertical(lipgloss.Left, append(lines, p.table.View())...)
+	return lipgloss.JoinVertical(lipgloss.Left, append(lines, t.View())...)
 }
