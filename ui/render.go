@@ -186,9 +186,13 @@ func (m *Model) renderHeader() string {
 		fresh := m.freshness()
 		right = append(right, headerPart{forms: []string{fresh, freshShort(fresh)}})
 	}
-	if m.paused {
+	switch {
+	case m.paused:
 		right = append(right, headerPart{forms: []string{"⏸ paused", "⏸"}})
-	} else if !h.Stale() {
+	case h.Stale():
+	case !m.activeLive():
+		right = append(right, headerPart{forms: []string{"○ idle", "○"}})
+	default:
 		right = append(right, headerPart{forms: []string{"● live", "●"}})
 	}
 	line := fitHeader(m.width, clean(orDash(m.opts.Profile)), crumbs, sep, st.BreadcrumbSep.Render(" │ "), st.Breadcrumb.Render, right)
@@ -202,6 +206,15 @@ func (m *Model) activeHealth() views.Health {
 		return h.Health()
 	}
 	return views.Health{}
+}
+
+// activeLive reports whether the active pane is kept refreshing (panes
+// built on views.Base say; others are taken to be).
+func (m *Model) activeLive() bool {
+	if l, ok := m.activePane().(interface{ Live() bool }); ok {
+		return l.Live()
+	}
+	return true
 }
 
 // holdingBack says when the client's scheduler holds requests after a 429:

@@ -57,3 +57,23 @@ func TestHeaderSaysWhenRateLimited(t *testing.T) {
 	assert.Regexp(t, `rate limited: next refresh in (1[0-9]|20) s`, header)
 	assert.Contains(t, header, "429 RATE_LIMITED_TOKEN_BUCKET")
 }
+
+// "● live" means the pane is kept refreshing. The Migration pane with no
+// migration started polls nothing, so an outage would go unseen there: the
+// header says it does not poll, and "● live" comes back on a pane that does.
+func TestHeaderSaysLiveOnlyWhileThePanePolls(t *testing.T) {
+	api := newFakeAPI(t, orgOwner())
+	m := newModel(t, api, nil)
+	d := newDriver(t, m, 160, 30)
+	d.Settle()
+	header := func() string { return strings.SplitN(d.Screen(), "\n", 2)[0] }
+	require.Contains(t, header(), "● live")
+	d.Press("6")
+	d.Settle()
+	require.Contains(t, d.Screen(), "Migration")
+	assert.Contains(t, header(), "○ idle")
+	assert.NotContains(t, header(), "● live")
+	d.Press("2")
+	d.Settle()
+	assert.Contains(t, header(), "● live")
+}

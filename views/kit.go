@@ -184,6 +184,12 @@ func (b *Base) Arm() tea.Cmd {
 	return b.poll.ArmWith(b.Ctx.Timer, b.id, b.Interval())
 }
 
+// Live reports whether the poll policy keeps the pane refreshing while it
+// is on screen: not paused, something to poll, a client to ask. A pane
+// with nothing to poll (no migration started, a tail the user stopped)
+// is not live, whatever its last load said.
+func (b *Base) Live() bool { return !b.Paused() && !b.state().Off && b.Ctx.Client != nil }
+
 // Stop ends the poll loop until the next Arm.
 func (b *Base) Stop() { b.poll.Stop() }
 
