@@ -2,6 +2,7 @@ package apiclient
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"net/http"
@@ -11,9 +12,14 @@ import (
 	"sync"
 	"time"
 
-	"github.com/dbadmin-tui/dbadmin-tui/apiclient/catalog"
 	"golang.org/x/time/rate"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient/catalog"
 )
+
+// ErrRateLimitWait is the error of a request given up (its context ended)
+// while it waited for the rate limit; it was never sent.
+var ErrRateLimitWait = errors.New("waiting for the rate limit")
 
 // Priority orders requests that wait for the same bucket's tokens.
 type Priority int
@@ -309,7 +315,7 @@ func (s *Scheduler) acquire(ctx context.Context, op catalog.Op, params map[strin
 			s.mu.Lock()
 			leave()
 			s.mu.Unlock()
-			return fmt.Errorf("%s: waiting for the rate limit: %w", op.ID, ctx.Err())
+			return fmt.Errorf("%s: %w: %w", op.ID, ErrRateLimitWait, ctx.Err())
 		case <-ch:
 		case <-timer:
 		}

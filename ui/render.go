@@ -179,7 +179,7 @@ func (m *Model) renderHeader() string {
 		// "✗ stale since 22:14:03 · 503 SERVICE_UNAVAILABLE", then the
 		// status alone, then "✗ stale".
 		full := "✗ " + clean(h.Summary())
-		status, _, _ := strings.Cut(views.ErrorCode(h.Err), " ")
+		status := views.ErrorStatus(h.Err)
 		short := "✗ stale since " + h.StaleSince.Format("15:04:05") + " · " + clean(status)
 		right = append(right, headerPart{forms: []string{full, short, "✗ stale"}, style: st.ErrorText.Render})
 	} else {

@@ -4,6 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"strconv"
+	"syscall"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -300,8 +305,10 @@ func (h Health) Summary() string {
 	return "stale since " + h.StaleSince.Format("15:04:05") + " · " + ErrorCode(h.Err)
 }
 
-// ErrorCode is an error's short form: the status and errorCode of an API
-// error, else its text.
+// ErrorCode is an error's short form for the header: the status and
+// errorCode of an API error, else what kind of failure it was ("connection
+// refused", "timeout", "no answer"), never a URL or a wrapped chain; a
+// pane's own error (not a request's) is its text.
 func ErrorCode(err error) string {
 	var e *apiclient.Error
 	if errors.As(err, &e) {
@@ -313,7 +320,41 @@ func ErrorCode(err error) string {
 	if err == nil {
 		return ""
 	}
+	if class := errClass(err); class != "" {
+		return class
+	}
 	return err.Error()
+}
+
+// ErrorStatus is ErrorCode's shortest form: an API error's status alone
+// ("503"), else the kind of failure.
+func ErrorStatus(err error) string {
+	if e, ok := apiclient.AsError(err); ok {
+		return strconv.Itoa(e.Status)
+	}
+	return ErrorCode(err)
+}
+
+// errClass names a request that got no API answer; "" when err is not one.
+func errClass(err error) string {
+	var dns *net.DNSError
+	var ne net.Error
+	var ue *url.Error
+	switch {
+	case errors.Is(err, apiclient.ErrRateLimitWait):
+		return "rate limited"
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "connection refused"
+	case errors.As(err, &dns):
+		return "host not found"
+	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return "connection lost"
+	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &ne) && ne.Timeout():
+		return "timeout"
+	case errors.As(err, &ue):
+		return "no answer"
+	}
+	return ""
 }
 
 func roundDur(d time.Duration) time.Duration {
