@@ -1,8 +1,10 @@
 package apisim
 
 import (
+	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient/limits"
@@ -301,6 +303,12 @@ func deleteClusterSnapshot(kind string) opHandler {
 		if st := s.status(c.now); st == "queued" || st == "inProgress" {
 			return nil, errConflict("SNAPSHOT_IN_PROGRESS", "Snapshot %s is %s and cannot be deleted yet.", s.ID, st)
 		}
+		if keep, rule, ok := c.complianceKeeps(s); ok && c.now.Before(keep) {
+			e := errBadRequest("VALIDATION_ERROR", "Snapshot %s cannot be deleted before %s: the project's Backup Compliance Policy keeps %s.",
+				s.ID, fmtTime(keep), rule)
+			e.Params = []any{s.ID, fmtTime(keep)}
+			return nil, e
+		}
 		remove(&c.w.Snapshots, func(x *Snapshot) bool { return x == s })
 		c.markChanged()
 		return nil, nil
@@ -352,6 +360,36 @@ func takeSnapshot(c *call) (any, error) {
 
 var retentionUnits = map[string]int{"DAYS": 1, "WEEKS": 7, "MONTHS": 30, "YEARS": 365}
 
+// complianceKeeps is until when the project's Backup Compliance Policy keeps
+// the snapshot (its creation plus the minimum of the policy item for its
+// kind: the on-demand item, or the scheduled item of its frequency), and
+// that minimum in words ("daily snapshots at least 7 days"); ok is false
+// when no policy or item covers it. Before then the service refuses to
+// delete the snapshot or to set it to expire. The policy binds from the
+// moment it is set, while it is still being applied too.
+func (c *call) complianceKeeps(s *Snapshot) (keep time.Time, rule string, ok bool) {
+	p := c.w.Compliance[s.GroupID]
+	if p == nil {
+		return time.Time{}, "", false
+	}
+	var it *PolicyItem
+	what := "on-demand"
+	if s.SnapshotType == "onDemand" {
+		it = p.OnDemandPolicyItem
+	} else {
+		for i := range p.ScheduledPolicyItems {
+			if p.ScheduledPolicyItems[i].FrequencyType == s.FrequencyType {
+				it, what = &p.ScheduledPolicyItems[i], s.FrequencyType
+			}
+		}
+	}
+	if it == nil || it.RetentionValue < 1 {
+		return time.Time{}, "", false
+	}
+	days := limits.RetentionDays(strings.ToLower(it.RetentionUnit), it.RetentionValue)
+	return s.CreatedAt.AddDate(0, 0, days), fmt.Sprintf("%s snapshots at least %d %s", what, it.RetentionValue, strings.ToLower(it.RetentionUnit)), true
+}
+
 func updateSnapshotRetention(c *call) (any, error) {
 	cl, s, err := c.clusterSnapshot(KindReplicaSet, KindSharded)
 	if err != nil {
@@ -375,7 +413,12 @@ func updateSnapshotRetention(c *call) (any, error) {
 	case *b.RetentionValue < 1 || *b.RetentionValue*days > 36500:
 		return nil, errField("retentionValue", "must be at least 1 and at most 100 years")
 	}
-	s.ExpiresAt = c.now.AddDate(0, 0, days**b.RetentionValue)
+	expires := c.now.AddDate(0, 0, days**b.RetentionValue)
+	if keep, rule, ok := c.complianceKeeps(s); ok && expires.Before(keep) {
+		return nil, errField("retentionValue", "%d %s from now ends %s, before %s: the project's Backup Compliance Policy keeps %s",
+			*b.RetentionValue, b.RetentionUnit, fmtTime(expires), fmtTime(keep), rule)
+	}
+	s.ExpiresAt = expires
 	c.markChanged()
 	return c.snapshotView(s, cl), nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -16,8 +17,8 @@ import (
 	"github.com/dbadmin-tui/dbadmin-tui/views"
 )
 
-// Bucket and schedule management, as the keymap names them; they are only
-// offered in their views.
+// Bucket and schedule management, as the keymap names them; they work only
+// in their views.
 const (
 	actNewBucket    = "backups.newBucket"
 	actEditSchedule = "backups.editSchedule"
@@ -58,26 +59,26 @@ func (p *Pane) Actions() []keymap.Action {
 			del.Op = "deleteShardedClusterBackup"
 		}
 	}
-	out := []keymap.Action{k.Snapshot, restore, k.CancelRestore, k.Expiration, del, k.Export, k.CycleViews}
+	if p.view == viewBuckets {
+		del.Op = "deleteExportBucket"
+		del.Binding.SetHelp(del.Help().Key, "delete bucket")
+	}
+	out := []keymap.Action{k.Snapshot, restore, k.CancelRestore, k.Expiration, del, k.Export, k.NewBucket, k.EditSchedule, k.CycleViews}
 	if p.cluster != nil {
 		// In a cluster's views shift+tab mirrors tab; on the cluster list it
 		// stays the global previous pane.
 		out = append(out, k.PrevView)
 		out = append(out, k.ViewKeys[:]...)
 	}
-	switch p.view {
-	case viewBuckets:
-		del.Op = "deleteExportBucket"
-		del.Binding.SetHelp(del.Help().Key, "delete bucket")
-		out[4] = del
-		out = append(out, k.NewBucket)
-	case viewSchedule:
-		out = append(out, k.EditSchedule)
-	}
 	// What the view on screen refuses is greyed with the reason, as the
-	// key would answer it.
+	// key would answer it; so is deleting a snapshot the compliance policy
+	// still keeps.
 	for i, a := range out {
-		if why := p.refusedHere(k, a.Name); why != "" {
+		why := p.refusedHere(k, a.Name)
+		if why == "" && a.Name == k.Delete.Name {
+			why = p.keptHere()
+		}
+		if why != "" {
 			out[i] = a.Disabled(why)
 		}
 	}
@@ -91,7 +92,7 @@ func (p *Pane) refusedHere(k keys, name string) string {
 		return "pick a cluster first (enter on a row)"
 	}
 	needs := map[string]view{k.Restore.Name: viewSnapshots, k.Expiration.Name: viewSnapshots, k.Export.Name: viewSnapshots,
-		k.CancelRestore.Name: viewRestores}
+		k.CancelRestore.Name: viewRestores, k.NewBucket.Name: viewBuckets, k.EditSchedule.Name: viewSchedule}
 	if p.view != viewBuckets {
 		needs[k.Delete.Name] = viewSnapshots
 	}
@@ -101,10 +102,216 @@ func (p *Pane) refusedHere(k keys, name string) string {
 	return ""
 }
 
+// keptHere is why the snapshot under the cursor cannot be deleted yet:
+// the compliance policy still keeps it; "" otherwise.
+func (p *Pane) keptHere() string {
+	if p.cluster == nil || p.view != viewSnapshots {
+		return ""
+	}
+	s, ok := p.selectedSnap()
+	if !ok || !s.Done {
+		return ""
+	}
+	return p.keptBy(s)
+}
+
+// keptBy says until when and why the compliance policy keeps snapshot s
+// from being deleted; "" when it does not (any more).
+func (p *Pane) keptBy(s snapRow) string {
+	until, rule, ok := policyKeeps(p.data.Policy, s)
+	if !ok || !p.Ctx.Now().Before(until) {
+		return ""
+	}
+	return fmt.Sprintf("snapshot %s is kept until %s UTC by the backup compliance policy (%s)", short(s.ID), fmtTime(&until), rule)
+}
+
+// policyKeeps is until when the project's backup compliance policy keeps
+// snapshot s (its creation plus the minimum of the item for its kind: the
+// on-demand item, or the scheduled item of its frequency) and that minimum
+// in words ("daily snapshots at least 7 days"); ok is false when no policy
+// or item covers it. The service refuses to delete it, or to set it to
+// expire, before then.
+func policyKeeps(pol *apiclient.CompliancePolicy, s snapRow) (until time.Time, rule string, ok bool) {
+	if pol == nil || s.Created == nil {
+		return time.Time{}, "", false
+	}
+	var it *apiclient.PolicyItem
+	what := "on-demand"
+	if s.Type == string(apiclient.SnapshotOnDemand) || s.Frequency == string(apiclient.FrequencyOnDemand) {
+		it = pol.OnDemandPolicyItem
+	} else {
+		for i := range pol.ScheduledPolicyItems {
+			if string(pol.ScheduledPolicyItems[i].FrequencyType) == s.Frequency {
+				it, what = &pol.ScheduledPolicyItems[i], s.Frequency
+			}
+		}
+	}
+	if it == nil || it.RetentionValue < 1 {
+		return time.Time{}, "", false
+	}
+	return s.Created.AddDate(0, 0, it.RetentionUnit.Days(it.RetentionValue)),
+		fmt.Sprintf("%s snapshots at least %d %s", what, it.RetentionValue, it.RetentionUnit), true
+}
+
+// refusal is why the action named cannot start now on what is on screen
+// (the cluster, the view, the row under the cursor, the data loaded, the
+// compliance policy), as its key answers; "" when it can. The pane's hint
+// line offers only what it allows, and a notice it raised stays while it
+// still holds.
+func (p *Pane) refusal(k keys, name string) string {
+	if why := p.refusedHere(k, name); why != "" {
+		return why
+	}
+	if !p.loaded {
+		return "the backups of " + p.cluster.Name + " are still loading"
+	}
+	dedicated := ""
+	if p.data.Route != routeCluster {
+		dedicated = fmt.Sprintf("not available for %s deployments like %s", p.cluster.Kind, p.cluster.Name)
+	}
+	s, snapOK := p.selectedSnap()
+	if p.view != viewSnapshots {
+		snapOK = false
+	}
+	switch name {
+	case k.Snapshot.Name:
+		if dedicated != "" {
+			return dedicated
+		}
+		for _, s := range p.data.Snaps {
+			if s.Type == string(apiclient.SnapshotOnDemand) && !s.Done {
+				return fmt.Sprintf("on-demand snapshot %s is already %s; one may be queued or in progress at a time", short(s.ID), s.Status)
+			}
+		}
+	case k.Restore.Name:
+		switch {
+		case !snapOK:
+			return "select a snapshot in the Snapshots view first"
+		case !s.Completed:
+			return "snapshot " + short(s.ID) + " is " + s.Status + "; only completed snapshots can be restored"
+		case p.data.Route == routeNone:
+			return "shared-tier clusters cannot be restored through the API"
+		}
+	case k.Expiration.Name:
+		switch {
+		case dedicated != "":
+			return dedicated
+		case !snapOK:
+			return "select a snapshot first"
+		case !s.Done:
+			return "snapshot " + short(s.ID) + " is still " + s.Status
+		}
+	case k.Delete.Name:
+		if p.view == viewBuckets {
+			if p.buckets.SelectedID() == "" {
+				return "select a bucket first"
+			}
+			return ""
+		}
+		switch {
+		case dedicated != "":
+			return dedicated
+		case !snapOK:
+			return "select a snapshot first"
+		case !s.Done:
+			return "snapshot " + short(s.ID) + " is still " + s.Status
+		}
+		return p.keptBy(s)
+	case k.Export.Name:
+		switch {
+		case dedicated != "":
+			return dedicated
+		case !snapOK:
+			return "select a snapshot first"
+		case !s.Completed:
+			return "snapshot " + short(s.ID) + " is " + s.Status + "; only completed snapshots can be exported"
+		case len(p.data.Buckets) == 0:
+			return "no export bucket in this project; register one in the Buckets view (b)"
+		}
+	case k.CancelRestore.Name:
+		r, ok := p.selectedRestore()
+		switch {
+		case !ok:
+			return "select a restore job in the Restores view (tab)"
+		case !r.running():
+			return "job " + short(r.ID) + " is " + string(r.State)
+		case p.data.Route != routeCluster:
+			return p.cluster.Kind.String() + " restores cannot be cancelled through the API"
+		}
+	case k.EditSchedule.Name:
+		switch {
+		case dedicated != "":
+			return dedicated
+		case p.data.Schedule == nil:
+			return "the schedule is not loaded"
+		}
+	}
+	return ""
+}
+
+// refusalText is what refusing the action now says ("restore: snapshot
+// …00000122 is inProgress; ..."), "" when it is not refused: its help
+// text first, as the root names a refused key.
+func (p *Pane) refusalText(k keys, name string) string {
+	why := p.refusal(k, name)
+	if why == "" {
+		return ""
+	}
+	return p.desc(name) + ": " + why
+}
+
+// desc is the help text of the action named, as this view offers it.
+func (p *Pane) desc(name string) string {
+	for _, a := range p.Actions() {
+		if a.Name == name {
+			return a.Help().Desc
+		}
+	}
+	return name
+}
+
+// refuseAction refuses the action named with what refusalText says; the
+// notice stays while that still holds (see settle).
+func (p *Pane) refuseAction(k keys, name string) tea.Cmd {
+	cmd := p.refuse(p.refusalText(k, name))
+	p.noticeAct = name
+	return cmd
+}
+
+// refuse shows text as the pane's notice and an error toast; it goes at
+// the next key (refuseAction's, when its cause goes).
 func (p *Pane) refuse(text string) tea.Cmd {
-	p.notice = text
+	p.notice, p.noticeAct = text, ""
 	p.layout()
 	return views.Toast(text, true)
+}
+
+// settle drops what no longer holds, after a key (onKey), a view switch or
+// new data: the notice of a refused action once the action would not be
+// refused so any more (the snapshot completed, the cursor moved on), any
+// other notice at the next key; and the root's error toasts with it, or
+// when the compliance policy stops holding the row under the cursor (the
+// key's refusal the root showed). Nothing true is dropped.
+func (p *Pane) settle(onKey bool) tea.Cmd {
+	resolved := false
+	if p.notice != "" {
+		keep := !onKey
+		if p.noticeAct != "" {
+			keep = p.refusalText(keysOf(p.Ctx.Keys), p.noticeAct) == p.notice
+		}
+		if !keep {
+			p.notice, p.noticeAct, resolved = "", "", true
+			p.layout()
+		}
+	}
+	if kept := p.keptHere(); kept != p.kept {
+		resolved = resolved || p.kept != ""
+		p.kept = kept
+	}
+	if resolved {
+		return views.ErrorsResolved()
+	}
+	return nil
 }
 
 func (p *Pane) key(msg tea.KeyPressMsg) tea.Cmd {
@@ -125,9 +332,9 @@ func (p *Pane) key(msg tea.KeyPressMsg) tea.Cmd {
 	switch msg.String() {
 	case "esc": // see CanGoBack
 		if p.notice != "" {
-			p.notice = ""
+			p.notice, p.noticeAct = "", ""
 			p.layout()
-			return nil
+			return views.ErrorsResolved()
 		}
 		if p.Ctx.ClusterName == "" {
 			// Back to the cluster list; watched jobs stay watched.
@@ -143,8 +350,9 @@ func (p *Pane) key(msg tea.KeyPressMsg) tea.Cmd {
 				p.snaps.SetCursorID(s.ID)
 			}
 		}
-		return nil
+		return p.settle(true)
 	}
+	var cmd tea.Cmd
 	switch p.view {
 	case viewSnapshots:
 		p.snaps, _ = p.snaps.Update(msg)
@@ -155,11 +363,9 @@ func (p *Pane) key(msg tea.KeyPressMsg) tea.Cmd {
 	case viewBuckets:
 		p.buckets, _ = p.buckets.Update(msg)
 	default:
-		var cmd tea.Cmd
 		p.detail, cmd = p.detail.Update(msg)
-		return cmd
 	}
-	return nil
+	return tea.Batch(cmd, p.settle(true))
 }
 
 // selectedSnap is the snapshot under the cursor; a member row stands for
@@ -194,16 +400,17 @@ func (p *Pane) action(msg views.ActionMsg) tea.Cmd {
 			return p.refuse("pick a cluster first (enter on a row)")
 		}
 		p.view = to
-		p.notice = ""
 		p.layout()
 		p.refreshDetail()
-		return nil
+		return p.settle(true)
 	}
-	if p.cluster == nil {
-		return p.refuse("pick a cluster first (enter on a row)")
-	}
-	if !p.loaded {
-		return p.refuse(p.cluster.Name + ": backups are still loading")
+	// A new key is refused on what is on screen now, before any dialog
+	// opens; an answered dialog acts on what it named (its Target), so
+	// only a lost cluster or its reload stops it here.
+	if !msg.Confirmed || p.cluster == nil || !p.loaded {
+		if p.refusal(k, msg.Name) != "" {
+			return p.refuseAction(k, msg.Name)
+		}
 	}
 	switch msg.Name {
 	case k.Snapshot.Name:
@@ -271,14 +478,6 @@ func positiveInt(field string) func(string, components.FormValues) error {
 		}
 		return nil
 	}
-}
-
-// dedicatedOnly refuses what only the cluster routes offer.
-func (p *Pane) dedicatedOnly(what string) tea.Cmd {
-	if p.data.Route == routeCluster {
-		return nil
-	}
-	return p.refuse(fmt.Sprintf("%s: not available for %s deployments like %s", what, p.cluster.Kind, p.cluster.Name))
 }
 
 // write sends a change; the answer closes or re-opens its form and starts
@@ -372,7 +571,7 @@ func (p *Pane) writeResult(msg views.Result[writeResult]) tea.Cmd {
 		}
 		return tea.Batch(cmds...)
 	}
-	p.notice = ""
+	p.notice, p.noticeAct = "", ""
 	if res.Watch != nil {
 		p.watching[res.Watch.ID] = *res.Watch
 	}
@@ -386,14 +585,6 @@ func (p *Pane) writeResult(msg views.Result[writeResult]) tea.Cmd {
 // --- on-demand snapshot ---
 
 func (p *Pane) askSnapshot() tea.Cmd {
-	if c := p.dedicatedOnly("on-demand snapshot"); c != nil {
-		return c
-	}
-	for _, s := range p.data.Snaps {
-		if s.Type == string(apiclient.SnapshotOnDemand) && !s.Done {
-			return p.refuse(fmt.Sprintf("on-demand snapshot: %s is already %s; one may be queued or in progress at a time", short(s.ID), s.Status))
-		}
-	}
 	return p.form(formSnapshot, "On-demand snapshot of "+p.cluster.Name, []components.Field{
 		{Key: "description", Label: "Description", Placeholder: "why this snapshot", CharLimit: 200},
 		{Key: "retention", Label: "Retention (days)", Value: strconv.Itoa(apiclient.SnapshotRetentionDefault(p.data.Policy, 1)), Validate: positiveInt("retention")},
@@ -418,31 +609,140 @@ func (p *Pane) takeSnapshot(msg views.ActionMsg) tea.Cmd {
 
 // --- expiration ---
 
-var retentionUnits = []string{"DAYS", "WEEKS", "MONTHS", "YEARS"}
+// keepChoices are the expiration form's lengths, counted from when the
+// change is sent; keepOther takes one typed in the field under them.
+var keepChoices = []string{"1 day", "3 days", "1 week", "2 weeks", "1 month", "1 year"}
 
+const keepOther = "other"
+
+// keepFor reads "3 days", "1 week", "2 months" as the request.
+func keepFor(v string) (apiclient.SnapshotRetention, error) {
+	n, u, err := parseRetention(v)
+	if err != nil {
+		return apiclient.SnapshotRetention{}, err
+	}
+	return apiclient.SnapshotRetention{RetentionUnit: apiclient.SnapshotRetentionUnit(strings.ToUpper(string(u))), RetentionValue: n}, nil
+}
+
+// expiry is when a snapshot kept r from now expires, as the service counts
+// it (a month is 30 days, a year 365).
+func expiry(now time.Time, r apiclient.SnapshotRetention) time.Time {
+	return now.AddDate(0, 0, apiclient.RetentionUnit(strings.ToLower(string(r.RetentionUnit))).Days(r.RetentionValue))
+}
+
+// belowPolicy is why keeping s for r from now is refused: it would expire
+// before the compliance policy's minimum for it.
+func (p *Pane) belowPolicy(s snapRow, r apiclient.SnapshotRetention) error {
+	until, rule, ok := policyKeeps(p.data.Policy, s)
+	if exp := expiry(p.Ctx.Now(), r); ok && exp.Before(until) {
+		return fmt.Errorf("it would expire %s, before the backup compliance policy's minimum %s UTC (%s)", fmtTime(&exp), fmtTime(&until), rule)
+	}
+	return nil
+}
+
+// askExpiration opens the form: every length with the date it gives, the
+// ones before the compliance policy's minimum greyed with it, and one to
+// type; nothing is chosen for the user.
 func (p *Pane) askExpiration() tea.Cmd {
-	if c := p.dedicatedOnly("change expiration"); c != nil {
-		return c
+	s, _ := p.selectedSnap() // refusal made sure there is one, done
+	now := p.Ctx.Now()
+	until, rule, kept := policyKeeps(p.data.Policy, s)
+	kept = kept && now.Before(until)
+	policy := "No compliance policy minimum holds it now."
+	if kept {
+		policy = "The compliance policy keeps it until " + fmtTime(&until) + " UTC\n(" + rule + ")."
 	}
-	s, ok := p.selectedSnap()
-	if !ok || p.view != viewSnapshots {
-		return p.refuse("change expiration: select a snapshot first")
+	choices := append(slices.Clone(keepChoices), keepOther)
+	details := make([]string, len(choices))
+	reasons := make([]string, len(choices))
+	for i, c := range keepChoices {
+		r, _ := keepFor(c)
+		exp := expiry(now, r)
+		details[i] = "expires " + fmtTime(&exp)
+		if s.Expires != nil && exp.Before(*s.Expires) {
+			details[i] += ", sooner than now"
+		}
+		if kept && exp.Before(until) {
+			reasons[i] = "before the compliance policy's minimum"
+		}
 	}
-	if !s.Done {
-		return p.refuse("change expiration: snapshot " + short(s.ID) + " is still " + s.Status)
-	}
+	details[len(keepChoices)] = "typed below, asked with its date"
 	return p.form(formExpiration, "Expiration of snapshot "+short(s.ID), []components.Field{
-		{Key: "unit", Label: "Keep for", Kind: components.FieldChoice, Choices: retentionUnits, Hint: "counted from now; now expires " + fmtTime(s.Expires)},
-		{Key: "value", Label: "How many", Value: "7", Validate: positiveInt("the value")},
+		{Key: "now", Kind: components.FieldNote, Label: "Now expires " + fmtTime(s.Expires) + " UTC. A new date counts from when the change is sent.",
+			Value: policy},
+		{Key: "keep", Label: "Keep for", Kind: components.FieldChoice, List: true, None: true,
+			Choices: choices, Details: details, Reasons: reasons},
+		{Key: "other", Label: "Other (typing here selects it)", Placeholder: "45 days, 10 weeks, 2 years",
+			Selects: &components.Selects{Key: "keep", Choice: keepOther},
+			Validate: func(v string, all components.FormValues) error {
+				if all["keep"] != keepOther {
+					return nil
+				}
+				r, err := keepFor(v)
+				if err != nil {
+					return err
+				}
+				return p.belowPolicy(s, r)
+			}},
 	}, views.ActionMsg{Name: keysOf(p.Ctx.Keys).Expiration.Name, Target: s.ID})
 }
 
+// changeExpiration takes the form's answer, then the question's: a typed
+// length, or one that expires the snapshot sooner than now, is asked
+// about with the date it gives first; the others were shown with theirs.
+// Nothing the compliance policy refuses is sent.
 func (p *Pane) changeExpiration(msg views.ActionMsg) tea.Cmd {
-	n, _ := strconv.Atoi(strings.TrimSpace(msg.Values["value"]))
-	req := apiclient.SnapshotRetention{RetentionUnit: apiclient.SnapshotRetentionUnit(msg.Values["unit"]), RetentionValue: n}
-	client, gid, cl, id := p.Ctx.Client, p.Ctx.GroupID, *p.cluster, msg.Target
+	k, id := keysOf(p.Ctx.Keys), msg.Target
+	fail := func(err error) tea.Cmd {
+		if msg.Form != "" {
+			return views.FormDone(ID, msg.Form, err)
+		}
+		return p.refuse(p.desc(k.Expiration.Name) + ": " + err.Error() + "; nothing was sent")
+	}
+	var s snapRow
+	for _, x := range p.data.Snaps {
+		if x.ID == id {
+			s = x
+		}
+	}
+	if s.ID == "" {
+		return fail(fmt.Errorf("snapshot %s is no longer listed", short(id)))
+	}
+	var r apiclient.SnapshotRetention
+	var err error
+	asked := msg.Form == ""
+	switch {
+	case asked:
+		n, _ := strconv.Atoi(msg.Values["value"])
+		r = apiclient.SnapshotRetention{RetentionUnit: apiclient.SnapshotRetentionUnit(msg.Values["unit"]), RetentionValue: n}
+	case msg.Values["keep"] == keepOther:
+		r, err = keepFor(msg.Values["other"])
+	default:
+		r, err = keepFor(msg.Values["keep"])
+	}
+	if err == nil {
+		err = p.belowPolicy(s, r)
+	}
+	if err != nil {
+		return fail(err)
+	}
+	exp := expiry(p.Ctx.Now(), r)
+	sooner := s.Expires != nil && exp.Before(*s.Expires)
+	if !asked && (msg.Values["keep"] == keepOther || sooner) {
+		title, body := "Change the expiration of snapshot "+short(id)+"?", ""
+		if sooner {
+			title = "Shorten the expiration of snapshot " + short(id) + "?"
+			body = ", sooner than now: it is deleted then and can no longer be restored"
+		}
+		body = fmt.Sprintf("Snapshot %s of %s, taken %s, now expires %s UTC. Kept %d %s from when this is sent, it expires about %s UTC%s.",
+			short(id), p.cluster.Name, fmtTime(s.Created), fmtTime(s.Expires), r.RetentionValue, strings.ToLower(string(r.RetentionUnit)), fmtTime(&exp), body)
+		return tea.Sequence(views.FormDone(ID, msg.Form, nil), p.confirm(views.ConfirmMsg{Title: title, Body: body,
+			Action: views.ActionMsg{Name: k.Expiration.Name, Target: id,
+				Values: components.FormValues{"unit": string(r.RetentionUnit), "value": strconv.Itoa(r.RetentionValue)}}}))
+	}
+	client, gid, cl := p.Ctx.Client, p.Ctx.GroupID, *p.cluster
 	return p.write(msg.Form, "changing the expiration of "+short(id), func(ctx context.Context) (writeResult, error) {
-		s, err := client.Backups().UpdateRetention(ctx, gid, cl.Name, id, req)
+		s, err := client.Backups().UpdateRetention(ctx, gid, cl.Name, id, r)
 		if err != nil {
 			return writeResult{}, err
 		}
@@ -453,16 +753,7 @@ func (p *Pane) changeExpiration(msg views.ActionMsg) tea.Cmd {
 // --- delete ---
 
 func (p *Pane) askDelete() tea.Cmd {
-	if c := p.dedicatedOnly("delete snapshot"); c != nil {
-		return c
-	}
-	s, ok := p.selectedSnap()
-	if !ok || p.view != viewSnapshots {
-		return p.refuse("delete: select a snapshot first")
-	}
-	if !s.Done {
-		return p.refuse("delete: snapshot " + short(s.ID) + " is still " + s.Status)
-	}
+	s, _ := p.selectedSnap() // refusal made sure there is one, done and not kept
 	typed := s.ID
 	what := "its id"
 	if d := components.Sanitize(s.Description); d != "" && d == s.Description {
@@ -475,6 +766,14 @@ func (p *Pane) askDelete() tea.Cmd {
 }
 
 func (p *Pane) deleteSnapshot(id string) tea.Cmd {
+	// The policy may have come to keep it while the question was open.
+	for _, s := range p.data.Snaps {
+		if s.ID == id {
+			if why := p.keptBy(s); why != "" {
+				return p.refuse(p.desc(keysOf(p.Ctx.Keys).Delete.Name) + ": " + why + "; nothing was sent")
+			}
+		}
+	}
 	client, gid, cl := p.Ctx.Client, p.Ctx.GroupID, *p.cluster
 	return p.write("", "deleting snapshot "+short(id), func(ctx context.Context) (writeResult, error) {
 		del := client.Backups().DeleteSnapshot
@@ -491,16 +790,7 @@ func (p *Pane) deleteSnapshot(id string) tea.Cmd {
 // --- cancel restore ---
 
 func (p *Pane) askCancel() tea.Cmd {
-	r, ok := p.selectedRestore()
-	if p.view != viewRestores || !ok {
-		return p.refuse("cancel restore: select a restore job in the Restores view (tab)")
-	}
-	if !r.running() {
-		return p.refuse("cancel restore: job " + short(r.ID) + " is " + string(r.State))
-	}
-	if p.data.Route != routeCluster {
-		return p.refuse("cancel restore: " + p.cluster.Kind.String() + " restores cannot be cancelled through the API")
-	}
+	r, _ := p.selectedRestore() // refusal made sure there is one, running
 	return p.confirm(views.ConfirmMsg{Title: "Cancel restore " + short(r.ID) + "?",
 		Body: fmt.Sprintf("The %s restore of snapshot %s to %s stops; data already written to the target stays as it is.",
 			r.Delivery, short(r.SnapshotID), orDash(r.Target)),
@@ -527,19 +817,7 @@ func (p *Pane) cancelRestore(id string) tea.Cmd {
 // --- export ---
 
 func (p *Pane) askExport() tea.Cmd {
-	if c := p.dedicatedOnly("export"); c != nil {
-		return c
-	}
-	s, ok := p.selectedSnap()
-	if !ok || p.view != viewSnapshots {
-		return p.refuse("export: select a snapshot first")
-	}
-	if !s.Completed {
-		return p.refuse("export: snapshot " + short(s.ID) + " is " + s.Status + "; only completed snapshots can be exported")
-	}
-	if len(p.data.Buckets) == 0 {
-		return p.refuse("export: no export bucket in this project; register one in the Buckets view (b)")
-	}
+	s, _ := p.selectedSnap() // refusal made sure there is one, completed, and a bucket
 	var names []string
 	for _, b := range p.data.Buckets {
 		names = append(names, components.Sanitize(b.BucketName)+" ("+string(b.CloudProvider)+")")
@@ -647,13 +925,7 @@ func (p *Pane) deleteBucket(id string) tea.Cmd {
 // --- schedule ---
 
 func (p *Pane) askSchedule() tea.Cmd {
-	if c := p.dedicatedOnly("edit schedule"); c != nil {
-		return c
-	}
-	s := p.data.Schedule
-	if s == nil {
-		return p.refuse("edit schedule: the schedule is not loaded")
-	}
+	s := p.data.Schedule // refusal made sure it is loaded
 	fields := []components.Field{
 		{Key: "hour", Label: "Reference hour (UTC, 0-23)", Value: strconv.Itoa(deref(s.ReferenceHourOfDay)), Validate: intRange(0, 23)},
 		{Key: "minute", Label: "Reference minute (0-59)", Value: strconv.Itoa(deref(s.ReferenceMinuteOfHour)), Validate: intRange(0, 59)},

@@ -168,7 +168,9 @@ func TestRestoreRefusedReopensTheStepWithTheChoices(t *testing.T) {
 	h.P.snaps.SetCursor(3)
 	snap, _ := h.P.selectedSnap()
 	restoreThroughWizard(t, h, false)
-	// The snapshot is deleted elsewhere before the confirmation is answered.
+	// The snapshot is deleted elsewhere before the confirmation is answered
+	// (the compliance policy that kept it turned off first).
+	require.NoError(t, w.Client.Backups().DisableCompliancePolicy(bg, apisim.DemoPaymentsID))
 	require.NoError(t, w.Client.Backups().DeleteSnapshot(bg, apisim.DemoPaymentsID, "payments-rs", snap.ID))
 	h.Confirm("")
 	assert.True(t, h.Toasts[len(h.Toasts)-1].Err)
@@ -253,8 +255,9 @@ func TestCancelAskedThenSent(t *testing.T) {
 func TestDeleteNeedsTheTypedName(t *testing.T) {
 	w := newWorld(t)
 	h := newHarness(t, w, "payments-rs", 120, 16)
-	h.P.snaps.SetCursor(3)
+	h.P.snaps.SetCursor(8) // a daily snapshot past the compliance policy's 7 days
 	s, _ := h.P.selectedSnap()
+	require.Equal(t, "daily", s.Frequency)
 	h.ActionKey("d")
 	require.Len(t, h.Confirms, 1)
 	assert.Equal(t, s.ID, h.Confirms[0].TypeToConfirm, "no description: the id is typed")
@@ -270,9 +273,9 @@ func TestExpirationAndExportForms(t *testing.T) {
 	s, _ := h.P.selectedSnap()
 	h.ActionKey("e")
 	require.Len(t, h.Forms, 1)
-	assert.Equal(t, retentionUnits, h.Forms[0].Fields[0].Choices)
-	assert.Error(t, h.Forms[0].Fields[1].Validate("0", nil))
-	require.NoError(t, h.Submit(components.FormValues{"unit": "WEEKS", "value": "2"}))
+	mark := w.Mark()
+	require.NoError(t, h.Submit(components.FormValues{"keep": "2 weeks"}), "a longer one, its date shown in the form, is sent at once")
+	assert.Len(t, w.WritesSince(mark), 1)
 	got, err := w.Client.Backups().Snapshot(bg, apisim.DemoPaymentsID, "payments-rs", s.ID)
 	require.NoError(t, err)
 	assert.True(t, got.ExpiresAt.Equal(viewstest.Start.AddDate(0, 0, 14)))

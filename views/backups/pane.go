@@ -78,7 +78,14 @@ type Pane struct {
 	firstSeen map[string]time.Time
 	watching  map[string]watch
 	wizard    *wizard
+	// notice is the last refusal, over the list; noticeAct is the action
+	// it refused, "" for one that says no cause to check (see settle).
 	notice    string
+	noticeAct string
+	// kept is the compliance policy's hold on the snapshot under the
+	// cursor, as the delete key is refused with; when it goes, the root's
+	// error saying so goes too.
+	kept string
 	// focusRestore is a restore just started: the cursor goes to it once
 	// it is listed.
 	focusRestore string
@@ -285,6 +292,7 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 	case views.FilterMsg:
 		p.filter = msg.Text
 		p.rebuild()
+		return p, p.settle(false)
 	case views.SelectMsg:
 		// Opened from the board: the view that holds the item, selected now
 		// or when it is loaded.
@@ -294,7 +302,7 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 			p.wantView = &v // the cluster opens when its list is in
 		}
 		p.rebuild()
-		return p, nil
+		return p, p.settle(false)
 	case views.ContextChangedMsg:
 		old := p.Ctx
 		p.Ctx = msg.Ctx
@@ -379,7 +387,9 @@ func (p *Pane) dataResult(msg views.Result[dataResult]) tea.Cmd {
 	}
 	cmds := p.settleWatches()
 	p.rebuild()
-	return tea.Batch(cmds...)
+	// What the new data makes untrue goes first, so a toast it raised
+	// now is not taken with it.
+	return tea.Sequence(p.settle(false), tea.Batch(cmds...))
 }
 
 // settleWatches ends the watches of the shown cluster whose jobs ended,
@@ -445,7 +455,7 @@ func (p *Pane) watchResult(msg views.Result[watchResult]) tea.Cmd {
 // open shows one cluster's backups.
 func (p *Pane) open(c clusterRef) tea.Cmd {
 	p.cluster = &c
-	p.data, p.loaded, p.view, p.notice = clusterData{Cluster: c}, false, viewSnapshots, ""
+	p.data, p.loaded, p.view, p.notice, p.noticeAct, p.kept = clusterData{Cluster: c}, false, viewSnapshots, "", "", ""
 	if p.wantView != nil {
 		p.view, p.wantView = *p.wantView, nil
 	}

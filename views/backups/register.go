@@ -46,8 +46,10 @@ func defaultActions() []keymap.Action {
 		a("backups.viewBuckets", "K", "buckets view", "K").InHelpOnly(),
 		a("backups.viewSchedule", "H", "schedule view", "H").InHelpOnly(),
 		a("backups.viewCompliance", "C", "compliance view", "C").InHelpOnly(),
-		a("backups.newBucket", "b", "new export bucket", "b").Calls("createExportBucket").InHelpOnly(),
-		a("backups.editSchedule", "s", "edit schedule", "s").Calls("updateBackupSchedule").InHelpOnly(),
+		// Offered in every view of a cluster, refused outside their own with
+		// the reason (as x is), so help lists them and the key says why.
+		a("backups.newBucket", "b", "new export bucket", "b").Calls("createExportBucket"),
+		a("backups.editSchedule", "s", "edit schedule", "s").Calls("updateBackupSchedule"),
 	}
 }
 

@@ -1,6 +1,7 @@
 package backups_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -40,4 +41,85 @@ func TestBucketsViewFooterAndHelp(t *testing.T) {
 	assert.Contains(t, s, "cancel restore (!) — only in the Restores view (J)", "help greys what this view refuses, with the reason")
 	assert.Contains(t, s, "export snapshot — only in the Snapshots view (S)")
 	viewstest.Golden(t, "backups/root_buckets_help_120x40", s)
+}
+
+// openPaymentsRS is the dashboard on the backups pane alone, payments-rs
+// open in the Snapshots view with the cursor on a completed daily snapshot
+// old enough that the compliance policy no longer keeps it.
+func openPaymentsRS(t *testing.T) *viewstest.ModelDriver {
+	t.Helper()
+	w := viewstest.NewSim(t, viewstest.SimOptions{})
+	m, err := ui.New(ui.Options{Client: w.ClientAs("org-owner", viewstest.GateUnknownRoles), Profile: "test", Theme: "mono",
+		Clock: w.Clock.Now, Project: "payments", Panes: views.Registry{backups.Registration}})
+	require.NoError(t, err)
+	d := viewstest.NewLiveModelDriver(t, m, 160, 40)
+	d.Settle()
+	d.Press("down", "down", "down", "enter") // payments-rs
+	d.Settle()
+	for range 8 {
+		d.Press("down")
+	}
+	require.Contains(t, d.Screen(), "R restore")
+	return d
+}
+
+// hintLine is the pane's own last line: what the cursor is on and the keys
+// that act on it (the line above the root's footer).
+func hintLine(t *testing.T, d *viewstest.ModelDriver) string {
+	t.Helper()
+	lines := strings.Split(strings.TrimRight(d.Screen(), "\n"), "\n")
+	require.Greater(t, len(lines), 3)
+	return lines[len(lines)-3]
+}
+
+// After :ro the pane's hint line offers no key that only answers
+// "read-only mode", in any view, as the root's footer does not; the keys
+// still say why.
+func TestReadOnlyHintLineOffersNoWrite(t *testing.T) {
+	d := openPaymentsRS(t)
+	assert.Contains(t, hintLine(t, d), "n snapshot  R restore  e expiration  d delete snapshot  E export")
+	d.Press(":")
+	d.Type("ro")
+	d.Press("enter")
+	d.Settle()
+	require.Contains(t, d.Screen(), "READ-ONLY")
+	line := hintLine(t, d)
+	assert.Contains(t, line, "snapshot d671e", "what the cursor is on stays")
+	for _, k := range []string{"n snapshot", "R restore", "e expiration", "d delete", "E export"} {
+		assert.NotContains(t, line, k)
+	}
+	d.Press("K") // buckets
+	d.Settle()
+	assert.NotContains(t, hintLine(t, d), "b new bucket")
+	assert.NotContains(t, hintLine(t, d), "d delete bucket")
+	d.Press("H") // schedule
+	d.Settle()
+	assert.NotContains(t, hintLine(t, d), "s edit schedule")
+	d.Press("s")
+	d.Settle()
+	assert.Contains(t, d.Screen(), "edit schedule: read-only mode")
+}
+
+// Help lists b and s in every view of a cluster, greyed with the view they
+// work in, and the keys answer with that reason instead of nothing.
+func TestBucketAndScheduleKeysListedAndExplainedEverywhere(t *testing.T) {
+	d := openPaymentsRS(t)
+	assert.NotContains(t, hintLine(t, d), "new bucket")
+	d.Press("?")
+	d.Settle()
+	s := d.Screen()
+	assert.Contains(t, s, "new export bucket — only in the Buckets view (K)")
+	assert.Contains(t, s, "edit schedule — only in the Schedule view (H)")
+	d.Press("esc")
+	d.Settle()
+	d.Press("s")
+	d.Settle()
+	assert.Contains(t, d.Screen(), "edit schedule: only in the Schedule view (H)")
+	d.Press("b")
+	d.Settle()
+	assert.Contains(t, d.Screen(), "new export bucket: only in the Buckets view (K)")
+	d.Press("H")
+	d.Settle()
+	assert.Contains(t, hintLine(t, d), "s edit schedule")
+	assert.Contains(t, d.Screen(), "s edit schedule •", "the root's footer offers it in its view")
 }

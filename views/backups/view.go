@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
+	"github.com/dbadmin-tui/dbadmin-tui/keymap"
 	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
 )
@@ -562,35 +563,89 @@ func (p *Pane) body() string {
 
 // footer says what the cursor is on and what the keys do here.
 func (p *Pane) footer() string {
+	var on string
 	switch p.view {
 	case viewSnapshots:
 		if s, ok := p.selectedSnap(); ok {
-			t := fmt.Sprintf("snapshot %s · mongod %s", s.ID, s.Version)
+			on = fmt.Sprintf("snapshot %s · mongod %s", s.ID, s.Version)
 			if s.Sharded {
-				t += fmt.Sprintf(" · %d members (enter expands)", len(s.Members))
+				on += fmt.Sprintf(" · %d members (enter expands)", len(s.Members))
 			}
-			return t + " · n snapshot  R restore  e expiration  d delete  E export"
 		}
-		return "n snapshot"
 	case viewRestores:
 		if r, ok := p.selectedRestore(); ok {
-			t := "restore " + r.ID
+			on = "restore " + r.ID
 			if r.ExpiresAt != nil && len(r.URLs) > 0 {
-				t += " · download link expires " + fmtTime(r.ExpiresAt)
+				on += " · download link expires " + fmtTime(r.ExpiresAt)
 			}
-			if r.running() {
-				t += " · x cancel"
-			}
-			return t
 		}
 	case viewExports:
 		if id := p.exports.SelectedID(); id != "" {
-			return "export " + id
+			on = "export " + id
 		}
-	case viewBuckets:
-		return "b new bucket  d delete bucket"
-	case viewSchedule:
-		return "s edit schedule"
+	}
+	hints := p.hints()
+	if on == "" || hints == "" {
+		return on + hints
+	}
+	return on + " · " + hints
+}
+
+// hints are the keys that act here and now: the view's actions as the
+// root's gate lets them (read-only mode, roles), less the ones the view,
+// the row under the cursor or the data would refuse, so the line never
+// offers a key that only says no (help lists those, with why).
+func (p *Pane) hints() string {
+	if p.Ctx.Keys == nil {
+		return ""
+	}
+	k := keysOf(p.Ctx.Keys)
+	var out []string
+	for _, a := range p.Actions() {
+		word := hintWord(k, a)
+		if word == "" || !a.Enabled() || !p.gateAllows(a) || p.refusal(k, a.Name) != "" {
+			continue
+		}
+		out = append(out, a.Help().Key+" "+word)
+	}
+	return strings.Join(out, "  ")
+}
+
+// hintWord is an action's word on the hint line; "" for the view keys,
+// which the tab row names.
+func hintWord(k keys, a keymap.Action) string {
+	switch a.Name {
+	case k.Snapshot.Name:
+		return "snapshot"
+	case k.Restore.Name:
+		return "restore"
+	case k.CancelRestore.Name:
+		return "cancel"
+	case k.Expiration.Name:
+		return "expiration"
+	case k.Delete.Name:
+		return a.Help().Desc // delete snapshot, or delete bucket
+	case k.Export.Name:
+		return "export"
+	case k.NewBucket.Name:
+		return "new bucket"
+	case k.EditSchedule.Name:
+		return "edit schedule"
 	}
 	return ""
+}
+
+// gateAllows is the root's gate for an action (read-only mode, the
+// caller's roles, what 403s taught it, sunset versions), asked about the
+// project on screen as the root asks.
+func (p *Pane) gateAllows(a keymap.Action) bool {
+	g := p.Ctx.Gate
+	switch {
+	case g == nil:
+		return true
+	case a.Op == "":
+		return !(a.Dangerous && g.ReadOnly())
+	}
+	ok, _ := g.Allowed(a.Op, p.Ctx.GroupID)
+	return ok
 }

@@ -79,16 +79,7 @@ func (p *Pane) restoreStep(msg views.ActionMsg) tea.Cmd {
 }
 
 func (p *Pane) startWizard() tea.Cmd {
-	s, ok := p.selectedSnap()
-	if !ok || p.view != viewSnapshots {
-		return p.refuse("restore: select a snapshot in the Snapshots view first")
-	}
-	if !s.Completed {
-		return p.refuse("restore: snapshot " + short(s.ID) + " is " + s.Status + "; only completed snapshots can be restored")
-	}
-	if p.data.Route == routeNone {
-		return p.refuse("restore: shared-tier clusters cannot be restored through the API")
-	}
+	s, _ := p.selectedSnap() // refusal made sure there is one, completed, on a route that restores
 	wizardN++
 	p.wizard = &wizard{n: wizardN, Source: *p.cluster, Route: p.data.Route, Snapshot: s, PITMode: pitDateTime}
 	client, n := p.Ctx.Client, p.wizard.n
