@@ -58,9 +58,9 @@ func TestHeaderSaysWhenRateLimited(t *testing.T) {
 	assert.Contains(t, header, "429 RATE_LIMITED_TOKEN_BUCKET")
 }
 
-// "● live" means the pane is kept refreshing. The Migration pane with no
-// migration started polls nothing, so an outage would go unseen there: the
-// header says it does not poll, and "● live" comes back on a pane that does.
+// "● live" means the pane is kept refreshing. The access log with no
+// cluster picked polls nothing, so an outage would go unseen there: the
+// header says it is idle, and "● live" comes back on a pane that polls.
 func TestHeaderSaysLiveOnlyWhileThePanePolls(t *testing.T) {
 	api := newFakeAPI(t, orgOwner())
 	m := newModel(t, api, nil)
@@ -68,9 +68,9 @@ func TestHeaderSaysLiveOnlyWhileThePanePolls(t *testing.T) {
 	d.Settle()
 	header := func() string { return strings.SplitN(d.Screen(), "\n", 2)[0] }
 	require.Contains(t, header(), "● live")
-	d.Press("6")
+	d.Press("5")
 	d.Settle()
-	require.Contains(t, d.Screen(), "Migration")
+	require.Contains(t, d.Screen(), "no cluster selected")
 	assert.Contains(t, header(), "○ idle")
 	assert.NotContains(t, header(), "● live")
 	d.Press("2")
