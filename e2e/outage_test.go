@@ -21,7 +21,9 @@ func TestOutageShowsStaleAndRecovers(t *testing.T) {
 	if err := os.WriteFile(cfg, []byte("[poll]\nalerts = \"5s\"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	h := StartSimHost(t, apisim.Options{})
+	// The server's clock is 5 hours ahead of ours: "stale since" is our
+	// time, when we saw it fail.
+	h := StartSimHost(t, apisim.Options{Clock: aheadClock(5 * time.Hour)})
 	s := StartAgainst(t, h, 200, 30, "--config", cfg, "--project", apisim.DemoPaymentsID)
 	s.WaitFor("▸  OPEN", wait)
 	s.WaitFor("updated 0s ago", wait)
@@ -56,6 +58,12 @@ func TestOutageShowsStaleAndRecovers(t *testing.T) {
 	s.WaitExit(wait)
 	if !strings.Contains(header, "✗ stale since") || strings.Contains(header, "● live") {
 		t.Errorf("the top header does not say stale (%q)", strings.TrimSpace(header))
+	}
+	if !strings.Contains(header, "✗ stale since "+down.Format("15:04")) && !strings.Contains(header, "✗ stale since "+down.Add(time.Minute).Format("15:04")) {
+		t.Errorf("the header's stale time is not our clock's %s (%q)", down.Format("15:04:05"), strings.TrimSpace(header))
+	}
+	if !strings.Contains(header, "connection refused") {
+		t.Errorf("the header does not name the failure (%q)", strings.TrimSpace(header))
 	}
 }
 

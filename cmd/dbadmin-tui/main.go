@@ -179,6 +179,11 @@ func setup(f flags, getenv func(string) string, panes views.Registry) (*app, err
 		opts.Clock = client.Now
 		clientOpts.Gate.SetClock(client.Now)
 	}
+	if opts.Wall == nil {
+		// "updated Ns ago" and "stale since 22:14:03" are the user's
+		// seconds and the user's clock, whatever the server's says.
+		opts.Wall = time.Now
+	}
 	if path, err := ui.DefaultContextPath(getenv); err == nil {
 		opts.State = &ui.ContextStore{Path: path}
 	}
