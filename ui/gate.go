@@ -7,39 +7,22 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/dbadmin-tui/dbadmin-tui/apiclient/catalog"
 	"github.com/dbadmin-tui/dbadmin-tui/keymap"
 	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
 )
 
-// check is the one gate every pane action passes before the pane hears of
-// it: read-only mode refuses anything that mutates or is dangerous, then the
-// caller's roles (apiclient.Gate, including what 403s taught it) decide.
-// Local actions (no Op) are allowed unless the pane disabled them itself.
+// check is the one gate (views.Allowed) every pane action passes before
+// the pane hears of it, on the project the action acts in (a pane's own
+// group when it says, else the context's).
 func (m *Model) check(a keymap.Action) (bool, string) {
-	mutating := a.Dangerous
-	var op catalog.Op
-	if a.Op != "" {
-		var ok bool
-		if op, ok = catalog.Get(a.Op); !ok {
-			return false, "unknown operation " + a.Op
-		}
-		mutating = mutating || op.Mutates()
-	}
-	if mutating && m.gate.ReadOnly() {
-		return false, "read-only mode"
-	}
-	if a.Op == "" {
-		return true, ""
-	}
 	group := m.ctx.GroupID
 	if p := m.activePane(); p != nil && strings.HasPrefix(a.Name, string(p.ID())+".") {
 		if g, ok := p.(views.ActionGrouper); ok {
 			group = g.ActionGroup()
 		}
 	}
-	return m.gate.Allowed(a.Op, group)
+	return views.Allowed(m.gate, a, group)
 }
 
 // bound reports whether key k is one of the action's keys. It ignores the

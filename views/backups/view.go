@@ -635,17 +635,9 @@ func hintWord(k keys, a keymap.Action) string {
 	return ""
 }
 
-// gateAllows is the root's gate for an action (read-only mode, the
-// caller's roles, what 403s taught it, sunset versions), asked about the
-// project on screen as the root asks.
+// gateAllows is the root's gate for an action (views.Allowed), asked
+// about the project on screen as the root asks.
 func (p *Pane) gateAllows(a keymap.Action) bool {
-	g := p.Ctx.Gate
-	switch {
-	case g == nil:
-		return true
-	case a.Op == "":
-		return !(a.Dangerous && g.ReadOnly())
-	}
-	ok, _ := g.Allowed(a.Op, p.Ctx.GroupID)
+	ok, _ := views.Allowed(p.Ctx.Gate, a, p.Ctx.GroupID)
 	return ok
 }
