@@ -627,7 +627,9 @@ func (p *Pane) editorDone(msg views.EditedMsg) tea.Cmd {
 	}
 	parsed, err := parseEdit(s, msg.Source())
 	if err != nil {
-		problem := components.SanitizeText(err.Error())
+		// The reopened file's header is not the one saved: its line
+		// numbers are the reopened file's.
+		problem := problemIn(s, err, msg.HeaderLines)
 		p.drafts[s.key()] = withProblem(s, problem)
 		p.notice = "definition refused, nothing sent: " + problem
 		p.layout()
