@@ -39,6 +39,9 @@ type editSession struct {
 	Text string
 	// Problem is why the last attempt was refused (shown in the header).
 	Problem string
+	// Resend marks a create whose send was lost and read back as not
+	// created: saving it unchanged asks before it is sent again.
+	Resend bool
 }
 
 // key names the draft slot of a session: one per create, per index, per
@@ -72,8 +75,13 @@ func (s editSession) header() []string {
 			h = append(h, "ERROR: "+l)
 		}
 	}
-	return append(h, "Save and quit to send; leave it unchanged to keep the draft and send nothing.",
-		"Lines starting with // at the top are ignored.")
+	if s.Resend {
+		h = append(h, "It was not created: its answer was lost and the read-back found nothing.",
+			"Save and quit to send; leave it unchanged to be asked before it is sent again.")
+	} else {
+		h = append(h, "Save and quit to send; leave it unchanged to keep the draft and send nothing.")
+	}
+	return append(h, "Lines starting with // at the top are ignored.")
 }
 
 // headerLines is how many lines the header takes in the file (an entry

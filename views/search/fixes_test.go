@@ -9,8 +9,39 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
 )
+
+// `n` saved as the template came: nothing is sent (the header says so),
+// no draft is kept, the pane says why, and no index appears.
+func TestNewIndexTemplateSavedUnchangedSendsNothing(t *testing.T) {
+	w := newWorld(t)
+	h := newHarness(t, w, "payments-rs", 120, 30)
+	h.selectIndex("default")
+	mark := w.Mark()
+	h.ActionKey("n") // no step: the editor saves the file as it was
+	require.Len(t, h.ed.seen, 1)
+	assert.Contains(t, h.ed.seen[0], "// Save and quit to send; leave it unchanged to keep the draft and send nothing.")
+	assert.Empty(t, w.WritesSince(mark), "no create request reached the server")
+	assert.Equal(t, "no changes: nothing sent", h.LastToast().Text)
+	assert.False(t, h.LastToast().Err)
+	assert.Empty(t, h.P.drafts)
+	assert.Empty(t, h.P.creating)
+	_, err := indexOf(w, "payments-rs", "shop", "orders", "new-index")
+	ae, ok := apiclient.AsError(err)
+	require.True(t, ok, "%v", err)
+	assert.Equal(t, 404, ae.Status)
+	assert.NotContains(t, h.Screen(), "new-index")
+
+	// Only the header edited: still the template, still nothing sent.
+	h.ed.steps = append(h.ed.steps, func(file string) (string, error) {
+		return "// a note of mine\n" + file, nil
+	})
+	h.ActionKey("n")
+	assert.Empty(t, w.WritesSince(mark))
+	assert.Equal(t, "no changes: nothing sent", h.LastToast().Text)
+}
 
 // keepHeader is an editor step that keeps the file's header (with extra
 // comment lines on top) and replaces the text below it.

@@ -466,6 +466,9 @@ func (p *Pane) action(msg views.ActionMsg) tea.Cmd {
 	s := keysOf(p.Ctx.Keys)
 	switch msg.Name {
 	case s.New.Name:
+		if msg.Confirmed {
+			return p.resend(msg.Target)
+		}
 		return p.startCreate()
 	case s.Edit.Name:
 		if p.mode == modeAnalyzers {
@@ -589,7 +592,9 @@ func (p *Pane) startUpdate() tea.Cmd {
 
 // editorDone validates what the user saved. A refusal keeps the text and
 // reopens the editor with the reason on top; saving it unchanged (or the
-// editor failing) stops there and keeps the draft. Only valid text is sent.
+// editor failing) stops there and keeps the draft, as the file's header
+// says: an unchanged template or definition is never sent. Only valid,
+// changed text is sent, or a kept create the user confirms sending again.
 func (p *Pane) editorDone(msg views.EditedMsg) tea.Cmd {
 	p.editing = false
 	s, ok := msg.Tag.(editSession)
@@ -613,8 +618,13 @@ func (p *Pane) editorDone(msg views.EditedMsg) tea.Cmd {
 		p.layout()
 		return views.Toast("empty definition: nothing sent", false)
 	}
-	if msg.Unchanged && s.Problem == "" && s.Kind != editCreate {
-		delete(p.drafts, s.key())
+	if msg.Unchanged && s.Problem == "" {
+		if _, kept := p.drafts[s.key()]; kept {
+			if s.Resend {
+				return p.confirmResend(s)
+			}
+			return views.Toast("no changes: nothing sent (your draft is kept: press "+p.keyFor(s)+" to continue)", false)
+		}
 		return views.Toast("no changes: nothing sent", false)
 	}
 	if msg.Unchanged && s.Problem != "" {
@@ -635,15 +645,49 @@ func (p *Pane) editorDone(msg views.EditedMsg) tea.Cmd {
 		p.layout()
 		return tea.Batch(views.Toast(p.notice, true), p.open(withProblem(s, problem)))
 	}
-	s.Problem = ""
+	s.Problem, s.Resend = "", false
 	p.drafts[s.key()] = s // until the server accepts it
 	p.notice = ""
 	p.layout()
 	return p.send(s, parsed)
 }
 
+// confirmResend asks before a kept create that was not created is sent
+// again unchanged: an unchanged save alone never sends.
+func (p *Pane) confirmResend(s editSession) tea.Cmd {
+	name := "the kept definition"
+	var req apiclient.SearchIndexCreateRequest
+	if json.Unmarshal([]byte(views.BlankComments(s.Text)), &req) == nil && req.Name != "" {
+		name = "index " + components.Sanitize(req.Name)
+	}
+	msg := views.ConfirmMsg{Pane: ID, Title: "Send the new index again?",
+		Body: fmt.Sprintf("%s was not created on %s: its answer was lost and the read-back found nothing. Send it again, unchanged?",
+			name, s.Cluster),
+		Action: views.ActionMsg{Name: keysOf(p.Ctx.Keys).New.Name, Target: s.key()}}
+	return func() tea.Msg { return msg }
+}
+
+// resend sends the kept create the user confirmed sending again.
+func (p *Pane) resend(key string) tea.Cmd {
+	s, ok := p.drafts[key]
+	if !ok || !s.Resend {
+		return views.Toast("new index: no create is waiting to be sent again; nothing sent", true)
+	}
+	in, err := parseEdit(s, views.BlankComments(s.Text))
+	if err != nil { // it passed before it was sent; the rules are the client's
+		problem := components.SanitizeText(err.Error())
+		p.drafts[key] = withProblem(s, problem)
+		p.notice = "definition refused, nothing sent: " + problem + " (draft kept: press " + p.keyFor(s) + " to continue)"
+		p.layout()
+		return views.Toast(p.notice, true)
+	}
+	s.Resend = false
+	p.drafts[key] = s
+	return p.send(s, in)
+}
+
 func withProblem(s editSession, problem string) editSession {
-	s.Problem = problem
+	s.Problem, s.Resend = problem, false
 	return s
 }
 
@@ -745,6 +789,8 @@ func (p *Pane) lostDone(res sent) tea.Cmd {
 		return tea.Batch(views.Toast(p.notice, true), p.load(""))
 	case res.Index == nil:
 		delete(p.creating, s.key())
+		s.Resend = true
+		p.drafts[s.key()] = s
 		p.notice = what + " " + views.NotCreated + " (your text is kept: press " + p.keyFor(s) + ")"
 		p.layout()
 		return views.Toast(p.notice, true)

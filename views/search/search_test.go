@@ -232,11 +232,14 @@ func TestEditorFailureKeepsDraft(t *testing.T) {
 	h.ActionKey("n")
 	assert.Empty(t, w.Writes())
 	assert.Contains(t, h.LastToast().Text, "editor failed (exit status 1)")
-	// Saving the template unchanged for a create is a real create request.
+	// The kept draft (the template) comes back; saved unchanged it sends
+	// nothing, as its header says, and stays kept.
 	h.ActionKey("n")
-	assert.Len(t, w.Writes(), 1)
-	_, err := indexOf(w, "payments-rs", "shop", "mycollection", "new-index")
-	assert.NoError(t, err, "the cursor is on the shop database: the template names it and a placeholder collection")
+	require.Len(t, h.ed.seen, 2)
+	assert.Contains(t, h.ed.seen[1], `"collectionName": "mycollection"`, "the cursor is on the shop database: the template names it and a placeholder collection")
+	assert.Empty(t, w.Writes())
+	assert.Equal(t, "no changes: nothing sent (your draft is kept: press n to continue)", h.LastToast().Text)
+	assert.Contains(t, h.P.drafts, editSession{Kind: editCreate, Cluster: "payments-rs"}.key())
 }
 
 func TestAnalyzersView(t *testing.T) {
