@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
+	"github.com/dbadmin-tui/dbadmin-tui/apisim"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
 )
 
@@ -110,4 +111,100 @@ func TestReopenedFileErrorNamesItsOwnLine(t *testing.T) {
 	assert.Equal(t, 7, line)
 	assert.Equal(t, `"colour": 1,`, there)
 	assert.Empty(t, w.Writes())
+}
+
+// refused leaves a refusal notice on screen: a definition with an unknown
+// analyzer, saved, then saved unchanged when the editor reopens.
+func refused(t *testing.T, h *harness) {
+	t.Helper()
+	h.ed.steps = append(h.ed.steps, save(strings.Replace(newIndexJSON, "lucene.english", "lucene.klingon", 1)))
+	h.ActionKey("n")
+	require.Contains(t, h.Screen(), "definition refused, nothing sent")
+	require.True(t, h.P.CanGoBack())
+}
+
+func noticeGone(t *testing.T, h *harness, after string) {
+	t.Helper()
+	assert.NotContains(t, h.Screen(), "definition refused", "after "+after)
+	assert.Empty(t, h.P.notice, "after "+after)
+	assert.False(t, h.P.CanGoBack(), "after %s esc is the root's again", after)
+}
+
+// A refusal shows in the pane (and as a toast) until the next key or
+// action in the pane, until the pane is left, or until the context
+// changes; esc dismisses it. The draft stays kept throughout.
+func TestRefusalNoticeLastsUntilTheNextKeyOrAction(t *testing.T) {
+	w := newWorld(t)
+	h := newHarness(t, w, "payments-rs", 120, 30)
+	draft := editSession{Kind: editCreate, Cluster: "payments-rs"}.key()
+
+	refused(t, h)
+	h.Press("j")
+	noticeGone(t, h, "a cursor key")
+	assert.Contains(t, h.P.drafts, draft, "the draft outlives the notice")
+
+	refused(t, h)
+	h.ActionKey("enter")
+	noticeGone(t, h, "an action")
+	h.ActionKey("esc")
+
+	refused(t, h)
+	h.Refresh()
+	noticeGone(t, h, "r")
+
+	refused(t, h)
+	h.Send(filterMsg("orders"))
+	noticeGone(t, h, "typing a filter")
+	h.Send(filterMsg(""))
+
+	refused(t, h)
+	h.Run(h.P.SetVisible(false))
+	h.Run(h.P.SetVisible(true))
+	noticeGone(t, h, "leaving the pane and coming back")
+
+	refused(t, h)
+	ctx := h.P.Ctx
+	ctx.ClusterName = "payments-legacy"
+	h.Send(views.ContextChangedMsg{Ctx: ctx})
+	noticeGone(t, h, "another cluster")
+
+	// Polls alone keep it: nothing the user did ended its moment.
+	ctx.ClusterName = "payments-rs"
+	h.Send(views.ContextChangedMsg{Ctx: ctx})
+	refused(t, h)
+	require.True(t, h.P.Polling())
+	h.Send(h.P.Base.Tick())
+	assert.Contains(t, h.Screen(), "definition refused, nothing sent")
+	h.Press("esc")
+	noticeGone(t, h, "esc")
+	assert.Empty(t, w.Writes())
+}
+
+// A create whose answer was lost is being settled: its notice stays
+// through keys and leaving the pane while that lasts, then goes as any
+// notice does.
+func TestUnsettledCreateNoticeStaysWhileItLasts(t *testing.T) {
+	w := newWorld(t)
+	h := newHarness(t, w, "payments-rs", 120, 30)
+	req := apiclient.SearchIndexCreateRequest{Name: "never-made", Database: "shop", CollectionName: "orders", Type: apiclient.IndexSearch}
+	s := editSession{Kind: editCreate, Cluster: "payments-rs", Text: newIndexJSON}
+	h.P.drafts[s.key()] = s
+	h.P.creating[s.key()] = createSending
+	_, check := h.P.Update(views.Result[sent]{Pane: ID, Key: keyCreate, Value: sent{Session: s,
+		Lost: &lostCreate{GroupID: apisim.DemoPaymentsID, Sent: w.Client.Now(), Req: req}}})
+	require.NotNil(t, check)
+	checking := "index never-made on payments-rs: " + views.OutcomeChecking
+	require.Contains(t, h.Screen(), checking)
+
+	h.Press("j", "k")
+	h.Run(h.P.SetVisible(false))
+	h.Run(h.P.SetVisible(true))
+	h.Refresh()
+	assert.Contains(t, h.Screen(), checking, "still checking: the notice is the state")
+
+	h.Run(check)
+	assert.Contains(t, h.Screen(), views.NotCreated)
+	h.Press("j")
+	assert.NotContains(t, h.Screen(), views.NotCreated, "settled: the next key ends it")
+	assert.Empty(t, h.P.notice)
 }
