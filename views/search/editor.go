@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
+	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
 )
 
@@ -38,6 +39,9 @@ type editSession struct {
 	Text string
 	// Problem is why the last attempt was refused (shown in the header).
 	Problem string
+	// Resend marks a create whose send was lost and read back as not
+	// created: saving it unchanged asks before it is sent again.
+	Resend bool
 }
 
 // key names the draft slot of a session: one per create, per index, per
@@ -71,8 +75,39 @@ func (s editSession) header() []string {
 			h = append(h, "ERROR: "+l)
 		}
 	}
-	return append(h, "Save and quit to send; leave it unchanged to keep the draft and send nothing.",
-		"Lines starting with // at the top are ignored.")
+	if s.Resend {
+		h = append(h, "It was not created: its answer was lost and the read-back found nothing.",
+			"Save and quit to send; leave it unchanged to be asked before it is sent again.")
+	} else {
+		h = append(h, "Save and quit to send; leave it unchanged to keep the draft and send nothing.")
+	}
+	return append(h, "Lines starting with // at the top are ignored.")
+}
+
+// headerLines is how many lines the header takes in the file (an entry
+// with line breaks takes several, as views.Edit writes it).
+func (s editSession) headerLines() int {
+	n := 0
+	for _, h := range s.header() {
+		n += strings.Count(h, "\n") + 1
+	}
+	return n
+}
+
+// problemIn is err as the header of the reopened file states it. A JSON
+// error's line is counted in the file as saved, whose header had
+// savedHeader lines; the reopened file's header names the problem and may
+// be longer or shorter, so the line is moved by the difference and names
+// the same line of the text. The column does not move.
+func problemIn(s editSession, err error, savedHeader int) string {
+	problem := components.SanitizeText(err.Error())
+	je, ok := err.(*views.JSONError)
+	if !ok {
+		return problem
+	}
+	moved := *je
+	moved.Line = max(je.Line-savedHeader, 1) + withProblem(s, problem).headerLines()
+	return components.SanitizeText(moved.Error())
 }
 
 // validateAnalyzers checks user-defined analyzers beyond what the client

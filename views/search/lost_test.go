@@ -1,6 +1,7 @@
 package search
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -45,7 +46,8 @@ func TestLostCreateCheckingDisablesNewThenNotCreated(t *testing.T) {
 	h := newHarness(t, w, "payments-rs", 120, 16)
 	h.selectIndex("default")
 	req := apiclient.SearchIndexCreateRequest{Name: "never-made", Database: "shop", CollectionName: "orders", Type: apiclient.IndexSearch}
-	s := editSession{Kind: editCreate, Cluster: "payments-rs", Text: newIndexJSON}
+	// The kept text has a comment line of the user's in it.
+	s := editSession{Kind: editCreate, Cluster: "payments-rs", Text: strings.Replace(newIndexJSON, "{\n", "{\n  // by customer, for the orders page\n", 1)}
 	h.P.drafts[s.key()] = s
 	h.P.creating[s.key()] = createSending
 	mark := w.Mark()
@@ -74,13 +76,27 @@ func TestLostCreateCheckingDisablesNewThenNotCreated(t *testing.T) {
 	assert.Contains(t, h.Screen(), views.NotCreated)
 	assert.Empty(t, h.P.creating)
 
-	// Submitting again is the user's choice: the kept text, sent once.
+	// Submitting again is the user's choice: the kept text, saved
+	// unchanged, is sent once the user says yes; the save alone sends
+	// nothing.
 	h.ed.steps = append(h.ed.steps, func(file string) (string, error) {
 		assert.Contains(t, file, `"name": "by-customer"`, "the kept draft")
+		assert.Contains(t, file, "// It was not created: its answer was lost and the read-back found nothing.")
+		assert.Contains(t, file, "// Save and quit to send; leave it unchanged to be asked before it is sent again.")
 		return file, nil
 	})
 	h.ActionKey("n")
 	require.Len(t, h.ed.seen, 1)
+	assert.Empty(t, w.WritesSince(mark), "an unchanged save only asks")
+	require.Len(t, h.Confirms, 1)
+	assert.Equal(t, "Send the new index again?", h.LastConfirm().Title)
+	assert.Contains(t, h.LastConfirm().Body, "index by-customer was not created on payments-rs")
+	h.Confirm("")
 	assert.Equal(t, []string{indexesPath}, w.WritesSince(mark))
 	assert.Contains(t, h.LastToast().Text, "index by-customer created")
+
+	// The confirmation's answer is not replayed: the draft went with the create.
+	h.Confirm("")
+	assert.Equal(t, []string{indexesPath}, w.WritesSince(mark))
+	assert.Contains(t, h.LastToast().Text, "no create is waiting to be sent again; nothing sent")
 }

@@ -75,8 +75,14 @@ type Pane struct {
 	// intent never makes two creates.
 	creating map[string]createState
 	editor   views.EditorFunc
-	notice   string // the last refusal or failure, shown above the tree
-	editing  bool
+	// notice is the last refusal or failure, shown above the tree (and in
+	// a toast). It lasts until the next key or action in the pane, until
+	// the pane is left or the context changes, as a flash does; esc
+	// dismisses it. A notice about a create still being settled (noticeFor
+	// names its draft) stays while that lasts: keys do not take it away.
+	notice    string
+	noticeFor string
+	editing   bool
 }
 
 // New is the pane's Factory.
@@ -276,15 +282,18 @@ func (p *Pane) update(msg tea.Msg) (views.Pane, tea.Cmd) {
 	case views.Result[[]apiclient.Analyzer]:
 		p.analyzersDone(msg)
 	case views.RefreshMsg:
+		p.dropNotice()
 		cmds := []tea.Cmd{p.load("refreshing search indexes"), p.Arm()}
 		if p.mode == modeAnalyzers {
 			cmds = append(cmds, p.loadAnalyzers("loading analyzers"))
 		}
 		return p, tea.Batch(cmds...)
 	case views.FilterMsg:
+		p.dropNotice()
 		p.filter = msg.Text
 		p.rebuild()
 	case views.SelectMsg:
+		p.dropNotice()
 		p.mode, p.want = modeTree, msg.ItemID
 		p.rebuild()
 		return p, nil
@@ -298,6 +307,7 @@ func (p *Pane) update(msg tea.Msg) (views.Pane, tea.Cmd) {
 		if msg.Reload(old) {
 			p.clusters, p.loaded, p.listErr, p.mode = nil, false, nil, modeTree
 			p.deleting, p.watching = map[string]bool{}, map[string]bool{}
+			p.clearNotice() // about the scope left behind
 			p.rebuild()
 			return p, tea.Batch(p.Reload(func() tea.Cmd { return p.load("loading search indexes") }), p.Arm())
 		}
@@ -345,7 +355,7 @@ func (p *Pane) deleteDone(msg views.Result[string]) tea.Cmd {
 		id := msg.Value
 		if msg.Err != nil {
 			delete(p.deleting, id)
-			p.notice = "delete failed: " + views.ErrText(msg.Err)
+			p.say("delete failed: " + views.ErrText(msg.Err))
 			p.rebuild()
 			return views.Toast(p.notice, true)
 		}
@@ -463,9 +473,13 @@ func (p *Pane) searchable(cluster string) (bool, string) {
 }
 
 func (p *Pane) action(msg views.ActionMsg) tea.Cmd {
+	p.dropNotice()
 	s := keysOf(p.Ctx.Keys)
 	switch msg.Name {
 	case s.New.Name:
+		if msg.Confirmed {
+			return p.resend(msg.Target)
+		}
 		return p.startCreate()
 	case s.Edit.Name:
 		if p.mode == modeAnalyzers {
@@ -518,17 +532,16 @@ func (p *Pane) key(msg tea.KeyPressMsg) tea.Cmd {
 	if msg.String() == "esc" {
 		switch p.mode {
 		case modeDetail, modeAnalyzers:
+			p.dropNotice()
 			p.mode = modeTree
 			p.layout()
 			p.refreshDetail()
 			return nil
 		}
-		if p.notice != "" {
-			p.notice = ""
-			p.layout()
-		}
+		p.clearNotice()
 		return nil
 	}
+	p.dropNotice()
 	var cmd tea.Cmd
 	switch p.mode {
 	case modeDetail:
@@ -589,7 +602,9 @@ func (p *Pane) startUpdate() tea.Cmd {
 
 // editorDone validates what the user saved. A refusal keeps the text and
 // reopens the editor with the reason on top; saving it unchanged (or the
-// editor failing) stops there and keeps the draft. Only valid text is sent.
+// editor failing) stops there and keeps the draft, as the file's header
+// says: an unchanged template or definition is never sent. Only valid,
+// changed text is sent, or a kept create the user confirms sending again.
 func (p *Pane) editorDone(msg views.EditedMsg) tea.Cmd {
 	p.editing = false
 	s, ok := msg.Tag.(editSession)
@@ -603,46 +618,121 @@ func (p *Pane) editorDone(msg views.EditedMsg) tea.Cmd {
 		if cause == nil {
 			cause = msg.Err
 		}
-		p.notice = fmt.Sprintf("editor failed (%v); your draft is kept, nothing was sent", cause)
-		p.layout()
+		p.say(fmt.Sprintf("editor failed (%v); your draft is kept, nothing was sent", cause))
 		return views.Toast(p.notice, true)
 	}
 	if s.Text == "" {
 		delete(p.drafts, s.key())
-		p.notice = ""
-		p.layout()
+		p.dropNotice()
 		return views.Toast("empty definition: nothing sent", false)
 	}
-	if msg.Unchanged && s.Problem == "" && s.Kind != editCreate {
-		delete(p.drafts, s.key())
+	if msg.Unchanged && s.Problem == "" {
+		if _, kept := p.drafts[s.key()]; kept {
+			if s.Resend {
+				return p.confirmResend(s)
+			}
+			return views.Toast("no changes: nothing sent (your draft is kept: press "+p.keyFor(s)+" to continue)", false)
+		}
 		return views.Toast("no changes: nothing sent", false)
 	}
 	if msg.Unchanged && s.Problem != "" {
 		// Reopened after a refusal and saved as it was: stop asking (no
 		// loop), keep the draft and say why it was not sent.
 		p.drafts[s.key()] = s
-		p.notice = "definition refused, nothing sent: " + s.Problem + " (draft kept: press " + p.keyFor(s) + " to continue)"
-		p.layout()
+		p.say("definition refused, nothing sent: " + s.Problem + " (draft kept: press " + p.keyFor(s) + " to continue)")
 		return views.Toast("definition refused, nothing sent: "+s.Problem, true)
 	}
 	parsed, err := parseEdit(s, msg.Source())
 	if err != nil {
-		problem := components.SanitizeText(err.Error())
+		// The reopened file's header is not the one saved: its line
+		// numbers are the reopened file's.
+		problem := problemIn(s, err, msg.HeaderLines)
 		p.drafts[s.key()] = withProblem(s, problem)
-		p.notice = "definition refused, nothing sent: " + problem
-		p.layout()
+		p.say("definition refused, nothing sent: " + problem)
 		return tea.Batch(views.Toast(p.notice, true), p.open(withProblem(s, problem)))
 	}
-	s.Problem = ""
+	s.Problem, s.Resend = "", false
 	p.drafts[s.key()] = s // until the server accepts it
-	p.notice = ""
-	p.layout()
+	p.dropNotice()
 	return p.send(s, parsed)
 }
 
+// confirmResend asks before a kept create that was not created is sent
+// again unchanged: an unchanged save alone never sends.
+func (p *Pane) confirmResend(s editSession) tea.Cmd {
+	name := "the kept definition"
+	var req apiclient.SearchIndexCreateRequest
+	if json.Unmarshal([]byte(views.BlankComments(s.Text)), &req) == nil && req.Name != "" {
+		name = "index " + components.Sanitize(req.Name)
+	}
+	msg := views.ConfirmMsg{Pane: ID, Title: "Send the new index again?",
+		Body: fmt.Sprintf("%s was not created on %s: its answer was lost and the read-back found nothing. Send it again, unchanged?",
+			name, s.Cluster),
+		Action: views.ActionMsg{Name: keysOf(p.Ctx.Keys).New.Name, Target: s.key()}}
+	return func() tea.Msg { return msg }
+}
+
+// resend sends the kept create the user confirmed sending again.
+func (p *Pane) resend(key string) tea.Cmd {
+	s, ok := p.drafts[key]
+	if !ok || !s.Resend {
+		return views.Toast("new index: no create is waiting to be sent again; nothing sent", true)
+	}
+	in, err := parseEdit(s, views.BlankComments(s.Text))
+	if err != nil { // it passed before it was sent; the rules are the client's
+		problem := components.SanitizeText(err.Error())
+		p.drafts[key] = withProblem(s, problem)
+		p.say("definition refused, nothing sent: " + problem + " (draft kept: press " + p.keyFor(s) + " to continue)")
+		return views.Toast(p.notice, true)
+	}
+	s.Resend = false
+	p.drafts[key] = s
+	return p.send(s, in)
+}
+
 func withProblem(s editSession, problem string) editSession {
-	s.Problem = problem
+	s.Problem, s.Resend = problem, false
 	return s
+}
+
+// say shows text above the tree until the next key or action (dropNotice).
+func (p *Pane) say(text string) {
+	p.notice, p.noticeFor = text, ""
+	p.layout()
+}
+
+// sayWhile shows text while the create of draft key is being sent,
+// checked or of unknown outcome; then it goes as said notices go.
+func (p *Pane) sayWhile(key, text string) {
+	p.notice, p.noticeFor = text, key
+	p.layout()
+}
+
+// dropNotice is the next key or action, or the pane left: the notice's
+// moment is over, unless the create it is about is still unsettled.
+func (p *Pane) dropNotice() {
+	if p.noticeFor != "" && p.creating[p.noticeFor] != 0 {
+		return
+	}
+	p.clearNotice()
+}
+
+// clearNotice takes the notice away whatever it is about.
+func (p *Pane) clearNotice() {
+	if p.notice == "" && p.noticeFor == "" {
+		return
+	}
+	p.notice, p.noticeFor = "", ""
+	p.layout()
+}
+
+// SetVisible: leaving the pane ends its notice, as the root clears the
+// error toasts of a pane left behind.
+func (p *Pane) SetVisible(v bool) tea.Cmd {
+	if !v {
+		p.dropNotice()
+	}
+	return p.Base.SetVisible(v)
 }
 
 func (p *Pane) keyFor(s editSession) string {
@@ -731,27 +821,25 @@ func (p *Pane) lostDone(res sent) tea.Cmd {
 	what := fmt.Sprintf("index %s on %s", components.Sanitize(lost.Req.Name), s.Cluster)
 	if !lost.Checked {
 		p.creating[s.key()] = createChecking
-		p.notice = what + ": " + views.OutcomeChecking
-		p.layout()
+		p.sayWhile(s.key(), what+": "+views.OutcomeChecking)
 		return tea.Batch(views.Toast(p.notice, false), p.verifyCreate(res))
 	}
 	switch {
 	case lost.Err != nil:
 		p.creating[s.key()] = createUnsettled
-		p.notice = what + ": " + views.OutcomeStillUnknown(views.ErrText(lost.Err)).Error()
-		p.layout()
+		p.sayWhile(s.key(), what+": "+views.OutcomeStillUnknown(views.ErrText(lost.Err)).Error())
 		return tea.Batch(views.Toast(p.notice, true), p.load(""))
 	case res.Index == nil:
 		delete(p.creating, s.key())
-		p.notice = what + " " + views.NotCreated + " (your text is kept: press " + p.keyFor(s) + ")"
-		p.layout()
+		s.Resend = true
+		p.drafts[s.key()] = s
+		p.say(what + " " + views.NotCreated + " (your text is kept: press " + p.keyFor(s) + ")")
 		return views.Toast(p.notice, true)
 	}
 	delete(p.creating, s.key())
 	delete(p.drafts, s.key())
 	p.watching[res.Index.IndexID] = true
-	p.notice = ""
-	p.layout()
+	p.dropNotice()
 	return tea.Batch(views.ErrorsResolved(), views.Toast(what+" "+views.VerifiedCreated+"; building", false), p.load(""), p.Arm())
 }
 
@@ -772,8 +860,7 @@ func (p *Pane) sendDone(msg views.Result[sent]) tea.Cmd {
 			problem = components.Sanitize(msg.Err.Error())
 		}
 		p.drafts[s.key()] = withProblem(s, problem)
-		p.notice = problem + " (nothing changed; your text is kept)"
-		p.layout()
+		p.say(problem + " (nothing changed; your text is kept)")
 		if ae, ok := apiclient.AsError(msg.Err); ok && ae.Status != 400 && ae.Status != 409 {
 			// Not the definition's fault (403, 5xx): keep the draft, no editor loop.
 			return views.Toast(p.notice, true)
@@ -781,8 +868,7 @@ func (p *Pane) sendDone(msg views.Result[sent]) tea.Cmd {
 		return tea.Batch(views.Toast(p.notice, true), p.open(withProblem(s, problem)))
 	}
 	delete(p.drafts, s.key())
-	p.notice = ""
-	p.layout()
+	p.dropNotice()
 	switch {
 	case res.Index != nil:
 		p.watching[res.Index.IndexID] = true
