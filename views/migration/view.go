@@ -108,7 +108,7 @@ func (p *Pane) hints() string {
 // descriptions.
 var shortHints = map[string]string{
 	actLinkToken: "token", actValidate: "check", actStart: "start", actCutover: "cut over",
-	actPresentation: "present", actDrop: "drop dest.",
+	actPresentation: "present", actDrop: "drop dest.", actStartAnother: "start another",
 }
 
 func (p *Pane) stepBody(w int) []string {
@@ -343,22 +343,57 @@ func (p *Pane) optionsView(w int) []string {
 	case v.v.Status == apiclient.ValidationPending:
 		lines = append(lines, p.kv(w, "Check", st.StateRunning.Render("PENDING")+" since "+v.at.UTC().Format("15:04:05")+" · id "+s(v.v.ID)))
 	case v.v.Status == apiclient.ValidationSuccess:
-		lines = append(lines, p.kv(w, "Check", st.StateOK.Render("SUCCESS")+": credentials, disk space and versions confirmed; m starts the migration"))
+		text := ": credentials, disk space and versions confirmed"
+		if p.startBlocked(false) == "" {
+			text += "; " + p.keyName(actStart) + " starts the migration"
+		}
+		lines = append(lines, p.kv(w, "Check", st.StateOK.Render("SUCCESS")+text))
 	default:
 		lines = append(lines, p.kv(w, "Check", st.StateFailed.Render(s(string(v.v.Status)))))
 		for _, l := range wrapText(s(v.v.ErrorMessage), w-17) {
 			lines = append(lines, components.Truncate(strings.Repeat(" ", 16)+st.ErrorText.Render(l), w))
 		}
 	}
+	// Under the check, above the note: the note goes first on a short
+	// screen.
+	if l := p.lostHere(); l != nil {
+		lines = append(lines, p.lostLines(w, l)...)
+	}
 	lines = append(lines, components.Truncate(" "+st.Muted.Render("On MongoDB 6.0 or later, time-series collections of the source are skipped."), w))
+	return lines
+}
+
+// lostLines say what is known of a start whose answer was lost: that it
+// was sent, that a migration may be running, why that cannot be checked
+// and what starting again takes.
+func (p *Pane) lostLines(w int, l *lostStart) []string {
+	st := p.Ctx.Theme.Styles
+	s := components.Sanitize
+	text := outcomeUnknown + " at " + l.at.UTC().Format("15:04:05 UTC") + " (" + l.how + "). A migration " + s(l.label()) +
+		" may be running into " + s(l.dest) + "; it cannot be checked: the API has no list of live migrations and the lost " +
+		"answer held its id. " + p.keyName(actStart) + " is off for " + s(l.dest) + "; " + p.keyName(actStartAnother) +
+		" starts another after you type its name: a second migration may result."
+	var lines []string
+	for i, t := range wrapText(text, w-17) {
+		if i == 0 {
+			lines = append(lines, p.kv(w, "Start", st.SeverityWarning.Render(t)))
+			continue
+		}
+		lines = append(lines, components.Truncate(strings.Repeat(" ", 16)+st.SeverityWarning.Render(t), w))
+	}
 	return lines
 }
 
 func (p *Pane) progressView(w int) []string {
 	st := p.Ctx.Theme.Styles
 	j := p.job
+	lost := p.lostFor(p.Ctx.GroupID, "")
+	if j == nil && lost != nil {
+		return append([]string{components.Truncate(" The start of "+components.Sanitize(lost.label())+" was sent; its outcome is unknown:", w), ""},
+			p.lostLines(w, lost)...)
+	}
 	if j == nil {
-		return []string{components.Truncate(" "+st.Muted.Render("No migration started in this session: set it up in steps 1-4, then m starts it."), w)}
+		return []string{components.Truncate(" "+st.Muted.Render("No migration started in this session: set it up in steps 1-4, then "+p.keyName(actStart)+" starts it."), w)}
 	}
 	s := components.Sanitize
 	now := p.Ctx.Now()
@@ -389,6 +424,10 @@ func (p *Pane) progressView(w int) []string {
 	}
 	if j.pollErr != nil {
 		lines = append(lines, p.kv(w, "Last poll", st.ErrorText.Render(views.ErrText(j.pollErr))))
+	}
+	if lost != nil {
+		lines = append(lines, p.kv(w, "Lost start", st.SeverityWarning.Render(outcomeUnknown)+": "+s(lost.label())+" at "+
+			lost.at.UTC().Format("15:04:05")+"; that migration may be running too (it cannot be checked)"))
 	}
 	lines = append(lines, "", components.Truncate(" "+st.FieldLabel.Render("Lag over time")+st.Muted.Render(fmt.Sprintf(" (%d samples, one per poll)", len(j.lags))), w))
 	lines = append(lines, p.sparkline(w)...)
