@@ -225,3 +225,63 @@ func TestStartAndDropAreOffWhileAMigrationRuns(t *testing.T) {
 	assert.True(t, action(t, p, actStart).Enabled())
 	assert.True(t, action(t, p, actDrop).Enabled())
 }
+
+// Presentation mode fits the height it is given: the readiness value is
+// whole (five rows of large type, or plain when they cannot fit) and the
+// caption, with how to leave, is the last line; with the root's stale
+// line over the last row, one row less.
+func TestPresentationFitsTheHeight(t *testing.T) {
+	e := newEnv(t, "org-owner", 80, 20) // 80x24 less the root's four lines
+	p := e.P
+	e.checked()
+	e.Action(actStart)
+	e.Confirm("")
+	for range 12 {
+		e.advance(2 * time.Minute)
+	}
+	require.True(t, p.job.last.ReadyForCutover)
+	p.presentation = true
+
+	big := bigText("READY")
+	check := func(t *testing.T, h, room int) {
+		t.Helper()
+		p.SetSize(80, h)
+		lines := strings.Split(strings.TrimSuffix(viewstest.Screen(p.View()), "\n"), "\n")
+		require.LessOrEqual(t, len(lines), room)
+		assert.Contains(t, lines[len(lines)-1], "· P leaves", "the caption is the last line")
+		text := strings.Join(lines, "\n")
+		rows := 0
+		for _, r := range big {
+			if strings.Contains(text, r) {
+				rows++
+			}
+		}
+		assert.True(t, rows == 0 || rows == len(big), "h=%d: READY is cut to %d rows\n%s", h, rows, text)
+		plain := strings.Contains(text, "  READY\n")
+		if room >= 7 { // the plainest form: three values of two lines, the caption
+			assert.True(t, plain || rows == len(big), "h=%d: no READY\n%s", h, text)
+		}
+	}
+	for h := 4; h <= 30; h++ { // the pane draws at least four lines
+		check(t, h, h)
+	}
+	p.SetSize(80, 20)
+	s := viewstest.Screen(p.View())
+	for _, r := range big {
+		assert.Contains(t, s, r, "at 80x24 READY is in large type")
+	}
+	goldenScreen(t, "6_presentation_ready_80x20", p.View())
+
+	// A failed poll: the root's stale line covers the pane's last row.
+	e.Sim.Control("PUT", "/faults", `{"faultRate": 1}`)
+	e.advance(5 * time.Second)
+	require.True(t, p.Health().Stale())
+	for h := 4; h <= 30; h++ {
+		check(t, h, h-1)
+	}
+	p.SetSize(80, 20)
+	s = viewstest.Screen(p.View())
+	for _, r := range big {
+		assert.Contains(t, s, r, "at 80x24 with the stale line READY is in large type")
+	}
+}

@@ -490,14 +490,25 @@ func (p *Pane) sparkline(w int) []string {
 
 func bigLagShort(sec int64) string { return formatLag(sec) }
 
-// presentationView shows status, lag and readiness in large type.
+// presentationView shows status, lag and readiness in large type. When the
+// large type does not fit the height, the blank lines between the values
+// go first, then the large type (plain text); the caption (what, and how
+// to leave) is always the last line.
 func (p *Pane) presentationView(w, h int) string {
 	st := p.Ctx.Theme.Styles
+	if hl := p.Health(); hl.Stale() && len(hl.Parts) == 0 && h > 1 {
+		h-- // the root's stale line covers the last row
+	}
 	var status, lag, ready, caption string
-	if p.job == nil {
+	lost := p.lostFor(p.Ctx.GroupID, "")
+	switch {
+	case p.job == nil && lost != nil:
+		status, lag, ready = "UNKNOWN", "—", ""
+		caption = "start of " + components.Sanitize(lost.label()) + " " + outcomeUnknown + ": a migration may be running"
+	case p.job == nil:
 		status, lag, ready = "IDLE", "—", ""
-		caption = "no migration started in this session · P leaves presentation mode"
-	} else {
+		caption = "no migration started in this session"
+	default:
 		j := p.job
 		status = string(j.status())
 		if j.cutoverAt != nil && !j.done() {
@@ -515,43 +526,71 @@ func (p *Pane) presentationView(w, h int) string {
 		default:
 			ready = "SYNCING"
 		}
-		caption = components.Sanitize(j.label()) + " · " + j.phase() + " · elapsed " + formatElapsed(j.elapsed(p.Ctx.Now())) + " · P leaves"
+		caption = components.Sanitize(j.label()) + " · " + j.phase() + " · elapsed " + formatElapsed(j.elapsed(p.Ctx.Now()))
 	}
-	var lines []string
-	block := func(label, text string, style lipgloss.Style) {
-		lines = append(lines, "", " "+st.Muted.Render(label))
-		if bigWidth(text)+2 > w {
-			lines = append(lines, " "+style.Render(text))
-			return
-		}
-		for _, r := range bigText(text) {
-			lines = append(lines, "  "+style.Render(r))
-		}
-	}
+	leave := " · " + p.keyName(actPresentation) + " leaves"
+	caption = " " + st.Muted.Render(components.Truncate(caption, max(w-1-ansi.StringWidth(leave), 1))+leave)
+
 	statusStyle := st.StateRunning
 	switch status {
 	case "COMPLETE":
 		statusStyle = st.StateOK
-	case "FAILED", "EXPIRED":
+	case "FAILED", "EXPIRED", "UNKNOWN":
 		statusStyle = st.StateFailed
 	}
-	block("STATUS", status, statusStyle)
-	block("LAG", lag, lipgloss.NewStyle())
+	blocks := []bigBlock{{"STATUS", status, statusStyle}, {"LAG", lag, lipgloss.NewStyle()}}
 	if ready != "" {
 		readyStyle := st.StateRunning
 		if ready == "READY" {
 			readyStyle = st.StateOK
 		}
-		block("READY FOR CUT-OVER", ready, readyStyle)
+		blocks = append(blocks, bigBlock{"READY FOR CUT-OVER", ready, readyStyle})
 	}
-	lines = append(lines, "", " "+st.Muted.Render(caption))
+	var lines []string
+	for _, fit := range []struct{ big, gaps bool }{{true, true}, {true, false}, {false, true}, {false, false}} {
+		lines = p.presentationLines(blocks, w, fit.big, fit.gaps)
+		if len(lines) < h {
+			break
+		}
+	}
+	// Smaller than the plainest form: the caption still shows.
+	lines = lines[:min(len(lines), max(h-1, 0))]
+	lines = append(lines, caption)
 	for i := range lines {
 		lines[i] = components.Truncate(lines[i], w)
 	}
-	if len(lines) > h {
-		lines = lines[:h]
-	}
 	return strings.Join(lines, "\n")
+}
+
+// bigBlock is one value of presentation mode.
+type bigBlock struct {
+	label, text string
+	style       lipgloss.Style
+}
+
+// presentationLines draws the blocks without the caption: in large type
+// when big (a value too wide for w is plain), with a blank line before
+// each block and before the caption when gaps.
+func (p *Pane) presentationLines(blocks []bigBlock, w int, big, gaps bool) []string {
+	st := p.Ctx.Theme.Styles
+	var lines []string
+	for _, b := range blocks {
+		if gaps {
+			lines = append(lines, "")
+		}
+		lines = append(lines, " "+st.Muted.Render(b.label))
+		if !big || bigWidth(b.text)+2 > w {
+			lines = append(lines, "  "+b.style.Render(b.text))
+			continue
+		}
+		for _, r := range bigText(b.text) {
+			lines = append(lines, "  "+b.style.Render(r))
+		}
+	}
+	if gaps {
+		lines = append(lines, "")
+	}
+	return lines
 }
 
 func yesNo(b bool) string {
