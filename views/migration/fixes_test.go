@@ -115,6 +115,11 @@ func TestLostStartIsNeverSentAgainByM(t *testing.T) {
 	screen = viewstest.Screen(p.View())
 	assert.Contains(t, screen, "The start of billing-rs → payments-prod was sent; its outcome is unknown:")
 	assert.NotContains(t, screen, "No migration started")
+	p.presentation = true
+	screen = viewstest.Screen(p.View())
+	assert.Contains(t, screen, bigText("UNKNOWN")[0])
+	assert.Contains(t, screen, "start of billing-rs → payments-prod sent - outcome unknown: a migration may be running · P leaves")
+	p.presentation = false
 	e.Press("left")
 
 	// M: the dialog says a second migration may result; the name is typed.
