@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"strconv"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -31,6 +32,10 @@ const (
 const dropWarning = "Every collection on the destination cluster %s that also exists on the source is dropped " +
 	"before the migration copies data. Anything written there since it was created is lost."
 
+// dropNow says what the toggle itself does: it sets an option of the next
+// start.
+const dropNow = "Nothing is dropped now: this sets an option of the next start (%s). When that migration starts: "
+
 // action answers an action the gate allowed: a first press asks (a form or
 // a confirmation); the confirmed one sends.
 func (p *Pane) action(msg views.ActionMsg) tea.Cmd {
@@ -55,7 +60,12 @@ func (p *Pane) action(msg views.ActionMsg) tea.Cmd {
 		if !msg.Confirmed {
 			return p.askStart()
 		}
-		return p.start()
+		return p.start(false)
+	case actStartAnother:
+		if !msg.Confirmed {
+			return p.askStartAnother()
+		}
+		return p.startAnother(msg)
 	case actCutover:
 		if !msg.Confirmed {
 			return p.askCutover()
@@ -256,6 +266,9 @@ func (p *Pane) submitOptions(v components.FormValues) tea.Cmd {
 // toggleDrop turns dropDestinationData on after a warning (default No), or
 // off at once.
 func (p *Pane) toggleDrop(msg views.ActionMsg) tea.Cmd {
+	if why := p.dropBlocked(); why != "" {
+		return p.refuse("drop destination data: " + why)
+	}
 	if p.draft.drop {
 		p.draft.drop = false
 		return p.say("drop destination data: off", false)
@@ -268,7 +281,7 @@ func (p *Pane) toggleDrop(msg views.ActionMsg) tea.Cmd {
 		return p.refuse("drop destination data: pick a destination cluster first (step 3)")
 	}
 	return send(views.ConfirmMsg{Pane: ID, Title: "Drop destination data?",
-		Body:   fmt.Sprintf(dropWarning, p.destName()),
+		Body:   fmt.Sprintf(dropNow, p.keyName(actStart)) + fmt.Sprintf(dropWarning, p.destName()),
 		Action: views.ActionMsg{Name: actDrop, Target: targetDropOn}})
 }
 
@@ -282,31 +295,14 @@ func (p *Pane) destName() string {
 // askStart confirms the migration (default No); with drop on, the
 // destination's name must be typed.
 func (p *Pane) askStart() tea.Cmd {
-	if p.job != nil && !p.job.done() {
-		return p.refuse("start: migration " + p.job.label() + " is still running")
-	}
-	if why := p.draft.missing(); why != "" {
+	if why := p.startBlocked(false); why != "" {
 		return p.refuse("start: " + why)
 	}
-	if !p.draft.optionsSet {
-		return p.refuse("start: set the migration host and options first: v opens them and checks the request")
-	}
-	if _, err := p.draft.request(p.Ctx.GroupID); err != nil {
+	body, err := p.startBody()
+	if err != nil {
 		return p.refuse("start: " + err.Error())
 	}
 	d := p.draft
-	body := fmt.Sprintf("Live migration of %s (%s) into %s, through %s.\n",
-		components.Sanitize(d.source.dep.Name), components.Sanitize(d.source.project.Name), p.destName(), components.Sanitize(d.host))
-	switch {
-	case p.validation == nil:
-		body += "\nThe request has not been checked (v)."
-	case p.validation.v.Status == apiclient.ValidationSuccess:
-		body += "\nThe check passed."
-	case p.validation.v.Status == apiclient.ValidationFailed:
-		body += "\nThe check FAILED: " + components.Sanitize(p.validation.v.ErrorMessage)
-	default:
-		body += "\nThe check is still running."
-	}
 	msg := views.ConfirmMsg{Pane: ID, Title: "Start the live migration?", Body: body,
 		Action: views.ActionMsg{Name: actStart}}
 	if d.drop {
@@ -316,14 +312,84 @@ func (p *Pane) askStart() tea.Cmd {
 	return send(msg)
 }
 
-type started struct {
-	m   *apiclient.LiveMigration
-	job *jobState
+// startBody describes the start the draft makes, with the state of its
+// check; the error says what the draft still lacks.
+func (p *Pane) startBody() (string, error) {
+	if why := p.draft.missing(); why != "" {
+		return "", errors.New(why)
+	}
+	if !p.draft.optionsSet {
+		return "", errors.New("set the migration host and options first: " + p.keyName(actValidate) + " opens them and checks the request")
+	}
+	if _, err := p.draft.request(p.Ctx.GroupID); err != nil {
+		return "", err
+	}
+	d := p.draft
+	body := fmt.Sprintf("Live migration of %s (%s) into %s, through %s.\n",
+		components.Sanitize(d.source.dep.Name), components.Sanitize(d.source.project.Name), p.destName(), components.Sanitize(d.host))
+	switch {
+	case p.validation == nil:
+		body += "\nThe request has not been checked (" + p.keyName(actValidate) + ")."
+	case p.validation.v.Status == apiclient.ValidationSuccess:
+		body += "\nThe check passed."
+	case p.validation.v.Status == apiclient.ValidationFailed:
+		body += "\nThe check FAILED: " + components.Sanitize(p.validation.v.ErrorMessage)
+	default:
+		body += "\nThe check is still running."
+	}
+	return body, nil
 }
 
-func (p *Pane) start() tea.Cmd {
-	if p.job != nil && !p.job.done() {
-		return p.refuse("start: migration " + p.job.label() + " is still running")
+// askStartAnother is the deliberate start after a start into the same
+// destination whose outcome is unknown: the dialog says a second migration
+// may result, and the destination's name must be typed.
+func (p *Pane) askStartAnother() tea.Cmd {
+	if why := p.startBlocked(true); why != "" {
+		return p.refuse("start another: " + why)
+	}
+	body, err := p.startBody()
+	if err != nil {
+		return p.refuse("start another: " + err.Error())
+	}
+	l, dest := p.lostHere(), p.destName()
+	warn := fmt.Sprintf("The start of %s at %s was %s (%s): that migration may be running into %s. "+
+		"It cannot be checked: the API has no list of live migrations, and its id was in the lost answer.\n"+
+		"Starting again may make a SECOND migration into %s.\n\n",
+		components.Sanitize(l.label()), l.at.UTC().Format("15:04:05 UTC"), outcomeUnknown, l.how, dest, dest)
+	body = warn + body
+	if p.draft.drop {
+		body += "\n\nWARNING: " + fmt.Sprintf(dropWarning, dest)
+	}
+	body += "\nType the destination cluster's name to start another."
+	return send(views.ConfirmMsg{Pane: ID, Title: "Start another live migration into " + dest + "?", Body: body,
+		TypeToConfirm: p.draft.dest.Name, Action: views.ActionMsg{Name: actStartAnother, Target: strconv.Itoa(l.n)}})
+}
+
+// startAnother sends the start confirmed in askStartAnother, if what it
+// asked about still holds.
+func (p *Pane) startAnother(msg views.ActionMsg) tea.Cmd {
+	if why := p.startBlocked(true); why != "" {
+		return p.refuse("start another: " + why)
+	}
+	if l := p.lostHere(); strconv.Itoa(l.n) != msg.Target || msg.Input != p.draft.dest.Name {
+		return p.refuse("start another: the confirmation was for another start; " + p.keyName(actStartAnother) + " asks again")
+	}
+	return p.start(true)
+}
+
+// started is a start's answer. A lost one is not an error (the task line
+// says the start was sent; nothing says it failed): unknown holds it.
+type started struct {
+	m       *apiclient.LiveMigration
+	job     *jobState
+	unknown *apiclient.OutcomeUnknownError
+}
+
+// start sends the migration the draft makes: another is the deliberate
+// start after one whose outcome is unknown.
+func (p *Pane) start(another bool) tea.Cmd {
+	if why := p.startBlocked(another); why != "" {
+		return p.refuse("start: " + why)
 	}
 	req, err := p.draft.request(p.Ctx.GroupID)
 	if err != nil {
@@ -332,8 +398,12 @@ func (p *Pane) start() tea.Cmd {
 	d := p.draft
 	job := &jobState{groupID: p.Ctx.GroupID, source: d.source.dep.Name, sourceProject: d.source.project.Name, dest: d.dest.Name}
 	c, group := p.Ctx.Client, p.Ctx.GroupID
-	return views.Write(&p.Base, keyStart, 0, "starting migration "+job.label(), func(ctx context.Context) (started, error) {
+	p.starting = job.label()
+	return views.Write(&p.Base, keyStart, 0, "sending the start of "+job.label(), func(ctx context.Context) (started, error) {
 		m, err := c.Migration().Create(ctx, group, req)
+		if ou, ok := apiclient.AsOutcomeUnknown(err); ok {
+			return started{job: job, unknown: ou}, nil
+		}
 		return started{m: m, job: job}, err
 	})
 }
@@ -341,6 +411,9 @@ func (p *Pane) start() tea.Cmd {
 // cutoverBlocked says why the cut-over is not possible now, or "".
 func (p *Pane) cutoverBlocked() string {
 	switch {
+	case p.job == nil && p.lostFor(p.Ctx.GroupID, "") != nil:
+		l := p.lostFor(p.Ctx.GroupID, "")
+		return "the start into " + components.Sanitize(l.dest) + " was " + outcomeUnknown + ": without its id it cannot be followed or cut over here"
 	case p.job == nil:
 		return "no migration started in this session"
 	case p.job.cutoverAt != nil && !p.job.done():

@@ -339,3 +339,20 @@ func formatElapsed(d time.Duration) string {
 	}
 	return fmt.Sprintf("%ds", s)
 }
+
+// lostStart is a start whose request left but whose answer was lost or
+// unreadable: the server may have made the migration. The API has no list
+// of live migrations (only a read by id, and the id was in the lost
+// answer), so it cannot be checked. It is never sent again on its own: m
+// stays off for its destination and only a deliberate start (M, the
+// destination's name typed) sends another.
+type lostStart struct {
+	n       int // 1, 2, … in the order they were lost
+	groupID string
+	source  string // deployment name
+	dest    string // cluster name
+	at      time.Time
+	how     string // what came back: "HTTP 201, unreadable answer", "answer lost"
+}
+
+func (l lostStart) label() string { return l.source + " → " + l.dest }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
 	"github.com/dbadmin-tui/dbadmin-tui/keymap"
+	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
 )
 
@@ -21,6 +22,7 @@ const (
 	actLinkToken    = "migration.linkToken"
 	actValidate     = "migration.validate"
 	actStart        = "migration.start"
+	actStartAnother = "migration.startAnother"
 	actCutover      = "migration.cutover"
 	actPresentation = "migration.presentation"
 	actDrop         = "migration.dropDestination"
@@ -67,6 +69,8 @@ type Pane struct {
 	draft      draft
 	validation *validationState
 	job        *jobState
+	starting   string      // the start being sent ("billing-rs → payments-prod"), until its answer
+	lost       []lostStart // starts whose answer was lost, oldest first
 
 	presentation bool
 	notice       string // the last outcome, under the step
@@ -109,8 +113,11 @@ func (p *Pane) load(task string) tea.Cmd {
 }
 
 // Actions are the keymap's migration actions. Cut-over is disabled, with
-// the reason, until the migration is readyForCutover; the drop toggle only
-// matters to a start, so it goes wherever start goes.
+// the reason, until the migration is readyForCutover. Start is disabled
+// while a start is sent or a migration runs, and for a destination whose
+// last start's outcome is unknown; start another is only for that case.
+// The drop toggle only matters to a start, so it goes wherever the
+// keymap's start goes, and is off while a migration runs.
 func (p *Pane) Actions() []keymap.Action {
 	if p.Ctx.Keys == nil {
 		return nil
@@ -125,9 +132,15 @@ func (p *Pane) Actions() []keymap.Action {
 		switch a.Name {
 		case actCutover:
 			why = p.cutoverBlocked()
+		case actStart:
+			why = p.startBlocked(false)
+		case actStartAnother:
+			why = p.startBlocked(true)
 		case actDrop:
 			if !start.Enabled() {
 				why = start.DisabledReason
+			} else {
+				why = p.dropBlocked()
 			}
 		}
 		if why != "" {
@@ -135,6 +148,73 @@ func (p *Pane) Actions() []keymap.Action {
 		}
 	}
 	return acts
+}
+
+// startBlocked says why no start may be sent now ("" when one may; the
+// draft is judged when the key is pressed): a start being sent, a
+// migration running, or, for m (another false), a start into the picked
+// destination whose outcome is unknown. Start another (another true) is
+// only for that last case.
+func (p *Pane) startBlocked(another bool) string {
+	switch {
+	case p.starting != "":
+		return "the start of " + components.Sanitize(p.starting) + " is being sent"
+	case p.job != nil && !p.job.done():
+		return "migration " + components.Sanitize(p.job.label()) + " is still running"
+	}
+	l := p.lostHere()
+	switch {
+	case l == nil && another:
+		return "after a start of unknown outcome"
+	case l != nil && !another:
+		return "a start into " + components.Sanitize(l.dest) + " was " + outcomeUnknown + " and cannot be checked; " +
+			p.keyName(actStartAnother) + " starts another (type its name)"
+	}
+	return ""
+}
+
+// outcomeUnknown is how the panes say a write left and its answer did not
+// come back.
+const outcomeUnknown = "sent - outcome unknown"
+
+// dropBlocked says why the drop toggle is off now: it sets an option of
+// the next start, and no start may be made while one is sent or runs.
+func (p *Pane) dropBlocked() string {
+	switch {
+	case p.starting != "":
+		return "the start of " + components.Sanitize(p.starting) + " is being sent"
+	case p.job != nil && !p.job.done():
+		return "migration " + components.Sanitize(p.job.label()) + " is still running; the setting is for the next start"
+	}
+	return ""
+}
+
+// lostHere is the last start into the picked destination (in this
+// project) whose outcome is unknown, or nil.
+func (p *Pane) lostHere() *lostStart {
+	if p.draft.dest == nil {
+		return nil
+	}
+	return p.lostFor(p.Ctx.GroupID, p.draft.dest.Name)
+}
+
+// lostFor is the last start into dest of project groupID whose outcome is
+// unknown; dest "" takes any destination of the project.
+func (p *Pane) lostFor(groupID, dest string) *lostStart {
+	for i := len(p.lost) - 1; i >= 0; i-- {
+		if l := &p.lost[i]; l.groupID == groupID && (dest == "" || l.dest == dest) {
+			return l
+		}
+	}
+	return nil
+}
+
+// keyName is the key an action is bound to, as help shows it, or its name.
+func (p *Pane) keyName(name string) string {
+	if a, ok := p.keyAction(name); ok && len(a.Keys()) > 0 {
+		return a.Help().Key
+	}
+	return name
 }
 
 // dropHint says how to turn the drop toggle on, with its key as bound.

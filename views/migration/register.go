@@ -31,6 +31,9 @@ func defaultActions() []keymap.Action {
 		a("migration.validate", "v", "validate", "v").Calls("validateMigration"),
 		// Starting may drop the destination's collections.
 		a("migration.start", "m", "start migration", "m").Calls("createPushMigration").AsDangerous(),
+		// After a start whose answer was lost: a deliberate second start,
+		// with the destination's name typed.
+		a("migration.startAnother", "M", "start another migration", "M").Calls("createPushMigration").AsDangerous(),
 		a("migration.cutover", "C", "cut over", "C").Calls("cutoverMigration").AsDangerous(),
 		a("migration.presentation", "P", "presentation", "P"),
 		// Dropping the destination's collections happens when the

@@ -161,19 +161,43 @@ func (p *Pane) tokenResult(msg views.Result[tokenResult]) tea.Cmd {
 func (p *Pane) validationToast() tea.Cmd {
 	v := p.validation.v
 	if v.Status == apiclient.ValidationSuccess {
-		return p.say("check passed: "+p.validation.label+" can start (m)", false)
+		if l := p.lostHere(); l != nil {
+			return p.say("check passed: "+p.validation.label+"; an earlier start into "+components.Sanitize(l.dest)+" was "+
+				outcomeUnknown+", so only "+p.keyName(actStartAnother)+" starts another", false)
+		}
+		return p.say("check passed: "+p.validation.label+" can start ("+p.keyName(actStart)+")", false)
 	}
 	return p.say("check failed: "+components.Sanitize(v.ErrorMessage), true)
 }
 
+// startResult: a start the service refused may be made again; one whose
+// answer was lost may have made a migration, which cannot be looked up
+// (no list, and the id was in the answer): it is recorded, said, and never
+// sent again on its own.
 func (p *Pane) startResult(msg views.Result[started]) tea.Cmd {
+	p.starting = ""
 	s := msg.Value
-	if msg.Err != nil || s.m == nil {
-		err := msg.Err
-		if err == nil {
-			err = fmt.Errorf("the service answered without a migration")
+	if s.job == nil {
+		return p.say("start failed: "+views.ErrText(msg.Err), true)
+	}
+	if ou := s.unknown; ou != nil || (msg.Err == nil && s.m == nil) {
+		l := lostStart{n: len(p.lost) + 1, groupID: s.job.groupID, source: s.job.source, dest: s.job.dest,
+			at: p.Ctx.Now(), how: "the answer held no migration"}
+		if ou != nil {
+			l.how = "answer lost"
+			if ou.Status != 0 {
+				l.how = fmt.Sprintf("HTTP %d, unreadable answer", ou.Status)
+			}
+			if !ou.Sent.IsZero() {
+				l.at = ou.Sent
+			}
 		}
-		return p.say("start failed: "+views.ErrText(err), true)
+		p.lost = append(p.lost, l)
+		return p.say("start of "+components.Sanitize(l.label())+" "+outcomeUnknown+": a migration into "+
+			components.Sanitize(l.dest)+" may be running; it cannot be checked (the API lists no migrations)", true)
+	}
+	if msg.Err != nil {
+		return p.say("start failed: "+views.ErrText(msg.Err), true)
 	}
 	j := s.job
 	j.id = s.m.ID
@@ -182,7 +206,9 @@ func (p *Pane) startResult(msg views.Result[started]) tea.Cmd {
 	p.job = j
 	p.step = stepProgress
 	p.notice = ""
-	return tea.Batch(views.Toast("migration "+j.label()+" started", false), p.Arm())
+	// A refusal read while it was being sent ("no migration started") is
+	// no longer true.
+	return tea.Batch(views.ErrorsResolved(), views.Toast("migration "+j.label()+" started", false), p.Arm())
 }
 
 func (p *Pane) jobResult(msg views.Result[*apiclient.LiveMigration]) tea.Cmd {
@@ -209,7 +235,8 @@ func (p *Pane) jobResult(msg views.Result[*apiclient.LiveMigration]) tea.Cmd {
 			cmds = append(cmds, p.say("migration "+p.job.label()+" "+strings.ToLower(string(m.Status)), true))
 		}
 	case !wasReady && m.ReadyForCutover:
-		cmds = append(cmds, p.say("migration "+p.job.label()+" is ready for cut-over (C)", false))
+		// "cut over: waits for readyForCutover" is no longer true.
+		cmds = append(cmds, views.ErrorsResolved(), p.say("migration "+p.job.label()+" is ready for cut-over (C)", false))
 	}
 	return tea.Batch(append(cmds, p.Arm())...)
 }

@@ -108,7 +108,7 @@ func (p *Pane) hints() string {
 // descriptions.
 var shortHints = map[string]string{
 	actLinkToken: "token", actValidate: "check", actStart: "start", actCutover: "cut over",
-	actPresentation: "present", actDrop: "drop dest.",
+	actPresentation: "present", actDrop: "drop dest.", actStartAnother: "start another",
 }
 
 func (p *Pane) stepBody(w int) []string {
@@ -343,22 +343,57 @@ func (p *Pane) optionsView(w int) []string {
 	case v.v.Status == apiclient.ValidationPending:
 		lines = append(lines, p.kv(w, "Check", st.StateRunning.Render("PENDING")+" since "+v.at.UTC().Format("15:04:05")+" · id "+s(v.v.ID)))
 	case v.v.Status == apiclient.ValidationSuccess:
-		lines = append(lines, p.kv(w, "Check", st.StateOK.Render("SUCCESS")+": credentials, disk space and versions confirmed; m starts the migration"))
+		text := ": credentials, disk space and versions confirmed"
+		if p.startBlocked(false) == "" {
+			text += "; " + p.keyName(actStart) + " starts the migration"
+		}
+		lines = append(lines, p.kv(w, "Check", st.StateOK.Render("SUCCESS")+text))
 	default:
 		lines = append(lines, p.kv(w, "Check", st.StateFailed.Render(s(string(v.v.Status)))))
 		for _, l := range wrapText(s(v.v.ErrorMessage), w-17) {
 			lines = append(lines, components.Truncate(strings.Repeat(" ", 16)+st.ErrorText.Render(l), w))
 		}
 	}
+	// Under the check, above the note: the note goes first on a short
+	// screen.
+	if l := p.lostHere(); l != nil {
+		lines = append(lines, p.lostLines(w, l)...)
+	}
 	lines = append(lines, components.Truncate(" "+st.Muted.Render("On MongoDB 6.0 or later, time-series collections of the source are skipped."), w))
+	return lines
+}
+
+// lostLines say what is known of a start whose answer was lost: that it
+// was sent, that a migration may be running, why that cannot be checked
+// and what starting again takes.
+func (p *Pane) lostLines(w int, l *lostStart) []string {
+	st := p.Ctx.Theme.Styles
+	s := components.Sanitize
+	text := outcomeUnknown + " at " + l.at.UTC().Format("15:04:05 UTC") + " (" + l.how + "). A migration " + s(l.label()) +
+		" may be running into " + s(l.dest) + "; it cannot be checked: the API has no list of live migrations and the lost " +
+		"answer held its id. " + p.keyName(actStart) + " is off for " + s(l.dest) + "; " + p.keyName(actStartAnother) +
+		" starts another after you type its name: a second migration may result."
+	var lines []string
+	for i, t := range wrapText(text, w-17) {
+		if i == 0 {
+			lines = append(lines, p.kv(w, "Start", st.SeverityWarning.Render(t)))
+			continue
+		}
+		lines = append(lines, components.Truncate(strings.Repeat(" ", 16)+st.SeverityWarning.Render(t), w))
+	}
 	return lines
 }
 
 func (p *Pane) progressView(w int) []string {
 	st := p.Ctx.Theme.Styles
 	j := p.job
+	lost := p.lostFor(p.Ctx.GroupID, "")
+	if j == nil && lost != nil {
+		return append([]string{components.Truncate(" The start of "+components.Sanitize(lost.label())+" was sent; its outcome is unknown:", w), ""},
+			p.lostLines(w, lost)...)
+	}
 	if j == nil {
-		return []string{components.Truncate(" "+st.Muted.Render("No migration started in this session: set it up in steps 1-4, then m starts it."), w)}
+		return []string{components.Truncate(" "+st.Muted.Render("No migration started in this session: set it up in steps 1-4, then "+p.keyName(actStart)+" starts it."), w)}
 	}
 	s := components.Sanitize
 	now := p.Ctx.Now()
@@ -389,6 +424,10 @@ func (p *Pane) progressView(w int) []string {
 	}
 	if j.pollErr != nil {
 		lines = append(lines, p.kv(w, "Last poll", st.ErrorText.Render(views.ErrText(j.pollErr))))
+	}
+	if lost != nil {
+		lines = append(lines, p.kv(w, "Lost start", st.SeverityWarning.Render(outcomeUnknown)+": "+s(lost.label())+" at "+
+			lost.at.UTC().Format("15:04:05")+"; that migration may be running too (it cannot be checked)"))
 	}
 	lines = append(lines, "", components.Truncate(" "+st.FieldLabel.Render("Lag over time")+st.Muted.Render(fmt.Sprintf(" (%d samples, one per poll)", len(j.lags))), w))
 	lines = append(lines, p.sparkline(w)...)
@@ -451,14 +490,25 @@ func (p *Pane) sparkline(w int) []string {
 
 func bigLagShort(sec int64) string { return formatLag(sec) }
 
-// presentationView shows status, lag and readiness in large type.
+// presentationView shows status, lag and readiness in large type. When the
+// large type does not fit the height, the blank lines between the values
+// go first, then the large type (plain text); the caption (what, and how
+// to leave) is always the last line.
 func (p *Pane) presentationView(w, h int) string {
 	st := p.Ctx.Theme.Styles
+	if hl := p.Health(); hl.Stale() && len(hl.Parts) == 0 && h > 1 {
+		h-- // the root's stale line covers the last row
+	}
 	var status, lag, ready, caption string
-	if p.job == nil {
+	lost := p.lostFor(p.Ctx.GroupID, "")
+	switch {
+	case p.job == nil && lost != nil:
+		status, lag, ready = "UNKNOWN", "—", ""
+		caption = "start of " + components.Sanitize(lost.label()) + " " + outcomeUnknown + ": a migration may be running"
+	case p.job == nil:
 		status, lag, ready = "IDLE", "—", ""
-		caption = "no migration started in this session · P leaves presentation mode"
-	} else {
+		caption = "no migration started in this session"
+	default:
 		j := p.job
 		status = string(j.status())
 		if j.cutoverAt != nil && !j.done() {
@@ -476,43 +526,71 @@ func (p *Pane) presentationView(w, h int) string {
 		default:
 			ready = "SYNCING"
 		}
-		caption = components.Sanitize(j.label()) + " · " + j.phase() + " · elapsed " + formatElapsed(j.elapsed(p.Ctx.Now())) + " · P leaves"
+		caption = components.Sanitize(j.label()) + " · " + j.phase() + " · elapsed " + formatElapsed(j.elapsed(p.Ctx.Now()))
 	}
-	var lines []string
-	block := func(label, text string, style lipgloss.Style) {
-		lines = append(lines, "", " "+st.Muted.Render(label))
-		if bigWidth(text)+2 > w {
-			lines = append(lines, " "+style.Render(text))
-			return
-		}
-		for _, r := range bigText(text) {
-			lines = append(lines, "  "+style.Render(r))
-		}
-	}
+	leave := " · " + p.keyName(actPresentation) + " leaves"
+	caption = " " + st.Muted.Render(components.Truncate(caption, max(w-1-ansi.StringWidth(leave), 1))+leave)
+
 	statusStyle := st.StateRunning
 	switch status {
 	case "COMPLETE":
 		statusStyle = st.StateOK
-	case "FAILED", "EXPIRED":
+	case "FAILED", "EXPIRED", "UNKNOWN":
 		statusStyle = st.StateFailed
 	}
-	block("STATUS", status, statusStyle)
-	block("LAG", lag, lipgloss.NewStyle())
+	blocks := []bigBlock{{"STATUS", status, statusStyle}, {"LAG", lag, lipgloss.NewStyle()}}
 	if ready != "" {
 		readyStyle := st.StateRunning
 		if ready == "READY" {
 			readyStyle = st.StateOK
 		}
-		block("READY FOR CUT-OVER", ready, readyStyle)
+		blocks = append(blocks, bigBlock{"READY FOR CUT-OVER", ready, readyStyle})
 	}
-	lines = append(lines, "", " "+st.Muted.Render(caption))
+	var lines []string
+	for _, fit := range []struct{ big, gaps bool }{{true, true}, {true, false}, {false, true}, {false, false}} {
+		lines = p.presentationLines(blocks, w, fit.big, fit.gaps)
+		if len(lines) < h {
+			break
+		}
+	}
+	// Smaller than the plainest form: the caption still shows.
+	lines = lines[:min(len(lines), max(h-1, 0))]
+	lines = append(lines, caption)
 	for i := range lines {
 		lines[i] = components.Truncate(lines[i], w)
 	}
-	if len(lines) > h {
-		lines = lines[:h]
-	}
 	return strings.Join(lines, "\n")
+}
+
+// bigBlock is one value of presentation mode.
+type bigBlock struct {
+	label, text string
+	style       lipgloss.Style
+}
+
+// presentationLines draws the blocks without the caption: in large type
+// when big (a value too wide for w is plain), with a blank line before
+// each block and before the caption when gaps.
+func (p *Pane) presentationLines(blocks []bigBlock, w int, big, gaps bool) []string {
+	st := p.Ctx.Theme.Styles
+	var lines []string
+	for _, b := range blocks {
+		if gaps {
+			lines = append(lines, "")
+		}
+		lines = append(lines, " "+st.Muted.Render(b.label))
+		if !big || bigWidth(b.text)+2 > w {
+			lines = append(lines, "  "+b.style.Render(b.text))
+			continue
+		}
+		for _, r := range bigText(b.text) {
+			lines = append(lines, "  "+b.style.Render(r))
+		}
+	}
+	if gaps {
+		lines = append(lines, "")
+	}
+	return lines
 }
 
 func yesNo(b bool) string {
