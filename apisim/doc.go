@@ -197,5 +197,7 @@
 // minute per scope, and RateLimits sets single sets (--rate-limit
 // alertsRead_group=100/min).
 // StateFile is loaded at start (a corrupt file is refused and left alone),
-// saved shortly after each change and on Close, atomically and 0600.
+// saved shortly after each change and on Close, atomically and 0600, with
+// the clock's reading: the server's own clock resumes from it at the next
+// start (a Clock passed in Options is left alone).
 package apisim
