@@ -178,8 +178,9 @@
 //	GET  /api/{service}/sim/notifications         the notification log (?alertId=, ?groupId=)
 //	GET  /api/{service}/sim/requests              {"requests":[{time,method,path,identity,status,durationMs}]}
 //	PUT  /api/{service}/sim/faults                {"faultRate","malformedRate","malformedWrites","failWrites"}: rates at
-//	                                              run time; the next malformedWrites write answers truncated,
-//	                                              the next failWrites writes refused (503) before applying
+//	                                              run time; the next malformedWrites write answers lost (a
+//	                                              body truncated; a 202/204 dropped with the connection: status 0
+//	                                              in /requests), the next failWrites writes refused (503) before applying
 //
 // # Faults and persistence
 //
