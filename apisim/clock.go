@@ -44,30 +44,53 @@ func (c *ManualClock) Set(t time.Time) {
 
 // scaledClock runs speed times faster than the wall clock from the moment it
 // was made, so a demo can watch a two-minute restore finish in twelve seconds.
-// The control API can also jump it forward.
+// The control API can also jump it forward. A world loaded from a state file
+// resumes it where it was saved (resume), so time-driven states (a
+// migration's sync, a restore) go on from where they were instead of
+// starting over at the wall clock's reading.
 type scaledClock struct {
 	mu     sync.Mutex
-	origin time.Time // wall time when the clock started
+	wall   func() time.Time // the host's clock: time.Now outside tests
+	origin time.Time        // wall time when the clock started or resumed
+	start  time.Time        // the clock's reading at origin
 	speed  float64
 	offset time.Duration // added by Advance
 }
 
-func newScaledClock(speed float64) *scaledClock {
+func newScaledClock(speed float64) *scaledClock { return newScaledClockOn(time.Now, speed) }
+
+// newScaledClockOn is a scaled clock over the wall clock wall; it reads
+// wall's time at first.
+func newScaledClockOn(wall func() time.Time, speed float64) *scaledClock {
 	if speed <= 0 {
 		speed = 1
 	}
-	return &scaledClock{origin: time.Now(), speed: speed}
+	now := wall()
+	return &scaledClock{wall: wall, origin: now, start: now, speed: speed}
 }
 
 func (c *scaledClock) Now() time.Time {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	elapsed := time.Since(c.origin)
-	return c.origin.Add(time.Duration(float64(elapsed)*c.speed) + c.offset).UTC()
+	elapsed := c.wall().Sub(c.origin)
+	return c.start.Add(time.Duration(float64(elapsed)*c.speed) + c.offset).UTC()
 }
 
 func (c *scaledClock) Advance(d time.Duration) {
 	c.mu.Lock()
 	c.offset += d
+	c.mu.Unlock()
+}
+
+// resumer is a clock a loaded state can set: the server's own scaled clock,
+// never a Clock the caller passed in Options.
+type resumer interface{ resume(t time.Time) }
+
+// resume makes the clock read t now and run on from there at its speed:
+// the world goes on from the moment it was saved, whatever the wall clock
+// says (the simulator was not running in between).
+func (c *scaledClock) resume(t time.Time) {
+	c.mu.Lock()
+	c.origin, c.start, c.offset = c.wall(), t.UTC(), 0
 	c.mu.Unlock()
 }

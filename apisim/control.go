@@ -38,6 +38,7 @@ func (s *Server) controlRoutes(mux *http.ServeMux) {
 			return 0, nil, errBadRequest("CLOCK_NOT_ADJUSTABLE", "This server's clock cannot be advanced.")
 		}
 		adv.Advance(d)
+		s.touch() // the state file keeps the clock (persist.go)
 		return http.StatusOK, map[string]any{"now": fmtTime(s.clock.Now())}, nil
 	}))
 	s.incidentRoutes(mux, root) // incidents_control.go

@@ -178,8 +178,9 @@
 //	GET  /api/{service}/sim/notifications         the notification log (?alertId=, ?groupId=)
 //	GET  /api/{service}/sim/requests              {"requests":[{time,method,path,identity,status,durationMs}]}
 //	PUT  /api/{service}/sim/faults                {"faultRate","malformedRate","malformedWrites","failWrites"}: rates at
-//	                                              run time; the next malformedWrites write answers truncated,
-//	                                              the next failWrites writes refused (503) before applying
+//	                                              run time; the next malformedWrites write answers lost (a
+//	                                              body truncated; a 202/204 dropped with the connection: status 0
+//	                                              in /requests), the next failWrites writes refused (503) before applying
 //
 // # Faults and persistence
 //
@@ -197,5 +198,7 @@
 // minute per scope, and RateLimits sets single sets (--rate-limit
 // alertsRead_group=100/min).
 // StateFile is loaded at start (a corrupt file is refused and left alone),
-// saved shortly after each change and on Close, atomically and 0600.
+// saved shortly after each change and on Close, atomically and 0600, with
+// the clock's reading: the server's own clock resumes from it at the next
+// start (a Clock passed in Options is left alone).
 package apisim

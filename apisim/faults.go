@@ -18,7 +18,8 @@ type faultInjector struct {
 	rng       *rand.Rand
 	faultRate float64
 	malformed float64
-	// malformedWrites truncates the next N successful write answers
+	// malformedWrites loses the next N successful write answers: a body is
+	// truncated, a bodiless answer dropped with the connection
 	// (faults_control.go).
 	malformedWrites int
 	// failWrites refuses the next N writes with an injected 503 before
@@ -43,11 +44,16 @@ func (f *faultInjector) rollLocked(p float64) bool {
 	return f.rng.Float64() < p
 }
 
+// isWrite tells a write from a read.
+func isWrite(method string) bool {
+	return method != http.MethodGet && method != http.MethodHead && method != http.MethodOptions
+}
+
 // fault returns an injected 500 or 503, or nil; a write is refused while
 // failWrites lasts.
 func (f *faultInjector) fault(method string) *apiError {
 	f.mu.Lock()
-	if method != http.MethodGet && f.failWrites > 0 {
+	if isWrite(method) && f.failWrites > 0 {
 		f.failWrites--
 		f.mu.Unlock()
 		return newError(http.StatusServiceUnavailable, "SERVICE_UNAVAILABLE", "Injected fault: service unavailable (nothing was applied).")
@@ -64,21 +70,61 @@ func (f *faultInjector) fault(method string) *apiError {
 	return newError(http.StatusInternalServerError, "UNEXPECTED_ERROR", "Injected fault: unexpected error.")
 }
 
-// malform truncates a body mid-way, as a dropped connection would.
-func (f *faultInjector) malform(method string, b []byte) []byte {
-	if len(b) < 2 {
-		return b
+// loseWrite uses up one of malformedWrites on a successful write's answer,
+// whatever its body: it reports whether this answer is to be lost.
+func (f *faultInjector) loseWrite(method string) bool {
+	if !isWrite(method) {
+		return false
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if method != http.MethodGet && f.malformedWrites > 0 {
+	if f.malformedWrites > 0 {
 		f.malformedWrites--
+		return true
+	}
+	return false
+}
+
+// malform truncates a body mid-way, as a dropped connection would: a lost
+// write's answer (malformedWrites) always, others at the malformed rate. A
+// lost answer too short to cut is dropped (dropAnswer) instead.
+func (f *faultInjector) malform(w http.ResponseWriter, method string, b []byte) []byte {
+	if f.loseWrite(method) {
+		if len(b) < 2 {
+			dropAnswer(w)
+			return nil
+		}
 		return b[:len(b)/2]
 	}
-	if !f.rollLocked(f.malformed) {
+	if len(b) < 2 || !f.roll(f.malformed) {
 		return b
 	}
 	return b[:len(b)/2]
+}
+
+// loseBodiless is malformedWrites for a write answered without a body (a
+// cut-over's 202, a DELETE's 204), which cannot be truncated: the write has
+// been applied, and the connection is dropped before the status line, so
+// the client gets no answer at all and the outcome is unknown to it. It
+// reports whether the answer was dropped; the caller then writes nothing.
+func (f *faultInjector) loseBodiless(w http.ResponseWriter, method string) bool {
+	if !f.loseWrite(method) {
+		return false
+	}
+	dropAnswer(w)
+	return true
+}
+
+// dropAnswer closes the connection without a byte of answer. Where the
+// connection cannot be taken over (HTTP/2, a test's recorder) the handler
+// is aborted instead, which net/http turns into a dropped connection or a
+// reset stream; logged records the request either way.
+func dropAnswer(w http.ResponseWriter) {
+	conn, _, err := http.NewResponseController(w).Hijack()
+	if err != nil {
+		panic(http.ErrAbortHandler)
+	}
+	_ = conn.Close()
 }
 
 // RequestRecord is one line of the request log the control API serves.
@@ -143,18 +189,19 @@ func (s *Server) logged(next http.Handler) http.Handler {
 		// Date is the world's clock, not the host's: clients track skew by it.
 		w.Header().Set("Date", s.clock.Now().UTC().Format(http.TimeFormat))
 		defer func() {
-			if p := recover(); p != nil {
-				if p == http.ErrAbortHandler {
-					panic(p)
-				}
-				if sw.Status == 0 {
-					writeError(sw, newError(http.StatusInternalServerError, "UNEXPECTED_ERROR", "Unexpected error."), false)
-				}
+			p := recover()
+			if p != nil && p != http.ErrAbortHandler && sw.Status == 0 {
+				writeError(sw, newError(http.StatusInternalServerError, "UNEXPECTED_ERROR", "Unexpected error."), false)
 			}
+			// An answer dropped on purpose (dropAnswer) is logged with
+			// status 0: the request arrived, no answer left.
 			s.reqlog.add(RequestRecord{
 				Time: s.clock.Now(), Method: r.Method, Path: r.URL.Path, Identity: entry.identity,
 				Status: sw.Status, DurationMS: float64(time.Since(start).Microseconds()) / 1000,
 			})
+			if p == http.ErrAbortHandler {
+				panic(p)
+			}
 		}()
 		next.ServeHTTP(sw, r)
 	})

@@ -6,9 +6,11 @@ import (
 
 // PUT /api/{service}/sim/faults sets the fault rates while the server runs
 // (what -fault-rate and -malformed-rate set at start), and malformedWrites:
-// the next N successful write answers (POST, PATCH, PUT, DELETE with a
-// body) are truncated whatever the rates, so a test can lose one answer
-// on purpose; failWrites: the next N writes are refused with a 503 before
+// the next N successful write answers (POST, PATCH, PUT, DELETE) are lost
+// whatever the rates, so a test can lose one answer on purpose: the write
+// is applied, then a body is truncated and an answer without one (a
+// cut-over's 202, a DELETE's 204) is dropped with the connection before
+// its status line (faults.go); failWrites: the next N writes are refused with a 503 before
 // anything is applied, so a test can fail one row of a bulk action. Fields
 // left out are unchanged; it answers the new settings.
 func (s *Server) faultRoutes(mux *http.ServeMux, root string) {

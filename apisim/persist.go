@@ -18,56 +18,66 @@ import (
 // change the world made by itself (an incident, a job finishing), and on
 // Close. A file that does not parse or fails the schema check (checkWorld)
 // is refused with the reason and never overwritten; so is a file larger
-// than the cap.
+// than the cap. It also holds the world's clock reading at the save: the
+// server's own clock resumes from it (clock.go), so a restart never moves
+// the world back in time. A file without one (written before the clock was
+// saved) starts at the clock's own reading.
 
 const stateFormat = 1
 
 type stateFile struct {
-	Format int    `json:"format"`
-	World  *World `json:"world"`
+	Format int        `json:"format"`
+	Clock  *time.Time `json:"clock,omitempty"` // the world's time at the save
+	World  *World     `json:"world"`
 }
 
-func loadState(path string, maxBytes int64) (*World, error) {
+// loadState reads the world and the clock reading it was saved at (zero
+// when the file has none); no file is a nil world and no error.
+func loadState(path string, maxBytes int64) (*World, time.Time, error) {
 	if maxBytes <= 0 {
 		maxBytes = DefaultStateMaxBytes
 	}
 	fi, err := os.Stat(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+		return nil, time.Time{}, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read state file: %w", err)
+		return nil, time.Time{}, fmt.Errorf("read state file: %w", err)
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("state file %s is not a regular file; it was left untouched", path)
+		return nil, time.Time{}, fmt.Errorf("state file %s is not a regular file; it was left untouched", path)
 	}
 	if fi.Size() > maxBytes {
-		return nil, fmt.Errorf("state file %s is %d MiB, over the %d MiB cap; it was left untouched: raise the cap with --state-max-mb if you mean it", path, fi.Size()>>20, maxBytes>>20)
+		return nil, time.Time{}, fmt.Errorf("state file %s is %d MiB, over the %d MiB cap; it was left untouched: raise the cap with --state-max-mb if you mean it", path, fi.Size()>>20, maxBytes>>20)
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("read state file: %w", err)
+		return nil, time.Time{}, fmt.Errorf("read state file: %w", err)
 	}
 	b, err := io.ReadAll(io.LimitReader(f, maxBytes+1))
 	f.Close()
 	if err != nil {
-		return nil, fmt.Errorf("read state file: %w", err)
+		return nil, time.Time{}, fmt.Errorf("read state file: %w", err)
 	}
 	if int64(len(b)) > maxBytes {
-		return nil, fmt.Errorf("state file %s grew over the %d MiB cap while being read; it was left untouched", path, maxBytes>>20)
+		return nil, time.Time{}, fmt.Errorf("state file %s grew over the %d MiB cap while being read; it was left untouched", path, maxBytes>>20)
 	}
 	var st stateFile
 	if err := json.Unmarshal(b, &st); err != nil {
-		return nil, fmt.Errorf("state file %s is corrupt (%v); it was left untouched: move it away or pass another --state", path, err)
+		return nil, time.Time{}, fmt.Errorf("state file %s is corrupt (%v); it was left untouched: move it away or pass another --state", path, err)
 	}
 	if st.Format != stateFormat || st.World == nil {
-		return nil, fmt.Errorf("state file %s is not a dbadmin-sim state (format %d); it was left untouched: move it away or pass another --state", path, st.Format)
+		return nil, time.Time{}, fmt.Errorf("state file %s is not a dbadmin-sim state (format %d); it was left untouched: move it away or pass another --state", path, st.Format)
 	}
 	if err := checkWorld(st.World); err != nil {
-		return nil, fmt.Errorf("state file %s is inconsistent: %v; it was left untouched: move it away or pass another --state", path, err)
+		return nil, time.Time{}, fmt.Errorf("state file %s is inconsistent: %v; it was left untouched: move it away or pass another --state", path, err)
 	}
 	st.World.normalize()
-	return st.World, nil
+	var saved time.Time
+	if st.Clock != nil {
+		saved = st.Clock.UTC()
+	}
+	return st.World, saved, nil
 }
 
 // snapshotState marshals the world under the lock.
@@ -77,9 +87,12 @@ func (s *Server) snapshotState() ([]byte, uint64, error) {
 	return s.snapshotLocked()
 }
 
-// snapshotLocked marshals the world and numbers the snapshot; s.mu is held.
+// snapshotLocked marshals the world with the clock's reading and numbers
+// the snapshot; s.mu is held, so the reading is no earlier than any time
+// the world holds.
 func (s *Server) snapshotLocked() ([]byte, uint64, error) {
-	b, err := json.Marshal(stateFile{Format: stateFormat, World: s.world})
+	now := s.clock.Now().UTC()
+	b, err := json.Marshal(stateFile{Format: stateFormat, Clock: &now, World: s.world})
 	return b, s.persist.nextGen(), err
 }
 

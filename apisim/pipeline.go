@@ -354,6 +354,9 @@ func (s *Server) encode(w http.ResponseWriter, r *http.Request, c *call, val any
 	}
 	if val == nil && (status == http.StatusNoContent || status == http.StatusAccepted) {
 		w.Header().Del("Content-Type")
+		if s.faults.loseBodiless(w, r.Method) {
+			return
+		}
 		w.WriteHeader(status)
 		return
 	}
@@ -391,7 +394,10 @@ func (s *Server) encode(w http.ResponseWriter, r *http.Request, c *call, val any
 		writeError(w, newError(http.StatusInternalServerError, "UNEXPECTED_ERROR", "Could not encode the response."), pretty)
 		return
 	}
-	out := s.faults.malform(r.Method, buf.Bytes())
+	out := s.faults.malform(w, r.Method, buf.Bytes())
+	if out == nil {
+		return // the answer was dropped
+	}
 	w.Header().Set("Content-Length", strconv.Itoa(len(out)))
 	w.WriteHeader(status)
 	_, _ = w.Write(out)

@@ -13,6 +13,10 @@ type StatusRecorder struct {
 	Status int
 }
 
+// Unwrap lets http.ResponseController reach the ResponseWriter beneath
+// (to take over a connection whose answer a fault drops, faults.go).
+func (w *StatusRecorder) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
 func (w *StatusRecorder) WriteHeader(code int) {
 	if w.Status == 0 {
 		w.Status = code

@@ -115,9 +115,14 @@ func New(opts Options) (*Server, error) {
 	s.reqlog = newRequestLog(500)
 
 	if opts.StateFile != "" {
-		s.world, err = loadState(opts.StateFile, opts.StateMaxBytes)
+		var saved time.Time
+		s.world, saved, err = loadState(opts.StateFile, opts.StateMaxBytes)
 		if err != nil {
 			return nil, err
+		}
+		// The world goes on from the time it was saved at (clock.go).
+		if r, ok := s.clock.(resumer); ok && !saved.IsZero() {
+			r.resume(saved)
 		}
 	}
 	seeded := s.world == nil
