@@ -83,7 +83,7 @@ func TestFooterTaskLineSpinsThenSaysDoneOrFailed(t *testing.T) {
 	assert.Nil(t, next, "a tick for another spinner is not ours")
 
 	d.Send(views.TaskDoneMsg{ID: "ack#1"})
-	assert.Equal(t, " ✓ acknowledging 2 alerts", footerLine(d))
+	assert.Equal(t, " ✓ acknowledging 2 alerts: done", footerLine(d))
 
 	d.Send(views.TaskStartMsg{ID: "snap#2", Text: "taking snapshot"})
 	_, clear := m.Update(views.TaskDoneMsg{ID: "snap#2", Err: errors.New("403 USER_UNAUTHORIZED")})
@@ -97,7 +97,7 @@ func TestFooterTaskLineSpinsThenSaysDoneOrFailed(t *testing.T) {
 	d.Send(views.TaskStartMsg{ID: list.TaskID(), Text: list.Task})
 	assert.Equal(t, " * loading alerts… (+1)", spinning(footerLine(d)))
 	d.Send(list)
-	assert.Equal(t, " ✓ loading alerts", footerLine(d), "the result ended the task and replaced the failure")
+	assert.Equal(t, " ✓ loading alerts: done", footerLine(d), "the result ended the task and replaced the failure")
 }
 
 func TestFooterFollowsTheTheme(t *testing.T) {

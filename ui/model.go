@@ -192,7 +192,6 @@ func New(o Options) (*Model, error) {
 	m.theme = themes.Resolve(o.Theme, o.NoColor, true)
 	m.tasks = components.NewTaskLine(m.theme)
 	m.tasks.SetHoldFailures(true) // a failure stays readable until the next task ends
-	m.tasks.SetBareDone(true)     // "✓ loading alerts"
 	m.toasts = components.NewToasts(m.theme)
 	m.gate.SetReadOnly(o.ReadOnly)
 	if o.ReadOnly {

@@ -50,7 +50,6 @@ type TaskLine struct {
 	// holdFailures keeps a failed task on the line until a later task
 	// finishes, instead of clearing it after TaskClearDelay.
 	holdFailures bool
-	bareDone     bool // success reads "✓ label", without ": done"
 }
 
 // NewTaskLine returns an idle task line.
@@ -73,11 +72,6 @@ func (t *TaskLine) SetTheme(th themes.Theme) {
 // TaskClearDelay: a status bar keeps the last failure readable while
 // nothing else happens. Successes still clear after the delay.
 func (t *TaskLine) SetHoldFailures(on bool) { t.holdFailures = on }
-
-// SetBareDone makes a success without a text of its own read "✓ label"
-// (the check mark says done) instead of "✓ label: done", for labels that
-// already read as an outcome on a status bar ("loading alerts").
-func (t *TaskLine) SetBareDone(on bool) { t.bareDone = on }
 
 // Running reports how many tasks are running.
 func (t TaskLine) Running() int {
@@ -191,10 +185,7 @@ func (t TaskLine) View() string {
 		s = t.spin.View() + " " + tk.label + "…"
 	case TaskDone:
 		text := tk.reason
-		switch {
-		case text == "" && t.bareDone:
-			text = tk.label
-		case text == "":
+		if text == "" {
 			text = tk.label + ": done"
 		}
 		s = t.theme.StateOK.Render("✓ " + text)

@@ -65,17 +65,3 @@ func TestTaskLineSetThemeRestylesTheSpinner(t *testing.T) {
 	tl.Finish("a", nil, "")
 	eq(t, light.StateOK.Render("✓ loading: done"), tl.View(), "outcomes use the new theme too")
 }
-
-func TestTaskLineBareDone(t *testing.T) {
-	tl := NewTaskLine(dark())
-	tl.SetBareDone(true)
-	tl.Start("a", "loading alerts")
-	tl.Finish("a", nil, "")
-	eq(t, "✓ loading alerts", plain(tl.View()))
-	tl.Start("b", "acknowledging")
-	tl.Finish("b", nil, "3 alerts acknowledged")
-	eq(t, "✓ 3 alerts acknowledged (+1)", plain(tl.View()), "a text of its own still wins")
-	tl.Start("c", "deleting")
-	tl.Finish("c", errors.New("404"), "")
-	mustContain(t, plain(tl.View()), "✗ deleting failed: 404")
-}
