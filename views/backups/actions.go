@@ -173,6 +173,19 @@ func (p *Pane) refusal(k keys, name string) string {
 	if p.view != viewSnapshots {
 		snapOK = false
 	}
+	// finished is why an action on a finished snapshot of a dedicated
+	// cluster cannot act on the row under the cursor.
+	finished := func() string {
+		switch {
+		case dedicated != "":
+			return dedicated
+		case !snapOK:
+			return "select a snapshot first"
+		case !s.Done:
+			return "snapshot " + short(s.ID) + " is still " + s.Status
+		}
+		return ""
+	}
 	switch name {
 	case k.Snapshot.Name:
 		if dedicated != "" {
@@ -193,14 +206,7 @@ func (p *Pane) refusal(k keys, name string) string {
 			return "shared-tier clusters cannot be restored through the API"
 		}
 	case k.Expiration.Name:
-		switch {
-		case dedicated != "":
-			return dedicated
-		case !snapOK:
-			return "select a snapshot first"
-		case !s.Done:
-			return "snapshot " + short(s.ID) + " is still " + s.Status
-		}
+		return finished()
 	case k.Delete.Name:
 		if p.view == viewBuckets {
 			if p.buckets.SelectedID() == "" {
@@ -208,13 +214,8 @@ func (p *Pane) refusal(k keys, name string) string {
 			}
 			return ""
 		}
-		switch {
-		case dedicated != "":
-			return dedicated
-		case !snapOK:
-			return "select a snapshot first"
-		case !s.Done:
-			return "snapshot " + short(s.ID) + " is still " + s.Status
+		if why := finished(); why != "" {
+			return why
 		}
 		return p.keptBy(s)
 	case k.Export.Name:
