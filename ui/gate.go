@@ -48,7 +48,10 @@ func (m *Model) deliverAction(i int, a keymap.Action, msg views.ActionMsg) tea.C
 	if ok, why := m.check(a); !ok {
 		return m.toast(deniedText(a, why), true)
 	}
-	if disabled := a.DisabledReason; disabled != "" && !a.Enabled() {
+	// A pane that judges its dialogs' answers itself (on the item the
+	// dialog named) is not refused by what it disables for the row now.
+	_, judges := m.panes[i].(views.AnswerJudge)
+	if disabled := a.DisabledReason; disabled != "" && !a.Enabled() && !(judges && msg.Confirmed) {
 		// The pane's state refused it: the error is the pane's, and goes
 		// when the pane says its cause is gone.
 		return m.toasts.PushFrom(string(m.panes[i].ID()), components.ToastError, deniedText(a, disabled))

@@ -120,3 +120,32 @@ func TestConfirmedActionIsGatedAgainAtDelivery(t *testing.T) {
 	assert.Empty(t, panes[alerts.ID].actionsGot())
 	assert.Zero(t, api.mutations.Load())
 }
+
+// judgePane is a recording pane that judges its dialogs' answers itself.
+type judgePane struct{ *recPane }
+
+func (judgePane) JudgesAnswers() {}
+
+// A pane disables what the row under the cursor refuses; when a dialog's
+// answer comes, the row may be another (a refresh moved it). A pane that
+// judges answers on the item the dialog named gets the answer; a new key
+// press is still refused, and so is the answer for a pane that does not.
+func TestAnsweredDialogGoesToAPaneThatJudgesIt(t *testing.T) {
+	d, panes, _ := readyModel(t, nil)
+	m := d.m
+	i := m.paneIndex(alerts.ID)
+	a, ok := m.paneAction(i, "", "alerts.ack")
+	require.True(t, ok)
+	a = a.Disabled("the row under the cursor is resolved")
+	got := func() int { return len(panes[alerts.ID].actionsGot()) }
+
+	collect(m.deliverAction(i, a, views.ActionMsg{Name: a.Name, Confirmed: true}))
+	assert.Equal(t, 0, got(), "a pane that does not judge answers: refused")
+
+	m.panes[i] = judgePane{panes[alerts.ID]}
+	collect(m.deliverAction(i, a, views.ActionMsg{Name: a.Name}))
+	assert.Equal(t, 0, got(), "a key press is refused by the row")
+	collect(m.deliverAction(i, a, views.ActionMsg{Name: a.Name, Confirmed: true, Target: "alert-1"}))
+	require.Equal(t, 1, got(), "the answer goes to the pane, which checks its target")
+	assert.Equal(t, "alert-1", panes[alerts.ID].actionsGot()[0].Target)
+}

@@ -18,6 +18,16 @@ type ActionGrouper interface {
 	ActionGroup() string
 }
 
+// AnswerJudge is a pane whose Actions() disable what the row under the
+// cursor refuses (so the footer and help never offer a key that only says
+// no), and which judges an answered dialog itself, on the item the dialog
+// named (ActionMsg.Target): when a dialog's answer comes, the root checks
+// only its gate, not what the pane disables for the row on screen now,
+// which may be another row after a refresh.
+type AnswerJudge interface {
+	JudgesAnswers()
+}
+
 // ErrorsResolvedMsg tells the root that the cause of the errors it shows
 // is gone (a cluster was picked after "pick a cluster first"): it clears
 // that pane's errors rather than let them outlive their cause.

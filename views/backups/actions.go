@@ -70,13 +70,14 @@ func (p *Pane) Actions() []keymap.Action {
 		out = append(out, k.PrevView)
 		out = append(out, k.ViewKeys[:]...)
 	}
-	// What the view on screen refuses is greyed with the reason, as the
-	// key would answer it; so is deleting a snapshot the compliance policy
-	// still keeps.
+	// What the view, the row under the cursor, the data or the compliance
+	// policy refuses is greyed with the reason, as the key would answer
+	// it, so the footer and help offer only keys that act. An answered
+	// dialog is judged on the item it named (JudgesAnswers), not on these.
 	for i, a := range out {
 		why := p.refusedHere(k, a.Name)
-		if why == "" && a.Name == k.Delete.Name {
-			why = p.keptHere()
+		if why == "" && hintWord(k, a) != "" {
+			why = p.refusal(k, a.Name)
 		}
 		if why != "" {
 			out[i] = a.Disabled(why)
@@ -84,6 +85,10 @@ func (p *Pane) Actions() []keymap.Action {
 	}
 	return out
 }
+
+// JudgesAnswers: an answered dialog acts on the item it named (its
+// Target); action checks it there, not on the row under the cursor.
+func (p *Pane) JudgesAnswers() {}
 
 // refusedHere is why the action named cannot run in the view on screen, or
 // "" when it can (as far as the view decides; the row may still refuse).

@@ -189,3 +189,22 @@ func TestDeleteStoppedAtTheYesWhenThePolicyNowKeepsIt(t *testing.T) {
 	assert.Empty(t, w.WritesSince(mark))
 	assert.Contains(t, h.LastToast().Text, "kept until 2025-06-23 15:00 UTC by the backup compliance policy (daily snapshots at least 30 days); nothing was sent")
 }
+
+// The footer and help read Actions(): what the row under the cursor
+// refuses is greyed there with the reason the key gives, not only left off
+// the pane's own hint line; it comes back when its cause goes.
+func TestActionsGreyWhatTheRowRefuses(t *testing.T) {
+	w := newWorld(t)
+	h := newHarness(t, w, "payments-rs", 120, 16)
+	s, _ := h.P.selectedSnap() // the top row: an hourly snapshot still running
+	require.Equal(t, "inProgress", s.Status)
+	r := h.action("backups.restore")
+	assert.False(t, r.Enabled())
+	assert.Equal(t, "snapshot "+short(s.ID)+" is inProgress; only completed snapshots can be restored", r.DisabledReason)
+	assert.False(t, h.action("backups.export").Enabled())
+
+	w.Clock.Advance(2 * time.Minute) // it completes
+	require.True(t, h.tick())
+	assert.True(t, h.action("backups.restore").Enabled(), "offered again once it can act")
+	assert.True(t, h.action("backups.cycleViews").Enabled(), "view keys are never greyed by the row")
+}
