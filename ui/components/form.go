@@ -643,18 +643,21 @@ func (f Form) layout(blocks []fieldBlock, inner int) formLayout {
 	}
 	rows := max(f.height-frame-head-1-len(f.footer(inner, formMaxErrLines)), 1)
 	heights := make([]int, n)
+	notes := make([]bool, n)
 	for i, b := range blocks {
 		heights[i] = len(b.lines)
+		notes[i] = f.fields[i].Kind == FieldNote
 	}
-	top, bottom := window(heights, f.focus, f.top, rows)
+	top, bottom := window(heights, notes, f.focus, f.top, rows)
 	return formLayout{scroll: true, rows: rows, top: top, bottom: bottom}
 }
 
 // window picks the blocks shown in rows lines (one blank line between
 // blocks): from top, moved as little as needed to show the focused block
 // whole, to as many as fit after it. A focused block taller than rows is
-// shown alone.
-func window(heights []int, focus, top, rows int) (int, int) {
+// shown alone. Notes just above the top come into view when they fit with
+// the focused block: they are never focused, so no key could reach them.
+func window(heights []int, notes []bool, focus, top, rows int) (int, int) {
 	n := len(heights)
 	fits := func(a, b int) bool {
 		s := b - a
@@ -667,6 +670,9 @@ func window(heights []int, focus, top, rows int) (int, int) {
 	top = clampInt(top, 0, focus)
 	for top < focus && !fits(top, focus) {
 		top++
+	}
+	for top > 0 && notes[top-1] && fits(top-1, focus) {
+		top--
 	}
 	bottom := top
 	for bottom+1 < n && fits(top, bottom+1) {

@@ -227,3 +227,28 @@ func TestFormChoicesWrapBetweenChoices(t *testing.T) {
 		eq(t, len(choices), seen, "width ", w, ": choices shown")
 	}
 }
+
+// A note above the fields (the board's "1 marked row is not an alert, left
+// out") is never focused: when the form scrolls, going back to the first
+// field brings it into view, or no key could ever show it.
+func TestNoteAboveTheFieldsComesIntoViewWithTheFirstField(t *testing.T) {
+	f := NewForm("ack", "Acknowledge", []Field{
+		{Key: "left", Label: "1 marked row is not an alert, left out:", Kind: FieldNote, Value: "snapshot failed on checkout-main"},
+		{Key: "targets", Label: "Acts on", Kind: FieldNote, Value: "a\nb\nc"},
+		{Key: "until", Label: "Until", Kind: FieldChoice, Choices: []string{"1h", "4h", "forever"}},
+		{Key: "date", Label: "Date", Hint: "YYYY-MM-DD HH:MM"},
+		{Key: "comment", Label: "Comment", Focus: true},
+	}, nil, dark(), nil)
+	f.SetSize(80, 16)
+	view := plain(f.View())
+	if strings.Contains(view, "left out") {
+		t.Fatalf("the form fits at this height; the test needs it to scroll:\n%s", view)
+	}
+	mustContain(t, view, "↑")
+	for range 2 {
+		f, _ = f.Update(key("shift+tab"))
+	}
+	view = plain(f.View())
+	mustContain(t, view, "▸ Until")
+	mustContain(t, view, "left out")
+}
