@@ -177,11 +177,13 @@ func (m *Model) renderHeader() string {
 		right = append(right, headerPart{forms: partsForms(h.Parts, m.opts.Wall()), style: style})
 	} else if h.Stale() {
 		// "✗ stale since 22:14:03 · 503 SERVICE_UNAVAILABLE", then the
-		// status alone, then "✗ stale".
+		// status alone, then without the time (at 80 columns the kind of
+		// failure still shows: "✗ stale · connection refused"), then
+		// "✗ stale".
 		full := "✗ " + clean(h.Summary())
-		status := views.ErrorStatus(h.Err)
-		short := "✗ stale since " + h.StaleSince.Format("15:04:05") + " · " + clean(status)
-		right = append(right, headerPart{forms: []string{full, short, "✗ stale"}, style: st.ErrorText.Render})
+		status := clean(views.ErrorStatus(h.Err))
+		short := "✗ stale since " + h.StaleSince.Format("15:04:05") + " · " + status
+		right = append(right, headerPart{forms: []string{full, short, "✗ stale · " + status, "✗ stale"}, style: st.ErrorText.Render})
 	} else {
 		fresh := m.freshness()
 		right = append(right, headerPart{forms: []string{fresh, freshShort(fresh)}})

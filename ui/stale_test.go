@@ -1,11 +1,21 @@
 package ui
 
 import (
+	"fmt"
+	"net"
+	"net/url"
+	"os"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/dbadmin-tui/dbadmin-tui/views"
+	"github.com/dbadmin-tui/dbadmin-tui/views/alerts"
 )
 
 // An outage: the pane's loads fail, and the header and the pane say what is
@@ -76,4 +86,18 @@ func TestHeaderSaysLiveOnlyWhileThePanePolls(t *testing.T) {
 	d.Press("2")
 	d.Settle()
 	assert.Contains(t, header(), "● live")
+}
+
+// At 80 columns the header still names the kind of failure: the stale
+// part gives up its time before the failure, not both at once.
+func TestStaleHeaderNamesTheFailureAt80Columns(t *testing.T) {
+	d, panes, _ := readyModel(t, nil)
+	refused := fmt.Errorf("list alerts: %w", &url.Error{Op: "Get", URL: "http://127.0.0.1:1/x",
+		Err: &net.OpError{Op: "dial", Net: "tcp", Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}})
+	panes[alerts.ID].health = views.Health{StaleSince: time.Date(2026, 11, 24, 4, 37, 0, 0, time.Local), Err: refused}
+	header := func() string { return strings.SplitN(d.Screen(), "\n", 2)[0] }
+	d.Send(tea.WindowSizeMsg{Width: 200, Height: 30})
+	assert.Contains(t, header(), "✗ stale since 04:37:00 · connection refused")
+	d.Send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	assert.Contains(t, header(), "✗ stale · connection refused")
 }
