@@ -274,13 +274,30 @@ func (t Toasts) Lines(width, n int) []string {
 	text := strings.TrimSpace(icon + t.text(it))
 	lines := strings.Split(ansi.Wrap(text, width, " "), "\n")
 	if len(lines) > n {
-		lines[n-1] = Truncate(strings.Join(lines[n-1:], " "), width)
+		lines[n-1] = Truncate(restAfter(text, lines[:n-1], lines[n-1:]), width)
 		lines = lines[:n]
 	}
 	for i, l := range lines {
 		lines[i] = st.Render(strings.TrimRight(l, " "))
 	}
 	return lines
+}
+
+// restAfter is text past its first wrapped lines, as written: the wrap may
+// have broken a long word (a host name) across lines, and joining the
+// wrapped lines again would put a space inside it. When the lines are not
+// text's own (never, for plain text), the wrapped lines are joined.
+func restAfter(text string, first, rest []string) string {
+	r := text
+	for _, l := range first {
+		r = strings.TrimLeft(r, " ")
+		l = strings.TrimRight(l, " ")
+		if !strings.HasPrefix(r, l) {
+			return strings.Join(rest, " ")
+		}
+		r = r[len(l):]
+	}
+	return strings.TrimLeft(r, " ")
 }
 
 // text is a toast's words with its repeat count and, for errors, the

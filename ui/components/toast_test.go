@@ -44,3 +44,18 @@ func oneLine(t *testing.T, ts Toasts, w int) string {
 	}
 	return plain(lines[0])
 }
+
+// A toast too long for its lines is cut at the end, as written: a host name
+// the wrap broke across lines is not given a space inside it.
+func TestToastLinesCutKeepsAWordWhole(t *testing.T) {
+	ts := NewToasts(dark())
+	ts.Info("acknowledged until 05:00: OUTSIDE_METRIC_THRESHOLD on payments-prod/payments-prod-shard-00-00.00001.mongodb.example.net:27017 and two more alerts of that project")
+	lines := ts.Lines(40, 2)
+	if len(lines) != 2 {
+		t.Fatalf("want two lines, got %q", lines)
+	}
+	got := plain(lines[0]) + "\n" + plain(lines[1])
+	mustNotContain(t, got, "- ")
+	mustNotContain(t, got, "0 0")
+	mustContain(t, plain(lines[1]), "…")
+}
