@@ -139,6 +139,17 @@ func (rs Registry) ByName(s string) (ID, bool) {
 			return r.ID, true
 		}
 	}
+	// The first word of a title, as a narrow tab row shows it ("5 Access"
+	// for Access logs), when it names one pane only.
+	var found []ID
+	for _, r := range rs {
+		if first, _, _ := strings.Cut(strings.ToLower(r.Title), " "); first == s {
+			found = append(found, r.ID)
+		}
+	}
+	if len(found) == 1 {
+		return found[0], true
+	}
 	return "", false
 }
 
