@@ -115,19 +115,28 @@ func TestReopenedFileErrorNamesItsOwnLine(t *testing.T) {
 
 // refused leaves a refusal notice on screen: a definition with an unknown
 // analyzer, saved, then saved unchanged when the editor reopens.
-func refused(t *testing.T, h *harness) {
+// It returns how many "errors resolved" the pane had sent by then.
+func refused(t *testing.T, h *harness) int {
 	t.Helper()
 	h.ed.steps = append(h.ed.steps, save(strings.Replace(newIndexJSON, "lucene.english", "lucene.klingon", 1)))
 	h.ActionKey("n")
 	require.Contains(t, h.Screen(), "definition refused, nothing sent")
 	require.True(t, h.P.CanGoBack())
+	last := h.LastToast()
+	require.True(t, last.Err)
+	require.Contains(t, last.Text, "definition refused, nothing sent")
+	return h.Resolved
 }
 
-func noticeGone(t *testing.T, h *harness, after string) {
+// noticeGone: the notice left the pane, and its error toast the footer
+// with it (views.ErrorsResolved sent since resolvedBefore), not seconds
+// later.
+func noticeGone(t *testing.T, h *harness, after string, resolvedBefore int) {
 	t.Helper()
 	assert.NotContains(t, h.Screen(), "definition refused", "after "+after)
 	assert.Empty(t, h.P.notice, "after "+after)
 	assert.False(t, h.P.CanGoBack(), "after %s esc is the root's again", after)
+	assert.Greater(t, h.Resolved, resolvedBefore, "after %s the refusal's toast goes with the notice", after)
 }
 
 // A refusal shows in the pane (and as a toast) until the next key or
@@ -137,46 +146,48 @@ func TestRefusalNoticeLastsUntilTheNextKeyOrAction(t *testing.T) {
 	w := newWorld(t)
 	h := newHarness(t, w, "payments-rs", 120, 30)
 	draft := editSession{Kind: editCreate, Cluster: "payments-rs"}.key()
+	var before int
 
-	refused(t, h)
+	before = refused(t, h)
 	h.Press("j")
-	noticeGone(t, h, "a cursor key")
+	noticeGone(t, h, "a cursor key", before)
 	assert.Contains(t, h.P.drafts, draft, "the draft outlives the notice")
 
-	refused(t, h)
+	before = refused(t, h)
 	h.ActionKey("enter")
-	noticeGone(t, h, "an action")
+	noticeGone(t, h, "an action", before)
 	h.ActionKey("esc")
 
-	refused(t, h)
+	before = refused(t, h)
 	h.Refresh()
-	noticeGone(t, h, "r")
+	noticeGone(t, h, "r", before)
 
-	refused(t, h)
+	before = refused(t, h)
 	h.Send(filterMsg("orders"))
-	noticeGone(t, h, "typing a filter")
+	noticeGone(t, h, "typing a filter", before)
 	h.Send(filterMsg(""))
 
-	refused(t, h)
+	before = refused(t, h)
 	h.Run(h.P.SetVisible(false))
 	h.Run(h.P.SetVisible(true))
-	noticeGone(t, h, "leaving the pane and coming back")
+	noticeGone(t, h, "leaving the pane and coming back", before)
 
-	refused(t, h)
+	before = refused(t, h)
 	ctx := h.P.Ctx
 	ctx.ClusterName = "payments-legacy"
 	h.Send(views.ContextChangedMsg{Ctx: ctx})
-	noticeGone(t, h, "another cluster")
+	noticeGone(t, h, "another cluster", before)
 
 	// Polls alone keep it: nothing the user did ended its moment.
 	ctx.ClusterName = "payments-rs"
 	h.Send(views.ContextChangedMsg{Ctx: ctx})
-	refused(t, h)
+	before = refused(t, h)
 	require.True(t, h.P.Polling())
 	h.Send(h.P.Base.Tick())
 	assert.Contains(t, h.Screen(), "definition refused, nothing sent")
+	assert.Equal(t, before, h.Resolved, "a poll keeps the toast as it keeps the notice")
 	h.Press("esc")
-	noticeGone(t, h, "esc")
+	noticeGone(t, h, "esc", before)
 	assert.Empty(t, w.Writes())
 }
 
