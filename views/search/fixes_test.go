@@ -219,3 +219,70 @@ func TestUnsettledCreateNoticeStaysWhileItLasts(t *testing.T) {
 	assert.NotContains(t, h.Screen(), views.NotCreated, "settled: the next key ends it")
 	assert.Empty(t, h.P.notice)
 }
+
+// replaceIn is an editor step that edits the file as the user does, header
+// and all: old becomes new.
+func replaceIn(t *testing.T, old, new string) func(string) (string, error) {
+	return func(file string) (string, error) {
+		require.Contains(t, file, old)
+		return strings.Replace(file, old, new, 1), nil
+	}
+}
+
+// A definition refused by a field check (not JSON syntax) reopens with an
+// ERROR line naming the line and column of the field's key in the
+// reopened file, and the field by its full path: in a create's text, in
+// an update's (the definition alone) and in the analyzers'.
+func TestFieldCheckErrorNamesTheFieldsLine(t *testing.T) {
+	for _, tc := range []struct {
+		name, key, old, new, want string
+	}{
+		{"create partitions", "n", `"numPartitions": 1`, `"numPartitions": 3`,
+			"definition.numPartitions: must be 1, 2 or 4, got 3"},
+		{"create search analyzer", "n", `"searchAnalyzer": "lucene.standard"`, `"searchAnalyzer": "lucene.nope"`,
+			`definition.searchAnalyzer: unknown analyzer "lucene.nope"`},
+		{"update partitions", "e", `"numPartitions": 1`, `"numPartitions": 3`,
+			"definition.numPartitions: must be 1, 2 or 4, got 3"},
+		{"analyzers name", "A e", `"name": "sku-analyzer"`, `"name": "lucene.mine"`,
+			`[0].name: "lucene.mine" uses a reserved prefix`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newWorld(t)
+			h := newHarness(t, w, "payments-rs", 200, 30)
+			h.selectIndex("default")
+			h.ed.steps = append(h.ed.steps, replaceIn(t, tc.old, tc.new)) // then saved unchanged
+			for _, k := range strings.Fields(tc.key) {
+				h.ActionKey(k)
+			}
+			require.Len(t, h.ed.seen, 2)
+			assert.Empty(t, w.Writes())
+			_, _, there := at(t, h.ed.seen[1])
+			assert.True(t, strings.HasPrefix(there, tc.new), "the ERROR line names %q, not %q", tc.new, there)
+			m := errorLine.FindStringSubmatch(h.ed.seen[1])
+			assert.True(t, strings.HasPrefix(m[3], tc.want), "%q", m[3])
+			assert.Contains(t, h.Screen(), "definition refused, nothing sent: line "+m[1]+", column "+m[2]+": "+tc.want)
+		})
+	}
+}
+
+// The key is found as encoding/json matches it: the last of duplicate
+// members counts, whatever its case, and nested members under the right
+// parent only.
+func TestLocateFindsTheMemberDecoded(t *testing.T) {
+	src := "{\n \"numPartitions\": 1,\n \"mappings\": {\"numPartitions\": 9},\n \"NumPartitions\": 3\n}"
+	off, ok := locate(src, []pathStep{{name: "numPartitions"}})
+	require.True(t, ok)
+	line, col := lineCol(src, off)
+	assert.Equal(t, [2]int{4, 2}, [2]int{line, col})
+
+	off, ok = locate(src, []pathStep{{name: "mappings"}, {name: "numPartitions"}})
+	require.True(t, ok)
+	line, col = lineCol(src, off)
+	assert.Equal(t, [2]int{3, 15}, [2]int{line, col})
+
+	arr := "[\n {\"name\": \"a\"},\n {\"name\": \"b\", \"tokenizer\": {}}\n]"
+	off, ok = locate(arr, []pathStep{{index: 1}, {name: "tokenizer"}, {name: "type"}})
+	require.True(t, ok)
+	line, col = lineCol(arr, off)
+	assert.Equal(t, [2]int{3, 16}, [2]int{line, col}, "a member left out: at the key of the member that lacks it")
+}
