@@ -3,7 +3,6 @@ package search
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -95,7 +94,7 @@ func (s editSession) headerLines() int {
 }
 
 // problemIn is err as the header of the reopened file states it. A JSON
-// error's line is counted in the file as saved, whose header had
+// error's (or a field check's, see fieldError) line is counted in the file as saved, whose header had
 // savedHeader lines; the reopened file's header names the problem and may
 // be longer or shorter, so the line is moved by the difference and names
 // the same line of the text. The column does not move.
@@ -120,12 +119,12 @@ func validateAnalyzers(prefix string, as []apiclient.Analyzer) error {
 		}
 		switch {
 		case a.Name == "":
-			return fmt.Errorf("%s.name: required", field)
+			return &apiclient.ValidationError{Field: field + ".name", Reason: "required"}
 		case strings.HasPrefix(a.Name, "lucene.") || strings.HasPrefix(a.Name, "builtin.") || strings.HasPrefix(a.Name, "mongodb."):
-			return fmt.Errorf("%s.name: %q uses a reserved prefix (lucene., builtin., mongodb.)", field, a.Name)
+			return &apiclient.ValidationError{Field: field + ".name", Reason: fmt.Sprintf("%q uses a reserved prefix (lucene., builtin., mongodb.)", a.Name)}
 		}
 		if t, _ := a.Tokenizer["type"].(string); t == "" {
-			return fmt.Errorf("%s.tokenizer.type: required", field)
+			return &apiclient.ValidationError{Field: field + ".tokenizer.type", Reason: "required"}
 		}
 	}
 	return nil
@@ -139,8 +138,9 @@ type parsed struct {
 }
 
 // parseEdit validates the user's text for the session: JSON syntax (with
-// line and column), unknown members, required fields and enums. Nothing is
-// sent unless it returns no error.
+// line and column), unknown members, required fields and enums (at the
+// field's line and column, see fieldError). Nothing is sent unless it
+// returns no error.
 func parseEdit(s editSession, body string) (parsed, error) {
 	var p parsed
 	switch s.Kind {
@@ -149,39 +149,30 @@ func parseEdit(s editSession, body string) (parsed, error) {
 			return p, err
 		}
 		if err := p.create.Validate(); err != nil {
-			return p, friendly(err)
+			return p, fieldError(s, body, err)
 		}
 		if err := validateAnalyzers("definition.", p.create.Definition.Analyzers); err != nil {
-			return p, err
+			return p, fieldError(s, body, err)
 		}
 	case editUpdate:
 		if err := views.DecodeJSONStrict(body, &p.def); err != nil {
 			return p, err
 		}
 		if err := p.def.Validate(s.Type); err != nil {
-			return p, friendly(err)
+			return p, fieldError(s, body, err)
 		}
 		if err := validateAnalyzers("definition.", p.def.Analyzers); err != nil {
-			return p, err
+			return p, fieldError(s, body, err)
 		}
 	case editAnalyzers:
 		if err := views.DecodeJSONStrict(body, &p.analyzers); err != nil {
 			return p, err
 		}
 		if err := validateAnalyzers("", p.analyzers); err != nil {
-			return p, err
+			return p, fieldError(s, body, err)
 		}
 	}
 	return p, nil
-}
-
-// friendly adds the list of valid analyzers to an unknown-analyzer message.
-func friendly(err error) error {
-	var ve *apiclient.ValidationError
-	if errors.As(err, &ve) && strings.Contains(ve.Reason, "unknown analyzer") {
-		return fmt.Errorf("%s: %s (use lucene.standard, lucene.english, ... or a name from analyzers)", ve.Field, ve.Reason)
-	}
-	return err
 }
 
 // createTemplate is where `n` starts: a text index with dynamic mappings on

@@ -115,19 +115,28 @@ func TestReopenedFileErrorNamesItsOwnLine(t *testing.T) {
 
 // refused leaves a refusal notice on screen: a definition with an unknown
 // analyzer, saved, then saved unchanged when the editor reopens.
-func refused(t *testing.T, h *harness) {
+// It returns how many "errors resolved" the pane had sent by then.
+func refused(t *testing.T, h *harness) int {
 	t.Helper()
 	h.ed.steps = append(h.ed.steps, save(strings.Replace(newIndexJSON, "lucene.english", "lucene.klingon", 1)))
 	h.ActionKey("n")
 	require.Contains(t, h.Screen(), "definition refused, nothing sent")
 	require.True(t, h.P.CanGoBack())
+	last := h.LastToast()
+	require.True(t, last.Err)
+	require.Contains(t, last.Text, "definition refused, nothing sent")
+	return h.Resolved
 }
 
-func noticeGone(t *testing.T, h *harness, after string) {
+// noticeGone: the notice left the pane, and its error toast the footer
+// with it (views.ErrorsResolved sent since resolvedBefore), not seconds
+// later.
+func noticeGone(t *testing.T, h *harness, after string, resolvedBefore int) {
 	t.Helper()
 	assert.NotContains(t, h.Screen(), "definition refused", "after "+after)
 	assert.Empty(t, h.P.notice, "after "+after)
 	assert.False(t, h.P.CanGoBack(), "after %s esc is the root's again", after)
+	assert.Greater(t, h.Resolved, resolvedBefore, "after %s the refusal's toast goes with the notice", after)
 }
 
 // A refusal shows in the pane (and as a toast) until the next key or
@@ -137,46 +146,48 @@ func TestRefusalNoticeLastsUntilTheNextKeyOrAction(t *testing.T) {
 	w := newWorld(t)
 	h := newHarness(t, w, "payments-rs", 120, 30)
 	draft := editSession{Kind: editCreate, Cluster: "payments-rs"}.key()
+	var before int
 
-	refused(t, h)
+	before = refused(t, h)
 	h.Press("j")
-	noticeGone(t, h, "a cursor key")
+	noticeGone(t, h, "a cursor key", before)
 	assert.Contains(t, h.P.drafts, draft, "the draft outlives the notice")
 
-	refused(t, h)
+	before = refused(t, h)
 	h.ActionKey("enter")
-	noticeGone(t, h, "an action")
+	noticeGone(t, h, "an action", before)
 	h.ActionKey("esc")
 
-	refused(t, h)
+	before = refused(t, h)
 	h.Refresh()
-	noticeGone(t, h, "r")
+	noticeGone(t, h, "r", before)
 
-	refused(t, h)
+	before = refused(t, h)
 	h.Send(filterMsg("orders"))
-	noticeGone(t, h, "typing a filter")
+	noticeGone(t, h, "typing a filter", before)
 	h.Send(filterMsg(""))
 
-	refused(t, h)
+	before = refused(t, h)
 	h.Run(h.P.SetVisible(false))
 	h.Run(h.P.SetVisible(true))
-	noticeGone(t, h, "leaving the pane and coming back")
+	noticeGone(t, h, "leaving the pane and coming back", before)
 
-	refused(t, h)
+	before = refused(t, h)
 	ctx := h.P.Ctx
 	ctx.ClusterName = "payments-legacy"
 	h.Send(views.ContextChangedMsg{Ctx: ctx})
-	noticeGone(t, h, "another cluster")
+	noticeGone(t, h, "another cluster", before)
 
 	// Polls alone keep it: nothing the user did ended its moment.
 	ctx.ClusterName = "payments-rs"
 	h.Send(views.ContextChangedMsg{Ctx: ctx})
-	refused(t, h)
+	before = refused(t, h)
 	require.True(t, h.P.Polling())
 	h.Send(h.P.Base.Tick())
 	assert.Contains(t, h.Screen(), "definition refused, nothing sent")
+	assert.Equal(t, before, h.Resolved, "a poll keeps the toast as it keeps the notice")
 	h.Press("esc")
-	noticeGone(t, h, "esc")
+	noticeGone(t, h, "esc", before)
 	assert.Empty(t, w.Writes())
 }
 
@@ -207,4 +218,71 @@ func TestUnsettledCreateNoticeStaysWhileItLasts(t *testing.T) {
 	h.Press("j")
 	assert.NotContains(t, h.Screen(), views.NotCreated, "settled: the next key ends it")
 	assert.Empty(t, h.P.notice)
+}
+
+// replaceIn is an editor step that edits the file as the user does, header
+// and all: old becomes new.
+func replaceIn(t *testing.T, old, new string) func(string) (string, error) {
+	return func(file string) (string, error) {
+		require.Contains(t, file, old)
+		return strings.Replace(file, old, new, 1), nil
+	}
+}
+
+// A definition refused by a field check (not JSON syntax) reopens with an
+// ERROR line naming the line and column of the field's key in the
+// reopened file, and the field by its full path: in a create's text, in
+// an update's (the definition alone) and in the analyzers'.
+func TestFieldCheckErrorNamesTheFieldsLine(t *testing.T) {
+	for _, tc := range []struct {
+		name, key, old, new, want string
+	}{
+		{"create partitions", "n", `"numPartitions": 1`, `"numPartitions": 3`,
+			"definition.numPartitions: must be 1, 2 or 4, got 3"},
+		{"create search analyzer", "n", `"searchAnalyzer": "lucene.standard"`, `"searchAnalyzer": "lucene.nope"`,
+			`definition.searchAnalyzer: unknown analyzer "lucene.nope"`},
+		{"update partitions", "e", `"numPartitions": 1`, `"numPartitions": 3`,
+			"definition.numPartitions: must be 1, 2 or 4, got 3"},
+		{"analyzers name", "A e", `"name": "sku-analyzer"`, `"name": "lucene.mine"`,
+			`[0].name: "lucene.mine" uses a reserved prefix`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newWorld(t)
+			h := newHarness(t, w, "payments-rs", 200, 30)
+			h.selectIndex("default")
+			h.ed.steps = append(h.ed.steps, replaceIn(t, tc.old, tc.new)) // then saved unchanged
+			for _, k := range strings.Fields(tc.key) {
+				h.ActionKey(k)
+			}
+			require.Len(t, h.ed.seen, 2)
+			assert.Empty(t, w.Writes())
+			_, _, there := at(t, h.ed.seen[1])
+			assert.True(t, strings.HasPrefix(there, tc.new), "the ERROR line names %q, not %q", tc.new, there)
+			m := errorLine.FindStringSubmatch(h.ed.seen[1])
+			assert.True(t, strings.HasPrefix(m[3], tc.want), "%q", m[3])
+			assert.Contains(t, h.Screen(), "definition refused, nothing sent: line "+m[1]+", column "+m[2]+": "+tc.want)
+		})
+	}
+}
+
+// The key is found as encoding/json matches it: the last of duplicate
+// members counts, whatever its case, and nested members under the right
+// parent only.
+func TestLocateFindsTheMemberDecoded(t *testing.T) {
+	src := "{\n \"numPartitions\": 1,\n \"mappings\": {\"numPartitions\": 9},\n \"NumPartitions\": 3\n}"
+	off, ok := locate(src, []pathStep{{name: "numPartitions"}})
+	require.True(t, ok)
+	line, col := lineCol(src, off)
+	assert.Equal(t, [2]int{4, 2}, [2]int{line, col})
+
+	off, ok = locate(src, []pathStep{{name: "mappings"}, {name: "numPartitions"}})
+	require.True(t, ok)
+	line, col = lineCol(src, off)
+	assert.Equal(t, [2]int{3, 15}, [2]int{line, col})
+
+	arr := "[\n {\"name\": \"a\"},\n {\"name\": \"b\", \"tokenizer\": {}}\n]"
+	off, ok = locate(arr, []pathStep{{index: 1}, {name: "tokenizer"}, {name: "type"}})
+	require.True(t, ok)
+	line, col = lineCol(arr, off)
+	assert.Equal(t, [2]int{3, 16}, [2]int{line, col}, "a member left out: at the key of the member that lacks it")
 }

@@ -282,21 +282,21 @@ func (p *Pane) update(msg tea.Msg) (views.Pane, tea.Cmd) {
 	case views.Result[[]apiclient.Analyzer]:
 		p.analyzersDone(msg)
 	case views.RefreshMsg:
-		p.dropNotice()
-		cmds := []tea.Cmd{p.load("refreshing search indexes"), p.Arm()}
+		cmds := []tea.Cmd{p.dropNotice(), p.load("refreshing search indexes"), p.Arm()}
 		if p.mode == modeAnalyzers {
 			cmds = append(cmds, p.loadAnalyzers("loading analyzers"))
 		}
 		return p, tea.Batch(cmds...)
 	case views.FilterMsg:
-		p.dropNotice()
+		resolved := p.dropNotice()
 		p.filter = msg.Text
 		p.rebuild()
+		return p, resolved
 	case views.SelectMsg:
-		p.dropNotice()
+		resolved := p.dropNotice()
 		p.mode, p.want = modeTree, msg.ItemID
 		p.rebuild()
-		return p, nil
+		return p, resolved
 	case views.ContextChangedMsg:
 		old := p.Ctx
 		p.Ctx = msg.Ctx
@@ -307,9 +307,9 @@ func (p *Pane) update(msg tea.Msg) (views.Pane, tea.Cmd) {
 		if msg.Reload(old) {
 			p.clusters, p.loaded, p.listErr, p.mode = nil, false, nil, modeTree
 			p.deleting, p.watching = map[string]bool{}, map[string]bool{}
-			p.clearNotice() // about the scope left behind
+			resolved := p.clearNotice() // about the scope left behind
 			p.rebuild()
-			return p, tea.Batch(p.Reload(func() tea.Cmd { return p.load("loading search indexes") }), p.Arm())
+			return p, tea.Batch(resolved, p.Reload(func() tea.Cmd { return p.load("loading search indexes") }), p.Arm())
 		}
 	case views.ActionMsg:
 		return p, p.action(msg)
@@ -472,8 +472,24 @@ func (p *Pane) searchable(cluster string) (bool, string) {
 	return false, "no cluster selected"
 }
 
+// action: the notice goes first (with its toast), then what the action
+// says, in that order so a new error toast is not cleared with the old.
 func (p *Pane) action(msg views.ActionMsg) tea.Cmd {
-	p.dropNotice()
+	return then(p.dropNotice(), p.act(msg))
+}
+
+// then runs first and next in that order (either may be nil).
+func then(first, next tea.Cmd) tea.Cmd {
+	switch {
+	case first == nil:
+		return next
+	case next == nil:
+		return first
+	}
+	return tea.Sequence(first, next)
+}
+
+func (p *Pane) act(msg views.ActionMsg) tea.Cmd {
 	s := keysOf(p.Ctx.Keys)
 	switch msg.Name {
 	case s.New.Name:
@@ -532,16 +548,15 @@ func (p *Pane) key(msg tea.KeyPressMsg) tea.Cmd {
 	if msg.String() == "esc" {
 		switch p.mode {
 		case modeDetail, modeAnalyzers:
-			p.dropNotice()
+			resolved := p.dropNotice()
 			p.mode = modeTree
 			p.layout()
 			p.refreshDetail()
-			return nil
+			return resolved
 		}
-		p.clearNotice()
-		return nil
+		return p.clearNotice()
 	}
-	p.dropNotice()
+	resolved := p.dropNotice()
 	var cmd tea.Cmd
 	switch p.mode {
 	case modeDetail:
@@ -556,7 +571,7 @@ func (p *Pane) key(msg tea.KeyPressMsg) tea.Cmd {
 			p.refreshDetail()
 		}
 	}
-	return cmd
+	return tea.Batch(resolved, cmd)
 }
 
 // startCreate opens the editor on the draft for this cluster, or on a
@@ -623,8 +638,7 @@ func (p *Pane) editorDone(msg views.EditedMsg) tea.Cmd {
 	}
 	if s.Text == "" {
 		delete(p.drafts, s.key())
-		p.dropNotice()
-		return views.Toast("empty definition: nothing sent", false)
+		return tea.Batch(p.dropNotice(), views.Toast("empty definition: nothing sent", false))
 	}
 	if msg.Unchanged && s.Problem == "" {
 		if _, kept := p.drafts[s.key()]; kept {
@@ -653,8 +667,7 @@ func (p *Pane) editorDone(msg views.EditedMsg) tea.Cmd {
 	}
 	s.Problem, s.Resend = "", false
 	p.drafts[s.key()] = s // until the server accepts it
-	p.dropNotice()
-	return p.send(s, parsed)
+	return then(p.dropNotice(), p.send(s, parsed))
 }
 
 // confirmResend asks before a kept create that was not created is sent
@@ -710,29 +723,34 @@ func (p *Pane) sayWhile(key, text string) {
 
 // dropNotice is the next key or action, or the pane left: the notice's
 // moment is over, unless the create it is about is still unsettled.
-func (p *Pane) dropNotice() {
+// Its Cmd takes the notice's error toast from the footer too.
+func (p *Pane) dropNotice() tea.Cmd {
 	if p.noticeFor != "" && p.creating[p.noticeFor] != 0 {
-		return
+		return nil
 	}
-	p.clearNotice()
+	return p.clearNotice()
 }
 
-// clearNotice takes the notice away whatever it is about.
-func (p *Pane) clearNotice() {
+// clearNotice takes the notice away whatever it is about, and with it
+// (views.ErrorsResolved) the error toast that said the same in the footer:
+// neither outlives the other.
+func (p *Pane) clearNotice() tea.Cmd {
 	if p.notice == "" && p.noticeFor == "" {
-		return
+		return nil
 	}
 	p.notice, p.noticeFor = "", ""
 	p.layout()
+	return views.ErrorsResolved()
 }
 
 // SetVisible: leaving the pane ends its notice, as the root clears the
 // error toasts of a pane left behind.
 func (p *Pane) SetVisible(v bool) tea.Cmd {
+	var resolved tea.Cmd
 	if !v {
-		p.dropNotice()
+		resolved = p.dropNotice()
 	}
-	return p.Base.SetVisible(v)
+	return tea.Batch(resolved, p.Base.SetVisible(v))
 }
 
 func (p *Pane) keyFor(s editSession) string {
@@ -839,7 +857,7 @@ func (p *Pane) lostDone(res sent) tea.Cmd {
 	delete(p.creating, s.key())
 	delete(p.drafts, s.key())
 	p.watching[res.Index.IndexID] = true
-	p.dropNotice()
+	p.dropNotice() // its toast goes with the ErrorsResolved below
 	return tea.Batch(views.ErrorsResolved(), views.Toast(what+" "+views.VerifiedCreated+"; building", false), p.load(""), p.Arm())
 }
 
@@ -868,7 +886,7 @@ func (p *Pane) sendDone(msg views.Result[sent]) tea.Cmd {
 		return tea.Batch(views.Toast(p.notice, true), p.open(withProblem(s, problem)))
 	}
 	delete(p.drafts, s.key())
-	p.dropNotice()
+	p.dropNotice() // its toast goes with the ErrorsResolved below
 	switch {
 	case res.Index != nil:
 		p.watching[res.Index.IndexID] = true

@@ -171,10 +171,10 @@ func TestInvalidAnalyzerRefusedLocallyAndTextKept(t *testing.T) {
 	h.ed.steps = append(h.ed.steps, save(bad)) // the second run saves unchanged
 	h.ActionKey("n")
 	require.Len(t, h.ed.seen, 2, "the editor reopens once with the reason")
-	assert.Contains(t, h.ed.seen[1], `// ERROR: definition.analyzer: unknown analyzer "lucene.klingon"`)
+	assert.Contains(t, h.ed.seen[1], `// ERROR: line 10, column 18: definition.analyzer: unknown analyzer "lucene.klingon"`)
 	assert.Contains(t, h.ed.seen[1], bad, "the user's text is kept")
 	assert.Empty(t, w.Writes(), "nothing was sent")
-	assert.Contains(t, h.Screen(), `definition refused, nothing sent: definition.analyzer: unknown analyzer "lucene.klingon"`)
+	assert.Contains(t, h.Screen(), `definition refused, nothing sent: line 10, column 18: definition.analyzer: unknown analyzer "lucene.klingon"`)
 	assert.Contains(t, h.LastToast().Text, "lucene.klingon")
 
 	// The draft survives: n opens it again, and fixing it sends it.
@@ -193,13 +193,13 @@ func TestInvalidAnalyzerRefusedLocallyAndTextKept(t *testing.T) {
 func TestSyntaxAndRequiredFieldErrors(t *testing.T) {
 	for _, tc := range []struct{ text, want string }{
 		{"{\n  \"name\": \"x\",\n  \"database\": \"shop\"\n  \"collectionName\": \"c\"\n}", "line 8, column 3: JSON syntax error"},
-		{`{"name": "x", "database": "shop", "collectionName": "c", "definition": {"mappings": {}, "numPartitions": 3}}`, "numPartitions: must be 1, 2 or 4"},
-		{`{"name": "x", "collectionName": "c", "definition": {"mappings": {}}}`, "database: required"},
-		{`{"name": "x", "database": "d", "collectionName": "c", "definition": {}}`, "definition.mappings: required"},
+		{`{"name": "x", "database": "shop", "collectionName": "c", "definition": {"mappings": {}, "numPartitions": 3}}`, "line 5, column 89: definition.numPartitions: must be 1, 2 or 4"},
+		{`{"name": "x", "collectionName": "c", "definition": {"mappings": {}}}`, "line 5, column 1: database: required"},                // not there: the document that lacks it
+		{`{"name": "x", "database": "d", "collectionName": "c", "definition": {}}`, "line 5, column 55: definition.mappings: required"}, // at "definition", which lacks it
 		{`{"name": "x", "database": "d", "collectionName": "c", "definition": {"mappings": {}, "colour": 1}}`, `line 5, column 86: unknown member "colour"`},
 		{`{"name": 7}`, "line 5, column 11: name must be a JSON string"},
-		{`{"name": "x", "database": "d", "collectionName": "c", "definition": {"mappings": {}, "analyzers": [{"name": "a"}]}}`, "definition.analyzers[0].tokenizer.type: required"},
-		{`{"name": "v", "database": "d", "collectionName": "c", "type": "vectorSearch", "definition": {"fields": [{"type": "vector", "path": "e", "numDimensions": 3, "similarity": "manhattan"}]}}`, "definition.fields[0].similarity"},
+		{`{"name": "x", "database": "d", "collectionName": "c", "definition": {"mappings": {}, "analyzers": [{"name": "a"}]}}`, "line 5, column 100: definition.analyzers[0].tokenizer.type: required"},
+		{`{"name": "v", "database": "d", "collectionName": "c", "type": "vectorSearch", "definition": {"fields": [{"type": "vector", "path": "e", "numDimensions": 3, "similarity": "manhattan"}]}}`, "line 5, column 157: definition.fields[0].similarity"},
 	} {
 		w := newWorld(t)
 		h := newHarness(t, w, "payments-rs", 120, 30)
@@ -261,7 +261,7 @@ func TestAnalyzersView(t *testing.T) {
 	h.ed.steps = append(h.ed.steps, save(`[{"name": "sku-analyzer"}]`))
 	h.ActionKey("e")
 	require.Len(t, h.ed.seen, 2)
-	assert.Contains(t, h.ed.seen[1], "// ERROR: [0].tokenizer.type: required")
+	assert.Contains(t, h.ed.seen[1], "// ERROR: line 5, column 2: [0].tokenizer.type: required")
 	assert.Empty(t, w.Writes())
 
 	h.ed.steps = append(h.ed.steps, save(`[{"name": "sku-analyzer", "tokenizer": {"type": "keyword"}}, {"name": "words", "tokenizer": {"type": "whitespace"}}]`))
