@@ -361,7 +361,8 @@ func sortedSet(ids []string) []string {
 
 // BatchErr is a batch write's outcome for the task line: nil when none of
 // the n failed, else a short reason: the first failure's status and code
-// ("503 SERVICE_UNAVAILABLE"), with "k of n failed: " before it when n > 1.
+// ("503 SERVICE_UNAVAILABLE"; "answer lost" when the write may have been
+// applied), with "k of n failed: " before it when n > 1.
 func BatchErr(n int, errs []error) error {
 	var failed []error
 	for _, err := range errs {
@@ -374,7 +375,7 @@ func BatchErr(n int, errs []error) error {
 	}
 	reason := views.ErrorCode(failed[0])
 	if _, ok := apiclient.AsOutcomeUnknown(failed[0]); ok {
-		reason = "outcome unknown"
+		reason = "answer lost"
 	}
 	if n > 1 {
 		reason = fmt.Sprintf("%d of %d failed: %s", len(failed), n, reason)
