@@ -27,8 +27,11 @@ const (
 var UntilChoices = []string{Until1h, Until4h, Until24h, UntilCustom, UntilForever}
 
 // CustomLayout is the local date-time form the custom until accepts
-// besides RFC 3339.
-const CustomLayout = "2006-01-02 15:04"
+// besides RFC 3339; CustomForm is how the dialog spells it to the user.
+const (
+	CustomLayout = "2006-01-02 15:04"
+	CustomForm   = "YYYY-MM-DD HH:MM"
+)
 
 // ParseUntil turns the dialog's values into acknowledgedUntil.
 func ParseUntil(choice, custom string, now time.Time) (time.Time, error) {
@@ -51,7 +54,7 @@ func ParseUntil(choice, custom string, now time.Time) (time.Time, error) {
 			t, err = time.ParseInLocation(CustomLayout, custom, now.Location())
 		}
 		if err != nil {
-			return time.Time{}, fmt.Errorf("%q is not a date-time: use %s (local) or RFC 3339", custom, CustomLayout)
+			return time.Time{}, fmt.Errorf("%q is not a date-time: use %s (local) or RFC 3339", custom, CustomForm)
 		}
 		if !t.After(now) {
 			return time.Time{}, errors.New("must be in the future")
@@ -125,7 +128,7 @@ func (d Dialog) Fields() []components.Field {
 		components.Field{Key: "until", Label: "Acknowledge until", Kind: components.FieldChoice, Choices: UntilChoices,
 			Choice: choice, Hint: untilHint},
 		components.Field{Key: "at", Label: "Until (typing here selects until…)", Kind: components.FieldText, CharLimit: 25,
-			Value: d.At, Placeholder: "YYYY-MM-DD HH:MM (local) or RFC 3339",
+			Value: d.At, Placeholder: CustomForm + " (local) or RFC 3339",
 			Selects: &components.Selects{Key: "until", Choice: UntilCustom},
 			Validate: func(v string, all components.FormValues) error {
 				if all["until"] != UntilCustom {
@@ -312,4 +315,70 @@ func (s Shortening) Question(total int, name string, until time.Time, when func(
 	}
 	return fmt.Sprintf("%s are already acknowledged until later: this shortens them by up to %s (to %s). %sNo keeps every acknowledgement as it is and sends nothing.",
 		name, RoundDuration(s.Most), when(until), others)
+}
+
+// Draft is an acknowledgement dialog's choices kept after it did not go
+// through (refused, asked about, failed): offered again only to a dialog
+// on the very same alerts, as the user chose them ("1h" stays "1h").
+type Draft struct {
+	// IDs are the alerts it was for, sorted.
+	IDs                []string
+	Until, At, Comment string
+}
+
+// NewDraft keeps the choices for ids.
+func NewDraft(ids []string, until, at, comment string) Draft {
+	return Draft{IDs: sortedSet(ids), Until: until, At: at, Comment: comment}
+}
+
+// For is the draft when a dialog acts on exactly its alerts (the listed
+// ones, or the listed and hidden ones together), else an empty one: a
+// fresh dialog.
+func (d Draft) For(listed, hidden []string) Draft {
+	if len(d.IDs) == 0 {
+		return Draft{}
+	}
+	if slices.Equal(d.IDs, sortedSet(listed)) || slices.Equal(d.IDs, sortedSet(append(slices.Clone(listed), hidden...))) {
+		return d
+	}
+	return Draft{}
+}
+
+// Only narrows the draft to ids (the ones that failed); empty when none.
+func (d Draft) Only(ids []string) Draft {
+	if len(ids) == 0 {
+		return Draft{}
+	}
+	d.IDs = sortedSet(ids)
+	return d
+}
+
+func sortedSet(ids []string) []string {
+	out := slices.Clone(ids)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// BatchErr is a batch write's outcome for the task line: nil when none of
+// the n failed, else a short reason: the first failure's status and code
+// ("503 SERVICE_UNAVAILABLE"; "answer lost" when the write may have been
+// applied), with "k of n failed: " before it when n > 1.
+func BatchErr(n int, errs []error) error {
+	var failed []error
+	for _, err := range errs {
+		if err != nil {
+			failed = append(failed, err)
+		}
+	}
+	if len(failed) == 0 {
+		return nil
+	}
+	reason := views.ErrorCode(failed[0])
+	if _, ok := apiclient.AsOutcomeUnknown(failed[0]); ok {
+		reason = "answer lost"
+	}
+	if n > 1 {
+		reason = fmt.Sprintf("%d of %d failed: %s", len(failed), n, reason)
+	}
+	return errors.New(reason)
 }

@@ -5,6 +5,9 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
 )
 
 // The question names the other targets as they are: none, the one, or
@@ -45,4 +48,38 @@ func TestRoundDurationReadsAsAnOperatorSaysIt(t *testing.T) {
 	} {
 		assert.Equal(t, want, RoundDuration(d), "%v", d)
 	}
+}
+
+// A bad date names the form the field's placeholder shows, not Go's
+// layout; parsing is unchanged.
+func TestBadDateNamesTheFormThePlaceholderShows(t *testing.T) {
+	now := time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
+	_, err := ParseUntil(UntilCustom, "next tuesday", now)
+	require.Error(t, err)
+	assert.Equal(t, `"next tuesday" is not a date-time: use YYYY-MM-DD HH:MM (local) or RFC 3339`, err.Error())
+	got, err := ParseUntil(UntilCustom, "2025-06-01 14:30", now)
+	require.NoError(t, err)
+	assert.Equal(t, now.Add(150*time.Minute), got)
+}
+
+// A kept draft is offered only to a dialog on the very same alerts.
+func TestDraftIsOfferedOnlyToTheSameAlerts(t *testing.T) {
+	d := NewDraft([]string{"b", "a"}, Until1h, "", "shorten")
+	assert.Equal(t, d, d.For([]string{"a", "b"}, nil), "the same alerts, any order")
+	assert.Equal(t, d, d.For([]string{"a"}, []string{"b"}), "the listed and hidden together")
+	assert.Equal(t, Until1h, d.For([]string{"a", "b"}, nil).Until, "1h stays 1h")
+	assert.Empty(t, d.For([]string{"c"}, nil).IDs, "another alert: a fresh dialog")
+	assert.Empty(t, d.For([]string{"a"}, nil).Comment, "fewer alerts: a fresh dialog")
+	assert.Empty(t, d.For([]string{"a", "b", "c"}, nil).Comment, "more alerts: a fresh dialog")
+	assert.Equal(t, []string{"b"}, d.Only([]string{"b"}).IDs, "narrowed to the failed ones")
+	assert.Empty(t, d.Only(nil).For(nil, nil).Comment)
+}
+
+// A batch write's task ends failed, with a short reason, when any failed.
+func TestBatchErrSaysHowManyFailed(t *testing.T) {
+	unavailable := &apiclient.Error{Status: 503, ErrorCode: "SERVICE_UNAVAILABLE", Detail: "try later"}
+	assert.NoError(t, BatchErr(2, []error{nil, nil}))
+	assert.EqualError(t, BatchErr(1, []error{unavailable}), "503 SERVICE_UNAVAILABLE")
+	assert.EqualError(t, BatchErr(2, []error{nil, unavailable}), "1 of 2 failed: 503 SERVICE_UNAVAILABLE")
+	assert.EqualError(t, BatchErr(3, []error{unavailable, nil, unavailable}), "2 of 3 failed: 503 SERVICE_UNAVAILABLE")
 }

@@ -32,10 +32,15 @@ var (
 	plural      = alertkit.Plural
 )
 
-// ackChoice is every choice of the ack dialog, kept for a retry of the
-// rows that failed: the until choice, the typed date (an absolute time
-// once sent, so a retry lands on the same window) and the comment.
+// ackChoice is every choice of the ack dialog, as the user made it, kept
+// for a retry of the rows that failed: the until choice ("1h" stays "1h"),
+// the typed date and the comment.
 type ackChoice struct{ until, at, comment string }
+
+// draft keeps the choice for the alerts ids.
+func (c ackChoice) draft(ids []string) alertkit.Draft {
+	return alertkit.NewDraft(ids, c.until, c.at, c.comment)
+}
 
 // ackPending is an acknowledgement held until the user agrees to shorten
 // an existing, longer one.
@@ -57,9 +62,10 @@ func (p *Pane) listedRows() int { return alertkit.ListedRows(p.H) }
 
 // ackFields are the ack dialog (alertkit.Dialog): what it acts on, until,
 // the custom date-time and the comment.
-func (p *Pane) ackFields(kept ackChoice, ids, hidden []string) []components.Field {
+func (p *Pane) ackFields(kept alertkit.Draft, ids, hidden []string) []components.Field {
+	kept = kept.For(ids, hidden)
 	return alertkit.Dialog{Now: p.Ctx.Now, Listed: ids, Hidden: hidden, Name: p.targetLine, Rows: p.listedRows(),
-		Until: kept.until, At: kept.at, Comment: kept.comment}.Fields()
+		Until: kept.Until, At: kept.At, Comment: kept.Comment}.Fields()
 }
 
 // listTargets names the first rows a bulk action acts on, one a line, then
@@ -218,7 +224,7 @@ func (p *Pane) submitAck(msg views.ActionMsg) tea.Cmd {
 	}
 	// Ask first: the dialog closes, its choices are kept for `a`.
 	p.ackWait = &ackPending{ids: ids, req: req, choice: choice}
-	p.ackDraft = choice
+	p.ackDraft = choice.draft(ids)
 	body := short.Question(len(ids), p.describe(short.IDs), until, func(t time.Time) string { return p.untilText(t, now) })
 	confirm := views.ConfirmMsg{Pane: ID, Title: alertkit.ShortenTitle, Body: body,
 		Action: views.ActionMsg{Name: actAck, Target: targetShorten}}
@@ -282,10 +288,6 @@ func (p *Pane) sendAcks(form string, ids []string, choice ackChoice, req apiclie
 	if form == formUnack {
 		task = "unacknowledging " + p.describe(ids)
 	}
-	if req.AcknowledgedUntil != nil {
-		// Retrying failed rows sends this very until again, not a new "1h".
-		choice.until, choice.at = untilCustom, req.AcknowledgedUntil.UTC().Format(time.RFC3339)
-	}
 	return views.Write(&p.Base, form, p.writeSeq.Next(), task, func(ctx context.Context) (ackBatch, error) {
 		b := ackBatch{form: form, choice: choice, req: req}
 		for _, id := range ids {
@@ -299,7 +301,9 @@ func (p *Pane) sendAcks(form string, ids []string, choice ackChoice, req apiclie
 			_, unknown := apiclient.AsOutcomeUnknown(err)
 			b.outcomes = append(b.outcomes, ackOutcome{ID: id, Alert: a, Err: err, Unknown: unknown})
 		}
-		return b, nil
+		// Any failure fails the task, with a short reason; each alert's
+		// own outcome is in b.
+		return b, b.err()
 	})
 }
 
@@ -319,8 +323,18 @@ func (p *Pane) verifyAcks(b ackBatch) tea.Cmd {
 			b.outcomes[i].Err, b.outcomes[i].Unsettled, b.outcomes[i].Verified = v.Err, v.Unsettled, !v.Unsettled
 		}
 		b.verified = true
-		return b, nil
+		return b, b.err()
 	})
+}
+
+// err is the batch's outcome for the task line: nil when every alert's
+// write went through.
+func (b ackBatch) err() error {
+	errs := make([]error, len(b.outcomes))
+	for i, o := range b.outcomes {
+		errs[i] = o.Err
+	}
+	return alertkit.BatchErr(len(b.outcomes), errs)
 }
 
 // ackDone closes or fails the dialog and reports each alert's outcome. A
@@ -372,10 +386,10 @@ func (p *Pane) ackDone(msg views.Result[ackBatch]) tea.Cmd {
 		o := b.outcomes[0]
 		if o.Err != nil {
 			// One alert, failed: the dialog stays with the error and the text.
-			p.ackDraft = b.choice
+			p.keepDraft(b, []string{o.ID})
 			return views.FormDone(ID, form, o.Err)
 		}
-		p.ackDraft = ackChoice{}
+		p.keepDraft(b, nil)
 		text := p.ackSummary(verb, *o.Alert)
 		if o.Verified {
 			text = "sent - verified: " + text
@@ -383,7 +397,7 @@ func (p *Pane) ackDone(msg views.Result[ackBatch]) tea.Cmd {
 		return tea.Batch(views.FormDone(ID, form, nil), views.Toast(text, false))
 	}
 	if len(ok) == 0 {
-		p.ackDraft = b.choice
+		p.keepDraft(b, failedIDs(failed))
 		return views.FormDone(ID, form, fmt.Errorf("none %s: %s", verb, views.ErrText(failed[0].Err)))
 	}
 	done := views.FormDone(ID, form, nil)
@@ -404,11 +418,7 @@ func (p *Pane) ackDone(msg views.Result[ackBatch]) tea.Cmd {
 		}
 		p.results = append(p.results, r)
 	}
-	if len(failed) > 0 {
-		p.ackDraft = b.choice
-	} else {
-		p.ackDraft = ackChoice{}
-	}
+	p.keepDraft(b, failedIDs(failed))
 	p.mode = modeResults
 	p.showResults(verb)
 	text := fmt.Sprintf("%s %d of %d alerts", verb, len(ok), len(b.outcomes))
@@ -418,6 +428,24 @@ func (p *Pane) ackDone(msg views.Result[ackBatch]) tea.Cmd {
 	// Not a sticky error toast: the results view already lists the
 	// failures, and esc should lead back to the list.
 	return tea.Batch(done, views.Toast(text, false))
+}
+
+// keepDraft keeps an acknowledgement's choices for the alerts that failed
+// (none: nothing kept). An unacknowledgement leaves the ack dialog's draft
+// alone: its comment is not an acknowledgement's.
+func (p *Pane) keepDraft(b ackBatch, failed []string) {
+	if b.form != formAck {
+		return
+	}
+	p.ackDraft = b.choice.draft(failed)
+}
+
+func failedIDs(failed []ackOutcome) []string {
+	ids := make([]string, len(failed))
+	for i, o := range failed {
+		ids[i] = o.ID
+	}
+	return ids
 }
 
 // ackSummary says who acknowledged an alert and until when.

@@ -157,15 +157,56 @@ func TestBulkAckReportsEachAlert(t *testing.T) {
 	assert.Contains(t, s, id)
 	assert.Contains(t, s, "CANNOT_ACKNOWLEDGE_CLOSED_ALERT")
 	assert.Equal(t, 2, strings.Count(s, "✓ acknowledged until"), s)
-	// The failed one stays marked, with the comment kept for a retry.
+	assert.Contains(t, s, "✗ acknowledging 3 alerts failed: 1 of 3 failed: 400 CANNOT_ACKNOWLEDGE_CLOSED_ALERT",
+		"a partly failed write's task is not done")
+	assert.NotContains(t, s, "3 alerts: done")
+	// The failed one stays marked, with the choices kept for a retry as
+	// the user made them: 1h stays 1h, not a time that goes stale.
 	d.Press("esc")
 	assert.Contains(t, d.Screen(), "1 marked")
 	d.Press("a")
 	s = d.Screen()
 	assert.Contains(t, s, "bulk", "the draft comes back")
-	until := viewstest.Start.Add(time.Minute + time.Hour).UTC().Format(time.RFC3339)
-	assert.Contains(t, s, "(•) until…", "the retry keeps the until of the first submit")
-	assert.Contains(t, s, until, "as the very time first sent")
+	assert.Contains(t, s, "(•) 1h", "the retry keeps the choice")
+	assert.NotContains(t, s, viewstest.Start.Add(time.Minute+time.Hour).UTC().Format(time.RFC3339))
+}
+
+// A failed acknowledgement's choices come back only for the same alert:
+// another alert's dialog opens fresh, and the task line says the write
+// failed.
+func TestFailedAckDraftStaysWithItsAlert(t *testing.T) {
+	w := newWorld(t)
+	d := newDriver(t, w, "org-owner", 140, 40)
+	// The first row is acknowledged until later than 1h from now.
+	d.Press("a")
+	d.Type("shorten")
+	d.Press("enter")
+	require.Contains(t, d.Screen(), "Shorten an acknowledgement?")
+	w.Control("PUT", "/faults", `{"failWrites": 1}`)
+	d.Press("y")
+	s := d.Screen()
+	require.Contains(t, s, "503", "the write failed")
+	assert.Contains(t, s, "failed: 503 SERVICE_UNAVAILABLE", "the task line says it failed")
+	assert.NotContains(t, s, ": done")
+
+	// Time passes: a kept "1h" must not have turned into a stale time.
+	w.Clock.Advance(2 * time.Hour)
+	// Another alert: a fresh dialog.
+	d.Press("down", "a")
+	s = d.Screen()
+	require.Contains(t, s, "0/200", "a fresh dialog, no comment")
+	assert.Contains(t, s, "(•) 1h")
+	d.Type("checking disk")
+	assert.Contains(t, d.Screen(), "13/200")
+	assert.NotContains(t, d.Screen(), "shorten")
+	d.Press("esc")
+
+	// The same alert again: its choices come back, as chosen.
+	d.Press("up", "a")
+	s = d.Screen()
+	assert.Contains(t, s, "shorten", "the draft comes back for its alert")
+	assert.Contains(t, s, "(•) 1h", "1h stays 1h")
+	assert.NotContains(t, s, "must be in the future")
 }
 
 func TestReadOnlyIsRefusedOnScreenAndNothingIsSent(t *testing.T) {
@@ -179,4 +220,21 @@ func TestReadOnlyIsRefusedOnScreenAndNothingIsSent(t *testing.T) {
 	assert.Contains(t, s, "needs", "the refusal names the role needed")
 	assert.Zero(t, len(w.Writes()))
 	assert.NotContains(t, s, "0/200", "no dialog opened")
+}
+
+// A failed unacknowledgement's comment is not an acknowledgement's: the
+// ack dialog opens fresh.
+func TestFailedUnackLeavesTheAckDialogFresh(t *testing.T) {
+	w := newWorld(t)
+	d := newDriver(t, w, "org-owner", 140, 40)
+	d.Press("u")
+	d.Type("not mine")
+	w.Control("PUT", "/faults", `{"failWrites": 1}`)
+	d.Press("enter")
+	require.Contains(t, d.Screen(), "503", "the write failed")
+	d.Press("esc", "a")
+	s := d.Screen()
+	require.Contains(t, s, "Acknowledge ")
+	assert.Contains(t, s, "0/200", "no comment carried over")
+	assert.NotContains(t, s, "not mine")
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/dbadmin-tui/dbadmin-tui/keymap"
 	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
+	"github.com/dbadmin-tui/dbadmin-tui/views/alertkit"
 )
 
 // Action names, as the keymap spells them.
@@ -110,8 +111,8 @@ type Pane struct {
 	cfgTooLarge string
 
 	results  []ackResult
-	ackDraft ackChoice   // every choice of the last ack that did not fully succeed
-	ackWait  *ackPending // an ack waiting for "shorten?" to be answered
+	ackDraft alertkit.Draft // the choices of the last ack that did not fully succeed, for the alerts that failed
+	ackWait  *ackPending    // an ack waiting for "shorten?" to be answered
 	// unsettled are alerts whose ack was sent and could not be checked:
 	// not sent again until a refresh shows what the server holds.
 	unsettled map[string]bool

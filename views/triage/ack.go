@@ -97,6 +97,15 @@ func (p *Pane) ackTargets() (shown, hidden []Item, other []string) {
 	return shown, hidden, other
 }
 
+// alertIDs are the items' alert ids: a row's key changes with its kind.
+func alertIDs(items []Item) []string {
+	out := make([]string, len(items))
+	for i, it := range items {
+		out[i] = it.ItemID
+	}
+	return out
+}
+
 func keys(items []Item) []string {
 	out := make([]string, len(items))
 	for i, it := range items {
@@ -148,8 +157,11 @@ func (p *Pane) openAck() tea.Cmd {
 	for _, it := range append(shown, hidden...) {
 		p.ackNames[it.Key()] = p.line(it.Key())
 	}
+	// The choices kept from a failed round, only when this is a retry of
+	// the very same alerts.
+	kept := p.ackDraft.For(alertIDs(shown), alertIDs(hidden))
 	d := alertkit.Dialog{Now: p.Ctx.Now, Listed: keys(shown), Hidden: keys(hidden), Name: p.line, Rows: alertkit.ListedRows(p.H),
-		Until: p.ackDraft["until"], At: p.ackDraft["at"], Comment: p.ackDraft["comment"]}
+		Until: kept.Until, At: kept.At, Comment: kept.Comment}
 	fields := d.Fields()
 	if n := len(other); n > 0 {
 		// Its own lines of the body, the label wrapped: a title is cut
@@ -211,8 +223,11 @@ func (p *Pane) submitAck(msg views.ActionMsg) tea.Cmd {
 	if err := p.unsettled.Refuse(ids, func(id string) string { return names[id] }); err != nil {
 		return views.FormDone(ID, formAck, err)
 	}
-	p.ackDraft = msg.Values
 	if msg.Values[shortenOK] == "" {
+		// The choices as the user made them ("1h" stays "1h"), for these
+		// alerts; a yes to "Shorten?" carries the until pinned, and keeps
+		// this draft.
+		p.ackDraft = alertkit.NewDraft(ids, msg.Values["until"], msg.Values["at"], msg.Values["comment"])
 		if ask := p.askShorten(msg, items, req); ask != nil {
 			return ask
 		}
@@ -233,7 +248,13 @@ func (p *Pane) submitAck(msg views.ActionMsg) tea.Cmd {
 				}
 				b.outcomes = append(b.outcomes, o)
 			}
-			return b, nil
+			// Any failure fails the task, with a short reason; each
+			// alert's own outcome is in b.
+			errs := make([]error, len(b.outcomes))
+			for i, o := range b.outcomes {
+				errs[i] = o.err
+			}
+			return b, alertkit.BatchErr(len(b.outcomes), errs)
 		})
 }
 
@@ -281,6 +302,7 @@ func (p *Pane) ackDone(msg views.Result[ackBatch]) tea.Cmd {
 	now := p.Ctx.Now()
 	var lines []string
 	failed := 0
+	var failedIDs []string
 	groups := map[string]bool{}
 	p.table.ClearMarks()
 	for _, o := range b.outcomes {
@@ -293,6 +315,7 @@ func (p *Pane) ackDone(msg views.Result[ackBatch]) tea.Cmd {
 		switch {
 		case o.err != nil:
 			failed++
+			failedIDs = append(failedIDs, o.it.ItemID)
 			line = "✗ " + line + views.ErrText(o.err)
 			// `a` retries the failed ones; an unsettled one it refuses
 			// until r.
@@ -322,9 +345,8 @@ func (p *Pane) ackDone(msg views.Result[ackBatch]) tea.Cmd {
 		// The dialog stays with the error; the board stays as it was.
 		return views.FormDone(ID, formAck, fmt.Errorf("none acknowledged: %s", strings.TrimPrefix(lines[0], "✗ ")))
 	}
-	if failed == 0 {
-		p.ackDraft = nil
-	}
+	// Kept for the failed ones only: `a` on them retries with it.
+	p.ackDraft = p.ackDraft.Only(failedIDs)
 	text := fmt.Sprintf("acknowledged %d of %d %s", n-failed, n, alertkit.Plural(n, "alert", "alerts"))
 	if failed > 0 {
 		text += fmt.Sprintf("; %d failed (still marked: a retries)", failed)

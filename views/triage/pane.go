@@ -68,10 +68,10 @@ type Pane struct {
 	staleSince map[string]time.Time
 
 	writeSeq    views.Seq
-	ackDraft    components.FormValues // the dialog's values, kept while an ack failed
-	ackNames    map[string]string     // the open dialog's rows by key, as it names them
-	unsettled   alertkit.Unsettled    // alerts (by id) not sent again until r
-	results     []string              // each row's outcome of the last acknowledgement
+	ackDraft    alertkit.Draft     // the dialog's choices, kept for the alerts whose ack failed
+	ackNames    map[string]string  // the open dialog's rows by key, as it names them
+	unsettled   alertkit.Unsettled // alerts (by id) not sent again until r
+	results     []string           // each row's outcome of the last acknowledgement
 	resultsHead string
 
 	whereW int // the width the rows' WHERE was fitted to
