@@ -344,6 +344,16 @@ func (d Draft) For(listed, hidden []string) Draft {
 	return Draft{}
 }
 
+// Pinned is the draft after some of its alerts were acknowledged until
+// until (nil: forever, nothing to pin): the retry of the others lands on
+// the same window, not a new "1h" from the retry (issue 14, case 3).
+func (d Draft) Pinned(until *time.Time) Draft {
+	if until != nil && len(d.IDs) > 0 {
+		d.Until, d.At = UntilCustom, until.UTC().Format(time.RFC3339)
+	}
+	return d
+}
+
 // Only narrows the draft to ids (the ones that failed); empty when none.
 func (d Draft) Only(ids []string) Draft {
 	if len(ids) == 0 {

@@ -419,6 +419,8 @@ func (p *Pane) ackDone(msg views.Result[ackBatch]) tea.Cmd {
 		p.results = append(p.results, r)
 	}
 	p.keepDraft(b, failedIDs(failed))
+	// Some went through: the retry of the others lands on their window.
+	p.ackDraft = p.ackDraft.Pinned(b.req.AcknowledgedUntil)
 	p.mode = modeResults
 	p.showResults(verb)
 	text := fmt.Sprintf("%s %d of %d alerts", verb, len(ok), len(b.outcomes))

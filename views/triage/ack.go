@@ -52,6 +52,8 @@ type ackBatch struct {
 	// gone names the rows that changed or left the board while the dialog
 	// was open: not sent.
 	gone []string
+	// until is the acknowledgement sent (nil: forever).
+	until *time.Time
 }
 
 // alertRow reports whether a row is an alert the board may acknowledge.
@@ -234,7 +236,7 @@ func (p *Pane) submitAck(msg views.ActionMsg) tea.Cmd {
 	}
 	return views.Write(&p.Base, formAck, p.writeSeq.Next(), fmt.Sprintf("acknowledging %d %s", len(items), alertkit.Plural(len(items), "alert", "alerts")),
 		func(ctx context.Context) (ackBatch, error) {
-			b := ackBatch{gone: gone}
+			b := ackBatch{gone: gone, until: req.AcknowledgedUntil}
 			for _, it := range items {
 				a, err := client.Alerts().Acknowledge(ctx, it.GroupID, it.ItemID, req)
 				o := ackOutcome{it: it, alert: a, err: err}
@@ -345,8 +347,9 @@ func (p *Pane) ackDone(msg views.Result[ackBatch]) tea.Cmd {
 		// The dialog stays with the error; the board stays as it was.
 		return views.FormDone(ID, formAck, fmt.Errorf("none acknowledged: %s", strings.TrimPrefix(lines[0], "✗ ")))
 	}
-	// Kept for the failed ones only: `a` on them retries with it.
-	p.ackDraft = p.ackDraft.Only(failedIDs)
+	// Kept for the failed ones only: `a` on them retries with it, on the
+	// window the others got.
+	p.ackDraft = p.ackDraft.Only(failedIDs).Pinned(b.until)
 	text := fmt.Sprintf("acknowledged %d of %d %s", n-failed, n, alertkit.Plural(n, "alert", "alerts"))
 	if failed > 0 {
 		text += fmt.Sprintf("; %d failed (still marked: a retries)", failed)

@@ -57,10 +57,14 @@ func TestBoardAckTaskFailsWhenAWriteFailed(t *testing.T) {
 	assert.Equal(t, "1 of 2 failed: 503 SERVICE_UNAVAILABLE", r.Err.Error())
 	assert.False(t, r.Load, "a write: the pane's health is not its outcome")
 
-	// The retry of the failed one (still marked) keeps the choices; it
-	// goes through: done.
+	// The retry of the failed one (still marked) keeps the choices, on
+	// the window the other one got (issue 14 case 3: one window for the
+	// group); it goes through: done.
 	e.ActionKey("a")
-	assert.Equal(t, "half", viewstest.FormDefaults(e.Forms[len(e.Forms)-1].Fields)["comment"], "the draft, for the failed one")
+	kept := viewstest.FormDefaults(e.Forms[len(e.Forms)-1].Fields)
+	assert.Equal(t, "half", kept["comment"], "the draft, for the failed one")
+	assert.Equal(t, alertkit.UntilCustom, kept["until"], "pinned to the until sent")
+	assert.NotEmpty(t, kept["at"])
 	require.NoError(t, e.Submit(map[string]string{"comment": "half"}))
 	assert.NoError(t, rec.task(t, "acknowledging 1 alert").Err)
 }
