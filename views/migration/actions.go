@@ -143,11 +143,8 @@ func (p *Pane) deleteToken() tea.Cmd {
 // askOptions opens the options form, filled from the draft; submitting it
 // sends the migration check.
 func (p *Pane) askOptions() tea.Cmd {
-	if why := p.draft.missing(); why != "" {
+	if why := p.validateBlocked(); why != "" {
 		return p.refuse("validate: " + why)
-	}
-	if p.Ctx.GroupID == "" {
-		return p.refuse("validate: no project selected")
 	}
 	p.goTo(stepOptions)
 	d := p.draft

@@ -84,12 +84,31 @@ func (p *Pane) stepDone(s step) bool {
 func (p *Pane) hints() string {
 	var out []string
 	switch p.step {
-	case stepSource, stepDestination:
-		out = append(out, "↑/↓ move", "enter pick")
+	case stepSource:
+		if len(p.sources) > 1 {
+			out = append(out, "↑/↓ move")
+		}
+		if _, ok := p.currentSource(); ok {
+			out = append(out, "enter pick")
+		}
+	case stepDestination:
+		if len(p.clusters) > 1 {
+			out = append(out, "↑/↓ move")
+		}
+		if c, ok := p.currentCluster(); ok && p.draft.destWhy(c) == "" {
+			out = append(out, "enter pick")
+		}
 	case stepToken:
 		out = append(out, "enter next")
 	}
-	out = append(out, "←/→ step")
+	switch p.step {
+	case stepToken:
+		out = append(out, "→ step")
+	case stepProgress:
+		out = append(out, "← step")
+	default:
+		out = append(out, "←/→ step")
+	}
 	for _, a := range p.Actions() {
 		if !a.Enabled() {
 			continue
