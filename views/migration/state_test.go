@@ -1,6 +1,7 @@
 package migration
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -80,4 +81,23 @@ func TestDraftRefusalClearsWhenTheSourceIsPicked(t *testing.T) {
 	_, cmd := e.P.Update(views.ActionMsg{Name: actStart, Confirmed: true})
 	e.Run(cmd)
 	assert.Equal(t, resolved+1, e.Resolved, "only the started migration clears (cut over: no migration started)")
+}
+
+// After a start of unknown outcome only M starts: D's dialog names M, and
+// M's dialog says what is known of the check and of that start.
+func TestDialogsAfterALostStartSayWhatIsKnown(t *testing.T) {
+	e := newEnv(t, "org-owner", goldenW, goldenH)
+	e.checked()
+	e.Sim.Control("PUT", "/faults", `{"malformedWrites": 1}`)
+	e.Action(actStart)
+	e.Confirm("")
+	require.NotNil(t, e.P.lostHere())
+
+	e.Action(actDrop)
+	assert.True(t, strings.HasPrefix(e.LastConfirm().Body, "Nothing is dropped now: this sets an option of the next start (M). "), e.LastConfirm().Body)
+
+	e.Action(actStartAnother)
+	body := e.LastConfirm().Body
+	assert.NotContains(t, body, "The check passed.")
+	assert.Contains(t, body, "The check (sent at 12:00:00 UTC) passed; the outcome of the last start into payments-prod (12:00:10 UTC) is unknown.")
 }
