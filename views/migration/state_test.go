@@ -10,6 +10,7 @@ import (
 
 	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
+	"github.com/dbadmin-tui/dbadmin-tui/views/viewstest"
 )
 
 // What the draft still lacks disables v, m, M and D with the reason the
@@ -100,4 +101,31 @@ func TestDialogsAfterALostStartSayWhatIsKnown(t *testing.T) {
 	body := e.LastConfirm().Body
 	assert.NotContains(t, body, "The check passed.")
 	assert.Contains(t, body, "The check (sent at 12:00:00 UTC) passed; the outcome of the last start into payments-prod (12:00:10 UTC) is unknown.")
+}
+
+// At 80x24 after a lost start, presentation mode's caption wraps into the
+// free rows rather than being cut; at any height how to leave is the last
+// line.
+func TestPresentationCaptionWraps(t *testing.T) {
+	e := newEnv(t, "org-owner", 80, 20) // 80x24 less the root's four lines
+	p := e.P
+	e.checked()
+	e.Sim.Control("PUT", "/faults", `{"malformedWrites": 1}`)
+	e.Action(actStart)
+	e.Confirm("")
+	require.NotNil(t, p.lostHere())
+	p.presentation = true
+	screen := viewstest.Screen(p.View())
+	assert.NotContains(t, screen, "…")
+	flat := strings.Join(strings.Fields(screen), " ")
+	assert.Contains(t, flat, "start of billing-rs → payments-prod sent - outcome unknown: a migration may be running · P leaves")
+	assert.Contains(t, screen, bigText("UNKNOWN")[0], "large type still fits")
+	for _, w := range []int{20, 40, 80} { // at 20 the caption wraps to more lines than the height
+		for h := 4; h <= 30; h++ {
+			p.SetSize(w, h)
+			lines := strings.Split(strings.TrimSuffix(viewstest.Screen(p.View()), "\n"), "\n")
+			require.LessOrEqual(t, len(lines), h)
+			assert.True(t, strings.HasSuffix(strings.TrimRight(lines[len(lines)-1], " "), "· P leaves"), "%dx%d: %q", w, h, lines[len(lines)-1])
+		}
+	}
 }

@@ -512,7 +512,8 @@ func bigLagShort(sec int64) string { return formatLag(sec) }
 // presentationView shows status, lag and readiness in large type. When the
 // large type does not fit the height, the blank lines between the values
 // go first, then the large type (plain text); the caption (what, and how
-// to leave) is always the last line.
+// to leave) wraps onto more lines and ends the view, cut to one line only
+// when even the plainest form leaves no room for it.
 func (p *Pane) presentationView(w, h int) string {
 	st := p.Ctx.Theme.Styles
 	if hl := p.Health(); hl.Stale() && len(hl.Parts) == 0 && h > 1 {
@@ -547,8 +548,7 @@ func (p *Pane) presentationView(w, h int) string {
 		}
 		caption = components.Sanitize(j.label()) + " · " + j.phase() + " · elapsed " + formatElapsed(j.elapsed(p.Ctx.Now()))
 	}
-	leave := " · " + p.keyName(actPresentation) + " leaves"
-	caption = " " + st.Muted.Render(components.Truncate(caption, max(w-1-ansi.StringWidth(leave), 1))+leave)
+	full, short := p.captionLines(caption, w)
 
 	statusStyle := st.StateRunning
 	switch status {
@@ -565,20 +565,44 @@ func (p *Pane) presentationView(w, h int) string {
 		}
 		blocks = append(blocks, bigBlock{"READY FOR CUT-OVER", ready, readyStyle})
 	}
+	// The whole caption comes before large type: it says what is known.
 	var lines []string
+	capLines := short
 	for _, fit := range []struct{ big, gaps bool }{{true, true}, {true, false}, {false, true}, {false, false}} {
 		lines = p.presentationLines(blocks, w, fit.big, fit.gaps)
-		if len(lines) < h {
+		if len(lines)+len(full) <= h {
+			capLines = full
 			break
 		}
 	}
-	// Smaller than the plainest form: the caption still shows.
-	lines = lines[:min(len(lines), max(h-1, 0))]
-	lines = append(lines, caption)
+	// Smaller than the plainest form with the whole caption: the caption
+	// on one line, cut, with how to leave, still shows.
+	lines = lines[:min(len(lines), max(h-len(capLines), 0))]
+	lines = append(lines, capLines...)
 	for i := range lines {
 		lines[i] = components.Truncate(lines[i], w)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// captionLines are the caption wrapped to w, how to leave ("· P leaves")
+// at the end of the last line and never split, and the same on one line,
+// cut to fit, for a screen too short for the whole.
+func (p *Pane) captionLines(caption string, w int) (full, short []string) {
+	st := p.Ctx.Theme.Styles
+	leave := "· " + p.keyName(actPresentation) + " leaves"
+	room := max(w-1, 1)
+	words := wrapText(caption, room)
+	if n := len(words); n > 0 && ansi.StringWidth(words[n-1])+1+ansi.StringWidth(leave) <= room {
+		words[n-1] += " " + leave
+	} else {
+		words = append(words, leave)
+	}
+	for _, l := range words {
+		full = append(full, " "+st.Muted.Render(l))
+	}
+	one := components.Truncate(caption, max(room-1-ansi.StringWidth(leave), 1)) + " " + leave
+	return full, []string{" " + st.Muted.Render(one)}
 }
 
 // bigBlock is one value of presentation mode.
