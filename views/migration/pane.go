@@ -374,16 +374,21 @@ func (p *Pane) update(msg tea.Msg) (views.Pane, tea.Cmd) {
 		if msg.Scope && (old.OrgID != msg.Ctx.OrgID || old.GroupID != msg.Ctx.GroupID) {
 			// A new project has other destinations; the source side stays.
 			p.clusters, p.clustersLoaded, p.clustersErr, p.dstCursor = nil, false, nil, 0
+			var why tea.Cmd
 			if old.GroupID != msg.Ctx.GroupID {
-				p.draft.dest = nil
-				p.validation = nil
+				why = p.dropDest(old.ProjectName)
 			}
 			if old.OrgID != msg.Ctx.OrgID {
+				had := p.draft.source != nil
 				p.sources, p.sourcesLoaded, p.sourcesErr, p.srcCursor = nil, false, nil, 0
 				p.draft.reset()
 				p.token = tokenState{}
+				if had {
+					why = p.backTo(stepSource, "organization changed to "+components.Sanitize(msg.Ctx.OrgName)+
+						": pick a source deployment linked to it")
+				}
 			}
-			return p, tea.Batch(p.Reload(func() tea.Cmd { return p.load("loading migration sources") }), p.Arm())
+			return p, tea.Batch(p.Reload(func() tea.Cmd { return p.load("loading migration sources") }), p.Arm(), why)
 		}
 		return p, p.Arm()
 	case views.ActionMsg:
@@ -392,6 +397,28 @@ func (p *Pane) update(msg tea.Msg) (views.Pane, tea.Cmd) {
 		return p, p.key(msg)
 	}
 	return p, nil
+}
+
+// dropDest forgets the picked destination (and its check) when the
+// project changes: the destinations are the new project's clusters. A
+// step past the destination goes back to it, saying why.
+func (p *Pane) dropDest(oldProject string) tea.Cmd {
+	dest := p.draft.dest
+	p.draft.dest, p.validation = nil, nil
+	if dest == nil {
+		return nil
+	}
+	return p.backTo(stepDestination, "project changed to "+components.Sanitize(p.Ctx.ProjectName)+": pick a destination in it ("+
+		components.Sanitize(dest.Name)+" is in "+components.Sanitize(oldProject)+")")
+}
+
+// backTo goes back to step s from a later step of the draft (not from the
+// progress of a started migration) and says why.
+func (p *Pane) backTo(s step, why string) tea.Cmd {
+	if p.step > s && p.step != stepProgress {
+		p.goTo(s)
+	}
+	return p.say(why, false)
 }
 
 // pollNow fetches what moves: the started migration and a pending check.

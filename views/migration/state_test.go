@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/dbadmin-tui/dbadmin-tui/apisim"
 	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
 	"github.com/dbadmin-tui/dbadmin-tui/views/viewstest"
@@ -128,4 +129,58 @@ func TestPresentationCaptionWraps(t *testing.T) {
 			assert.True(t, strings.HasSuffix(strings.TrimRight(lines[len(lines)-1], " "), "· P leaves"), "%dx%d: %q", w, h, lines[len(lines)-1])
 		}
 	}
+}
+
+// A project change takes the picked destination (its clusters are the
+// destinations): a later step of the draft goes back to the destination
+// step and says why; a started migration's progress stays.
+func TestProjectChangeGoesBackToTheDestination(t *testing.T) {
+	e := newEnv(t, "org-owner", goldenW, goldenH)
+	p := e.P
+	e.checked()
+	ctx := p.Ctx
+	ctx.GroupID, ctx.ProjectName = apisim.DemoAnalyticsID, "analytics"
+	e.Send(views.ContextChangedMsg{Ctx: ctx, Scope: true})
+	require.Equal(t, stepDestination, p.step)
+	why := "project changed to analytics: pick a destination in it (payments-prod is in payments)"
+	assert.Equal(t, why, e.LastToast().Text)
+	assert.False(t, e.LastToast().Err)
+	screen := viewstest.Screen(p.View())
+	assert.Contains(t, screen, why)
+	assert.Contains(t, screen, "Pick the destination cluster in analytics:")
+	assert.NotNil(t, p.draft.source, "the source side stays")
+	assert.Nil(t, p.validation)
+
+	// Back on the source step: the step stays; nothing to say twice.
+	e.Press("left")
+	toasts := len(e.Toasts)
+	ctx.GroupID, ctx.ProjectName = apisim.DemoPaymentsID, "payments"
+	e.Send(views.ContextChangedMsg{Ctx: ctx, Scope: true})
+	assert.Equal(t, stepSource, p.step)
+	assert.Len(t, e.Toasts, toasts, "no destination was picked")
+
+	// An organization change takes the source too.
+	e.Press("enter")
+	require.Equal(t, stepDestination, p.step)
+	e.selectDest("payments-prod")
+	e.Press("enter")
+	require.Equal(t, stepOptions, p.step)
+	ctx.OrgID, ctx.OrgName = "65a0c0ffee00000000000009", "Other-Org"
+	e.Send(views.ContextChangedMsg{Ctx: ctx, Scope: true})
+	assert.Equal(t, stepSource, p.step)
+	assert.Equal(t, "organization changed to Other-Org: pick a source deployment linked to it", e.LastToast().Text)
+}
+
+// A migration's progress stays on screen through a project change.
+func TestProjectChangeKeepsTheProgressStep(t *testing.T) {
+	e := newEnv(t, "org-owner", goldenW, goldenH)
+	p := e.P
+	e.checked()
+	e.Action(actStart)
+	e.Confirm("")
+	require.Equal(t, stepProgress, p.step)
+	ctx := p.Ctx
+	ctx.GroupID, ctx.ProjectName = apisim.DemoAnalyticsID, "analytics"
+	e.Send(views.ContextChangedMsg{Ctx: ctx, Scope: true})
+	assert.Equal(t, stepProgress, p.step)
 }

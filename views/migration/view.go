@@ -27,7 +27,14 @@ func (p *Pane) View() string {
 		if p.noticeErr {
 			style = st.ErrorText
 		}
-		foot = append(foot, style.Render(components.Truncate(" "+p.notice, w)))
+		// Whole when the step's lines leave room, else cut to one line.
+		lines := wrapText(p.notice, w-1)
+		if len(body)+2+len(lines)+1 > h {
+			lines = []string{components.Truncate(p.notice, w-1)}
+		}
+		for _, l := range lines {
+			foot = append(foot, style.Render(components.Truncate(" "+l, w)))
+		}
 	}
 	foot = append(foot, st.Muted.Render(components.Truncate(" "+p.hints(), w)))
 	head := []string{p.breadcrumb(w), st.Muted.Render(strings.Repeat("─", w))}
