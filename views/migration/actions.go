@@ -143,11 +143,8 @@ func (p *Pane) deleteToken() tea.Cmd {
 // askOptions opens the options form, filled from the draft; submitting it
 // sends the migration check.
 func (p *Pane) askOptions() tea.Cmd {
-	if why := p.draft.missing(); why != "" {
+	if why := p.validateBlocked(); why != "" {
 		return p.refuse("validate: " + why)
-	}
-	if p.Ctx.GroupID == "" {
-		return p.refuse("validate: no project selected")
 	}
 	p.goTo(stepOptions)
 	d := p.draft
@@ -281,8 +278,17 @@ func (p *Pane) toggleDrop(msg views.ActionMsg) tea.Cmd {
 		return p.refuse("drop destination data: pick a destination cluster first (step 3)")
 	}
 	return send(views.ConfirmMsg{Pane: ID, Title: "Drop destination data?",
-		Body:   fmt.Sprintf(dropNow, p.keyName(actStart)) + fmt.Sprintf(dropWarning, p.destName()),
+		Body:   fmt.Sprintf(dropNow, p.startKey()) + fmt.Sprintf(dropWarning, p.destName()),
 		Action: views.ActionMsg{Name: actDrop, Target: targetDropOn}})
+}
+
+// startKey is the key that makes the next start: M after a start into
+// the destination whose outcome is unknown (m is off then), else m.
+func (p *Pane) startKey() string {
+	if p.startBlocked(false) != "" && p.startBlocked(true) == "" {
+		return p.keyName(actStartAnother)
+	}
+	return p.keyName(actStart)
 }
 
 func (p *Pane) destName() string {
@@ -330,6 +336,10 @@ func (p *Pane) startBody() (string, error) {
 	switch {
 	case p.validation == nil:
 		body += "\nThe request has not been checked (" + p.keyName(actValidate) + ")."
+	case p.validation.v.Status == apiclient.ValidationSuccess && p.lostHere() != nil:
+		l := p.lostHere()
+		body += "\nThe check (sent at " + p.validation.at.UTC().Format("15:04:05 UTC") + ") passed; the outcome of the last start into " +
+			components.Sanitize(l.dest) + " (" + l.at.UTC().Format("15:04:05 UTC") + ") is unknown."
 	case p.validation.v.Status == apiclient.ValidationSuccess:
 		body += "\nThe check passed."
 	case p.validation.v.Status == apiclient.ValidationFailed:

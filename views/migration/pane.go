@@ -112,12 +112,15 @@ func (p *Pane) load(task string) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// Actions are the keymap's migration actions. Cut-over is disabled, with
-// the reason, until the migration is readyForCutover. Start is disabled
-// while a start is sent or a migration runs, and for a destination whose
-// last start's outcome is unknown; start another is only for that case.
-// The drop toggle only matters to a start, so it goes wherever the
-// keymap's start goes, and is off while a migration runs.
+// Actions are the keymap's migration actions, each disabled with the
+// reason when the pane's state refuses it (so help greys it and the footer
+// and the hint line leave it out): the link token without an organization,
+// the check and the start until the draft has what they need, cut-over
+// until the migration is readyForCutover. Start is also off while a start
+// is sent or a migration runs, and for a destination whose last start's
+// outcome is unknown; start another is only for that case. The drop
+// toggle only matters to a start, so it goes wherever the keymap's start
+// goes, is off while a migration runs, and needs a destination to turn on.
 func (p *Pane) Actions() []keymap.Action {
 	if p.Ctx.Keys == nil {
 		return nil
@@ -128,26 +131,71 @@ func (p *Pane) Actions() []keymap.Action {
 		if !a.Enabled() {
 			continue
 		}
-		why := ""
-		switch a.Name {
-		case actCutover:
-			why = p.cutoverBlocked()
-		case actStart:
-			why = p.startBlocked(false)
-		case actStartAnother:
-			why = p.startBlocked(true)
-		case actDrop:
-			if !start.Enabled() {
-				why = start.DisabledReason
-			} else {
-				why = p.dropBlocked()
-			}
+		why := p.blocked(a.Name)
+		if a.Name == actDrop && !start.Enabled() {
+			why = start.DisabledReason
 		}
 		if why != "" {
 			acts[i] = a.Disabled(why)
 		}
 	}
 	return acts
+}
+
+// blockedNames are the actions whose refusal depends on the pane's state.
+var blockedNames = []string{actLinkToken, actValidate, actStart, actStartAnother, actDrop, actCutover}
+
+// blocked says why the pane's state refuses an action now ("" when it
+// acts): the same words the action itself answers with when delivered.
+func (p *Pane) blocked(name string) string {
+	switch name {
+	case actLinkToken:
+		if p.Ctx.OrgID == "" {
+			return "no organization selected"
+		}
+	case actValidate:
+		return p.validateBlocked()
+	case actStart, actStartAnother:
+		another := name == actStartAnother
+		if why := p.startBlocked(another); why != "" {
+			return why
+		}
+		if _, err := p.startBody(); err != nil {
+			return err.Error()
+		}
+	case actDrop:
+		if why := p.dropBlocked(); why != "" {
+			return why
+		}
+		if !p.draft.drop && p.draft.dest == nil {
+			return "pick a destination cluster first (step 3)"
+		}
+	case actCutover:
+		return p.cutoverBlocked()
+	}
+	return ""
+}
+
+// blockedNow is every state refusal, by action name.
+func (p *Pane) blockedNow() map[string]string {
+	out := make(map[string]string, len(blockedNames))
+	for _, n := range blockedNames {
+		if why := p.blocked(n); why != "" {
+			out[n] = why
+		}
+	}
+	return out
+}
+
+// validateBlocked says why the check cannot be asked for now, or "".
+func (p *Pane) validateBlocked() string {
+	if why := p.draft.missing(); why != "" {
+		return why
+	}
+	if p.Ctx.GroupID == "" {
+		return "no project selected"
+	}
+	return ""
 }
 
 // startBlocked says why no start may be sent now ("" when one may; the
@@ -289,7 +337,27 @@ func (p *Pane) Selected() string {
 	return ""
 }
 
+// Update handles a message; when it took away the cause of a refusal (an
+// action's state refusal changed or went: a source was picked after
+// "pick a source deployment first"), the pane's errors on screen go first,
+// before anything the message itself says. A start just sent takes away
+// no cause: it only refuses more.
 func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
+	before, sending := p.blockedNow(), p.starting
+	_, cmd := p.update(msg)
+	if sending == "" && p.starting != "" {
+		return p, cmd
+	}
+	after := p.blockedNow()
+	for n, why := range before {
+		if after[n] != why {
+			return p, tea.Sequence(views.ErrorsResolved(), cmd)
+		}
+	}
+	return p, cmd
+}
+
+func (p *Pane) update(msg tea.Msg) (views.Pane, tea.Cmd) {
 	kit, done := p.Handle(msg, p.pollNow)
 	if done {
 		return p, kit
@@ -306,16 +374,21 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 		if msg.Scope && (old.OrgID != msg.Ctx.OrgID || old.GroupID != msg.Ctx.GroupID) {
 			// A new project has other destinations; the source side stays.
 			p.clusters, p.clustersLoaded, p.clustersErr, p.dstCursor = nil, false, nil, 0
+			var why tea.Cmd
 			if old.GroupID != msg.Ctx.GroupID {
-				p.draft.dest = nil
-				p.validation = nil
+				why = p.dropDest(old.ProjectName)
 			}
 			if old.OrgID != msg.Ctx.OrgID {
+				had := p.draft.source != nil
 				p.sources, p.sourcesLoaded, p.sourcesErr, p.srcCursor = nil, false, nil, 0
 				p.draft.reset()
 				p.token = tokenState{}
+				if had {
+					why = p.backTo(stepSource, "organization changed to "+components.Sanitize(msg.Ctx.OrgName)+
+						": pick a source deployment linked to it")
+				}
 			}
-			return p, tea.Batch(p.Reload(func() tea.Cmd { return p.load("loading migration sources") }), p.Arm())
+			return p, tea.Batch(p.Reload(func() tea.Cmd { return p.load("loading migration sources") }), p.Arm(), why)
 		}
 		return p, p.Arm()
 	case views.ActionMsg:
@@ -324,6 +397,28 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 		return p, p.key(msg)
 	}
 	return p, nil
+}
+
+// dropDest forgets the picked destination (and its check) when the
+// project changes: the destinations are the new project's clusters. A
+// step past the destination goes back to it, saying why.
+func (p *Pane) dropDest(oldProject string) tea.Cmd {
+	dest := p.draft.dest
+	p.draft.dest, p.validation = nil, nil
+	if dest == nil {
+		return nil
+	}
+	return p.backTo(stepDestination, "project changed to "+components.Sanitize(p.Ctx.ProjectName)+": pick a destination in it ("+
+		components.Sanitize(dest.Name)+" is in "+components.Sanitize(oldProject)+")")
+}
+
+// backTo goes back to step s from a later step of the draft (not from the
+// progress of a started migration) and says why.
+func (p *Pane) backTo(s step, why string) tea.Cmd {
+	if p.step > s && p.step != stepProgress {
+		p.goTo(s)
+	}
+	return p.say(why, false)
 }
 
 // pollNow fetches what moves: the started migration and a pending check.

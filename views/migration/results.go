@@ -207,8 +207,8 @@ func (p *Pane) startResult(msg views.Result[started]) tea.Cmd {
 	p.step = stepProgress
 	p.notice = ""
 	// A refusal read while it was being sent ("no migration started") is
-	// no longer true.
-	return tea.Batch(views.ErrorsResolved(), views.Toast("migration "+j.label()+" started", false), p.Arm())
+	// no longer true: Update clears it, the cause of a refusal being gone.
+	return tea.Batch(views.Toast("migration "+j.label()+" started", false), p.Arm())
 }
 
 func (p *Pane) jobResult(msg views.Result[*apiclient.LiveMigration]) tea.Cmd {
@@ -235,8 +235,9 @@ func (p *Pane) jobResult(msg views.Result[*apiclient.LiveMigration]) tea.Cmd {
 			cmds = append(cmds, p.say("migration "+p.job.label()+" "+strings.ToLower(string(m.Status)), true))
 		}
 	case !wasReady && m.ReadyForCutover:
-		// "cut over: waits for readyForCutover" is no longer true.
-		cmds = append(cmds, views.ErrorsResolved(), p.say("migration "+p.job.label()+" is ready for cut-over (C)", false))
+		// "cut over: waits for readyForCutover" is no longer true: Update
+		// clears it.
+		cmds = append(cmds, p.say("migration "+p.job.label()+" is ready for cut-over (C)", false))
 	}
 	return tea.Batch(append(cmds, p.Arm())...)
 }

@@ -27,7 +27,14 @@ func (p *Pane) View() string {
 		if p.noticeErr {
 			style = st.ErrorText
 		}
-		foot = append(foot, style.Render(components.Truncate(" "+p.notice, w)))
+		// Whole when the step's lines leave room, else cut to one line.
+		lines := wrapText(p.notice, w-1)
+		if len(body)+2+len(lines)+1 > h {
+			lines = []string{components.Truncate(p.notice, w-1)}
+		}
+		for _, l := range lines {
+			foot = append(foot, style.Render(components.Truncate(" "+l, w)))
+		}
 	}
 	foot = append(foot, st.Muted.Render(components.Truncate(" "+p.hints(), w)))
 	head := []string{p.breadcrumb(w), st.Muted.Render(strings.Repeat("─", w))}
@@ -84,12 +91,31 @@ func (p *Pane) stepDone(s step) bool {
 func (p *Pane) hints() string {
 	var out []string
 	switch p.step {
-	case stepSource, stepDestination:
-		out = append(out, "↑/↓ move", "enter pick")
+	case stepSource:
+		if len(p.sources) > 1 {
+			out = append(out, "↑/↓ move")
+		}
+		if _, ok := p.currentSource(); ok {
+			out = append(out, "enter pick")
+		}
+	case stepDestination:
+		if len(p.clusters) > 1 {
+			out = append(out, "↑/↓ move")
+		}
+		if c, ok := p.currentCluster(); ok && p.draft.destWhy(c) == "" {
+			out = append(out, "enter pick")
+		}
 	case stepToken:
 		out = append(out, "enter next")
 	}
-	out = append(out, "←/→ step")
+	switch p.step {
+	case stepToken:
+		out = append(out, "→ step")
+	case stepProgress:
+		out = append(out, "← step")
+	default:
+		out = append(out, "←/→ step")
+	}
 	for _, a := range p.Actions() {
 		if !a.Enabled() {
 			continue
@@ -493,7 +519,8 @@ func bigLagShort(sec int64) string { return formatLag(sec) }
 // presentationView shows status, lag and readiness in large type. When the
 // large type does not fit the height, the blank lines between the values
 // go first, then the large type (plain text); the caption (what, and how
-// to leave) is always the last line.
+// to leave) wraps onto more lines and ends the view, cut to one line only
+// when even the plainest form leaves no room for it.
 func (p *Pane) presentationView(w, h int) string {
 	st := p.Ctx.Theme.Styles
 	if hl := p.Health(); hl.Stale() && len(hl.Parts) == 0 && h > 1 {
@@ -528,8 +555,7 @@ func (p *Pane) presentationView(w, h int) string {
 		}
 		caption = components.Sanitize(j.label()) + " · " + j.phase() + " · elapsed " + formatElapsed(j.elapsed(p.Ctx.Now()))
 	}
-	leave := " · " + p.keyName(actPresentation) + " leaves"
-	caption = " " + st.Muted.Render(components.Truncate(caption, max(w-1-ansi.StringWidth(leave), 1))+leave)
+	full, short := p.captionLines(caption, w)
 
 	statusStyle := st.StateRunning
 	switch status {
@@ -546,20 +572,44 @@ func (p *Pane) presentationView(w, h int) string {
 		}
 		blocks = append(blocks, bigBlock{"READY FOR CUT-OVER", ready, readyStyle})
 	}
+	// The whole caption comes before large type: it says what is known.
 	var lines []string
+	capLines := short
 	for _, fit := range []struct{ big, gaps bool }{{true, true}, {true, false}, {false, true}, {false, false}} {
 		lines = p.presentationLines(blocks, w, fit.big, fit.gaps)
-		if len(lines) < h {
+		if len(lines)+len(full) <= h {
+			capLines = full
 			break
 		}
 	}
-	// Smaller than the plainest form: the caption still shows.
-	lines = lines[:min(len(lines), max(h-1, 0))]
-	lines = append(lines, caption)
+	// Smaller than the plainest form with the whole caption: the caption
+	// on one line, cut, with how to leave, still shows.
+	lines = lines[:min(len(lines), max(h-len(capLines), 0))]
+	lines = append(lines, capLines...)
 	for i := range lines {
 		lines[i] = components.Truncate(lines[i], w)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// captionLines are the caption wrapped to w, how to leave ("· P leaves")
+// at the end of the last line and never split, and the same on one line,
+// cut to fit, for a screen too short for the whole.
+func (p *Pane) captionLines(caption string, w int) (full, short []string) {
+	st := p.Ctx.Theme.Styles
+	leave := "· " + p.keyName(actPresentation) + " leaves"
+	room := max(w-1, 1)
+	words := wrapText(caption, room)
+	if n := len(words); n > 0 && ansi.StringWidth(words[n-1])+1+ansi.StringWidth(leave) <= room {
+		words[n-1] += " " + leave
+	} else {
+		words = append(words, leave)
+	}
+	for _, l := range words {
+		full = append(full, " "+st.Muted.Render(l))
+	}
+	one := components.Truncate(caption, max(room-1-ansi.StringWidth(leave), 1)) + " " + leave
+	return full, []string{" " + st.Muted.Render(one)}
 }
 
 // bigBlock is one value of presentation mode.
