@@ -593,11 +593,34 @@ func (p *Pane) writeResult(msg views.Result[writeResult]) tea.Cmd {
 func (p *Pane) askSnapshot() tea.Cmd {
 	return p.form(formSnapshot, "On-demand snapshot of "+p.cluster.Name, []components.Field{
 		{Key: "description", Label: "Description", Placeholder: "why this snapshot", CharLimit: 200},
-		{Key: "retention", Label: "Retention (days)", Value: strconv.Itoa(apiclient.SnapshotRetentionDefault(p.data.Policy, 1)), Validate: positiveInt("retention")},
+		{Key: "retention", Label: "Retention (days)", Value: strconv.Itoa(apiclient.SnapshotRetentionDefault(p.data.Policy, 1)),
+			Validate: func(v string, all components.FormValues) error {
+				if err := positiveInt("retention")(v, all); err != nil {
+					return err
+				}
+				return p.snapshotBelowPolicy(v)
+			}},
 	}, views.ActionMsg{Name: keysOf(p.Ctx.Keys).Snapshot.Name})
 }
 
+// snapshotBelowPolicy is why an on-demand snapshot kept days (a whole
+// number) from now is refused: it would expire before the compliance
+// policy's on-demand minimum, and the service refuses it.
+func (p *Pane) snapshotBelowPolicy(days string) error {
+	n, _ := strconv.Atoi(strings.TrimSpace(days))
+	now := p.Ctx.Now()
+	return p.belowPolicy(snapRow{Type: string(apiclient.SnapshotOnDemand), Created: &now},
+		apiclient.SnapshotRetention{RetentionUnit: apiclient.SnapshotRetentionDays, RetentionValue: n})
+}
+
 func (p *Pane) takeSnapshot(msg views.ActionMsg) tea.Cmd {
+	// The policy may have changed while the form was open.
+	if err := p.snapshotBelowPolicy(msg.Values["retention"]); err != nil {
+		if msg.Form == "" {
+			return p.refuse(p.desc(keysOf(p.Ctx.Keys).Snapshot.Name) + ": " + err.Error() + "; nothing was sent")
+		}
+		return views.FormDone(ID, msg.Form, err)
+	}
 	days, _ := strconv.Atoi(strings.TrimSpace(msg.Values["retention"]))
 	req := apiclient.TakeSnapshotRequest{Description: strings.TrimSpace(msg.Values["description"]), RetentionInDays: days}
 	client, gid, cl := p.Ctx.Client, p.Ctx.GroupID, *p.cluster

@@ -208,3 +208,38 @@ func TestActionsGreyWhatTheRowRefuses(t *testing.T) {
 	assert.True(t, h.action("backups.restore").Enabled(), "offered again once it can act")
 	assert.True(t, h.action("backups.cycleViews").Enabled(), "view keys are never greyed by the row")
 }
+
+// The compliance policy keeps on-demand snapshots at least 3 days: the
+// snapshot form refuses a retention below that in place with the date it
+// would give and the policy's minimum, and nothing is sent; 3 goes. An
+// answer that reaches the pane below it anyway (the policy changed while
+// the form was open) goes back to the form unsent.
+func TestSnapshotFormRefusesARetentionBelowThePolicy(t *testing.T) {
+	w := newWorld(t)
+	h := newHarness(t, w, "payments-rs", 120, 24)
+	h.ActionKey("n")
+	require.Len(t, h.Forms, 1)
+	f := h.Forms[0]
+	ret := f.Fields[1]
+	require.Equal(t, "retention", ret.Key)
+	assert.Equal(t, "3", ret.Value, "the policy's minimum is offered")
+	why := "it would expire 2025-06-02 12:00, before the backup compliance policy's minimum 2025-06-04 12:00 UTC (on-demand snapshots at least 3 days)"
+	assert.EqualError(t, ret.Validate("1", nil), why, "the field says so as it is typed")
+	assert.ErrorContains(t, ret.Validate("0", nil), "at least 1")
+	assert.NoError(t, ret.Validate("3", nil))
+
+	mark := w.Mark()
+	require.EqualError(t, h.Submit(components.FormValues{"description": "test1", "retention": "1"}), why)
+	assert.Empty(t, w.WritesSince(mark), "nothing is sent")
+
+	a := f.Action
+	a.Confirmed, a.Form, a.Values = true, f.ID, components.FormValues{"description": "test1", "retention": "2"}
+	h.Send(a)
+	require.Len(t, h.FormsDone, 1)
+	assert.ErrorContains(t, h.FormsDone[0].Err, "before the backup compliance policy's minimum")
+	assert.Empty(t, w.WritesSince(mark), "nothing is sent")
+
+	require.NoError(t, h.Submit(components.FormValues{"description": "test1", "retention": "3"}))
+	assert.Len(t, w.WritesSince(mark), 1)
+	assert.NoError(t, h.LastFormDone().Err)
+}
