@@ -108,7 +108,7 @@ func TestCompliancePolicyKeepsASnapshotFromDelete(t *testing.T) {
 // The expiration form shows the date each length gives before anything is
 // sent, greys the ones before the compliance policy's minimum with it, and
 // chooses nothing for the user; a typed length below it is refused with
-// the date it would give; a typed one, or one sooner than now, is asked
+// the date it would give; a typed one, or one sooner than the current expiry, is asked
 // about with its date before it is sent.
 func TestExpirationFormShowsTheDateAndTheComplianceMinimum(t *testing.T) {
 	w := newWorld(t)
@@ -119,13 +119,13 @@ func TestExpirationFormShowsTheDateAndTheComplianceMinimum(t *testing.T) {
 	h.ActionKey("e")
 	require.Len(t, h.Forms, 1)
 	f := h.Forms[0]
-	assert.Contains(t, f.Fields[0].Label, "Now expires 2025-06-08 15:00 UTC")
+	assert.Contains(t, f.Fields[0].Label, "Current expiry: 2025-06-08 15:00 UTC")
 	assert.Equal(t, "The compliance policy keeps it until 2025-06-05 15:00 UTC\n(daily snapshots at least 7 days).", f.Fields[0].Value)
 	keep := f.Fields[1]
 	assert.True(t, keep.None, "nothing is chosen for the user")
 	assert.Equal(t, []string{"1 day", "3 days", "1 week", "2 weeks", "1 month", "1 year", "other"}, keep.Choices)
-	assert.Equal(t, "expires 2025-06-02 12:00, sooner than now", keep.Details[0])
-	assert.Equal(t, "expires 2025-06-08 12:00, sooner than now", keep.Details[2])
+	assert.Equal(t, "expires 2025-06-02 12:00, sooner than current", keep.Details[0], "than the current expiry, the note's first line")
+	assert.Equal(t, "expires 2025-06-08 12:00, sooner than current", keep.Details[2])
 	assert.Equal(t, "expires 2025-06-15 12:00", keep.Details[3])
 	below := "before the compliance policy's minimum"
 	assert.Equal(t, []string{below, below, "", "", "", "", ""}, keep.Reasons)
@@ -144,13 +144,13 @@ func TestExpirationFormShowsTheDateAndTheComplianceMinimum(t *testing.T) {
 	require.ErrorContains(t, h.Submit(components.FormValues{"keep": keepOther, "other": "soon"}), "days|weeks|months|years")
 	assert.Empty(t, w.WritesSince(mark))
 
-	// Sooner than now: asked, with the date.
+	// Sooner than the current expiry: asked, with the date.
 	require.NoError(t, h.Submit(components.FormValues{"keep": "1 week"}))
 	require.Len(t, h.Confirms, 1)
 	c := h.LastConfirm()
 	assert.Equal(t, "Shorten the expiration of snapshot "+short(s.ID)+"?", c.Title)
 	assert.Contains(t, c.Body, "now expires 2025-06-08 15:00 UTC")
-	assert.Contains(t, c.Body, "it expires about 2025-06-08 12:00 UTC, sooner than now")
+	assert.Contains(t, c.Body, "Kept 1 week from when this is sent, it expires about 2025-06-08 12:00 UTC, sooner than its current expiry: it is deleted then")
 	assert.Empty(t, w.WritesSince(mark), "nothing before the yes")
 
 	// Typed: asked with its date, then sent once.
@@ -159,7 +159,7 @@ func TestExpirationFormShowsTheDateAndTheComplianceMinimum(t *testing.T) {
 	require.Len(t, h.Confirms, 2)
 	c = h.LastConfirm()
 	assert.Equal(t, "Change the expiration of snapshot "+short(s.ID)+"?", c.Title)
-	assert.Contains(t, c.Body, "it expires about 2025-06-11 12:00 UTC.")
+	assert.Contains(t, c.Body, "Kept 10 days from when this is sent, it expires about 2025-06-11 12:00 UTC.")
 	assert.Empty(t, w.WritesSince(mark))
 	h.Confirm("")
 	assert.Len(t, w.WritesSince(mark), 1)
