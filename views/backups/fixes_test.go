@@ -1,6 +1,7 @@
 package backups
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -242,4 +243,48 @@ func TestSnapshotFormRefusesARetentionBelowThePolicy(t *testing.T) {
 	require.NoError(t, h.Submit(components.FormValues{"description": "test1", "retention": "3"}))
 	assert.Len(t, w.WritesSince(mark), 1)
 	assert.NoError(t, h.LastFormDone().Err)
+}
+
+// lastLine is the pane's own last line: its hint line.
+func lastLine(h *harness) string {
+	lines := strings.Split(strings.TrimRight(h.Screen(), "\n"), "\n")
+	return lines[len(lines)-1]
+}
+
+// At 80 columns the Snapshots view's hint line puts the keys that act
+// first, whole; the snapshot id, which the table does not show, is whole
+// where it fits and shortened to the characters that tell rows apart where
+// it would be cut. On a sharded snapshot enter, which folds its members,
+// is offered as what it does next.
+func TestSnapshotsHintLineKeysFirstAt80Columns(t *testing.T) {
+	w := newWorld(t)
+	h := newHarness(t, w, "payments-rs", 80, 20)
+	h.P.snaps.SetCursor(1) // completed; the policy keeps it from d
+	s, _ := h.P.selectedSnap()
+	line := lastLine(h)
+	assert.True(t, strings.HasPrefix(line, "n snapshot  R restore  e expiration  E export · snapshot "+short(s.ID)), "%q", line)
+
+	wide := newHarness(t, w, "payments-rs", 160, 20)
+	wide.P.snaps.SetCursor(1)
+	assert.Equal(t, "n snapshot  R restore  e expiration  E export · snapshot "+s.ID+" · mongod 6.0.18", lastLine(wide),
+		"the whole id where it fits")
+
+	sh := newHarness(t, w, "payments-prod", 80, 20)
+	sh.P.snaps.SetCursor(1)
+	assert.True(t, strings.HasPrefix(lastLine(sh), "enter expand  n snapshot  R restore"), "%q", lastLine(sh))
+	sh.ActionKey("enter")
+	assert.True(t, strings.HasPrefix(lastLine(sh), "enter collapse  n snapshot  R restore"), "%q", lastLine(sh))
+}
+
+// The cluster list's enter is the pane's own key, not an action the root's
+// footer lists: the pane's last line offers it while there is a row to
+// open, and enter opens it.
+func TestClusterListOffersEnterOpen(t *testing.T) {
+	w := newWorld(t)
+	h := newHarness(t, w, "", 80, 20)
+	assert.Equal(t, "enter open", lastLine(h))
+	h.P.picker.SetCursorID("payments-rs")
+	h.ActionKey("enter")
+	require.True(t, h.P.loaded)
+	assert.Equal(t, "payments-rs", h.P.cluster.Name)
 }
