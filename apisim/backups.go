@@ -349,10 +349,21 @@ func takeSnapshot(c *call) (any, error) {
 		}
 	}
 	s := &Snapshot{
-		ID: c.w.newID(), GroupID: cl.GroupID, ClusterName: cl.Name, Kind: cl.Kind, SnapshotType: "onDemand",
+		GroupID: cl.GroupID, ClusterName: cl.Name, Kind: cl.Kind, SnapshotType: "onDemand",
 		Description: b.Description, CreatedAt: c.now, ExpiresAt: c.now.AddDate(0, 0, days),
 		QueueFor: 10, RunFor: 50, StorageSizeBytes: int64(cl.DiskSizeGB * 3e7), MongodVersion: cl.MongoDBVersion,
 	}
+	// The compliance policy's on-demand minimum is the floor of its retention
+	// too: kept less, it would expire while the policy still keeps it.
+	if keep, rule, ok := c.complianceKeeps(s); ok && s.ExpiresAt.Before(keep) {
+		unit := "days"
+		if days == 1 {
+			unit = "day"
+		}
+		return nil, errField("retentionInDays", "%d %s from now ends %s, before %s: the project's Backup Compliance Policy keeps %s",
+			days, unit, fmtTime(s.ExpiresAt), fmtTime(keep), rule)
+	}
+	s.ID = c.w.newID() // only once it is taken: a refusal uses no id
 	c.w.Snapshots = append(c.w.Snapshots, s)
 	c.markChanged()
 	return c.snapshotView(s, cl), nil

@@ -77,10 +77,10 @@ func TestOnDemandSnapshotLifecycleAndLimit(t *testing.T) {
 		t.Errorf("expiresAt %v, want %v", s.ExpiresAt, want)
 	}
 	// Only one on-demand snapshot may be queued or in progress per cluster.
-	_, err = b.TakeSnapshot(bg, DemoPaymentsID, "payments-rs", apiclient.TakeSnapshotRequest{RetentionInDays: 1})
+	_, err = b.TakeSnapshot(bg, DemoPaymentsID, "payments-rs", apiclient.TakeSnapshotRequest{RetentionInDays: 3})
 	wantAPIError(t, err, http.StatusConflict, "ON_DEMAND_SNAPSHOT_IN_PROGRESS", "")
 	// Another cluster is not affected.
-	if _, err := b.TakeSnapshot(bg, DemoPaymentsID, "payments-legacy", apiclient.TakeSnapshotRequest{RetentionInDays: 1}); err != nil {
+	if _, err := b.TakeSnapshot(bg, DemoPaymentsID, "payments-legacy", apiclient.TakeSnapshotRequest{RetentionInDays: 3}); err != nil {
 		t.Fatalf("other cluster: %v", err)
 	}
 
@@ -89,7 +89,7 @@ func TestOnDemandSnapshotLifecycleAndLimit(t *testing.T) {
 	if err != nil || got.Status != apiclient.SnapshotInProgress {
 		t.Fatalf("after 15s: %v %v", got, err)
 	}
-	_, err = b.TakeSnapshot(bg, DemoPaymentsID, "payments-rs", apiclient.TakeSnapshotRequest{RetentionInDays: 1})
+	_, err = b.TakeSnapshot(bg, DemoPaymentsID, "payments-rs", apiclient.TakeSnapshotRequest{RetentionInDays: 3})
 	wantAPIError(t, err, http.StatusConflict, "ON_DEMAND_SNAPSHOT_IN_PROGRESS", "")
 	// A running snapshot cannot be deleted.
 	wantAPIError(t, b.DeleteSnapshot(bg, DemoPaymentsID, "payments-rs", s.ID), http.StatusConflict, "SNAPSHOT_IN_PROGRESS", "")
@@ -99,7 +99,7 @@ func TestOnDemandSnapshotLifecycleAndLimit(t *testing.T) {
 	if got.Status != apiclient.SnapshotCompleted {
 		t.Fatalf("after 75s: %s", got.Status)
 	}
-	if _, err := b.TakeSnapshot(bg, DemoPaymentsID, "payments-rs", apiclient.TakeSnapshotRequest{RetentionInDays: 1}); err != nil {
+	if _, err := b.TakeSnapshot(bg, DemoPaymentsID, "payments-rs", apiclient.TakeSnapshotRequest{RetentionInDays: 3}); err != nil {
 		t.Fatalf("after completion a new one may start: %v", err)
 	}
 
@@ -191,6 +191,42 @@ func TestCompliancePolicyKeepsSnapshots(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := b.DeleteSnapshot(bg, DemoPaymentsID, "payments-rs", od.ID); err != nil {
+		t.Errorf("without a policy: %v", err)
+	}
+}
+
+// An on-demand snapshot is not taken with a retention below the policy's
+// on-demand minimum (3 days for payments): it would expire while the policy
+// still keeps it. The refusal is the spec-shaped 400 VALIDATION_ERROR of
+// the other policy refusals, naming the field, until when and why; nothing
+// is taken. At the minimum it goes; without a policy 1 day goes.
+func TestCompliancePolicyFloorsOnDemandRetention(t *testing.T) {
+	e := newBackupEnv(t)
+	b := e.c.Backups()
+	before, err := b.AllSnapshots(bg, DemoPaymentsID, "payments-rs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, body := range []map[string]any{{"retentionInDays": 2}, {"description": "no retention: 1 day"}} {
+		err = e.raw(t, "takeSnapshot", cp(DemoPaymentsID, "payments-rs"), body)
+		wantAPIError(t, err, http.StatusBadRequest, "VALIDATION_ERROR", "retentionInDays")
+		ae, _ := apiclient.AsError(err)
+		if !strings.Contains(ae.Detail, "before 2025-06-04T12:00:00Z: the project's Backup Compliance Policy keeps on-demand snapshots at least 3 days") ||
+			ae.BadRequestDetail == nil || len(ae.BadRequestDetail.Fields) != 1 || ae.BadRequestDetail.Fields[0].Field != "retentionInDays" {
+			t.Errorf("error body: %+v", ae)
+		}
+	}
+	if after, _ := b.AllSnapshots(bg, DemoPaymentsID, "payments-rs"); len(after) != len(before) {
+		t.Fatalf("a refused snapshot was taken: %d, were %d", len(after), len(before))
+	}
+	s, err := b.TakeSnapshot(bg, DemoPaymentsID, "payments-rs", apiclient.TakeSnapshotRequest{RetentionInDays: 3})
+	if err != nil || !s.ExpiresAt.Equal(testStart.AddDate(0, 0, 3)) {
+		t.Fatalf("at the minimum: %v %v", s, err)
+	}
+	if err := b.DisableCompliancePolicy(bg, DemoPaymentsID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.TakeSnapshot(bg, DemoPaymentsID, "payments-legacy", apiclient.TakeSnapshotRequest{RetentionInDays: 1}); err != nil {
 		t.Errorf("without a policy: %v", err)
 	}
 }

@@ -464,13 +464,13 @@ func TestStateMachines(t *testing.T) {
 			t.Errorf("%s: status %v, want %s", what, s, want)
 		}
 	}
-	st, _, b := d.do(t, rawReq{method: "POST", path: base + "/backup/snapshots", body: []byte(`{"description":"t","retentionInDays":1}`)})
+	st, _, b := d.do(t, rawReq{method: "POST", path: base + "/backup/snapshots", body: []byte(`{"description":"t","retentionInDays":3}`)})
 	var snap map[string]any
 	if st != 200 || json.Unmarshal(b, &snap) != nil || snap["status"] != "queued" {
 		t.Fatalf("take snapshot: %d %s", st, b)
 	}
 	// A second on-demand snapshot must wait for the first.
-	if st, _, _ := d.do(t, rawReq{method: "POST", path: base + "/backup/snapshots", body: []byte(`{}`)}); st != 409 {
+	if st, _, _ := d.do(t, rawReq{method: "POST", path: base + "/backup/snapshots", body: []byte(`{"retentionInDays":3}`)}); st != 409 {
 		t.Errorf("second on-demand snapshot: %d", st)
 	}
 	sp := base + "/backup/snapshots/" + snap["id"].(string)

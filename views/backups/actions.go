@@ -593,11 +593,34 @@ func (p *Pane) writeResult(msg views.Result[writeResult]) tea.Cmd {
 func (p *Pane) askSnapshot() tea.Cmd {
 	return p.form(formSnapshot, "On-demand snapshot of "+p.cluster.Name, []components.Field{
 		{Key: "description", Label: "Description", Placeholder: "why this snapshot", CharLimit: 200},
-		{Key: "retention", Label: "Retention (days)", Value: strconv.Itoa(apiclient.SnapshotRetentionDefault(p.data.Policy, 1)), Validate: positiveInt("retention")},
+		{Key: "retention", Label: "Retention (days)", Value: strconv.Itoa(apiclient.SnapshotRetentionDefault(p.data.Policy, 1)),
+			Validate: func(v string, all components.FormValues) error {
+				if err := positiveInt("retention")(v, all); err != nil {
+					return err
+				}
+				return p.snapshotBelowPolicy(v)
+			}},
 	}, views.ActionMsg{Name: keysOf(p.Ctx.Keys).Snapshot.Name})
 }
 
+// snapshotBelowPolicy is why an on-demand snapshot kept days (a whole
+// number) from now is refused: it would expire before the compliance
+// policy's on-demand minimum, and the service refuses it.
+func (p *Pane) snapshotBelowPolicy(days string) error {
+	n, _ := strconv.Atoi(strings.TrimSpace(days))
+	now := p.Ctx.Now()
+	return p.belowPolicy(snapRow{Type: string(apiclient.SnapshotOnDemand), Created: &now},
+		apiclient.SnapshotRetention{RetentionUnit: apiclient.SnapshotRetentionDays, RetentionValue: n})
+}
+
 func (p *Pane) takeSnapshot(msg views.ActionMsg) tea.Cmd {
+	// The policy may have changed while the form was open.
+	if err := p.snapshotBelowPolicy(msg.Values["retention"]); err != nil {
+		if msg.Form == "" {
+			return p.refuse(p.desc(keysOf(p.Ctx.Keys).Snapshot.Name) + ": " + err.Error() + "; nothing was sent")
+		}
+		return views.FormDone(ID, msg.Form, err)
+	}
 	days, _ := strconv.Atoi(strings.TrimSpace(msg.Values["retention"]))
 	req := apiclient.TakeSnapshotRequest{Description: strings.TrimSpace(msg.Values["description"]), RetentionInDays: days}
 	client, gid, cl := p.Ctx.Client, p.Ctx.GroupID, *p.cluster
@@ -628,6 +651,15 @@ func keepFor(v string) (apiclient.SnapshotRetention, error) {
 		return apiclient.SnapshotRetention{}, err
 	}
 	return apiclient.SnapshotRetention{RetentionUnit: apiclient.SnapshotRetentionUnit(strings.ToUpper(string(u))), RetentionValue: n}, nil
+}
+
+// retentionWords is r as read: "1 week", "2 weeks".
+func retentionWords(r apiclient.SnapshotRetention) string {
+	unit := strings.ToLower(string(r.RetentionUnit))
+	if r.RetentionValue == 1 {
+		unit = strings.TrimSuffix(unit, "s")
+	}
+	return strconv.Itoa(r.RetentionValue) + " " + unit
 }
 
 // expiry is when a snapshot kept r from now expires, as the service counts
@@ -666,7 +698,9 @@ func (p *Pane) askExpiration() tea.Cmd {
 		exp := expiry(now, r)
 		details[i] = "expires " + fmtTime(&exp)
 		if s.Expires != nil && exp.Before(*s.Expires) {
-			details[i] += ", sooner than now"
+			// The current expiry's date is the note's first line: the
+			// whole phrase with the date would be cut at the dialog's width.
+			details[i] += ", sooner than current"
 		}
 		if kept && exp.Before(until) {
 			reasons[i] = "before the compliance policy's minimum"
@@ -674,7 +708,7 @@ func (p *Pane) askExpiration() tea.Cmd {
 	}
 	details[len(keepChoices)] = "typed below, asked with its date"
 	return p.form(formExpiration, "Expiration of snapshot "+short(s.ID), []components.Field{
-		{Key: "now", Kind: components.FieldNote, Label: "Now expires " + fmtTime(s.Expires) + " UTC. A new date counts from when the change is sent.",
+		{Key: "now", Kind: components.FieldNote, Label: "Current expiry: " + fmtTime(s.Expires) + " UTC. A new date counts from when the change is sent.",
 			Value: policy},
 		{Key: "keep", Label: "Keep for", Kind: components.FieldChoice, List: true, None: true,
 			Choices: choices, Details: details, Reasons: reasons},
@@ -694,7 +728,7 @@ func (p *Pane) askExpiration() tea.Cmd {
 }
 
 // changeExpiration takes the form's answer, then the question's: a typed
-// length, or one that expires the snapshot sooner than now, is asked
+// length, or one that expires the snapshot sooner than it does now, is asked
 // about with the date it gives first; the others were shown with theirs.
 // Nothing the compliance policy refuses is sent.
 func (p *Pane) changeExpiration(msg views.ActionMsg) tea.Cmd {
@@ -738,10 +772,10 @@ func (p *Pane) changeExpiration(msg views.ActionMsg) tea.Cmd {
 		title, body := "Change the expiration of snapshot "+short(id)+"?", ""
 		if sooner {
 			title = "Shorten the expiration of snapshot " + short(id) + "?"
-			body = ", sooner than now: it is deleted then and can no longer be restored"
+			body = ", sooner than its current expiry: it is deleted then and can no longer be restored"
 		}
-		body = fmt.Sprintf("Snapshot %s of %s, taken %s, now expires %s UTC. Kept %d %s from when this is sent, it expires about %s UTC%s.",
-			short(id), p.cluster.Name, fmtTime(s.Created), fmtTime(s.Expires), r.RetentionValue, strings.ToLower(string(r.RetentionUnit)), fmtTime(&exp), body)
+		body = fmt.Sprintf("Snapshot %s of %s, taken %s, now expires %s UTC. Kept %s from when this is sent, it expires about %s UTC%s.",
+			short(id), p.cluster.Name, fmtTime(s.Created), fmtTime(s.Expires), retentionWords(r), fmtTime(&exp), body)
 		return tea.Sequence(views.FormDone(ID, msg.Form, nil), p.confirm(views.ConfirmMsg{Title: title, Body: body,
 			Action: views.ActionMsg{Name: k.Expiration.Name, Target: id,
 				Values: components.FormValues{"unit": string(r.RetentionUnit), "value": strconv.Itoa(r.RetentionValue)}}}))

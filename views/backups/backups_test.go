@@ -86,10 +86,10 @@ func TestServerRefusalKeepsTheFormOpen(t *testing.T) {
 	w := newWorld(t)
 	h := newHarness(t, w, "payments-rs", 120, 24)
 	// Someone else starts one after the pane loaded.
-	_, err := w.Client.Backups().TakeSnapshot(bg, apisim.DemoPaymentsID, "payments-rs", apiclient.TakeSnapshotRequest{RetentionInDays: 1})
+	_, err := w.Client.Backups().TakeSnapshot(bg, apisim.DemoPaymentsID, "payments-rs", apiclient.TakeSnapshotRequest{RetentionInDays: 3})
 	require.NoError(t, err)
 	h.ActionKey("n")
-	require.NoError(t, h.Submit(components.FormValues{"description": "mine", "retention": "1"}))
+	require.NoError(t, h.Submit(components.FormValues{"description": "mine", "retention": "3"}))
 	require.Len(t, h.FormsDone, 1)
 	ae, ok := apiclient.AsError(h.FormsDone[0].Err)
 	require.True(t, ok, "the API error goes back to the form")

@@ -1,6 +1,7 @@
 package backups
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -108,7 +109,7 @@ func TestCompliancePolicyKeepsASnapshotFromDelete(t *testing.T) {
 // The expiration form shows the date each length gives before anything is
 // sent, greys the ones before the compliance policy's minimum with it, and
 // chooses nothing for the user; a typed length below it is refused with
-// the date it would give; a typed one, or one sooner than now, is asked
+// the date it would give; a typed one, or one sooner than the current expiry, is asked
 // about with its date before it is sent.
 func TestExpirationFormShowsTheDateAndTheComplianceMinimum(t *testing.T) {
 	w := newWorld(t)
@@ -119,13 +120,13 @@ func TestExpirationFormShowsTheDateAndTheComplianceMinimum(t *testing.T) {
 	h.ActionKey("e")
 	require.Len(t, h.Forms, 1)
 	f := h.Forms[0]
-	assert.Contains(t, f.Fields[0].Label, "Now expires 2025-06-08 15:00 UTC")
+	assert.Contains(t, f.Fields[0].Label, "Current expiry: 2025-06-08 15:00 UTC")
 	assert.Equal(t, "The compliance policy keeps it until 2025-06-05 15:00 UTC\n(daily snapshots at least 7 days).", f.Fields[0].Value)
 	keep := f.Fields[1]
 	assert.True(t, keep.None, "nothing is chosen for the user")
 	assert.Equal(t, []string{"1 day", "3 days", "1 week", "2 weeks", "1 month", "1 year", "other"}, keep.Choices)
-	assert.Equal(t, "expires 2025-06-02 12:00, sooner than now", keep.Details[0])
-	assert.Equal(t, "expires 2025-06-08 12:00, sooner than now", keep.Details[2])
+	assert.Equal(t, "expires 2025-06-02 12:00, sooner than current", keep.Details[0], "than the current expiry, the note's first line")
+	assert.Equal(t, "expires 2025-06-08 12:00, sooner than current", keep.Details[2])
 	assert.Equal(t, "expires 2025-06-15 12:00", keep.Details[3])
 	below := "before the compliance policy's minimum"
 	assert.Equal(t, []string{below, below, "", "", "", "", ""}, keep.Reasons)
@@ -144,13 +145,13 @@ func TestExpirationFormShowsTheDateAndTheComplianceMinimum(t *testing.T) {
 	require.ErrorContains(t, h.Submit(components.FormValues{"keep": keepOther, "other": "soon"}), "days|weeks|months|years")
 	assert.Empty(t, w.WritesSince(mark))
 
-	// Sooner than now: asked, with the date.
+	// Sooner than the current expiry: asked, with the date.
 	require.NoError(t, h.Submit(components.FormValues{"keep": "1 week"}))
 	require.Len(t, h.Confirms, 1)
 	c := h.LastConfirm()
 	assert.Equal(t, "Shorten the expiration of snapshot "+short(s.ID)+"?", c.Title)
 	assert.Contains(t, c.Body, "now expires 2025-06-08 15:00 UTC")
-	assert.Contains(t, c.Body, "it expires about 2025-06-08 12:00 UTC, sooner than now")
+	assert.Contains(t, c.Body, "Kept 1 week from when this is sent, it expires about 2025-06-08 12:00 UTC, sooner than its current expiry: it is deleted then")
 	assert.Empty(t, w.WritesSince(mark), "nothing before the yes")
 
 	// Typed: asked with its date, then sent once.
@@ -159,7 +160,7 @@ func TestExpirationFormShowsTheDateAndTheComplianceMinimum(t *testing.T) {
 	require.Len(t, h.Confirms, 2)
 	c = h.LastConfirm()
 	assert.Equal(t, "Change the expiration of snapshot "+short(s.ID)+"?", c.Title)
-	assert.Contains(t, c.Body, "it expires about 2025-06-11 12:00 UTC.")
+	assert.Contains(t, c.Body, "Kept 10 days from when this is sent, it expires about 2025-06-11 12:00 UTC.")
 	assert.Empty(t, w.WritesSince(mark))
 	h.Confirm("")
 	assert.Len(t, w.WritesSince(mark), 1)
@@ -207,4 +208,83 @@ func TestActionsGreyWhatTheRowRefuses(t *testing.T) {
 	require.True(t, h.tick())
 	assert.True(t, h.action("backups.restore").Enabled(), "offered again once it can act")
 	assert.True(t, h.action("backups.cycleViews").Enabled(), "view keys are never greyed by the row")
+}
+
+// The compliance policy keeps on-demand snapshots at least 3 days: the
+// snapshot form refuses a retention below that in place with the date it
+// would give and the policy's minimum, and nothing is sent; 3 goes. An
+// answer that reaches the pane below it anyway (the policy changed while
+// the form was open) goes back to the form unsent.
+func TestSnapshotFormRefusesARetentionBelowThePolicy(t *testing.T) {
+	w := newWorld(t)
+	h := newHarness(t, w, "payments-rs", 120, 24)
+	h.ActionKey("n")
+	require.Len(t, h.Forms, 1)
+	f := h.Forms[0]
+	ret := f.Fields[1]
+	require.Equal(t, "retention", ret.Key)
+	assert.Equal(t, "3", ret.Value, "the policy's minimum is offered")
+	why := "it would expire 2025-06-02 12:00, before the backup compliance policy's minimum 2025-06-04 12:00 UTC (on-demand snapshots at least 3 days)"
+	assert.EqualError(t, ret.Validate("1", nil), why, "the field says so as it is typed")
+	assert.ErrorContains(t, ret.Validate("0", nil), "at least 1")
+	assert.NoError(t, ret.Validate("3", nil))
+
+	mark := w.Mark()
+	require.EqualError(t, h.Submit(components.FormValues{"description": "test1", "retention": "1"}), why)
+	assert.Empty(t, w.WritesSince(mark), "nothing is sent")
+
+	a := f.Action
+	a.Confirmed, a.Form, a.Values = true, f.ID, components.FormValues{"description": "test1", "retention": "2"}
+	h.Send(a)
+	require.Len(t, h.FormsDone, 1)
+	assert.ErrorContains(t, h.FormsDone[0].Err, "before the backup compliance policy's minimum")
+	assert.Empty(t, w.WritesSince(mark), "nothing is sent")
+
+	require.NoError(t, h.Submit(components.FormValues{"description": "test1", "retention": "3"}))
+	assert.Len(t, w.WritesSince(mark), 1)
+	assert.NoError(t, h.LastFormDone().Err)
+}
+
+// lastLine is the pane's own last line: its hint line.
+func lastLine(h *harness) string {
+	lines := strings.Split(strings.TrimRight(h.Screen(), "\n"), "\n")
+	return lines[len(lines)-1]
+}
+
+// At 80 columns the Snapshots view's hint line puts the keys that act
+// first, whole; the snapshot id, which the table does not show, is whole
+// where it fits and shortened to the characters that tell rows apart where
+// it would be cut. On a sharded snapshot enter, which folds its members,
+// is offered as what it does next.
+func TestSnapshotsHintLineKeysFirstAt80Columns(t *testing.T) {
+	w := newWorld(t)
+	h := newHarness(t, w, "payments-rs", 80, 20)
+	h.P.snaps.SetCursor(1) // completed; the policy keeps it from d
+	s, _ := h.P.selectedSnap()
+	line := lastLine(h)
+	assert.True(t, strings.HasPrefix(line, "n snapshot  R restore  e expiration  E export · snapshot "+short(s.ID)), "%q", line)
+
+	wide := newHarness(t, w, "payments-rs", 160, 20)
+	wide.P.snaps.SetCursor(1)
+	assert.Equal(t, "n snapshot  R restore  e expiration  E export · snapshot "+s.ID+" · mongod 6.0.18", lastLine(wide),
+		"the whole id where it fits")
+
+	sh := newHarness(t, w, "payments-prod", 80, 20)
+	sh.P.snaps.SetCursor(1)
+	assert.True(t, strings.HasPrefix(lastLine(sh), "enter expand  n snapshot  R restore"), "%q", lastLine(sh))
+	sh.ActionKey("enter")
+	assert.True(t, strings.HasPrefix(lastLine(sh), "enter collapse  n snapshot  R restore"), "%q", lastLine(sh))
+}
+
+// The cluster list's enter is the pane's own key, not an action the root's
+// footer lists: the pane's last line offers it while there is a row to
+// open, and enter opens it.
+func TestClusterListOffersEnterOpen(t *testing.T) {
+	w := newWorld(t)
+	h := newHarness(t, w, "", 80, 20)
+	assert.Equal(t, "enter open", lastLine(h))
+	h.P.picker.SetCursorID("payments-rs")
+	h.ActionKey("enter")
+	require.True(t, h.P.loaded)
+	assert.Equal(t, "payments-rs", h.P.cluster.Name)
 }

@@ -444,7 +444,7 @@ func (p *Pane) chromeLines() int {
 
 func (p *Pane) layout() {
 	h := max(p.H-p.chromeLines(), 1)
-	p.picker.SetSize(p.W, max(p.H-2, 1))
+	p.picker.SetSize(p.W, max(p.H-3, 1))
 	for _, t := range []*components.Table{&p.snaps, &p.restores, &p.exports, &p.buckets} {
 		t.SetSize(p.W, h)
 	}
@@ -478,9 +478,15 @@ func (p *Pane) View() string {
 		case !p.loadedList:
 			head = "Backups · loading clusters…"
 		}
+		// enter is the pane's own key here, not an action the root's footer
+		// and help list: this line offers it while there is a row to open.
+		hint := ""
+		if p.picker.SelectedID() != "" {
+			hint = "enter open"
+		}
 		return lipgloss.JoinVertical(lipgloss.Left, fit(th.Header.Render(head)),
 			fit(th.Muted.Render(fmt.Sprintf("%d deployments in %s", len(p.clusters), components.Sanitize(p.Ctx.ProjectName)))),
-			p.picker.View())
+			p.picker.View(), fit(th.Muted.Render(hint)))
 	}
 	c := p.cluster
 	title := fmt.Sprintf("Backups · %s (%s, %s, %s)", components.Sanitize(c.Name), c.Kind, components.Sanitize(c.Tier), components.Sanitize(c.Version))
@@ -561,15 +567,24 @@ func (p *Pane) body() string {
 	return l.table.View()
 }
 
-// footer says what the cursor is on and what the keys do here.
+// footer says what the keys do here, then what the cursor is on: the keys
+// first, so a narrow terminal cuts the description, never a key that acts.
 func (p *Pane) footer() string {
-	var on string
+	var on, onShort, enter string
 	switch p.view {
 	case viewSnapshots:
 		if s, ok := p.selectedSnap(); ok {
+			// The full id where it fits; its last characters, which tell
+			// the rows apart, where it would be cut.
 			on = fmt.Sprintf("snapshot %s · mongod %s", s.ID, s.Version)
+			onShort = fmt.Sprintf("snapshot %s · mongod %s", short(s.ID), s.Version)
 			if s.Sharded {
-				on += fmt.Sprintf(" · %d members (enter expands)", len(s.Members))
+				on += fmt.Sprintf(" · %d members", len(s.Members))
+				onShort += fmt.Sprintf(" · %d members", len(s.Members))
+				enter = "enter expand"
+				if p.expanded[s.ID] {
+					enter = "enter collapse"
+				}
 			}
 		}
 	case viewRestores:
@@ -584,11 +599,20 @@ func (p *Pane) footer() string {
 			on = "export " + id
 		}
 	}
-	hints := p.hints()
-	if on == "" || hints == "" {
-		return on + hints
+	keys := p.hints()
+	if enter != "" {
+		keys = strings.TrimSpace(enter + "  " + keys)
 	}
-	return on + " · " + hints
+	join := func(on string) string {
+		if on == "" || keys == "" {
+			return keys + on
+		}
+		return keys + " · " + on
+	}
+	if line := join(on); onShort == "" || lipgloss.Width(line) <= p.W {
+		return line
+	}
+	return join(onShort)
 }
 
 // hints are the keys that act here and now: the view's actions as the
