@@ -22,7 +22,7 @@ func TestBackupsSnapshotThenRestore(t *testing.T) {
 
 	s.SendKeys("n")
 	s.WaitFor("On-demand snapshot of payments-rs", wait)
-	s.SendKeys("e2e-before-restore", "Tab", "BSpace", "2", "Enter")
+	s.SendKeys("e2e-before-restore", "Tab", "BSpace", "3", "Enter") // the compliance minimum: 3 days
 	s.WaitGone("On-demand snapshot of payments-rs", wait)
 	// Watched until it completes: the row turns completed and the watch ends.
 	s.waitUntil(func(screen string) bool {
