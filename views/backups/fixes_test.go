@@ -264,6 +264,11 @@ func TestSnapshotsHintLineKeysFirstAt80Columns(t *testing.T) {
 	line := lastLine(h)
 	assert.True(t, strings.HasPrefix(line, "n snapshot  R restore  e expiration  E export · snapshot "+short(s.ID)), "%q", line)
 
+	mid := newHarness(t, w, "payments-rs", 90, 20)
+	mid.P.snaps.SetCursor(1)
+	assert.Equal(t, "n snapshot  R restore  e expiration  E export · snapshot "+s.ID, lastLine(mid),
+		"the version goes before the id is shortened")
+
 	wide := newHarness(t, w, "payments-rs", 160, 20)
 	wide.P.snaps.SetCursor(1)
 	assert.Equal(t, "n snapshot  R restore  e expiration  E export · snapshot "+s.ID+" · mongod 6.0.18", lastLine(wide),

@@ -570,17 +570,23 @@ func (p *Pane) body() string {
 // footer says what the keys do here, then what the cursor is on: the keys
 // first, so a narrow terminal cuts the description, never a key that acts.
 func (p *Pane) footer() string {
-	var on, onShort, enter string
+	var on string
+	var shorter []string // shorter forms of on, tried in order when it does not fit
+	var enter string
 	switch p.view {
 	case viewSnapshots:
 		if s, ok := p.selectedSnap(); ok {
-			// The full id where it fits; its last characters, which tell
-			// the rows apart, where it would be cut.
+			// The full id where it fits (the table has no id column: this
+			// is where it shows), the version given up first; its last
+			// characters, which tell the rows apart, only where even the
+			// id alone would be cut.
 			on = fmt.Sprintf("snapshot %s · mongod %s", s.ID, s.Version)
-			onShort = fmt.Sprintf("snapshot %s · mongod %s", short(s.ID), s.Version)
+			shorter = []string{"snapshot " + s.ID, fmt.Sprintf("snapshot %s · mongod %s", short(s.ID), s.Version)}
 			if s.Sharded {
 				on += fmt.Sprintf(" · %d members", len(s.Members))
-				onShort += fmt.Sprintf(" · %d members", len(s.Members))
+				for i := range shorter {
+					shorter[i] += fmt.Sprintf(" · %d members", len(s.Members))
+				}
 				enter = "enter expand"
 				if p.expanded[s.ID] {
 					enter = "enter collapse"
@@ -609,10 +615,14 @@ func (p *Pane) footer() string {
 		}
 		return keys + " · " + on
 	}
-	if line := join(on); onShort == "" || lipgloss.Width(line) <= p.W {
-		return line
+	line := join(on)
+	for _, o := range shorter {
+		if lipgloss.Width(line) <= p.W {
+			break
+		}
+		line = join(o)
 	}
-	return join(onShort)
+	return line
 }
 
 // hints are the keys that act here and now: the view's actions as the
