@@ -256,6 +256,8 @@ func TestHelpAndFooterFollowTheAlertsView(t *testing.T) {
 	d.Settle()
 	assert.Contains(t, footer(), "t enable/disable config")
 	assert.NotContains(t, footer(), "a acknowledge")
+	assert.Contains(t, footer(), "c alert list", "c goes back to the alerts from here")
+	assert.NotContains(t, footer(), "c alert configs")
 	assert.NotContains(t, d.Screen(), "c lists them", "the refusal went with its cause")
 	d.Press("?")
 	assert.Contains(t, d.Screen(), "acknowledge — on alerts: c leaves the configurations")

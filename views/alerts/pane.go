@@ -178,6 +178,13 @@ func (p *Pane) Actions() []keymap.Action {
 			if inConfigs {
 				acts[i] = a.Disabled("on alerts: c leaves the configurations")
 			}
+		case actConfigs:
+			// c goes to the other view: among the configurations, back to
+			// the alerts.
+			if inConfigs {
+				a.Binding.SetHelp(a.Binding.Help().Key, "alert list")
+				acts[i] = a
+			}
 		case actToggle, actDelete, actEditConfig, actEditJSON:
 			if !inConfigs {
 				acts[i] = a.Disabled("on configurations: c lists them")
