@@ -14,6 +14,7 @@ import (
 	"github.com/dbadmin-tui/dbadmin-tui/apisim"
 	"github.com/dbadmin-tui/dbadmin-tui/keymap"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
+	"github.com/dbadmin-tui/dbadmin-tui/views/viewstest"
 )
 
 // viewState is everything a key of the pane may change in the view of a
@@ -31,18 +32,6 @@ func stateOf(p *Pane) viewState {
 	return viewState{since: p.since, following: p.following, wrap: p.st.lv.Wrapping(), raw: p.st.format.raw,
 		loc: p.st.format.loc.String(), failures: p.st.filter.failuresOnly, ip: p.st.filter.ip, user: p.st.filter.user,
 		search: p.search, hostList: p.hostList != nil}
-}
-
-// offered finds the pane's action named as Actions offers it now.
-func offered(t *testing.T, p *Pane, name string) keymap.Action {
-	t.Helper()
-	for _, a := range p.Actions() {
-		if a.Name == name {
-			return a
-		}
-	}
-	t.Fatalf("%s not offered", name)
-	return keymap.Action{}
 }
 
 // On the cluster list no log is open: every key but G (the list's last
@@ -117,7 +106,7 @@ func TestHostListRefusesWhatItCannotTake(t *testing.T) {
 	require.NotNil(t, e.P.hostList)
 	before := stateOf(e.P)
 	for _, a := range []keymap.Action{k.Raw, k.UserFilter, k.Since} {
-		assert.Equal(t, "close the host list first (esc)", offered(t, e.P, a.Name).DisabledReason)
+		assert.Equal(t, "close the host list first (esc)", viewstest.Offered(t, e.P, a.Name).DisabledReason)
 		e.Toasts = nil
 		e.action(a)
 		require.Len(t, e.Toasts, 1, a.Name)
@@ -125,9 +114,9 @@ func TestHostListRefusesWhatItCannotTake(t *testing.T) {
 		assert.Empty(t, e.Confirms)
 	}
 	assert.Equal(t, before, stateOf(e.P))
-	assert.True(t, offered(t, e.P, k.Hosts.Name).Enabled(), "h closes the list")
+	assert.True(t, viewstest.Offered(t, e.P, k.Hosts.Name).Enabled(), "h closes the list")
 	e.Press("esc")
-	assert.True(t, offered(t, e.P, k.Raw.Name).Enabled())
+	assert.True(t, viewstest.Offered(t, e.P, k.Raw.Name).Enabled())
 }
 
 // The tester's case: a cluster viewed, esc back to the list. Its records

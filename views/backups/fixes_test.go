@@ -9,22 +9,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dbadmin-tui/dbadmin-tui/apisim"
-	"github.com/dbadmin-tui/dbadmin-tui/keymap"
 	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
 	"github.com/dbadmin-tui/dbadmin-tui/views/viewstest"
 )
-
-// action is the pane's action named, as Actions offers it now.
-func (h *harness) action(name string) keymap.Action {
-	h.T.Helper()
-	for _, a := range h.P.Actions() {
-		if a.Name == name {
-			return a
-		}
-	}
-	h.T.Fatalf("no action %s", name)
-	return keymap.Action{}
-}
 
 // A refusal's notice stays while it is true and goes with its cause: the
 // snapshot completing, the cursor moving on; the root's error toast goes
@@ -81,7 +68,7 @@ func TestCompliancePolicyKeepsASnapshotFromDelete(t *testing.T) {
 	require.True(t, h.P.snaps.SetCursorID(id))
 	k := keysOf(h.P.Ctx.Keys)
 	why := "snapshot " + short(id) + " is kept until 2025-06-04 12:00 UTC by the backup compliance policy (on-demand snapshots at least 3 days)"
-	del := h.action(k.Delete.Name)
+	del := viewstest.Offered(h.T, h.P, k.Delete.Name)
 	assert.False(t, del.Enabled(), "greyed in help and the footer")
 	assert.Equal(t, why, del.DisabledReason)
 	assert.NotContains(t, h.P.hints(), "d delete")
@@ -99,7 +86,7 @@ func TestCompliancePolicyKeepsASnapshotFromDelete(t *testing.T) {
 	w.Clock.Advance(3 * 24 * time.Hour)
 	require.True(t, h.tick())
 	require.True(t, h.P.snaps.SetCursorID(id))
-	assert.True(t, h.action(k.Delete.Name).Enabled())
+	assert.True(t, viewstest.Offered(h.T, h.P, k.Delete.Name).Enabled())
 	assert.Contains(t, h.P.hints(), "d delete snapshot")
 	assert.Greater(t, h.Resolved, resolved)
 	h.ActionKey("d")
@@ -199,15 +186,15 @@ func TestActionsGreyWhatTheRowRefuses(t *testing.T) {
 	h := newHarness(t, w, "payments-rs", 120, 16)
 	s, _ := h.P.selectedSnap() // the top row: an hourly snapshot still running
 	require.Equal(t, "inProgress", s.Status)
-	r := h.action("backups.restore")
+	r := viewstest.Offered(h.T, h.P, "backups.restore")
 	assert.False(t, r.Enabled())
 	assert.Equal(t, "snapshot "+short(s.ID)+" is inProgress; only completed snapshots can be restored", r.DisabledReason)
-	assert.False(t, h.action("backups.export").Enabled())
+	assert.False(t, viewstest.Offered(h.T, h.P, "backups.export").Enabled())
 
 	w.Clock.Advance(2 * time.Minute) // it completes
 	require.True(t, h.tick())
-	assert.True(t, h.action("backups.restore").Enabled(), "offered again once it can act")
-	assert.True(t, h.action("backups.cycleViews").Enabled(), "view keys are never greyed by the row")
+	assert.True(t, viewstest.Offered(h.T, h.P, "backups.restore").Enabled(), "offered again once it can act")
+	assert.True(t, viewstest.Offered(h.T, h.P, "backups.cycleViews").Enabled(), "view keys are never greyed by the row")
 }
 
 // The compliance policy keeps on-demand snapshots at least 3 days: the

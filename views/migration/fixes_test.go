@@ -10,7 +10,6 @@ import (
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
 	"github.com/dbadmin-tui/dbadmin-tui/apisim"
-	"github.com/dbadmin-tui/dbadmin-tui/keymap"
 	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
 	"github.com/dbadmin-tui/dbadmin-tui/views/viewstest"
@@ -37,17 +36,6 @@ func (e *env) starts(mark int) int {
 		}
 	}
 	return n
-}
-
-func action(t *testing.T, p *Pane, name string) keymap.Action {
-	t.Helper()
-	for _, a := range p.Actions() {
-		if a.Name == name {
-			return a
-		}
-	}
-	t.Fatalf("no action %s", name)
-	return keymap.Action{}
 }
 
 // A start whose answer is lost is said as such, never as a failure; m is
@@ -93,13 +81,13 @@ func TestLostStartIsNeverSentAgainByM(t *testing.T) {
 	p.SetSize(goldenW, goldenH)
 
 	// m is off with the reason; M is on.
-	m := action(t, p, actStart)
+	m := viewstest.Offered(t, p, actStart)
 	assert.False(t, m.Enabled())
 	assert.Equal(t, "a start into payments-prod was sent - outcome unknown and cannot be checked; M starts another (type its name)", m.DisabledReason)
-	assert.True(t, action(t, p, actStartAnother).Enabled())
+	assert.True(t, viewstest.Offered(t, p, actStartAnother).Enabled())
 	assert.NotContains(t, p.hints(), "m start")
 	assert.Contains(t, p.hints(), "M start another")
-	assert.Contains(t, action(t, p, actCutover).DisabledReason, "sent - outcome unknown: without its id it cannot be followed")
+	assert.Contains(t, viewstest.Offered(t, p, actCutover).DisabledReason, "sent - outcome unknown: without its id it cannot be followed")
 
 	// Even if m got through (or its dialog was open before the answer
 	// came), nothing is sent.
@@ -149,10 +137,10 @@ func TestStartBeingSentIsNotSentTwice(t *testing.T) {
 	e.checked()
 	mark := e.Sim.Mark()
 	_, first := p.Update(views.ActionMsg{Name: actStart, Confirmed: true}) // on its way
-	m := action(t, p, actStart)
+	m := viewstest.Offered(t, p, actStart)
 	assert.False(t, m.Enabled())
 	assert.Equal(t, "the start of billing-rs → payments-prod is being sent", m.DisabledReason)
-	assert.False(t, action(t, p, actDrop).Enabled())
+	assert.False(t, viewstest.Offered(t, p, actDrop).Enabled())
 	e.Action(actStart)
 	e.Send(views.ActionMsg{Name: actStart, Confirmed: true})
 	assert.Contains(t, e.LastToast().Text, "is being sent")
@@ -202,10 +190,10 @@ func TestStartAndDropAreOffWhileAMigrationRuns(t *testing.T) {
 	e.Confirm("")
 	require.NotNil(t, p.job)
 
-	m := action(t, p, actStart)
+	m := viewstest.Offered(t, p, actStart)
 	assert.False(t, m.Enabled())
 	assert.Equal(t, "migration billing-rs → payments-prod is still running", m.DisabledReason)
-	d := action(t, p, actDrop)
+	d := viewstest.Offered(t, p, actDrop)
 	assert.False(t, d.Enabled())
 	assert.Equal(t, "migration billing-rs → payments-prod is still running; the setting is for the next start", d.DisabledReason)
 	h := p.hints()
@@ -227,8 +215,8 @@ func TestStartAndDropAreOffWhileAMigrationRuns(t *testing.T) {
 	e.Confirm("payments-prod")
 	e.advance(time.Minute)
 	require.Equal(t, apiclient.MigrationComplete, p.job.status())
-	assert.True(t, action(t, p, actStart).Enabled())
-	assert.True(t, action(t, p, actDrop).Enabled())
+	assert.True(t, viewstest.Offered(t, p, actStart).Enabled())
+	assert.True(t, viewstest.Offered(t, p, actDrop).Enabled())
 }
 
 // Presentation mode fits the height it is given: the readiness value is

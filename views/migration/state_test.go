@@ -23,7 +23,7 @@ func TestActionsTheDraftRefusesAreOff(t *testing.T) {
 	p := e.P
 	off := func(name, why string) {
 		t.Helper()
-		a := action(t, p, name)
+		a := viewstest.Offered(t, p, name)
 		assert.False(t, a.Enabled(), name)
 		assert.Equal(t, why, a.DisabledReason, name)
 	}
@@ -31,7 +31,7 @@ func TestActionsTheDraftRefusesAreOff(t *testing.T) {
 	off(actStart, "pick a source deployment first (step 2)")
 	off(actStartAnother, "after a start of unknown outcome")
 	off(actDrop, "pick a destination cluster first (step 3)")
-	assert.True(t, action(t, p, actLinkToken).Enabled())
+	assert.True(t, viewstest.Offered(t, p, actLinkToken).Enabled())
 	h := p.hints()
 	for _, no := range []string{"v check", "m start", "D drop", "←/→"} {
 		assert.NotContains(t, h, no)
@@ -45,14 +45,14 @@ func TestActionsTheDraftRefusesAreOff(t *testing.T) {
 	off(actStart, "pick a destination cluster first (step 3)")
 	e.selectDest("payments-prod")
 	e.Press("enter")
-	assert.True(t, action(t, p, actValidate).Enabled())
-	assert.True(t, action(t, p, actDrop).Enabled())
+	assert.True(t, viewstest.Offered(t, p, actValidate).Enabled())
+	assert.True(t, viewstest.Offered(t, p, actDrop).Enabled())
 	off(actStart, "set the migration host and options first: v opens them and checks the request")
 	assert.Contains(t, p.hints(), "v check")
 	assert.NotContains(t, p.hints(), "m start")
 	e.check(components.FormValues{})
 	e.advance(10 * time.Second)
-	assert.True(t, action(t, p, actStart).Enabled())
+	assert.True(t, viewstest.Offered(t, p, actStart).Enabled())
 	assert.Contains(t, p.hints(), "m start")
 	e.Press("right")
 	assert.Contains(t, p.hints(), "← step")

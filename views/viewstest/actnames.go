@@ -11,6 +11,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/dbadmin-tui/dbadmin-tui/keymap"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
 )
 
@@ -60,4 +61,17 @@ func UnregisteredActionConsts(t testing.TB, reg views.Registration) []string {
 	}
 	require.NotZero(t, seen, "the package declares no act… constants: nothing was checked")
 	return missing
+}
+
+// Offered is the action named as the pane offers it now (Actions, greyed
+// or not); the test fails when the pane does not offer it.
+func Offered(t testing.TB, p views.Pane, name string) keymap.Action {
+	t.Helper()
+	for _, a := range p.Actions() {
+		if a.Name == name {
+			return a
+		}
+	}
+	t.Fatalf("the pane does not offer %s", name)
+	return keymap.Action{}
 }
