@@ -208,9 +208,9 @@ func listClusters(ctx context.Context, c *apiclient.Client, groupID string) ([]c
 			continue
 		}
 		for _, m := range lists[i+1] {
-			if m.ClusterType == "" {
-				m.ClusterType = k.kind
-			}
+			// A flex cluster's own clusterType reads REPLICASET: the
+			// picker names what it is, as the Backups pane does.
+			m.ClusterType = k.kind
 			cs = append(cs, m)
 		}
 	}
