@@ -26,7 +26,10 @@ const (
 // editor: a refused or failed send keeps Text, so the next open starts from
 // what the user typed, never from the template again.
 type editSession struct {
-	Kind    editKind
+	Kind editKind
+	// Group and Cluster are where it acts: a draft made in one project is
+	// never offered (nor sent) in another that has a cluster of that name.
+	Group   string
 	Cluster string
 	// IndexID, Name, Namespace and Type are set for an update.
 	IndexID   string
@@ -48,11 +51,11 @@ type editSession struct {
 func (s editSession) key() string {
 	switch s.Kind {
 	case editUpdate:
-		return "update/" + s.Cluster + "/" + s.IndexID
+		return "update/" + s.Group + "/" + s.Cluster + "/" + s.IndexID
 	case editAnalyzers:
-		return "analyzers/" + s.Cluster
+		return "analyzers/" + s.Group + "/" + s.Cluster
 	}
-	return "create/" + s.Cluster
+	return "create/" + s.Group + "/" + s.Cluster
 }
 
 func (s editSession) what() string {

@@ -145,7 +145,7 @@ func noticeGone(t *testing.T, h *harness, after string, resolvedBefore int) {
 func TestRefusalNoticeLastsUntilTheNextKeyOrAction(t *testing.T) {
 	w := newWorld(t)
 	h := newHarness(t, w, "payments-rs", 120, 30)
-	draft := editSession{Kind: editCreate, Cluster: "payments-rs"}.key()
+	draft := editSession{Kind: editCreate, Group: h.P.Ctx.GroupID, Cluster: "payments-rs"}.key()
 	var before int
 
 	before = refused(t, h)
@@ -198,7 +198,7 @@ func TestUnsettledCreateNoticeStaysWhileItLasts(t *testing.T) {
 	w := newWorld(t)
 	h := newHarness(t, w, "payments-rs", 120, 30)
 	req := apiclient.SearchIndexCreateRequest{Name: "never-made", Database: "shop", CollectionName: "orders", Type: apiclient.IndexSearch}
-	s := editSession{Kind: editCreate, Cluster: "payments-rs", Text: newIndexJSON}
+	s := editSession{Kind: editCreate, Group: h.P.Ctx.GroupID, Cluster: "payments-rs", Text: newIndexJSON}
 	h.P.drafts[s.key()] = s
 	h.P.creating[s.key()] = createSending
 	_, check := h.P.Update(views.Result[sent]{Pane: ID, Key: keyCreate, Value: sent{Session: s,
@@ -285,4 +285,16 @@ func TestLocateFindsTheMemberDecoded(t *testing.T) {
 	require.True(t, ok)
 	line, col = lineCol(arr, off)
 	assert.Equal(t, [2]int{3, 16}, [2]int{line, col}, "a member left out: at the key of the member that lacks it")
+}
+
+// A draft belongs to its project: a create, edit or analyzers draft made
+// for a cluster in one project is never the draft of a cluster of the same
+// name in another, so it can neither be offered nor sent there.
+func TestDraftsAreKeptPerProject(t *testing.T) {
+	for _, kind := range []editKind{editCreate, editUpdate, editAnalyzers} {
+		a := editSession{Kind: kind, Group: "65a0c0ffee0000000000b001", Cluster: "main", IndexID: "x"}
+		b := a
+		b.Group = "65a0c0ffee0000000000b002"
+		assert.NotEqual(t, a.key(), b.key(), "kind %v", kind)
+	}
 }

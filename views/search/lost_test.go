@@ -34,7 +34,7 @@ func TestLostCreateAnswerIsVerifiedNotResent(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, h.P.watching[ix.IndexID], "watched as a created index")
 	assert.Empty(t, h.P.creating)
-	assert.NotContains(t, h.P.drafts, editSession{Kind: editCreate, Cluster: "payments-rs"}.key(), "the draft went with the create")
+	assert.NotContains(t, h.P.drafts, editSession{Kind: editCreate, Group: h.P.Ctx.GroupID, Cluster: "payments-rs"}.key(), "the draft went with the create")
 	assert.Regexp(t, `by-customer\s+search\s+PENDING`, h.Screen())
 }
 
@@ -47,7 +47,7 @@ func TestLostCreateCheckingDisablesNewThenNotCreated(t *testing.T) {
 	h.selectIndex("default")
 	req := apiclient.SearchIndexCreateRequest{Name: "never-made", Database: "shop", CollectionName: "orders", Type: apiclient.IndexSearch}
 	// The kept text has a comment line of the user's in it.
-	s := editSession{Kind: editCreate, Cluster: "payments-rs", Text: strings.Replace(newIndexJSON, "{\n", "{\n  // by customer, for the orders page\n", 1)}
+	s := editSession{Kind: editCreate, Group: h.P.Ctx.GroupID, Cluster: "payments-rs", Text: strings.Replace(newIndexJSON, "{\n", "{\n  // by customer, for the orders page\n", 1)}
 	h.P.drafts[s.key()] = s
 	h.P.creating[s.key()] = createSending
 	mark := w.Mark()

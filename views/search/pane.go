@@ -157,7 +157,7 @@ const (
 
 // createBusy says why a new index on cluster cannot be sent now, or "".
 func (p *Pane) createBusy(cluster string) string {
-	switch p.creating[editSession{Kind: editCreate, Cluster: cluster}.key()] {
+	switch p.creating[editSession{Kind: editCreate, Group: p.Ctx.GroupID, Cluster: cluster}.key()] {
 	case createSending:
 		return "a new index on " + cluster + " is being sent"
 	case createChecking:
@@ -584,9 +584,9 @@ func (p *Pane) startCreate() tea.Cmd {
 	if why := p.createBusy(cluster); why != "" {
 		return views.Toast("new index: "+why, true)
 	}
-	s, ok := p.drafts[editSession{Kind: editCreate, Cluster: cluster}.key()]
+	s, ok := p.drafts[editSession{Kind: editCreate, Group: p.Ctx.GroupID, Cluster: cluster}.key()]
 	if !ok {
-		s = editSession{Kind: editCreate, Cluster: cluster, Text: createTemplate(db, coll)}
+		s = editSession{Kind: editCreate, Group: p.Ctx.GroupID, Cluster: cluster, Text: createTemplate(db, coll)}
 	}
 	return p.open(s)
 }
@@ -599,7 +599,7 @@ func (p *Pane) startUpdate() tea.Cmd {
 	if ix.Status == apiclient.IndexDeleting || p.deleting[ix.IndexID] {
 		return views.Toast("edit: "+components.Sanitize(ix.Name)+" is being deleted", true)
 	}
-	s := editSession{Kind: editUpdate, Cluster: cluster, IndexID: ix.IndexID, Name: ix.Name,
+	s := editSession{Kind: editUpdate, Group: p.Ctx.GroupID, Cluster: cluster, IndexID: ix.IndexID, Name: ix.Name,
 		Namespace: ix.Database + "." + ix.CollectionName, Type: ix.Type}
 	if ix.LatestDefinitionVersion != nil {
 		s.Version = ix.LatestDefinitionVersion.Version

@@ -239,7 +239,7 @@ func TestEditorFailureKeepsDraft(t *testing.T) {
 	assert.Contains(t, h.ed.seen[1], `"collectionName": "mycollection"`, "the cursor is on the shop database: the template names it and a placeholder collection")
 	assert.Empty(t, w.Writes())
 	assert.Equal(t, "no changes: nothing sent (your draft is kept: press n to continue)", h.LastToast().Text)
-	assert.Contains(t, h.P.drafts, editSession{Kind: editCreate, Cluster: "payments-rs"}.key())
+	assert.Contains(t, h.P.drafts, editSession{Kind: editCreate, Group: h.P.Ctx.GroupID, Cluster: "payments-rs"}.key())
 }
 
 func TestAnalyzersView(t *testing.T) {

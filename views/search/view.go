@@ -352,7 +352,7 @@ func (p *Pane) startAnalyzerEdit() tea.Cmd {
 	if !p.analyzersLoaded {
 		return views.Toast("analyzers: still loading", true)
 	}
-	s := editSession{Kind: editAnalyzers, Cluster: p.analyzersCluster}
+	s := editSession{Kind: editAnalyzers, Group: p.Ctx.GroupID, Cluster: p.analyzersCluster}
 	if d, ok := p.drafts[s.key()]; ok {
 		return p.open(d)
 	}
