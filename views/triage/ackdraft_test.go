@@ -47,11 +47,7 @@ func TestBoardAckTaskFailsWhenAWriteFailed(t *testing.T) {
 	e := newEnv(t, "org-owner", 120, 40)
 	rec := &routes{Pane: e.Pane}
 	e.Pane = rec
-	a, b, _ := twoAlertsOfTwoProjects(t, e.P)
-	markAll(e, a, b)
-	e.Sim.Control("PUT", "/faults", `{"failWrites": 1}`)
-	e.ActionKey("a")
-	require.NoError(t, e.Submit(map[string]string{"comment": "half"}))
+	ackBothUnder(t, e, `{"failWrites": 1}`, "half")
 	r := rec.task(t, "acknowledging 2 alerts")
 	require.Error(t, r.Err, "not done: one failed")
 	assert.Equal(t, "1 of 2 failed: 503 SERVICE_UNAVAILABLE", r.Err.Error())

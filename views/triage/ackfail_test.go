@@ -34,12 +34,7 @@ func markAll(e *env, items ...Item) {
 func TestAckAllFailedLeavesTheBoardAsItWas(t *testing.T) {
 	const h = 30
 	e := newEnv(t, "org-owner", 120, h)
-	a, b, _ := twoAlertsOfTwoProjects(t, e.P)
-	markAll(e, a, b)
-	e.Sim.Control("PUT", "/faults", `{"failWrites": 2}`)
-	mark := e.Sim.Mark()
-	e.ActionKey("a")
-	require.NoError(t, e.Submit(map[string]string{"comment": "refused"}))
+	a, b, mark := ackBothUnder(t, e, `{"failWrites": 2}`, "refused")
 
 	assert.Len(t, e.Sim.WritesSince(mark), 2, "one PATCH each, not retried")
 	require.Error(t, e.LastFormDone().Err)
@@ -117,12 +112,7 @@ func twoAlertsOfTwoProjectsAfter(t *testing.T, e *env) Item {
 // outcome says it was verified, and nothing stays marked.
 func TestBoardLostAckAnswerIsVerifiedNotResent(t *testing.T) {
 	e := newEnv(t, "org-owner", 120, 40)
-	a, b, _ := twoAlertsOfTwoProjects(t, e.P)
-	markAll(e, a, b)
-	e.Sim.Control("PUT", "/faults", `{"malformedWrites": 1}`)
-	mark := e.Sim.Mark()
-	e.ActionKey("a")
-	require.NoError(t, e.Submit(map[string]string{"comment": "lost"}))
+	a, b, mark := ackBothUnder(t, e, `{"malformedWrites": 1}`, "lost")
 
 	writes := e.Sim.WritesSince(mark)
 	require.Len(t, writes, 2, "one PATCH each, the lost one not resent: %v", writes)
@@ -144,12 +134,7 @@ func TestBoardLostAckAnswerIsVerifiedNotResent(t *testing.T) {
 // `a` sends it again; the others are not sent twice.
 func TestBoardPartialFailureKeepsTheFailedMarked(t *testing.T) {
 	e := newEnv(t, "org-owner", 120, 40)
-	a, b, _ := twoAlertsOfTwoProjects(t, e.P)
-	markAll(e, a, b)
-	e.Sim.Control("PUT", "/faults", `{"failWrites": 1}`)
-	mark := e.Sim.Mark()
-	e.ActionKey("a")
-	require.NoError(t, e.Submit(map[string]string{"comment": "half"}))
+	a, b, mark := ackBothUnder(t, e, `{"failWrites": 1}`, "half")
 
 	require.Len(t, e.Sim.WritesSince(mark), 2)
 	assert.False(t, alertOf(t, e, a).Acknowledged(e.Sim.Clock.Now()), "the refused one was not applied")
@@ -204,4 +189,18 @@ func TestBoardUnsettledAckIsNotResent(t *testing.T) {
 	// r reads what the server holds; the alert may be sent again.
 	e.Refresh()
 	assert.Empty(t, e.P.unsettled)
+}
+
+// ackBothUnder marks an alert of each of two projects, sets the
+// simulator's faults and acknowledges both with comment; mark is the
+// request log before the PATCHes.
+func ackBothUnder(t *testing.T, e *env, faults, comment string) (a, b Item, mark int) {
+	t.Helper()
+	a, b, _ = twoAlertsOfTwoProjects(t, e.P)
+	markAll(e, a, b)
+	e.Sim.Control("PUT", "/faults", faults)
+	mark = e.Sim.Mark()
+	e.ActionKey("a")
+	require.NoError(t, e.Submit(map[string]string{"comment": comment}))
+	return a, b, mark
 }
