@@ -14,6 +14,15 @@ import (
 	"github.com/dbadmin-tui/dbadmin-tui/views/alerts"
 )
 
+// ackFormOpen is a ready dashboard with the ack form open over Alerts.
+func ackFormOpen(t *testing.T) (*driver, map[views.ID]*recPane) {
+	t.Helper()
+	d, panes, _ := readyModel(t, nil)
+	d.Send(ackForm())
+	d.Settle()
+	return d, panes
+}
+
 func ackForm() views.FormMsg {
 	return views.FormMsg{
 		Pane: alerts.ID, ID: "ack", Title: "Acknowledge",
@@ -26,9 +35,7 @@ func ackForm() views.FormMsg {
 }
 
 func TestFormSubmitReachesThePaneAndAFailureKeepsTheDraft(t *testing.T) {
-	d, panes, _ := readyModel(t, nil)
-	d.Send(ackForm())
-	d.Settle()
+	d, panes := ackFormOpen(t)
 	_, open := d.m.layers.top().(*formLayer)
 	require.True(t, open)
 
@@ -70,9 +77,7 @@ func TestFormIsRefusedInReadOnlyModeAndEscCancels(t *testing.T) {
 	assert.Equal(t, 0, d.m.layers.len(), "no dialog for an action read-only mode refuses")
 	assert.True(t, strings.Contains(d.Screen(), "read-only mode"), d.Screen())
 
-	d2, panes2, _ := readyModel(t, nil)
-	d2.Send(ackForm())
-	d2.Settle()
+	d2, panes2 := ackFormOpen(t)
 	d2.Type("x")
 	d2.Press("esc")
 	d2.Settle()
@@ -82,9 +87,7 @@ func TestFormIsRefusedInReadOnlyModeAndEscCancels(t *testing.T) {
 }
 
 func TestFormDoneWithAPlainErrorShowsIt(t *testing.T) {
-	d, _, _ := readyModel(t, nil)
-	d.Send(ackForm())
-	d.Settle()
+	d, _ := ackFormOpen(t)
 	d.Press("enter")
 	d.Settle()
 	d.Send(views.FormDoneMsg{Pane: alerts.ID, ID: "ack", Err: errors.New("connection refused")})
@@ -100,9 +103,7 @@ func TestFormDoneWithAPlainErrorShowsIt(t *testing.T) {
 // nothing typed for the list edits or resends the draft.
 func TestKeysTypedWhileAFormIsSentFollowItsOutcome(t *testing.T) {
 	t.Run("success, then the pane", func(t *testing.T) {
-		d, panes, _ := readyModel(t, nil)
-		d.Send(ackForm())
-		d.Settle()
+		d, panes := ackFormOpen(t)
 		d.Press("enter", "j", "k")
 		d.Settle()
 		require.Len(t, panes[alerts.ID].actionsGot(), 1, "sent once")
@@ -115,9 +116,7 @@ func TestKeysTypedWhileAFormIsSentFollowItsOutcome(t *testing.T) {
 		assert.Equal(t, []string{"j", "k"}, keys[len(keys)-2:], "the held keys reached the list, in order")
 	})
 	t.Run("success, then the next step", func(t *testing.T) {
-		d, panes, _ := readyModel(t, nil)
-		d.Send(ackForm())
-		d.Settle()
+		d, panes := ackFormOpen(t)
 		d.Press("enter", "tab")
 		d.Type("next step")
 		d.Settle()
@@ -133,9 +132,7 @@ func TestKeysTypedWhileAFormIsSentFollowItsOutcome(t *testing.T) {
 		assert.Empty(t, panes[alerts.ID].keysGot())
 	})
 	t.Run("failure drops them and says so", func(t *testing.T) {
-		d, panes, _ := readyModel(t, nil)
-		d.Send(ackForm())
-		d.Settle()
+		d, panes := ackFormOpen(t)
 		d.Press("tab")
 		d.Type("first")
 		d.Press("enter")
@@ -152,9 +149,7 @@ func TestKeysTypedWhileAFormIsSentFollowItsOutcome(t *testing.T) {
 		assert.Empty(t, panes[alerts.ID].keysGot())
 	})
 	t.Run("esc closes it, the keys go on", func(t *testing.T) {
-		d, panes, _ := readyModel(t, nil)
-		d.Send(ackForm())
-		d.Settle()
+		d, panes := ackFormOpen(t)
 		d.Press("enter", "j", "esc")
 		d.Settle()
 		assert.Equal(t, 0, d.m.layers.len())
@@ -168,9 +163,7 @@ func TestKeysTypedWhileAFormIsSentFollowItsOutcome(t *testing.T) {
 // question in between) is shown, named by the action, in the pane's
 // notices: a failed write never looks like a success.
 func TestAFormsErrorAfterItClosedIsShown(t *testing.T) {
-	d, _, _ := readyModel(t, nil)
-	d.Send(ackForm())
-	d.Settle()
+	d, _ := ackFormOpen(t)
 	d.Press("enter")
 	d.Settle()
 	d.Send(views.FormDoneMsg{Pane: alerts.ID, ID: "ack"}) // closed: a question comes next
