@@ -92,7 +92,7 @@ func (m *Model) holdWhileSent(msg tea.KeyPressMsg) bool {
 	if !ok || !f.form.Submitting() {
 		return false
 	}
-	if k := msg.String(); k == "esc" || k == "ctrl+c" || len(f.held) >= maxHeld {
+	if k := msg.String(); k == "esc" || k == "ctrl+c" || bound(m.keys.Dialog.Cancel, k) || len(f.held) >= maxHeld {
 		return false
 	}
 	f.held = append(f.held, msg)
@@ -108,13 +108,13 @@ func (m *Model) sentKeysGo(f *formLayer) tea.Cmd {
 	}
 	keys := f.held
 	f.held = nil
-	if m.hold != nil {
-		keys = append(m.hold.keys, keys...)
-	}
+	// A hold still waiting on a pane was typed earlier: its keys go first,
+	// where they belong, before this form's.
+	earlier := m.releaseHold()
 	m.holdGen++
 	gen := m.holdGen
 	m.hold = &keyHold{gen: gen, pane: m.panes[f.pane].ID(), start: time.Now(), keys: keys}
-	return tea.Tick(holdFor, func(time.Time) tea.Msg { return holdExpiredMsg{gen: gen} })
+	return tea.Sequence(earlier, tea.Tick(holdFor, func(time.Time) tea.Msg { return holdExpiredMsg{gen: gen} }))
 }
 
 // formDone closes a submitted form, or shows why it failed with the draft

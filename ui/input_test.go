@@ -183,6 +183,8 @@ func TestAltKeysAreEscThenKeyWithoutKittyProtocol(t *testing.T) {
 	assert.False(t, ok, "alt+backspace stays a text-field key")
 	_, _, ok = m.splitEscPrefix(tea.KeyPressMsg{Code: tea.KeyLeft, Mod: tea.ModAlt})
 	assert.False(t, ok, "alt+left stays a text-field key")
+	_, _, ok = m.splitEscPrefix(tea.KeyPressMsg{Code: tea.KeyLeft, Mod: tea.ModAlt | tea.ModCtrl})
+	assert.False(t, ok, "ctrl+alt+left is one key (CSI 1;7D), not esc then ctrl+left")
 	m.kittyKeys = true
 	_, _, ok = m.splitEscPrefix(tea.KeyPressMsg{Code: ':', Mod: tea.ModAlt})
 	assert.False(t, ok, "with the kitty protocol alt is alt")

@@ -129,8 +129,9 @@ func (m *Model) splitEscPrefix(msg tea.KeyPressMsg) (esc, key tea.KeyPressMsg, o
 	key = msg
 	key.Mod &^= tea.ModAlt
 	switch {
-	case key.Mod.Contains(tea.ModCtrl): // ESC ctrl+\ is esc then ctrl+\
+	case key.Mod.Contains(tea.ModCtrl) && msg.Code < tea.KeyExtended: // ESC ctrl+\ is esc then ctrl+\
 		key.Text = ""
+		// (ctrl+alt+left is a key of its own, sent as one sequence: kept)
 	case msg.Code == tea.KeyEscape && key.Mod == 0:
 	case msg.Code == tea.KeyEnter && key.Mod == 0:
 	case msg.Code == tea.KeyTab && key.Mod&^tea.ModShift == 0:
