@@ -2,6 +2,7 @@ package views
 
 import (
 	"context"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"io"
@@ -38,7 +39,8 @@ func TestErrorCodeNamesTheKindOfFailure(t *testing.T) {
 		{fmt.Errorf("list: %w", &url.Error{Op: "Get", URL: "http://x/y", Err: io.ErrUnexpectedEOF}), "connection lost", "connection lost"},
 		{fmt.Errorf("list: %w: %w", apiclient.ErrRateLimitWait, context.DeadlineExceeded), "rate limited", "rate limited"},
 		{fmt.Errorf("list: %w", context.DeadlineExceeded), "timeout", "timeout"},
-		{fmt.Errorf("list: %w", &url.Error{Op: "Get", URL: "http://x/y", Err: errors.New("tls: bad certificate")}), "no answer", "no answer"},
+		{fmt.Errorf("list: %w", &url.Error{Op: "Get", URL: "https://x/y", Err: x509.UnknownAuthorityError{}}), "TLS certificate not trusted", "TLS certificate not trusted"},
+		{fmt.Errorf("list: %w", &url.Error{Op: "Get", URL: "http://x/y", Err: errors.New("proxyconnect tcp: refused by policy")}), "no answer", "no answer"},
 		{errors.New("the schedule is not loaded"), "the schedule is not loaded", "the schedule is not loaded"},
 	}
 	for _, c := range cases {

@@ -2,6 +2,8 @@ package views
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"io"
@@ -182,7 +184,7 @@ func (b *Base) observe(r Route) tea.Cmd {
 func (b *Base) Arm() tea.Cmd {
 	st := b.state()
 	b.schedule(st)
-	if b.Paused() || st.Off || (!b.shown && !st.Watching) || b.Ctx.Client == nil {
+	if !b.live(st) || (!b.shown && !st.Watching) {
 		b.poll.Stop()
 		return nil
 	}
@@ -193,7 +195,9 @@ func (b *Base) Arm() tea.Cmd {
 // is on screen: not paused, something to poll, a client to ask. A pane
 // with nothing to poll (no migration started, a tail the user stopped)
 // is not live, whatever its last load said.
-func (b *Base) Live() bool { return !b.Paused() && !b.state().Off && b.Ctx.Client != nil }
+func (b *Base) Live() bool { return b.live(b.state()) }
+
+func (b *Base) live(st PollState) bool { return !b.Paused() && !st.Off && b.Ctx.Client != nil }
 
 // Stop ends the poll loop until the next Arm.
 func (b *Base) Stop() { b.poll.Stop() }
@@ -340,6 +344,10 @@ func errClass(err error) string {
 	var dns *net.DNSError
 	var ne net.Error
 	var ue *url.Error
+	var tlsErr *tls.CertificateVerificationError
+	var unknownCA x509.UnknownAuthorityError
+	var badHost x509.HostnameError
+	var badCert x509.CertificateInvalidError
 	switch {
 	case errors.Is(err, apiclient.ErrRateLimitWait):
 		return "rate limited"
@@ -351,6 +359,8 @@ func errClass(err error) string {
 		return "connection lost"
 	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &ne) && ne.Timeout():
 		return "timeout"
+	case errors.As(err, &tlsErr), errors.As(err, &unknownCA), errors.As(err, &badHost), errors.As(err, &badCert):
+		return "TLS certificate not trusted"
 	case errors.As(err, &ue):
 		return "no answer"
 	}

@@ -625,10 +625,11 @@ func (p *Pane) footer() string {
 	return line
 }
 
-// hints are the keys that act here and now: the view's actions as the
-// root's gate lets them (read-only mode, roles), less the ones the view,
-// the row under the cursor or the data would refuse, so the line never
-// offers a key that only says no (help lists those, with why).
+// hints are the keys that act here and now: the view's actions that
+// Actions leaves enabled (the view, the row under the cursor and the data
+// allow them) and the root's gate lets through (read-only mode, roles), so
+// the line never offers a key that only says no (help lists those, with
+// why).
 func (p *Pane) hints() string {
 	if p.Ctx.Keys == nil {
 		return ""
@@ -637,7 +638,7 @@ func (p *Pane) hints() string {
 	var out []string
 	for _, a := range p.Actions() {
 		word := hintWord(k, a)
-		if word == "" || !a.Enabled() || !p.gateAllows(a) || p.refusal(k, a.Name) != "" {
+		if word == "" || !a.Enabled() || !p.gateAllows(a) {
 			continue
 		}
 		out = append(out, a.Help().Key+" "+word)

@@ -298,3 +298,18 @@ func TestDraftsAreKeptPerProject(t *testing.T) {
 		assert.NotEqual(t, a.key(), b.key(), "kind %v", kind)
 	}
 }
+
+// A draft made in one project is never sent in another: if the context
+// changed while a question about it was open, the answer sends nothing.
+func TestDraftOfAnotherProjectIsNotSent(t *testing.T) {
+	w := newWorld(t)
+	h := newHarness(t, w, "payments-rs", 120, 30)
+	s := editSession{Kind: editCreate, Group: "65a0c0ffee0000000000ffff", Cluster: "payments-rs", Text: newIndexJSON}
+	mark := w.Mark()
+	in, err := parseEdit(s, s.Text)
+	require.NoError(t, err)
+	h.Run(h.P.send(s, in))
+	assert.Empty(t, w.WritesSince(mark), "nothing sent")
+	assert.Contains(t, h.P.drafts, s.key(), "the draft is kept for its project")
+	assert.Contains(t, h.Screen(), "belongs to another project")
+}

@@ -475,18 +475,7 @@ func (p *Pane) searchable(cluster string) (bool, string) {
 // action: the notice goes first (with its toast), then what the action
 // says, in that order so a new error toast is not cleared with the old.
 func (p *Pane) action(msg views.ActionMsg) tea.Cmd {
-	return then(p.dropNotice(), p.act(msg))
-}
-
-// then runs first and next in that order (either may be nil).
-func then(first, next tea.Cmd) tea.Cmd {
-	switch {
-	case first == nil:
-		return next
-	case next == nil:
-		return first
-	}
-	return tea.Sequence(first, next)
+	return tea.Sequence(p.dropNotice(), p.act(msg))
 }
 
 func (p *Pane) act(msg views.ActionMsg) tea.Cmd {
@@ -667,7 +656,7 @@ func (p *Pane) editorDone(msg views.EditedMsg) tea.Cmd {
 	}
 	s.Problem, s.Resend = "", false
 	p.drafts[s.key()] = s // until the server accepts it
-	return then(p.dropNotice(), p.send(s, parsed))
+	return tea.Sequence(p.dropNotice(), p.send(s, parsed))
 }
 
 // confirmResend asks before a kept create that was not created is sent
@@ -768,6 +757,13 @@ func (p *Pane) keyFor(s editSession) string {
 // send sends a validated definition; the answer comes back as sendDone.
 func (p *Pane) send(s editSession, in parsed) tea.Cmd {
 	client, gid := p.Ctx.Client, p.Ctx.GroupID
+	if s.Group != "" && s.Group != gid {
+		// The draft was made in another project (the context changed while
+		// a question about it was open): it is kept there, never sent here.
+		p.drafts[s.key()] = s
+		p.say("not sent: this draft belongs to another project; it is kept there (switch back and press " + p.keyFor(s) + ")")
+		return nil
+	}
 	if client == nil {
 		return nil
 	}
