@@ -113,7 +113,7 @@ func (m *Model) sentKeysGo(f *formLayer) tea.Cmd {
 	earlier := m.releaseHold()
 	m.holdGen++
 	gen := m.holdGen
-	m.hold = &keyHold{gen: gen, pane: m.panes[f.pane].ID(), start: time.Now(), keys: keys}
+	m.hold = &keyHold{gen: gen, pane: m.panes[f.pane].ID(), start: time.Now(), keys: keys, formsOnly: true}
 	return tea.Sequence(earlier, tea.Tick(holdFor, func(time.Time) tea.Msg { return holdExpiredMsg{gen: gen} }))
 }
 
@@ -138,11 +138,7 @@ func (m *Model) formDone(msg views.FormDoneMsg) tea.Cmd {
 		}
 		if n := len(f.held); n > 0 {
 			f.held = nil
-			keys := "keys"
-			if n == 1 {
-				keys = "key"
-			}
-			detail += fmt.Sprintf(" (%d %s typed while it was sent not applied)", n, keys)
+			detail += fmt.Sprintf(" (%d %s typed while it was sent not applied)", n, plural(n, "key", "keys"))
 		}
 		f.form.SetSubmitError(code, detail)
 		return nil

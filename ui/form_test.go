@@ -173,3 +173,21 @@ func TestAFormsErrorAfterItClosedIsShown(t *testing.T) {
 	d.Settle()
 	assert.Contains(t, d.Screen(), "✗ acknowledge: 400 INVALID_ATTRIBUTE")
 }
+
+// Keys typed while a form was sent may fill the next form, never answer a
+// question the pane asks next ("Shorten the expiration?"): they were typed
+// before it was seen. They are dropped, and the notice says how many.
+func TestKeysTypedWhileAFormIsSentDoNotAnswerAQuestion(t *testing.T) {
+	d, panes := ackFormOpen(t)
+	d.Press("enter", "y")
+	d.Settle()
+	d.Send(views.FormDoneMsg{Pane: alerts.ID, ID: "ack"})
+	d.Send(views.ConfirmMsg{Pane: alerts.ID, Title: "Shorten an acknowledgement?", Body: "…",
+		Action: views.ActionMsg{Name: "alerts.ack", Target: "shorten"}})
+	d.Settle()
+	assert.Contains(t, d.Screen(), "Shorten an acknowledgement?", "the question waits for an answer seen")
+	assert.Contains(t, d.Screen(), "1 key typed before this question not applied")
+	for _, a := range panes[alerts.ID].actionsGot()[1:] {
+		assert.False(t, a.Confirmed && a.Target == "shorten", "the blind y answered nothing")
+	}
+}

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"reflect"
 	"time"
 
@@ -31,6 +32,9 @@ type keyHold struct {
 	pane  views.ID // the pane whose answer it waits on
 	start time.Time
 	keys  []tea.KeyPressMsg
+	// formsOnly: typed while a form was sent, so blind to what came next;
+	// they may fill a next form, never answer a question.
+	formsOnly bool
 }
 
 // holdExpiredMsg ends hold gen if it is still on.
@@ -133,8 +137,23 @@ func (m *Model) releaseHold() tea.Cmd {
 
 // afterUpdate releases a hold once a dialog is open over the pane.
 func (m *Model) afterUpdate(cmd tea.Cmd) tea.Cmd {
-	if m.hold == nil || m.layers.top() == nil {
+	top := m.layers.top()
+	if m.hold == nil || top == nil {
 		return cmd
 	}
+	if _, form := top.(*formLayer); m.hold.formsOnly && !form {
+		// A question came: keys typed before it was seen do not answer it.
+		n := len(m.hold.keys)
+		m.hold = nil
+		return tea.Batch(cmd, m.toast(fmt.Sprintf("%d %s typed before this question not applied", n, plural(n, "key", "keys")), true))
+	}
 	return tea.Batch(cmd, m.releaseHold())
+}
+
+// plural is one or many by n.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
