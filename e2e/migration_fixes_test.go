@@ -50,12 +50,12 @@ func TestLostMigrationStartIsNotSentAgain(t *testing.T) {
 
 	// m y again, as the tester typed it: m is refused with the reason, so
 	// y finds no dialog (it copies), and nothing is sent.
-	s.SendKeys("m", "y")
-	time.Sleep(500 * time.Millisecond) // anything sent would be logged by now
+	s.SendFast("m", "y")
+	s.WaitFor("start migration: a start into payments-prod was sent - outcome unknown", wait)
+	time.Sleep(500 * time.Millisecond) // y read too; anything sent would be logged by now
 	if n := starts(); n != 1 {
 		t.Fatalf("%d POSTs of the start after a second m y, want 1", n)
 	}
-	s.WaitFor("start migration: a start into payments-prod was sent - outcome unknown", wait)
 
 	// M asks, and says a second migration may result; esc sends nothing.
 	s.SendKeys("M")
