@@ -33,6 +33,9 @@ func (s *Server) controlRoutes(mux *http.ServeMux) {
 		if err != nil || d <= 0 || d > 10*365*24*time.Hour {
 			return 0, nil, errField("d", "must be a positive duration such as 30s or 2h")
 		}
+		if s.clock.Now().Add(d).After(maxClock) {
+			return 0, nil, errField("d", "would move the clock past %s: times the world sets from it (expiry, retention) could no longer be written", maxClock.Format("2006-01-02"))
+		}
 		adv, ok := s.clock.(advancer)
 		if !ok {
 			return 0, nil, errBadRequest("CLOCK_NOT_ADJUSTABLE", "This server's clock cannot be advanced.")
@@ -81,6 +84,16 @@ func (s *Server) control(f controlFunc) http.HandlerFunc {
 		w.WriteHeader(status)
 		_ = json.NewEncoder(w).Encode(body)
 	}
+}
+
+// lockedCopy encodes a control answer that holds world objects while s.mu
+// is held: they may change under other calls once it is released.
+func lockedCopy(v any) any {
+	b, err := marshalRaw(v)
+	if err != nil {
+		return map[string]string{"error": err.Error()}
+	}
+	return b
 }
 
 // readJSON decodes a control request's JSON body, of at most maxBodyBytes,

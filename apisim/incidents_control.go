@@ -26,7 +26,7 @@ func (s *Server) incidentRoutes(mux *http.ServeMux, root string) {
 		if out == nil {
 			out = []*Incident{}
 		}
-		return http.StatusOK, map[string]any{"incidents": out}, nil
+		return http.StatusOK, lockedCopy(map[string]any{"incidents": out}), nil
 	}))
 	mux.HandleFunc("POST "+root+"/incidents/{incidentId}/resolve", s.control(func(w http.ResponseWriter, r *http.Request) (int, any, *apiError) {
 		s.mu.Lock()
@@ -42,7 +42,7 @@ func (s *Server) incidentRoutes(mux *http.ServeMux, root string) {
 		}
 		s.sendWebhooks(s.world.resolveIncident(in, s.now()))
 		s.touch()
-		return http.StatusOK, map[string]any{"incident": in, "alerts": s.world.alertsOf(in)}, nil
+		return http.StatusOK, lockedCopy(map[string]any{"incident": in, "alerts": s.world.alertsOf(in)}), nil
 	}))
 	mux.HandleFunc("PUT "+root+"/incidents/schedule", s.control(func(w http.ResponseWriter, r *http.Request) (int, any, *apiError) {
 		var b struct {
@@ -75,7 +75,7 @@ func (s *Server) incidentRoutes(mux *http.ServeMux, root string) {
 				out = append(out, *n)
 			}
 		}
-		return http.StatusOK, map[string]any{"notifications": out}, nil
+		return http.StatusOK, lockedCopy(map[string]any{"notifications": out}), nil
 	}))
 }
 
@@ -155,5 +155,5 @@ func (s *Server) postIncident(w http.ResponseWriter, r *http.Request) (int, any,
 	}
 	s.sendWebhooks(s.world.raise(in, now))
 	s.touch()
-	return http.StatusCreated, map[string]any{"incident": in, "alerts": s.world.alertsOf(in)}, nil
+	return http.StatusCreated, lockedCopy(map[string]any{"incident": in, "alerts": s.world.alertsOf(in)}), nil
 }

@@ -176,13 +176,95 @@ func (s *Server) runLocked(c *call, h opHandler) (v any, snap []byte, gen uint64
 		return nil, nil, 0, newError(http.StatusForbidden, "USER_UNAUTHORIZED",
 			"This API key does not have the role required for %s: %s.", c.op.ID, c.op.RolesText())
 	}
-	v, err = h(c)
-	if c.changed && err == nil && s.persist != nil {
-		if snap, gen, err = s.snapshotLocked(); err != nil {
-			return nil, nil, 0, newError(http.StatusInternalServerError, "UNEXPECTED_ERROR", "The change could not be saved: %v.", err)
+	// With a state file, a write is applied only if it can be kept: the
+	// world before it is held so that a change whose answer or save cannot
+	// be made is undone before the failure is answered. (Without one,
+	// nothing but the answer can fail, and the clock cannot be moved where
+	// its times would not encode: maxClock.)
+	var before []byte
+	if s.persist != nil && c.r.Method != http.MethodGet && c.r.Method != http.MethodHead {
+		if before, err = json.Marshal(s.world); err != nil {
+			return nil, nil, 0, newError(http.StatusInternalServerError, "UNEXPECTED_ERROR", "The change could not be saved: %v; nothing was changed.", err)
 		}
 	}
-	return v, snap, gen, err
+	v, err = h(c)
+	if err != nil {
+		// Handlers validate before they change anything; a failing one
+		// that marked a change is undone all the same.
+		if c.changed && before != nil {
+			s.restoreLocked(before)
+		}
+		return nil, nil, 0, err
+	}
+	// The answer is encoded from a copy made under the lock: the world's
+	// objects change under later calls once the lock is released.
+	if v, err = freeze(v); err != nil {
+		if c.changed && before != nil {
+			s.restoreLocked(before)
+		}
+		if c.changed && before == nil {
+			return nil, nil, 0, newError(http.StatusInternalServerError, "UNEXPECTED_ERROR", "The change was made but its answer could not be encoded: %v.", err)
+		}
+		return nil, nil, 0, newError(http.StatusInternalServerError, "UNEXPECTED_ERROR", "Could not encode the response: %v; nothing was changed.", err)
+	}
+	if c.changed && s.persist != nil {
+		if snap, gen, err = s.snapshotLocked(); err != nil {
+			if before != nil {
+				s.restoreLocked(before)
+			}
+			return nil, nil, 0, newError(http.StatusInternalServerError, "UNEXPECTED_ERROR", "The change could not be saved: %v; nothing was changed.", err)
+		}
+	}
+	return v, snap, gen, nil
+}
+
+// restoreLocked puts back the world marshalled in before (s.mu held).
+func (s *Server) restoreLocked(before []byte) {
+	var w World
+	if err := json.Unmarshal(before, &w); err != nil {
+		// The bytes were marshalled from a World a moment ago.
+		panic("apisim: cannot restore the world: " + err.Error())
+	}
+	w.normalize()
+	w.identities = s.world.identities
+	*s.world = w
+}
+
+// freeze turns a handler's value into JSON made now: a list into a list of
+// encoded items (the framework pages and links it), anything else into one
+// encoded value. nil stays nil.
+func freeze(v any) (any, error) {
+	switch x := v.(type) {
+	case nil:
+		return nil, nil
+	case list:
+		if x == nil {
+			return x, nil
+		}
+		out := make(list, len(x))
+		for i, it := range x {
+			b, err := marshalRaw(it)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = b
+		}
+		return out, nil
+	case json.RawMessage:
+		return x, nil
+	}
+	return marshalRaw(v)
+}
+
+// marshalRaw encodes v as the answer would (no HTML escaping).
+func marshalRaw(v any) (json.RawMessage, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return json.RawMessage(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))), nil
 }
 
 // resolveTarget finds the project and org the path names; 404 if missing.
