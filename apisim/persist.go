@@ -62,6 +62,9 @@ func loadState(path string, maxBytes int64) (*World, time.Time, error) {
 	if int64(len(b)) > maxBytes {
 		return nil, time.Time{}, fmt.Errorf("state file %s grew over the %d MiB cap while being read; it was left untouched", path, maxBytes>>20)
 	}
+	if err := checkText(b); err != nil {
+		return nil, time.Time{}, fmt.Errorf("state file %s is corrupt: %v; it was left untouched: move it away or pass another --state", path, err)
+	}
 	var st stateFile
 	if err := json.Unmarshal(b, &st); err != nil {
 		return nil, time.Time{}, fmt.Errorf("state file %s is corrupt (%v); it was left untouched: move it away or pass another --state", path, err)
@@ -76,6 +79,9 @@ func loadState(path string, maxBytes int64) (*World, time.Time, error) {
 	var saved time.Time
 	if st.Clock != nil {
 		saved = st.Clock.UTC()
+		if err := checkClock(saved); err != nil {
+			return nil, time.Time{}, fmt.Errorf("state file %s is inconsistent: %v; it was left untouched: move it away or pass another --state", path, err)
+		}
 	}
 	return st.World, saved, nil
 }

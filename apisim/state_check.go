@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"time"
+	"unicode/utf8"
 )
 
 // DefaultStateMaxBytes caps the state file apisim reads (Options.StateMaxBytes,
@@ -13,6 +15,12 @@ import (
 // file of hundreds of MiB takes seconds and gigabytes before it could be
 // refused.
 const DefaultStateMaxBytes = 32 << 20
+
+// maxClock is the latest world time apisim accepts (a saved clock, a clock
+// advance): the times it derives from the clock (expiry, retention, the
+// next scheduled snapshot) must still encode as RFC 3339, whose years end
+// at 9999.
+var maxClock = time.Date(9000, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // requiredCollections must be present (not null) in a state file: every
 // list the API pages over. The others may be absent in an older file.
@@ -107,6 +115,31 @@ func checkWorld(w *World) error {
 			return fmt.Errorf("world.clusters[%d].name is missing", j)
 		}
 	}
+	for j, a := range w.AlertConfigs {
+		if w.project(a.GroupID) == nil {
+			return fmt.Errorf("world.alertConfigs[%d].groupId %q names no project", j, a.GroupID)
+		}
+	}
+	for j, a := range w.Alerts {
+		if w.project(a.GroupID) == nil {
+			return fmt.Errorf("world.alerts[%d].groupId %q names no project", j, a.GroupID)
+		}
+	}
+	for j, h := range w.Hosts {
+		if w.cluster(h.GroupID, h.ClusterName) == nil {
+			return fmt.Errorf("world.hosts[%d] names cluster %q of project %q, which does not exist", j, h.ClusterName, h.GroupID)
+		}
+	}
+	for j, x := range w.Snapshots {
+		if w.cluster(x.GroupID, x.ClusterName) == nil {
+			return fmt.Errorf("world.snapshots[%d] names cluster %q of project %q, which does not exist", j, x.ClusterName, x.GroupID)
+		}
+	}
+	for j, x := range w.SearchIndexes {
+		if w.cluster(x.GroupID, x.ClusterName) == nil {
+			return fmt.Errorf("world.searchIndexes[%d] names cluster %q of project %q, which does not exist", j, x.ClusterName, x.GroupID)
+		}
+	}
 	for key, raw := range w.Analyzers {
 		if !json.Valid(raw) || string(raw) == "null" {
 			return fmt.Errorf("world.analyzers[%q] is not a list", key)
@@ -122,4 +155,31 @@ func mintedNumber(id, prefix string) (uint64, bool) {
 	}
 	n, err := strconv.ParseUint(id[8:], 16, 64)
 	return n, err == nil
+}
+
+// checkText refuses a state file that is not valid UTF-8: decoding would
+// turn the bad bytes into U+FFFD, and the next save would rewrite the names
+// they were part of. The offset and line of the first bad byte are named.
+func checkText(b []byte) error {
+	if utf8.Valid(b) {
+		return nil
+	}
+	off := 0
+	for off < len(b) {
+		r, n := utf8.DecodeRune(b[off:])
+		if r == utf8.RuneError && n <= 1 {
+			break
+		}
+		off += n
+	}
+	line := 1 + strings.Count(string(b[:off]), "\n")
+	return fmt.Errorf("it is not valid UTF-8 (byte %d, line %d)", off, line)
+}
+
+// checkClock refuses a saved clock past maxClock.
+func checkClock(t time.Time) error {
+	if t.After(maxClock) {
+		return fmt.Errorf("its clock %s is past %s: the times a change sets from it could not be saved", t.Format(time.RFC3339), maxClock.Format("2006-01-02"))
+	}
+	return nil
 }

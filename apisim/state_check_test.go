@@ -52,6 +52,28 @@ func TestCorruptStateIsRefusedAndNeverRewritten(t *testing.T) {
 		return edit(func(w map[string]any) { w[k] = append(list(w, k), list(w, k)[0]) })
 	}
 	raw := func(s string) func() []byte { return func() []byte { return []byte(s) } }
+	top := func(f func(st map[string]any)) func() []byte {
+		return func() []byte {
+			var st map[string]any
+			require.NoError(t, json.Unmarshal(valid, &st))
+			f(st)
+			b, err := json.Marshal(st)
+			require.NoError(t, err)
+			return b
+		}
+	}
+	badName := func() []byte {
+		// A project's name with a byte that is not UTF-8, as a hand edit
+		// in another encoding leaves it.
+		var st struct {
+			World struct {
+				Projects []struct{ Name string } `json:"projects"`
+			} `json:"world"`
+		}
+		require.NoError(t, json.Unmarshal(valid, &st))
+		name := st.World.Projects[0].Name
+		return bytes.Replace(valid, []byte(`"`+name+`"`), []byte(`"`+name+"\xe9"+`"`), 1)
+	}
 	cases := []struct {
 		name  string
 		state func() []byte
@@ -85,6 +107,13 @@ func TestCorruptStateIsRefusedAndNeverRewritten(t *testing.T) {
 		{"project of another org", edit(func(w map[string]any) { first(w, "projects")["orgId"] = "x" }), "is not world.org.id"},
 		{"null schedule", edit(func(w map[string]any) { w["schedules"] = map[string]any{"c": nil} }), `world.schedules["c"] is null`},
 		{"org without id", edit(func(w map[string]any) { w["org"] = map[string]any{} }), "world.org.id is missing"},
+		{"name not UTF-8", badName, "is not valid UTF-8 (byte "},
+		{"alert of an unknown project", edit(func(w map[string]any) { first(w, "alerts")["groupId"] = "ffffffffffffffffffffffff" }), "world.alerts[0].groupId"},
+		{"alert configuration of an unknown project", edit(func(w map[string]any) { first(w, "alertConfigs")["groupId"] = "ffffffffffffffffffffffff" }), "world.alertConfigs[0].groupId"},
+		{"snapshot of an unknown cluster", edit(func(w map[string]any) { first(w, "snapshots")["clusterName"] = "gone" }), `world.snapshots[0] names cluster "gone"`},
+		{"host of an unknown cluster", edit(func(w map[string]any) { first(w, "hosts")["clusterName"] = "gone" }), `world.hosts[0] names cluster "gone"`},
+		{"search index of an unknown cluster", edit(func(w map[string]any) { first(w, "searchIndexes")["clusterName"] = "gone" }), `world.searchIndexes[0] names cluster "gone"`},
+		{"far-future clock", top(func(st map[string]any) { st["clock"] = "9999-12-31T00:00:00Z" }), "its clock 9999-12-31T00:00:00Z is past 9000-01-01"},
 		{"truncated JSON", func() []byte { return valid[:len(valid)/2] }, "is corrupt"},
 		{"empty file", raw(""), "is corrupt"},
 		{"not JSON", raw("\x00\x01binary"), "is corrupt"},
@@ -154,4 +183,76 @@ func TestChangeIsPersistedBeforeItIsAcknowledged(t *testing.T) {
 		found = found || (al.ID == a.ID && strings.Contains(string(mustJSON(al)), "acked-before-crash"))
 	}
 	assert.True(t, found, "the acknowledged change survived the crash")
+}
+
+// A write whose change cannot be saved is not applied: the 500 that says so
+// is true, in memory as on disk, and a restart has what the client was told.
+func TestWriteThatCannotBeSavedIsNotApplied(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.json")
+	clock := NewManualClock(testStart)
+	s, err := New(Options{StateFile: path, Clock: clock})
+	require.NoError(t, err)
+	ts := httptest.NewServer(s.Handler())
+	defer ts.Close()
+	c, err := apiclient.New(apiclient.Options{BaseURL: ts.URL, Auth: apiclient.DigestAuth("project-owner", "project-owner-secret"), MaxRetries: -1})
+	require.NoError(t, err)
+	ctx := context.Background()
+	cs := c.AlertConfigs()
+	before, err := cs.ListAll(ctx, DemoPaymentsID)
+	require.NoError(t, err)
+	saved, err := os.ReadFile(path)
+	require.NoError(t, err)
+
+	// A clock whose derived times cannot be written (only code can set it:
+	// the control API and the state file refuse it).
+	clock.Set(time.Date(9999, 12, 31, 23, 59, 0, 0, time.UTC))
+	zero := 0
+	cfg := apiclient.AlertConfig{EventTypeName: "HOST_DOWN", Enabled: true,
+		Notifications: []apiclient.Notification{{TypeName: apiclient.NotifyEmail, DelayMin: &zero, IntervalMin: 60, EmailAddress: "ops@example.com"}}}
+	_, err = cs.Create(ctx, DemoPaymentsID, cfg)
+	var ae *apiclient.Error
+	require.ErrorAs(t, err, &ae)
+	assert.Equal(t, 500, ae.Status)
+	assert.Contains(t, ae.Detail, "nothing was changed")
+
+	clock.Set(testStart.Add(time.Hour))
+	after, err := cs.ListAll(ctx, DemoPaymentsID)
+	require.NoError(t, err)
+	assert.Len(t, after, len(before), "the change that answered 500 is not in memory")
+	assert.Equal(t, countConfigs(t, saved, DemoPaymentsID), countConfigs(t, readFile(t, path), DemoPaymentsID), "nor on disk")
+
+	// The server goes on: the next write is applied and saved.
+	_, err = cs.Create(ctx, DemoPaymentsID, cfg)
+	require.NoError(t, err)
+	after, err = cs.ListAll(ctx, DemoPaymentsID)
+	require.NoError(t, err)
+	assert.Len(t, after, len(before)+1)
+	require.NoError(t, s.Close())
+}
+
+func readFile(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	return b
+}
+
+// countConfigs counts a project's alert configurations in a state file.
+func countConfigs(t *testing.T, state []byte, groupID string) int {
+	t.Helper()
+	var st struct {
+		World struct {
+			AlertConfigs []struct {
+				GroupID string `json:"groupId"`
+			} `json:"alertConfigs"`
+		} `json:"world"`
+	}
+	require.NoError(t, json.Unmarshal(state, &st))
+	n := 0
+	for _, a := range st.World.AlertConfigs {
+		if a.GroupID == groupID {
+			n++
+		}
+	}
+	return n
 }
