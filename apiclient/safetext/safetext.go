@@ -1,5 +1,6 @@
 // Package safetext makes text from a server safe to print: escape sequences,
-// controls, bidi overrides and invalid UTF-8 are removed. The client applies it
+// controls, bidi overrides and marks, zero-width characters and invalid
+// UTF-8 are removed, and line separators are line breaks. The client applies it
 // to every string it decodes (Strings), and the widgets apply it again before
 // rendering, so no view can forget it.
 package safetext
@@ -12,14 +13,17 @@ import (
 
 // Line makes a server string safe to print on one line (table cells,
 // titles, breadcrumbs): escape sequences (CSI, OSC, DCS, SOS, PM, APC and
-// two-byte escapes), C0 and C1 controls, DEL, bidi overrides and invalid
-// UTF-8 are removed; newlines and tabs become single spaces. A string that is
-// already clean is returned without allocating.
+// two-byte escapes), C0 and C1 controls, DEL, bidi overrides, isolates and
+// marks (U+202A-U+202E, U+2066-U+2069, U+200E, U+200F, U+061C), zero-width
+// characters (U+200B-U+200D, U+FEFF) and invalid UTF-8 are removed: they
+// can make one name look like another. Newlines, tabs and the line and
+// paragraph separators (U+2028, U+2029) become single spaces. A string that
+// is already clean is returned without allocating.
 func Line(s string) string { return sanitize(s, false) }
 
 // Text is Line for multi-line text (details, log lines, error bodies):
-// newlines are kept (CR LF becomes LF, a lone CR is dropped) and a tab
-// becomes four spaces.
+// newlines are kept (CR LF becomes LF, a lone CR is dropped), U+2028 and
+// U+2029 become newlines and a tab becomes four spaces.
 func Text(s string) string { return sanitize(s, true) }
 
 // IsBidi reports the explicit direction overrides and isolates.
@@ -47,7 +51,7 @@ func sanitize(s string, multiline bool) string {
 		case r == 0x90 || r == 0x9d || r == 0x98 || r == 0x9e || r == 0x9f: // C1 DCS, OSC, SOS, PM, APC
 			i = skipString(s, i+size)
 			continue
-		case r == '\n':
+		case r == '\n' || r == lineSep || r == paraSep:
 			if multiline {
 				b.WriteByte('\n')
 			} else {
@@ -59,7 +63,7 @@ func sanitize(s string, multiline bool) string {
 			} else {
 				b.WriteByte(' ')
 			}
-		case isControl(r) || isBidi(r):
+		case isControl(r) || isBidi(r) || isInvisible(r):
 			// dropped, including CR
 		default:
 			b.WriteString(s[i : i+size])
@@ -75,6 +79,18 @@ func isControl(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r <=
 // make a name read differently from what it is.
 func isBidi(r rune) bool { return (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) }
 
+const (
+	lineSep = '\u2028'
+	paraSep = '\u2029'
+)
+
+// isInvisible reports the characters that print nothing yet change how text
+// reads: zero-width space, non-joiner and joiner, the left-to-right,
+// right-to-left and Arabic letter marks, and the byte order mark.
+func isInvisible(r rune) bool {
+	return (r >= 0x200b && r <= 0x200f) || r == 0x061c || r == 0xfeff
+}
+
 func isClean(s string, multiline bool) bool {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -89,7 +105,7 @@ func isClean(s string, multiline bool) bool {
 		}
 		// Non-ASCII: check the whole rune.
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if (r == utf8.RuneError && size <= 1) || isControl(r) || isBidi(r) {
+		if (r == utf8.RuneError && size <= 1) || isControl(r) || isBidi(r) || isInvisible(r) || r == lineSep || r == paraSep {
 			return false
 		}
 		i += size - 1

@@ -70,3 +70,43 @@ func TestStringsKeepsNewlines(t *testing.T) {
 	Strings(&s)
 	assert.Equal(t, "line one\nline two", s.Text)
 }
+
+// The characters that print nothing or break a line yet reach a terminal
+// untouched by a control filter: each is removed (or is a line break) in
+// both forms, and a clean string with other non-ASCII text is kept.
+func TestInvisibleAndSeparatorCharacters(t *testing.T) {
+	cases := []struct {
+		name, in, line, text string
+	}{
+		{"zero-width space", "pay\u200bments", "payments", "payments"},
+		{"zero-width non-joiner", "pay\u200cments", "payments", "payments"},
+		{"zero-width joiner", "pay\u200dments", "payments", "payments"},
+		{"left-to-right mark", "pay\u200ements", "payments", "payments"},
+		{"right-to-left mark", "pay\u200fments", "payments", "payments"},
+		{"Arabic letter mark", "pay\u061cments", "payments", "payments"},
+		{"byte order mark", "\ufeffpayments", "payments", "payments"},
+		{"LRE", "a\u202ab", "ab", "ab"},
+		{"RLE", "a\u202bb", "ab", "ab"},
+		{"PDF", "a\u202cb", "ab", "ab"},
+		{"LRO", "a\u202db", "ab", "ab"},
+		{"RLO", "a\u202eb", "ab", "ab"},
+		{"LRI", "a\u2066b", "ab", "ab"},
+		{"RLI", "a\u2067b", "ab", "ab"},
+		{"FSI", "a\u2068b", "ab", "ab"},
+		{"PDI", "a\u2069b", "ab", "ab"},
+		{"line separator", "one\u2028two", "one two", "one\ntwo"},
+		{"paragraph separator", "one\u2029two", "one two", "one\ntwo"},
+		{"all at once", "\ufeffa\u200b\u200c\u200d\u200e\u200f\u061c\u202a\u202e\u2066\u2069b\u2028c", "ab c", "ab\nc"},
+		{"other text is kept", "café 東京 Ελλάδα ✓", "café 東京 Ελλάδα ✓", "café 東京 Ελλάδα ✓"},
+		{"neighbours are kept", "\u200a\u2010\u2027\u202f\u205f", "\u200a\u2010\u2027\u202f\u205f", "\u200a\u2010\u2027\u202f\u205f"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.line, Line(tc.in))
+			assert.Equal(t, tc.text, Text(tc.in))
+			s := struct{ Name string }{tc.in}
+			Strings(&s)
+			assert.Equal(t, tc.text, s.Name, "the decoder's pass")
+		})
+	}
+}
