@@ -13,17 +13,24 @@ import (
 )
 
 // The edges of HTTP that net/http answers before any handler runs: a
-// request whose headers never finish, a body that never arrives, headers
-// over MaxHeaderBytes (431) and malformed request lines or header bytes
-// (400). Timeouts bound the first two; a wrapping listener rewrites the
-// plain-text answers net/http gives for the others into the API's error
-// body, so a client parses every answer the same way.
+// request whose headers never finish, a body that never arrives, a client
+// that stops reading its answers or sends nothing more, headers over
+// MaxHeaderBytes (431), malformed request lines or header bytes (400), an
+// HTTP version other than 1.x (505), an unknown transfer coding (501) and an
+// Expect header other than 100-continue (417). Timeouts bound the first
+// four; a wrapping listener rewrites the answers net/http gives for the
+// others into the API's error body, so a client parses every answer the
+// same way.
 
 // Defaults of the HTTP server's limits (Options overrides them).
 const (
 	DefaultReadHeaderTimeout = 10 * time.Second
 	DefaultReadTimeout       = 30 * time.Second
-	DefaultIdleTimeout       = 2 * time.Minute
+	// DefaultWriteTimeout bounds a request from its headers to the end of
+	// its answer: a client that stops reading cannot hold a connection.
+	DefaultWriteTimeout = 30 * time.Second
+	// DefaultIdleTimeout closes a kept-alive connection nothing is sent on.
+	DefaultIdleTimeout = 30 * time.Second
 	DefaultMaxHeaderBytes    = 1 << 20
 )
 
@@ -43,7 +50,8 @@ func (s *Server) newHTTPServer() *http.Server {
 		Handler:           s.handler,
 		ReadHeaderTimeout: pick(o.ReadHeaderTimeout, DefaultReadHeaderTimeout),
 		ReadTimeout:       pick(o.ReadTimeout, DefaultReadTimeout),
-		IdleTimeout:       DefaultIdleTimeout,
+		WriteTimeout:      pick(o.WriteTimeout, DefaultWriteTimeout),
+		IdleTimeout:       pick(o.IdleTimeout, DefaultIdleTimeout),
 		MaxHeaderBytes:    maxHeader,
 		ErrorLog:          log.New(io.Discard, "", 0),
 	}
@@ -80,6 +88,9 @@ func (c *shapedConn) Write(p []byte) (int, error) {
 // shapePlainError turns one of net/http's own plain-text answers into the
 // same status with the API's JSON error body; anything else is left alone.
 func shapePlainError(p []byte) ([]byte, bool) {
+	if shaped, ok := shapeExpectationFailed(p); ok {
+		return shaped, true
+	}
 	if !bytes.HasPrefix(p, []byte("HTTP/1.1 ")) || len(p) < 12 {
 		return nil, false
 	}
@@ -102,9 +113,35 @@ func shapePlainError(p []byte) ([]byte, bool) {
 	case http.StatusBadRequest:
 		detail = "The request could not be parsed: " + detail + "."
 	}
+	return shapedAnswer("HTTP/1.1", code, errorCode, detail), true
+}
+
+// shapeExpectationFailed rewrites the empty 417 net/http sends for an
+// Expect header other than 100-continue (the API never answers 417 itself).
+// It arrives as one header block without a body.
+func shapeExpectationFailed(p []byte) ([]byte, bool) {
+	var proto string
+	switch {
+	case bytes.HasPrefix(p, []byte("HTTP/1.1 417 ")):
+		proto = "HTTP/1.1"
+	case bytes.HasPrefix(p, []byte("HTTP/1.0 417 ")):
+		proto = "HTTP/1.0"
+	default:
+		return nil, false
+	}
+	if !bytes.HasSuffix(p, []byte("\r\n\r\n")) || !bytes.Contains(p, []byte("\r\nContent-Length: 0\r\n")) {
+		return nil, false
+	}
+	return shapedAnswer(proto, http.StatusExpectationFailed, "EXPECTATION_FAILED",
+		"The Expect header names an expectation the server does not meet: only 100-continue is supported."), true
+}
+
+// shapedAnswer is a whole answer with the API's error body; the connection
+// is closed after it.
+func shapedAnswer(proto string, code int, errorCode, detail string) []byte {
 	body, _ := json.Marshal(errorBody{Detail: detail, Error: code, ErrorCode: errorCode,
 		Reason: http.StatusText(code), Parameters: []any{}})
 	body = append(body, '\n')
-	return []byte(fmt.Sprintf("HTTP/1.1 %d %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s",
-		code, http.StatusText(code), len(body), body)), true
+	return []byte(fmt.Sprintf("%s %d %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s",
+		proto, code, http.StatusText(code), len(body), body))
 }

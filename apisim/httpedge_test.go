@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -81,6 +82,16 @@ func TestPreHandlerErrorsUseTheErrorShape(t *testing.T) {
 		{"malformed request line", "NOT A REQUEST\r\n\r\n", 400, "INVALID_REQUEST"},
 		{"missing Host", "GET /api/atlas/v2 HTTP/1.1\r\n\r\n", 400, "INVALID_REQUEST"},
 		{"unknown transfer encoding", "POST /api/atlas/v2/groups HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: zip\r\n\r\n", 501, "UNSUPPORTED_TRANSFER_ENCODING"},
+		{"Expect other than 100-continue", "GET /api/atlas/v2 HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\n\r\n", 417, "EXPECTATION_FAILED"},
+		{"Expect on a POST with a body", "POST /api/atlas/v2/groups HTTP/1.1\r\nHost: x\r\nExpect: foo\r\nContent-Length: 2\r\n\r\n{}", 417, "EXPECTATION_FAILED"},
+		{"Expect in HTTP/1.0", "GET /api/atlas/v2 HTTP/1.0\r\nHost: x\r\nExpect: x\r\n\r\n", 417, "EXPECTATION_FAILED"},
+		{"HTTP version 2 without the preface", "GET /api/atlas/v2 HTTP/2.0\r\nHost: x\r\n\r\n", 505, "INVALID_REQUEST"},
+		{"HTTP version 3", "GET /api/atlas/v2 HTTP/3.1\r\nHost: x\r\n\r\n", 505, "INVALID_REQUEST"},
+		{"two Content-Lengths", "POST /api/atlas/v2/groups HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}", 400, "INVALID_REQUEST"},
+		{"bad Content-Length", "POST /api/atlas/v2/groups HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n", 400, "INVALID_REQUEST"},
+		{"two Hosts", "GET /api/atlas/v2 HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n", 400, "INVALID_REQUEST"},
+		{"header line without colon", "GET /api/atlas/v2 HTTP/1.1\r\nHost: x\r\nNoColon\r\n\r\n", 400, "INVALID_REQUEST"},
+		{"bad Host", "GET /api/atlas/v2 HTTP/1.1\r\nHost: a b\r\n\r\n", 400, "INVALID_REQUEST"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -135,4 +146,76 @@ func TestNonceFloodDoesNotEvictLiveNonces(t *testing.T) {
 	st, _, b = d.do(t, rawReq{method: "GET", path: "/api/atlas/v2/groups"})
 	assert.Equal(t, 200, st, "the honest client's nonce was evicted: %s", b)
 	assert.Equal(t, nonce, d.nonce, "no new challenge was needed")
+}
+
+// A client that sends nothing after its answer is closed after the idle
+// timeout, not held.
+func TestIdleConnectionIsClosed(t *testing.T) {
+	_, base := startServer(t, Options{IdleTimeout: 300 * time.Millisecond})
+	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
+	require.NoError(t, err)
+	defer conn.Close()
+	_, err = io.WriteString(conn, "GET /api/atlas/v2 HTTP/1.1\r\nHost: x\r\n\r\n")
+	require.NoError(t, err)
+	_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	br := bufio.NewReader(conn)
+	res, err := http.ReadResponse(br, nil)
+	require.NoError(t, err)
+	_, _ = io.Copy(io.Discard, res.Body)
+	res.Body.Close()
+	start := time.Now()
+	_, err = br.ReadByte() // returns when the server closes
+	held := time.Since(start)
+	require.Error(t, err)
+	assert.NotErrorIs(t, err, os.ErrDeadlineExceeded, "the idle connection was held")
+	assert.Less(t, held, 5*time.Second)
+}
+
+// A client that asks and never reads cannot hold a connection: once the
+// answers fill the socket, the write timeout closes it and the rest of the
+// asked-for answers are never sent. (Without the timeout all of them come
+// once the client reads.)
+func TestClientThatStopsReadingIsCut(t *testing.T) {
+	s, base := startServer(t, Options{WriteTimeout: 300 * time.Millisecond, RateLimitPerMin: 1 << 20})
+	require.NoError(t, s.AddAlerts(DemoPaymentsID, 2000))
+	d := &digestClient{base: base, user: "org-owner", pass: "org-owner-secret", alg: "MD5"}
+	d.challenge(t)
+	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
+	require.NoError(t, err)
+	defer conn.Close()
+	// Pipelined requests whose answers, together, are far larger than what
+	// the sockets hold.
+	const n = 60
+	var req strings.Builder
+	uri := "/api/atlas/v2/groups/" + DemoPaymentsID + "/alerts?itemsPerPage=500&pretty=true"
+	for range n {
+		d.nc++
+		fmt.Fprintf(&req, "GET %s HTTP/1.1\r\nHost: x\r\nAccept: application/vnd.atlas.2023-01-01+json\r\nAuthorization: %s\r\n\r\n",
+			uri, d.authorization("GET", uri, d.nc))
+	}
+	go func() { _, _ = io.WriteString(conn, req.String()) }()
+	// Read nothing until well past the write timeout.
+	time.Sleep(2 * time.Second)
+	_ = conn.SetReadDeadline(time.Now().Add(20 * time.Second))
+	br := bufio.NewReader(conn)
+	complete := 0
+	for range n {
+		res, err := http.ReadResponse(br, nil)
+		if err != nil {
+			t.Logf("after %d answers: %v", complete, err)
+			break
+		}
+		_, err = io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+		if err != nil {
+			t.Logf("after %d answers: %v", complete, err)
+			break
+		}
+		require.Equal(t, 200, res.StatusCode)
+		complete++
+	}
+	t.Logf("%d of %d answers arrived", complete, n)
+	// The server closed the connection (a reset, since the client's
+	// requests were still unread): the answers still owed never come.
+	assert.Less(t, complete, n, "the server waited for the reader instead of closing")
 }

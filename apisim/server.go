@@ -37,6 +37,8 @@ type Options struct {
 	// HTTP limits of Start's server; zero means the Default* constant.
 	ReadHeaderTimeout time.Duration
 	ReadTimeout       time.Duration
+	WriteTimeout      time.Duration
+	IdleTimeout       time.Duration
 	MaxHeaderBytes    int
 }
 
