@@ -30,8 +30,8 @@ const (
 	// its answer: a client that stops reading cannot hold a connection.
 	DefaultWriteTimeout = 30 * time.Second
 	// DefaultIdleTimeout closes a kept-alive connection nothing is sent on.
-	DefaultIdleTimeout = 30 * time.Second
-	DefaultMaxHeaderBytes    = 1 << 20
+	DefaultIdleTimeout    = 30 * time.Second
+	DefaultMaxHeaderBytes = 1 << 20
 )
 
 func (s *Server) newHTTPServer() *http.Server {
