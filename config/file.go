@@ -3,11 +3,13 @@ package config
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"regexp"
 	"runtime"
 	"strings"
+	"syscall"
 
 	"github.com/BurntSushi/toml"
 )
@@ -78,12 +80,23 @@ func (f *tomlFile) lineOf(key string) int {
 	return 0
 }
 
+// MaxFileBytes caps a config file: a real one is a few KiB, and reading a
+// path that points at something endless (/dev/zero) must end.
+const MaxFileBytes = 1 << 20
+
 // readTOML parses path. A missing file is (nil, nil) unless mustExist.
+// Only a regular file of at most MaxFileBytes is read: a FIFO, a device, a
+// directory or a socket (also through a symlink) is refused without
+// waiting on it.
 func readTOML(path string, mustExist bool) (*tomlFile, error) {
-	data, err := os.ReadFile(path)
+	data, info, err := readRegular(path, MaxFileBytes)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) && !mustExist {
 			return nil, nil
+		}
+		var fe *FileError
+		if errors.As(err, &fe) {
+			return nil, fe
 		}
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, &FileError{Path: path, Msg: "no such file"}
@@ -93,18 +106,65 @@ func readTOML(path string, mustExist bool) (*tomlFile, error) {
 		}
 		return nil, &FileError{Path: path, Msg: "cannot read: " + rootCause(err)}
 	}
-	info, err := os.Stat(path)
-	if err != nil {
-		return nil, &FileError{Path: path, Msg: "cannot stat: " + rootCause(err)}
-	}
-	if info.IsDir() {
-		return nil, &FileError{Path: path, Msg: "is a directory"}
-	}
 	root := map[string]any{}
 	if _, err := toml.Decode(string(data), &root); err != nil {
 		return nil, tomlError(path, err)
 	}
 	return &tomlFile{path: path, mode: info.Mode(), root: root, text: string(data)}, nil
+}
+
+// readRegular reads a regular file of at most max bytes. It opens without
+// blocking (a FIFO would wait for a writer), checks what it opened, and
+// reads at most max+1 bytes, so a file that grows or lies about its size
+// is refused too.
+func readRegular(path string, max int64) ([]byte, fs.FileInfo, error) {
+	if info, err := os.Stat(path); err != nil {
+		return nil, nil, err
+	} else if !info.Mode().IsRegular() {
+		return nil, nil, notRegular(path, info.Mode())
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, nil, notRegular(path, info.Mode())
+	}
+	tooLarge := &FileError{Path: path, Msg: fmt.Sprintf("is larger than %d KiB; a config file is a few KiB: is this the right file?", max>>10)}
+	if info.Size() > max {
+		return nil, nil, tooLarge
+	}
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, nil, err
+	}
+	if int64(len(data)) > max {
+		return nil, nil, tooLarge
+	}
+	return data, info, nil
+}
+
+// notRegular names what path is instead of a file.
+func notRegular(path string, m fs.FileMode) *FileError {
+	what := "not a regular file"
+	switch {
+	case m.IsDir():
+		what = "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		what = "a named pipe (FIFO)"
+	case m&fs.ModeSocket != 0:
+		what = "a socket"
+	case m&fs.ModeCharDevice != 0:
+		what = "a character device"
+	case m&fs.ModeDevice != 0:
+		what = "a device"
+	}
+	return &FileError{Path: path, Msg: "is " + what + ", not a regular file: a config file must be a regular file"}
 }
 
 // quotedValue matches the double-quoted excerpts the TOML parser puts in its
