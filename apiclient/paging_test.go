@@ -1,12 +1,16 @@
 package apiclient
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
+	"runtime/metrics"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -24,6 +28,10 @@ type pagedServer struct {
 	n         int
 	latency   time.Duration
 	noCount   bool
+	claim     int // totalCount to send instead of n (a lying server)
+	firstPage int // items page 1 holds whatever itemsPerPage asked (a lying server)
+	once      sync.Once
+	big       []byte
 	alerts    bool // realistic alert bodies instead of bare ids
 	bytes     atomic.Int64
 	requests  atomic.Int32
@@ -56,7 +64,28 @@ func (p *pagedServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	results := []any{}
-	for i := (num - 1) * per; i < num*per && i < p.n; i++ {
+	from, to := (num-1)*per, min(num*per, p.n)
+	if p.firstPage > 0 {
+		// Made once, outside the measured client's work as far as possible.
+		p.once.Do(func() {
+			var b bytes.Buffer
+			b.WriteString(`{"results":[`)
+			for i := range p.firstPage {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				fmt.Fprintf(&b, `{"id":"a%07d"}`, i)
+			}
+			fmt.Fprintf(&b, `],"totalCount":%d}`, p.claim)
+			p.big = b.Bytes()
+		})
+		if num == 1 {
+			_, _ = w.Write(p.big)
+			return
+		}
+		from, to = 0, 0
+	}
+	for i := from; i < to; i++ {
 		if p.alerts {
 			results = append(results, realisticAlert(i))
 		} else {
@@ -66,6 +95,9 @@ func (p *pagedServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body := map[string]any{"results": results}
 	if !p.noCount {
 		body["totalCount"] = p.n
+		if p.claim > 0 {
+			body["totalCount"] = p.claim
+		}
 	}
 	data, _ := json.Marshal(body)
 	p.bytes.Add(int64(len(data)))
@@ -197,5 +229,73 @@ func BenchmarkListAllAlerts(b *testing.B) {
 			}
 			b.ReportMetric(float64(p.bytes.Load())/float64(b.N), "bytes-received/op")
 		})
+	}
+}
+
+// A server whose totalCount claims a million items while its pages after
+// the first are empty (or whose first page holds far more than asked)
+// costs a handful of requests and bounded memory: the pages decide where
+// the list ends, and no list holds more than MaxRows.
+func TestListAllBelievesPagesNotTheClaimedCount(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		srv         *pagedServer
+		wantItems   int
+		maxRequests int32
+	}{
+		{"a full first page, then empty pages", &pagedServer{n: 500, claim: 1_000_000, alerts: true}, 500, 5},
+		{"an empty first page", &pagedServer{n: 0, claim: 1_000_000}, 0, 1},
+		{"a short first page", &pagedServer{n: 120, claim: 1_000_000}, 120, 1},
+		{"a short middle page", &pagedServer{n: 1700, claim: 1_000_000}, 1700, 5},
+		{"a first page of a million", &pagedServer{firstPage: 1_000_000, claim: 1_000_000}, MaxRows, 1},
+		{"no count, one full page then empty", &pagedServer{n: 500, noCount: true}, 500, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := pagedClient(t, tc.srv)
+			stop := peakHeap()
+			all, err := ListAll[Alert](context.Background(), c, "listAlerts", Request{Params: map[string]string{"groupId": testGroup}}, AllOptions{})
+			peak := stop()
+			require.NoError(t, err)
+			assert.Len(t, all, tc.wantItems)
+			assert.LessOrEqual(t, tc.srv.requests.Load(), tc.maxRequests)
+			t.Logf("%d requests, %d items, heap peak %.1f MB (test server included)", tc.srv.requests.Load(), len(all), float64(peak)/(1<<20))
+			assert.Less(t, peak, uint64(200<<20), "heap peak %d MB", peak>>20)
+			if tc.wantItems == MaxRows {
+				assert.Equal(t, "showing the first 100000", ShowingFirst(len(all)))
+			} else {
+				assert.Empty(t, ShowingFirst(len(all)))
+			}
+		})
+	}
+}
+
+// peakHeap samples the live heap every millisecond until the returned stop
+// is called, which gives the highest reading.
+func peakHeap() (stop func() uint64) {
+	runtime.GC()
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	var peak atomic.Uint64
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(time.Millisecond)
+		defer t.Stop()
+		for {
+			metrics.Read(sample)
+			if v := sample[0].Value.Uint64(); v > peak.Load() {
+				peak.Store(v)
+			}
+			select {
+			case <-done:
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return func() uint64 {
+		close(done)
+		<-finished
+		return peak.Load()
 	}
 }
