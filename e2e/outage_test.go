@@ -46,10 +46,15 @@ func TestOutageShowsStaleAndRecovers(t *testing.T) {
 	before := len(h.Log())
 	h.Restart()
 	up := time.Now()
-	// Failed polls back off (10 s, 20 s, ...), so the next one comes within
-	// twice the longest wait so far.
-	s.WaitGone("stale, data from", 45*time.Second)
-	t.Logf("recovered %v after the server came back, with no key", time.Since(up).Round(100*time.Millisecond))
+	// A failing pane polls no slower than its interval, however long the
+	// outage: it is live again within one interval (and a request's
+	// time) of the server's return.
+	s.WaitGone("stale, data from", 3*interval)
+	back := time.Since(up)
+	t.Logf("recovered %v after the server came back, with no key", back.Round(100*time.Millisecond))
+	if back > interval+3*time.Second {
+		t.Errorf("recovered %v after the server came back, want within one poll interval (%v)", back, interval)
+	}
 	if len(h.Log()) == before {
 		t.Error("recovered without a request")
 	}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/http"
 	"net/url"
 	"strconv"
 	"syscall"
@@ -37,6 +38,7 @@ type Base struct {
 	// failure's Retry-After.
 	failures   int
 	retryAfter time.Duration
+	limited    bool // the last failure was a 429
 	// inPoll is set while the pane builds a poll round: its requests carry
 	// the pane's tag, so the scheduler holds them while the pane is hidden.
 	inPoll bool
@@ -155,10 +157,11 @@ func (b *Base) observe(r Route) tea.Cmd {
 			return nil
 		}
 		b.failures++
-		b.retryAfter = 0
+		b.retryAfter, b.limited = 0, false
 		var e *apiclient.Error
 		if errors.As(r.Err, &e) {
 			b.retryAfter = e.RetryAfter
+			b.limited = e.Status == http.StatusTooManyRequests
 		}
 		if b.health.StaleSince.IsZero() {
 			b.health.StaleSince = now
@@ -178,8 +181,9 @@ func (b *Base) observe(r Route) tea.Cmd {
 // Arm applies the poll policy: stopped while paused, while the pane says
 // it is off, or while hidden and watching nothing; else the pane's
 // interval (its registration's, or the profile's [poll]), the fast one
-// while something moves, doubled per failed load up to the slow one and
-// never sooner than a 429's Retry-After. Hidden panes' background polls
+// while something moves, doubled per failed load up to the normal one (the
+// slow one after a 429 without Retry-After) and never sooner than a 429's
+// Retry-After. Hidden panes' background polls
 // are paused in the client's scheduler; watched jobs still go.
 func (b *Base) Arm() tea.Cmd {
 	st := b.state()
@@ -225,14 +229,25 @@ func (b *Base) Interval() time.Duration {
 		}
 	}
 	if b.failures > 0 {
-		slow := b.Ctx.Poll.Slow
-		if slow <= 0 {
-			slow = DefaultPoll.Slow
+		// A failing pane backs off from its interval but never past its
+		// normal one: the poll is the probe that finds the server back, so
+		// an outage ends on screen within one interval of its end. Only a
+		// rate limit without Retry-After backs off to the slow interval.
+		ceiling := b.Ctx.Poll.Every(b.id)
+		if ceiling <= 0 {
+			ceiling = DefaultPoll.Normal
 		}
-		for i := 0; i < b.failures && d < slow; i++ {
+		if b.limited {
+			slow := b.Ctx.Poll.Slow
+			if slow <= 0 {
+				slow = DefaultPoll.Slow
+			}
+			ceiling = max(ceiling, slow)
+		}
+		for i := 0; i < b.failures && d < ceiling; i++ {
 			d *= 2
 		}
-		d = min(d, max(slow, b.Ctx.Poll.Every(b.id)))
+		d = min(d, ceiling)
 		d = max(d, b.retryAfter)
 	}
 	return d

@@ -44,14 +44,19 @@ func TestPollPolicy(t *testing.T) {
 		require.False(t, done, "the pane still sees its result")
 	}
 	fail(&apiclient.Error{Status: 503, ErrorCode: "SERVICE_UNAVAILABLE"})
-	assert.Equal(t, 30*time.Second, b.PollEvery(), "doubled after a failure")
+	assert.Equal(t, 15*time.Second, b.PollEvery(), "a failing pane polls no slower than its interval")
 	assert.Equal(t, "stale since 22:14:03 · 503 SERVICE_UNAVAILABLE", b.Health().Summary())
 	wall = wall.Add(10 * time.Second)
 	for range 5 {
 		fail(errors.New("connection refused"))
 	}
-	assert.Equal(t, DefaultPoll.Slow, b.PollEvery(), "backs off up to the slow interval")
+	assert.Equal(t, 15*time.Second, b.PollEvery(), "however long the outage: the poll finds the server back within one interval")
 	assert.Equal(t, "stale since 22:14:03 · connection refused", b.Health().Summary(), "since the first failure; the last error")
+	st.Moving = true
+	assert.Equal(t, 15*time.Second, b.Interval(), "a moving pane backs off from the fast interval up to its own")
+	st.Moving = false
+	fail(&apiclient.Error{Status: 429, ErrorCode: "RATE_LIMITED_TOKEN_BUCKET"})
+	assert.Equal(t, DefaultPoll.Slow, b.PollEvery(), "a rate limit without Retry-After backs off to the slow interval")
 	fail(&apiclient.Error{Status: 429, ErrorCode: "RATE_LIMITED_TOKEN_BUCKET", RetryAfter: 90 * time.Second})
 	assert.Equal(t, 90*time.Second, b.PollEvery(), "never sooner than Retry-After")
 
