@@ -17,6 +17,7 @@ import (
 func TestOutageShowsStaleAndRecovers(t *testing.T) {
 	RequireTmux(t)
 	const interval = 5 * time.Second
+	const outage = 60 * time.Second
 	cfg := filepath.Join(t.TempDir(), "config.toml")
 	if err := os.WriteFile(cfg, []byte("[poll]\nalerts = \"5s\"\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -39,8 +40,9 @@ func TestOutageShowsStaleAndRecovers(t *testing.T) {
 		t.Errorf("the stale line does not name the error:\n%s", firstLines(screen, 4))
 	}
 	header := strings.SplitN(screen, "\n", 2)[0]
-	// Longer than one interval: still stale, the age growing.
-	time.Sleep(2 * interval)
+	// A minute's outage, far longer than one interval: still stale, the
+	// age growing, and the failed polls have had time to back off.
+	time.Sleep(time.Until(down.Add(outage)))
 	s.WaitFor("stale, data from", time.Second)
 
 	before := len(h.Log())
