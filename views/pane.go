@@ -90,8 +90,8 @@ func (l Layout) String() string {
 }
 
 // Poll holds the poll intervals a pane uses: Fast while something it shows
-// is moving (a restore, an index build), Normal otherwise, Slow after errors
-// or a 429.
+// is moving (a restore, an index build), Normal otherwise (and the most a
+// failing pane waits), Slow after a 429 without Retry-After.
 type Poll struct {
 	Fast, Normal, Slow time.Duration
 	// Pane overrides Normal per pane (from the profile's settings).
