@@ -96,6 +96,8 @@ type Client struct {
 	// skew is the server's clock minus ours, in nanoseconds, from the Date
 	// header of the latest answer (see Now).
 	skew atomic.Int64
+	// lastDate is the newest Date header and when it came (SentFloor).
+	lastDate lastDate
 }
 
 // Deprecation records a Deprecation or Sunset header the server sent.
@@ -278,10 +280,11 @@ func (c *Client) Do(ctx context.Context, opID string, r Request, out any) (*Resp
 	schedule := newBackoff(c.backoff)
 	var waited time.Duration
 	for attempt := 1; ; attempt++ {
-		sent := time.Now()
 		if err := c.sched.acquire(ctx, op, r.Params); err != nil {
 			return nil, err
 		}
+		// The server-judged time as the request leaves (SentFloor).
+		sent := c.SentFloor()
 		res, data, err := c.send(ctx, op, target, mediaType, body)
 		if err != nil {
 			c.sched.observe(op, r.Params, nil, nil)
@@ -314,8 +317,7 @@ func (c *Client) Do(ctx context.Context, opID string, r Request, out any) (*Resp
 			retry = false
 		}
 		if !retry {
-			// The skew known now includes this answer's Date, if one came.
-			return result, outcomeUnknown(op.ID, op.Mutates(), sent.Add(c.ClockSkew()), err)
+			return result, outcomeUnknown(op.ID, op.Mutates(), sent, err)
 		}
 		waited += wait
 		if c.onRetry != nil {

@@ -16,8 +16,9 @@ type OutcomeUnknownError struct {
 	// Status is the answer's status when one arrived with an unreadable body
 	// (a 2xx: the server said it applied the write), else 0.
 	Status int
-	// Sent is the server-judged time just before the request left (see
-	// Client.Now), the lower bound a read-back matches created resources by.
+	// Sent is a server time no later than the server's clock when the
+	// request left (Client.SentFloor), the lower bound a read-back matches
+	// created resources by; zero when no answer had come before it.
 	Sent time.Time
 	Err  error
 }

@@ -2,6 +2,7 @@ package apiclient
 
 import (
 	"net/http"
+	"sync"
 	"time"
 )
 
@@ -19,7 +20,8 @@ func (c *Client) ClockSkew() time.Duration { return time.Duration(c.skew.Load())
 
 // observeDate records the skew from a Date header. The header has whole
 // seconds, so the server's time is taken as the middle of that second, and
-// ours as the middle of the round trip.
+// ours as the middle of the round trip. It also keeps the header with the
+// moment the answer arrived, for SentFloor.
 func (c *Client) observeDate(date string, start, end time.Time) {
 	if date == "" {
 		return
@@ -31,4 +33,40 @@ func (c *Client) observeDate(date string, start, end time.Time) {
 	server := t.Add(500 * time.Millisecond)
 	local := start.Add(end.Sub(start) / 2)
 	c.skew.Store(int64(server.Sub(local)))
+	c.lastDate.observe(t, end)
+}
+
+// lastDate is the newest Date header and the local moment (with its
+// monotonic reading) its answer arrived.
+type lastDate struct {
+	mu      sync.Mutex
+	date    time.Time
+	arrived time.Time
+}
+
+func (d *lastDate) observe(date, arrived time.Time) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.arrived.IsZero() || !arrived.Before(d.arrived) {
+		d.date, d.arrived = date, arrived
+	}
+}
+
+// SentFloor is a server time no later than the server's clock now: the
+// newest Date header plus the time passed here since its answer arrived.
+// The header was written before that answer left the server, and a server
+// clock runs no slower than ours (a simulator's runs faster), so a write
+// sent now is applied no earlier than this. A read-back matches created
+// resources against it (OutcomeUnknownError.Sent): it is taken when the
+// request leaves, so what the clock did while the answer was awaited (a
+// fast clock, a held answer) cannot move it. Before any answer it is zero
+// (nothing to go by: a read-back then matches by content alone).
+func (c *Client) SentFloor() time.Time {
+	d := &c.lastDate
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.arrived.IsZero() {
+		return time.Time{}
+	}
+	return d.date.Add(time.Since(d.arrived))
 }

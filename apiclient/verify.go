@@ -2,7 +2,9 @@ package apiclient
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net/http"
 	"reflect"
 	"slices"
 	"time"
@@ -28,9 +30,11 @@ func verifying(ctx context.Context) context.Context {
 	return WithRetries(ctx, retriesFor(ctx, VerifyRetries))
 }
 
-// dateSlack absorbs the Date header's whole seconds and a server that
-// stores times to the second.
-const dateSlack = time.Second
+// dateSlack absorbs a server that stores times to the second (a resource
+// created at 12:00:00.9 says 12:00:00) and a margin for a service whose
+// hosts' clocks differ by less than a second. The send time it is applied
+// to (OutcomeUnknownError.Sent) is itself a lower bound.
+const dateSlack = 2 * time.Second
 
 func createdSince(created, sent time.Time) bool {
 	return sent.IsZero() || !created.Before(sent.Add(-dateSlack))
@@ -63,21 +67,88 @@ func AckHolds(a Alert, req AcknowledgeRequest, now time.Time) bool {
 }
 
 // VerifyTakeSnapshot looks for the on-demand snapshot req asked for, taken
-// since sent; the newest match is returned.
+// since sent; the newest match is returned. The cluster's kind is not
+// assumed: the replica-set and the sharded-cluster lists are both read (a
+// sharded cluster's snapshot is only in the second), and when neither
+// route takes the cluster (a serverless or flex one), the serverless and
+// flex lists. A list that could not be read for another reason leaves the
+// outcome unknown (an error), never "not taken".
 func (s BackupsService) VerifyTakeSnapshot(ctx context.Context, groupID, clusterName string, req TakeSnapshotRequest, sent time.Time) (*Snapshot, bool, error) {
 	ctx = verifying(ctx)
-	all, err := s.AllSnapshots(ctx, groupID, clusterName)
-	if err != nil {
-		return nil, false, fmt.Errorf("verify snapshot: %w", err)
-	}
 	var found *Snapshot
-	for i, snap := range all {
+	consider := func(snap Snapshot) {
 		if snap.SnapshotType == SnapshotOnDemand && snap.Description == req.Description &&
 			createdSince(snap.CreatedAt, sent) && (found == nil || snap.CreatedAt.After(found.CreatedAt)) {
-			found = &all[i]
+			found = &snap
 		}
 	}
-	return found, found != nil, nil
+	rs, rsErr := s.AllSnapshots(ctx, groupID, clusterName)
+	for _, snap := range rs {
+		consider(snap)
+	}
+	sh, shErr := s.ShardedSnapshots(ctx, groupID, clusterName)
+	if shErr == nil {
+		for _, x := range sh.Results {
+			consider(Snapshot{ID: x.ID, CreatedAt: x.CreatedAt, ExpiresAt: x.ExpiresAt, Description: x.Description,
+				FrequencyType: x.FrequencyType, MongodVersion: x.MongodVersion, SnapshotType: x.SnapshotType,
+				Status: x.Status, StorageSizeBytes: x.StorageSizeBytes, Type: x.Type, Links: x.Links})
+		}
+	}
+	if found != nil {
+		return found, true, nil
+	}
+	switch {
+	case rsErr == nil && shErr == nil:
+		return nil, false, nil
+	case rsErr == nil && refusedRoute(shErr), shErr == nil && refusedRoute(rsErr):
+		// One route took the cluster: its list is the whole answer.
+		return nil, false, nil
+	case refusedRoute(rsErr) && refusedRoute(shErr):
+		// Neither took it: a serverless instance or a flex cluster.
+		return s.verifyOtherSnapshot(ctx, groupID, clusterName, sent)
+	}
+	err := rsErr
+	if err == nil || refusedRoute(err) {
+		err = shErr
+	}
+	return nil, false, fmt.Errorf("verify snapshot: %w", err)
+}
+
+// refusedRoute reports an answer saying the route does not take the
+// cluster (a 4xx other than auth and rate limits), as against a failure to
+// read.
+func refusedRoute(err error) bool {
+	var e *Error
+	if !errors.As(err, &e) {
+		return false
+	}
+	switch e.Status {
+	case http.StatusUnauthorized, http.StatusForbidden, http.StatusTooManyRequests, http.StatusRequestTimeout:
+		return false
+	}
+	return e.Status >= 400 && e.Status < 500
+}
+
+// verifyOtherSnapshot reads a serverless instance's snapshots for an
+// on-demand one taken since sent, and a flex cluster's (which has none on
+// demand, so a list read is "not taken").
+func (s BackupsService) verifyOtherSnapshot(ctx context.Context, groupID, name string, sent time.Time) (*Snapshot, bool, error) {
+	sl, slErr := getAll[ServerlessSnapshot](ctx, s.c, "listServerlessBackups", Request{Params: clusterParams(groupID, name)})
+	if slErr == nil {
+		var found *Snapshot
+		for _, x := range sl {
+			if x.SnapshotType == SnapshotOnDemand && createdSince(x.CreatedAt, sent) && (found == nil || x.CreatedAt.After(found.CreatedAt)) {
+				found = &Snapshot{ID: x.ID, CreatedAt: x.CreatedAt, ExpiresAt: x.ExpiresAt, FrequencyType: x.FrequencyType,
+					MongodVersion: x.MongodVersion, SnapshotType: x.SnapshotType, Status: x.Status, StorageSizeBytes: x.StorageSizeBytes}
+			}
+		}
+		return found, found != nil, nil
+	}
+	_, flErr := getAll[FlexSnapshot](ctx, s.c, "listFlexBackups", Request{Params: flexParams(groupID, name)})
+	if flErr == nil {
+		return nil, false, nil
+	}
+	return nil, false, fmt.Errorf("verify snapshot: %w", slErr)
 }
 
 // VerifyCreateRestoreJob looks for a restore job of clusterName's backups

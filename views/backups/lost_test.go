@@ -57,7 +57,7 @@ func TestLostSnapshotAnswerNotAppliedSaysSo(t *testing.T) {
 		}}})
 	assert.Empty(t, w.WritesSince(mark))
 	require.NotEmpty(t, h.FormsDone)
-	assert.EqualError(t, h.LastFormDone().Err, "sent - verified: not applied (nothing changed on the server)")
+	assert.EqualError(t, h.LastFormDone().Err, "sent - unknown: the server does not show it yet - check before submitting again")
 	assert.Empty(t, h.P.watching)
 }
 

@@ -78,7 +78,7 @@ func (s editSession) header() []string {
 		}
 	}
 	if s.Resend {
-		h = append(h, "It was not created: its answer was lost and the read-back found nothing.",
+		h = append(h, "Its answer was lost and the read-back did not find it (it may still appear): check first.",
 			"Save and quit to send; leave it unchanged to be asked before it is sent again.")
 	} else {
 		h = append(h, "Save and quit to send; leave it unchanged to keep the draft and send nothing.")

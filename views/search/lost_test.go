@@ -81,7 +81,7 @@ func TestLostCreateCheckingDisablesNewThenNotCreated(t *testing.T) {
 	// nothing.
 	h.ed.steps = append(h.ed.steps, func(file string) (string, error) {
 		assert.Contains(t, file, `"name": "by-customer"`, "the kept draft")
-		assert.Contains(t, file, "// It was not created: its answer was lost and the read-back found nothing.")
+		assert.Contains(t, file, "// Its answer was lost and the read-back did not find it (it may still appear): check first.")
 		assert.Contains(t, file, "// Save and quit to send; leave it unchanged to be asked before it is sent again.")
 		return file, nil
 	})
@@ -90,7 +90,7 @@ func TestLostCreateCheckingDisablesNewThenNotCreated(t *testing.T) {
 	assert.Empty(t, w.WritesSince(mark), "an unchanged save only asks")
 	require.Len(t, h.Confirms, 1)
 	assert.Equal(t, "Send the new index again?", h.LastConfirm().Title)
-	assert.Contains(t, h.LastConfirm().Body, "index by-customer was not created on payments-rs")
+	assert.Contains(t, h.LastConfirm().Body, "index by-customer was not found on payments-rs")
 	h.Confirm("")
 	assert.Equal(t, []string{indexesPath}, w.WritesSince(mark))
 	assert.Contains(t, h.LastToast().Text, "index by-customer created")

@@ -668,7 +668,7 @@ func (p *Pane) confirmResend(s editSession) tea.Cmd {
 		name = "index " + components.Sanitize(req.Name)
 	}
 	msg := views.ConfirmMsg{Pane: ID, Title: "Send the new index again?",
-		Body: fmt.Sprintf("%s was not created on %s: its answer was lost and the read-back found nothing. Send it again, unchanged?",
+		Body: fmt.Sprintf("%s was not found on %s: its answer was lost and the read-back did not find it, but it may still appear. Send it again, unchanged?",
 			name, s.Cluster),
 		Action: views.ActionMsg{Name: keysOf(p.Ctx.Keys).New.Name, Target: s.key()}}
 	return func() tea.Msg { return msg }
