@@ -2,6 +2,9 @@ package backups
 
 import (
 	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
 	"time"
 
 	"testing"
@@ -102,4 +105,68 @@ func TestLostRestoreAnswerIsVerifiedNotResent(t *testing.T) {
 func TestEveryKeyFieldNamesARegisteredAction(t *testing.T) {
 	assert.Empty(t, views.MissingKeys[keys](Registration))
 	assert.Empty(t, viewstest.UnregisteredActionConsts(t, Registration), "nor an act… constant")
+}
+
+// heldAnswer is a write's answer held while the server's clock runs on (a
+// simulator at speed 60 holding it 10 s): the server applies the write,
+// its clock moves ten minutes, then the answer leaves unreadable, dated by
+// the clock it left at.
+func heldAnswer(w *viewstest.Sim, method string) func(http.ResponseWriter, *http.Request, http.Handler) bool {
+	return func(rw http.ResponseWriter, r *http.Request, server http.Handler) bool {
+		if r.Method != method {
+			return false
+		}
+		rec := httptest.NewRecorder()
+		server.ServeHTTP(rec, r)
+		w.Clock.Advance(10 * time.Minute)
+		rw.Header().Set("Content-Type", rec.Header().Get("Content-Type"))
+		rw.Header().Set("Date", w.Clock.Now().UTC().Format(http.TimeFormat))
+		rw.WriteHeader(rec.Code)
+		_, _ = rw.Write(rec.Body.Bytes()[:rec.Body.Len()/2])
+		return true
+	}
+}
+
+// A lost answer to a snapshot of a sharded cluster, on a server whose clock
+// ran on while the answer was held: the form says checking, then the
+// snapshot is found (in the sharded cluster's list, created after the
+// request left though long before the lost answer's Date) and watched;
+// one POST, never "not applied".
+func TestLostSnapshotAnswerOnAShardedClusterUnderAFastClockIsFound(t *testing.T) {
+	for _, tc := range []struct {
+		name, cluster string
+		fast          bool
+	}{
+		{"sharded", "payments-prod", false},
+		{"fast clock", "payments-rs", true},
+		{"sharded under a fast clock", "payments-prod", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newWorld(t)
+			h := newHarness(t, w, tc.cluster, 120, 16)
+			h.ActionKey("n")
+			if tc.fast {
+				w.Intercept(heldAnswer(w, http.MethodPost))
+			} else {
+				w.Control("PUT", "/faults", `{"malformedWrites": 1}`)
+			}
+			mark := w.Mark()
+			require.NoError(t, h.Submit(components.FormValues{"description": "before the " + tc.cluster + " upgrade", "retention": "3"}))
+			w.Intercept(nil)
+			assert.Equal(t, []string{"POST /api/atlas/v2/groups/" + apisim.DemoPaymentsID + "/clusters/" + tc.cluster + "/backup/snapshots"},
+				w.WritesSince(mark), "sent once, never again")
+			require.Len(t, h.FormStatuses, 1)
+			assert.Equal(t, views.OutcomeChecking, h.FormStatuses[0].Text)
+			require.Len(t, h.FormsDone, 1)
+			require.NoError(t, h.FormsDone[0].Err, "the snapshot the server took was not found")
+			var texts []string
+			for _, t := range h.Toasts {
+				texts = append(texts, t.Text)
+			}
+			assert.Contains(t, strings.Join(texts, "\n"), "(verified after a lost answer)")
+			if !tc.fast {
+				assert.Len(t, h.P.watching, 1, "the queued snapshot is watched")
+			}
+		})
+	}
 }

@@ -66,6 +66,18 @@ type Sim struct {
 
 	mu   sync.Mutex
 	reqs []Request
+	// intercept, when set, sees each logged request first and may answer
+	// it itself, forwarding to the server or not (Intercept).
+	intercept func(w http.ResponseWriter, r *http.Request, server http.Handler) bool
+}
+
+// Intercept puts f in front of the server for the logged requests (a lost
+// answer, a clock that moves while an answer is held); f returns true when
+// it answered. nil removes it.
+func (s *Sim) Intercept(f func(w http.ResponseWriter, r *http.Request, server http.Handler) bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.intercept = f
 }
 
 // Request is one authenticated API request that reached the server (the
@@ -102,7 +114,11 @@ func NewSim(t testing.TB, o SimOptions) *Sim {
 			!strings.HasPrefix(r.URL.Path, "/api/atlas/sim/") {
 			s.mu.Lock()
 			s.reqs = append(s.reqs, Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery})
+			f := s.intercept
 			s.mu.Unlock()
+			if f != nil && f(rw, r, h) {
+				return
+			}
 		}
 		h.ServeHTTP(rw, r)
 	}))
