@@ -383,6 +383,9 @@ func (p *Pane) listHeader() string {
 	if p.Ctx.ClusterName != "" {
 		total = fmt.Sprintf("%d of %d alerts on %s", n, len(p.alerts), components.Sanitize(p.Ctx.ClusterName))
 	}
+	if more := apiclient.ShowingFirst(len(p.alerts)); more != "" {
+		total += " (" + more + ")"
+	}
 	parts := []string{
 		total,
 		fmt.Sprintf("%d open (%d acknowledged)", open, acked),

@@ -195,6 +195,14 @@ func (p *Pane) pageDone(msg views.Result[pageResult]) tea.Cmd {
 			ps.pages = r.n // no count: a short page is the last
 		}
 	}
+	// The pages, not the count (an estimate), end the list: a short or
+	// empty page is the last, and no more than apiclient.MaxRows are read.
+	if len(r.alerts) < perPage && (ps.pages == 0 || r.n < ps.pages) {
+		ps.pages = r.n
+	}
+	if maxPages := apiclient.MaxRows / perPage; ps.pages > maxPages {
+		ps.pages = maxPages
+	}
 	ps.got++
 	news := p.merge(r.alerts, ps.mark)
 	ps.sinceRow++
@@ -360,7 +368,7 @@ func (p *Pane) merge(as []apiclient.Alert, mark uint32) []apiclient.Alert {
 		p.byID = map[string]int{}
 	}
 	if len(p.alerts) == 0 && cap(p.alerts) == 0 && p.pass != nil && p.pass.total > 0 {
-		p.alerts = make([]record, 0, p.pass.total)
+		p.alerts = make([]record, 0, min(p.pass.total, apiclient.MaxRows))
 	}
 	for k := range as {
 		a := &as[k]
