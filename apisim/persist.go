@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -50,9 +51,15 @@ func loadState(path string, maxBytes int64) (*World, time.Time, error) {
 	if fi.Size() > maxBytes {
 		return nil, time.Time{}, fmt.Errorf("state file %s is %d MiB, over the %d MiB cap; it was left untouched: raise the cap with --state-max-mb if you mean it", path, fi.Size()>>20, maxBytes>>20)
 	}
-	f, err := os.Open(path)
+	// Opened without blocking and checked again: a path swapped for a FIFO
+	// after the Stat would otherwise wait for a writer.
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, time.Time{}, fmt.Errorf("read state file: %w", err)
+	}
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, time.Time{}, fmt.Errorf("state file %s is not a regular file; it was left untouched", path)
 	}
 	b, err := io.ReadAll(io.LimitReader(f, maxBytes+1))
 	f.Close()
