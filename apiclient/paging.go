@@ -108,6 +108,19 @@ type pageBody[T any] struct {
 }
 
 func (p *pageBody[T]) UnmarshalJSON(b []byte) error {
+	if elementsBound(b) <= p.max {
+		// The common case, decoded in one pass.
+		var raw struct {
+			Results    []T    `json:"results"`
+			TotalCount *int   `json:"totalCount"`
+			Links      []Link `json:"links"`
+		}
+		if err := json.Unmarshal(b, &raw); err != nil {
+			return err
+		}
+		p.Results, p.TotalCount, p.Links = raw.Results, raw.TotalCount, raw.Links
+		return nil
+	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	if t, err := dec.Token(); err != nil {
 		return err
@@ -142,6 +155,50 @@ func (p *pageBody[T]) UnmarshalJSON(b []byte) error {
 	}
 	_, err := dec.Token() // the closing brace
 	return err
+}
+
+// elementsBound is at least the number of elements of the arrays directly
+// inside the top-level object (results, links), by one pass over the bytes
+// that follows strings and nesting only.
+func elementsBound(b []byte) int {
+	n, depth, inString, escaped := 0, 0, false, false
+	for _, c := range b {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+			continue
+		case c == '"':
+			inString = true
+		case c == '{' || c == '[':
+			depth++
+			if depth == 3 {
+				n++ // an object or array element of a depth-2 array
+			}
+			continue
+		case c == '}' || c == ']':
+			depth--
+			continue
+		case c == ',' && depth == 2:
+			n++
+			continue
+		default:
+			if depth == 2 && c > ' ' {
+				n++ // a scalar element (counted once per byte: a bound)
+			}
+			continue
+		}
+		if depth == 2 {
+			n++ // a string element
+		}
+	}
+	return n
 }
 
 func (p *pageBody[T]) decodeResults(dec *json.Decoder) error {
