@@ -299,3 +299,25 @@ func peakHeap() (stop func() uint64) {
 		return peak.Load()
 	}
 }
+
+// elementsBound never counts fewer results than a page holds, whatever
+// they are (objects, strings with brackets and escapes, numbers, nulls), so
+// a page over the cap never takes the one-pass path.
+func TestElementsBoundIsAnUpperBound(t *testing.T) {
+	for _, tc := range []struct {
+		body string
+		n    int
+	}{
+		{`{"results":[]}`, 0},
+		{`{"results":[{}]}`, 1},
+		{`{"results":[{},{},{}],"totalCount":3}`, 3},
+		{`{"totalCount":2,"results":["a]\",[{","b"],"links":[]}`, 2},
+		{`{"results":[1,22,null,true,{"x":[1,2]},[3]]}`, 6},
+		{` { "results" : [ { "id" : "a" } , { "id" : "b" } ] } `, 2},
+	} {
+		assert.GreaterOrEqual(t, elementsBound([]byte(tc.body)), tc.n, tc.body)
+		p := pageBody[json.RawMessage]{max: 1}
+		require.NoError(t, json.Unmarshal([]byte(tc.body), &p), tc.body)
+		assert.Len(t, p.Results, min(tc.n, 1), tc.body)
+	}
+}
