@@ -72,7 +72,7 @@ func TestLostConfigCreateFromJSONIsVerifiedNotResent(t *testing.T) {
 
 // While the read-back runs, new configurations are disabled and a second
 // submit of the form sends nothing; a read-back that finds nothing says
-// "not created: you may submit again", and the next submit sends once.
+// "unknown: not found on the server yet", and the next submit sends once.
 func TestLostConfigCreateNotFoundMaySubmitAgain(t *testing.T) {
 	e := newPaneEnv(t)
 	e.Send(views.ActionMsg{Name: actConfigs})

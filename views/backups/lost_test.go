@@ -43,7 +43,7 @@ func TestLostSnapshotAnswerIsVerifiedNotResent(t *testing.T) {
 	}
 }
 
-// A lost answer whose read-back finds nothing: the form says "not applied"
+// A lost answer whose read-back finds nothing: the form says "unknown"
 // (it stays open, the draft kept). The read-back is the client's real
 // VerifyTakeSnapshot against the simulator, for a snapshot that was never
 // taken; the simulator has no fault that loses a write before applying it,

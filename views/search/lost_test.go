@@ -40,7 +40,7 @@ func TestLostCreateAnswerIsVerifiedNotResent(t *testing.T) {
 
 // While the read-back runs the pane says so, `n` is disabled with the
 // reason and sends nothing; a read-back that finds nothing says "not
-// created: you may submit again", keeps the text, and `n` sends it once.
+// found on the server yet - check before submitting again", keeps the text, and `n` sends it once.
 func TestLostCreateCheckingDisablesNewThenNotCreated(t *testing.T) {
 	w := newWorld(t)
 	h := newHarness(t, w, "payments-rs", 120, 16)
