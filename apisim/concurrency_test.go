@@ -56,7 +56,7 @@ func TestConcurrentWritesAndListsOfEveryKind(t *testing.T) {
 	for i, op := range ops {
 		fixes[i] = preparedFixture(t, e.srv, op)
 	}
-	rounds := 3
+	rounds := 2
 	if testing.Short() {
 		rounds = 1
 	}
