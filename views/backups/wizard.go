@@ -180,7 +180,13 @@ func (p *Pane) deliveryChosen(v components.FormValues) tea.Cmd {
 // Why says why it cannot receive the snapshot ("" when it can).
 type restoreChoice struct {
 	Name, Version, Kind, Why string
+	// InPlace: the snapshot's own cluster; restoring onto it rolls it back
+	// in place.
+	InPlace bool
 }
+
+// inPlaceMark is how the wizard marks the snapshot's own cluster.
+const inPlaceMark = "this cluster (roll back in place)"
 
 // source is what targets are judged against: the snapshot's cluster, its
 // topology and the snapshot's MongoDB version.
@@ -214,6 +220,7 @@ func restoreTargets(ctx context.Context, c *apiclient.Client, gid string, rt rou
 		switch rt {
 		case routeCluster:
 			ch.Why = apiclient.RestoreTarget(src, cl).Reason
+			ch.InPlace = apiclient.InPlace(src, cl)
 		default:
 			ch.Why = "a dedicated cluster; this snapshot restores onto flex clusters"
 		}
@@ -227,9 +234,8 @@ func restoreTargets(ctx context.Context, c *apiclient.Client, gid string, rt rou
 			ch.Why = map[string]string{"flex": "a flex cluster", "serverless": "a serverless instance"}[kind] + " cannot receive a dedicated cluster's snapshot"
 		case rt == routeServerless && kind != "serverless":
 			ch.Why = "serverless snapshots restore onto serverless instances"
-		case name == src.Cluster.Name && gid == src.GroupID:
-			ch.Why = "the snapshot's own cluster"
 		default:
+			ch.InPlace = name == src.Cluster.Name && gid == src.GroupID
 			v := firstNonEmpty(src.Version, src.Cluster.MongoDBVersion)
 			if cmp, ok := apiclient.CompareMongoDBVersions(version, v); ok && cmp < 0 {
 				ch.Why = "MongoDB " + version + " is older than the snapshot's " + v
@@ -247,12 +253,21 @@ func restoreTargets(ctx context.Context, c *apiclient.Client, gid string, rt rou
 			out = append(out, judgeFlex(s.Name, s.MongoDBVersion, "serverless"))
 		}
 	}
+	// The snapshot's own cluster first (rolling back in place is the
+	// commonest restore), then the others that can receive it, then the
+	// greyed ones; each group by name.
+	rank := func(c restoreChoice) int {
+		switch {
+		case c.Why != "":
+			return 2
+		case c.InPlace:
+			return 0
+		}
+		return 1
+	}
 	slices.SortStableFunc(out, func(a, b restoreChoice) int {
-		if (a.Why == "") != (b.Why == "") {
-			if a.Why == "" {
-				return -1
-			}
-			return 1
+		if ra, rb := rank(a), rank(b); ra != rb {
+			return ra - rb
 		}
 		return strings.Compare(a.Name, b.Name)
 	})
@@ -289,7 +304,11 @@ func (p *Pane) targetForm() tea.Cmd {
 	choice := -1
 	for i, t := range wz.Targets {
 		names = append(names, t.Name)
-		details = append(details, fmt.Sprintf("%-7s %s", firstNonEmpty(t.Version, "?"), t.Kind))
+		detail := fmt.Sprintf("%-7s %s", firstNonEmpty(t.Version, "?"), t.Kind)
+		if t.InPlace && t.Why == "" {
+			detail = inPlaceMark // the snapshot's version is in the label
+		}
+		details = append(details, detail)
 		reasons = append(reasons, t.Why)
 		if t.Name == wz.Target && t.Why == "" {
 			choice = i
@@ -392,7 +411,12 @@ func (p *Pane) finalConfirm() tea.Cmd {
 		from = fmt.Sprintf("%s as of %s, MongoDB %s", wz.Source.Name, wz.pointText(), firstNonEmpty(wz.Snapshot.Version, firstNonEmpty(wz.Source.Version, "?")))
 	}
 	to := fmt.Sprintf("project %s, cluster %s, MongoDB %s", components.Sanitize(wz.Project.Name), tg.Name, firstNonEmpty(tg.Version, "?"))
-	return p.confirm(views.ConfirmMsg{Title: fmt.Sprintf("Restore onto %s? (3/3)", wz.Target),
+	title := fmt.Sprintf("Restore onto %s? (3/3)", wz.Target)
+	if tg.InPlace {
+		to = fmt.Sprintf("%s itself (project %s): this cluster, rolled back in place", tg.Name, components.Sanitize(wz.Project.Name))
+		title = fmt.Sprintf("Roll %s back in place? (3/3)", wz.Target)
+	}
+	return p.confirm(views.ConfirmMsg{Title: title,
 		Body: fmt.Sprintf("%s restore\n  %s\n  -> %s\nALL DATA on %s is REPLACED by the snapshot's and cannot be recovered afterwards. Type the target cluster's name to confirm.",
 			wz.Delivery, from, to, wz.Target),
 		TypeToConfirm: wz.Target,
