@@ -72,6 +72,11 @@ type Pane struct {
 	buckets  components.Table
 	detail   components.Detail
 	expanded map[string]bool
+	// shown is the snapshot or restore job whose detail is shown (enter);
+	// item shows it, openText is the text it was given.
+	shown    *opened
+	item     components.Detail
+	openText string
 
 	// firstSeen is when this session first saw each running restore, for
 	// the elapsed time when the server's clock runs ahead of ours.
@@ -89,6 +94,38 @@ type Pane struct {
 	// focusRestore is a restore just started: the cursor goes to it once
 	// it is listed.
 	focusRestore string
+	// clockArmed: a clockTick is pending (see armClock).
+	clockArmed bool
+}
+
+// clockTick redraws the running restores' ELAPSED and spinner between
+// polls, so the time ticks by the second instead of jumping at each poll.
+type clockTick struct{}
+
+// armClock schedules the next clockTick while the Restores view is on
+// screen with a restore running; one at a time.
+func (p *Pane) armClock() tea.Cmd {
+	if p.clockArmed || !p.Visible() || p.cluster == nil || p.view != viewRestores {
+		return nil
+	}
+	running := false
+	for _, r := range p.data.Restores {
+		running = running || r.running()
+	}
+	if !running {
+		return nil
+	}
+	p.clockArmed = true
+	timer := p.Ctx.Timer
+	if timer == nil {
+		timer = tea.Tick
+	}
+	return timer(time.Second, func(time.Time) tea.Msg { return views.PaneMsg{Pane: ID, Msg: clockTick{}} })
+}
+
+// SetVisible is the kit's, with the restores' clock started on screen.
+func (p *Pane) SetVisible(v bool) tea.Cmd {
+	return tea.Batch(p.Base.SetVisible(v), p.armClock())
 }
 
 // New is the pane's Factory.
@@ -104,6 +141,7 @@ func NewPane(ctx views.Context) *Pane {
 	p.exports = components.NewTable(exportColumns(), ctx.Theme, ctx.Keys)
 	p.buckets = components.NewTable(bucketColumns(), ctx.Theme, ctx.Keys)
 	p.detail = components.NewDetail(ctx.Theme, ctx.Keys)
+	p.item = components.NewDetail(ctx.Theme, ctx.Keys)
 	return p
 }
 
@@ -310,18 +348,26 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 			t.SetTheme(p.Ctx.Theme)
 		}
 		p.detail.SetTheme(p.Ctx.Theme)
+		p.item.SetTheme(p.Ctx.Theme)
 		p.layout()
 		if msg.Reload(old) {
 			if old.GroupID != p.Ctx.GroupID {
 				p.watching = map[string]watch{}
 			}
-			p.cluster, p.loaded, p.loadedList, p.data, p.view, p.wizard = nil, false, false, clusterData{}, viewSnapshots, nil
+			p.cluster, p.loaded, p.loadedList, p.data, p.view, p.wizard, p.shown = nil, false, false, clusterData{}, viewSnapshots, nil, nil
 			p.rebuild()
 			return p, tea.Batch(p.Reload(func() tea.Cmd { return p.loadClusters("loading clusters") }), p.Arm())
 		}
 		return p, p.Arm()
+	case clockTick:
+		p.clockArmed = false
+		if p.Visible() && p.view == viewRestores {
+			p.rebuildRestores()
+			p.refreshOpen()
+		}
+		return p, p.armClock()
 	case views.ActionMsg:
-		return p, p.action(msg)
+		return p, tea.Batch(p.action(msg), p.armClock())
 	case tea.KeyPressMsg:
 		return p, p.key(msg)
 	}
@@ -389,6 +435,7 @@ func (p *Pane) dataResult(msg views.Result[dataResult]) tea.Cmd {
 	p.rebuild()
 	// What the new data makes untrue goes first, so a toast it raised
 	// now is not taken with it.
+	cmds = append(cmds, p.armClock())
 	return tea.Sequence(p.settle(false), tea.Batch(cmds...))
 }
 
@@ -455,7 +502,7 @@ func (p *Pane) watchResult(msg views.Result[watchResult]) tea.Cmd {
 // open shows one cluster's backups.
 func (p *Pane) open(c clusterRef) tea.Cmd {
 	p.cluster = &c
-	p.data, p.loaded, p.view, p.notice, p.noticeAct, p.kept = clusterData{Cluster: c}, false, viewSnapshots, "", "", ""
+	p.data, p.loaded, p.view, p.notice, p.noticeAct, p.kept, p.shown = clusterData{Cluster: c}, false, viewSnapshots, "", "", "", nil
 	if p.wantView != nil {
 		p.view, p.wantView = *p.wantView, nil
 	}

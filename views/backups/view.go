@@ -156,6 +156,7 @@ func (p *Pane) rebuild() {
 		}
 	}
 	p.refreshDetail()
+	p.refreshOpen()
 }
 
 func (p *Pane) rebuildPicker() {
@@ -242,7 +243,11 @@ func (p *Pane) rebuildRestores() {
 		case r.State == apiclient.RestoreRunning:
 			result = "in progress"
 		}
-		cells := []string{state, r.Delivery, short(r.SnapshotID), target, fmtTime(r.Started), p.elapsed(r, now), result}
+		snap := short(r.SnapshotID)
+		if snap == "" && (r.PointInTime != 0 || r.OplogTs != 0) {
+			snap = "PIT" // no snapshot: a point in time (the detail says which)
+		}
+		cells := []string{state, r.Delivery, snap, target, fmtTime(r.Started), p.elapsed(r, now), result}
 		if !views.MatchFilter(p.filter, append(cells, r.ID)...) {
 			continue
 		}
@@ -449,6 +454,8 @@ func (p *Pane) layout() {
 		t.SetSize(p.W, h)
 	}
 	p.detail.SetSize(p.W, h)
+	p.item.SetSize(p.W, h)
+	p.refreshOpen() // its values are wrapped to the width
 }
 
 func (p *Pane) noteText() string {
@@ -519,6 +526,9 @@ func (p *Pane) body() string {
 	}
 	if !p.loaded {
 		return msgBox("loading backups…")
+	}
+	if p.detailOn() {
+		return p.item.View()
 	}
 	// A list view tells, in this order: that the cluster's tier has no such
 	// list, that listing failed, that the list is empty; else its table.
@@ -606,21 +616,43 @@ func (p *Pane) footer() string {
 		}
 	}
 	keys := p.hints()
+	// extra are this pane's own keys for the row (enter, y): the line
+	// gives them up first when it is too narrow (help lists them).
+	extra := ""
+	switch {
+	case p.detailOn():
+		extra = "esc back  ↑/↓ scroll"
+		if _, _, ok := p.Yank(); ok {
+			extra += "  y copy URL"
+		}
+	case p.view == viewRestores && on != "":
+		extra = "enter detail"
+		if _, _, ok := p.Yank(); ok {
+			extra += "  y copy URL"
+		}
+	case p.view == viewSnapshots && on != "" && enter == "":
+		extra = "enter detail"
+	}
 	if enter != "" {
 		keys = strings.TrimSpace(enter + "  " + keys)
 	}
-	join := func(on string) string {
-		if on == "" || keys == "" {
-			return keys + on
+	join := func(extra, on string) string {
+		k := strings.TrimSpace(extra + "  " + keys)
+		if on == "" || k == "" {
+			return k + on
 		}
-		return keys + " · " + on
+		return k + " · " + on
 	}
-	line := join(on)
+	line := join(extra, on)
+	if lipgloss.Width(line) > p.W && !p.detailOn() {
+		extra = "" // a detail's keys stay: nothing else leaves it
+		line = join(extra, on)
+	}
 	for _, o := range shorter {
 		if lipgloss.Width(line) <= p.W {
 			break
 		}
-		line = join(o)
+		line = join(extra, o)
 	}
 	return line
 }

@@ -423,6 +423,19 @@ func (p *Pane) finalConfirm() tea.Cmd {
 		Action:        views.ActionMsg{Name: keysOf(p.Ctx.Keys).Restore.Name, Target: targetRestoreGo}})
 }
 
+// label names the restore in its notices and its watch: "restore of
+// …0000011f to staging-rs", "point-in-time restore of payments-rs as of
+// 2025-06-01 11:30 UTC to staging-rs", "download restore of …0000011f".
+func (wz *wizard) label() string {
+	switch {
+	case wz.Delivery == apiclient.DeliveryDownload && wz.Route == routeCluster:
+		return "download restore of " + short(wz.Snapshot.ID)
+	case wz.Delivery == apiclient.DeliveryPointInTime:
+		return "point-in-time restore of " + wz.Source.Name + " as of " + wz.pointText() + " to " + wz.Target
+	}
+	return "restore of " + short(wz.Snapshot.ID) + " to " + wz.Target
+}
+
 func (wz *wizard) pointText() string {
 	if wz.PITMode == pitOplog {
 		return "oplog " + strings.TrimSpace(wz.OplogTs) + "/" + strings.TrimSpace(wz.OpInc)
@@ -482,10 +495,7 @@ func (p *Pane) sendRestore() tea.Cmd {
 	wz := p.wizard
 	client, gid := p.Ctx.Client, p.Ctx.GroupID
 	req, n := wz.request(), wz.n
-	label := "restore of " + short(wz.Snapshot.ID) + " to " + wz.Target
-	if wz.Delivery == apiclient.DeliveryDownload && wz.Route == routeCluster {
-		label = "download restore of " + short(wz.Snapshot.ID)
-	}
+	label := wz.label()
 	src, rt, target, project := wz.Source, wz.Route, wz.Target, wz.Project.ID
 	wz.Sent = true
 	return views.Write(&p.Base, keyWizard, p.seq.Next(), "starting "+label, func(ctx context.Context) (restoreReply, error) {
@@ -524,10 +534,7 @@ func (p *Pane) sendRestore() tea.Cmd {
 func (p *Pane) verifyRestore(sent time.Time) tea.Cmd {
 	wz := p.wizard
 	client, gid, req, n, src, rt := p.Ctx.Client, p.Ctx.GroupID, wz.request(), wz.n, wz.Source, wz.Route
-	label := "restore of " + short(wz.Snapshot.ID) + " to " + wz.Target
-	if wz.Delivery == apiclient.DeliveryDownload && wz.Route == routeCluster {
-		label = "download restore of " + short(wz.Snapshot.ID)
-	}
+	label := wz.label()
 	return views.Get(&p.Base, keyWizard, p.seq.Next(), "checking what the server holds", func(ctx context.Context) (restoreReply, error) {
 		unknown := func(u restoreUnknown) (restoreReply, error) { return restoreReply{N: n, Unknown: &u}, nil }
 		if rt != routeCluster {
