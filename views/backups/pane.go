@@ -282,13 +282,19 @@ func (p *Pane) loadData(task string, want parts, key string) tea.Cmd {
 
 // firstErr is the error of the first part asked for that failed; a poll
 // backs off on it.
+// A part the caller's role may not read is no failure: the pane says so in
+// its place (views.NotVisible) and is not stale for it.
 func firstErr(want parts, d clusterData) error {
+	failed := func(err error) bool {
+		_, denied := views.NotVisible(err)
+		return err != nil && !denied
+	}
 	switch {
-	case want.snaps && d.SnapErr != nil:
+	case want.snaps && failed(d.SnapErr):
 		return d.SnapErr
-	case want.restores && d.RestErr != nil:
+	case want.restores && failed(d.RestErr):
 		return d.RestErr
-	case want.exports && d.ExpErr != nil:
+	case want.exports && failed(d.ExpErr):
 		return d.ExpErr
 	}
 	return nil

@@ -3,6 +3,7 @@ package backups_test
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -122,4 +123,38 @@ func TestBucketAndScheduleKeysListedAndExplainedEverywhere(t *testing.T) {
 	d.Settle()
 	assert.Contains(t, hintLine(t, d), "s edit schedule")
 	assert.Contains(t, d.Screen(), "s edit schedule •", "the root's footer offers it in its view")
+}
+
+// Issue 24 case 5: a read-only caller may list snapshots but not restore
+// jobs (Project Backup Manager). The Restores view says so in place, the
+// pane is never stale nor retrying for it (the header and the pane stay
+// live), and no key that needs another role is offered.
+func TestReadOnlyRoleSaysWhatItMayNotSeeInPlace(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {160, 40}} {
+		w := viewstest.NewSim(t, viewstest.SimOptions{})
+		m, err := ui.New(ui.Options{Client: w.ClientAs("read-only", viewstest.GateWithRoles), Profile: "test", Theme: "mono",
+			Clock: w.Clock.Now, Project: "payments", Cluster: "payments-rs", Panes: views.Registry{backups.Registration}})
+		require.NoError(t, err)
+		d := viewstest.NewLiveModelDriver(t, m, size[0], size[1])
+		d.Settle()
+		require.Contains(t, d.Screen(), "Backups · payments-rs")
+		d.Press("J")
+		d.Settle()
+		screen := d.Screen()
+		flat := strings.Join(strings.Fields(screen), " ")
+		assert.Contains(t, flat, "Restore jobs: not visible with your role (needs Project Backup Manager", "%dx%d:\n%s", size[0], size[1], screen)
+		assert.NotContains(t, screen, "stale")
+		assert.NotContains(t, screen, "retrying")
+		assert.NotContains(t, screen, "could not be listed")
+		if size[0] == 80 {
+			viewstest.Golden(t, "backups/read_only_restores_80x24", screen)
+		}
+		// A few polls later: still not stale.
+		for range 3 {
+			w.Clock.Advance(15 * time.Second)
+			d.Settle()
+		}
+		assert.NotContains(t, d.Screen(), "stale")
+		assert.Zero(t, w.Count("/restoreJobs"), "the gate knows the role: nothing is asked that it refuses")
+	}
 }

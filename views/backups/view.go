@@ -324,6 +324,9 @@ func (p *Pane) scheduleText() string {
 	case d.Route != routeCluster:
 		return "Backup schedules are managed for dedicated clusters; " + p.cluster.Kind.String() + " deployments take daily snapshots on the service's own schedule."
 	case d.SchedErr != nil:
+		if why, ok := views.NotVisible(d.SchedErr); ok {
+			return "The backup schedule: " + why + "."
+		}
 		return "The schedule could not be read: " + views.ErrText(d.SchedErr)
 	case d.Schedule == nil:
 		return "loading…"
@@ -402,6 +405,9 @@ func (p *Pane) complianceText() string {
 	d := p.data
 	switch {
 	case d.PolErr != nil:
+		if why, ok := views.NotVisible(d.PolErr); ok {
+			return "The backup compliance policy: " + why + "."
+		}
 		return "The compliance policy could not be read: " + views.ErrText(d.PolErr)
 	case d.Policy == nil:
 		return "loading…"
@@ -544,25 +550,25 @@ func (p *Pane) body() string {
 			l.unavailable = "Shared-tier (M0/M2/M5) clusters keep daily snapshots the API only serves one at a time by id (getSharedClusterBackup); there is nothing to list here."
 		}
 		l.what, l.err, l.n, l.table = "Snapshots", p.data.SnapErr, len(p.data.Snaps), &p.snaps
-		l.empty = "No snapshots yet. n takes an on-demand snapshot."
+		l.empty = "No snapshots yet." + p.offer(keysOf(p.Ctx.Keys).Snapshot, "n takes an on-demand snapshot.", "an on-demand snapshot")
 	case viewRestores:
 		if p.data.Route == routeNone {
 			l.unavailable = "Restores of shared-tier clusters are not available through this API."
 		}
 		l.what, l.err, l.n, l.table = "Restore jobs", p.data.RestErr, len(p.data.Restores), &p.restores
-		l.empty = "No restore jobs. R on a completed snapshot starts one."
+		l.empty = "No restore jobs." + p.offer(keysOf(p.Ctx.Keys).Restore, "R on a completed snapshot starts one.", "a restore")
 	case viewExports:
 		if p.data.Route != routeCluster {
 			l.unavailable = "Exports to a bucket are available for dedicated clusters only."
 		}
 		l.what, l.err, l.n, l.table = "Export jobs", p.data.ExpErr, len(p.data.Exports), &p.exports
-		l.empty = "No export jobs. E on a completed snapshot exports it to a bucket."
+		l.empty = "No export jobs." + p.offer(keysOf(p.Ctx.Keys).Export, "E on a completed snapshot exports it to a bucket.", "an export")
 	case viewBuckets:
 		if p.data.Route != routeCluster {
 			l.unavailable = "Export buckets are used by dedicated clusters only."
 		}
 		l.what, l.err, l.n, l.table = "Export buckets", p.data.BuckErr, len(p.data.Buckets), &p.buckets
-		l.empty = "No export buckets. b registers one."
+		l.empty = "No export buckets." + p.offer(keysOf(p.Ctx.Keys).NewBucket, "b registers one.", "registering a bucket")
 	default:
 		return p.detail.View()
 	}
@@ -570,11 +576,28 @@ func (p *Pane) body() string {
 	case l.unavailable != "":
 		return msgBox(l.unavailable)
 	case l.err != nil:
+		if why, ok := views.NotVisible(l.err); ok {
+			return msgBox(l.what + ": " + why)
+		}
 		return msgBox(l.what + " could not be listed: " + views.ErrText(l.err))
 	case l.n == 0:
 		return msgBox(l.empty)
 	}
 	return l.table.View()
+}
+
+// offer is what an empty list offers: the key that fills it (how), when the
+// caller may use it; else who may ("Starting a restore needs Project Backup
+// Manager; your role may not."), never a key that only says no.
+func (p *Pane) offer(a keymap.Action, how, what string) string {
+	ok, why := views.Allowed(p.Ctx.Gate, a, p.Ctx.GroupID)
+	switch {
+	case ok:
+		return " " + how
+	case strings.HasPrefix(why, "needs "):
+		return " " + strings.ToUpper(what[:1]) + what[1:] + " " + why + "; your role may not."
+	}
+	return " " + strings.ToUpper(what[:1]) + what[1:] + " is not possible here: " + why + "."
 }
 
 // footer says what the keys do here, then what the cursor is on: the keys
