@@ -54,6 +54,11 @@ type FormMsg struct {
 	Title  string
 	Fields []components.Field
 	Action ActionMsg
+	// Back, when set, is a wizard step's way back: the previous-field key
+	// (shift+tab) on the first field closes the form and delivers Back
+	// (Confirmed, Form set) to the pane, which reopens the step before
+	// with what was chosen. The step's hint says so.
+	Back *ActionMsg
 }
 
 // FormDoneMsg ends a submitted form: Err nil closes it; otherwise the

@@ -38,6 +38,8 @@ const (
 // Confirmation targets.
 const (
 	targetRestoreGo = "restore:go"
+	// targetRestoreBack is step 2's way back to step 1.
+	targetRestoreBack = "restore:back"
 )
 
 // Actions are the backup keys. Their operations follow the cluster shown,

@@ -158,3 +158,35 @@ func TestReadOnlyRoleSaysWhatItMayNotSeeInPlace(t *testing.T) {
 		assert.Zero(t, w.Count("/restoreJobs"), "the gate knows the role: nothing is asked that it refuses")
 	}
 }
+
+// Issue 24 case 9: the restore wizard goes back a step: shift+tab on step
+// 2's first field reopens step 1 with what was chosen there; nothing is
+// sent; esc still cancels.
+func TestRestoreWizardGoesBackAStep(t *testing.T) {
+	w := viewstest.NewSim(t, viewstest.SimOptions{})
+	m, err := ui.New(ui.Options{Client: w.ClientAs("org-owner", viewstest.GateUnknownRoles), Profile: "test", Theme: "mono",
+		Clock: w.Clock.Now, Project: "payments", Cluster: "payments-rs", Panes: views.Registry{backups.Registration}})
+	require.NoError(t, err)
+	d := viewstest.NewLiveModelDriver(t, m, 80, 24)
+	d.Settle()
+	d.Press("G", "R")
+	d.Settle()
+	require.Contains(t, d.Screen(), "(1/3)")
+	d.Press("tab", "right", "right", "enter") // automated, staging
+	d.Settle()
+	require.Contains(t, d.Screen(), "Target cluster in staging")
+	require.Contains(t, d.Screen(), "shift+tab back to 1/3")
+	d.Press("shift+tab")
+	d.Settle()
+	screen := d.Screen()
+	assert.Contains(t, screen, "(1/3)")
+	assert.NotContains(t, screen, "(2/3)")
+	assert.Contains(t, screen, "staging", "the project chosen is kept")
+	d.Press("tab", "left", "left", "enter") // now payments
+	d.Settle()
+	assert.Contains(t, d.Screen(), "Target cluster in payments")
+	d.Press("esc")
+	d.Settle()
+	assert.NotContains(t, d.Screen(), "(2/3)")
+	assert.Empty(t, w.Writes(), "going back sends nothing")
+}

@@ -65,6 +65,9 @@ func (p *Pane) restoreStep(msg views.ActionMsg) tea.Cmd {
 		return p.startWizard()
 	case p.wizard == nil:
 		return views.FormDone(ID, msg.Form, errors.New("this restore was abandoned; press R again"))
+	case msg.Target == targetRestoreBack:
+		// Step 2's way back: step 1 again, with what was chosen there.
+		return p.deliveryForm()
 	case msg.Form == formDelivery:
 		return p.deliveryChosen(msg.Values)
 	case msg.Form == formTarget:
@@ -317,7 +320,7 @@ func (p *Pane) targetForm() tea.Cmd {
 	fields := []components.Field{
 		{Key: "cluster", Label: "Target cluster in " + components.Sanitize(wz.Project.Name) + " (snapshot: MongoDB " + firstNonEmpty(wz.Snapshot.Version, "?") + ")", Kind: components.FieldChoice,
 			List: true, Choices: names, Details: details, Reasons: reasons, Choice: choice, None: choice < 0,
-			Hint: "↑/↓ choose · its data is replaced by the snapshot's"},
+			Hint: "↑/↓ choose (its data is replaced) · " + p.backKey() + " back to 1/3"},
 	}
 	if wz.Delivery == apiclient.DeliveryPointInTime {
 		modes := []string{pitDateTime, pitOplog}
@@ -331,8 +334,19 @@ func (p *Pane) targetForm() tea.Cmd {
 	if wz.Err != "" {
 		fields[0].Hint = "last attempt refused: " + wz.Err
 	}
-	return p.form(formTarget, fmt.Sprintf("Restore snapshot %s of %s (2/3)", short(wz.Snapshot.ID), wz.Source.Name), fields,
-		views.ActionMsg{Name: keysOf(p.Ctx.Keys).Restore.Name})
+	m := views.FormMsg{Pane: ID, ID: formTarget, Title: fmt.Sprintf("Restore snapshot %s of %s (2/3)", short(wz.Snapshot.ID), wz.Source.Name),
+		Fields: fields, Action: views.ActionMsg{Name: keysOf(p.Ctx.Keys).Restore.Name},
+		Back: &views.ActionMsg{Name: keysOf(p.Ctx.Keys).Restore.Name, Target: targetRestoreBack}}
+	return func() tea.Msg { return m }
+}
+
+// backKey is the key that goes back a step of the wizard: the dialog's
+// previous-field key on a step's first field.
+func (p *Pane) backKey() string {
+	if p.Ctx.Keys == nil {
+		return "shift+tab"
+	}
+	return p.Ctx.Keys.Dialog.PrevField.Help().Key
 }
 
 // parseWhen reads a UTC date-time.
