@@ -1,16 +1,11 @@
 package apiclient
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"iter"
 	"net/url"
-	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient/catalog"
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient/limits"
@@ -79,7 +74,11 @@ func ListPage[T any](ctx context.Context, c *Client, opID string, r Request) (*P
 			return nil, nil, fmt.Errorf("%s: %w", opID, err)
 		}
 	}
-	raw := pageBody[T]{max: MaxRows}
+	var raw struct {
+		Results    []T    `json:"results"`
+		TotalCount *int   `json:"totalCount"`
+		Links      []Link `json:"links"`
+	}
 	res, err := c.Do(ctx, opID, r, &raw)
 	if err != nil {
 		return nil, res, err
@@ -91,116 +90,17 @@ func ListPage[T any](ctx context.Context, c *Client, opID string, r Request) (*P
 	return p, res, nil
 }
 
-// MaxRows is how many items ListAll holds of one list unless told
-// otherwise (AllOptions.MaxItems): a list that reaches it is shown as "showing
-// the first N" (ShowingFirst). A server that sends more, or claims more,
-// cannot make the client hold more.
-const MaxRows = 100_000
-
-// pageBody decodes a list answer holding at most max results: what a page
-// holds past that (a server that ignores itemsPerPage) is read past, never
-// decoded, so one answer cannot make the client hold more than MaxRows.
-type pageBody[T any] struct {
-	Results    []T
-	TotalCount *int
-	Links      []Link
-	max        int
-}
-
-func (p *pageBody[T]) UnmarshalJSON(b []byte) error {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	if t, err := dec.Token(); err != nil {
-		return err
-	} else if d, ok := t.(json.Delim); !ok || d != '{' {
-		return fmt.Errorf("a list answer must be a JSON object, got %v", t)
-	}
-	for dec.More() {
-		kt, err := dec.Token()
-		if err != nil {
-			return err
-		}
-		key, _ := kt.(string)
-		switch {
-		case strings.EqualFold(key, "results"):
-			if err := p.decodeResults(dec); err != nil {
-				return fmt.Errorf("results: %w", err)
-			}
-		case strings.EqualFold(key, "totalCount"):
-			if err := dec.Decode(&p.TotalCount); err != nil {
-				return fmt.Errorf("totalCount: %w", err)
-			}
-		case strings.EqualFold(key, "links"):
-			if err := dec.Decode(&p.Links); err != nil {
-				return fmt.Errorf("links: %w", err)
-			}
-		default:
-			var skip json.RawMessage
-			if err := dec.Decode(&skip); err != nil {
-				return err
-			}
-		}
-	}
-	_, err := dec.Token() // the closing brace
-	return err
-}
-
-func (p *pageBody[T]) decodeResults(dec *json.Decoder) error {
-	t, err := dec.Token()
-	if err != nil {
-		return err
-	}
-	if t == nil {
-		return nil // null
-	}
-	if d, ok := t.(json.Delim); !ok || d != '[' {
-		return fmt.Errorf("want a list, got %v", t)
-	}
-	p.Results = make([]T, 0)
-	for dec.More() {
-		if len(p.Results) < p.max {
-			var v T
-			if err := dec.Decode(&v); err != nil {
-				return err
-			}
-			p.Results = append(p.Results, v)
-			continue
-		}
-		var skip struct{}
-		if err := dec.Decode(&skip); err != nil {
-			var te *json.UnmarshalTypeError
-			if !errors.As(err, &te) {
-				return err
-			}
-		}
-	}
-	_, err = dec.Token() // ]
-	return err
-}
-
 // AllOptions tune ListAll.
 type AllOptions struct {
 	PerPage     int // items per page, default 500
 	Concurrency int // pages in flight, default 4; 1 fetches one by one
-	// MaxItems stops after this many items (0: MaxRows).
+	// MaxItems stops after this many items (0: no limit).
 	MaxItems int
 }
 
-// ShowingFirst is the note for a list of n items read with ListAll's
-// default cap: "showing the first 100000" once the cap was reached (there
-// may be more), else "".
-func ShowingFirst(n int) string {
-	if n >= MaxRows {
-		return fmt.Sprintf("showing the first %d", MaxRows)
-	}
-	return ""
-}
-
-// ListAll fetches every item of a paged list, in order, up to MaxItems.
-// The pages decide where the list ends: an empty or short page is the
-// last. totalCount, which the service calls an estimate, only sizes the
-// next batch of pages fetched concurrently (bounded, a batch at a time) and
-// can end the list early; a server that claims a million items and sends
-// empty pages costs one batch, not a request per claimed page.
+// ListAll fetches every item of a paged list. Once the first page gives the
+// total, the remaining pages are fetched concurrently (bounded) and returned
+// in order. Without a total it falls back to fetching until a short page.
 func ListAll[T any](ctx context.Context, c *Client, opID string, r Request, o AllOptions) ([]T, error) {
 	op, ok := catalog.Get(opID)
 	if !ok {
@@ -209,7 +109,7 @@ func ListAll[T any](ctx context.Context, c *Client, opID string, r Request, o Al
 	if !op.Paged {
 		var all []T
 		_, err := c.Do(ctx, opID, r, &all)
-		return capItems(all, o.MaxItems), err
+		return all, err
 	}
 	per := o.PerPage
 	if per <= 0 || per > MaxItemsPerPage {
@@ -218,10 +118,6 @@ func ListAll[T any](ctx context.Context, c *Client, opID string, r Request, o Al
 	workers := o.Concurrency
 	if workers <= 0 {
 		workers = defaultConcurrency
-	}
-	max := o.MaxItems
-	if max <= 0 {
-		max = MaxRows
 	}
 	pageReq := func(n int) Request {
 		cp := r
@@ -232,44 +128,38 @@ func ListAll[T any](ctx context.Context, c *Client, opID string, r Request, o Al
 	if err != nil {
 		return nil, err
 	}
-	all := capItems(first.Results, max)
-	if len(first.Results) < per || len(all) >= max {
-		return all, nil
-	}
+	all := first.Results
 	if !first.HasCount || workers == 1 {
-		return listRest(ctx, c, opID, pageReq, all, per, max, first.TotalCount)
+		return listRest(ctx, c, opID, pageReq, all, per, o.MaxItems, first.TotalCount)
 	}
-	total := min(first.TotalCount, max)
-	for next := 2; len(all) < total; {
-		// A batch of the pages the count says are left, at most workers.
-		batch := min(workers, (total-len(all)+per-1)/per)
-		results := make([][]T, batch)
-		g, gctx := errgroup.WithContext(ctx)
-		for i := range batch {
-			n := next + i
-			g.Go(func() error {
-				p, _, err := ListPage[T](gctx, c, opID, pageReq(n))
-				if err != nil {
-					return fmt.Errorf("page %d: %w", n, err)
-				}
-				results[i] = p.Results
-				return nil
-			})
-		}
-		if err := g.Wait(); err != nil {
-			return nil, err
-		}
-		next += batch
-		for _, rs := range results {
-			all = append(all, rs...)
-			if len(rs) < per || len(all) >= max {
-				// A short page is the last; what a later page of the
-				// batch holds is not the list's.
-				return capItems(all, max), nil
+	total := first.TotalCount
+	if o.MaxItems > 0 && total > o.MaxItems {
+		total = o.MaxItems
+	}
+	pages := (total + per - 1) / per
+	if pages <= 1 {
+		return capItems(all, o.MaxItems), nil
+	}
+	results := make([][]T, pages+1)
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(workers)
+	for n := 2; n <= pages; n++ {
+		g.Go(func() error {
+			p, _, err := ListPage[T](gctx, c, opID, pageReq(n))
+			if err != nil {
+				return fmt.Errorf("page %d: %w", n, err)
 			}
-		}
+			results[n] = p.Results
+			return nil
+		})
 	}
-	return capItems(all, max), nil
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	for n := 2; n <= pages; n++ {
+		all = append(all, results[n]...)
+	}
+	return capItems(all, o.MaxItems), nil
 }
 
 // listRest fetches pages one by one after the first until a short page, the
@@ -290,11 +180,9 @@ func listRest[T any](ctx context.Context, c *Client, opID string, pageReq func(i
 	return capItems(all, max), nil
 }
 
-// capItems keeps the first max items; a cut list is copied, so the items
-// past the cap are not held through the backing array.
 func capItems[T any](all []T, max int) []T {
 	if max > 0 && len(all) > max {
-		return slices.Clone(all[:max])
+		return all[:max]
 	}
 	return all
 }
