@@ -9,6 +9,7 @@ package backups
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -96,6 +97,25 @@ type Pane struct {
 	focusRestore string
 	// clockArmed: a clockTick is pending (see armClock).
 	clockArmed bool
+	// away: the last load or watch check got no answer from the server (or
+	// a 5xx): the watches are kept and the title says they wait for it.
+	away bool
+}
+
+// serverAway reports whether err means the server is not answering (no
+// answer, a 5xx), as opposed to an answer that refuses.
+func serverAway(err error) bool {
+	if err == nil {
+		return false
+	}
+	var denied *apiclient.DeniedError
+	if errors.As(err, &denied) {
+		return false
+	}
+	if e, ok := apiclient.AsError(err); ok {
+		return e.Status >= 500
+	}
+	return !errors.Is(err, context.Canceled)
 }
 
 // clockTick redraws the running restores' ELAPSED and spinner between
@@ -319,8 +339,10 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 	case views.Result[[]clusterRef]:
 		return p, tea.Batch(kit, p.clustersResult(msg))
 	case views.Result[dataResult]:
+		p.away = serverAway(msg.Err)
 		return p, tea.Batch(kit, p.dataResult(msg))
 	case views.Result[watchResult]:
+		p.away = serverAway(msg.Err)
 		return p, tea.Batch(kit, p.watchResult(msg))
 	case views.Result[writeResult]:
 		return p, p.writeResult(msg)

@@ -505,6 +505,9 @@ func (p *Pane) View() string {
 	title := fmt.Sprintf("Backups · %s (%s, %s, %s)", components.Sanitize(c.Name), c.Kind, components.Sanitize(c.Tier), components.Sanitize(c.Version))
 	if len(p.watching) > 0 {
 		title += fmt.Sprintf(" · watching %d", len(p.watching))
+		if p.away {
+			title += " (waiting for the server)"
+		}
 	}
 	var tabs []string
 	for v := viewSnapshots; v < viewCount; v++ {
