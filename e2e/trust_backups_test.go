@@ -299,3 +299,39 @@ func TestTrustBackupsWizardBackAndPointInTimeCancel(t *testing.T) {
 		s.WaitExit(wait)
 	})
 }
+
+// Case 10: the link token is deleted while the demo's migration runs, as
+// the service documents (204; no refusal): the dialog says the migration
+// goes on, one DELETE reaches the server and is answered 204, the source
+// projects are no longer linked, and the running migration is untouched.
+func TestTrustLinkTokenDeleteWhileAMigrationRuns(t *testing.T) {
+	RequireTmux(t)
+	eachSize(t, func(t *testing.T, w, h int) {
+		s := StartDemo(t, w, h, nil, "--pane", "migration")
+		s.WaitFor("deployments available", wait)
+		s.SendFast("l")
+		s.WaitFor("Link token for", wait)
+		s.SendFast("Right", "Enter")
+		screen := s.WaitFor("Delete the link token?", wait)
+		if !strings.Contains(strings.Join(strings.Fields(screen), " "), "running goes on.") {
+			t.Fatalf("the question does not say what happens to a running migration:\n%s", screen)
+		}
+		s.SendFast("y")
+		s.WaitFor("link token deleted", wait)
+		var deletes []int
+		for _, r := range s.SimRequests() {
+			if r.Method == "DELETE" && strings.HasSuffix(r.Path, "/liveMigrations/linkTokens") {
+				deletes = append(deletes, r.Status)
+			}
+		}
+		if len(deletes) != 1 || deletes[0] != 204 {
+			t.Fatalf("link-token DELETEs answered %v, want one 204", deletes)
+		}
+		projects, err := s.DemoAPI().Migration().SourceProjects(context.Background(), apisim.DemoOrgID)
+		if err != nil || len(projects) != 0 {
+			t.Fatalf("source projects after the delete: %v %v", projects, err)
+		}
+		s.SendKeys("q")
+		s.WaitExit(wait)
+	})
+}
