@@ -196,7 +196,7 @@ func TestTrustBackupsWatchSurvivesAnOutage(t *testing.T) {
 
 			h.Stop()
 			down := time.Now()
-			s.WaitFor("(waiting for the server)", 40*time.Second)
+			s.WaitFor("watching 1 (server away)", 40*time.Second)
 			for time.Since(down) < 66*time.Second {
 				if c := s.Capture(); !strings.Contains(c, "watching 1") {
 					t.Fatalf("the watch was dropped %v into the outage:\n%s", time.Since(down).Round(time.Second), c)

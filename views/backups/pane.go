@@ -255,6 +255,13 @@ func (p *Pane) tick() tea.Cmd {
 			if pol := p.data.Policy; pol != nil && pol.State != "" && pol.State != apiclient.ComplianceActive {
 				want.rest = true
 			}
+			// A part whose last read failed (an outage emptied it) and one
+			// holding a job this session watches are read too: else a
+			// watched restore that ended while the server was away would
+			// stay watched while only a snapshot moves.
+			want.snaps = want.snaps || p.data.SnapErr != nil || p.watchingHere("snapshot")
+			want.restores = want.restores || p.data.RestErr != nil || p.watchingHere("restore")
+			want.exports = want.exports || p.data.ExpErr != nil || p.watchingHere("export")
 		}
 		// A watched job on another cluster is checked on its own.
 		cmds := []tea.Cmd{p.loadData("", want, keyPoll)}
@@ -270,6 +277,17 @@ func (p *Pane) tick() tea.Cmd {
 		cmds = append(cmds, p.checkWatch(w))
 	}
 	return tea.Batch(cmds...)
+}
+
+// watchingHere reports whether a job of that kind on the cluster shown is
+// watched.
+func (p *Pane) watchingHere(kind string) bool {
+	for _, w := range p.watching {
+		if w.Kind == kind && p.cluster != nil && w.Cluster.Name == p.cluster.Name {
+			return true
+		}
+	}
+	return false
 }
 
 func (p *Pane) loadClusters(task string) tea.Cmd {

@@ -1,7 +1,9 @@
 package backups
 
 import (
+	"net/url"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -10,6 +12,7 @@ import (
 
 	"github.com/dbadmin-tui/dbadmin-tui/apisim"
 	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
+	"github.com/dbadmin-tui/dbadmin-tui/views"
 )
 
 // Issue 24 case 9: a point-in-time restore has no snapshot id; its cancel
@@ -68,4 +71,27 @@ func TestRunningRestoreElapsedTicksBetweenPolls(t *testing.T) {
 	h.ActionKey("S")
 	h.Send(clockTick{})
 	assert.False(t, h.P.clockArmed)
+}
+
+// Issue 24 case 6: while the server does not answer, a watch stays and the
+// title says it waits ("watching 1 (server away)"); an answer clears it,
+// and the restore's end still ends the watch with its notice.
+func TestWatchWaitsThroughAnOutage(t *testing.T) {
+	w := newWorld(t)
+	h := newHarness(t, w, "payments-rs", 80, 24)
+	h.P.snaps.SetCursor(3)
+	restoreThroughWizard(t, h, false)
+	h.Confirm("")
+	require.Len(t, h.P.watching, 1)
+	refused := &url.Error{Op: "Get", URL: "http://127.0.0.1:1/x", Err: syscall.ECONNREFUSED}
+	h.Send(views.Result[dataResult]{Pane: ID, Key: keyPoll, Seq: h.P.seq.Next(), Load: true, Err: refused,
+		Value: dataResult{Data: clusterData{Cluster: *h.P.cluster, RestErr: refused}, Want: parts{restores: true}}})
+	assert.Contains(t, h.Screen(), "watching 1 (server away)")
+	assert.Len(t, h.P.watching, 1, "the watch stays")
+
+	w.Clock.Advance(3 * time.Minute)
+	require.True(t, h.tick())
+	assert.NotContains(t, h.Screen(), "server away")
+	assert.Empty(t, h.P.watching)
+	assert.Contains(t, h.LastToast().Text, "to staging-rs finished")
 }

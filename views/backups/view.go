@@ -506,7 +506,7 @@ func (p *Pane) View() string {
 	if len(p.watching) > 0 {
 		title += fmt.Sprintf(" · watching %d", len(p.watching))
 		if p.away {
-			title += " (waiting for the server)"
+			title += " (server away)" // kept short: it must fit at 80 columns
 		}
 	}
 	var tabs []string
