@@ -205,7 +205,10 @@ func TestTrustBackupsWatchSurvivesAnOutage(t *testing.T) {
 			}
 			before := len(h.Log())
 			h.Restart()
-			s.WaitFor("to staging-rs finished", 2*time.Minute)
+			// The notice may wrap at a narrow width: read it as words.
+			s.waitUntil(func(screen string) bool {
+				return strings.Contains(strings.Join(strings.Fields(screen), " "), "to staging-rs finished")
+			}, 2*time.Minute, `the "finished" notice`)
 			s.WaitGone("watching", wait)
 			read := false
 			for _, hit := range h.Log()[before:] {
