@@ -634,6 +634,7 @@ func (p *Pane) footer() string {
 			on = "restore " + r.ID
 			if r.ExpiresAt != nil && len(r.URLs) > 0 {
 				on += " · download link expires " + fmtTime(r.ExpiresAt)
+				shorter = []string{"restore " + r.ID} // the detail has the expiry
 			}
 		}
 	case viewExports:
@@ -669,18 +670,25 @@ func (p *Pane) footer() string {
 		}
 		return k + " · " + on
 	}
-	line := join(extra, on)
-	if lipgloss.Width(line) > p.W && !p.detailOn() {
-		extra = "" // a detail's keys stay: nothing else leaves it
-		line = join(extra, on)
-	}
+	// The longest line that fits: the pane's own keys kept as long as the
+	// description can shorten; then without them (a detail's keys stay:
+	// nothing else leaves it).
+	lines := []string{join(extra, on)}
 	for _, o := range shorter {
-		if lipgloss.Width(line) <= p.W {
-			break
-		}
-		line = join(extra, o)
+		lines = append(lines, join(extra, o))
 	}
-	return line
+	if extra != "" && !p.detailOn() {
+		lines = append(lines, join("", on))
+		for _, o := range shorter {
+			lines = append(lines, join("", o))
+		}
+	}
+	for _, l := range lines {
+		if lipgloss.Width(l) <= p.W {
+			return l
+		}
+	}
+	return lines[len(lines)-1]
 }
 
 // hints are the keys that act here and now: the view's actions that
