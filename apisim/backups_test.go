@@ -601,3 +601,30 @@ func TestDeleteAllSchedulesUnderACompliancePolicy(t *testing.T) {
 		t.Fatalf("delete without a policy: %+v %v", got, err)
 	}
 }
+
+// A snapshot restores onto its own cluster (rolling it back in place), as
+// the service allows: automated and point in time, the job runs and ends
+// finished like any other.
+func TestRestoreOntoItsOwnClusterIsAccepted(t *testing.T) {
+	e := newBackupEnv(t)
+	b := e.c.Backups()
+	snap := completedSnapshot(t, e, "payments-rs")
+	j, err := b.CreateRestoreJob(bg, DemoPaymentsID, "payments-rs", apiclient.RestoreRequest{
+		DeliveryType: apiclient.DeliveryAutomated, SnapshotID: snap, TargetClusterName: "payments-rs", TargetGroupID: DemoPaymentsID})
+	if err != nil {
+		t.Fatalf("in place: %v", err)
+	}
+	pit, err := b.CreateRestoreJob(bg, DemoPaymentsID, "payments-rs", apiclient.RestoreRequest{
+		DeliveryType: apiclient.DeliveryPointInTime, PointInTimeUTCSeconds: testStart.Add(-time.Hour).Unix(),
+		TargetClusterName: "payments-rs", TargetGroupID: DemoPaymentsID})
+	if err != nil {
+		t.Fatalf("point in time in place: %v", err)
+	}
+	e.clock.Advance(3 * time.Minute)
+	for _, id := range []string{j.ID, pit.ID} {
+		got, err := b.RestoreJob(bg, DemoPaymentsID, "payments-rs", id)
+		if err != nil || got.State() != apiclient.RestoreFinished || got.TargetClusterName != "payments-rs" {
+			t.Fatalf("in-place job %s: %+v %v", id, got, err)
+		}
+	}
+}

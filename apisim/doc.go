@@ -115,7 +115,11 @@
 // is acknowledged or closed (webhooks are POSTed, to loopback only), and
 // close their alerts with resolved set when they clear. Things move with the Clock, never
 // with request counts: snapshots queued -> inProgress -> completed, restores
-// finish (downloads gain a deliveryUrl), indexes PENDING -> BUILDING ->
+// finish (downloads gain a deliveryUrl; a restore may target the
+// snapshot's own cluster, rolling it back in place, as the service allows;
+// deleteAllBackupSchedules under a compliance policy is 400
+// BACKUP_POLICIES_NOT_MEETING_BACKUP_COMPLIANCE_POLICY_REQUIREMENTS),
+// indexes PENDING -> BUILDING ->
 // READY, migrations NEW -> WORKING -> readyForCutover -> COMPLETE after the
 // cutover, validations PENDING -> SUCCESS. Options.Speed scales the real
 // clock; tests pass a ManualClock.
