@@ -194,8 +194,12 @@ func (p *Pane) restoreText(id string) string {
 	switch {
 	case r.TargetName != "":
 		project := r.TargetGroup
-		if project == p.Ctx.GroupID && p.Ctx.ProjectName != "" {
-			project = p.Ctx.ProjectName + " (" + r.TargetGroup + ")"
+		name := p.projectNames[r.TargetGroup]
+		if r.TargetGroup == p.Ctx.GroupID && p.Ctx.ProjectName != "" {
+			name = p.Ctx.ProjectName
+		}
+		if name != "" {
+			project = name + " (" + r.TargetGroup + ")"
 		}
 		p.field(&b, "Target cluster", r.TargetName)
 		if project != "" {

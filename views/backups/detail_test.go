@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
+	"github.com/dbadmin-tui/dbadmin-tui/apisim"
 )
 
 // Issue 24 case 4: enter on a restore job opens its detail with every
@@ -104,4 +105,20 @@ func TestSnapshotDetailShowsEveryFieldAndScrolls(t *testing.T) {
 	assert.Equal(t, 3, small.P.item.YOffset())
 	small.Press("enter")
 	assert.False(t, small.P.detailOn(), "enter closes it again")
+}
+
+// A restore started through the wizard names its target project in the
+// detail (the wizard listed the projects), and marks an in-place one.
+func TestRestoreDetailNamesTheTargetProject(t *testing.T) {
+	w := newWorld(t)
+	h := newHarness(t, w, "payments-rs", 100, 30)
+	h.P.snaps.SetCursor(3)
+	restoreThroughWizard(t, h, false)
+	h.Confirm("")
+	require.Equal(t, viewRestores, h.P.view)
+	h.Press("enter")
+	screen := h.Screen()
+	assert.Contains(t, screen, "Target cluster   staging-rs")
+	assert.Contains(t, screen, "Target project   staging ("+apisim.DemoStagingID+")")
+	assert.Contains(t, screen, "State            running")
 }

@@ -97,6 +97,8 @@ type Pane struct {
 	focusRestore string
 	// clockArmed: a clockTick is pending (see armClock).
 	clockArmed bool
+	// projectNames are the projects' names the wizard listed, by id.
+	projectNames map[string]string
 	// away: the last load or watch check got no answer from the server (or
 	// a 5xx): the watches are kept and the title says they wait for it.
 	away bool
@@ -153,7 +155,7 @@ func New(ctx views.Context) views.Pane { return NewPane(ctx) }
 
 // NewPane builds the pane with its concrete type (tests).
 func NewPane(ctx views.Context) *Pane {
-	p := &Pane{expanded: map[string]bool{}, firstSeen: map[string]time.Time{}, watching: map[string]watch{}}
+	p := &Pane{expanded: map[string]bool{}, firstSeen: map[string]time.Time{}, watching: map[string]watch{}, projectNames: map[string]string{}}
 	p.Base = views.NewBase(ID, ctx, p.pollState)
 	p.picker = components.NewTable(pickerColumns(), ctx.Theme, ctx.Keys)
 	p.snaps = components.NewTable(snapColumns(), ctx.Theme, ctx.Keys)

@@ -104,6 +104,9 @@ func (p *Pane) wizardResult(msg views.Result[wizardLoaded]) tea.Cmd {
 			return p.refuse("restore: projects could not be listed: " + views.ErrText(msg.Err))
 		}
 		wz.Projects = res.Projects
+		for _, pr := range res.Projects {
+			p.projectNames[pr.ID] = pr.Name // for the restore detail's target project
+		}
 		wz.Project = apiclient.Project{ID: p.Ctx.GroupID, Name: p.Ctx.ProjectName}
 		for _, pr := range res.Projects {
 			if pr.ID == p.Ctx.GroupID {
