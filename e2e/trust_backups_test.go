@@ -237,8 +237,8 @@ func jobID(t *testing.T, h *SimHost) string {
 	return jobs[0].ID
 }
 
-// Case 9: the wizard goes back a step (shift+tab on step 2) with the
-// project kept, and a point-in-time restore's cancel names what it
+// Case 9: the wizard goes back a step (shift+tab on step 2, and on step 3)
+// with what was chosen kept, and a point-in-time restore's cancel names what it
 // restores, never a blank snapshot id; the cancel reaches the server.
 func TestTrustBackupsWizardBackAndPointInTimeCancel(t *testing.T) {
 	RequireTmux(t)
@@ -259,6 +259,12 @@ func TestTrustBackupsWizardBackAndPointInTimeCancel(t *testing.T) {
 		when := time.Now().UTC().Add(-10 * time.Minute).Format("2006-01-02 15:04:05")
 		s.SendFast("Down", "Tab", "Tab")
 		s.SendFast(when, "Enter")
+		s.WaitFor("ALL DATA on staging-rs is REPLACED", wait)
+		// Step 3 goes back to step 2 too, with the target and the time
+		// kept: enter there asks again.
+		s.SendFast("BTab")
+		s.WaitFor("(2/3)", wait)
+		s.SendFast("Enter")
 		s.WaitFor("ALL DATA on staging-rs is REPLACED", wait)
 		s.SendFast("staging-rs", "Enter")
 		s.WaitFor("[Restores]", wait)

@@ -38,8 +38,10 @@ const (
 // Confirmation targets.
 const (
 	targetRestoreGo = "restore:go"
-	// targetRestoreBack is step 2's way back to step 1.
-	targetRestoreBack = "restore:back"
+	// targetRestoreBack is step 2's way back to step 1;
+	// targetRestoreBackConfirm step 3's to the step before it.
+	targetRestoreBack        = "restore:back"
+	targetRestoreBackConfirm = "restore:back-confirm"
 )
 
 // Actions are the backup keys. Their operations follow the cluster shown,

@@ -185,6 +185,17 @@ func TestRestoreWizardGoesBackAStep(t *testing.T) {
 	d.Press("tab", "left", "left", "enter") // now payments
 	d.Settle()
 	assert.Contains(t, d.Screen(), "Target cluster in payments")
+	// Step 3 goes back to step 2, the target kept.
+	d.Press("down", "enter")
+	d.Settle()
+	require.Contains(t, d.Screen(), "Roll payments-rs back in place? (3/3)")
+	d.Type("paym")
+	d.Press("shift+tab")
+	d.Settle()
+	screen = d.Screen()
+	assert.Contains(t, screen, "(2/3)")
+	assert.NotContains(t, screen, "(3/3)")
+	assert.Contains(t, screen, "(•) payments-rs", "the target chosen is kept")
 	d.Press("esc")
 	d.Settle()
 	assert.NotContains(t, d.Screen(), "(2/3)")

@@ -68,6 +68,15 @@ func (p *Pane) restoreStep(msg views.ActionMsg) tea.Cmd {
 	case msg.Target == targetRestoreBack:
 		// Step 2's way back: step 1 again, with what was chosen there.
 		return p.deliveryForm()
+	case msg.Target == targetRestoreBackConfirm:
+		// Step 3's way back: the step before it (a download has no step 2).
+		if wz := p.wizard; wz.Sent {
+			return views.Toast("this restore was sent already; its outcome is being checked", true)
+		}
+		if p.wizard.Delivery == apiclient.DeliveryDownload && p.wizard.Route == routeCluster {
+			return p.deliveryForm()
+		}
+		return p.targetForm()
 	case msg.Form == formDelivery:
 		return p.deliveryChosen(msg.Values)
 	case msg.Form == formTarget:
@@ -417,10 +426,12 @@ func (p *Pane) finalConfirm() tea.Cmd {
 	if wz.Delivery == apiclient.DeliveryPointInTime {
 		what = fmt.Sprintf("%s as of %s", wz.Source.Name, wz.pointText())
 	}
+	back := &views.ActionMsg{Name: keysOf(p.Ctx.Keys).Restore.Name, Target: targetRestoreBackConfirm}
 	if wz.Delivery == apiclient.DeliveryDownload && wz.Route == routeCluster {
 		return p.confirm(views.ConfirmMsg{Title: "Start a download restore? (3/3)",
-			Body:   "Prepares " + what + " as files to download. No cluster is changed; the link expires after a few hours.",
-			Action: views.ActionMsg{Name: keysOf(p.Ctx.Keys).Restore.Name, Target: targetRestoreGo}})
+			Body: "Prepares " + what + " as files to download. No cluster is changed; the link expires after a few hours.\n" +
+				p.backKey() + " goes back to step 1.",
+			Action: views.ActionMsg{Name: keysOf(p.Ctx.Keys).Restore.Name, Target: targetRestoreGo}, Back: back})
 	}
 	tg := wz.target()
 	from := fmt.Sprintf("snapshot of %s, taken %s, MongoDB %s", wz.Source.Name, fmtTime(wz.Snapshot.Created), firstNonEmpty(wz.Snapshot.Version, "?"))
@@ -434,10 +445,10 @@ func (p *Pane) finalConfirm() tea.Cmd {
 		title = fmt.Sprintf("Roll %s back in place? (3/3)", wz.Target)
 	}
 	return p.confirm(views.ConfirmMsg{Title: title,
-		Body: fmt.Sprintf("%s restore\n  %s\n  -> %s\nALL DATA on %s is REPLACED by the snapshot's and cannot be recovered afterwards. Type the target cluster's name to confirm.",
-			wz.Delivery, from, to, wz.Target),
-		TypeToConfirm: wz.Target,
-		Action:        views.ActionMsg{Name: keysOf(p.Ctx.Keys).Restore.Name, Target: targetRestoreGo}})
+		Body: fmt.Sprintf("%s restore\n  %s\n  -> %s\nALL DATA on %s is REPLACED by the snapshot's and cannot be recovered afterwards. Type the target cluster's name to confirm (%s: back to step 2).",
+			wz.Delivery, from, to, wz.Target, p.backKey()),
+		TypeToConfirm: wz.Target, Back: back,
+		Action: views.ActionMsg{Name: keysOf(p.Ctx.Keys).Restore.Name, Target: targetRestoreGo}})
 }
 
 // label names the restore in its notices and its watch: "restore of
