@@ -33,18 +33,12 @@ type RestoreSource struct {
 	Version string
 }
 
-// RestoreTarget judges whether target may receive a snapshot of src: not
-// the source itself, not a lower MongoDB version than the snapshot's, the
-// same topology (replica set or sharded), not paused, and a tier that can
-// receive a restore (not a shared tier).
+// RestoreTarget judges whether target may receive a snapshot of src: not a
+// lower MongoDB version than the snapshot's, the same topology (replica set
+// or sharded), not paused, and a tier that can receive a restore (not a
+// shared tier). The source itself may: that rolls it back in place, as the
+// service allows (see InPlace).
 func RestoreTarget(src RestoreSource, target Cluster) Eligibility {
-	srcGroup := src.GroupID
-	if srcGroup == "" {
-		srcGroup = src.Cluster.GroupID
-	}
-	if target.Name == src.Cluster.Name && (target.GroupID == "" || target.GroupID == srcGroup) {
-		return ineligible("the snapshot's own cluster")
-	}
 	if target.Paused {
 		return ineligible("paused")
 	}
@@ -59,6 +53,16 @@ func RestoreTarget(src RestoreSource, target Cluster) Eligibility {
 		return ineligible("MongoDB %s is older than the snapshot's %s", target.MongoDBVersion, version)
 	}
 	return eligible()
+}
+
+// InPlace reports whether target is the snapshot's own cluster: a restore
+// onto it rolls the cluster back in place.
+func InPlace(src RestoreSource, target Cluster) bool {
+	srcGroup := src.GroupID
+	if srcGroup == "" {
+		srcGroup = src.Cluster.GroupID
+	}
+	return target.Name == src.Cluster.Name && (target.GroupID == "" || target.GroupID == srcGroup)
 }
 
 // MigrationDestinationEligible judges whether dest may receive a live migration

@@ -24,7 +24,7 @@ func TestRestoreTargetEligibility(t *testing.T) {
 		target Cluster
 		reason string // "" when eligible
 	}{
-		{cluster("payments-rs", "g1", ClusterReplicaSet, "6.0.18", "M30"), "the snapshot's own cluster"},
+		{cluster("payments-rs", "g1", ClusterReplicaSet, "6.0.18", "M30"), ""}, // in place: the service allows it
 		{cluster("payments-legacy", "g1", ClusterReplicaSet, "4.0.28", "M10"), "MongoDB 4.0.28 is older than the snapshot's 6.0.18"},
 		{cluster("payments-prod", "g1", ClusterSharded, "7.0.14", "M40"), "sharded cluster, the snapshot is of a replica set"},
 		{cluster("geo", "g1", ClusterGeoSharded, "7.0.14", "M40"), "sharded cluster, the snapshot is of a replica set"},
@@ -41,6 +41,10 @@ func TestRestoreTargetEligibility(t *testing.T) {
 		assert.Equal(t, tc.reason == "", got.OK, tc.target.Name)
 		assert.Equal(t, tc.reason, got.Reason, tc.target.Name)
 	}
+	assert.True(t, InPlace(src, cluster("payments-rs", "g1", ClusterReplicaSet, "6.0.18", "M30")))
+	assert.True(t, InPlace(src, cluster("payments-rs", "", ClusterReplicaSet, "6.0.18", "M30")))
+	assert.False(t, InPlace(src, cluster("payments-rs", "g2", ClusterReplicaSet, "6.0.18", "M30")), "same name, another project")
+	assert.False(t, InPlace(src, cluster("payments-legacy", "g1", ClusterReplicaSet, "6.0.18", "M30")))
 	// A sharded snapshot may go only to a sharded cluster; without the
 	// snapshot's version the source cluster's counts.
 	shardSrc := RestoreSource{Cluster: cluster("payments-prod", "g1", ClusterSharded, "7.0.14", "M40")}

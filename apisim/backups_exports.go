@@ -157,6 +157,13 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
+		// A compliance policy sets the minimum every cluster keeps; removing
+		// the schedules would fall below it, and a policy cannot be weakened
+		// through the API (only support disables it).
+		if c.w.Compliance[c.project.ID] != nil {
+			return nil, errBadRequest("BACKUP_POLICIES_NOT_MEETING_BACKUP_COMPLIANCE_POLICY_REQUIREMENTS",
+				"The backup compliance policy of group %s keeps scheduled snapshots; the backup schedules of cluster %s cannot be removed.", c.project.ID, cl.Name)
+		}
 		for i := range sch.Policies {
 			sch.Policies[i].PolicyItems = []PolicyItem{}
 		}

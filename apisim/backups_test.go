@@ -573,3 +573,58 @@ func completedSnapshot(t *testing.T, e *backupEnv, cluster string) string {
 	t.Fatal("no completed snapshot")
 	return ""
 }
+
+// Under a backup compliance policy the schedules of a cluster cannot be
+// removed (the policy cannot be weakened through the API): 400 with the
+// service's code, and the schedule keeps every item. Without a policy the
+// same call empties it.
+func TestDeleteAllSchedulesUnderACompliancePolicy(t *testing.T) {
+	e := newBackupEnv(t)
+	b := e.c.Backups()
+	before, err := b.Schedule(bg, DemoPaymentsID, "payments-rs")
+	if err != nil || len(before.Policies) != 1 || len(before.Policies[0].PolicyItems) == 0 {
+		t.Fatalf("schedule: %+v %v", before, err)
+	}
+	_, err = b.DeleteSchedules(bg, DemoPaymentsID, "payments-rs")
+	wantAPIError(t, err, 400, "BACKUP_POLICIES_NOT_MEETING_BACKUP_COMPLIANCE_POLICY_REQUIREMENTS", "")
+	if ae, _ := apiclient.AsError(err); !strings.Contains(ae.Detail, "payments-rs") {
+		t.Errorf("the refusal does not name the cluster: %q", ae.Detail)
+	}
+	after, err := b.Schedule(bg, DemoPaymentsID, "payments-rs")
+	if err != nil || len(after.Policies[0].PolicyItems) != len(before.Policies[0].PolicyItems) {
+		t.Fatalf("the refused delete changed the schedule: %+v %v", after, err)
+	}
+
+	// Staging has no policy: its schedule goes.
+	got, err := b.DeleteSchedules(bg, DemoStagingID, "staging-rs")
+	if err != nil || len(got.Policies) == 0 || len(got.Policies[0].PolicyItems) != 0 {
+		t.Fatalf("delete without a policy: %+v %v", got, err)
+	}
+}
+
+// A snapshot restores onto its own cluster (rolling it back in place), as
+// the service allows: automated and point in time, the job runs and ends
+// finished like any other.
+func TestRestoreOntoItsOwnClusterIsAccepted(t *testing.T) {
+	e := newBackupEnv(t)
+	b := e.c.Backups()
+	snap := completedSnapshot(t, e, "payments-rs")
+	j, err := b.CreateRestoreJob(bg, DemoPaymentsID, "payments-rs", apiclient.RestoreRequest{
+		DeliveryType: apiclient.DeliveryAutomated, SnapshotID: snap, TargetClusterName: "payments-rs", TargetGroupID: DemoPaymentsID})
+	if err != nil {
+		t.Fatalf("in place: %v", err)
+	}
+	pit, err := b.CreateRestoreJob(bg, DemoPaymentsID, "payments-rs", apiclient.RestoreRequest{
+		DeliveryType: apiclient.DeliveryPointInTime, PointInTimeUTCSeconds: testStart.Add(-time.Hour).Unix(),
+		TargetClusterName: "payments-rs", TargetGroupID: DemoPaymentsID})
+	if err != nil {
+		t.Fatalf("point in time in place: %v", err)
+	}
+	e.clock.Advance(3 * time.Minute)
+	for _, id := range []string{j.ID, pit.ID} {
+		got, err := b.RestoreJob(bg, DemoPaymentsID, "payments-rs", id)
+		if err != nil || got.State() != apiclient.RestoreFinished || got.TargetClusterName != "payments-rs" {
+			t.Fatalf("in-place job %s: %+v %v", id, got, err)
+		}
+	}
+}

@@ -115,7 +115,11 @@
 // is acknowledged or closed (webhooks are POSTed, to loopback only), and
 // close their alerts with resolved set when they clear. Things move with the Clock, never
 // with request counts: snapshots queued -> inProgress -> completed, restores
-// finish (downloads gain a deliveryUrl), indexes PENDING -> BUILDING ->
+// finish (downloads gain a deliveryUrl; a restore may target the
+// snapshot's own cluster, rolling it back in place, as the service allows;
+// deleteAllBackupSchedules under a compliance policy is 400
+// BACKUP_POLICIES_NOT_MEETING_BACKUP_COMPLIANCE_POLICY_REQUIREMENTS),
+// indexes PENDING -> BUILDING ->
 // READY, migrations NEW -> WORKING -> readyForCutover -> COMPLETE after the
 // cutover, validations PENDING -> SUCCESS. Options.Speed scales the real
 // clock; tests pass a ManualClock.
@@ -124,11 +128,12 @@
 //
 // A link token links the source organization: without one
 // availableProjects is an empty (bare) array and every check fails; a new
-// token replaces the old one; deleting it is 409
-// CANNOT_DELETE_ORG_ACTIVE_LIVE_MIGRATION_ATLAS_ORG_LINK while a migration
-// is NEW or WORKING. Both request versions are accepted (2024-05-30 with
-// dropDestinationData, 2023-01-01 with dropEnabled); migrationHosts must
-// hold exactly one host:port (400 otherwise).
+// token replaces the old one; deleting it is 204 even while a migration
+// runs (the service documents no refusal; the migration goes on). Both
+// request versions are accepted (2024-05-30 with dropDestinationData,
+// 2023-01-01 with dropEnabled); migrationHosts must hold exactly one host,
+// with or without a port (vm001.example.com, the spec's example; 400
+// otherwise); a registered host named without its port passes the check.
 //
 // A validation is PENDING for 10 s, then SUCCESS, or FAILED with the first
 // failed check as errorMessage. The check (migration_checks.go) is a

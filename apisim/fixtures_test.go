@@ -169,14 +169,15 @@ func fixtures(s *Server) map[string]fixture {
 		"updateDataProtectionSettings":  {params: g(), body: map[string]any{"authorizedEmail": "a@example.com", "authorizedUserFirstName": "A", "authorizedUserLastName": "B"}},
 		"disableDataProtectionSettings": {params: g()},
 
-		"listBackupExportJobs":     {params: g("clusterName", rs)},
-		"createBackupExportJob":    {params: g("clusterName", rs), body: map[string]any{"snapshotId": snap(rs, KindReplicaSet), "exportBucketId": awsBucket}},
-		"getBackupExportJob":       {params: g("clusterName", rs, "exportId", w.ExportJobs[0].ID)},
-		"listBackupRestoreJobs":    {params: g("clusterName", rs)},
-		"createBackupRestoreJob":   {params: g("clusterName", rs), body: map[string]any{"deliveryType": "download", "snapshotId": snap(rs, KindReplicaSet)}},
-		"cancelBackupRestoreJob":   {params: g("clusterName", rs, "restoreJobId", job(rs, "cluster", true))},
-		"getBackupRestoreJob":      {params: g("clusterName", rs, "restoreJobId", job(rs, "cluster", false))},
-		"deleteAllBackupSchedules": {params: g("clusterName", rs)},
+		"listBackupExportJobs":   {params: g("clusterName", rs)},
+		"createBackupExportJob":  {params: g("clusterName", rs), body: map[string]any{"snapshotId": snap(rs, KindReplicaSet), "exportBucketId": awsBucket}},
+		"getBackupExportJob":     {params: g("clusterName", rs, "exportId", w.ExportJobs[0].ID)},
+		"listBackupRestoreJobs":  {params: g("clusterName", rs)},
+		"createBackupRestoreJob": {params: g("clusterName", rs), body: map[string]any{"deliveryType": "download", "snapshotId": snap(rs, KindReplicaSet)}},
+		"cancelBackupRestoreJob": {params: g("clusterName", rs, "restoreJobId", job(rs, "cluster", true))},
+		"getBackupRestoreJob":    {params: g("clusterName", rs, "restoreJobId", job(rs, "cluster", false))},
+		// Payments has a compliance policy, which keeps its schedules.
+		"deleteAllBackupSchedules": {params: map[string]string{"groupId": DemoStagingID, "clusterName": "staging-rs"}},
 		"getBackupSchedule":        {params: g("clusterName", rs)},
 		"updateBackupSchedule":     {params: g("clusterName", rs), body: map[string]any{"referenceHourOfDay": 5}},
 

@@ -5,6 +5,8 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"net"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient/limits"
@@ -247,12 +249,10 @@ func init() {
 		if c.w.LinkToken == "" {
 			return nil, errNotFound("LINK_TOKEN_NOT_FOUND", "Organization %s has no link token.", c.org.ID)
 		}
-		for _, m := range c.w.Migrations {
-			if st := m.state(c.now).Status; st == "NEW" || st == "WORKING" {
-				return nil, errConflict("CANNOT_DELETE_ORG_ACTIVE_LIVE_MIGRATION_ATLAS_ORG_LINK",
-					"Live migration %s is still running; the link token cannot be deleted.", m.ID)
-			}
-		}
+		// The service documents 204 (or 400, 401, 403, 404, 429, 500) and
+		// no refusal while a migration runs: the token only links the
+		// source organization for new migrations; one already running
+		// goes on.
 		c.w.LinkToken = ""
 		c.markChanged()
 		return nil, nil
@@ -393,8 +393,8 @@ func (c *call) migrationRequest() (*migrationBody, *apiError) {
 	case !old && b.DropEnabled != nil:
 		return nil, errField("dropEnabled", "is not an attribute in version %s; use dropDestinationData", c.version.Date)
 	}
-	if _, _, err := net.SplitHostPort(b.MigrationHosts[0]); err != nil {
-		return nil, errField("migrationHosts", "must be host:port")
+	if !validMigrationHost(b.MigrationHosts[0]) {
+		return nil, errField("migrationHosts[0]", "must be a host name or address, with or without a port")
 	}
 	if e := b.decodeSharding(); e != nil {
 		return nil, e
@@ -472,4 +472,23 @@ func (s *Server) MigrationIDs(groupID string) []string {
 		}
 	}
 	return out
+}
+
+// validMigrationHost: the service takes a migration host as a host name or
+// address ("vm001.example.com", the spec's own example) or with a port
+// ("vm001.example.com:27000"); an empty one, one with blanks or a bad port
+// is refused.
+func validMigrationHost(h string) bool {
+	host, port := h, ""
+	if hp, p, err := net.SplitHostPort(h); err == nil {
+		host, port = hp, p
+	}
+	if host == "" || strings.ContainsAny(host, " \t/@") {
+		return false
+	}
+	if port != "" {
+		n, err := strconv.Atoi(port)
+		return err == nil && n > 0 && n < 65536
+	}
+	return !strings.Contains(host, ":") || net.ParseIP(host) != nil
 }

@@ -2,6 +2,7 @@ package apisim
 
 import (
 	"fmt"
+	"net"
 	"slices"
 	"strconv"
 	"strings"
@@ -62,7 +63,7 @@ func (w *World) checkMigration(groupID string, b *migrationBody, now time.Time) 
 		return fmt.Sprintf("Credentials check failed: user %s could not authenticate to %s with SCRAM-SHA-256.", b.Source.Username, dep.Name)
 	case *b.Source.SSL != dep.TLSEnabled:
 		return fmt.Sprintf("TLS check failed: %s has TLS %s but the request sets ssl to %t.", dep.Name, onOff(dep.TLSEnabled), *b.Source.SSL)
-	case !slices.Contains(src.MigrationHosts, host):
+	case !registeredHost(src.MigrationHosts, host):
 		return fmt.Sprintf("Migration host %s is not registered with source project %s; it has %s. Exactly one registered migration host is required.",
 			host, src.Name, strings.Join(src.MigrationHosts, ", "))
 	case versionLess(srcVersion, minSourceVersion):
@@ -130,4 +131,16 @@ func humanBytes(n int64) string {
 		return fmt.Sprintf("%.1f GiB", float64(n)/gib)
 	}
 	return fmt.Sprintf("%d MiB", n>>20)
+}
+
+// registeredHost: host names one of the source project's migration hosts,
+// with its port or by its name alone (the port is the registered one).
+func registeredHost(hosts []string, host string) bool {
+	for _, h := range hosts {
+		name, _, err := net.SplitHostPort(h)
+		if h == host || (err == nil && name == host) {
+			return true
+		}
+	}
+	return false
 }

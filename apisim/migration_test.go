@@ -218,9 +218,11 @@ func TestMigrationStateMachine(t *testing.T) {
 	assert.Equal(t, apiclient.PhaseReady, got.Phase)
 	assert.LessOrEqual(t, lagOf(got), int64(3))
 
-	// The link token cannot go while a migration runs.
-	err = c.Migration().DeleteLinkToken(ctx, DemoOrgID)
-	apiErr(t, err, 409, "CANNOT_DELETE_ORG_ACTIVE_LIVE_MIGRATION_ATLAS_ORG_LINK")
+	// The link token goes while a migration runs, as the service documents
+	// (204, no refusal): the running migration is not stopped by it.
+	require.NoError(t, c.Migration().DeleteLinkToken(ctx, DemoOrgID))
+	got = get()
+	assert.True(t, got.ReadyForCutover, "the migration runs on without the token")
 
 	require.NoError(t, c.Migration().Cutover(ctx, DemoPaymentsID, m.ID))
 	got = get()
@@ -300,15 +302,6 @@ func TestMigrationLinkTokenAndSourceProjects(t *testing.T) {
 	require.Len(t, projects, 2)
 	assert.Equal(t, "billing-rs", projects[0].Deployments[0].Name)
 
-	// The seeded migration in payments is waiting for its cut-over.
-	err = c.Migration().DeleteLinkToken(ctx, DemoOrgID)
-	apiErr(t, err, 409, "CANNOT_DELETE_ORG_ACTIVE_LIVE_MIGRATION_ATLAS_ORG_LINK")
-	e.srv.mu.Lock()
-	for _, m := range e.srv.world.Migrations {
-		at := testStart.Add(-time.Hour)
-		m.CutoverAt = &at
-	}
-	e.srv.mu.Unlock()
 	require.NoError(t, c.Migration().DeleteLinkToken(ctx, DemoOrgID))
 	err = c.Migration().DeleteLinkToken(ctx, DemoOrgID)
 	apiErr(t, err, 404, "LINK_TOKEN_NOT_FOUND")
@@ -336,4 +329,69 @@ func TestMigrationLinkTokenAndSourceProjects(t *testing.T) {
 	require.NoError(t, err)
 	_, err = ro.Migration().CreateLinkToken(ctx, DemoOrgID, nil)
 	apiErr(t, err, 403, "USER_UNAUTHORIZED")
+}
+
+// The public spec's own example of a migration host has no port
+// (vm001.example.com): the service takes it, and a bare host name of a
+// registered host passes the check; a blank or a bad port is refused.
+func TestMigrationHostWithoutPort(t *testing.T) {
+	e, c, src := migrationEnv(t)
+	ctx := context.Background()
+	req := billingTo(src, "payments-prod")
+	req.MigrationHosts = []string{"vm001.example.com"}
+	v, err := c.Migration().Validate(ctx, DemoPaymentsID, req)
+	require.NoError(t, err, "the spec's example host is accepted")
+	e.clock.Advance(time.Minute)
+	got, err := c.Migration().ValidationStatus(ctx, DemoPaymentsID, v.ID)
+	require.NoError(t, err)
+	assert.Equal(t, apiclient.ValidationFailed, got.Status, "an unregistered host fails the check, not the request")
+	assert.Contains(t, got.ErrorMessage, "vm001.example.com is not registered")
+
+	req.MigrationHosts = []string{"mig-host-1.billing.internal"}
+	v, err = c.Migration().Validate(ctx, DemoPaymentsID, req)
+	require.NoError(t, err)
+	e.clock.Advance(time.Minute)
+	got, err = c.Migration().ValidationStatus(ctx, DemoPaymentsID, v.ID)
+	require.NoError(t, err)
+	assert.Equal(t, apiclient.ValidationSuccess, got.Status, "the registered host named without its port: %s", got.ErrorMessage)
+
+	d := e.digest("org-owner", "MD5")
+	for _, bad := range []string{"", "vm001 example.com", "vm001.example.com:0", "vm001.example.com:99999", "vm001.example.com:port"} {
+		st, _, out := d.do(t, rawReq{method: "POST", path: "/api/atlas/v2/groups/" + DemoPaymentsID + "/liveMigrations/validate",
+			ctype: "application/json", accept: "application/vnd.atlas.2024-05-30+json", body: mustJSON(map[string]any{
+				"source":         map[string]any{"clusterName": "billing-rs", "groupId": src, "managedAuthentication": true, "ssl": true},
+				"destination":    map[string]any{"clusterName": "payments-prod", "groupId": DemoPaymentsID, "hostnameSchemaType": "PUBLIC"},
+				"migrationHosts": []string{bad}})})
+		assert.Equal(t, 400, st, "host %q: %s", bad, out)
+		assert.Contains(t, string(out), "migrationHosts", "host %q", bad)
+	}
+	for _, good := range []string{"10.0.0.7", "10.0.0.7:27000", "[::1]:27000", "::1"} {
+		req.MigrationHosts = []string{good}
+		_, err := c.Migration().Validate(ctx, DemoPaymentsID, req)
+		assert.NoError(t, err, "host %q", good)
+	}
+}
+
+// Deleting the link token while a migration runs answers 204 as the
+// service documents (its documented answers hold no 409).
+func TestLinkTokenDeleteWhileAMigrationRuns(t *testing.T) {
+	e, c, src := migrationEnv(t)
+	ctx := context.Background()
+	m, err := c.Migration().Create(ctx, DemoPaymentsID, billingTo(src, "payments-prod"))
+	require.NoError(t, err)
+	e.clock.Advance(migrationNewFor)
+	got, err := c.Migration().Get(ctx, DemoPaymentsID, m.ID)
+	require.NoError(t, err)
+	require.Equal(t, apiclient.MigrationWorking, got.Status)
+
+	d := e.digest("org-owner", "MD5")
+	st, _, body := d.do(t, rawReq{method: "DELETE", path: "/api/atlas/v2/orgs/" + DemoOrgID + "/liveMigrations/linkTokens",
+		accept: "application/vnd.atlas.2023-01-01+json"})
+	assert.Equal(t, 204, st, string(body))
+	got, err = c.Migration().Get(ctx, DemoPaymentsID, m.ID)
+	require.NoError(t, err)
+	assert.Equal(t, apiclient.MigrationWorking, got.Status, "the running migration goes on")
+	projects, err := c.Migration().SourceProjects(ctx, DemoOrgID)
+	require.NoError(t, err)
+	assert.Empty(t, projects, "the link is gone")
 }

@@ -20,6 +20,9 @@ type confirmSpec struct {
 	// typed confirmation) is handed to onYes.
 	prompt string
 	onYes  func(m *Model, input string) tea.Cmd
+	// onBack, when set, is what the previous-field key does: a wizard's
+	// way back a step (views.ConfirmMsg.Back).
+	onBack func(m *Model) tea.Cmd
 }
 
 // confirmLayer shows a components.Confirm, TypedConfirm or Prompt and reads
@@ -30,10 +33,11 @@ type confirmLayer struct {
 	answer func(msg tea.Msg) (done, yes bool, input string)
 	view   func(w, h int) string
 	onYes  func(m *Model, input string) tea.Cmd
+	onBack func(m *Model) tea.Cmd
 }
 
 func newConfirm(m *Model, spec confirmSpec) *confirmLayer {
-	c := &confirmLayer{onYes: spec.onYes}
+	c := &confirmLayer{onYes: spec.onYes, onBack: spec.onBack}
 	switch {
 	case spec.typed != "":
 		d := components.NewTypedConfirm("confirm", spec.title, spec.body, spec.typed, nil, m.theme, m.keys)
@@ -71,6 +75,9 @@ func (c *confirmLayer) dismiss(*Model) tea.Cmd { return nil }
 // key answers from the dialog's own state; the result message it also
 // returns is not needed.
 func (c *confirmLayer) key(m *Model, msg tea.KeyPressMsg) (bool, tea.Cmd) {
+	if c.onBack != nil && bound(m.keys.Dialog.PrevField, msg.String()) {
+		return true, c.onBack(m)
+	}
 	return c.take(m, msg)
 }
 

@@ -25,6 +25,8 @@ type formLayer struct {
 	// readline users type on): they go where they belong once the pane
 	// answers, never into the form that sent them.
 	held []tea.KeyPressMsg
+	// back is a wizard step's way back (views.FormMsg.Back).
+	back *views.ActionMsg
 }
 
 // formKey names a pane's form.
@@ -37,6 +39,11 @@ func (f *formLayer) rank() int              { return rankDialog }
 func (f *formLayer) dismiss(*Model) tea.Cmd { return nil }
 
 func (f *formLayer) key(m *Model, msg tea.KeyPressMsg) (bool, tea.Cmd) {
+	if f.back != nil && !f.form.Submitting() && f.form.Focused() == 0 && bound(m.keys.Dialog.PrevField, msg.String()) {
+		a := *f.back
+		a.Confirmed, a.Form = true, f.id
+		return true, m.deliverAction(f.pane, f.action, a)
+	}
 	var cmd tea.Cmd
 	f.form, cmd = f.form.Update(msg)
 	return f.form.Done(), cmd
@@ -80,7 +87,7 @@ func (m *Model) formForPane(msg views.FormMsg) tea.Cmd {
 		id = msg.Action.Name
 	}
 	form := components.NewForm(id, msg.Title, msg.Fields, nil, m.theme, m.keys)
-	m.layers.push(&formLayer{pane: i, id: id, action: a, msg: msg.Action, form: form})
+	m.layers.push(&formLayer{pane: i, id: id, action: a, msg: msg.Action, form: form, back: msg.Back})
 	m.formWhat[formKey{msg.Pane, id}] = a.Binding.Help().Desc
 	return nil
 }

@@ -52,13 +52,19 @@ func (m *Model) confirmForPane(msg views.ConfirmMsg) tea.Cmd {
 		return refused
 	}
 	action := msg.Action
-	m.layers.push(newConfirm(m, confirmSpec{
+	spec := confirmSpec{
 		title: msg.Title, body: msg.Body, dangerous: a.Dangerous, typed: msg.TypeToConfirm, prompt: msg.Prompt,
 		onYes: func(m *Model, input string) tea.Cmd {
 			action.Confirmed, action.Input = true, input
 			return m.deliverAction(i, a, action)
 		},
-	}))
+	}
+	if msg.Back != nil {
+		back := *msg.Back
+		back.Confirmed = true
+		spec.onBack = func(m *Model) tea.Cmd { return m.deliverAction(i, a, back) }
+	}
+	m.layers.push(newConfirm(m, spec))
 	return nil
 }
 

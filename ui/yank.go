@@ -18,6 +18,14 @@ func (m *Model) yank() tea.Cmd {
 	if p == nil {
 		return nil
 	}
+	if y, ok := p.(yanker); ok {
+		if s, what, ok := y.Yank(); ok && s != "" {
+			if len(s) > maxYank {
+				s = s[:maxYank]
+			}
+			return tea.Batch(clipboardCmds(s, m.opts.Tmux), m.toast("copied "+what, false))
+		}
+	}
 	s := clean(p.Selected())
 	if s == "" {
 		return m.toast("nothing selected to copy", false)
@@ -26,6 +34,13 @@ func (m *Model) yank() tea.Cmd {
 		s = s[:maxYank]
 	}
 	return tea.Batch(clipboardCmds(s, m.opts.Tmux), m.toast("copied "+components.Truncate(s, 40), false))
+}
+
+// yanker is a pane whose `y` copies something else than the selection's
+// id where it has one (a download restore's URL): the text, and what it is
+// in words for the notice; ok false copies the selection.
+type yanker interface {
+	Yank() (text, what string, ok bool)
 }
 
 func clipboardCmds(s string, tmux bool) tea.Cmd {

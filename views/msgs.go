@@ -39,6 +39,11 @@ type ConfirmMsg struct {
 	// (an ack comment); it is handed back in Action.Input.
 	Prompt string
 	Action ActionMsg
+	// Back, when set, is a wizard's last step's way back: the
+	// previous-field key (shift+tab) closes the dialog and delivers Back
+	// (Confirmed) to the pane, which reopens the step before. The body
+	// says so.
+	Back *ActionMsg
 }
 
 // FormMsg asks the root to open a form dialog (an ack with a duration and a
@@ -54,6 +59,11 @@ type FormMsg struct {
 	Title  string
 	Fields []components.Field
 	Action ActionMsg
+	// Back, when set, is a wizard step's way back: the previous-field key
+	// (shift+tab) on the first field closes the form and delivers Back
+	// (Confirmed, Form set) to the pane, which reopens the step before
+	// with what was chosen. The step's hint says so.
+	Back *ActionMsg
 }
 
 // FormDoneMsg ends a submitted form: Err nil closes it; otherwise the

@@ -38,6 +38,10 @@ const (
 // Confirmation targets.
 const (
 	targetRestoreGo = "restore:go"
+	// targetRestoreBack is step 2's way back to step 1;
+	// targetRestoreBackConfirm step 3's to the step before it.
+	targetRestoreBack        = "restore:back"
+	targetRestoreBackConfirm = "restore:back-confirm"
 )
 
 // Actions are the backup keys. Their operations follow the cluster shown,
@@ -337,6 +341,10 @@ func (p *Pane) key(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	switch msg.String() {
 	case "esc": // see CanGoBack
+		if p.detailOn() {
+			p.closeDetail()
+			return p.settle(true)
+		}
 		if p.notice != "" {
 			p.notice, p.noticeAct = "", ""
 			p.layout()
@@ -349,14 +357,27 @@ func (p *Pane) key(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	case "enter":
-		if p.view == viewSnapshots {
+		if p.detailOn() {
+			p.closeDetail()
+			return p.settle(true)
+		}
+		// A sharded snapshot's row expands and collapses its members; a
+		// member row, any other snapshot and a restore job open the detail.
+		if p.view == viewSnapshots && !strings.Contains(p.snaps.SelectedID(), "/") {
 			if s, ok := p.selectedSnap(); ok && s.Sharded {
 				p.expanded[s.ID] = !p.expanded[s.ID]
 				p.rebuildSnaps()
 				p.snaps.SetCursorID(s.ID)
+				return p.settle(true)
 			}
 		}
+		p.openDetail()
 		return p.settle(true)
+	}
+	if p.detailOn() {
+		var cmd tea.Cmd
+		p.item, cmd = p.item.Update(msg)
+		return cmd
 	}
 	var cmd tea.Cmd
 	switch p.view {
@@ -405,7 +426,7 @@ func (p *Pane) action(msg views.ActionMsg) tea.Cmd {
 		if p.cluster == nil {
 			return p.refuse("pick a cluster first (enter on a row)")
 		}
-		p.view = to
+		p.view, p.shown = to, nil
 		p.layout()
 		p.refreshDetail()
 		return p.settle(true)
@@ -832,9 +853,25 @@ func (p *Pane) deleteSnapshot(id string) tea.Cmd {
 func (p *Pane) askCancel() tea.Cmd {
 	r, _ := p.selectedRestore() // refusal made sure there is one, running
 	return p.confirm(views.ConfirmMsg{Title: "Cancel restore " + short(r.ID) + "?",
-		Body: fmt.Sprintf("The %s restore of snapshot %s to %s stops; data already written to the target stays as it is.",
-			r.Delivery, short(r.SnapshotID), orDash(r.Target)),
+		Body: fmt.Sprintf("The %s restore of %s to %s (job %s) stops; data already written to the target stays as it is.",
+			r.Delivery, p.restoreOf(r), orDash(r.Target), r.ID),
 		Action: views.ActionMsg{Name: keysOf(p.Ctx.Keys).CancelRestore.Name, Target: r.ID}})
+}
+
+// restoreOf is what a restore job restores, in words: "snapshot
+// …0000011f", or for a point-in-time one without a snapshot "payments-rs
+// as of 2025-06-01 11:30:00 UTC" (or its oplog ts/inc).
+func (p *Pane) restoreOf(r restoreRow) string {
+	switch {
+	case r.SnapshotID != "":
+		return "snapshot " + short(r.SnapshotID)
+	case r.PointInTime != 0:
+		t := time.Unix(r.PointInTime, 0)
+		return p.cluster.Name + " as of " + fmtUTC(&t)
+	case r.OplogTs != 0:
+		return fmt.Sprintf("%s as of oplog %d/%d", p.cluster.Name, r.OplogTs, r.OplogInc)
+	}
+	return p.cluster.Name
 }
 
 func orDash(s string) string {
@@ -1099,7 +1136,7 @@ func (p *Pane) updateSchedule(msg views.ActionMsg) tea.Cmd {
 
 // CanGoBack: a notice is shown; esc dismisses it before the root clears the
 // list's filter.
-func (p *Pane) CanGoBack() bool { return p.notice != "" }
+func (p *Pane) CanGoBack() bool { return p.notice != "" || p.detailOn() }
 
 // viewFor says which view an action moves to: tab the next, shift+tab the
 // previous, a view's own key that view.

@@ -196,13 +196,12 @@ func TestRestoreTargetsGreyedWithTheReason(t *testing.T) {
 		why[c] = f.Reasons[i]
 	}
 	assert.Equal(t, map[string]string{
-		"payments-rs":         "the snapshot's own cluster",
+		"payments-rs":         "",
 		"payments-legacy":     "MongoDB 4.0.28 is older than the snapshot's 6.0.18",
 		"payments-prod":       "sharded cluster, the snapshot is of a replica set",
 		"payments-flex":       "a flex cluster cannot receive a dedicated cluster's snapshot",
 		"payments-serverless": "a serverless instance cannot receive a dedicated cluster's snapshot",
-	}, why, "point-in-time follows the same rule")
-	require.ErrorContains(t, h.Submit(components.FormValues{"cluster": "payments-rs", "when": "2025-05-29 10:00:00"}), "own cluster")
+	}, why, "point-in-time follows the same rule; the source is offered (in place)")
 
 	// A project with a target: the goldens show the greyed rows at both sizes.
 	h.ActionKey("R")
@@ -442,4 +441,41 @@ func TestPollingBudget(t *testing.T) {
 	other.Send(other.P.Tick())
 	reqs = w.RequestsSince(mark)
 	assert.Empty(t, reqs, "hidden and idle")
+}
+
+// Issue 24 case 3: the snapshot's own cluster is offered first, marked
+// "this cluster (roll back in place)"; choosing it asks for its name typed,
+// and the restore sent names it as the target in the same project.
+func TestRestoreInPlaceOffered(t *testing.T) {
+	w := newWorld(t)
+	h := newHarness(t, w, "payments-rs", 120, 16)
+	h.P.snaps.SetCursor(3)
+	snap, _ := h.P.selectedSnap()
+	h.ActionKey("R")
+	require.NoError(t, h.Submit(components.FormValues{"delivery": "automated", "project": "payments"}))
+	form := h.Forms[len(h.Forms)-1]
+	f := form.Fields[0]
+	require.Equal(t, "payments-rs", f.Choices[0], "the source first")
+	assert.Empty(t, f.Reasons[0])
+	assert.Contains(t, f.Details[0], "this cluster (roll back in place)")
+	assert.Equal(t, -1, f.Choice, "nothing chosen for the user")
+	requireGolden(t, "restore_step2_in_place_80x24", formScreen(form, 80, 24))
+	requireGolden(t, "restore_step2_in_place_120x40", formScreen(form, 120, 40))
+
+	mark := w.Mark()
+	require.NoError(t, h.Submit(components.FormValues{"cluster": "payments-rs"}))
+	c := h.LastConfirm()
+	assert.Equal(t, "payments-rs", c.TypeToConfirm, "the target's name is typed")
+	assert.Equal(t, "Roll payments-rs back in place? (3/3)", c.Title)
+	assert.Contains(t, c.Body, "rolled back in place")
+	assert.Contains(t, c.Body, "ALL DATA on payments-rs is REPLACED")
+	assert.Empty(t, w.WritesSince(mark))
+	h.Confirm("payments-rs")
+	assert.Equal(t, []string{"POST /api/atlas/v2/groups/" + apisim.DemoPaymentsID + "/clusters/payments-rs/backup/restoreJobs"}, w.WritesSince(mark))
+	jobs, err := w.Client.Backups().AllRestoreJobs(bg, apisim.DemoPaymentsID, "payments-rs")
+	require.NoError(t, err)
+	assert.Equal(t, snap.ID, jobs[0].SnapshotID)
+	assert.Equal(t, "payments-rs", jobs[0].TargetClusterName)
+	assert.Equal(t, apisim.DemoPaymentsID, jobs[0].TargetGroupID)
+	assert.Equal(t, "restore of "+short(snap.ID)+" to payments-rs started", h.LastToast().Text)
 }

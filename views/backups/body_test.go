@@ -1,11 +1,13 @@
 package backups
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
+	"github.com/dbadmin-tui/dbadmin-tui/views/viewstest"
 )
 
 // Each list view says why it shows no rows: the cluster's tier has no such
@@ -46,4 +48,23 @@ func TestListViewsSayWhyTheyShowNoRows(t *testing.T) {
 	h.P.data = loaded
 	h.P.view = viewSnapshots
 	assert.Equal(t, h.P.snaps.View(), h.P.body(), "a loaded list is its table")
+}
+
+// Issue 24 case 5: an empty list offers its key only to a caller who may
+// use it; to one who may not it says which role may.
+func TestEmptyListOffersTheKeyOnlyToWhoMayUseIt(t *testing.T) {
+	owner := newHarness(t, newWorld(t), "payments-rs", 120, 24)
+	owner.P.data.Snaps = nil
+	assert.Contains(t, owner.P.body(), "No snapshots yet. n takes an on-demand snapshot.")
+
+	ro := &harness{viewstest.Open[*Pane](t, Registration, viewstest.Setup{Identity: "read-only", Gate: viewstest.GateWithRoles,
+		Cluster: "payments-rs", Width: 120, Height: 24})}
+	ro.P.data.Snaps = nil
+	body := strings.Join(strings.Fields(ro.P.body()), " ")
+	assert.NotContains(t, body, "n takes")
+	assert.Contains(t, body, "No snapshots yet. An on-demand snapshot needs Project Backup Manager")
+	assert.Contains(t, body, "your role may not.")
+	ro.P.view = viewBuckets
+	ro.P.data.Buckets, ro.P.data.BuckErr = nil, nil
+	assert.NotContains(t, ro.P.body(), "b registers one")
 }

@@ -77,6 +77,16 @@ type snapRow struct {
 	Sharded     bool
 	Done        bool
 	Completed   bool
+	// The rest of the answer, for the detail view.
+	CloudProvider  string
+	CopyRegions    []string
+	MasterKeyUUID  string
+	PolicyItems    []string
+	ReplicaSetName string
+	Topology       string // replicaSet, shardedCluster
+	ConfigServer   string // a sharded snapshot's config server type
+	Finished       *time.Time
+	Scheduled      *time.Time // a flex snapshot's scheduled time
 }
 
 // restoreRow is a restore job of any kind.
@@ -91,6 +101,19 @@ type restoreRow struct {
 	Finished   *time.Time
 	ExpiresAt  *time.Time
 	URLs       []string
+	// The rest of the answer, for the detail view.
+	TargetGroup string
+	PointInTime int64 // pointInTimeUTCSeconds
+	OplogTs     int64
+	OplogInc    int64
+	Cancelled   bool
+	Failed      bool
+	Expired     bool
+	// Parts are a sharded download's URLs by replica set.
+	Parts []apiclient.RestoreComponent
+	// Private are the URLs reachable through a private endpoint.
+	Private []apiclient.PrivateDownloadURL
+	Status  string // a flex job's own status
 }
 
 func (r restoreRow) running() bool { return r.State == apiclient.RestoreRunning }
@@ -210,7 +233,8 @@ func loadCluster(ctx context.Context, c *apiclient.Client, gid string, cl cluste
 					d.Snaps = append(d.Snaps, snapRow{ID: s.ID, Type: string(s.SnapshotType), Status: string(s.Status),
 						Created: timePtr(s.CreatedAt), Expires: s.ExpiresAt, Size: s.StorageSizeBytes, Frequency: string(s.FrequencyType),
 						Description: s.Description, Version: s.MongodVersion, Members: s.Members, Sharded: true,
-						Done: s.Done(), Completed: s.Status == apiclient.SnapshotCompleted})
+						Done: s.Done(), Completed: s.Status == apiclient.SnapshotCompleted,
+						MasterKeyUUID: s.MasterKeyUUID, PolicyItems: s.PolicyItems, Topology: "shardedCluster", ConfigServer: s.ConfigServerType})
 				}
 			}
 		} else {
@@ -219,7 +243,9 @@ func loadCluster(ctx context.Context, c *apiclient.Client, gid string, cl cluste
 				for _, s := range ss {
 					d.Snaps = append(d.Snaps, snapRow{ID: s.ID, Type: string(s.SnapshotType), Status: string(s.Status),
 						Created: timePtr(s.CreatedAt), Expires: s.ExpiresAt, Size: s.StorageSizeBytes, Frequency: string(s.FrequencyType),
-						Description: s.Description, Version: s.MongodVersion, Done: s.Done(), Completed: s.Status == apiclient.SnapshotCompleted})
+						Description: s.Description, Version: s.MongodVersion, Done: s.Done(), Completed: s.Status == apiclient.SnapshotCompleted,
+						CloudProvider: s.CloudProvider, CopyRegions: s.CopyRegions, MasterKeyUUID: s.MasterKeyUUID, PolicyItems: s.PolicyItems,
+						ReplicaSetName: s.ReplicaSetName, Topology: s.Type})
 				}
 			}
 		}
@@ -258,7 +284,9 @@ func timePtr(t time.Time) *time.Time {
 
 func restoreRowOf(j apiclient.RestoreJob) restoreRow {
 	r := restoreRow{ID: j.ID, SnapshotID: j.SnapshotID, Delivery: string(j.DeliveryType), State: j.State(),
-		Started: j.Timestamp, Finished: j.FinishedAt, ExpiresAt: j.ExpiresAt, URLs: j.DeliveryURL, TargetName: j.TargetClusterName}
+		Started: j.Timestamp, Finished: j.FinishedAt, ExpiresAt: j.ExpiresAt, URLs: slices.Clone(j.DeliveryURL), TargetName: j.TargetClusterName,
+		TargetGroup: j.TargetGroupID, PointInTime: j.PointInTimeUTCSeconds, OplogTs: j.OplogTs, OplogInc: j.OplogInc,
+		Cancelled: j.Cancelled, Failed: j.Failed, Expired: j.Expired, Parts: j.Components, Private: j.PrivateDownloadDeliveryURLs}
 	if j.TargetClusterName != "" {
 		r.Target = j.TargetClusterName
 	}
@@ -276,13 +304,15 @@ func flexSnapRow(s apiclient.FlexSnapshot) snapRow {
 		created = s.StartTime
 	}
 	return snapRow{ID: s.ID, Type: "scheduled", Status: strings.ToLower(string(s.Status)), Created: created, Expires: s.Expiration,
-		Frequency: "daily", Version: s.MongoDBVersion, Done: s.Done(), Completed: s.Status == apiclient.FlexCompleted}
+		Frequency: "daily", Version: s.MongoDBVersion, Done: s.Done(), Completed: s.Status == apiclient.FlexCompleted,
+		Finished: s.FinishTime, Scheduled: s.ScheduledTime}
 }
 
 // flexRestoreRow maps the flex status onto the derived restore states.
 func flexRestoreRow(j apiclient.FlexRestoreJob) restoreRow {
 	r := restoreRow{ID: j.ID, SnapshotID: j.SnapshotID, Delivery: strings.ToLower(string(j.DeliveryType)),
-		Started: j.RestoreScheduledDate, Finished: j.RestoreFinishedDate, ExpiresAt: j.ExpirationDate, TargetName: j.TargetDeploymentItemName}
+		Started: j.RestoreScheduledDate, Finished: j.RestoreFinishedDate, ExpiresAt: j.ExpirationDate, TargetName: j.TargetDeploymentItemName,
+		TargetGroup: j.TargetProjectID, Status: string(j.Status), Failed: j.Status == apiclient.FlexFailed}
 	r.Target = j.TargetDeploymentItemName
 	if j.SnapshotURL != "" {
 		r.URLs = []string{j.SnapshotURL}

@@ -258,8 +258,8 @@ func TestSnapshotsHintLineKeysFirstAt80Columns(t *testing.T) {
 
 	wide := newHarness(t, w, "payments-rs", 160, 20)
 	wide.P.snaps.SetCursor(1)
-	assert.Equal(t, "n snapshot  R restore  e expiration  E export · snapshot "+s.ID+" · mongod 6.0.18", lastLine(wide),
-		"the whole id where it fits")
+	assert.Equal(t, "enter detail  n snapshot  R restore  e expiration  E export · snapshot "+s.ID+" · mongod 6.0.18", lastLine(wide),
+		"the whole id where it fits, and enter's detail")
 
 	sh := newHarness(t, w, "payments-prod", 80, 20)
 	sh.P.snaps.SetCursor(1)

@@ -9,6 +9,7 @@ package backups
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -72,6 +73,11 @@ type Pane struct {
 	buckets  components.Table
 	detail   components.Detail
 	expanded map[string]bool
+	// shown is the snapshot or restore job whose detail is shown (enter);
+	// item shows it, openText is the text it was given.
+	shown    *opened
+	item     components.Detail
+	openText string
 
 	// firstSeen is when this session first saw each running restore, for
 	// the elapsed time when the server's clock runs ahead of ours.
@@ -89,6 +95,59 @@ type Pane struct {
 	// focusRestore is a restore just started: the cursor goes to it once
 	// it is listed.
 	focusRestore string
+	// clockArmed: a clockTick is pending (see armClock).
+	clockArmed bool
+	// projectNames are the projects' names the wizard listed, by id.
+	projectNames map[string]string
+	// away: the last load or watch check got no answer from the server (or
+	// a 5xx): the watches are kept and the title says they wait for it.
+	away bool
+}
+
+// serverAway reports whether err means the server is not answering (no
+// answer, a 5xx), as opposed to an answer that refuses.
+func serverAway(err error) bool {
+	if err == nil {
+		return false
+	}
+	var denied *apiclient.DeniedError
+	if errors.As(err, &denied) {
+		return false
+	}
+	if e, ok := apiclient.AsError(err); ok {
+		return e.Status >= 500
+	}
+	return !errors.Is(err, context.Canceled)
+}
+
+// clockTick redraws the running restores' ELAPSED and spinner between
+// polls, so the time ticks by the second instead of jumping at each poll.
+type clockTick struct{}
+
+// armClock schedules the next clockTick while the Restores view is on
+// screen with a restore running; one at a time.
+func (p *Pane) armClock() tea.Cmd {
+	if p.clockArmed || !p.Visible() || p.cluster == nil || p.view != viewRestores {
+		return nil
+	}
+	running := false
+	for _, r := range p.data.Restores {
+		running = running || r.running()
+	}
+	if !running {
+		return nil
+	}
+	p.clockArmed = true
+	timer := p.Ctx.Timer
+	if timer == nil {
+		timer = tea.Tick
+	}
+	return timer(time.Second, func(time.Time) tea.Msg { return views.PaneMsg{Pane: ID, Msg: clockTick{}} })
+}
+
+// SetVisible is the kit's, with the restores' clock started on screen.
+func (p *Pane) SetVisible(v bool) tea.Cmd {
+	return tea.Batch(p.Base.SetVisible(v), p.armClock())
 }
 
 // New is the pane's Factory.
@@ -96,7 +155,7 @@ func New(ctx views.Context) views.Pane { return NewPane(ctx) }
 
 // NewPane builds the pane with its concrete type (tests).
 func NewPane(ctx views.Context) *Pane {
-	p := &Pane{expanded: map[string]bool{}, firstSeen: map[string]time.Time{}, watching: map[string]watch{}}
+	p := &Pane{expanded: map[string]bool{}, firstSeen: map[string]time.Time{}, watching: map[string]watch{}, projectNames: map[string]string{}}
 	p.Base = views.NewBase(ID, ctx, p.pollState)
 	p.picker = components.NewTable(pickerColumns(), ctx.Theme, ctx.Keys)
 	p.snaps = components.NewTable(snapColumns(), ctx.Theme, ctx.Keys)
@@ -104,6 +163,7 @@ func NewPane(ctx views.Context) *Pane {
 	p.exports = components.NewTable(exportColumns(), ctx.Theme, ctx.Keys)
 	p.buckets = components.NewTable(bucketColumns(), ctx.Theme, ctx.Keys)
 	p.detail = components.NewDetail(ctx.Theme, ctx.Keys)
+	p.item = components.NewDetail(ctx.Theme, ctx.Keys)
 	return p
 }
 
@@ -197,6 +257,13 @@ func (p *Pane) tick() tea.Cmd {
 			if pol := p.data.Policy; pol != nil && pol.State != "" && pol.State != apiclient.ComplianceActive {
 				want.rest = true
 			}
+			// A part whose last read failed (an outage emptied it) and one
+			// holding a job this session watches are read too: else a
+			// watched restore that ended while the server was away would
+			// stay watched while only a snapshot moves.
+			want.snaps = want.snaps || p.data.SnapErr != nil || p.watchingHere("snapshot")
+			want.restores = want.restores || p.data.RestErr != nil || p.watchingHere("restore")
+			want.exports = want.exports || p.data.ExpErr != nil || p.watchingHere("export")
 		}
 		// A watched job on another cluster is checked on its own.
 		cmds := []tea.Cmd{p.loadData("", want, keyPoll)}
@@ -212,6 +279,17 @@ func (p *Pane) tick() tea.Cmd {
 		cmds = append(cmds, p.checkWatch(w))
 	}
 	return tea.Batch(cmds...)
+}
+
+// watchingHere reports whether a job of that kind on the cluster shown is
+// watched.
+func (p *Pane) watchingHere(kind string) bool {
+	for _, w := range p.watching {
+		if w.Kind == kind && p.cluster != nil && w.Cluster.Name == p.cluster.Name {
+			return true
+		}
+	}
+	return false
 }
 
 func (p *Pane) loadClusters(task string) tea.Cmd {
@@ -244,13 +322,19 @@ func (p *Pane) loadData(task string, want parts, key string) tea.Cmd {
 
 // firstErr is the error of the first part asked for that failed; a poll
 // backs off on it.
+// A part the caller's role may not read is no failure: the pane says so in
+// its place (views.NotVisible) and is not stale for it.
 func firstErr(want parts, d clusterData) error {
+	failed := func(err error) bool {
+		_, denied := views.NotVisible(err)
+		return err != nil && !denied
+	}
 	switch {
-	case want.snaps && d.SnapErr != nil:
+	case want.snaps && failed(d.SnapErr):
 		return d.SnapErr
-	case want.restores && d.RestErr != nil:
+	case want.restores && failed(d.RestErr):
 		return d.RestErr
-	case want.exports && d.ExpErr != nil:
+	case want.exports && failed(d.ExpErr):
 		return d.ExpErr
 	}
 	return nil
@@ -275,8 +359,10 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 	case views.Result[[]clusterRef]:
 		return p, tea.Batch(kit, p.clustersResult(msg))
 	case views.Result[dataResult]:
+		p.away = serverAway(msg.Err)
 		return p, tea.Batch(kit, p.dataResult(msg))
 	case views.Result[watchResult]:
+		p.away = serverAway(msg.Err)
 		return p, tea.Batch(kit, p.watchResult(msg))
 	case views.Result[writeResult]:
 		return p, p.writeResult(msg)
@@ -310,18 +396,26 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 			t.SetTheme(p.Ctx.Theme)
 		}
 		p.detail.SetTheme(p.Ctx.Theme)
+		p.item.SetTheme(p.Ctx.Theme)
 		p.layout()
 		if msg.Reload(old) {
 			if old.GroupID != p.Ctx.GroupID {
 				p.watching = map[string]watch{}
 			}
-			p.cluster, p.loaded, p.loadedList, p.data, p.view, p.wizard = nil, false, false, clusterData{}, viewSnapshots, nil
+			p.cluster, p.loaded, p.loadedList, p.data, p.view, p.wizard, p.shown = nil, false, false, clusterData{}, viewSnapshots, nil, nil
 			p.rebuild()
 			return p, tea.Batch(p.Reload(func() tea.Cmd { return p.loadClusters("loading clusters") }), p.Arm())
 		}
 		return p, p.Arm()
+	case clockTick:
+		p.clockArmed = false
+		if p.Visible() && p.view == viewRestores {
+			p.rebuildRestores()
+			p.refreshOpen()
+		}
+		return p, p.armClock()
 	case views.ActionMsg:
-		return p, p.action(msg)
+		return p, tea.Batch(p.action(msg), p.armClock())
 	case tea.KeyPressMsg:
 		return p, p.key(msg)
 	}
@@ -389,6 +483,7 @@ func (p *Pane) dataResult(msg views.Result[dataResult]) tea.Cmd {
 	p.rebuild()
 	// What the new data makes untrue goes first, so a toast it raised
 	// now is not taken with it.
+	cmds = append(cmds, p.armClock())
 	return tea.Sequence(p.settle(false), tea.Batch(cmds...))
 }
 
@@ -455,7 +550,7 @@ func (p *Pane) watchResult(msg views.Result[watchResult]) tea.Cmd {
 // open shows one cluster's backups.
 func (p *Pane) open(c clusterRef) tea.Cmd {
 	p.cluster = &c
-	p.data, p.loaded, p.view, p.notice, p.noticeAct, p.kept = clusterData{Cluster: c}, false, viewSnapshots, "", "", ""
+	p.data, p.loaded, p.view, p.notice, p.noticeAct, p.kept, p.shown = clusterData{Cluster: c}, false, viewSnapshots, "", "", "", nil
 	if p.wantView != nil {
 		p.view, p.wantView = *p.wantView, nil
 	}

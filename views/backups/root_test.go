@@ -3,6 +3,7 @@ package backups_test
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -122,4 +123,81 @@ func TestBucketAndScheduleKeysListedAndExplainedEverywhere(t *testing.T) {
 	d.Settle()
 	assert.Contains(t, hintLine(t, d), "s edit schedule")
 	assert.Contains(t, d.Screen(), "s edit schedule •", "the root's footer offers it in its view")
+}
+
+// Issue 24 case 5: a read-only caller may list snapshots but not restore
+// jobs (Project Backup Manager). The Restores view says so in place, the
+// pane is never stale nor retrying for it (the header and the pane stay
+// live), and no key that needs another role is offered.
+func TestReadOnlyRoleSaysWhatItMayNotSeeInPlace(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {160, 40}} {
+		w := viewstest.NewSim(t, viewstest.SimOptions{})
+		m, err := ui.New(ui.Options{Client: w.ClientAs("read-only", viewstest.GateWithRoles), Profile: "test", Theme: "mono",
+			Clock: w.Clock.Now, Project: "payments", Cluster: "payments-rs", Panes: views.Registry{backups.Registration}})
+		require.NoError(t, err)
+		d := viewstest.NewLiveModelDriver(t, m, size[0], size[1])
+		d.Settle()
+		require.Contains(t, d.Screen(), "Backups · payments-rs")
+		d.Press("J")
+		d.Settle()
+		screen := d.Screen()
+		flat := strings.Join(strings.Fields(screen), " ")
+		assert.Contains(t, flat, "Restore jobs: not visible with your role (needs Project Backup Manager", "%dx%d:\n%s", size[0], size[1], screen)
+		assert.NotContains(t, screen, "stale")
+		assert.NotContains(t, screen, "retrying")
+		assert.NotContains(t, screen, "could not be listed")
+		if size[0] == 80 {
+			viewstest.Golden(t, "backups/read_only_restores_80x24", screen)
+		}
+		// A few polls later: still not stale.
+		for range 3 {
+			w.Clock.Advance(15 * time.Second)
+			d.Settle()
+		}
+		assert.NotContains(t, d.Screen(), "stale")
+		assert.Zero(t, w.Count("/restoreJobs"), "the gate knows the role: nothing is asked that it refuses")
+	}
+}
+
+// Issue 24 case 9: the restore wizard goes back a step: shift+tab on step
+// 2's first field reopens step 1 with what was chosen there; nothing is
+// sent; esc still cancels.
+func TestRestoreWizardGoesBackAStep(t *testing.T) {
+	w := viewstest.NewSim(t, viewstest.SimOptions{})
+	m, err := ui.New(ui.Options{Client: w.ClientAs("org-owner", viewstest.GateUnknownRoles), Profile: "test", Theme: "mono",
+		Clock: w.Clock.Now, Project: "payments", Cluster: "payments-rs", Panes: views.Registry{backups.Registration}})
+	require.NoError(t, err)
+	d := viewstest.NewLiveModelDriver(t, m, 80, 24)
+	d.Settle()
+	d.Press("G", "R")
+	d.Settle()
+	require.Contains(t, d.Screen(), "(1/3)")
+	d.Press("tab", "right", "right", "enter") // automated, staging
+	d.Settle()
+	require.Contains(t, d.Screen(), "Target cluster in staging")
+	require.Contains(t, d.Screen(), "shift+tab back to 1/3")
+	d.Press("shift+tab")
+	d.Settle()
+	screen := d.Screen()
+	assert.Contains(t, screen, "(1/3)")
+	assert.NotContains(t, screen, "(2/3)")
+	assert.Contains(t, screen, "staging", "the project chosen is kept")
+	d.Press("tab", "left", "left", "enter") // now payments
+	d.Settle()
+	assert.Contains(t, d.Screen(), "Target cluster in payments")
+	// Step 3 goes back to step 2, the target kept.
+	d.Press("down", "enter")
+	d.Settle()
+	require.Contains(t, d.Screen(), "Roll payments-rs back in place? (3/3)")
+	d.Type("paym")
+	d.Press("shift+tab")
+	d.Settle()
+	screen = d.Screen()
+	assert.Contains(t, screen, "(2/3)")
+	assert.NotContains(t, screen, "(3/3)")
+	assert.Contains(t, screen, "(•) payments-rs", "the target chosen is kept")
+	d.Press("esc")
+	d.Settle()
+	assert.NotContains(t, d.Screen(), "(2/3)")
+	assert.Empty(t, w.Writes(), "going back sends nothing")
 }

@@ -156,6 +156,7 @@ func (p *Pane) rebuild() {
 		}
 	}
 	p.refreshDetail()
+	p.refreshOpen()
 }
 
 func (p *Pane) rebuildPicker() {
@@ -242,7 +243,11 @@ func (p *Pane) rebuildRestores() {
 		case r.State == apiclient.RestoreRunning:
 			result = "in progress"
 		}
-		cells := []string{state, r.Delivery, short(r.SnapshotID), target, fmtTime(r.Started), p.elapsed(r, now), result}
+		snap := short(r.SnapshotID)
+		if snap == "" && (r.PointInTime != 0 || r.OplogTs != 0) {
+			snap = "PIT" // no snapshot: a point in time (the detail says which)
+		}
+		cells := []string{state, r.Delivery, snap, target, fmtTime(r.Started), p.elapsed(r, now), result}
 		if !views.MatchFilter(p.filter, append(cells, r.ID)...) {
 			continue
 		}
@@ -319,6 +324,9 @@ func (p *Pane) scheduleText() string {
 	case d.Route != routeCluster:
 		return "Backup schedules are managed for dedicated clusters; " + p.cluster.Kind.String() + " deployments take daily snapshots on the service's own schedule."
 	case d.SchedErr != nil:
+		if why, ok := views.NotVisible(d.SchedErr); ok {
+			return "The backup schedule: " + why + "."
+		}
 		return "The schedule could not be read: " + views.ErrText(d.SchedErr)
 	case d.Schedule == nil:
 		return "loading…"
@@ -397,6 +405,9 @@ func (p *Pane) complianceText() string {
 	d := p.data
 	switch {
 	case d.PolErr != nil:
+		if why, ok := views.NotVisible(d.PolErr); ok {
+			return "The backup compliance policy: " + why + "."
+		}
 		return "The compliance policy could not be read: " + views.ErrText(d.PolErr)
 	case d.Policy == nil:
 		return "loading…"
@@ -449,6 +460,8 @@ func (p *Pane) layout() {
 		t.SetSize(p.W, h)
 	}
 	p.detail.SetSize(p.W, h)
+	p.item.SetSize(p.W, h)
+	p.refreshOpen() // its values are wrapped to the width
 }
 
 func (p *Pane) noteText() string {
@@ -492,6 +505,9 @@ func (p *Pane) View() string {
 	title := fmt.Sprintf("Backups · %s (%s, %s, %s)", components.Sanitize(c.Name), c.Kind, components.Sanitize(c.Tier), components.Sanitize(c.Version))
 	if len(p.watching) > 0 {
 		title += fmt.Sprintf(" · watching %d", len(p.watching))
+		if p.away {
+			title += " (server away)" // kept short: it must fit at 80 columns
+		}
 	}
 	var tabs []string
 	for v := viewSnapshots; v < viewCount; v++ {
@@ -520,6 +536,9 @@ func (p *Pane) body() string {
 	if !p.loaded {
 		return msgBox("loading backups…")
 	}
+	if p.detailOn() {
+		return p.item.View()
+	}
 	// A list view tells, in this order: that the cluster's tier has no such
 	// list, that listing failed, that the list is empty; else its table.
 	var l struct {
@@ -534,25 +553,25 @@ func (p *Pane) body() string {
 			l.unavailable = "Shared-tier (M0/M2/M5) clusters keep daily snapshots the API only serves one at a time by id (getSharedClusterBackup); there is nothing to list here."
 		}
 		l.what, l.err, l.n, l.table = "Snapshots", p.data.SnapErr, len(p.data.Snaps), &p.snaps
-		l.empty = "No snapshots yet. n takes an on-demand snapshot."
+		l.empty = "No snapshots yet." + p.offer(keysOf(p.Ctx.Keys).Snapshot, "n takes an on-demand snapshot.", "an on-demand snapshot")
 	case viewRestores:
 		if p.data.Route == routeNone {
 			l.unavailable = "Restores of shared-tier clusters are not available through this API."
 		}
 		l.what, l.err, l.n, l.table = "Restore jobs", p.data.RestErr, len(p.data.Restores), &p.restores
-		l.empty = "No restore jobs. R on a completed snapshot starts one."
+		l.empty = "No restore jobs." + p.offer(keysOf(p.Ctx.Keys).Restore, "R on a completed snapshot starts one.", "a restore")
 	case viewExports:
 		if p.data.Route != routeCluster {
 			l.unavailable = "Exports to a bucket are available for dedicated clusters only."
 		}
 		l.what, l.err, l.n, l.table = "Export jobs", p.data.ExpErr, len(p.data.Exports), &p.exports
-		l.empty = "No export jobs. E on a completed snapshot exports it to a bucket."
+		l.empty = "No export jobs." + p.offer(keysOf(p.Ctx.Keys).Export, "E on a completed snapshot exports it to a bucket.", "an export")
 	case viewBuckets:
 		if p.data.Route != routeCluster {
 			l.unavailable = "Export buckets are used by dedicated clusters only."
 		}
 		l.what, l.err, l.n, l.table = "Export buckets", p.data.BuckErr, len(p.data.Buckets), &p.buckets
-		l.empty = "No export buckets. b registers one."
+		l.empty = "No export buckets." + p.offer(keysOf(p.Ctx.Keys).NewBucket, "b registers one.", "registering a bucket")
 	default:
 		return p.detail.View()
 	}
@@ -560,11 +579,28 @@ func (p *Pane) body() string {
 	case l.unavailable != "":
 		return msgBox(l.unavailable)
 	case l.err != nil:
+		if why, ok := views.NotVisible(l.err); ok {
+			return msgBox(l.what + ": " + why)
+		}
 		return msgBox(l.what + " could not be listed: " + views.ErrText(l.err))
 	case l.n == 0:
 		return msgBox(l.empty)
 	}
 	return l.table.View()
+}
+
+// offer is what an empty list offers: the key that fills it (how), when the
+// caller may use it; else who may ("Starting a restore needs Project Backup
+// Manager; your role may not."), never a key that only says no.
+func (p *Pane) offer(a keymap.Action, how, what string) string {
+	ok, why := views.Allowed(p.Ctx.Gate, a, p.Ctx.GroupID)
+	switch {
+	case ok:
+		return " " + how
+	case strings.HasPrefix(why, "needs "):
+		return " " + strings.ToUpper(what[:1]) + what[1:] + " " + why + "; your role may not."
+	}
+	return " " + strings.ToUpper(what[:1]) + what[1:] + " is not possible here: " + why + "."
 }
 
 // footer says what the keys do here, then what the cursor is on: the keys
@@ -598,6 +634,7 @@ func (p *Pane) footer() string {
 			on = "restore " + r.ID
 			if r.ExpiresAt != nil && len(r.URLs) > 0 {
 				on += " · download link expires " + fmtTime(r.ExpiresAt)
+				shorter = []string{"restore " + r.ID} // the detail has the expiry
 			}
 		}
 	case viewExports:
@@ -606,23 +643,52 @@ func (p *Pane) footer() string {
 		}
 	}
 	keys := p.hints()
+	// extra are this pane's own keys for the row (enter, y): the line
+	// gives them up first when it is too narrow (help lists them).
+	extra := ""
+	switch {
+	case p.detailOn():
+		extra = "esc back  ↑/↓ scroll"
+		if _, _, ok := p.Yank(); ok {
+			extra += "  y copy URL"
+		}
+	case p.view == viewRestores && on != "":
+		extra = "enter detail"
+		if _, _, ok := p.Yank(); ok {
+			extra += "  y copy URL"
+		}
+	case p.view == viewSnapshots && on != "" && enter == "":
+		extra = "enter detail"
+	}
 	if enter != "" {
 		keys = strings.TrimSpace(enter + "  " + keys)
 	}
-	join := func(on string) string {
-		if on == "" || keys == "" {
-			return keys + on
+	join := func(extra, on string) string {
+		k := strings.TrimSpace(extra + "  " + keys)
+		if on == "" || k == "" {
+			return k + on
 		}
-		return keys + " · " + on
+		return k + " · " + on
 	}
-	line := join(on)
+	// The longest line that fits: the pane's own keys kept as long as the
+	// description can shorten; then without them (a detail's keys stay:
+	// nothing else leaves it).
+	lines := []string{join(extra, on)}
 	for _, o := range shorter {
-		if lipgloss.Width(line) <= p.W {
-			break
-		}
-		line = join(o)
+		lines = append(lines, join(extra, o))
 	}
-	return line
+	if extra != "" && !p.detailOn() {
+		lines = append(lines, join("", on))
+		for _, o := range shorter {
+			lines = append(lines, join("", o))
+		}
+	}
+	for _, l := range lines {
+		if lipgloss.Width(l) <= p.W {
+			return l
+		}
+	}
+	return lines[len(lines)-1]
 }
 
 // hints are the keys that act here and now: the view's actions that

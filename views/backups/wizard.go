@@ -65,6 +65,18 @@ func (p *Pane) restoreStep(msg views.ActionMsg) tea.Cmd {
 		return p.startWizard()
 	case p.wizard == nil:
 		return views.FormDone(ID, msg.Form, errors.New("this restore was abandoned; press R again"))
+	case msg.Target == targetRestoreBack:
+		// Step 2's way back: step 1 again, with what was chosen there.
+		return p.deliveryForm()
+	case msg.Target == targetRestoreBackConfirm:
+		// Step 3's way back: the step before it (a download has no step 2).
+		if wz := p.wizard; wz.Sent {
+			return views.Toast("this restore was sent already; its outcome is being checked", true)
+		}
+		if p.wizard.Delivery == apiclient.DeliveryDownload && p.wizard.Route == routeCluster {
+			return p.deliveryForm()
+		}
+		return p.targetForm()
 	case msg.Form == formDelivery:
 		return p.deliveryChosen(msg.Values)
 	case msg.Form == formTarget:
@@ -101,6 +113,9 @@ func (p *Pane) wizardResult(msg views.Result[wizardLoaded]) tea.Cmd {
 			return p.refuse("restore: projects could not be listed: " + views.ErrText(msg.Err))
 		}
 		wz.Projects = res.Projects
+		for _, pr := range res.Projects {
+			p.projectNames[pr.ID] = pr.Name // for the restore detail's target project
+		}
 		wz.Project = apiclient.Project{ID: p.Ctx.GroupID, Name: p.Ctx.ProjectName}
 		for _, pr := range res.Projects {
 			if pr.ID == p.Ctx.GroupID {
@@ -180,7 +195,13 @@ func (p *Pane) deliveryChosen(v components.FormValues) tea.Cmd {
 // Why says why it cannot receive the snapshot ("" when it can).
 type restoreChoice struct {
 	Name, Version, Kind, Why string
+	// InPlace: the snapshot's own cluster; restoring onto it rolls it back
+	// in place.
+	InPlace bool
 }
+
+// inPlaceMark is how the wizard marks the snapshot's own cluster.
+const inPlaceMark = "this cluster (roll back in place)"
 
 // source is what targets are judged against: the snapshot's cluster, its
 // topology and the snapshot's MongoDB version.
@@ -214,6 +235,7 @@ func restoreTargets(ctx context.Context, c *apiclient.Client, gid string, rt rou
 		switch rt {
 		case routeCluster:
 			ch.Why = apiclient.RestoreTarget(src, cl).Reason
+			ch.InPlace = apiclient.InPlace(src, cl)
 		default:
 			ch.Why = "a dedicated cluster; this snapshot restores onto flex clusters"
 		}
@@ -227,9 +249,8 @@ func restoreTargets(ctx context.Context, c *apiclient.Client, gid string, rt rou
 			ch.Why = map[string]string{"flex": "a flex cluster", "serverless": "a serverless instance"}[kind] + " cannot receive a dedicated cluster's snapshot"
 		case rt == routeServerless && kind != "serverless":
 			ch.Why = "serverless snapshots restore onto serverless instances"
-		case name == src.Cluster.Name && gid == src.GroupID:
-			ch.Why = "the snapshot's own cluster"
 		default:
+			ch.InPlace = name == src.Cluster.Name && gid == src.GroupID
 			v := firstNonEmpty(src.Version, src.Cluster.MongoDBVersion)
 			if cmp, ok := apiclient.CompareMongoDBVersions(version, v); ok && cmp < 0 {
 				ch.Why = "MongoDB " + version + " is older than the snapshot's " + v
@@ -247,12 +268,21 @@ func restoreTargets(ctx context.Context, c *apiclient.Client, gid string, rt rou
 			out = append(out, judgeFlex(s.Name, s.MongoDBVersion, "serverless"))
 		}
 	}
+	// The snapshot's own cluster first (rolling back in place is the
+	// commonest restore), then the others that can receive it, then the
+	// greyed ones; each group by name.
+	rank := func(c restoreChoice) int {
+		switch {
+		case c.Why != "":
+			return 2
+		case c.InPlace:
+			return 0
+		}
+		return 1
+	}
 	slices.SortStableFunc(out, func(a, b restoreChoice) int {
-		if (a.Why == "") != (b.Why == "") {
-			if a.Why == "" {
-				return -1
-			}
-			return 1
+		if ra, rb := rank(a), rank(b); ra != rb {
+			return ra - rb
 		}
 		return strings.Compare(a.Name, b.Name)
 	})
@@ -289,7 +319,11 @@ func (p *Pane) targetForm() tea.Cmd {
 	choice := -1
 	for i, t := range wz.Targets {
 		names = append(names, t.Name)
-		details = append(details, fmt.Sprintf("%-7s %s", firstNonEmpty(t.Version, "?"), t.Kind))
+		detail := fmt.Sprintf("%-7s %s", firstNonEmpty(t.Version, "?"), t.Kind)
+		if t.InPlace && t.Why == "" {
+			detail = inPlaceMark // the snapshot's version is in the label
+		}
+		details = append(details, detail)
 		reasons = append(reasons, t.Why)
 		if t.Name == wz.Target && t.Why == "" {
 			choice = i
@@ -298,7 +332,7 @@ func (p *Pane) targetForm() tea.Cmd {
 	fields := []components.Field{
 		{Key: "cluster", Label: "Target cluster in " + components.Sanitize(wz.Project.Name) + " (snapshot: MongoDB " + firstNonEmpty(wz.Snapshot.Version, "?") + ")", Kind: components.FieldChoice,
 			List: true, Choices: names, Details: details, Reasons: reasons, Choice: choice, None: choice < 0,
-			Hint: "↑/↓ choose · its data is replaced by the snapshot's"},
+			Hint: "↑/↓ choose (its data is replaced) · " + p.backKey() + " back to 1/3"},
 	}
 	if wz.Delivery == apiclient.DeliveryPointInTime {
 		modes := []string{pitDateTime, pitOplog}
@@ -312,8 +346,19 @@ func (p *Pane) targetForm() tea.Cmd {
 	if wz.Err != "" {
 		fields[0].Hint = "last attempt refused: " + wz.Err
 	}
-	return p.form(formTarget, fmt.Sprintf("Restore snapshot %s of %s (2/3)", short(wz.Snapshot.ID), wz.Source.Name), fields,
-		views.ActionMsg{Name: keysOf(p.Ctx.Keys).Restore.Name})
+	m := views.FormMsg{Pane: ID, ID: formTarget, Title: fmt.Sprintf("Restore snapshot %s of %s (2/3)", short(wz.Snapshot.ID), wz.Source.Name),
+		Fields: fields, Action: views.ActionMsg{Name: keysOf(p.Ctx.Keys).Restore.Name},
+		Back: &views.ActionMsg{Name: keysOf(p.Ctx.Keys).Restore.Name, Target: targetRestoreBack}}
+	return func() tea.Msg { return m }
+}
+
+// backKey is the key that goes back a step of the wizard: the dialog's
+// previous-field key on a step's first field.
+func (p *Pane) backKey() string {
+	if p.Ctx.Keys == nil {
+		return "shift+tab"
+	}
+	return p.Ctx.Keys.Dialog.PrevField.Help().Key
 }
 
 // parseWhen reads a UTC date-time.
@@ -381,10 +426,12 @@ func (p *Pane) finalConfirm() tea.Cmd {
 	if wz.Delivery == apiclient.DeliveryPointInTime {
 		what = fmt.Sprintf("%s as of %s", wz.Source.Name, wz.pointText())
 	}
+	back := &views.ActionMsg{Name: keysOf(p.Ctx.Keys).Restore.Name, Target: targetRestoreBackConfirm}
 	if wz.Delivery == apiclient.DeliveryDownload && wz.Route == routeCluster {
 		return p.confirm(views.ConfirmMsg{Title: "Start a download restore? (3/3)",
-			Body:   "Prepares " + what + " as files to download. No cluster is changed; the link expires after a few hours.",
-			Action: views.ActionMsg{Name: keysOf(p.Ctx.Keys).Restore.Name, Target: targetRestoreGo}})
+			Body: "Prepares " + what + " as files to download. No cluster is changed; the link expires after a few hours.\n" +
+				p.backKey() + " goes back to step 1.",
+			Action: views.ActionMsg{Name: keysOf(p.Ctx.Keys).Restore.Name, Target: targetRestoreGo}, Back: back})
 	}
 	tg := wz.target()
 	from := fmt.Sprintf("snapshot of %s, taken %s, MongoDB %s", wz.Source.Name, fmtTime(wz.Snapshot.Created), firstNonEmpty(wz.Snapshot.Version, "?"))
@@ -392,11 +439,29 @@ func (p *Pane) finalConfirm() tea.Cmd {
 		from = fmt.Sprintf("%s as of %s, MongoDB %s", wz.Source.Name, wz.pointText(), firstNonEmpty(wz.Snapshot.Version, firstNonEmpty(wz.Source.Version, "?")))
 	}
 	to := fmt.Sprintf("project %s, cluster %s, MongoDB %s", components.Sanitize(wz.Project.Name), tg.Name, firstNonEmpty(tg.Version, "?"))
-	return p.confirm(views.ConfirmMsg{Title: fmt.Sprintf("Restore onto %s? (3/3)", wz.Target),
-		Body: fmt.Sprintf("%s restore\n  %s\n  -> %s\nALL DATA on %s is REPLACED by the snapshot's and cannot be recovered afterwards. Type the target cluster's name to confirm.",
-			wz.Delivery, from, to, wz.Target),
-		TypeToConfirm: wz.Target,
-		Action:        views.ActionMsg{Name: keysOf(p.Ctx.Keys).Restore.Name, Target: targetRestoreGo}})
+	title := fmt.Sprintf("Restore onto %s? (3/3)", wz.Target)
+	if tg.InPlace {
+		to = fmt.Sprintf("%s itself (project %s): this cluster, rolled back in place", tg.Name, components.Sanitize(wz.Project.Name))
+		title = fmt.Sprintf("Roll %s back in place? (3/3)", wz.Target)
+	}
+	return p.confirm(views.ConfirmMsg{Title: title,
+		Body: fmt.Sprintf("%s restore\n  %s\n  -> %s\nALL DATA on %s is REPLACED by the snapshot's and cannot be recovered afterwards. Type the target cluster's name to confirm (%s: back to step 2).",
+			wz.Delivery, from, to, wz.Target, p.backKey()),
+		TypeToConfirm: wz.Target, Back: back,
+		Action: views.ActionMsg{Name: keysOf(p.Ctx.Keys).Restore.Name, Target: targetRestoreGo}})
+}
+
+// label names the restore in its notices and its watch: "restore of
+// …0000011f to staging-rs", "point-in-time restore of payments-rs as of
+// 2025-06-01 11:30 UTC to staging-rs", "download restore of …0000011f".
+func (wz *wizard) label() string {
+	switch {
+	case wz.Delivery == apiclient.DeliveryDownload && wz.Route == routeCluster:
+		return "download restore of " + short(wz.Snapshot.ID)
+	case wz.Delivery == apiclient.DeliveryPointInTime:
+		return "point-in-time restore of " + wz.Source.Name + " as of " + wz.pointText() + " to " + wz.Target
+	}
+	return "restore of " + short(wz.Snapshot.ID) + " to " + wz.Target
 }
 
 func (wz *wizard) pointText() string {
@@ -458,10 +523,7 @@ func (p *Pane) sendRestore() tea.Cmd {
 	wz := p.wizard
 	client, gid := p.Ctx.Client, p.Ctx.GroupID
 	req, n := wz.request(), wz.n
-	label := "restore of " + short(wz.Snapshot.ID) + " to " + wz.Target
-	if wz.Delivery == apiclient.DeliveryDownload && wz.Route == routeCluster {
-		label = "download restore of " + short(wz.Snapshot.ID)
-	}
+	label := wz.label()
 	src, rt, target, project := wz.Source, wz.Route, wz.Target, wz.Project.ID
 	wz.Sent = true
 	return views.Write(&p.Base, keyWizard, p.seq.Next(), "starting "+label, func(ctx context.Context) (restoreReply, error) {
@@ -500,10 +562,7 @@ func (p *Pane) sendRestore() tea.Cmd {
 func (p *Pane) verifyRestore(sent time.Time) tea.Cmd {
 	wz := p.wizard
 	client, gid, req, n, src, rt := p.Ctx.Client, p.Ctx.GroupID, wz.request(), wz.n, wz.Source, wz.Route
-	label := "restore of " + short(wz.Snapshot.ID) + " to " + wz.Target
-	if wz.Delivery == apiclient.DeliveryDownload && wz.Route == routeCluster {
-		label = "download restore of " + short(wz.Snapshot.ID)
-	}
+	label := wz.label()
 	return views.Get(&p.Base, keyWizard, p.seq.Next(), "checking what the server holds", func(ctx context.Context) (restoreReply, error) {
 		unknown := func(u restoreUnknown) (restoreReply, error) { return restoreReply{N: n, Unknown: &u}, nil }
 		if rt != routeCluster {

@@ -118,7 +118,7 @@ func (p *Pane) submitToken(v components.FormValues) tea.Cmd {
 		// Deleting unlinks the source org: ask again, default No.
 		confirm := views.ConfirmMsg{Pane: ID, Title: "Delete the link token?",
 			Body: "The source organization is unlinked from " + p.Ctx.OrgName + ": its projects are no longer " +
-				"available for migration. A running migration keeps the token (the service refuses with 409).",
+				"available for migration. A migration already running goes on.",
 			Action: views.ActionMsg{Name: actLinkToken, Target: targetDeleteToken}}
 		return tea.Batch(views.FormDone(ID, formToken, nil), send(confirm))
 	}
@@ -160,11 +160,11 @@ func (p *Pane) askOptions() tea.Cmd {
 		}
 	}
 	fields := []components.Field{
-		{Key: "host", Label: "Migration host", Value: d.host, Placeholder: "host:port",
+		{Key: "host", Label: "Migration host", Value: d.host, Placeholder: "host or host:port",
 			Hint: "exactly one; registered: " + components.Sanitize(strings.Join(hosts, ", ")),
 			Validate: func(v string, _ components.FormValues) error {
-				if _, _, err := net.SplitHostPort(strings.TrimSpace(v)); err != nil {
-					return errors.New("one host as host:port")
+				if !migrationHost(strings.TrimSpace(v)) {
+					return errors.New("one host name or address, with or without :port")
 				}
 				return nil
 			}},
@@ -459,4 +459,18 @@ func (p *Pane) cutover() tea.Cmd {
 	return views.Write(&p.Base, keyCutover, 0, "cutting over to "+p.job.dest, func(ctx context.Context) (cutDone, error) {
 		return cutDone{id: id}, c.Migration().Cutover(ctx, group, id)
 	})
+}
+
+// migrationHost: one host name or address, with or without a port, as the
+// service takes it (its own example is vm001.example.com).
+func migrationHost(v string) bool {
+	host := v
+	if h, port, err := net.SplitHostPort(v); err == nil {
+		n, err := strconv.Atoi(port)
+		if err != nil || n < 1 || n > 65535 {
+			return false
+		}
+		host = h
+	}
+	return host != "" && !strings.ContainsAny(host, " \t/@,") && (!strings.Contains(host, ":") || net.ParseIP(host) != nil)
 }
