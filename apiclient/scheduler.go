@@ -87,6 +87,7 @@ type waiter struct {
 	prio Priority
 	tag  string
 	seq  uint64
+	op   catalog.Op
 }
 
 // RateLimitValues is a bucket's shape: at most Capacity tokens, RefillRate
@@ -261,7 +262,7 @@ func (s *Scheduler) acquire(ctx context.Context, op catalog.Op, params map[strin
 	key := s.bucketKeyLocked(op, params)
 	b := s.bucketLocked(key)
 	s.seq++
-	me := &waiter{prio: wk.prio, tag: wk.tag, seq: s.seq}
+	me := &waiter{prio: wk.prio, tag: wk.tag, seq: s.seq, op: op}
 	b.waiters = append(b.waiters, me)
 	leave := func() {
 		b.waiters = slices.DeleteFunc(b.waiters, func(w *waiter) bool { return w == me })

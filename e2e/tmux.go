@@ -85,7 +85,7 @@ func Start(t testing.TB, w, h int, env []string, args ...string) *Session {
 		stderr: filepath.Join(state, "stderr")}
 	// sh only redirects standard error ($0 is the file) and execs the rest.
 	cmdline := []string{"sh", "-c", `exec "$@" 2>"$0"`, s.stderr,
-		"env", "XDG_STATE_HOME=" + state, "XDG_CONFIG_HOME=" + state, "TERM=xterm-256color"}
+		"env", "XDG_STATE_HOME=" + state, "XDG_CONFIG_HOME=" + state, "XDG_CACHE_HOME=" + state, "TERM=xterm-256color"}
 	cmdline = append(cmdline, env...)
 	cmdline = append(cmdline, bin)
 	cmdline = append(cmdline, args...)

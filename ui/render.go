@@ -79,7 +79,11 @@ func (m *Model) render() string {
 	case m.tooSmall():
 		return m.renderTooSmall()
 	case m.phase == phaseConnecting:
-		return m.renderStart("Connecting to "+clean(m.client.BaseURL())+"…", "q quit")
+		msg := "Connecting to " + clean(m.client.BaseURL()) + "…"
+		if w := m.waitingText(); w != "" {
+			msg += "\n" + w
+		}
+		return m.renderStart(msg, "q quit")
 	case m.phase == phaseFailed:
 		keys := "r retry • q quit"
 		if t := m.retryText(); t != "" {
@@ -162,6 +166,9 @@ func (m *Model) renderHeader() string {
 	}
 	if m.gate.ReadOnly() {
 		right = append(right, headerPart{forms: []string{"READ-ONLY", "RO"}, style: st.ReadOnlyBadge.Render})
+	}
+	if c := m.cachedText(); c != "" {
+		right = append(right, headerPart{forms: []string{c, "cached"}})
 	}
 	if hold := m.holdingBack(); hold != "" {
 		right = append(right, headerPart{forms: []string{hold, holdShort(hold)}, style: st.ErrorText.Render})
