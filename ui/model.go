@@ -106,14 +106,14 @@ type Model struct {
 
 	width, height int
 
-	phase    phase
-	attempt  int // connection attempt; late answers of an earlier one are dropped
+	phase   phase
+	attempt int // connection attempt; late answers of an earlier one are dropped
 	// cachedAt is the age of the scope drawn from the start cache, until
 	// the service confirms it (zero: read from the service this run);
 	// verifyAt is when that check goes.
 	cachedAt, verifyAt time.Time
 	cacheTried         bool
-	scopeSeq int // project switch; late answers of an earlier one are dropped
+	scopeSeq           int // project switch; late answers of an earlier one are dropped
 	// pendingJump waits for a project switch to finish; jumpedFrom is the
 	// pane esc comes back to after a jump (jump.go).
 	pendingJump *views.JumpMsg
