@@ -310,5 +310,9 @@ func (m *Model) waitingText() string {
 	if w.Throttled {
 		why = "rate limited"
 	}
-	return fmt.Sprintf("waiting for %s %s: %s until %s", w.Method, w.Path, why, w.Until.Local().Format("15:04:05"))
+	path := w.Path
+	if path == "" {
+		path = "/ (who am I)"
+	}
+	return fmt.Sprintf("waiting for %s %s: %s until %s", w.Method, path, why, w.Until.Local().Format("15:04:05"))
 }
