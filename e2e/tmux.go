@@ -41,6 +41,12 @@ func repoRoot() string {
 func Binary(t testing.TB) string {
 	t.Helper()
 	buildOnce.Do(func() {
+		// DBADMIN_E2E_BINARY runs a binary built elsewhere (another
+		// revision, for a before-and-after measurement).
+		if p := os.Getenv("DBADMIN_E2E_BINARY"); p != "" {
+			binPath = p
+			return
+		}
 		dir, err := os.MkdirTemp("", "dbadmin-tui-e2e-")
 		if err != nil {
 			buildErr = err
