@@ -39,8 +39,8 @@ type budgetShare struct {
 	full   bool
 	prevAt time.Time
 	prev   int
-	others    float64   // tokens a second others spend (smoothed); 0: none seen
-	until     time.Time // sharing is assumed until then
+	others float64   // tokens a second others spend (smoothed); 0: none seen
+	until  time.Time // sharing is assumed until then
 }
 
 // observe takes one answer's RateLimit-Remaining (b's lock held).
