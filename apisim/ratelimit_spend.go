@@ -87,23 +87,27 @@ func (tb *tokenBuckets) spendLoop(stop chan struct{}) {
 			return
 		case <-tick.C:
 		}
-		now := tb.clock.Now()
-		tb.mu.Lock()
-		for key, sp := range tb.spenders {
-			if el := now.Sub(sp.last); el > 0 {
-				sp.owed += sp.perMin / 60 * el.Seconds()
-				sp.last = now
-			}
-			n := int(math.Floor(sp.owed))
-			if n <= 0 {
-				continue
-			}
-			sp.owed -= float64(n)
-			if lim := tb.buckets[key]; lim != nil {
-				takeLocked(lim, now, n) // what the bucket lacks, the other client meets as 429s
-			}
+		tb.spendDue(tb.clock.Now())
+	}
+}
+
+// spendDue makes every spender take what it owes by now.
+func (tb *tokenBuckets) spendDue(now time.Time) {
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	for key, sp := range tb.spenders {
+		if el := now.Sub(sp.last); el > 0 {
+			sp.owed += sp.perMin / 60 * el.Seconds()
+			sp.last = now
 		}
-		tb.mu.Unlock()
+		n := int(math.Floor(sp.owed))
+		if n <= 0 {
+			continue
+		}
+		sp.owed -= float64(n)
+		if lim := tb.buckets[key]; lim != nil {
+			takeLocked(lim, now, n) // what the bucket lacks, the other client meets as 429s
+		}
 	}
 }
 
