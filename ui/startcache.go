@@ -17,6 +17,10 @@ import (
 // is or what they can see.
 const cacheTrust = 2 * time.Minute
 
+// cacheMaxAge is the oldest cache a start draws from; an older one is
+// asked for again.
+const cacheMaxAge = 7 * 24 * time.Hour
+
 // listsDelay is how long after a start by project id the full organization
 // and project lists are asked for (in the background, for the pickers and
 // the palette), so they do not compete with the first screen.
@@ -95,6 +99,9 @@ func scopeFromCache(c *apiclient.StartCache, w want) (s scope, at time.Time, ok 
 	}
 	if cAt.Before(at) {
 		at = cAt
+	}
+	if time.Since(at) > cacheMaxAge {
+		return s, at, false
 	}
 	for _, cl := range cs {
 		s.clusters = append(s.clusters, cluster(cl))
