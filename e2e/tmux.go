@@ -19,6 +19,7 @@ import (
 var (
 	buildOnce sync.Once
 	binPath   string
+	binGiven  bool // DBADMIN_E2E_BINARY named it: not ours to remove
 	buildErr  error
 	sessions  atomic.Int64
 )
@@ -43,8 +44,9 @@ func Binary(t testing.TB) string {
 	buildOnce.Do(func() {
 		// DBADMIN_E2E_BINARY runs a binary built elsewhere (another
 		// revision, for a before-and-after measurement).
+		// It is not removed at the end.
 		if p := os.Getenv("DBADMIN_E2E_BINARY"); p != "" {
-			binPath = p
+			binPath, binGiven = p, true
 			return
 		}
 		dir, err := os.MkdirTemp("", "dbadmin-tui-e2e-")
