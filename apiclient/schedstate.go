@@ -4,6 +4,8 @@ import (
 	"math"
 	"sort"
 	"time"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient/catalog"
 )
 
 // SchedulerState is what a scheduler knew of the service's rate limits: the
@@ -108,7 +110,8 @@ type Wait struct {
 	Throttled bool
 }
 
-// Waiting lists the requests held back now, the longest wait first; paused
+// Waiting lists the requests held back now, the longest wait first (a
+// bucket held after a 429 names the request that met it); paused
 // background work is not listed.
 func (s *Scheduler) Waiting() []Wait {
 	s.mu.Lock()
@@ -116,8 +119,13 @@ func (s *Scheduler) Waiting() []Wait {
 	now := s.now()
 	var out []Wait
 	for _, b := range s.buckets {
-		head := s.headLocked(b)
-		if head == nil {
+		var op catalog.Op
+		if head := s.headLocked(b); head != nil {
+			op = head.op
+		} else if b.holdUntil.After(now) && b.last.ID != "" {
+			// A 429's retry sleeps before it asks again.
+			op = b.last
+		} else {
 			continue
 		}
 		until := b.nextTokenLocked(now)
@@ -128,7 +136,7 @@ func (s *Scheduler) Waiting() []Wait {
 		if !until.After(now) {
 			continue
 		}
-		out = append(out, Wait{OpID: head.op.ID, Method: head.op.Method, Path: head.op.Path, Until: until, Throttled: throttled})
+		out = append(out, Wait{OpID: op.ID, Method: op.Method, Path: op.Path, Until: until, Throttled: throttled})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Until.After(out[j].Until) })
 	return out

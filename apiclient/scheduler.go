@@ -85,6 +85,9 @@ type rateBucket struct {
 	// inflight: requests let through and not answered yet; left: what the
 	// server said remained at the last answer (-1: not said).
 	inflight, left int
+	// last is the operation of the latest answer: after a 429 it names
+	// what waits for the hold even while its retry sleeps outside.
+	last catalog.Op
 }
 
 type waiter struct {
@@ -364,6 +367,7 @@ func (s *Scheduler) observe(op catalog.Op, params map[string]string, h http.Head
 	defer s.notifyLocked()
 	b.probing = false
 	b.inflight = max(0, b.inflight-1)
+	b.last = op
 	if h == nil {
 		return
 	}

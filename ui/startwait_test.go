@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -34,5 +35,36 @@ func TestStartSaysWhatItWaitsFor(t *testing.T) {
 	screen := ansi.Strip(m.View().Content)
 	if !strings.Contains(screen, "waiting for GET / (who am I): keeping to the rate limit until ") {
 		t.Fatalf("the connecting screen does not say what it waits for:\n%s", screen)
+	}
+}
+
+var heldBy429 = regexp.MustCompile(`waiting for GET /(orgs|groups|groups/[0-9a-f]{24}/\w+): rate limited until \d\d:\d\d:\d\d`)
+
+// TestStartSaysWhenA429HoldsIt: every list of the start is answered 429
+// with Retry-After: 20; while the retry waits, the connecting screen says
+// so ("waiting for GET /orgs: rate limited until 13:42:10"), not a bare
+// "Connecting to …" (issue 24 case 8).
+func TestStartSaysWhenA429HoldsIt(t *testing.T) {
+	api := newFakeAPI(t, orgOwner())
+	api.limited.Store(true)
+	m := newModel(t, api, func(o *Options) {
+		c, err := apiclient.New(apiclient.Options{BaseURL: api.srv.URL, Gate: apiclient.NewGate(nil)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		o.Client = c // retries, as the dashboard's client does
+	})
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	go m.connect()()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		screen := ansi.Strip(m.View().Content)
+		if heldBy429.MatchString(screen) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the connecting screen does not say what holds the start:\n%s", screen)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
