@@ -237,12 +237,12 @@ func pollFrom(iv config.Intervals) views.Poll {
 
 // withStartCache opens the start cache of this caller (not for a bearer
 // token, which names nobody), gives the scheduler what the last start
-// heard of the rate limits, and returns close extended to save them. A
+// heard of the rate limits, and returns done extended to save them. A
 // cache that cannot be used is said on screen and the start asks the
 // service for everything.
-func withStartCache(opts *ui.Options, client *apiclient.Client, getenv func(string) string, close func()) func() {
+func withStartCache(opts *ui.Options, client *apiclient.Client, getenv func(string) string, done func()) func() {
 	if mode := client.AuthMode(); mode != "digest" && mode != "oauth" {
-		return close
+		return done
 	}
 	dir, err := config.CacheDir(getenv)
 	if err == nil {
@@ -250,7 +250,7 @@ func withStartCache(opts *ui.Options, client *apiclient.Client, getenv func(stri
 	}
 	if err != nil {
 		opts.CacheWarning = err.Error()
-		return close
+		return done
 	}
 	cache := opts.Cache
 	var st apiclient.SchedulerState
@@ -260,7 +260,7 @@ func withStartCache(opts *ui.Options, client *apiclient.Client, getenv func(stri
 	return func() {
 		cache.Put(cacheRateLimits, client.Scheduler().State(), time.Now())
 		_ = cache.Save()
-		close()
+		done()
 	}
 }
 
