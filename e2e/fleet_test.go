@@ -93,5 +93,5 @@ func TestTriageFleet1000Projects(t *testing.T) {
 		t.Errorf("%d requests answered 429", limited)
 	}
 	s.SendKeys("q")
-	s.WaitExit(wait)
+	s.WaitExit(time.Minute) // a busy board on a loaded machine takes a while to wind down
 }
