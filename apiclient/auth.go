@@ -22,9 +22,10 @@ type Auth interface {
 	transport(base http.RoundTripper, baseURL string) http.RoundTripper
 }
 
-// DigestAuth signs requests with an API key pair by HTTP Digest. The
-// challenge is cached per host and reused, so after the first exchange each
-// request costs one round trip.
+// DigestAuth signs requests with an API key pair by HTTP Digest. Requests
+// go out over a few lanes (see digestLanes), each holding one challenge that
+// it reuses with increasing nonce counts, so after a lane's first exchange
+// each request costs one round trip.
 func DigestAuth(publicKey, privateKey string) Auth {
 	return digestAuth{pub: publicKey, priv: privateKey}
 }
@@ -35,7 +36,9 @@ func (a digestAuth) Mode() string      { return "digest" }
 func (a digestAuth) Principal() string { return a.pub }
 func (a digestAuth) String() string    { return "digest(" + a.pub + ")" }
 func (a digestAuth) transport(base http.RoundTripper, _ string) http.RoundTripper {
-	return &digest.Transport{Username: a.pub, Password: a.priv, Transport: base, FindChallenge: findDigestChallenge}
+	return newDigestLanes(maxDigestLanes, func() http.RoundTripper {
+		return &digest.Transport{Username: a.pub, Password: a.priv, Transport: base, FindChallenge: findDigestChallenge}
+	})
 }
 
 // OAuthAuth authenticates as a service account with the client-credentials

@@ -139,7 +139,12 @@ func New(o Options) (*Client, error) {
 	}
 	baseRT := hc.Transport
 	if baseRT == nil {
-		baseRT = http.DefaultTransport
+		// Keep a connection per lane open between requests rather than
+		// the default two, so a busy board does not open and close
+		// connections for every request.
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		t.MaxIdleConnsPerHost = maxDigestLanes
+		baseRT = t
 	}
 	// Credentials go only to the base URL's host: a redirect elsewhere is
 	// followed without Authorization and without a digest answer.

@@ -81,12 +81,20 @@ type rateBucket struct {
 	// own count.
 	heard bool
 	sent  int // requests let through
+	share budgetShare
+	// inflight: requests let through and not answered yet; left: what the
+	// server said remained at the last answer (-1: not said).
+	inflight, left int
+	// last is the operation of the latest answer: after a 429 it names
+	// what waits for the hold even while its retry sleeps outside.
+	last catalog.Op
 }
 
 type waiter struct {
 	prio Priority
 	tag  string
 	seq  uint64
+	op   catalog.Op
 }
 
 // RateLimitValues is a bucket's shape: at most Capacity tokens, RefillRate
@@ -235,7 +243,7 @@ func (s *Scheduler) bucketKeyLocked(op catalog.Op, params map[string]string) str
 func (s *Scheduler) bucketLocked(key string) *rateBucket {
 	b := s.buckets[key]
 	if b == nil {
-		b = &rateBucket{}
+		b = &rateBucket{left: -1}
 		if set, _, ok := strings.Cut(key, "|"); ok {
 			if v, known := s.values[set]; known {
 				b.set(v, true, s.now())
@@ -261,7 +269,7 @@ func (s *Scheduler) acquire(ctx context.Context, op catalog.Op, params map[strin
 	key := s.bucketKeyLocked(op, params)
 	b := s.bucketLocked(key)
 	s.seq++
-	me := &waiter{prio: wk.prio, tag: wk.tag, seq: s.seq}
+	me := &waiter{prio: wk.prio, tag: wk.tag, seq: s.seq, op: op}
 	b.waiters = append(b.waiters, me)
 	leave := func() {
 		b.waiters = slices.DeleteFunc(b.waiters, func(w *waiter) bool { return w == me })
@@ -282,6 +290,9 @@ func (s *Scheduler) acquire(ctx context.Context, op catalog.Op, params map[strin
 			}
 		case b.lim == nil:
 			wait = 0
+		case b.inflight > 0 && b.heard && b.left >= 0 && b.left <= b.inflight+b.share.reserve(now)+1:
+			// Nearly empty on the server: one request at a time, each
+			// sent once the last one's answer says what remains.
 		default:
 			r := b.lim.ReserveN(now, 1)
 			if d := r.DelayFrom(now); d > 0 {
@@ -294,6 +305,7 @@ func (s *Scheduler) acquire(ctx context.Context, op catalog.Op, params map[strin
 		if wait == 0 {
 			leave()
 			b.sent++
+			b.inflight++
 			s.stats.Granted++
 			if waited {
 				s.stats.Waited++
@@ -354,6 +366,8 @@ func (s *Scheduler) observe(op catalog.Op, params map[string]string, h http.Head
 	b := s.bucketLocked(s.bucketKeyLocked(op, params))
 	defer s.notifyLocked()
 	b.probing = false
+	b.inflight = max(0, b.inflight-1)
+	b.last = op
 	if h == nil {
 		return
 	}
@@ -386,10 +400,18 @@ func (s *Scheduler) observe(op catalog.Op, params map[string]string, h http.Head
 		// capacity a minute until a 429 or the rateLimits API says more.
 		b.set(RateLimitValues{Capacity: limit, RefillRate: limit, RefillSeconds: 60}, false, now)
 	}
+	if rerr == nil {
+		b.left = remaining
+	}
 	if rerr == nil && b.lim != nil {
+		b.share.observe(b, now, remaining)
 		b.heard = true
-		if excess := b.lim.TokensAt(now) - float64(usableLeft(remaining, b.limit.Capacity)); excess >= 1 {
-			b.lim.ReserveN(now, int(math.Floor(excess)))
+		// While others spend the bucket, what they may take in the next
+		// second is theirs too. Fewer left than the client keeps back is
+		// a debt: nothing goes until the kept-back tokens are there again.
+		left := remaining - b.share.reserve(now) - (b.limit.Capacity - usable(b.limit.Capacity))
+		if excess := b.lim.TokensAt(now) - float64(left); excess >= 1 {
+			b.lim.ReserveN(now, min(int(math.Floor(excess)), b.lim.Burst()))
 		}
 	}
 }
@@ -429,6 +451,10 @@ func (b *rateBucket) set(v RateLimitValues, exact bool, now time.Time) {
 	b.lim = rate.NewLimiter(rate.Limit(refillMargin*float64(v.RefillRate)/float64(v.RefillSeconds)), usable(v.Capacity))
 	if spent := float64(usable(v.Capacity)) - tokens; spent >= 1 {
 		b.lim.ReserveN(now, int(math.Ceil(spent)))
+	}
+	if v.valid() {
+		// What others take of the bucket still holds.
+		b.share.pace(b, now, float64(v.RefillRate)/float64(v.RefillSeconds))
 	}
 }
 

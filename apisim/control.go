@@ -21,6 +21,8 @@ import (
 //	GET  /api/{service}/sim/requests             recent requests, oldest first
 //	PUT  /api/{service}/sim/faults               fault rates, lose the next N write answers
 //	                                             (faults_control.go)
+//	PUT  /api/{service}/sim/ratelimits/spend     another client spending a bucket
+//	                                             (ratelimit_spend.go)
 //
 // Bodies are application/json.
 func (s *Server) controlRoutes(mux *http.ServeMux) {
@@ -44,8 +46,9 @@ func (s *Server) controlRoutes(mux *http.ServeMux) {
 		s.touch() // the state file keeps the clock (persist.go)
 		return http.StatusOK, map[string]any{"now": fmtTime(s.clock.Now())}, nil
 	}))
-	s.incidentRoutes(mux, root) // incidents_control.go
-	s.faultRoutes(mux, root)    // faults_control.go
+	s.incidentRoutes(mux, root)         // incidents_control.go
+	s.faultRoutes(mux, root)            // faults_control.go
+	s.rateLimitControlRoutes(mux, root) // ratelimit_spend.go
 	mux.HandleFunc("GET "+root+"/requests", s.control(func(w http.ResponseWriter, r *http.Request) (int, any, *apiError) {
 		recs := s.reqlog.recent()
 		if recs == nil {

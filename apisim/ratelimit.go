@@ -172,11 +172,15 @@ type tokenBuckets struct {
 	enforce bool // values were set explicitly (reported as "throttling")
 	mu      sync.Mutex
 	buckets map[bucketKey]*rate.Limiter
+	// spenders play another client on a bucket (ratelimit_spend.go);
+	// stop ends their loop.
+	spenders map[bucketKey]*spender
+	stop     chan struct{}
 }
 
 func newTokenBuckets(c Clock, service string, perMin int, perSet map[string]RateLimit) (*tokenBuckets, error) {
 	tb := &tokenBuckets{clock: c, byOp: map[string]*activeSet{}, buckets: map[bucketKey]*rate.Limiter{},
-		enforce: perMin > 0 || len(perSet) > 0}
+		spenders: map[bucketKey]*spender{}, enforce: perMin > 0 || len(perSet) > 0}
 	for _, es := range defaultEndpointSets() {
 		a := &activeSet{EndpointSet: es, limit: es.Default}
 		if perMin > 0 {
@@ -244,13 +248,8 @@ func (tb *tokenBuckets) allow(w http.ResponseWriter, r *http.Request, op catalog
 		return nil
 	}
 	now := tb.clock.Now()
-	key := bucketKey{set.ID, scopeKey(set.Scope, r, id)}
 	tb.mu.Lock()
-	lim := tb.buckets[key]
-	if lim == nil {
-		lim = rate.NewLimiter(set.limit.perSecond(), set.limit.Capacity)
-		tb.buckets[key] = lim
-	}
+	lim := tb.bucketLocked(set, scopeKey(set.Scope, r, id))
 	res := lim.ReserveN(now, 1)
 	delay := res.DelayFrom(now)
 	if delay > 0 {

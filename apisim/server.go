@@ -199,6 +199,7 @@ func (s *Server) Close() error {
 		return nil
 	}
 	s.closed = true
+	s.limiter.close()
 	srv := s.httpSrv
 	s.srvMu.Unlock()
 	var errs []error

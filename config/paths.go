@@ -48,3 +48,25 @@ func DefaultPath(env func(string) string) (string, error) {
 	}
 	return ownConfigPath(env)
 }
+
+// CacheDir is where the dashboard keeps what it may read again instead of
+// asking the service (who the caller is, the organization tree, the rate
+// limits it last heard): $XDG_CACHE_HOME/dbadmin-tui, else
+// ~/.cache/dbadmin-tui.
+func CacheDir(env func(string) string) (string, error) {
+	if env == nil {
+		env = os.Getenv
+	}
+	if x := env("XDG_CACHE_HOME"); x != "" {
+		return filepath.Join(x, AppName), nil
+	}
+	home := env("HOME")
+	if home == "" {
+		h, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("cache: locate the home directory: %w", err)
+		}
+		home = h
+	}
+	return filepath.Join(home, ".cache", AppName), nil
+}

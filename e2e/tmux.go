@@ -19,6 +19,7 @@ import (
 var (
 	buildOnce sync.Once
 	binPath   string
+	binGiven  bool // DBADMIN_E2E_BINARY named it: not ours to remove
 	buildErr  error
 	sessions  atomic.Int64
 )
@@ -41,6 +42,13 @@ func repoRoot() string {
 func Binary(t testing.TB) string {
 	t.Helper()
 	buildOnce.Do(func() {
+		// DBADMIN_E2E_BINARY runs a binary built elsewhere (another
+		// revision, for a before-and-after measurement).
+		// It is not removed at the end.
+		if p := os.Getenv("DBADMIN_E2E_BINARY"); p != "" {
+			binPath, binGiven = p, true
+			return
+		}
 		dir, err := os.MkdirTemp("", "dbadmin-tui-e2e-")
 		if err != nil {
 			buildErr = err
@@ -85,7 +93,7 @@ func Start(t testing.TB, w, h int, env []string, args ...string) *Session {
 		stderr: filepath.Join(state, "stderr")}
 	// sh only redirects standard error ($0 is the file) and execs the rest.
 	cmdline := []string{"sh", "-c", `exec "$@" 2>"$0"`, s.stderr,
-		"env", "XDG_STATE_HOME=" + state, "XDG_CONFIG_HOME=" + state, "TERM=xterm-256color"}
+		"env", "XDG_STATE_HOME=" + state, "XDG_CONFIG_HOME=" + state, "XDG_CACHE_HOME=" + state, "TERM=xterm-256color"}
 	cmdline = append(cmdline, env...)
 	cmdline = append(cmdline, bin)
 	cmdline = append(cmdline, args...)

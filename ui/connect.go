@@ -46,6 +46,10 @@ type scope struct {
 	org      org
 	project  project
 	cluster  string
+	// partialLists: orgs and projects hold only the selected ones (a
+	// start by project id asks for nothing else); the full lists load
+	// in the background.
+	partialLists bool
 }
 
 func (s scope) orgName(id string) string {
@@ -67,6 +71,8 @@ type connectedMsg struct {
 	scope   scope
 	warn    string
 	err     error
+	// cachedAt: the scope came from the start cache, read then.
+	cachedAt time.Time
 }
 
 // connect asks who the caller is and loads the organizations, projects and
@@ -84,10 +90,21 @@ func (m *Model) connect() tea.Cmd {
 			}
 		}
 	}
+	if m.opts.Cache != nil && !m.cacheTried {
+		// Only the first try: a retry after a failure asks the service.
+		m.cacheTried = true
+		if s, at, ok := scopeFromCache(m.opts.Cache, w); ok {
+			return func() tea.Msg { return connectedMsg{attempt: attempt, scope: s, cachedAt: at} }
+		}
+	}
+	cache := m.opts.Cache
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
 		defer cancel()
 		s, warn, err := loadScope(ctx, client, w)
+		if err == nil {
+			saveScope(cache, s, time.Now())
+		}
 		return connectedMsg{attempt: attempt, scope: s, warn: warn, err: err}
 	}
 }
@@ -97,6 +114,83 @@ func (m *Model) connect() tea.Cmd {
 // is an id, its clusters. Only when the project is known by name do its
 // clusters wait for the project list: at most two round trips.
 func loadScope(ctx context.Context, c *apiclient.Client, w want) (scope, string, error) {
+	if hexID(w.project) {
+		if s, warn, err, ok := loadScopeByID(ctx, c, w); ok {
+			return s, warn, err
+		}
+	}
+	return loadScopeFull(ctx, c, w)
+}
+
+// loadScopeByID starts in a project named by id with no organization or
+// project list: who the caller is, the project, its clusters, then its
+// organization. ok is false when the project is not found (the full lists
+// then say what the caller can see instead).
+func loadScopeByID(ctx context.Context, c *apiclient.Client, w want) (s scope, warn string, err error, ok bool) {
+	var p *apiclient.Project
+	var cs []cluster
+	var csErr error
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() error {
+		who, err := c.WhoAmI(gctx)
+		if err != nil {
+			return err
+		}
+		if who.APIKey != nil {
+			s.roles = who.APIKey.Roles
+			if s.roles == nil {
+				s.roles = []catalog.Assignment{}
+			}
+		}
+		return nil
+	})
+	g.Go(func() (err error) {
+		if p, err = c.Projects().Get(gctx, w.project); err != nil {
+			return fmt.Errorf("get project %s: %w", w.project, err)
+		}
+		return nil
+	})
+	g.Go(func() error {
+		cs, csErr = listClusters(gctx, c, w.project)
+		return nil
+	})
+	if err := g.Wait(); err != nil {
+		if apiclient.IsNotFound(err) {
+			return s, "", nil, false
+		}
+		return s, "", err, true
+	}
+	if csErr != nil {
+		return s, "", fmt.Errorf("list clusters of %s: %w", p.Name, csErr), true
+	}
+	s.project = project{ID: p.ID, Name: p.Name, OrgID: p.OrgID}
+	s.org = org{ID: p.OrgID, Name: p.OrgID}
+	if o, err := c.Projects().Org(ctx, p.OrgID); err == nil {
+		s.org.Name = o.Name
+	}
+	s.orgs, s.projects, s.clusters, s.partialLists = []org{s.org}, []project{s.project}, cs, true
+	return s, selectCluster(&s, w, ""), nil, true
+}
+
+// selectCluster picks the asked-for cluster in s and returns warn, or a
+// warning that it is not there when warn is empty.
+func selectCluster(s *scope, w want, warn string) string {
+	if w.cluster == "" {
+		return warn
+	}
+	for _, cl := range s.clusters {
+		if cl.Name == w.cluster {
+			s.cluster = cl.Name
+		}
+	}
+	if s.cluster == "" && warn == "" {
+		warn = fmt.Sprintf("cluster %q not found in %s", w.cluster, s.project.Name)
+	}
+	return warn
+}
+
+// loadScopeFull asks for everything the caller can see.
+func loadScopeFull(ctx context.Context, c *apiclient.Client, w want) (scope, string, error) {
 	var s scope
 	var early []cluster
 	var earlyErr error
@@ -156,17 +250,7 @@ func loadScope(ctx context.Context, c *apiclient.Client, w want) (scope, string,
 	} else if s.clusters, err = listClusters(ctx, c, p.ID); err != nil {
 		return s, "", fmt.Errorf("list clusters of %s: %w", p.Name, err)
 	}
-	if w.cluster != "" {
-		for _, cl := range s.clusters {
-			if cl.Name == w.cluster {
-				s.cluster = cl.Name
-			}
-		}
-		if s.cluster == "" && warn == "" {
-			warn = fmt.Sprintf("cluster %q not found in %s", w.cluster, p.Name)
-		}
-	}
-	return s, warn, nil
+	return s, selectCluster(&s, w, warn), nil
 }
 
 // hexID reports whether s looks like a project id (24 hex digits).
@@ -306,6 +390,10 @@ func (m *Model) connected(msg connectedMsg) tea.Cmd {
 	if msg.warn != "" {
 		cmds = append(cmds, m.toast(msg.warn, true))
 	}
+	if w := m.opts.CacheWarning; w != "" {
+		m.opts.CacheWarning = ""
+		cmds = append(cmds, m.toast(clean(w), true))
+	}
 	if m.panes == nil {
 		m.panes = make([]views.Pane, 0, len(m.opts.Panes))
 		for _, r := range m.opts.Panes {
@@ -319,7 +407,7 @@ func (m *Model) connected(msg connectedMsg) tea.Cmd {
 		cmds = append(cmds, m.contextChanged(true))
 	}
 	m.layoutPanes()
-	cmds = append(cmds, m.show(m.active), m.remember(), m.replayTypeAhead())
+	cmds = append(cmds, m.show(m.active), m.remember(), m.replayTypeAhead(), m.afterStart(msg))
 	return tea.Batch(cmds...)
 }
 

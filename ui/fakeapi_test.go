@@ -99,6 +99,23 @@ func (f *fakeAPI) serve(op catalog.Op, w http.ResponseWriter, r *http.Request) {
 		body = page(f.orgs, len(f.orgs))
 	case "listProjects":
 		body = page(f.projects, len(f.projects))
+	case "getProject", "getOrganization":
+		for _, p := range f.projects {
+			if p.ID == r.PathValue("groupId") {
+				body = p
+			}
+		}
+		for _, o := range f.orgs {
+			if o.ID == r.PathValue("orgId") {
+				body = o
+			}
+		}
+		if body == nil {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusNotFound)
+			_, _ = w.Write([]byte(`{"error":404,"errorCode":"RESOURCE_NOT_FOUND","reason":"Not Found"}`))
+			return
+		}
 	case "listClusters":
 		cs := f.clusters[r.PathValue("groupId")]
 		body = page(cs, len(cs))

@@ -76,6 +76,12 @@ type Options struct {
 	// TriageAuthBursts is the profile's failed-authentication burst
 	// threshold for the board (0: off).
 	TriageAuthBursts int
+	// Cache, when set, keeps who the caller is and the org/project/cluster
+	// tree between starts: a start draws its first screen from it (marked
+	// with its age) and verifies it in the background.
+	Cache *apiclient.StartCache
+	// CacheWarning says why the start cache is not used (shown once).
+	CacheWarning string
 }
 
 type phase int
@@ -100,9 +106,14 @@ type Model struct {
 
 	width, height int
 
-	phase    phase
-	attempt  int // connection attempt; late answers of an earlier one are dropped
-	scopeSeq int // project switch; late answers of an earlier one are dropped
+	phase   phase
+	attempt int // connection attempt; late answers of an earlier one are dropped
+	// cachedAt is the age of the scope drawn from the start cache, until
+	// the service confirms it (zero: read from the service this run);
+	// verifyAt is when that check goes.
+	cachedAt, verifyAt time.Time
+	cacheTried         bool
+	scopeSeq           int // project switch; late answers of an earlier one are dropped
 	// pendingJump waits for a project switch to finish; jumpedFrom is the
 	// pane esc comes back to after a jump (jump.go).
 	pendingJump *views.JumpMsg
@@ -241,6 +252,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.handlePaste(msg)
 	case connectedMsg:
 		return m, m.connected(msg)
+	case verifyScopeMsg:
+		return m, m.verifyScope(msg)
+	case scopeVerifiedMsg:
+		return m, m.scopeVerified(msg)
+	case listsLoadedMsg:
+		return m, m.listsLoaded(msg)
 	case retryStartMsg:
 		return m, m.retryStart(msg)
 	case scopeLoadedMsg:

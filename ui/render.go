@@ -79,7 +79,11 @@ func (m *Model) render() string {
 	case m.tooSmall():
 		return m.renderTooSmall()
 	case m.phase == phaseConnecting:
-		return m.renderStart("Connecting to "+clean(m.client.BaseURL())+"…", "q quit")
+		msg := "Connecting to " + clean(m.client.BaseURL()) + "…"
+		if w := m.waitingText(); w != "" {
+			msg += "\n" + w
+		}
+		return m.renderStart(msg, "q quit")
 	case m.phase == phaseFailed:
 		keys := "r retry • q quit"
 		if t := m.retryText(); t != "" {
@@ -163,6 +167,12 @@ func (m *Model) renderHeader() string {
 	if m.gate.ReadOnly() {
 		right = append(right, headerPart{forms: []string{"READ-ONLY", "RO"}, style: st.ReadOnlyBadge.Render})
 	}
+	if c := m.cachedText(); c != "" {
+		right = append(right, headerPart{forms: []string{c, "cached"}})
+	}
+	if full, short := m.sharingText(); full != "" {
+		right = append(right, headerPart{forms: []string{full, short, "shared"}})
+	}
 	if hold := m.holdingBack(); hold != "" {
 		right = append(right, headerPart{forms: []string{hold, holdShort(hold)}, style: st.ErrorText.Render})
 	}
@@ -225,7 +235,8 @@ func (m *Model) holdingBack() string {
 	if m.client == nil || m.client.Scheduler() == nil {
 		return ""
 	}
-	until, ok := m.client.Scheduler().HoldingBack()
+	sched := m.client.Scheduler()
+	until, ok := sched.HoldingBack()
 	if !ok {
 		return ""
 	}
@@ -233,7 +244,33 @@ func (m *Model) holdingBack() string {
 	if secs < 1 {
 		secs = 1
 	}
-	return fmt.Sprintf("rate limited: next refresh in %d s", secs)
+	// A 429's hold is the server's; otherwise the client is keeping to
+	// the budget it planned, which is no failure.
+	why := "keeping to the budget"
+	for _, w := range sched.Waiting() {
+		if w.Throttled {
+			why = "rate limited"
+		}
+	}
+	return fmt.Sprintf("%s: next refresh in %d s", why, secs)
+}
+
+// sharingText says whose budget the dashboard shares: "sharing the budget:
+// alerts (others take 50 of 100/min)".
+func (m *Model) sharingText() (full, short string) {
+	if m.client == nil || m.client.Scheduler() == nil {
+		return "", ""
+	}
+	shares := m.client.Scheduler().Sharing()
+	if len(shares) == 0 {
+		return "", ""
+	}
+	sh := shares[0]
+	full = fmt.Sprintf("sharing the budget: %s (others take %.0f of %.0f/min)", sh.Name, sh.OthersPerMin, sh.PerMinute)
+	if len(shares) > 1 {
+		full += fmt.Sprintf(" +%d", len(shares)-1)
+	}
+	return full, "sharing the budget"
 }
 
 // staleLine is the pane's own notice while its loads fail: what is

@@ -161,6 +161,9 @@ func setup(f flags, getenv func(string) string, panes views.Registry) (*app, err
 		return nil, err
 	}
 	opts.Client = client
+	if !f.demo {
+		a.close = withStartCache(&opts, client, getenv, a.close)
+	}
 	// The service publishes its buckets: learned while the first screen
 	// loads, every request is paced by the real refill (the headers give
 	// only the capacity). A caller that may not read them learns from the
@@ -231,3 +234,35 @@ func pollFrom(iv config.Intervals) views.Poll {
 	}
 	return p
 }
+
+// withStartCache opens the start cache of this caller (not for a bearer
+// token, which names nobody), gives the scheduler what the last start
+// heard of the rate limits, and returns done extended to save them. A
+// cache that cannot be used is said on screen and the start asks the
+// service for everything.
+func withStartCache(opts *ui.Options, client *apiclient.Client, getenv func(string) string, done func()) func() {
+	if mode := client.AuthMode(); mode != "digest" && mode != "oauth" {
+		return done
+	}
+	dir, err := config.CacheDir(getenv)
+	if err == nil {
+		opts.Cache, err = apiclient.OpenStartCache(dir, client.BaseURL(), client.Service(), client.Principal())
+	}
+	if err != nil {
+		opts.CacheWarning = err.Error()
+		return done
+	}
+	cache := opts.Cache
+	var st apiclient.SchedulerState
+	if _, ok := cache.Get(cacheRateLimits, &st); ok {
+		client.Scheduler().Restore(st)
+	}
+	return func() {
+		cache.Put(cacheRateLimits, client.Scheduler().State(), time.Now())
+		_ = cache.Save()
+		done()
+	}
+}
+
+// cacheRateLimits is the start cache's entry for the scheduler's state.
+const cacheRateLimits = "rateLimits"
