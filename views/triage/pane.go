@@ -76,12 +76,21 @@ type Pane struct {
 
 	whereW int // the width the rows' WHERE was fitted to
 
+	// b holds the board's rows in order, placed as answers change them
+	// (rows.go); boardDirty: something else the rows show changed (the
+	// projects, which are hidden), so the next answer rebuilds them.
+	b          *board
+	boardDirty bool
+	// configs are the projects' alert configurations, by group id, as
+	// the last read of each found them (fetch.go: read rarely).
+	configs map[string]*alertConfigs
+
 	table components.Table
 }
 
 // New is the pane's Factory.
 func New(ctx views.Context) views.Pane {
-	p := &Pane{alerts: map[string]partResult{}, rest: map[string]partResult{}, auth: map[string]partResult{}, hidden: map[string]bool{}, pending: map[string]int{}, staleSince: map[string]time.Time{}, restTick: map[string]int{}, authTick: map[string]int{}}
+	p := &Pane{alerts: map[string]partResult{}, rest: map[string]partResult{}, auth: map[string]partResult{}, hidden: map[string]bool{}, pending: map[string]int{}, staleSince: map[string]time.Time{}, restTick: map[string]int{}, authTick: map[string]int{}, b: newBoard(), configs: map[string]*alertConfigs{}}
 	p.Base = views.NewBase(ID, ctx, nil)
 	p.table = components.NewTable(columns(), ctx.Theme, ctx.Keys)
 	return p
@@ -203,17 +212,7 @@ func (p *Pane) Selected() string {
 }
 
 func (p *Pane) selected() (Item, bool) {
-	key := p.table.SelectedID()
-	for _, part := range []map[string]partResult{p.alerts, p.rest, p.auth} {
-		for _, r := range part {
-			for _, it := range r.Items {
-				if it.Key() == key {
-					return it, true
-				}
-			}
-		}
-	}
-	return Item{}, false
+	return p.b.lookup(p.table.SelectedID())
 }
 
 func (p *Pane) loadProjects() tea.Cmd {
@@ -291,9 +290,10 @@ func (p *Pane) fetchPart(key string, pr Project) tea.Cmd {
 	if key == keyRest {
 		p.restTick[pr.ID] = p.tick
 	}
+	known := p.configs[pr.ID]
 	return views.Background(&p.Base, key, p.gen, "", func(ctx context.Context) (partResult, error) {
 		if key == keyAlerts {
-			return fetchAlerts(ctx, client, pr, clock), nil
+			return fetchAlerts(ctx, client, pr, known, clock), nil
 		}
 		return fetchRest(ctx, client, pr, clock), nil
 	})
@@ -317,6 +317,9 @@ func (p *Pane) fetchAuth(pr Project, clusters []string) tea.Cmd {
 // restEvery ticks, unless a round is still under way.
 func (p *Pane) poll() tea.Cmd {
 	p.tick++
+	if p.b.agesDue(p.Ctx.Now()) {
+		p.rebuild() // the ages the rows show
+	}
 	var cmds []tea.Cmd
 	if p.pending[keyAlerts] == 0 {
 		cmds = append(cmds, p.fanOut(keyAlerts))
@@ -355,6 +358,7 @@ func (p *Pane) update(msg tea.Msg) (views.Pane, tea.Cmd) {
 		}
 		res := msg.Value
 		p.projects, p.unmatched = res.Projects, res.Unmatched
+		p.boardDirty = true
 		p.gen++
 		p.pending = map[string]int{}
 		p.restDue = true
@@ -364,6 +368,8 @@ func (p *Pane) update(msg tea.Msg) (views.Pane, tea.Cmd) {
 	case views.RefreshMsg:
 		// r lists the projects again (new ones appear) and reads everything.
 		p.hidden = map[string]bool{}
+		p.configs = map[string]*alertConfigs{} // and the alert configurations
+		p.resync()
 		p.unsettled = nil // r shows what the server holds
 		p.started = true
 		return p, tea.Batch(p.loadProjects(), p.Arm())
@@ -407,12 +413,16 @@ func (p *Pane) part(m views.Result[partResult]) tea.Cmd {
 	part := m.Value
 	part.Wall = p.Ctx.WallNow()
 	p.pending[m.Key] = max(p.pending[m.Key]-1, 0)
-	if part.Hidden {
+	if part.Hidden && !p.hidden[part.GroupID] {
 		p.hidden[part.GroupID] = true
+		p.boardDirty = true // its "not visible (role)" row
 	}
 	var next tea.Cmd
 	switch m.Key {
 	case keyAlerts:
+		if part.Configs != nil {
+			p.configs[part.GroupID] = part.Configs
+		}
 		p.alerts[part.GroupID] = keep(part, p.alerts[part.GroupID])
 	case keyAuth:
 		p.auth[part.GroupID] = keep(part, p.auth[part.GroupID])
@@ -424,7 +434,11 @@ func (p *Pane) part(m views.Result[partResult]) tea.Cmd {
 			next = p.fetchAuth(pr, p.rest[part.GroupID].LogClusters)
 		}
 	}
-	p.rebuild()
+	if p.place(m.Key, part.GroupID) || p.boardDirty {
+		p.rebuild()
+	} else {
+		p.setHealth()
+	}
 	if next != nil {
 		return next
 	}
@@ -446,47 +460,15 @@ func (p *Pane) project(gid string) (Project, bool) {
 
 // Items is every row on the board, most urgent first: by severity, then
 // newest first.
-func (p *Pane) Items() []Item {
-	var out []Item
-	for _, part := range []map[string]partResult{p.alerts, p.rest, p.auth} {
-		for gid, r := range part {
-			if p.hidden[gid] {
-				continue
-			}
-			out = append(out, r.Items...)
-		}
-	}
-	slices.SortStableFunc(out, func(a, b Item) int {
-		if d := severityRank(a.Severity) - severityRank(b.Severity); d != 0 {
-			return d
-		}
-		if c := b.Since.Compare(a.Since); c != 0 {
-			return c
-		}
-		return strings.Compare(a.Key(), b.Key())
-	})
-	return out
-}
+func (p *Pane) Items() []Item { return p.b.items() }
 
+// rebuild hands the board's rows to the table, their ages and WHERE
+// brought up to date first.
 func (p *Pane) rebuild() {
-	now := p.Ctx.Now()
-	items := p.Items()
 	p.whereW = whereWidth(p.W)
-	rows := make([]components.Row, 0, len(items)+len(p.hidden))
-	for i, it := range items {
-		since := ""
-		if !it.Since.IsZero() {
-			since = components.Age(now.Sub(it.Since))
-		}
-		what := it.What
-		if it.Stale {
-			what = "(stale) " + what
-		}
-		where := it.Where()
-		rows = append(rows, components.Row{ID: it.Key(), Class: string(it.Severity), Cells: []string{
-			string(it.Severity), string(it.Kind), fitWhere(where, p.whereW), what, since,
-			fmt.Sprintf("%d", severityRank(it.Severity)), fmt.Sprintf("%020d", now.Sub(it.Since)), fmt.Sprint(i), where}})
-	}
+	p.b.refresh(p.Ctx.Now(), p.whereW)
+	p.boardDirty = false
+	rows := p.b.appendRows(p.table.Recycle())
 	for _, pr := range p.projects {
 		if p.hidden[pr.ID] {
 			where := pr.OrgName + " › " + pr.Name
@@ -701,18 +683,7 @@ const (
 // at 80 columns.
 func (p *Pane) top() []string {
 	w := max(p.W, 1)
-	counts, total := map[Kind]int{}, 0
-	for _, part := range []map[string]partResult{p.alerts, p.rest, p.auth} {
-		for gid, r := range part {
-			if p.hidden[gid] {
-				continue
-			}
-			for _, it := range r.Items {
-				counts[it.Kind]++
-				total++
-			}
-		}
-	}
+	counts, total := p.b.counts, len(p.b.sorted)
 	head := []string{fmt.Sprintf("Triage · %d need a human", total)}
 	for _, k := range Kinds {
 		if counts[k] > 0 {
