@@ -77,13 +77,17 @@ type Pane struct {
 	whereW int // the width the rows' WHERE was fitted to
 
 	// b holds the board's rows in order, placed as answers change them
-	// (rows.go); boardDirty: something else the rows show changed (the
-	// projects, which are hidden), so the next answer rebuilds them.
+	// (rows.go); boardDirty: the table does not show all of it yet (see
+	// flushNow); flushed is when it was last given the rows (wall clock).
 	b          *board
 	boardDirty bool
+	flushed    time.Time
 	// configs are the projects' alert configurations, by group id, as
 	// the last read of each found them (fetch.go: read rarely).
 	configs map[string]*alertConfigs
+	// cov is the coverage line's count, nil when it must be counted again
+	// (coverage.go).
+	cov *coverageCount
 
 	table components.Table
 }
@@ -317,8 +321,8 @@ func (p *Pane) fetchAuth(pr Project, clusters []string) tea.Cmd {
 // restEvery ticks, unless a round is still under way.
 func (p *Pane) poll() tea.Cmd {
 	p.tick++
-	if p.b.agesDue(p.Ctx.Now()) {
-		p.rebuild() // the ages the rows show
+	if p.boardDirty || p.b.agesDue(p.Ctx.Now()) {
+		p.rebuild() // what changed since, and the ages the rows show
 	}
 	var cmds []tea.Cmd
 	if p.pending[keyAlerts] == 0 {
@@ -359,6 +363,7 @@ func (p *Pane) update(msg tea.Msg) (views.Pane, tea.Cmd) {
 		res := msg.Value
 		p.projects, p.unmatched = res.Projects, res.Unmatched
 		p.boardDirty = true
+		p.cov = nil
 		p.gen++
 		p.pending = map[string]int{}
 		p.restDue = true
@@ -370,6 +375,7 @@ func (p *Pane) update(msg tea.Msg) (views.Pane, tea.Cmd) {
 		p.hidden = map[string]bool{}
 		p.configs = map[string]*alertConfigs{} // and the alert configurations
 		p.resync()
+		p.cov = nil
 		p.unsettled = nil // r shows what the server holds
 		p.started = true
 		return p, tea.Batch(p.loadProjects(), p.Arm())
@@ -418,6 +424,7 @@ func (p *Pane) part(m views.Result[partResult]) tea.Cmd {
 		p.boardDirty = true // its "not visible (role)" row
 	}
 	var next tea.Cmd
+	prev, had := p.partsOf(m.Key)[part.GroupID]
 	switch m.Key {
 	case keyAlerts:
 		if part.Configs != nil {
@@ -435,8 +442,12 @@ func (p *Pane) part(m views.Result[partResult]) tea.Cmd {
 		}
 	}
 	if p.place(m.Key, part.GroupID) || p.boardDirty {
+		p.boardDirty = true
+	}
+	switch {
+	case p.boardDirty && p.flushNow(m.Key):
 		p.rebuild()
-	} else {
+	case p.healthChanged(m.Key, part, prev, had):
 		p.setHealth()
 	}
 	if next != nil {
@@ -467,7 +478,7 @@ func (p *Pane) Items() []Item { return p.b.items() }
 func (p *Pane) rebuild() {
 	p.whereW = whereWidth(p.W)
 	p.b.refresh(p.Ctx.Now(), p.whereW)
-	p.boardDirty = false
+	p.boardDirty, p.flushed = false, p.Ctx.WallNow()
 	rows := p.b.appendRows(p.table.Recycle())
 	for _, pr := range p.projects {
 		if p.hidden[pr.ID] {
@@ -550,6 +561,7 @@ func (p *Pane) setHealth() {
 	}
 	p.staleSince = since
 	p.SetParts(parts)
+	p.cov = nil // counted again with what the health says
 }
 
 // open jumps to the pane that owns the row.
@@ -593,56 +605,24 @@ func (p *Pane) coverageParts() []string {
 	if p.projects == nil {
 		return []string{"listing organizations and projects…"}
 	}
-	n, hid := len(p.projects), 0
-	for _, pr := range p.projects {
-		if p.hidden[pr.ID] {
-			hid++
-		}
-	}
+	c := p.coverageCounts()
 	// Ages count the user's seconds, as the header's do (the demo's world
 	// runs faster than the wall clock).
 	now := p.Ctx.WallNow()
 	// part says, for one part, how many projects answered, how old the
 	// oldest answer is, and which failed: their rows are the last good
 	// read's, stale, with the error.
-	part := func(name string, m map[string]partResult) string {
-		done, stale := 0, 0
-		var oldest time.Time
-		var firstErr string
-		for _, pr := range p.projects {
-			r, ok := m[pr.ID]
-			if !ok || r.Hidden {
-				continue
-			}
-			done++
-			if oldest.IsZero() || r.Wall.Before(oldest) {
-				oldest = r.Wall
-			}
-			if r.Errs > 0 {
-				stale++
-				if firstErr == "" && r.Err != nil {
-					firstErr = pr.Name + ": " + views.ErrText(r.Err)
-				}
-			}
+	part := func(name string, k partCount) string {
+		s := fmt.Sprintf("%s %d/%d", name, k.done, c.n-c.hid)
+		if !k.oldest.IsZero() {
+			s += " (" + components.Age(now.Sub(k.oldest)) + " ago)"
 		}
-		s := fmt.Sprintf("%s %d/%d", name, done, n-hid)
-		if !oldest.IsZero() {
-			s += " (" + components.Age(now.Sub(oldest)) + " ago)"
-		}
-		if stale > 0 {
-			s += fmt.Sprintf(", %d stale (%s)", stale, firstErr)
+		if k.stale > 0 {
+			s += fmt.Sprintf(", %d stale (%s)", k.stale, k.firstErr)
 		}
 		return s
 	}
-	seen := 0
-	for _, pr := range p.projects {
-		_, a := p.alerts[pr.ID]
-		_, r := p.rest[pr.ID]
-		if a && r && !p.hidden[pr.ID] {
-			seen++
-		}
-	}
-	first := fmt.Sprintf("%d of %d projects", seen, n-hid)
+	first := fmt.Sprintf("%d of %d projects", c.seen, c.n-c.hid)
 	if len(p.Ctx.TriageOrgs)+len(p.Ctx.TriageProjects) > 0 {
 		first += " (narrowed by the profile)"
 	}
@@ -650,22 +630,16 @@ func (p *Pane) coverageParts() []string {
 	if len(p.unmatched) > 0 {
 		parts = append(parts, "profile: "+strings.Join(p.unmatched, ", ")+" matches nothing")
 	}
-	parts = append(parts, part("alerts", p.alerts), part("clusters/backups/search", p.rest))
+	parts = append(parts, part("alerts", c.alerts), part("clusters/backups/search", c.rest))
 	if p.Ctx.TriageAuthBursts > 0 {
-		auth := part("auth bursts", p.auth)
-		denied := 0
-		for _, pr := range p.projects {
-			if r, ok := p.auth[pr.ID]; ok && !p.hidden[pr.ID] {
-				denied += r.Denied
-			}
-		}
-		if denied > 0 {
-			auth += fmt.Sprintf(", logs of %d clusters not visible (role)", denied)
+		auth := part("auth bursts", c.auth)
+		if c.denied > 0 {
+			auth += fmt.Sprintf(", logs of %d clusters not visible (role)", c.denied)
 		}
 		parts = append(parts, auth)
 	}
-	if hid > 0 {
-		parts = append(parts, fmt.Sprintf("%d not visible (role)", hid))
+	if c.hid > 0 {
+		parts = append(parts, fmt.Sprintf("%d not visible (role)", c.hid))
 	}
 	return append(parts, "migrations: this session's only (the API lists none)")
 }

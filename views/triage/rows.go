@@ -306,3 +306,25 @@ func (p *Pane) resync() {
 	}
 	p.boardDirty = true
 }
+
+// total is the number of rows the kinds' counts add up to.
+func (b *board) total() int {
+	n := 0
+	for _, c := range b.counts {
+		n += c
+	}
+	return n
+}
+
+// flushEvery is how often, at most, answers that changed the board
+// during a round give the table its rows: the table takes every row
+// again (its id index, its cells checked), which at thousands of rows is
+// worth doing once for the answers of a second, not for each.
+const flushEvery = time.Second
+
+// flushNow reports whether the board's changes go to the table now: the
+// round of this part is in, or the last time was flushEvery ago. Else
+// they go with a later answer, the round's last or the next poll.
+func (p *Pane) flushNow(key string) bool {
+	return p.pending[key] == 0 || p.Ctx.WallNow().Sub(p.flushed) >= flushEvery
+}
