@@ -2,6 +2,7 @@ package triage
 
 import (
 	"fmt"
+	"runtime"
 	"testing"
 	"time"
 
@@ -79,67 +80,109 @@ var paths = []struct {
 	{"after", func(p *Pane, m views.Result[partResult]) { p.Update(m) }},
 }
 
-// filled is a board of benchProjects projects with every part in.
-func filled(take func(*Pane, views.Result[partResult])) *synth {
+// filled is a board of benchProjects projects with every part in, taken
+// by the pane's Update (the state either path then starts from).
+func filled() *synth {
 	s := newSynth(benchProjects, 1)
+	s.p.pending[keyAlerts], s.p.pending[keyRest] = benchProjects, benchProjects
 	for i := range benchProjects {
-		take(s.p, fixedAnswer(s, keyAlerts, i, 0))
-		take(s.p, fixedAnswer(s, keyRest, i, 0))
+		s.p.Update(fixedAnswer(s, keyAlerts, i, 0))
+		s.p.Update(fixedAnswer(s, keyRest, i, 0))
 	}
 	return s
 }
 
+// perAnswer reports the op's figures per answer taken (n a op).
+func perAnswer(b *testing.B, n int, run func()) {
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
+	b.ResetTimer()
+	for range b.N {
+		run()
+	}
+	b.StopTimer()
+	runtime.ReadMemStats(&m1)
+	answers := float64(b.N * n)
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/answers, "ns/answer")
+	b.ReportMetric(float64(m1.TotalAlloc-m0.TotalAlloc)/answers, "B/answer")
+	b.ReportMetric(float64(m1.Mallocs-m0.Mallocs)/answers, "allocs/answer")
+}
+
 // BenchmarkBoard1000 is the board of 1,000 projects (4 alert rows and 4
-// other rows each: 8,000 rows) taking one answer that changes nothing,
-// one that changes one row of one project, and the full build (every
-// project's alerts and rest from an empty board), before (the whole
-// board rebuilt on every answer) and after (the board kept). Each op is
-// the pane's work for the answer(s): not the request, its decoding or
-// the frame drawn after it (the table draws only the rows on screen).
+// other rows each: 8,000 rows) taking answers, before (the whole board
+// rebuilt on every answer: legacyUpdate) and after (the board kept: the
+// pane's Update), side by side:
 //
-//	go test ./views/triage/ -run '^$' -bench Board1000 -benchmem -benchtime 200x
+//   - unchanged: a round of answers that change nothing, one a project,
+//     during a poll (others still pending);
+//   - one-changed: a round of answers each changing one row of its
+//     project, each the round's last (the table is given the rows on
+//     every one: the most a change costs; within a round the changes of a
+//     second go together);
+//   - full: the full build, every project's alerts and rest into an empty
+//     board.
+//
+// Figures are per answer. Left out: the request and its decoding, the
+// frame drawn after an answer (the table draws only the rows on screen)
+// and the ages brought up to date at each poll (once a poll, not an
+// answer).
+//
+//	go test ./views/triage/ -run '^$' -bench Board1000 -benchtime 1x
 func BenchmarkBoard1000(b *testing.B) {
 	for _, path := range paths {
 		b.Run("unchanged/"+path.name, func(b *testing.B) {
-			s := filled(path.take)
+			s := filled()
 			s.p.pending[keyAlerts] = 1 << 30 // a round under way, as when polled
 			answers := make([]views.Result[partResult], benchProjects)
 			for i := range answers {
 				answers[i] = fixedAnswer(s, keyAlerts, i, 0)
 			}
-			b.ReportAllocs()
-			b.ResetTimer()
-			for n := range b.N {
-				path.take(s.p, answers[n%benchProjects])
-			}
+			perAnswer(b, len(answers), func() {
+				for _, a := range answers {
+					path.take(s.p, a)
+				}
+			})
 		})
 	}
 	for _, path := range paths {
 		b.Run("one-changed/"+path.name, func(b *testing.B) {
-			s := filled(path.take)
-			// The table is given the rows on each change (the last answer
-			// of a round, or flushEvery after the last time): the most
-			// this costs.
-			answers := make([]views.Result[partResult], 2*benchProjects)
-			for i := range answers {
-				answers[i] = fixedAnswer(s, keyAlerts, i%benchProjects, 1+i/benchProjects)
-			}
-			b.ReportAllocs()
-			b.ResetTimer()
-			for n := range b.N {
-				path.take(s.p, answers[n%len(answers)])
-			}
+			s := filled()
+			variant := 0
+			perAnswer(b, benchProjects, func() {
+				b.StopTimer()
+				variant++
+				answers := make([]views.Result[partResult], benchProjects)
+				for i := range answers {
+					answers[i] = fixedAnswer(s, keyAlerts, i, variant)
+				}
+				b.StartTimer()
+				for _, a := range answers {
+					path.take(s.p, a)
+				}
+			})
 		})
 	}
 	for _, path := range paths {
 		b.Run("full/"+path.name, func(b *testing.B) {
-			b.ReportAllocs()
-			for range b.N {
-				s := filled(path.take)
+			perAnswer(b, 2*benchProjects, func() {
+				b.StopTimer()
+				s := newSynth(benchProjects, 1)
+				// A round: the table is given the rows with the first
+				// answer and each part's last (a round that takes less
+				// than flushEvery).
+				s.p.pending[keyAlerts], s.p.pending[keyRest] = benchProjects, benchProjects
+				answers := make([]views.Result[partResult], 0, 2*benchProjects)
+				for i := range benchProjects {
+					answers = append(answers, fixedAnswer(s, keyAlerts, i, 0), fixedAnswer(s, keyRest, i, 0))
+				}
+				b.StartTimer()
+				for _, a := range answers {
+					path.take(s.p, a)
+				}
 				if got := len(s.p.table.Rows()); got != benchProjects*(benchAlerts+benchRest) {
 					b.Fatalf("%d rows", got)
 				}
-			}
+			})
 		})
 	}
 }
