@@ -189,6 +189,11 @@ func TestBoardKeptEqualsBoardRebuilt(t *testing.T) {
 				what = "answer " + key
 				p.Update(s.answer(key, s.rng.IntN(len(p.projects)), most))
 			}
+			// The frame kept between messages is the frame made anew.
+			require.Equal(t, p.topLines(), p.top(), "seed %d step %d (%s): the lines over the board", seed, step, what)
+			view := p.View()
+			p.drawn = drawn{}
+			require.Equal(t, p.View(), view, "seed %d step %d (%s): the frame", seed, step, what)
 			if p.boardDirty {
 				continue // the rows show it with the next answer or poll
 			}
@@ -224,6 +229,7 @@ func TestBoardChangesReachTheTableOncePerSecondInARound(t *testing.T) {
 	p.Update(fixedAnswer(s, keyAlerts, 1, 0))
 	require.Len(t, ids(), benchAlerts, "the second, within a second, waits")
 	require.Len(t, p.Items(), 2*benchAlerts, "on the board")
+	require.Equal(t, p.topLines(), p.top(), "the counts over the board say it")
 	s.now = s.now.Add(flushEvery)
 	p.Update(fixedAnswer(s, keyAlerts, 1, 1))
 	require.Len(t, ids(), 2*benchAlerts, "a second later it goes")
@@ -233,6 +239,11 @@ func TestBoardChangesReachTheTableOncePerSecondInARound(t *testing.T) {
 	before := shown(p.table.Rows(), true)
 	p.Update(fixedAnswer(s, keyAlerts, 2, 1))
 	require.Equal(t, before, shown(p.table.Rows(), true), "within a second of the last: waits")
+	gone := fixedAnswer(s, keyAlerts, 0, 0)
+	gone.Value.Items = nil
+	p.Update(gone)
+	require.Equal(t, before, shown(p.table.Rows(), true), "waits too")
+	require.Equal(t, p.topLines(), p.top(), "the counts over the board say it at once")
 	p.poll()
 	require.NotEqual(t, before, shown(p.table.Rows(), true), "the poll takes what waited")
 	require.Equal(t, shown(scratch(p, s.now, whereWidth(p.W)), true), shown(p.table.Rows(), true))

@@ -17,7 +17,6 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dbadmin-tui/dbadmin-tui/keymap"
@@ -88,6 +87,8 @@ type Pane struct {
 	// cov is the coverage line's count, nil when it must be counted again
 	// (coverage.go).
 	cov *coverageCount
+	// drawn is what the last frame was made of, and the frame (frame.go).
+	drawn drawn
 
 	table components.Table
 }
@@ -384,6 +385,7 @@ func (p *Pane) update(msg tea.Msg) (views.Pane, tea.Cmd) {
 	case views.ContextChangedMsg:
 		// The board spans every project: only presentation matters.
 		p.Ctx = msg.Ctx
+		p.drawn = drawn{}
 		p.table.SetTheme(msg.Ctx.Theme)
 		p.table.SetKeyMap(msg.Ctx.Keys)
 		p.setHealth() // the kit forgets health on a new scope; the board's is not the scope's
@@ -655,7 +657,7 @@ const (
 // the coverage line and the outcomes of the last acknowledgement. Each
 // wraps between its parts rather than being cut, so that no fact is lost
 // at 80 columns.
-func (p *Pane) top() []string {
+func (p *Pane) topLines() []string {
 	w := max(p.W, 1)
 	counts, total := p.b.counts, len(p.b.sorted)
 	head := []string{fmt.Sprintf("Triage · %d need a human", total)}
@@ -797,5 +799,5 @@ func (p *Pane) View() string {
 	if h := max(p.H-len(lines), 1); t.Height() != h {
 		t.SetSize(p.W, h)
 	}
-	return lipgloss.JoinVertical(lipgloss.Left, append(lines, t.View())...)
+	return p.frame(lines, t.View())
 }

@@ -48,6 +48,8 @@ type board struct {
 	// nextAge is the earliest ageUntil of the rows: before it no age
 	// on the board changes.
 	nextAge time.Time
+	// version counts the changes of the rows.
+	version uint64
 }
 
 func newBoard() *board {
@@ -101,6 +103,7 @@ func (b *board) set(key, gid string, items []Item, now time.Time) bool {
 	if sameItems(old, items) {
 		return false
 	}
+	b.version++
 	fresh := make([]*boardRow, len(items))
 	for i, it := range items {
 		fresh[i] = b.newRow(it, now)
