@@ -108,12 +108,12 @@ func (p *Pane) delta(task string, tick bool) tea.Cmd {
 		}
 		d.read = true
 		for _, st := range []apiclient.AlertStatus{apiclient.AlertOpen, apiclient.AlertTracking} {
-			as, pages, err := listAll(ctx, client, gid, st)
+			as, err := client.Alerts().ListAll(ctx, gid, st)
 			if err != nil {
 				return deltaResult{}, fmt.Errorf("list %s alerts: %w", st, err)
 			}
 			d.live = append(d.live, as...)
-			d.pages += pages
+			d.pages += max(1, (len(as)+perPage-1)/perPage)
 		}
 		now := make(map[string]bool, len(d.live))
 		for _, a := range d.live {
@@ -165,21 +165,6 @@ func counts(ctx context.Context, c *apiclient.Client, gid string) (total, open i
 		}
 	}
 	return out[0], out[1], nil
-}
-
-// listAll reads every page of one status, and says how many it took.
-func listAll(ctx context.Context, c *apiclient.Client, gid string, st apiclient.AlertStatus) ([]apiclient.Alert, int, error) {
-	var out []apiclient.Alert
-	for n := 1; ; n++ {
-		pg, err := c.Alerts().List(ctx, gid, apiclient.AlertListOptions{Status: st, ListOptions: apiclient.ListOptions{PageNum: n, ItemsPerPage: perPage}})
-		if err != nil {
-			return nil, n, err
-		}
-		out = append(out, pg.Results...)
-		if len(pg.Results) < perPage || (pg.HasCount && n*perPage >= pg.TotalCount) {
-			return out, n, nil
-		}
-	}
 }
 
 // deltaDone merges a refresh and decides whether a full pass is due.
