@@ -8,9 +8,9 @@ import (
 
 // The coverage line's counts go over every project; at 1,000 projects
 // that is too much for every answer and every frame, so they are counted
-// when the board's health is set (setHealth: an answer that changed the
-// rows or a part's errors, a project's first answer, the end of a round)
-// and kept until then. Between two counts an oldest answer can only be
+// when the board's health is set (setHealth: with the rows given to the
+// table, a part's errors or a project's first answer at most once a
+// second, the end of a round) and kept until then. Between two counts an oldest answer can only be
 // newer than the one the line shows: its age errs on the old side.
 
 // partCount is one part's line: how many projects answered, how many of
@@ -73,9 +73,17 @@ func (p *Pane) coverageCounts() *coverageCount {
 }
 
 // healthChanged reports whether an answer changes what setHealth and the
-// coverage line say beyond an answer's age: it is a project's first of
-// that part or the last of a round, or it or the one before failed, or
-// the project is not visible.
+// coverage line say beyond an answer's age, and whether to say it now:
+// the last answer of a round, at once; a project's first answer of a
+// part, a failed read or one that no longer fails, at most once per
+// flushEvery (at 1,000 projects counting on each of them is most of the
+// work of a round); the round's last answer says the rest.
 func (p *Pane) healthChanged(key string, part partResult, prev partResult, had bool) bool {
-	return !had || part.Hidden || part.Errs > 0 || prev.Errs > 0 || p.pending[key] == 0
+	switch {
+	case p.pending[key] == 0:
+		return true
+	case had && !part.Hidden && part.Errs == 0 && prev.Errs == 0:
+		return false
+	}
+	return p.Ctx.WallNow().Sub(p.healthAt) >= flushEvery
 }

@@ -86,7 +86,8 @@ type Pane struct {
 	configs map[string]*alertConfigs
 	// cov is the coverage line's count, nil when it must be counted again
 	// (coverage.go).
-	cov *coverageCount
+	cov      *coverageCount
+	healthAt time.Time // when setHealth last ran (wall clock)
 	// drawn is what the last frame was made of, and the frame (frame.go).
 	drawn drawn
 
@@ -563,7 +564,7 @@ func (p *Pane) setHealth() {
 	}
 	p.staleSince = since
 	p.SetParts(parts)
-	p.cov = nil // counted again with what the health says
+	p.cov, p.healthAt = nil, p.Ctx.WallNow() // counted again with what the health says
 }
 
 // open jumps to the pane that owns the row.
