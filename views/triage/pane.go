@@ -288,7 +288,7 @@ func (p *Pane) restIsDue(i int, gid string) bool {
 // fetchPart asks one project for one part, as background work stamped
 // with the fan-out's generation (its Seq).
 func (p *Pane) fetchPart(key string, pr Project) tea.Cmd {
-	client, clock := p.Ctx.Client, p.Ctx.Now
+	client, clock := p.Ctx.Client, clockOf(p.Ctx)
 	if client == nil {
 		return nil
 	}
@@ -308,7 +308,7 @@ func (p *Pane) fetchPart(key string, pr Project) tea.Cmd {
 // fetchAuth asks one project for its failed-authentication bursts on the
 // clusters its rest read listed, as background work like the rest.
 func (p *Pane) fetchAuth(pr Project, clusters []string) tea.Cmd {
-	client, clock, threshold := p.Ctx.Client, p.Ctx.Now, p.Ctx.TriageAuthBursts
+	client, clock, threshold := p.Ctx.Client, clockOf(p.Ctx), p.Ctx.TriageAuthBursts
 	if client == nil || threshold <= 0 {
 		return nil
 	}
