@@ -89,6 +89,8 @@ type Pane struct {
 	countsFor string // the cluster they were counted for
 	countsTil time.Time
 
+	reads whenState // when the pane reads what (when.go)
+
 	configs  map[string]apiclient.AlertConfig
 	cfgOrder []string
 	cfgErr   error
@@ -201,7 +203,7 @@ func (p *Pane) Actions() []keymap.Action {
 // Update handles keys, the root's shared messages, allowed actions and the
 // pane's own results.
 func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
-	kit, done := p.Handle(msg, func() tea.Cmd { return p.load("") })
+	kit, done := p.Handle(msg, p.tick)
 	if done {
 		return p, kit
 	}

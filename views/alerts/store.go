@@ -3,7 +3,6 @@ package alerts
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -28,13 +27,12 @@ import (
 //     the store in place, by id; a failed page does not stop the others and
 //     is fetched again on the next tick, the data held meanwhile.
 //   - A refresh after that reads OPEN and TRACKING (one page each in a
-//     typical project) and the configurations: 3 requests. An alert that
-//     left both lists is read alone (getAlert, at most 2 a refresh) to learn
-//     how it ended; more than that, or one that is gone, asks for a full
-//     pass at the next tick.
-//   - A full pass runs again every fullEvery refreshes (10 min at the
-//     default 15 s), to catch an alert that opened and closed between two
-//     refreshes, and drops what it did not see.
+//     typical project): when a tick's counts say something changed, or
+//     rarely (when.go). An alert that left both lists is read alone
+//     (getAlert, at most 2 a refresh) to learn how it ended; more than
+//     that, or one that is gone, asks for a full pass at the next tick.
+//   - A full pass runs again only when something says it is needed
+//     (when.go), and drops what it did not see.
 //
 // The store holds one copy: a compact record per alert (record.go) in
 // arrival order (updated in place, so indexes stay valid), an index by id
@@ -44,7 +42,6 @@ import (
 const (
 	perPage      = apiclient.MaxItemsPerPage
 	lanes        = 4
-	fullEvery    = 40
 	vanishedGets = 2
 	// milestone: during a first pass the rows are rebuilt every this many
 	// pages (and at the end), not on every page.
@@ -73,14 +70,19 @@ type pageResult struct {
 	alerts   []apiclient.Alert
 }
 
-// deltaResult is one incremental refresh.
+// deltaResult is one incremental refresh (when.go).
 type deltaResult struct {
-	live      []apiclient.Alert // OPEN and TRACKING now
-	ended     []apiclient.Alert // read alone after leaving both lists
-	unknown   int               // left both lists, not read this time
-	gone      bool              // one of them no longer exists
-	configs   []apiclient.AlertConfig
-	configErr error
+	probed      bool              // total is the server's count of every alert
+	total       int               //
+	read        bool              // OPEN and TRACKING were read (else the counts showed no change)
+	pages       int               // the pages that took
+	live        []apiclient.Alert // OPEN and TRACKING now
+	ended       []apiclient.Alert // read alone after leaving both lists
+	unknown     int               // left both lists, not read this time
+	gone        bool              // one of them no longer exists
+	configsRead bool
+	configs     []apiclient.AlertConfig
+	configErr   error
 }
 
 // configsResult is the configurations read at the start of a full pass.
@@ -91,7 +93,7 @@ type configsResult struct {
 // resetStore forgets every alert (a new project).
 func (p *Pane) resetStore() {
 	p.alerts, p.byID, p.order, p.full = nil, map[string]int{}, nil, nil
-	p.pass, p.refreshes, p.needFull, p.firstDone = nil, 0, false, false
+	p.pass, p.refreshes, p.needFull, p.firstDone, p.reads = nil, 0, false, false, whenState{}
 	p.loaded, p.err, p.freshAt, p.errSince = false, nil, time.Time{}, time.Time{}
 	p.intern, p.places, p.cells = map[string]string{}, nil, nil
 	p.passSeq.Next()
@@ -112,10 +114,10 @@ func (p *Pane) load(task string) tea.Cmd {
 		ps.halted = false
 		return p.claim(task)
 	}
-	if !p.firstDone || p.needFull || p.refreshes >= fullEvery {
+	if !p.firstDone || p.needFull {
 		return p.startPass(task)
 	}
-	return p.delta(task)
+	return p.delta(task, false)
 }
 
 // startPass begins a full pass: page 1 and the configurations.
@@ -244,77 +246,9 @@ func (p *Pane) finishPass() {
 		}
 	}
 	p.pass, p.refreshes, p.needFull, p.firstDone = nil, 0, false, true
+	p.reads.fewer, p.reads.liveAt = false, p.Ctx.Now() // it read the live alerts too
 	p.succeeded()
 	p.sortAndShow()
-}
-
-// delta is the incremental refresh: OPEN, TRACKING, the configurations and
-// up to vanishedGets alerts that left both lists.
-func (p *Pane) delta(task string) tea.Cmd {
-	client, gid := p.Ctx.Client, p.Ctx.GroupID
-	var live []string
-	for i := range p.alerts {
-		if r := &p.alerts[i]; r.status == apiclient.AlertOpen || r.status == apiclient.AlertTracking {
-			live = append(live, r.id)
-		}
-	}
-	return views.Load(&p.Base, "delta", p.listSeq.Next(), task, func(ctx context.Context) (deltaResult, error) {
-		var d deltaResult
-		for _, st := range []apiclient.AlertStatus{apiclient.AlertOpen, apiclient.AlertTracking} {
-			as, err := client.Alerts().ListAll(ctx, gid, st)
-			if err != nil {
-				return deltaResult{}, fmt.Errorf("list %s alerts: %w", st, err)
-			}
-			d.live = append(d.live, as...)
-		}
-		now := make(map[string]bool, len(d.live))
-		for _, a := range d.live {
-			now[a.ID] = true
-		}
-		for _, id := range live {
-			if now[id] {
-				continue
-			}
-			if len(d.ended) >= vanishedGets {
-				d.unknown++
-				continue
-			}
-			a, err := client.Alerts().Get(ctx, gid, id)
-			var ae *apiclient.Error
-			switch {
-			case errors.As(err, &ae) && ae.Status == 404:
-				d.gone = true
-			case err != nil:
-				return deltaResult{}, fmt.Errorf("get alert %s: %w", id, err)
-			default:
-				d.ended = append(d.ended, *a)
-			}
-		}
-		d.configs, d.configErr = client.AlertConfigs().ListAll(ctx, gid)
-		return d, nil
-	})
-}
-
-// deltaDone merges a refresh.
-func (p *Pane) deltaDone(msg views.Result[deltaResult]) tea.Cmd {
-	if !p.listSeq.Latest(msg.Seq) || p.pass != nil {
-		return nil
-	}
-	if msg.Err != nil {
-		p.failed(msg.Err)
-		return nil
-	}
-	d := msg.Value
-	p.setConfigs(d.configs, d.configErr)
-	news := p.merge(d.live, p.mark)
-	p.merge(d.ended, p.mark)
-	p.refreshes++
-	if d.unknown > 0 || d.gone {
-		p.needFull = true
-	}
-	p.succeeded()
-	p.sortAndShow()
-	return p.announce(news)
 }
 
 // configsDone takes the configurations read with a full pass.
@@ -324,6 +258,9 @@ func (p *Pane) configsDone(msg views.Result[configsResult]) tea.Cmd {
 	}
 	r := msg.Value
 	p.setConfigs(r.configs, msg.Err)
+	if msg.Err == nil {
+		p.reads.cfgAt = p.Ctx.Now()
+	}
 	if p.loaded {
 		p.rebuildRows() // severities follow the configurations
 	}

@@ -88,24 +88,6 @@ func TestRefreshReadsOpenAndTrackingOnly(t *testing.T) {
 	assert.Equal(t, held+len(ids), len(e.P.alerts), "no alert lost or doubled")
 }
 
-func TestFullPassComesBackRarely(t *testing.T) {
-	e := newPaneEnv(t)
-	mark := e.Sim.Mark()
-	for range fullEvery {
-		e.Send(views.RefreshMsg{})
-	}
-	var pages int
-	for _, r := range e.Sim.Requests()[mark:] {
-		if strings.HasSuffix(r.Path, "/alerts") && !strings.Contains(r.Query, "status=") {
-			pages++
-		}
-	}
-	assert.Zero(t, pages, "no full pass within %d refreshes", fullEvery)
-	e.Send(views.RefreshMsg{})
-	assert.True(t, e.P.firstDone)
-	assert.Zero(t, e.P.refreshes, "a full pass ran after %d refreshes", fullEvery)
-}
-
 // flaky fails the requests whose URL contains a string, while armed.
 type flaky struct {
 	next  http.RoundTripper

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
+	"github.com/dbadmin-tui/dbadmin-tui/views"
 )
 
 // The fan-out: every request goes through the client's scheduler as
@@ -127,6 +128,9 @@ type partResult struct {
 	// Denied (failed authentications) counts the clusters whose access
 	// logs the caller's roles may not read: skipped.
 	Denied int
+	// Configs (alerts) are the project's alert configurations when this
+	// read asked for them.
+	Configs *alertConfigs
 }
 
 func (r *partResult) fail(scope string, err error) {
@@ -150,11 +154,45 @@ func hidden(err error) bool {
 	return apiclient.IsForbidden(err) || errors.As(err, &denied)
 }
 
-// fetchAlerts reads a project's open alerts and its alert configurations,
-// whose severityOverride sets an alert's severity as the Alerts pane shows
-// it (alertkit.Severity). Without the configurations the rows still show,
-// by event type, and the part says the read failed.
-func fetchAlerts(ctx context.Context, c *apiclient.Client, p Project, now func() time.Time) partResult {
+// configsEvery is how often a project's alert configurations are read
+// again while nothing asks for them sooner: they change rarely, and an
+// alert that names one the board has not seen has them read at once.
+const configsEvery = 10 * time.Minute
+
+// alertConfigs is what the board knows of one project's alert
+// configurations: by id, when read (the client's clock), and the ids that
+// alerts named then but the list did not hold (deleted since), not asked
+// for again until the next read is due.
+type alertConfigs struct {
+	byID    map[string]apiclient.AlertConfig
+	at      time.Time
+	missing map[string]bool
+}
+
+// due reports whether the configurations must be read for these alerts
+// at now: never read, read configsEvery ago, or an alert names one not
+// seen.
+func (k *alertConfigs) due(alerts []apiclient.Alert, now time.Time) bool {
+	if k == nil || now.Sub(k.at) >= configsEvery {
+		return true
+	}
+	for _, a := range alerts {
+		if id := a.AlertConfigID; id != "" && !k.missing[id] {
+			if _, ok := k.byID[id]; !ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// fetchAlerts reads a project's open alerts and, when known is due (see
+// alertConfigs.due), its alert configurations, whose severityOverride sets
+// an alert's severity as the Alerts pane shows it (alertkit.Severity).
+// Without the configurations the rows still show, by event type, and the
+// part says the read failed. A read's configurations come back in the
+// result (Configs) for the next call; known is only read.
+func fetchAlerts(ctx context.Context, c *apiclient.Client, p Project, known *alertConfigs, now func() time.Time) partResult {
 	alerts, err := c.Alerts().ListAll(ctx, p.ID, apiclient.AlertOpen)
 	r, at := partResult{GroupID: p.ID}, now()
 	switch {
@@ -166,15 +204,28 @@ func fetchAlerts(ctx context.Context, c *apiclient.Client, p Project, now func()
 		return r
 	}
 	var configs map[string]apiclient.AlertConfig
-	if len(alerts) > 0 {
+	if known != nil {
+		configs = known.byID
+	}
+	if len(alerts) > 0 && known.due(alerts, at) {
 		cs, cerr := c.AlertConfigs().ListAll(ctx, p.ID)
-		if cerr != nil && !hidden(cerr) {
+		switch {
+		case cerr != nil && !hidden(cerr):
 			r.Errs++
 			r.Err = fmt.Errorf("alert configurations (severity by event type): %w", cerr)
-		}
-		configs = make(map[string]apiclient.AlertConfig, len(cs))
-		for _, cfg := range cs {
-			configs[cfg.ID] = cfg
+		default:
+			// Read, or not readable by the caller's roles (not asked
+			// again until the next is due).
+			got := &alertConfigs{byID: make(map[string]apiclient.AlertConfig, len(cs)), at: at, missing: map[string]bool{}}
+			for _, cfg := range cs {
+				got.byID[cfg.ID] = cfg
+			}
+			for _, a := range alerts {
+				if _, ok := got.byID[a.AlertConfigID]; !ok && a.AlertConfigID != "" {
+					got.missing[a.AlertConfigID] = true
+				}
+			}
+			configs, r.Configs = got.byID, got
 		}
 	}
 	r.Items = AlertItems(p, alerts, configs, at)
@@ -297,6 +348,17 @@ func keep(next, prev partResult) partResult {
 		}
 	}
 	return next
+}
+
+// clockOf is the context's clock (Context.Now) as a function that holds
+// only the clock: the method value p.Ctx.Now would hold a copy of the
+// whole context (tens of kilobytes, its theme's styles) for every request
+// in flight, a thousand of them each round at 1,000 projects.
+func clockOf(ctx views.Context) func() time.Time {
+	if c := ctx.Clock; c != nil {
+		return c
+	}
+	return time.Now
 }
 
 // searchable reports whether a cluster's version has search indexes (4.2

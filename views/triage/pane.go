@@ -17,7 +17,6 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dbadmin-tui/dbadmin-tui/keymap"
@@ -76,12 +75,28 @@ type Pane struct {
 
 	whereW int // the width the rows' WHERE was fitted to
 
+	// b holds the board's rows in order, placed as answers change them
+	// (rows.go); boardDirty: the table does not show all of it yet (see
+	// flushNow); flushed is when it was last given the rows (wall clock).
+	b          *board
+	boardDirty bool
+	flushed    time.Time
+	// configs are the projects' alert configurations, by group id, as
+	// the last read of each found them (fetch.go: read rarely).
+	configs map[string]*alertConfigs
+	// cov is the coverage line's count, nil when it must be counted again
+	// (coverage.go).
+	cov      *coverageCount
+	healthAt time.Time // when setHealth last ran (wall clock)
+	// drawn is what the last frame was made of, and the frame (frame.go).
+	drawn drawn
+
 	table components.Table
 }
 
 // New is the pane's Factory.
 func New(ctx views.Context) views.Pane {
-	p := &Pane{alerts: map[string]partResult{}, rest: map[string]partResult{}, auth: map[string]partResult{}, hidden: map[string]bool{}, pending: map[string]int{}, staleSince: map[string]time.Time{}, restTick: map[string]int{}, authTick: map[string]int{}}
+	p := &Pane{alerts: map[string]partResult{}, rest: map[string]partResult{}, auth: map[string]partResult{}, hidden: map[string]bool{}, pending: map[string]int{}, staleSince: map[string]time.Time{}, restTick: map[string]int{}, authTick: map[string]int{}, b: newBoard(), configs: map[string]*alertConfigs{}}
 	p.Base = views.NewBase(ID, ctx, nil)
 	p.table = components.NewTable(columns(), ctx.Theme, ctx.Keys)
 	return p
@@ -203,17 +218,7 @@ func (p *Pane) Selected() string {
 }
 
 func (p *Pane) selected() (Item, bool) {
-	key := p.table.SelectedID()
-	for _, part := range []map[string]partResult{p.alerts, p.rest, p.auth} {
-		for _, r := range part {
-			for _, it := range r.Items {
-				if it.Key() == key {
-					return it, true
-				}
-			}
-		}
-	}
-	return Item{}, false
+	return p.b.lookup(p.table.SelectedID())
 }
 
 func (p *Pane) loadProjects() tea.Cmd {
@@ -283,7 +288,7 @@ func (p *Pane) restIsDue(i int, gid string) bool {
 // fetchPart asks one project for one part, as background work stamped
 // with the fan-out's generation (its Seq).
 func (p *Pane) fetchPart(key string, pr Project) tea.Cmd {
-	client, clock := p.Ctx.Client, p.Ctx.Now
+	client, clock := p.Ctx.Client, clockOf(p.Ctx)
 	if client == nil {
 		return nil
 	}
@@ -291,9 +296,10 @@ func (p *Pane) fetchPart(key string, pr Project) tea.Cmd {
 	if key == keyRest {
 		p.restTick[pr.ID] = p.tick
 	}
+	known := p.configs[pr.ID]
 	return views.Background(&p.Base, key, p.gen, "", func(ctx context.Context) (partResult, error) {
 		if key == keyAlerts {
-			return fetchAlerts(ctx, client, pr, clock), nil
+			return fetchAlerts(ctx, client, pr, known, clock), nil
 		}
 		return fetchRest(ctx, client, pr, clock), nil
 	})
@@ -302,7 +308,7 @@ func (p *Pane) fetchPart(key string, pr Project) tea.Cmd {
 // fetchAuth asks one project for its failed-authentication bursts on the
 // clusters its rest read listed, as background work like the rest.
 func (p *Pane) fetchAuth(pr Project, clusters []string) tea.Cmd {
-	client, clock, threshold := p.Ctx.Client, p.Ctx.Now, p.Ctx.TriageAuthBursts
+	client, clock, threshold := p.Ctx.Client, clockOf(p.Ctx), p.Ctx.TriageAuthBursts
 	if client == nil || threshold <= 0 {
 		return nil
 	}
@@ -317,6 +323,9 @@ func (p *Pane) fetchAuth(pr Project, clusters []string) tea.Cmd {
 // restEvery ticks, unless a round is still under way.
 func (p *Pane) poll() tea.Cmd {
 	p.tick++
+	if p.boardDirty || p.b.agesDue(p.Ctx.Now()) {
+		p.rebuild() // what changed since, and the ages the rows show
+	}
 	var cmds []tea.Cmd
 	if p.pending[keyAlerts] == 0 {
 		cmds = append(cmds, p.fanOut(keyAlerts))
@@ -355,6 +364,8 @@ func (p *Pane) update(msg tea.Msg) (views.Pane, tea.Cmd) {
 		}
 		res := msg.Value
 		p.projects, p.unmatched = res.Projects, res.Unmatched
+		p.boardDirty = true
+		p.cov = nil
 		p.gen++
 		p.pending = map[string]int{}
 		p.restDue = true
@@ -364,6 +375,9 @@ func (p *Pane) update(msg tea.Msg) (views.Pane, tea.Cmd) {
 	case views.RefreshMsg:
 		// r lists the projects again (new ones appear) and reads everything.
 		p.hidden = map[string]bool{}
+		p.configs = map[string]*alertConfigs{} // and the alert configurations
+		p.resync()
+		p.cov = nil
 		p.unsettled = nil // r shows what the server holds
 		p.started = true
 		return p, tea.Batch(p.loadProjects(), p.Arm())
@@ -372,6 +386,7 @@ func (p *Pane) update(msg tea.Msg) (views.Pane, tea.Cmd) {
 	case views.ContextChangedMsg:
 		// The board spans every project: only presentation matters.
 		p.Ctx = msg.Ctx
+		p.drawn = drawn{}
 		p.table.SetTheme(msg.Ctx.Theme)
 		p.table.SetKeyMap(msg.Ctx.Keys)
 		p.setHealth() // the kit forgets health on a new scope; the board's is not the scope's
@@ -407,12 +422,17 @@ func (p *Pane) part(m views.Result[partResult]) tea.Cmd {
 	part := m.Value
 	part.Wall = p.Ctx.WallNow()
 	p.pending[m.Key] = max(p.pending[m.Key]-1, 0)
-	if part.Hidden {
+	if part.Hidden && !p.hidden[part.GroupID] {
 		p.hidden[part.GroupID] = true
+		p.boardDirty = true // its "not visible (role)" row
 	}
 	var next tea.Cmd
+	prev, had := p.partsOf(m.Key)[part.GroupID]
 	switch m.Key {
 	case keyAlerts:
+		if part.Configs != nil {
+			p.configs[part.GroupID] = part.Configs
+		}
 		p.alerts[part.GroupID] = keep(part, p.alerts[part.GroupID])
 	case keyAuth:
 		p.auth[part.GroupID] = keep(part, p.auth[part.GroupID])
@@ -424,7 +444,15 @@ func (p *Pane) part(m views.Result[partResult]) tea.Cmd {
 			next = p.fetchAuth(pr, p.rest[part.GroupID].LogClusters)
 		}
 	}
-	p.rebuild()
+	if p.place(m.Key, part.GroupID) || p.boardDirty {
+		p.boardDirty = true
+	}
+	switch {
+	case p.boardDirty && p.flushNow(m.Key):
+		p.rebuild()
+	case p.healthChanged(m.Key, part, prev, had):
+		p.setHealth()
+	}
 	if next != nil {
 		return next
 	}
@@ -446,47 +474,15 @@ func (p *Pane) project(gid string) (Project, bool) {
 
 // Items is every row on the board, most urgent first: by severity, then
 // newest first.
-func (p *Pane) Items() []Item {
-	var out []Item
-	for _, part := range []map[string]partResult{p.alerts, p.rest, p.auth} {
-		for gid, r := range part {
-			if p.hidden[gid] {
-				continue
-			}
-			out = append(out, r.Items...)
-		}
-	}
-	slices.SortStableFunc(out, func(a, b Item) int {
-		if d := severityRank(a.Severity) - severityRank(b.Severity); d != 0 {
-			return d
-		}
-		if c := b.Since.Compare(a.Since); c != 0 {
-			return c
-		}
-		return strings.Compare(a.Key(), b.Key())
-	})
-	return out
-}
+func (p *Pane) Items() []Item { return p.b.items() }
 
+// rebuild hands the board's rows to the table, their ages and WHERE
+// brought up to date first.
 func (p *Pane) rebuild() {
-	now := p.Ctx.Now()
-	items := p.Items()
 	p.whereW = whereWidth(p.W)
-	rows := make([]components.Row, 0, len(items)+len(p.hidden))
-	for i, it := range items {
-		since := ""
-		if !it.Since.IsZero() {
-			since = components.Age(now.Sub(it.Since))
-		}
-		what := it.What
-		if it.Stale {
-			what = "(stale) " + what
-		}
-		where := it.Where()
-		rows = append(rows, components.Row{ID: it.Key(), Class: string(it.Severity), Cells: []string{
-			string(it.Severity), string(it.Kind), fitWhere(where, p.whereW), what, since,
-			fmt.Sprintf("%d", severityRank(it.Severity)), fmt.Sprintf("%020d", now.Sub(it.Since)), fmt.Sprint(i), where}})
-	}
+	p.b.refresh(p.Ctx.Now(), p.whereW)
+	p.boardDirty, p.flushed = false, p.Ctx.WallNow()
+	rows := p.b.appendRows(p.table.Recycle())
 	for _, pr := range p.projects {
 		if p.hidden[pr.ID] {
 			where := pr.OrgName + " › " + pr.Name
@@ -568,6 +564,7 @@ func (p *Pane) setHealth() {
 	}
 	p.staleSince = since
 	p.SetParts(parts)
+	p.cov, p.healthAt = nil, p.Ctx.WallNow() // counted again with what the health says
 }
 
 // open jumps to the pane that owns the row.
@@ -611,56 +608,24 @@ func (p *Pane) coverageParts() []string {
 	if p.projects == nil {
 		return []string{"listing organizations and projects…"}
 	}
-	n, hid := len(p.projects), 0
-	for _, pr := range p.projects {
-		if p.hidden[pr.ID] {
-			hid++
-		}
-	}
+	c := p.coverageCounts()
 	// Ages count the user's seconds, as the header's do (the demo's world
 	// runs faster than the wall clock).
 	now := p.Ctx.WallNow()
 	// part says, for one part, how many projects answered, how old the
 	// oldest answer is, and which failed: their rows are the last good
 	// read's, stale, with the error.
-	part := func(name string, m map[string]partResult) string {
-		done, stale := 0, 0
-		var oldest time.Time
-		var firstErr string
-		for _, pr := range p.projects {
-			r, ok := m[pr.ID]
-			if !ok || r.Hidden {
-				continue
-			}
-			done++
-			if oldest.IsZero() || r.Wall.Before(oldest) {
-				oldest = r.Wall
-			}
-			if r.Errs > 0 {
-				stale++
-				if firstErr == "" && r.Err != nil {
-					firstErr = pr.Name + ": " + views.ErrText(r.Err)
-				}
-			}
+	part := func(name string, k partCount) string {
+		s := fmt.Sprintf("%s %d/%d", name, k.done, c.n-c.hid)
+		if !k.oldest.IsZero() {
+			s += " (" + components.Age(now.Sub(k.oldest)) + " ago)"
 		}
-		s := fmt.Sprintf("%s %d/%d", name, done, n-hid)
-		if !oldest.IsZero() {
-			s += " (" + components.Age(now.Sub(oldest)) + " ago)"
-		}
-		if stale > 0 {
-			s += fmt.Sprintf(", %d stale (%s)", stale, firstErr)
+		if k.stale > 0 {
+			s += fmt.Sprintf(", %d stale (%s)", k.stale, k.firstErr)
 		}
 		return s
 	}
-	seen := 0
-	for _, pr := range p.projects {
-		_, a := p.alerts[pr.ID]
-		_, r := p.rest[pr.ID]
-		if a && r && !p.hidden[pr.ID] {
-			seen++
-		}
-	}
-	first := fmt.Sprintf("%d of %d projects", seen, n-hid)
+	first := fmt.Sprintf("%d of %d projects", c.seen, c.n-c.hid)
 	if len(p.Ctx.TriageOrgs)+len(p.Ctx.TriageProjects) > 0 {
 		first += " (narrowed by the profile)"
 	}
@@ -668,22 +633,16 @@ func (p *Pane) coverageParts() []string {
 	if len(p.unmatched) > 0 {
 		parts = append(parts, "profile: "+strings.Join(p.unmatched, ", ")+" matches nothing")
 	}
-	parts = append(parts, part("alerts", p.alerts), part("clusters/backups/search", p.rest))
+	parts = append(parts, part("alerts", c.alerts), part("clusters/backups/search", c.rest))
 	if p.Ctx.TriageAuthBursts > 0 {
-		auth := part("auth bursts", p.auth)
-		denied := 0
-		for _, pr := range p.projects {
-			if r, ok := p.auth[pr.ID]; ok && !p.hidden[pr.ID] {
-				denied += r.Denied
-			}
-		}
-		if denied > 0 {
-			auth += fmt.Sprintf(", logs of %d clusters not visible (role)", denied)
+		auth := part("auth bursts", c.auth)
+		if c.denied > 0 {
+			auth += fmt.Sprintf(", logs of %d clusters not visible (role)", c.denied)
 		}
 		parts = append(parts, auth)
 	}
-	if hid > 0 {
-		parts = append(parts, fmt.Sprintf("%d not visible (role)", hid))
+	if c.hid > 0 {
+		parts = append(parts, fmt.Sprintf("%d not visible (role)", c.hid))
 	}
 	return append(parts, "migrations: this session's only (the API lists none)")
 }
@@ -699,20 +658,9 @@ const (
 // the coverage line and the outcomes of the last acknowledgement. Each
 // wraps between its parts rather than being cut, so that no fact is lost
 // at 80 columns.
-func (p *Pane) top() []string {
+func (p *Pane) topLines() []string {
 	w := max(p.W, 1)
-	counts, total := map[Kind]int{}, 0
-	for _, part := range []map[string]partResult{p.alerts, p.rest, p.auth} {
-		for gid, r := range part {
-			if p.hidden[gid] {
-				continue
-			}
-			for _, it := range r.Items {
-				counts[it.Kind]++
-				total++
-			}
-		}
-	}
+	counts, total := p.b.counts, len(p.b.sorted)
 	head := []string{fmt.Sprintf("Triage · %d need a human", total)}
 	for _, k := range Kinds {
 		if counts[k] > 0 {
@@ -852,5 +800,5 @@ func (p *Pane) View() string {
 	if h := max(p.H-len(lines), 1); t.Height() != h {
 		t.SetSize(p.W, h)
 	}
-	return lipgloss.JoinVertical(lipgloss.Left, append(lines, t.View())...)
+	return p.frame(lines, t.View())
 }
