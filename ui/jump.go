@@ -31,13 +31,24 @@ func (m *Model) jump(msg views.JumpMsg) tea.Cmd {
 	return tea.Batch(append(cmds, m.finishJump(msg))...)
 }
 
-// finishJump shows the pane and hands it the item to select.
+// finishJump shows the pane and hands it the item to select. A text filter
+// on that pane could hide the item and leave the cursor on another row: it
+// is cleared, and the notice says so.
 func (m *Model) finishJump(msg views.JumpMsg) tea.Cmd {
 	i := m.paneIndex(msg.Pane)
 	cmd := m.switchTo(i)
 	m.jumpedFrom = msg.From
+	var cleared tea.Cmd
+	if f := m.filters[msg.Pane]; f != "" && msg.ItemID != "" {
+		name := msg.Name
+		if name == "" {
+			name = msg.ItemID
+		}
+		m.filters[msg.Pane] = ""
+		cleared = tea.Batch(m.updatePane(i, views.FilterMsg{}), m.toast("filter /"+clean(f)+" cleared to show "+clean(name), false))
+	}
 	sel := m.updatePane(i, views.SelectMsg{View: msg.View, ItemID: msg.ItemID})
-	return tea.Batch(cmd, sel)
+	return tea.Batch(cmd, cleared, sel)
 }
 
 // jumpBack is esc at pane level after a jump: back to the board, where it was.

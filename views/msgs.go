@@ -163,6 +163,7 @@ type JumpMsg struct {
 	Cluster string // empty: every cluster of the project
 	View    string // the pane's sub-view, if it has several ("restores")
 	ItemID  string
+	Name    string // the item as the board names it, for notices
 }
 
 // SelectMsg asks a pane to select the item with that id (in View, when the

@@ -99,6 +99,7 @@ type Table struct {
 	sortCol  int // -1: rows keep their given order
 	sortDesc bool
 	filter   string
+	pred     func(Row) bool // the pane's own filter (a status), nil: none
 	marks    map[string]struct{}
 	anchor   string // the row last marked with the mark key: a range mark starts there
 
@@ -330,6 +331,15 @@ func (t *Table) SetFilter(q string) {
 	}
 	keep := t.SelectedID()
 	t.filter = q
+	t.rebuild(false, keep)
+}
+
+// SetPredicate filters the shown rows with the pane's own test (a status
+// filter) as well as the text filter; nil shows every row. The cursor
+// follows its row, or goes to the nearest shown one.
+func (t *Table) SetPredicate(f func(Row) bool) {
+	keep := t.SelectedID()
+	t.pred = f
 	t.rebuild(false, keep)
 }
 
@@ -577,9 +587,43 @@ func (t *Table) rebuild(resort bool, keepID string) {
 	}
 	t.view = t.filtered()
 	t.cursor = clampInt(pos, 0, len(t.view)-1)
-	if keepID == "" || !t.SetCursorID(keepID) {
+	if keepID == "" || t.SetCursorID(keepID) {
 		t.ensureVisible()
+		return
 	}
+	if ri, ok := t.byID[keepID]; ok {
+		// The row is there but filtered out: the cursor goes to the
+		// nearest shown row in the unfiltered order, not to wherever its
+		// old index falls in the shorter list.
+		t.cursor = t.nearest(ri)
+	}
+	t.ensureVisible()
+}
+
+// nearest is the index in view of the shown row nearest to row ri in
+// the unfiltered order; on a tie, the one after. ri is not shown.
+func (t *Table) nearest(ri int) int {
+	if len(t.view) == 0 {
+		return 0
+	}
+	before, beforeAt, at, vi := -1, 0, -1, 0
+	for j, r := range t.order {
+		if vi < len(t.view) && t.view[vi] == r {
+			if at >= 0 {
+				if before >= 0 && at-beforeAt < j-at {
+					return before
+				}
+				return vi
+			}
+			before, beforeAt = vi, j
+			vi++
+			continue
+		}
+		if r == ri {
+			at = j
+		}
+	}
+	return max(before, 0)
 }
 
 func (t *Table) sorted() []int {
@@ -625,16 +669,19 @@ func (t *Table) filtered() []int {
 		q, invert = q[1:], true
 	}
 	q = strings.ToLower(q)
-	if q == "" {
+	if q == "" && t.pred == nil {
 		return t.order
 	}
-	if !t.hayOK {
+	if q != "" && !t.hayOK {
 		t.buildHay()
 	}
 	qb := []byte(q)
 	out := t.filt[:0]
 	for _, ri := range t.order {
-		if bytes.Contains(t.hay[t.hayAt[ri]:t.hayAt[ri+1]], qb) != invert {
+		if t.pred != nil && !t.pred(t.rows[ri]) {
+			continue
+		}
+		if q == "" || bytes.Contains(t.hay[t.hayAt[ri]:t.hayAt[ri+1]], qb) != invert {
 			out = append(out, ri)
 		}
 	}

@@ -236,10 +236,15 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 		return p, p.contextChanged(msg)
 	case views.SelectMsg:
 		// Opened from the board: list mode, every status, the alert selected
-		// now or when the list holds it.
+		// now or when the list holds it. (The root clears the text filter.)
 		p.mode, p.want = modeList, msg.ItemID
+		var cmd tea.Cmd
+		if p.status != statusAll {
+			cmd = views.Toast("status filter "+p.status.String()+" lifted to show the alert opened", false)
+			p.setStatus(statusAll)
+		}
 		p.selectWanted()
-		return p, nil
+		return p, cmd
 	case views.ActionMsg:
 		return p, p.action(msg)
 	case views.EditedMsg:
@@ -285,6 +290,13 @@ func (p *Pane) key(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	switch p.mode {
 	case modeList:
+		if before := p.table.SelectedID(); p.want != "" {
+			p.table, _ = p.table.Update(msg)
+			if p.table.SelectedID() != before {
+				p.want = "" // the user chose another row
+			}
+			return nil
+		}
 		p.table, _ = p.table.Update(msg)
 	case modeConfigs:
 		p.cfgTable, _ = p.cfgTable.Update(msg)
@@ -330,8 +342,7 @@ func (p *Pane) action(msg views.ActionMsg) tea.Cmd {
 		if p.mode != modeList {
 			p.mode = modeList
 		}
-		p.status = p.status.next()
-		p.rebuildRows()
+		p.setStatus(p.status.next())
 		return views.Toast("status filter: "+p.status.String(), false)
 	case actConfigs, actNextView, actPrevView:
 		// Two views: each of these keys goes to the other one.

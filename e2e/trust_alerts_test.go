@@ -1,0 +1,122 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
+	"github.com/dbadmin-tui/dbadmin-tui/apisim"
+)
+
+// jumpTarget is an open, unacknowledged, not new alert of the payments
+// project whose board text ("EVENT on host:port") is its own, and a text
+// filter for the Alerts pane that hides it (another event type).
+func jumpTarget(t *testing.T, s *Session) (target apiclient.Alert, boardText, hiding string) {
+	t.Helper()
+	now := worldNow(s)
+	all, err := s.DemoAPI().Alerts().ListAll(context.Background(), apisim.DemoPaymentsID, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := map[string]int{}
+	events := map[string]bool{}
+	for _, a := range all {
+		if a.Status == apiclient.AlertOpen && !a.Acknowledged(now) {
+			texts[a.EventTypeName+" on "+a.HostnameAndPort]++ // the board's rows
+		}
+		events[a.EventTypeName] = true
+	}
+	var plain []apiclient.Alert
+	for _, a := range all {
+		if a.Status == apiclient.AlertOpen && a.AcknowledgedUntil == nil && a.HostnameAndPort != "" &&
+			now.Sub(a.Created) > 30*time.Minute && texts[a.EventTypeName+" on "+a.HostnameAndPort] == 1 {
+			plain = append(plain, a)
+		}
+	}
+	if len(plain) == 0 {
+		t.Fatal("apisim has no open alert in payments the board can single out")
+	}
+	slices.SortFunc(plain, func(x, y apiclient.Alert) int { return strings.Compare(x.ID, y.ID) })
+	target = plain[0]
+	for e := range events {
+		if !strings.Contains(target.EventTypeName, e) && !strings.Contains(e, target.EventTypeName) &&
+			(hiding == "" || e < hiding) {
+			hiding = e
+		}
+	}
+	if hiding == "" {
+		t.Fatal("payments has a single event type: no filter hides the target")
+	}
+	return target, target.EventTypeName + " on " + target.HostnameAndPort, hiding
+}
+
+// Issue 24 case 1: Alerts filtered by text and by status (TRACKING), then
+// a board row's enter: the filters that hid the alert are lifted and the
+// screen says so, the cursor is on that alert, and the next `a`
+// acknowledges that alert and no other (apisim's state and request log).
+func TestJumpLiftsTheFilterThatHidesTheAlert(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {200, 50}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			s := StartDemo(t, size[0], size[1], []string{"TZ=UTC"}, "--project", "payments", "--pane", "alerts", "--demo-speed", "1")
+			s.WaitFor("open (", wait)
+			target, text, hiding := jumpTarget(t, s)
+			event := target.EventTypeName[:min(12, len(target.EventTypeName))]
+
+			// Alerts: filtered to another event type, then TRACKING only.
+			s.SendFast("/", hiding, "Enter", "s", "s")
+			s.WaitFor("status: TRACKING", wait)
+			s.WaitFor("filter: "+hiding[:min(12, len(hiding))], wait)
+
+			// The board: the target's row singled out, the filter cleared
+			// (the cursor stays on it), enter.
+			s.SendFast("1")
+			s.WaitFor("12 of 12 projects", wait)
+			s.SendFast("/", text, "Enter")
+			s.waitUntil(func(sc string) bool {
+				return strings.Contains(sc, "Triage ·") && strings.Contains(cursorLine(sc), event) && strings.Contains(sc, "(esc clears)")
+			}, wait, "the target's row under the cursor on the board")
+			s.SendFast("Escape")
+			s.waitUntil(func(sc string) bool {
+				return strings.Contains(sc, "Triage ·") && strings.Contains(cursorLine(sc), event) && !strings.Contains(sc, "(esc clears)")
+			}, wait, "the target's row under the cursor on the whole board")
+			s.SendFast("Enter")
+
+			// Alerts again: both filters gone, said so, the alert selected.
+			screen := s.waitUntil(func(sc string) bool {
+				return strings.Contains(sc, "status: all") && strings.Contains(cursorLine(sc), event)
+			}, wait, "the alert under the cursor, every status shown")
+			if !strings.Contains(screen, "cleared to show") && !strings.Contains(screen, "lifted to show") {
+				t.Fatalf("the screen does not say the filters were lifted:\n%s", screen)
+			}
+			if strings.Contains(screen, "filter: "+hiding[:min(12, len(hiding))]) {
+				t.Fatalf("the filter that hid the alert is still on:\n%s", screen)
+			}
+			// The row under the cursor is that very alert: its detail says so.
+			s.SendFast("Enter")
+			s.WaitFor(target.ID, wait)
+			s.SendFast("Escape")
+			s.WaitFor("status: all", wait)
+
+			comment := fmt.Sprintf("jump-%d", size[0])
+			s.SendFast("a")
+			s.WaitFor("Acknowledge until", wait)
+			s.SendFast(comment, "Enter")
+			got := awaitComment(t, s, comment, 1)
+			if len(got) != 1 || got[0].ID != target.ID {
+				t.Fatalf("acknowledged %+v, want the alert opened from the board %s (%s)", got, target.ID, text)
+			}
+			if n := alertPatches(s); n != 1 {
+				t.Fatalf("%d PATCHes reached the server, want 1", n)
+			}
+			if w := s.SimWrites("/alerts/" + target.ID); w["PATCH /api/atlas/v2/groups/"+apisim.DemoPaymentsID+"/alerts/"+target.ID] != 1 {
+				t.Fatalf("no PATCH of %s in the request log: %v", target.ID, s.SimWrites(""))
+			}
+			s.SendFast("q")
+			s.WaitExit(wait)
+		})
+	}
+}
