@@ -120,3 +120,62 @@ func TestJumpLiftsTheFilterThatHidesTheAlert(t *testing.T) {
 		})
 	}
 }
+
+// Issue 24 case 2: on the ack dialog the choice on screen is the choice
+// sent. A date typed into Until, then space on the radio: the choice moves
+// to forever, the screen says the date is not sent and that forever is,
+// and forever is what apisim stores. A date typed on the radio goes to
+// Until and selects until…; the dialog states that date before enter, and
+// apisim stores exactly it.
+func TestAckRadioAndUntilSendWhatTheScreenSays(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {200, 50}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			s := StartDemo(t, size[0], size[1], []string{"TZ=UTC"}, "--project", "payments", "--pane", "alerts", "--demo-speed", "1")
+			s.WaitFor("open (", wait)
+			s.waitUntil(func(sc string) bool {
+				return strings.Contains(cursorLine(sc), "●") || strings.Contains(cursorLine(sc), "OPEN")
+			},
+				wait, "the cursor on an open alert")
+			now := worldNow(s)
+			typed := now.UTC().Add(3 * 24 * time.Hour).Truncate(time.Minute)
+
+			// 1. A date in Until, then space on the radio: forever, said so.
+			c1 := fmt.Sprintf("radio-space-%d", size[0])
+			s.SendFast("a")
+			s.WaitFor("Acknowledge until", wait)
+			s.SendFast(c1, "BTab", typed.Format("2006-01-02 15:04"), "BTab", "Space")
+			screen := s.WaitFor("(•) forever", wait)
+			if !strings.Contains(screen, "not sent: forever is selected") || !strings.Contains(screen, "(forever: 100 years)") {
+				t.Fatalf("forever is chosen while the date shows, and the screen does not say which is sent:\n%s", screen)
+			}
+			if n := alertPatches(s); n != 0 {
+				t.Fatalf("%d PATCHes before enter", n)
+			}
+			s.SendFast("Enter")
+			got := awaitComment(t, s, c1, 1)
+			if len(got) != 1 || got[0].AcknowledgedUntil == nil || got[0].AcknowledgedUntil.Sub(now) < 99*365*24*time.Hour {
+				t.Fatalf("the screen said forever; apisim holds %+v", got)
+			}
+			s.WaitGone("Acknowledge until", wait)
+
+			// 2. The next alert; a date typed on the radio goes to Until.
+			c2 := fmt.Sprintf("radio-typed-%d", size[0])
+			s.SendFast("j", "a")
+			s.WaitFor("Acknowledge until", wait)
+			s.SendFast(c2, "BTab", "BTab", typed.Format("2006-01-02 15:04"))
+			// The dialog states the date before enter.
+			s.WaitFor("sends until "+typed.Format("2006-01-02 15:04")+" UTC", wait)
+			s.WaitFor("(•) until…", wait)
+			s.SendFast("Enter")
+			got = awaitComment(t, s, c2, 1)
+			if len(got) != 1 || got[0].AcknowledgedUntil == nil || !got[0].AcknowledgedUntil.Equal(typed) {
+				t.Fatalf("typed %v on the radio; apisim holds %+v", typed, got)
+			}
+			if n := alertPatches(s); n != 2 {
+				t.Fatalf("%d PATCHes, want 2", n)
+			}
+			s.SendFast("q")
+			s.WaitExit(wait)
+		})
+	}
+}
