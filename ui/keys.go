@@ -29,8 +29,14 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case m.phase != phaseReady:
 		return m.startKey(k)
 	case m.tooSmall():
-		if bound(m.keys.Global.Quit, k) {
+		// A window dragged through a size too small to draw: keys typed
+		// before or meanwhile wait for it to grow, and go in order then
+		// (the quit key alone still quits).
+		if k == "ctrl+c" || (len(m.pending) == 0 && m.layers.top() == nil && bound(m.keys.Global.Quit, k)) {
 			return m.quit()
+		}
+		if len(m.pending) < maxTypeAhead {
+			m.pending = append(m.pending, msg)
 		}
 		return nil
 	}
@@ -103,7 +109,7 @@ func (m *Model) typeAhead(msg tea.KeyPressMsg) tea.Cmd {
 // replayTypeAhead hands the keys typed before the UI was ready to the UI,
 // in order, once it is.
 func (m *Model) replayTypeAhead() tea.Cmd {
-	if m.phase != phaseReady || m.width == 0 || len(m.pending) == 0 {
+	if m.phase != phaseReady || m.width == 0 || m.tooSmall() || len(m.pending) == 0 {
 		return nil
 	}
 	keys := m.pending
