@@ -179,3 +179,65 @@ func TestAckRadioAndUntilSendWhatTheScreenSays(t *testing.T) {
 		})
 	}
 }
+
+// Issue 24 case 9: saving an alert configuration's form unchanged sends
+// nothing and says so; a changed one (Enabled flipped) sends one PUT with
+// the change, which apisim then holds.
+func TestUnchangedAlertConfigIsNotSent(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {200, 50}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			s := StartDemo(t, size[0], size[1], nil, "--project", "payments", "--pane", "alerts")
+			s.WaitFor("open (", wait)
+			s.SendFast("c")
+			s.waitUntil(func(sc string) bool {
+				return strings.Contains(cursorLine(sc), "▸") && strings.Contains(sc, "configurations")
+			},
+				wait, "the configurations listed")
+			puts := func() int { return simCount(s, "PUT", "/alertConfigs/") }
+			s.SendFast("e")
+			s.WaitFor("Event type", wait)
+			s.SendFast("Enter")
+			s.WaitFor("unchanged: nothing sent", wait)
+			s.WaitGone("Event type", wait)
+			if n := puts(); n != 0 {
+				t.Fatalf("%d PUTs for an unchanged configuration", n)
+			}
+
+			// Changed: one PUT, and apisim holds the change.
+			cfgs, err := s.DemoAPI().AlertConfigs().ListAll(context.Background(), apisim.DemoPaymentsID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			enabled := map[string]bool{}
+			for _, c := range cfgs {
+				enabled[c.ID] = c.Enabled
+			}
+			s.SendFast("e")
+			s.WaitFor("Event type", wait)
+			s.SendFast("Tab", "Space", "Enter")
+			s.WaitGone("Event type", wait)
+			deadline := time.Now().Add(wait)
+			for puts() != 1 && time.Now().Before(deadline) {
+				time.Sleep(100 * time.Millisecond)
+			}
+			if n := puts(); n != 1 {
+				t.Fatalf("%d PUTs for a changed configuration, want 1", n)
+			}
+			after, err := s.DemoAPI().AlertConfigs().ListAll(context.Background(), apisim.DemoPaymentsID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			flipped := 0
+			for _, c := range after {
+				if c.Enabled != enabled[c.ID] {
+					flipped++
+				}
+			}
+			if flipped != 1 {
+				t.Fatalf("%d configurations changed in apisim, want the one edited", flipped)
+			}
+			s.SendFast("q")
+			s.WaitExit(wait)
+		})
+	}
+}

@@ -227,6 +227,15 @@ func (p *Pane) sendConfig(key, id string, c apiclient.AlertConfig) tea.Cmd {
 		}
 		p.cfgCreating = cfgSending
 	}
+	if old, ok := p.configs[id]; id != "" && ok && c.SameWrite(old) {
+		// Nothing changed: nothing is sent, and the screen says so.
+		p.cfgDraft, p.cfgEdit = "", ""
+		text := "alert configuration " + components.Sanitize(c.EventTypeName) + " unchanged: nothing sent"
+		if key == "configForm" {
+			return tea.Batch(views.FormDone(ID, formConfig, nil), views.Toast(text, false))
+		}
+		return views.Toast(text, false)
+	}
 	client, gid := p.Ctx.Client, p.Ctx.GroupID
 	return views.Write(&p.Base, key, p.writeSeq.Next(), "saving alert configuration", func(ctx context.Context) (configWritten, error) {
 		return saveConfig(ctx, client, gid, id, c)
