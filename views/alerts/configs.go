@@ -97,7 +97,13 @@ func (p *Pane) selectedConfig(verb string) (apiclient.AlertConfig, tea.Cmd) {
 		return apiclient.AlertConfig{}, refuse(verb + " acts on alert configurations: press c to list them")
 	}
 	c, ok := p.configs[id]
-	if !ok {
+	switch {
+	case !ok && p.cfgErr != nil && len(p.configs) == 0:
+		return c, refuse(verb + ": the configurations could not be read (" + views.ErrText(p.cfgErr) + "); nothing done")
+	case !ok && len(p.configs) == 0 && !p.firstDone:
+		// Typed ahead of the list (c then e at once): said, not "none selected".
+		return c, refuse(verb + ": the configurations are still loading; nothing done")
+	case !ok:
 		return c, refuse(verb + ": no alert configuration selected")
 	}
 	return c, nil
