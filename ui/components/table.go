@@ -210,13 +210,20 @@ func (t Table) Height() int { return t.height }
 // text are rebuilt in the table's own buffers, and a caller that refills
 // the slice Recycle gives back builds no second set of rows either.
 func (t *Table) SetRows(rows []Row) {
-	keep := t.SelectedID()
-	if t.recycled {
+	keep, recycled := t.SelectedID(), t.recycled
+	if recycled {
 		keep, t.recycled = t.keep, false
 	}
 	if t.bufRows > 2*len(rows)+1024 {
 		// Buffers sized for far more rows (another project) go.
 		t.byID, t.order, t.filt, t.hay, t.hayAt, t.bufRows = nil, nil, nil, nil, nil, 0
+	}
+	// The rows around the cursor row, nearest first, while the old rows
+	// are still there (not after Recycle, which gave them to be refilled):
+	// if it is gone, the cursor goes to the nearest one that is not.
+	var around []string
+	if !recycled && keep != "" && len(t.order) == len(t.rows) {
+		around = t.around(keep)
 	}
 	t.bufRows = max(t.bufRows, len(rows))
 	if t.byID == nil {
@@ -243,7 +250,53 @@ func (t *Table) SetRows(rows []Row) {
 	}
 	t.rows = rows
 	t.invalidate(true)
+	if _, ok := t.byID[keep]; !ok && len(around) > 0 {
+		t.rebuild(true, "")
+		t.cursorToFirstShown(around)
+		return
+	}
 	t.rebuild(true, keep)
+}
+
+// around lists the rows in the (unfiltered) order around row id, nearest
+// first, the one after before the one before; nil when id is not a row.
+func (t *Table) around(id string) []string {
+	k := -1
+	for j, ri := range t.order {
+		if t.rows[ri].ID == id {
+			k = j
+			break
+		}
+	}
+	if k < 0 {
+		return nil
+	}
+	out := make([]string, 0, len(t.order)-1)
+	for d := 1; k+d < len(t.order) || k-d >= 0; d++ {
+		if k+d < len(t.order) {
+			out = append(out, t.rows[t.order[k+d]].ID)
+		}
+		if k-d >= 0 {
+			out = append(out, t.rows[t.order[k-d]].ID)
+		}
+	}
+	return out
+}
+
+// cursorToFirstShown puts the cursor on the first of ids that is shown
+// (else where rebuild left it).
+func (t *Table) cursorToFirstShown(ids []string) {
+	at := make([]int, len(t.rows)) // row -> 1 + its index in view; 0: hidden
+	for i, ri := range t.view {
+		at[ri] = i + 1
+	}
+	for _, id := range ids {
+		if ri, ok := t.byID[id]; ok && at[ri] > 0 {
+			t.cursor = at[ri] - 1
+			break
+		}
+	}
+	t.ensureVisible()
 }
 
 // Recycle gives the rows back to be refilled in place: the slice given to

@@ -42,3 +42,20 @@ func TestTableHiddenCursorGoesToTheNearestRow(t *testing.T) {
 	tb.SetPredicate(nil)
 	eq(t, 10, tb.Len())
 }
+
+// A refresh without the cursor row (a pane's own filter rebuilt the rows,
+// or the row went away) puts the cursor on its nearest neighbour of the
+// old order that is still shown, not on the row at its old index.
+func TestTableVanishedCursorRowGoesToItsNearestNeighbour(t *testing.T) {
+	tb := newAlertTable("r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9")
+	tb.SetCursorID("r7")
+	// The pane keeps r1, r6 and r9 only: r6 is nearest r7 (after r8, gone).
+	tb.SetRows(alertRows("r1", "r6", "r9"))
+	eq(t, "r6", tb.SelectedID())
+	// New rows and a text filter: the nearest neighbour shown.
+	tb.SetRows(alertRows("r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9"))
+	tb.SetCursorID("r2")
+	tb.SetFilter("!r3")
+	tb.SetRows(alertRows("r0", "r1", "r3", "r4", "r5", "r6"))
+	eq(t, "r1", tb.SelectedID()) // r3 is hidden; r1 and r3 tie, r3 hidden
+}
