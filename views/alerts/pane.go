@@ -239,7 +239,8 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 		// now or when the list holds it. (The root clears the text filter.)
 		p.mode, p.want = modeList, msg.ItemID
 		var cmd tea.Cmd
-		if p.status != statusAll {
+		if i, known := p.byID[msg.ItemID]; p.status != statusAll && (!known || !p.status.keeps(p.alerts[i].status)) {
+			// The status filter hides it, or may (not read yet): lifted.
 			cmd = views.Toast("status filter "+p.status.String()+" lifted to show the alert opened", false)
 			p.setStatus(statusAll)
 		}
