@@ -39,7 +39,7 @@ func (m *Model) finishJump(msg views.JumpMsg) tea.Cmd {
 	cmd := m.switchTo(i)
 	m.jumpedFrom = msg.From
 	var cleared tea.Cmd
-	if f := m.filters[msg.Pane]; f != "" && msg.ItemID != "" {
+	if f := m.filters[msg.Pane]; f != "" && msg.ItemID != "" && !m.paneShows(i, msg) {
 		name := msg.Name
 		if name == "" {
 			name = msg.ItemID
@@ -49,6 +49,18 @@ func (m *Model) finishJump(msg views.JumpMsg) tea.Cmd {
 	}
 	sel := m.updatePane(i, views.SelectMsg{View: msg.View, ItemID: msg.ItemID})
 	return tea.Batch(cmd, cleared, sel)
+}
+
+// paneShows reports whether pane i says its list shows the jump's item
+// with its filter as it is (views.Shower); a pane that cannot tell, or
+// has not read the item yet, does not.
+func (m *Model) paneShows(i int, msg views.JumpMsg) bool {
+	s, ok := m.panes[i].(views.Shower)
+	if !ok {
+		return false
+	}
+	shown, known := s.Shows(msg.View, msg.ItemID)
+	return shown && known
 }
 
 // jumpBack is esc at pane level after a jump: back to the board, where it was.

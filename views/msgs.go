@@ -166,6 +166,13 @@ type JumpMsg struct {
 	Name    string // the item as the board names it, for notices
 }
 
+// Shower is a pane that can tell whether its list shows an item a jump
+// asks for (known: the item is in its list at all). The root keeps the
+// pane's filter when it does, and clears it otherwise.
+type Shower interface {
+	Shows(view, itemID string) (shown, known bool)
+}
+
 // SelectMsg asks a pane to select the item with that id (in View, when the
 // pane has several), now or as soon as its list holds it.
 type SelectMsg struct {

@@ -376,6 +376,26 @@ func (t *Table) SetCursorID(id string) bool {
 	return false
 }
 
+// MatchesFilter reports whether the row with that ID passes the text
+// filter (whatever the predicate says).
+func (t *Table) MatchesFilter(id string) bool {
+	ri, ok := t.byID[id]
+	if !ok {
+		return false
+	}
+	q, invert := t.filter, false
+	if strings.HasPrefix(q, "!") {
+		q, invert = q[1:], true
+	}
+	if q == "" {
+		return true
+	}
+	if !t.hayOK {
+		t.buildHay()
+	}
+	return bytes.Contains(t.hay[t.hayAt[ri]:t.hayAt[ri+1]], []byte(strings.ToLower(q))) != invert
+}
+
 // SetFilter filters the shown rows: a case-insensitive substring across all
 // cells; a leading "!" keeps the rows that do NOT contain the rest.
 func (t *Table) SetFilter(q string) {

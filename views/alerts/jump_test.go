@@ -48,3 +48,19 @@ func TestJumpSelectsTheAlertThroughTheStatusFilter(t *testing.T) {
 	assert.Equal(t, other, e.P.table.SelectedID())
 	assert.Len(t, e.ToastTexts(), toasts, "nothing lifted, nothing said")
 }
+
+// The root asks whether the text filter shows a jump's alert: it is kept
+// when it does, cleared when it hides it or the alert is not read yet.
+func TestShowsTellsWhetherTheTextFilterHidesTheAlert(t *testing.T) {
+	e := newPaneEnv(t)
+	r := e.P.alerts[3]
+	e.Send(views.FilterMsg{Text: r.event})
+	shown, known := e.P.Shows("", r.id)
+	assert.True(t, shown && known, "its own event type shows it")
+	e.Send(views.FilterMsg{Text: "!" + r.event})
+	shown, known = e.P.Shows("", r.id)
+	assert.True(t, known)
+	assert.False(t, shown, "the inverted filter hides it")
+	_, known = e.P.Shows("", "no-such-alert")
+	assert.False(t, known)
+}

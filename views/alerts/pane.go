@@ -198,6 +198,17 @@ func (p *Pane) Actions() []keymap.Action {
 	return acts
 }
 
+// Shows tells the root whether the text filter shows a jump's alert
+// (views.Shower): it is kept then. (The status filter is the pane's own:
+// SelectMsg lifts it when it hides the alert.)
+func (p *Pane) Shows(_, id string) (shown, known bool) {
+	i, ok := p.byID[id]
+	if !ok || !p.inScope(&p.alerts[i]) {
+		return false, false
+	}
+	return p.table.MatchesFilter(id), true
+}
+
 // Update handles keys, the root's shared messages, allowed actions and the
 // pane's own results.
 func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
