@@ -365,7 +365,8 @@ func (f Form) update(msg tea.Msg) (Form, tea.Cmd) {
 			f.selectChoice(ff.Selects.Key, ff.Selects.Choice)
 		}
 	case FieldChoice:
-		if t := f.textOf(ff.Key); isKey && t >= 0 && typed(k) && !f.keys.Flip.Matches(k) {
+		if t := f.textOf(ff.Key); isKey && t >= 0 && typed(k) && !f.keys.Flip.Matches(k) &&
+			!f.keys.Left.Matches(k) && !f.keys.Right.Matches(k) {
 			// Text typed on the choices goes to the field it belongs to
 			// (a date typed on "Acknowledge until" goes to Until and
 			// selects until…), rather than being lost or, for a space,
