@@ -69,7 +69,14 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 // handlePaste gives pasted text to the top layer when it edits text; the
 // input sanitizes it and keeps to its limit.
 func (m *Model) handlePaste(msg tea.PasteMsg) tea.Cmd {
-	if m.phase != phaseReady || m.tooSmall() {
+	if m.phase == phaseConnecting || (m.phase == phaseReady && (m.width == 0 || m.tooSmall())) {
+		// Kept with the keys typed meanwhile, in order.
+		if len(m.pending) < maxTypeAhead {
+			m.pending = append(m.pending, msg)
+		}
+		return nil
+	}
+	if m.phase != phaseReady {
 		return nil
 	}
 	top := m.layers.top()
@@ -116,7 +123,12 @@ func (m *Model) replayTypeAhead() tea.Cmd {
 	m.pending = nil
 	cmds := make([]tea.Cmd, 0, len(keys))
 	for _, k := range keys {
-		cmds = append(cmds, m.handleKey(k))
+		switch k := k.(type) {
+		case tea.KeyPressMsg:
+			cmds = append(cmds, m.handleKey(k))
+		case tea.PasteMsg:
+			cmds = append(cmds, m.handlePaste(k))
+		}
 	}
 	return tea.Sequence(cmds...)
 }
