@@ -261,7 +261,7 @@ func ageKey(d time.Duration) time.Duration {
 }
 
 // rebuildRows gives the table the alerts in scope; the status filter is
-// the table's predicate (statusKeep), so a cursor whose alert it hides
+// the table's predicate (setStatus), so a cursor whose alert it hides
 // goes to the nearest alert it shows. A
 // refresh writes over the rows and cells of the last one (the table's
 // Recycle and p.cells), so one set of rows is held, even while rebuilding;

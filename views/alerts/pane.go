@@ -247,7 +247,7 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 		return p, p.contextChanged(msg)
 	case views.SelectMsg:
 		// Opened from the board: list mode, every status, the alert selected
-		// now or when the list holds it. (The root clears the text filter.)
+		// now or when the list holds it. (The root clears a text filter that hides it.)
 		p.mode, p.want = modeList, msg.ItemID
 		var cmd tea.Cmd
 		if i, known := p.byID[msg.ItemID]; p.status != statusAll && (!known || !p.status.keeps(p.alerts[i].status)) {
