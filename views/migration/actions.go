@@ -214,6 +214,10 @@ func (p *Pane) askOptions() tea.Cmd {
 
 var schemas = []apiclient.HostnameSchema{apiclient.HostnamePublic, apiclient.HostnamePrivateLink, apiclient.HostnameVPCPeering}
 
+// authSCRAM is the source authentication choice the username and password
+// belong to: typing either selects it.
+const authSCRAM = "username & password (SCRAM)"
+
 func schemaNames() []string {
 	out := make([]string, len(schemas))
 	for i, s := range schemas {
@@ -461,7 +465,3 @@ func (p *Pane) cutover() tea.Cmd {
 		return cutDone{id: id}, c.Migration().Cutover(ctx, group, id)
 	})
 }
-
-// authSCRAM is the source authentication choice the username and password
-// belong to: typing either selects it.
-const authSCRAM = "username & password (SCRAM)"
