@@ -1,6 +1,7 @@
 package apiclient
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -287,6 +288,15 @@ func (a AlertConfig) Masked() AlertConfig {
 func (a AlertConfig) writable() AlertConfig {
 	a.ID, a.GroupID, a.Created, a.Updated, a.Links = "", "", nil, nil, nil
 	return a
+}
+
+// SameWrite reports whether an update with a sends what b holds: their
+// writable fields are the same JSON (an unchanged configuration, which
+// need not be sent).
+func (a AlertConfig) SameWrite(b AlertConfig) bool {
+	x, errA := json.Marshal(a.writable())
+	y, errB := json.Marshal(b.writable())
+	return errA == nil && errB == nil && bytes.Equal(x, y)
 }
 
 // NotificationType is a notification's typeName.

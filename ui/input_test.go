@@ -152,7 +152,7 @@ func TestTypeAheadQuitAndLineFeed(t *testing.T) {
 	assert.Nil(t, m.handleKey(keytest.Press("q")), "q after other keys is text, not quit")
 	assert.Nil(t, m.handleKey(tea.KeyPressMsg{Code: 'j', Mod: tea.ModCtrl}))
 	require.Len(t, m.pending, 3)
-	assert.Equal(t, "enter", m.pending[2].String(), "a line feed (enter typed before raw mode) is enter")
+	assert.Equal(t, "enter", m.pending[2].(tea.KeyPressMsg).String(), "a line feed (enter typed before raw mode) is enter")
 
 	fresh := newModel(t, api, nil)
 	cmd := fresh.handleKey(keytest.Press("q"))

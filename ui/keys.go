@@ -29,8 +29,14 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case m.phase != phaseReady:
 		return m.startKey(k)
 	case m.tooSmall():
-		if bound(m.keys.Global.Quit, k) {
+		// A window dragged through a size too small to draw: keys typed
+		// before or meanwhile wait for it to grow, and go in order then
+		// (the quit key alone still quits).
+		if k == "ctrl+c" || (len(m.pending) == 0 && m.layers.top() == nil && bound(m.keys.Global.Quit, k)) {
 			return m.quit()
+		}
+		if len(m.pending) < maxTypeAhead {
+			m.pending = append(m.pending, msg)
 		}
 		return nil
 	}
@@ -63,7 +69,14 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 // handlePaste gives pasted text to the top layer when it edits text; the
 // input sanitizes it and keeps to its limit.
 func (m *Model) handlePaste(msg tea.PasteMsg) tea.Cmd {
-	if m.phase != phaseReady || m.tooSmall() {
+	if m.phase == phaseConnecting || (m.phase == phaseReady && (m.width == 0 || m.tooSmall())) {
+		// Kept with the keys typed meanwhile, in order.
+		if len(m.pending) < maxTypeAhead {
+			m.pending = append(m.pending, msg)
+		}
+		return nil
+	}
+	if m.phase != phaseReady {
 		return nil
 	}
 	top := m.layers.top()
@@ -103,14 +116,19 @@ func (m *Model) typeAhead(msg tea.KeyPressMsg) tea.Cmd {
 // replayTypeAhead hands the keys typed before the UI was ready to the UI,
 // in order, once it is.
 func (m *Model) replayTypeAhead() tea.Cmd {
-	if m.phase != phaseReady || m.width == 0 || len(m.pending) == 0 {
+	if m.phase != phaseReady || m.width == 0 || m.tooSmall() || len(m.pending) == 0 {
 		return nil
 	}
 	keys := m.pending
 	m.pending = nil
 	cmds := make([]tea.Cmd, 0, len(keys))
 	for _, k := range keys {
-		cmds = append(cmds, m.handleKey(k))
+		switch k := k.(type) {
+		case tea.KeyPressMsg:
+			cmds = append(cmds, m.handleKey(k))
+		case tea.PasteMsg:
+			cmds = append(cmds, m.handlePaste(k))
+		}
 	}
 	return tea.Sequence(cmds...)
 }

@@ -135,9 +135,10 @@ type Model struct {
 	// (a question asked in between) is shown under that name.
 	formWhat map[formKey]string
 
-	// pending holds keys typed before the UI was ready; they are replayed
-	// in order once it is.
-	pending []tea.KeyPressMsg
+	// pending holds keys (and pastes) typed before the UI was ready or
+	// while the window is too small; they are replayed in order once it
+	// is ready and large enough.
+	pending []tea.Msg
 	// hold keeps keys typed after a write action until its dialog opens
 	// (hold.go); holdGen tells holds apart.
 	hold    *keyHold

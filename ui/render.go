@@ -102,6 +102,9 @@ func (m *Model) render() string {
 
 func (m *Model) renderTooSmall() string {
 	msg := fmt.Sprintf("Terminal too small: %dx%d\nNeed at least %dx%d", m.width, m.height, MinWidth, MinHeight)
+	if n := len(m.pending); n > 0 {
+		msg += fmt.Sprintf("\n%d %s kept for when it is larger", n, plural(n, "key", "keys"))
+	}
 	return lipgloss.Place(m.width, m.height, lipgloss.Center, lipgloss.Center, msg)
 }
 

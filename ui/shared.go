@@ -24,6 +24,11 @@ func (m *Model) routeToPane(msg tea.Msg) (tea.Cmd, bool) {
 		}
 		if r.Err == nil {
 			m.updated[r.Pane] = m.opts.Wall()
+			if r.Load {
+				// The server answers again: a failure held on the task
+				// line goes once it has been readable.
+				cmds = append(cmds, m.tasks.Recovered())
+			}
 		}
 		cmds = append(cmds, m.updatePane(m.paneIndex(r.Pane), msg))
 		return tea.Batch(cmds...), true

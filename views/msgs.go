@@ -173,6 +173,14 @@ type JumpMsg struct {
 	Cluster string // empty: every cluster of the project
 	View    string // the pane's sub-view, if it has several ("restores")
 	ItemID  string
+	Name    string // the item as the board names it, for notices
+}
+
+// Shower is a pane that can tell whether its list shows an item a jump
+// asks for (known: the item is in its list at all). The root keeps the
+// pane's filter when it does, and clears it otherwise.
+type Shower interface {
+	Shows(view, itemID string) (shown, known bool)
 }
 
 // SelectMsg asks a pane to select the item with that id (in View, when the

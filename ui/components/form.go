@@ -30,9 +30,15 @@ type Field struct {
 	Label string
 	Kind  FieldKind
 	Hint  string // a line under the label, muted
+	// Live gives a text from the form's values as they are now (what the
+	// form will send): on a note in place of Value, on another field under
+	// its value. Wrapped, never cut.
+	Live func(FormValues) string
 
 	// Text fields.
-	Value       string // initial text
+	Value string // initial text
+	// Placeholder shows, muted and after "e.g.", while the field is empty;
+	// it is never sent.
 	Placeholder string
 	CharLimit   int  // > 0: typing stops at this many characters; a counter shows n/limit
 	Secret      bool // echo as dots
@@ -129,7 +135,7 @@ func NewForm(id, title string, fields []Field, payload any, th themes.Theme, km 
 		ff := &formField{Field: fd}
 		if fd.Kind == FieldText {
 			in := themedInput(th)
-			in.Placeholder = fd.Placeholder
+			in.Placeholder = placeholder(fd.Placeholder)
 			in.CharLimit = fd.CharLimit
 			in.Secret = fd.Secret
 			in.SetValue(fd.Value)
@@ -152,6 +158,15 @@ func NewForm(id, title string, fields []Field, payload any, th themes.Theme, km 
 	}
 	f.setFocus(first)
 	return f
+}
+
+// placeholder is how an empty field shows its example: after "e.g.", so
+// it never reads as a value (it is not sent).
+func placeholder(p string) string {
+	if p == "" || strings.HasPrefix(p, "e.g.") {
+		return p
+	}
+	return "e.g. " + p
 }
 
 // ID returns the id given at construction.
@@ -350,6 +365,15 @@ func (f Form) update(msg tea.Msg) (Form, tea.Cmd) {
 			f.selectChoice(ff.Selects.Key, ff.Selects.Choice)
 		}
 	case FieldChoice:
+		if t := f.textOf(ff.Key); isKey && t >= 0 && typed(k) && !f.keys.Flip.Matches(k) &&
+			!f.keys.Left.Matches(k) && !f.keys.Right.Matches(k) {
+			// Text typed on the choices goes to the field it belongs to
+			// (a date typed on "Acknowledge until" goes to Until and
+			// selects until…), rather than being lost or, for a space,
+			// moving the choice while the text still shows.
+			f.setFocus(t)
+			return f.update(msg)
+		}
 		if isKey && len(ff.Choices) > 0 {
 			dir := 0
 			switch {
@@ -373,6 +397,41 @@ func (f Form) update(msg tea.Msg) (Form, tea.Cmd) {
 		f.validate(false)
 	}
 	return f, cmd
+}
+
+// textOf is the index of the first text field whose typing selects a
+// choice of the choice field key, or -1.
+func (f Form) textOf(key string) int {
+	for i, o := range f.fields {
+		if o.Kind == FieldText && o.Selects != nil && o.Selects.Key == key {
+			return i
+		}
+	}
+	return -1
+}
+
+// typed reports whether a key types text (no modifier but shift).
+func typed(k tea.KeyPressMsg) bool {
+	return k.Text != "" && k.Mod&^tea.ModShift == 0
+}
+
+// unsent says, for a text field that belongs to a choice, that what it
+// shows is not sent while another choice is selected; "" otherwise.
+func (f Form) unsent(ff *formField) string {
+	if ff.Kind != FieldText || ff.Selects == nil || strings.TrimSpace(ff.input.Value()) == "" {
+		return ""
+	}
+	for _, o := range f.fields {
+		if o.Key == ff.Selects.Key && o.Kind == FieldChoice {
+			if v := o.value(); v != ff.Selects.Choice {
+				if v == "" {
+					return "not sent: choose " + ff.Selects.Choice + " above"
+				}
+				return "not sent: " + v + " is selected (typing here selects " + ff.Selects.Choice + ")"
+			}
+		}
+	}
+	return ""
 }
 
 // listMove moves the selection of a List choice field with up/down; at
@@ -472,6 +531,13 @@ func (f Form) fieldBlock(ff *formField, focused bool, inner int) fieldBlock {
 		if ff.Label != "" {
 			lines = append(lines, strings.Split(wrap(Sanitize(ff.Label), inner), "\n")...)
 		}
+		if ff.Live != nil {
+			// What the form will send: wrapped, never cut.
+			for _, l := range strings.Split(wrap(Sanitize(ff.Live(f.Values())), inner-2), "\n") {
+				lines = append(lines, "  "+f.theme.FieldLabel.Render(l))
+			}
+			return fieldBlock{lines: lines}
+		}
 		for _, l := range strings.Split(ff.Value, "\n") {
 			lines = append(lines, "  "+f.theme.Muted.Render(Truncate(Sanitize(l), inner-2)))
 		}
@@ -512,6 +578,16 @@ func (f Form) fieldBlock(ff *formField, focused bool, inner int) fieldBlock {
 	switch ff.Kind {
 	case FieldText:
 		lines = append(lines, "  "+ff.input.View())
+		if u := f.unsent(ff); u != "" {
+			for _, l := range strings.Split(wrap(u, inner-2), "\n") {
+				lines = append(lines, "  "+f.theme.SeverityWarning.Render(l))
+			}
+		}
+		if ff.Live != nil {
+			for _, l := range strings.Split(wrap(Sanitize(ff.Live(f.Values())), inner-2), "\n") {
+				lines = append(lines, "  "+f.theme.FieldLabel.Render(l))
+			}
+		}
 	case FieldChoice:
 		if ff.List {
 			list, sel, selEnd := f.choiceList(ff, focused, inner)

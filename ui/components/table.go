@@ -99,6 +99,7 @@ type Table struct {
 	sortCol  int // -1: rows keep their given order
 	sortDesc bool
 	filter   string
+	pred     func(Row) bool // the pane's own filter (a status), nil: none
 	marks    map[string]struct{}
 	anchor   string // the row last marked with the mark key: a range mark starts there
 
@@ -209,13 +210,20 @@ func (t Table) Height() int { return t.height }
 // text are rebuilt in the table's own buffers, and a caller that refills
 // the slice Recycle gives back builds no second set of rows either.
 func (t *Table) SetRows(rows []Row) {
-	keep := t.SelectedID()
-	if t.recycled {
+	keep, recycled := t.SelectedID(), t.recycled
+	if recycled {
 		keep, t.recycled = t.keep, false
 	}
 	if t.bufRows > 2*len(rows)+1024 {
 		// Buffers sized for far more rows (another project) go.
 		t.byID, t.order, t.filt, t.hay, t.hayAt, t.bufRows = nil, nil, nil, nil, nil, 0
+	}
+	// The rows around the cursor row, nearest first, while the old rows
+	// are still there (not after Recycle, which gave them to be refilled):
+	// if it is gone, the cursor goes to the nearest one that is not.
+	var around []string
+	if !recycled && keep != "" && len(t.order) == len(t.rows) {
+		around = t.around(keep)
 	}
 	t.bufRows = max(t.bufRows, len(rows))
 	if t.byID == nil {
@@ -242,7 +250,53 @@ func (t *Table) SetRows(rows []Row) {
 	}
 	t.rows = rows
 	t.invalidate(true)
+	if _, ok := t.byID[keep]; !ok && len(around) > 0 {
+		t.rebuild(true, "")
+		t.cursorToFirstShown(around)
+		return
+	}
 	t.rebuild(true, keep)
+}
+
+// around lists the rows in the (unfiltered) order around row id, nearest
+// first, the one after before the one before; nil when id is not a row.
+func (t *Table) around(id string) []string {
+	k := -1
+	for j, ri := range t.order {
+		if t.rows[ri].ID == id {
+			k = j
+			break
+		}
+	}
+	if k < 0 {
+		return nil
+	}
+	out := make([]string, 0, len(t.order)-1)
+	for d := 1; k+d < len(t.order) || k-d >= 0; d++ {
+		if k+d < len(t.order) {
+			out = append(out, t.rows[t.order[k+d]].ID)
+		}
+		if k-d >= 0 {
+			out = append(out, t.rows[t.order[k-d]].ID)
+		}
+	}
+	return out
+}
+
+// cursorToFirstShown puts the cursor on the first of ids that is shown
+// (else where rebuild left it).
+func (t *Table) cursorToFirstShown(ids []string) {
+	at := make([]int, len(t.rows)) // row -> 1 + its index in view; 0: hidden
+	for i, ri := range t.view {
+		at[ri] = i + 1
+	}
+	for _, id := range ids {
+		if ri, ok := t.byID[id]; ok && at[ri] > 0 {
+			t.cursor = at[ri] - 1
+			break
+		}
+	}
+	t.ensureVisible()
 }
 
 // Recycle gives the rows back to be refilled in place: the slice given to
@@ -322,6 +376,26 @@ func (t *Table) SetCursorID(id string) bool {
 	return false
 }
 
+// MatchesFilter reports whether the row with that ID passes the text
+// filter (whatever the predicate says).
+func (t *Table) MatchesFilter(id string) bool {
+	ri, ok := t.byID[id]
+	if !ok {
+		return false
+	}
+	q, invert := t.filter, false
+	if strings.HasPrefix(q, "!") {
+		q, invert = q[1:], true
+	}
+	if q == "" {
+		return true
+	}
+	if !t.hayOK {
+		t.buildHay()
+	}
+	return bytes.Contains(t.hay[t.hayAt[ri]:t.hayAt[ri+1]], []byte(strings.ToLower(q))) != invert
+}
+
 // SetFilter filters the shown rows: a case-insensitive substring across all
 // cells; a leading "!" keeps the rows that do NOT contain the rest.
 func (t *Table) SetFilter(q string) {
@@ -330,6 +404,15 @@ func (t *Table) SetFilter(q string) {
 	}
 	keep := t.SelectedID()
 	t.filter = q
+	t.rebuild(false, keep)
+}
+
+// SetPredicate filters the shown rows with the pane's own test (a status
+// filter) as well as the text filter; nil shows every row. The cursor
+// follows its row, or goes to the nearest shown one.
+func (t *Table) SetPredicate(f func(Row) bool) {
+	keep := t.SelectedID()
+	t.pred = f
 	t.rebuild(false, keep)
 }
 
@@ -577,9 +660,43 @@ func (t *Table) rebuild(resort bool, keepID string) {
 	}
 	t.view = t.filtered()
 	t.cursor = clampInt(pos, 0, len(t.view)-1)
-	if keepID == "" || !t.SetCursorID(keepID) {
+	if keepID == "" || t.SetCursorID(keepID) {
 		t.ensureVisible()
+		return
 	}
+	if ri, ok := t.byID[keepID]; ok {
+		// The row is there but filtered out: the cursor goes to the
+		// nearest shown row in the unfiltered order, not to wherever its
+		// old index falls in the shorter list.
+		t.cursor = t.nearest(ri)
+	}
+	t.ensureVisible()
+}
+
+// nearest is the index in view of the shown row nearest to row ri in
+// the unfiltered order; on a tie, the one after. ri is not shown.
+func (t *Table) nearest(ri int) int {
+	if len(t.view) == 0 {
+		return 0
+	}
+	before, beforeAt, at, vi := -1, 0, -1, 0
+	for j, r := range t.order {
+		if vi < len(t.view) && t.view[vi] == r {
+			if at >= 0 {
+				if before >= 0 && at-beforeAt < j-at {
+					return before
+				}
+				return vi
+			}
+			before, beforeAt = vi, j
+			vi++
+			continue
+		}
+		if r == ri {
+			at = j
+		}
+	}
+	return max(before, 0)
 }
 
 func (t *Table) sorted() []int {
@@ -625,16 +742,19 @@ func (t *Table) filtered() []int {
 		q, invert = q[1:], true
 	}
 	q = strings.ToLower(q)
-	if q == "" {
+	if q == "" && t.pred == nil {
 		return t.order
 	}
-	if !t.hayOK {
+	if q != "" && !t.hayOK {
 		t.buildHay()
 	}
 	qb := []byte(q)
 	out := t.filt[:0]
 	for _, ri := range t.order {
-		if bytes.Contains(t.hay[t.hayAt[ri]:t.hayAt[ri+1]], qb) != invert {
+		if t.pred != nil && !t.pred(t.rows[ri]) {
+			continue
+		}
+		if q == "" || bytes.Contains(t.hay[t.hayAt[ri]:t.hayAt[ri+1]], qb) != invert {
 			out = append(out, ri)
 		}
 	}

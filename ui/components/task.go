@@ -35,7 +35,14 @@ type task struct {
 	state  TaskState
 	reason string
 	gen    int
+	at     time.Time // when it finished
+	// clearing: a held failure whose clear is scheduled (Recovered).
+	clearing bool
 }
+
+// FailureMinHold is how long a held failure stays on the line at least,
+// even once the server answers again.
+const FailureMinHold = 10 * time.Second
 
 // TaskLine is the footer's task indicator: a spinner and a label while a
 // request runs, then "✓ done" or "✗ failed: reason" for a few seconds.
@@ -107,7 +114,7 @@ func (t *TaskLine) Finish(id string, err error, done string) tea.Cmd {
 		}
 		t.gen++
 		tk := &t.tasks[i]
-		tk.gen = t.gen
+		tk.gen, tk.at = t.gen, time.Now()
 		if err != nil {
 			tk.state, tk.reason = TaskFailed, Sanitize(err.Error())
 		} else {
@@ -123,6 +130,25 @@ func (t *TaskLine) Finish(id string, err error, done string) tea.Cmd {
 		return tea.Tick(TaskClearDelay, func(time.Time) tea.Msg { return TaskClearMsg{ID: id, Gen: gen} })
 	}
 	return nil
+}
+
+// Recovered says the server answered again: a held failure is no longer
+// news, and leaves the line once it has been readable FailureMinHold (and
+// at least TaskClearDelay from now), rather than staying on every pane
+// until some later task ends.
+func (t *TaskLine) Recovered() tea.Cmd {
+	var cmds []tea.Cmd
+	for i := range t.tasks {
+		tk := &t.tasks[i]
+		if tk.state != TaskFailed || tk.clearing {
+			continue
+		}
+		tk.clearing = true
+		id, gen := tk.id, tk.gen
+		wait := max(TaskClearDelay, FailureMinHold-time.Since(tk.at))
+		cmds = append(cmds, tea.Tick(wait, func(time.Time) tea.Msg { return TaskClearMsg{ID: id, Gen: gen} }))
+	}
+	return tea.Batch(cmds...)
 }
 
 // dropFinishedExcept removes every finished task but id: the newest outcome

@@ -65,3 +65,18 @@ func TestTaskLineSetThemeRestylesTheSpinner(t *testing.T) {
 	tl.Finish("a", nil, "")
 	eq(t, light.StateOK.Render("✓ loading: done"), tl.View(), "outcomes use the new theme too")
 }
+
+// A held failure leaves the line once the server answers again (Recovered),
+// after it has been readable; one clear is scheduled however many answers
+// come.
+func TestTaskLineHeldFailureGoesOnceTheServerAnswers(t *testing.T) {
+	tl := NewTaskLine(dark())
+	tl.SetHoldFailures(true)
+	tl.Start("w", "acknowledging NO_PRIMARY")
+	tl.Finish("w", errors.New("no answer"), "")
+	eq(t, true, tl.Recovered() != nil, "a clear is scheduled")
+	eq(t, true, tl.Recovered() == nil, "only once")
+	tl, _ = tl.Update(TaskClearMsg{ID: "w", Gen: tl.tasks[0].gen})
+	eq(t, "", tl.View())
+	eq(t, true, tl.Recovered() == nil, "nothing held, nothing scheduled")
+}

@@ -105,7 +105,12 @@ type Dialog struct {
 func (d Dialog) Fields() []components.Field {
 	clock := d.Now
 	var fields []components.Field
-	if len(d.Listed) > 1 || len(d.Hidden) > 0 {
+	switch {
+	case len(d.Listed) == 1 && len(d.Hidden) > 0:
+		// One line: the room goes to the hidden rows and to what is sent.
+		fields = append(fields, components.Field{Key: "targets", Kind: components.FieldNote,
+			Value: ActsOn(1) + " " + d.Name(d.Listed[0])})
+	case len(d.Listed) > 1 || len(d.Hidden) > 0:
 		fields = append(fields, components.Field{Key: "targets", Kind: components.FieldNote,
 			Label: ActsOn(len(d.Listed)), Value: ListTargets(d.Listed, d.Rows, d.Name)})
 	}
@@ -128,8 +133,9 @@ func (d Dialog) Fields() []components.Field {
 		components.Field{Key: "until", Label: "Acknowledge until", Kind: components.FieldChoice, Choices: UntilChoices,
 			Choice: choice, Hint: untilHint},
 		components.Field{Key: "at", Label: "Until (typing here selects until…)", Kind: components.FieldText, CharLimit: 25,
-			Value: d.At, Placeholder: CustomForm + " (local) or RFC 3339",
+			Value: d.At, Placeholder: clock().Add(24*time.Hour).Truncate(time.Hour).Format(CustomLayout) + " (local) or RFC 3339",
 			Selects: &components.Selects{Key: "until", Choice: UntilCustom},
+			Live:    func(v components.FormValues) string { return Sends(v, clock()) },
 			Validate: func(v string, all components.FormValues) error {
 				if all["until"] != UntilCustom {
 					return nil
@@ -138,7 +144,27 @@ func (d Dialog) Fields() []components.Field {
 				return err
 			}},
 		components.Field{Key: "comment", Label: "Comment", Kind: components.FieldText, CharLimit: apiclient.MaxAckCommentRunes,
-			Value: d.Comment, Placeholder: "what you are doing about it", Validate: CommentRule, Focus: true})
+			Value: d.Comment, Placeholder: "failover under way, see #inc-42", Validate: CommentRule, Focus: true})
+}
+
+// Sends is the dialog's line saying the acknowledgedUntil enter sends
+// with the values as they are now, or why it sends nothing.
+func Sends(v components.FormValues, now time.Time) string {
+	until, err := ParseUntil(v["until"], v["at"], now)
+	if err != nil && v["until"] == UntilCustom {
+		return "sends nothing until Until holds a future date"
+	}
+	if err != nil {
+		return "sends nothing: " + err.Error()
+	}
+	at := until.Truncate(time.Second).In(now.Location()).Format(CustomLayout + " MST")
+	switch v["until"] {
+	case Until1h, Until4h, Until24h:
+		return "sends until " + at + " (now + " + v["until"] + ")"
+	case UntilForever:
+		return "sends until " + at + " (forever: 100 years)"
+	}
+	return "sends until " + at
 }
 
 // ListedRows is how many targets a dialog names before "and N more" in a

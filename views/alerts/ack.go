@@ -101,6 +101,9 @@ func (p *Pane) openAck() tea.Cmd {
 	if p.mode == modeConfigs || p.mode == modeConfigDetail {
 		return refuse("acknowledge: pick an alert (esc or c leaves the configurations)")
 	}
+	if w := p.waiting(); w != "" {
+		return refuse("acknowledge: " + w)
+	}
 	shown, hiddenMarks := p.bulkTargets()
 	ids, skipped := p.ackable(shown)
 	hidden, hskipped := p.ackable(hiddenMarks)
@@ -121,6 +124,16 @@ func (p *Pane) openAck() tea.Cmd {
 	form := views.FormMsg{Pane: ID, ID: formAck, Title: title, Fields: p.ackFields(p.ackDraft, ids, hidden),
 		Action: views.ActionMsg{Name: actAck, Target: strings.Join(ids, targetSeparator) + hiddenSeparator + strings.Join(hidden, targetSeparator)}}
 	return func() tea.Msg { return form }
+}
+
+// waiting says why no alert is picked while the one a jump from the board
+// asked for is not in the list yet: the cursor is on another row, which a
+// key must not act on.
+func (p *Pane) waiting() string {
+	if p.want == "" || p.mode != modeList || len(p.table.MarkedVisible()) > 0 {
+		return ""
+	}
+	return "the alert opened from the board (" + p.want + ") is not in the list yet; wait for it, or move the cursor to pick another"
 }
 
 // bulkTargets are the rows a bulk action lists: the marked rows the filter
@@ -236,6 +249,9 @@ func (p *Pane) submitAck(msg views.ActionMsg) tea.Cmd {
 func (p *Pane) openUnack() tea.Cmd {
 	if p.mode == modeConfigs || p.mode == modeConfigDetail {
 		return refuse("unacknowledge: pick an alert (esc or c leaves the configurations)")
+	}
+	if w := p.waiting(); w != "" {
+		return refuse("unacknowledge: " + w)
 	}
 	now := p.Ctx.Now()
 	shown, hidden := p.bulkTargets()

@@ -97,7 +97,13 @@ func (p *Pane) selectedConfig(verb string) (apiclient.AlertConfig, tea.Cmd) {
 		return apiclient.AlertConfig{}, refuse(verb + " acts on alert configurations: press c to list them")
 	}
 	c, ok := p.configs[id]
-	if !ok {
+	switch {
+	case !ok && p.cfgErr != nil && len(p.configs) == 0:
+		return c, refuse(verb + ": the configurations could not be read (" + views.ErrText(p.cfgErr) + "); nothing done")
+	case !ok && len(p.configs) == 0 && !p.firstDone:
+		// Typed ahead of the list (c then e at once): said, not "none selected".
+		return c, refuse(verb + ": the configurations are still loading; nothing done")
+	case !ok:
 		return c, refuse(verb + ": no alert configuration selected")
 	}
 	return c, nil
@@ -226,6 +232,15 @@ func (p *Pane) sendConfig(key, id string, c apiclient.AlertConfig) tea.Cmd {
 			return refuse("alert configuration not saved: " + err.Error())
 		}
 		p.cfgCreating = cfgSending
+	}
+	if old, ok := p.configs[id]; id != "" && ok && c.SameWrite(old) {
+		// Nothing changed: nothing is sent, and the screen says so.
+		p.cfgDraft, p.cfgEdit = "", ""
+		text := "alert configuration " + components.Sanitize(c.EventTypeName) + " unchanged: nothing sent"
+		if key == "configForm" {
+			return tea.Batch(views.FormDone(ID, formConfig, nil), views.Toast(text, false))
+		}
+		return views.Toast(text, false)
 	}
 	client, gid := p.Ctx.Client, p.Ctx.GroupID
 	return views.Write(&p.Base, key, p.writeSeq.Next(), "saving alert configuration", func(ctx context.Context) (configWritten, error) {

@@ -90,6 +90,10 @@ func (p *Pane) editorDone(msg views.EditedMsg) tea.Cmd {
 	if err != nil {
 		return refuse("alert configuration not saved: " + components.Sanitize(err.Error()) + "; your JSON is kept: press E or N to continue")
 	}
+	if old, ok := p.configs[msg.Key]; msg.Key != "" && ok && c.SameWrite(old) {
+		p.cfgDraft, p.cfgEdit = "", ""
+		return views.Toast("alert configuration "+components.Sanitize(c.EventTypeName)+" unchanged: nothing sent", false)
+	}
 	var compact bytes.Buffer
 	_ = json.Compact(&compact, []byte(src))
 	verb, name := "Create", actNewJSON

@@ -1,6 +1,7 @@
 package alerts
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -66,4 +67,34 @@ func TestJSONEditIgnoresCommentsAndAsksBeforeSending(t *testing.T) {
 // name a registered action, or its key would silently do nothing.
 func TestEveryActionConstantNamesARegisteredAction(t *testing.T) {
 	assert.Empty(t, viewstest.UnregisteredActionConsts(t, Registration))
+}
+
+// A configuration saved from the editor as it was: no question, nothing
+// sent, and the screen says so; one changed is asked about as usual.
+func TestJSONEditUnchangedSendsNothing(t *testing.T) {
+	e := newPaneEnv(t)
+	var id string
+	for cid, c := range e.P.configs {
+		if maskedSecret(c.Masked()) == "" {
+			id = cid
+			break
+		}
+	}
+	require.NotEmpty(t, id, "a configuration without secrets")
+	b, err := json.MarshalIndent(e.P.configs[id].Masked(), "", "  ")
+	require.NoError(t, err)
+	confirms := len(e.Confirms)
+	e.Send(views.EditedMsg{Key: id, Text: string(b)})
+	toasts := e.ToastTexts()
+	require.NotEmpty(t, toasts)
+	assert.Contains(t, toasts[len(toasts)-1], "unchanged: nothing sent")
+	assert.Len(t, e.Confirms, confirms, "no question")
+	assert.Empty(t, e.Sim.Writes())
+
+	changed := strings.Replace(string(b), `"enabled": true`, `"enabled": false`, 1)
+	if changed == string(b) {
+		changed = strings.Replace(string(b), `"enabled": false`, `"enabled": true`, 1)
+	}
+	e.Send(views.EditedMsg{Key: id, Text: changed})
+	assert.Equal(t, actEditJSON, e.LastConfirm().Action.Name)
 }

@@ -260,11 +260,12 @@ func ageKey(d time.Duration) time.Duration {
 	return d.Truncate(24 * time.Hour)
 }
 
-// rebuildRows gives the table the alerts the status filter keeps. A
+// rebuildRows gives the table the alerts in scope; the status filter is
+// the table's predicate (setStatus), so a cursor whose alert it hides
+// goes to the nearest alert it shows. A
 // refresh writes over the rows and cells of the last one (the table's
 // Recycle and p.cells), so one set of rows is held, even while rebuilding;
-// both are sized for every alert in the store, so switching the status
-// filter does not grow them.
+// both are sized for every alert in the store.
 func (p *Pane) rebuildRows() {
 	now := p.Ctx.Now()
 	if loc := now.Location(); loc != p.fixedLoc {
@@ -275,7 +276,7 @@ func (p *Pane) rebuildRows() {
 	}
 	n := 0
 	for _, i := range p.order {
-		if r := &p.alerts[i]; p.status.keeps(r.status) && p.inScope(r) {
+		if p.inScope(&p.alerts[i]) {
 			n++
 		}
 	}
@@ -291,7 +292,7 @@ func (p *Pane) rebuildRows() {
 	}
 	cells := p.cells[:cap(p.cells)]
 	for _, i := range p.order {
-		if r := &p.alerts[i]; p.status.keeps(r.status) && p.inScope(r) {
+		if r := &p.alerts[i]; p.inScope(r) {
 			k := len(rows) * alertCells
 			rows = append(rows, p.row(i, now, cells[k:k+alertCells:k+alertCells]))
 		}
@@ -408,6 +409,18 @@ func (p *Pane) listHeader() string {
 		parts = append(parts, "severity by event type (configurations: "+views.ErrText(p.cfgErr)+")")
 	}
 	return strings.Join(parts, " · ")
+}
+
+// setStatus sets the status filter: the table shows the alerts it keeps.
+func (p *Pane) setStatus(s statusFilter) {
+	p.status = s
+	if s == statusAll {
+		p.table.SetPredicate(nil)
+		return
+	}
+	p.table.SetPredicate(func(r components.Row) bool {
+		return s.keeps(apiclient.AlertStatus(r.Cells[colStatus]))
+	})
 }
 
 // selectWanted puts the cursor on the alert a jump asked for, once the

@@ -200,6 +200,17 @@ func (p *Pane) Actions() []keymap.Action {
 	return acts
 }
 
+// Shows tells the root whether the text filter shows a jump's alert
+// (views.Shower): it is kept then. (The status filter is the pane's own:
+// SelectMsg lifts it when it hides the alert.)
+func (p *Pane) Shows(_, id string) (shown, known bool) {
+	i, ok := p.byID[id]
+	if !ok || !p.inScope(&p.alerts[i]) {
+		return false, false
+	}
+	return p.table.MatchesFilter(id), true
+}
+
 // Update handles keys, the root's shared messages, allowed actions and the
 // pane's own results.
 func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
@@ -238,10 +249,16 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 		return p, p.contextChanged(msg)
 	case views.SelectMsg:
 		// Opened from the board: list mode, every status, the alert selected
-		// now or when the list holds it.
+		// now or when the list holds it. (The root clears a text filter that hides it.)
 		p.mode, p.want = modeList, msg.ItemID
+		var cmd tea.Cmd
+		if i, known := p.byID[msg.ItemID]; p.status != statusAll && (!known || !p.status.keeps(p.alerts[i].status)) {
+			// The status filter hides it, or may (not read yet): lifted.
+			cmd = views.Toast("status filter "+p.status.String()+" lifted to show the alert opened", false)
+			p.setStatus(statusAll)
+		}
 		p.selectWanted()
-		return p, nil
+		return p, cmd
 	case views.ActionMsg:
 		return p, p.action(msg)
 	case views.EditedMsg:
@@ -287,6 +304,13 @@ func (p *Pane) key(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	switch p.mode {
 	case modeList:
+		if before := p.table.SelectedID(); p.want != "" {
+			p.table, _ = p.table.Update(msg)
+			if p.table.SelectedID() != before {
+				p.want = "" // the user chose another row
+			}
+			return nil
+		}
 		p.table, _ = p.table.Update(msg)
 	case modeConfigs:
 		p.cfgTable, _ = p.cfgTable.Update(msg)
@@ -332,8 +356,7 @@ func (p *Pane) action(msg views.ActionMsg) tea.Cmd {
 		if p.mode != modeList {
 			p.mode = modeList
 		}
-		p.status = p.status.next()
-		p.rebuildRows()
+		p.setStatus(p.status.next())
 		return views.Toast("status filter: "+p.status.String(), false)
 	case actConfigs, actNextView, actPrevView:
 		// Two views: each of these keys goes to the other one.

@@ -33,6 +33,7 @@ func listed(t *testing.T, p *Pane, f views.FormMsg, include bool) []segment {
 				s.total += more
 				continue
 			}
+			l = strings.TrimPrefix(l, "Acts on: ")
 			id, _, _ := strings.Cut(strings.TrimPrefix(l, "• "), " ")
 			s.ids = append(s.ids, id)
 			s.total++

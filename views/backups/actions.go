@@ -613,7 +613,7 @@ func (p *Pane) writeResult(msg views.Result[writeResult]) tea.Cmd {
 
 func (p *Pane) askSnapshot() tea.Cmd {
 	return p.form(formSnapshot, "On-demand snapshot of "+p.cluster.Name, []components.Field{
-		{Key: "description", Label: "Description", Placeholder: "why this snapshot", CharLimit: 200},
+		{Key: "description", Label: "Description", Placeholder: "before the schema migration", CharLimit: 200},
 		{Key: "retention", Label: "Retention (days)", Value: strconv.Itoa(apiclient.SnapshotRetentionDefault(p.data.Policy, 1)),
 			Validate: func(v string, all components.FormValues) error {
 				if err := positiveInt("retention")(v, all); err != nil {

@@ -168,16 +168,16 @@ func (p *Pane) askOptions() tea.Cmd {
 				}
 				return nil
 			}},
-		{Key: "auth", Label: "Source authentication", Kind: components.FieldChoice, Choices: []string{"managed (automation)", "username & password (SCRAM)"},
+		{Key: "auth", Label: "Source authentication", Kind: components.FieldChoice, Choices: []string{"managed (automation)", authSCRAM},
 			Choice: auth, Hint: "the source must use SCRAM-SHA; X.509, LDAP and Kerberos are not supported"},
-		{Key: "username", Label: "Username", Value: d.username,
+		{Key: "username", Label: "Username", Value: d.username, Selects: &components.Selects{Key: "auth", Choice: authSCRAM},
 			Validate: func(v string, all components.FormValues) error {
 				if strings.HasPrefix(all["auth"], "username") && strings.TrimSpace(v) == "" {
 					return errors.New("required without managed authentication")
 				}
 				return nil
 			}},
-		{Key: "password", Label: "Password", Secret: true, Value: d.password,
+		{Key: "password", Label: "Password", Secret: true, Value: d.password, Selects: &components.Selects{Key: "auth", Choice: authSCRAM},
 			Validate: func(v string, all components.FormValues) error {
 				if strings.HasPrefix(all["auth"], "username") && v == "" {
 					return errors.New("required without managed authentication")
@@ -189,6 +189,7 @@ func (p *Pane) askOptions() tea.Cmd {
 		{Key: "ca", Label: "CA certificate path (optional)", Value: d.caPath},
 		{Key: "schema", Label: "Reach the destination over", Kind: components.FieldChoice, Choices: schemaNames(), Choice: schema},
 		{Key: "privateLink", Label: "Private link id (PRIVATE_LINK only)", Value: d.privateLinkID,
+			Selects: &components.Selects{Key: "schema", Choice: string(apiclient.HostnamePrivateLink)},
 			Validate: func(v string, all components.FormValues) error {
 				if all["schema"] == string(apiclient.HostnamePrivateLink) && strings.TrimSpace(v) == "" {
 					return errors.New("required for PRIVATE_LINK")
@@ -212,6 +213,10 @@ func (p *Pane) askOptions() tea.Cmd {
 }
 
 var schemas = []apiclient.HostnameSchema{apiclient.HostnamePublic, apiclient.HostnamePrivateLink, apiclient.HostnameVPCPeering}
+
+// authSCRAM is the source authentication choice the username and password
+// belong to: typing either selects it.
+const authSCRAM = "username & password (SCRAM)"
 
 func schemaNames() []string {
 	out := make([]string, len(schemas))

@@ -149,6 +149,16 @@ func TestGuidedFlowFromLinkTokenToComplete(t *testing.T) {
 	assert.Equal(t, "cutting over", p.job.phase())
 	e.advance(10 * time.Second)
 	goldenScreen(t, "5_progress_cutting_over", p.View())
+	// Presentation mode while cutting over: STATUS says CUTOVER, and no
+	// readiness block reads "SYNCING" under "READY FOR CUT-OVER".
+	p.presentation = true
+	v := viewstest.Screen(p.View())
+	assert.Contains(t, v, "STATUS")
+	assert.NotContains(t, v, "READY FOR CUT-OVER", v)
+	for _, r := range bigText("CUTOVER") {
+		assert.Contains(t, v, r, v)
+	}
+	p.presentation = false
 	e.advance(25 * time.Second)
 	require.Equal(t, apiclient.MigrationComplete, p.job.status())
 	assert.Empty(t, p.Busy())

@@ -546,7 +546,10 @@ func (p *Pane) presentationView(w, h int) string {
 			lag = bigLag(*j.last.LagTimeSeconds)
 		}
 		switch {
-		case j.done():
+		case j.done(), status == "CUTOVER":
+			// Cut-over asked: STATUS says so; readiness is past (the
+			// service may report it false meanwhile, which read as
+			// "SYNCING" under "READY FOR CUT-OVER").
 			ready = ""
 		case j.last.ReadyForCutover:
 			ready = "READY"

@@ -275,13 +275,15 @@ func (p *Pane) askNewRole() tea.Cmd {
 			return nil
 		}
 	}
+	// Typing an Azure id selects AZURE: what shows is what is sent.
+	azure := &components.Selects{Key: "provider", Choice: string(apiclient.ProviderAzure)}
 	fields := []components.Field{
 		{Key: "provider", Label: "Provider", Kind: components.FieldChoice,
 			Choices: []string{string(apiclient.ProviderAWS), string(apiclient.ProviderAzure), string(apiclient.ProviderGCP)},
 			Hint:    "AWS roles are authorized next (z) with your IAM role's ARN; GCP needs no step"},
-		{Key: "appId", Label: "Azure application id", Kind: components.FieldText, CharLimit: 64, Hint: "AZURE only", Validate: azureID("atlasAzureAppId")},
-		{Key: "principalId", Label: "Azure service principal id", Kind: components.FieldText, CharLimit: 64, Hint: "AZURE only", Validate: azureID("servicePrincipalId")},
-		{Key: "tenantId", Label: "Azure tenant id", Kind: components.FieldText, CharLimit: 64, Hint: "AZURE only", Validate: azureID("tenantId")},
+		{Key: "appId", Label: "Azure application id", Kind: components.FieldText, CharLimit: 64, Hint: "AZURE only", Selects: azure, Validate: azureID("atlasAzureAppId")},
+		{Key: "principalId", Label: "Azure service principal id", Kind: components.FieldText, CharLimit: 64, Hint: "AZURE only", Selects: azure, Validate: azureID("servicePrincipalId")},
+		{Key: "tenantId", Label: "Azure tenant id", Kind: components.FieldText, CharLimit: 64, Hint: "AZURE only", Selects: azure, Validate: azureID("tenantId")},
 	}
 	msg := views.FormMsg{Pane: ID, ID: formNewRole, Title: "New access role in " + p.project(), Fields: fields,
 		Action: views.ActionMsg{Name: actNewRole}}

@@ -125,7 +125,7 @@ func TestAuthBurstsEqualApisimState(t *testing.T) {
 	}
 	require.True(t, e.P.table.SetCursorID(row.Key()))
 	j := e.P.open()().(views.JumpMsg)
-	assert.Equal(t, views.JumpMsg{From: ID, Pane: "accesslogs", GroupID: row.GroupID, Cluster: row.Cluster, View: "failures", ItemID: row.ItemID}, j)
+	assert.Equal(t, views.JumpMsg{From: ID, Pane: "accesslogs", GroupID: row.GroupID, Cluster: row.Cluster, View: "failures", ItemID: row.ItemID, Name: row.What}, j)
 }
 
 // Off by default: no access log is read.

@@ -573,7 +573,7 @@ func (p *Pane) open() tea.Cmd {
 	if !ok {
 		return nil
 	}
-	j := views.JumpMsg{From: ID, GroupID: it.GroupID, Cluster: it.Cluster, ItemID: it.ItemID}
+	j := views.JumpMsg{From: ID, GroupID: it.GroupID, Cluster: it.Cluster, ItemID: it.ItemID, Name: it.What}
 	switch it.Kind {
 	case KindAlert, KindAckEnds:
 		j.Pane, j.Cluster = "alerts", ""
