@@ -1,0 +1,566 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
+)
+
+// named is what the last dialog on screen said a write would do: which
+// targets (ids, or descriptions as shown) and which values. The judge
+// holds each write that follows to it.
+type named struct {
+	Kind  string // ack, unack, snapshot, expiration, deleteSnapshot, cancelRestore, restore, other
+	Title string
+	Text  string // the whole dialog, for the targets an unknown kind names
+	// Budget is how many writes the dialog announced; one more fails.
+	Budget int
+
+	// ack, unack
+	IDs       []string // ids the dialog lists
+	Descs     []string // "EVENT on place" as the dialog shows them (one title or list lines)
+	Unnamed   int      // "and N more": targets counted, not named
+	Choice    string   // 1h, 4h, 24h, until…, forever
+	Typed     string   // the Until field's text
+	Comment   string
+	CommentOK bool // the comment could be read whole
+
+	// snapshot, expiration, deleteSnapshot, cancelRestore, restore
+	Cluster     string // the cluster the dialog names (the snapshot's)
+	Description string
+	Retention   string // the Retention field's text
+	IDSuffix    string // "…1234abcd": an id the dialog shortens
+	FullID      string
+	Keep        string // the expiration chosen or typed: "7 days"
+	Delivery    string
+	Taken       string // "2026-11-26 16:31"
+	Project     string
+	Target      string
+}
+
+// verdict is one write the judge refused, said so a reader can check it on
+// the replayed screen.
+type verdict struct {
+	Write sentWrite
+	Why   string
+}
+
+// judge compares writes with what the dialog before them named.
+type judge struct {
+	api      *apiclient.Client
+	started  time.Time // when the dashboard started: its clock runs from the server's
+	epoch    time.Time // the server's stopped clock
+	projects map[string]string
+	last     *named
+	// Unread lists the dialogs whose value the screen did not show whole.
+	Unread map[string]int
+	// Checked counts the writes held to a dialog.
+	Checked int
+}
+
+func newJudge(api *apiclient.Client, epoch time.Time) *judge {
+	j := &judge{api: api, started: time.Now(), epoch: epoch, projects: map[string]string{}, Unread: map[string]int{}}
+	if ps, err := api.Projects().All(context.Background()); err == nil {
+		for _, p := range ps {
+			j.projects[p.ID] = p.Name
+		}
+	}
+	return j
+}
+
+// follows are the questions that come after a form and act on its
+// answer: the form's expectation holds through them.
+var follows = map[string]string{
+	"Shorten an acknowledgement?":     "ack",
+	"Change the expiration of":        "expiration",
+	"Shorten the expiration of":       "expiration",
+	"Send the new index again?":       "other",
+	"Start another live migration in": "other",
+}
+
+// observe reads the screen the user answers: a dialog on it becomes what
+// the next writes are held to.
+func (j *judge) observe(screen string) {
+	d := dialogOf(screen)
+	if d == nil || d.Title == "" {
+		return
+	}
+	for prefix, kind := range follows {
+		if strings.HasPrefix(d.Title, prefix) && j.last != nil && j.last.Kind == kind {
+			if kind == "expiration" {
+				j.last.Keep = keptFrom(d.Text())
+				j.last.Text += "\n" + d.Text()
+			}
+			return
+		}
+	}
+	j.last = j.parse(d)
+}
+
+// forget drops the expectation: the dialog was cancelled or answered.
+func (j *judge) forget() { j.last = nil }
+
+var (
+	titleCount  = regexp.MustCompile(`^(?:Un)?[Aa]cknowledge (\d+) alerts`)
+	andMore     = regexp.MustCompile(`^and (\d+) more$`)
+	keptRe      = regexp.MustCompile(`Kept (\d+) (day|week|month|year)s? from`)
+	shortIDRe   = regexp.MustCompile(`…([0-9a-f]{8})`)
+	typedRe     = regexp.MustCompile(`(?s)Type (.+?) to confirm`)
+	restoreBody = regexp.MustCompile(`(?s)^(\S+) restore\s+snapshot of (\S+), taken (\d{4}-\d\d-\d\d \d\d:\d\d), MongoDB \S+\s+-> project (.+?), cluster (\S+), MongoDB`)
+	downloadRe  = regexp.MustCompile(`Prepares snapshot ([0-9a-f]{24}) of (\S+) \(taken`)
+)
+
+func keptFrom(text string) string {
+	if m := keptRe.FindStringSubmatch(strings.Join(strings.Fields(text), " ")); m != nil {
+		return m[1] + " " + m[2] + "s"
+	}
+	return ""
+}
+
+// parse reads a dialog into what it names.
+func (j *judge) parse(d *dialog) *named {
+	text := d.Text()
+	flat := strings.Join(strings.Fields(text), " ")
+	n := &named{Kind: "other", Title: d.Title, Text: text, Budget: 1}
+	switch {
+	case strings.HasPrefix(d.Title, "Acknowledge "), strings.HasPrefix(d.Title, "Unacknowledge "):
+		n.Kind = "ack"
+		if strings.HasPrefix(d.Title, "Un") {
+			n.Kind = "unack"
+		}
+		n.Budget = 1
+		if m := titleCount.FindStringSubmatch(d.Title); m != nil {
+			n.Budget, _ = strconv.Atoi(m[1])
+		} else {
+			desc := strings.TrimPrefix(strings.TrimPrefix(d.Title, "Unacknowledge "), "Acknowledge ")
+			if i := strings.Index(desc, " ("); i >= 0 && strings.HasSuffix(desc, "left out)") {
+				desc = desc[:i]
+			}
+			n.Descs = append(n.Descs, desc)
+		}
+		include := false
+		if f, ok := d.field("Include the hidden rows"); ok {
+			include = toggled(f)
+		}
+		for _, f := range d.fields() {
+			hidden := strings.Contains(f.Label, "hidden by the filter")
+			if !strings.HasPrefix(f.Label, "Acts on") && !(hidden && include) {
+				continue
+			}
+			var listed []string
+			for _, b := range f.Body {
+				b = strings.TrimSpace(b)
+				if m := andMore.FindStringSubmatch(b); m != nil {
+					k, _ := strconv.Atoi(m[1])
+					n.Unnamed += k
+					continue
+				}
+				b = strings.TrimPrefix(b, "• ")
+				listed = append(listed, b)
+			}
+			if hidden {
+				n.Budget += len(listed) + 0
+				if m := regexp.MustCompile(`^(\d+) marked`).FindStringSubmatch(f.Label); m != nil {
+					k, _ := strconv.Atoi(m[1])
+					n.Budget += k - len(listed)
+				}
+			}
+			for _, b := range listed {
+				if id := modelIDRe.FindString(b); id != "" && strings.HasPrefix(b, id) {
+					n.IDs = append(n.IDs, id)
+					continue
+				}
+				n.Descs = append(n.Descs, b)
+			}
+		}
+		if len(n.IDs) > 0 || len(n.Descs) > 1 {
+			n.Descs = dropTitleDesc(n.Descs, d.Title)
+		}
+		if f, ok := d.field("Acknowledge until"); ok {
+			n.Choice = chosen(f)
+		}
+		if f, ok := d.field("Until"); ok {
+			n.Typed, _ = f.Value()
+		}
+		if f, ok := d.field("Comment"); ok {
+			n.Comment, n.CommentOK = f.Value()
+		}
+	case strings.HasPrefix(d.Title, "On-demand snapshot of "):
+		n.Kind = "snapshot"
+		n.Cluster = strings.TrimPrefix(d.Title, "On-demand snapshot of ")
+		if f, ok := d.field("Description"); ok {
+			n.Description, n.CommentOK = f.Value()
+		}
+		if f, ok := d.field("Retention"); ok {
+			n.Retention, _ = f.Value()
+		}
+	case strings.HasPrefix(d.Title, "Expiration of snapshot "):
+		n.Kind = "expiration"
+		if m := shortIDRe.FindStringSubmatch(d.Title); m != nil {
+			n.IDSuffix = m[1]
+		}
+		if f, ok := d.field("Keep for"); ok {
+			n.Keep = chosen(f)
+		}
+		if f, ok := d.field("Other"); ok && strings.HasPrefix(n.Keep, "other") {
+			n.Keep, _ = f.Value()
+		}
+	case strings.HasPrefix(d.Title, "Delete snapshot "):
+		n.Kind = "deleteSnapshot"
+		if m := regexp.MustCompile(`Snapshot ([0-9a-f]{24}) of (\S+) taken`).FindStringSubmatch(flat); m != nil {
+			n.FullID, n.Cluster = m[1], m[2]
+		}
+	case strings.HasPrefix(d.Title, "Cancel restore "):
+		n.Kind = "cancelRestore"
+		if m := shortIDRe.FindStringSubmatch(d.Title); m != nil {
+			n.IDSuffix = m[1]
+		}
+	case strings.HasPrefix(d.Title, "Restore onto "):
+		n.Kind = "restore"
+		if m := restoreBody.FindStringSubmatch(flat[len(d.Title):]); m != nil {
+			n.Delivery, n.Cluster, n.Taken, n.Project, n.Target = m[1], m[2], m[3], m[4], m[5]
+		}
+	case strings.HasPrefix(d.Title, "Start a download restore?"):
+		n.Kind = "restore"
+		n.Delivery = "download"
+		if m := downloadRe.FindStringSubmatch(flat); m != nil {
+			n.FullID, n.Cluster = m[1], m[2]
+		}
+	}
+	return n
+}
+
+// dropTitleDesc leaves out of a list the title's own description (a
+// single alert's title and its list line name the same row).
+func dropTitleDesc(descs []string, title string) []string {
+	var out []string
+	for _, d := range descs {
+		if strings.HasSuffix(title, d) && strings.HasPrefix(title, "Acknowledge ") {
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// check holds the writes a step caused to the last dialog named, and
+// returns the ones it refuses. confirmed says the step answered a dialog
+// (enter or y on it); a write on any other step was named by nothing.
+func (j *judge) check(writes []sentWrite, confirmed bool) []verdict {
+	var out []verdict
+	for _, w := range writes {
+		j.Checked++
+		if !confirmed || j.last == nil {
+			out = append(out, verdict{w, "no dialog on screen was answered before this write"})
+			continue
+		}
+		if j.last.Budget <= 0 {
+			out = append(out, verdict{w, fmt.Sprintf("one write more than the dialog %q named", j.last.Title)})
+			continue
+		}
+		j.last.Budget--
+		if why := j.hold(j.last, w); why != "" {
+			out = append(out, verdict{w, why})
+		}
+	}
+	return out
+}
+
+var (
+	groupRe = regexp.MustCompile(`^/api/atlas/v2/groups/([0-9a-f]{24})(/.*)?$`)
+)
+
+// hold is why w is not what n named ("" when it is).
+func (j *judge) hold(n *named, w sentWrite) string {
+	m := groupRe.FindStringSubmatch(w.Path)
+	if m == nil {
+		return "a write outside any project"
+	}
+	gid, rest := m[1], m[2]
+	var body map[string]any
+	_ = json.Unmarshal(w.Body, &body)
+	switch n.Kind {
+	case "ack", "unack":
+		return j.holdAck(n, w, gid, rest, body)
+	case "snapshot":
+		want := "/clusters/" + n.Cluster + "/backup/snapshots"
+		if w.Method != "POST" || rest != want {
+			return fmt.Sprintf("the dialog named an on-demand snapshot of %s; sent %s %s", n.Cluster, w.Method, rest)
+		}
+		if got := str(body["description"]); n.CommentOK && got != n.Description {
+			return fmt.Sprintf("description %q sent, the dialog showed %q", got, n.Description)
+		}
+		if got := num(body["retentionInDays"]); strconv.Itoa(got) != strings.TrimSpace(n.Retention) {
+			return fmt.Sprintf("retentionInDays %d sent, the dialog showed %q", got, n.Retention)
+		}
+	case "expiration":
+		if w.Method != "PATCH" || !strings.Contains(rest, "/backup/snapshots/") || !strings.HasSuffix(rest, n.IDSuffix) {
+			return fmt.Sprintf("the dialog named snapshot …%s; sent %s %s", n.IDSuffix, w.Method, rest)
+		}
+		unit, value := str(body["retentionUnit"]), num(body["retentionValue"])
+		if !sameKeep(n.Keep, value, unit) {
+			return fmt.Sprintf("retention %d %s sent, the dialog showed %q", value, unit, n.Keep)
+		}
+	case "deleteSnapshot":
+		if w.Method != "DELETE" || !strings.HasSuffix(rest, "/"+n.FullID) || !strings.Contains(rest, "/clusters/"+n.Cluster+"/") {
+			return fmt.Sprintf("the dialog named snapshot %s of %s; sent %s %s", n.FullID, n.Cluster, w.Method, rest)
+		}
+	case "cancelRestore":
+		if w.Method != "DELETE" || !strings.Contains(rest, "/restoreJobs/") || !strings.HasSuffix(rest, n.IDSuffix) {
+			return fmt.Sprintf("the dialog named restore …%s; sent %s %s", n.IDSuffix, w.Method, rest)
+		}
+	case "restore":
+		return j.holdRestore(n, w, gid, rest, body)
+	default:
+		// A dialog the judge does not read field by field: every id and
+		// cluster the write addresses must be on it.
+		return holdTargets(n, rest)
+	}
+	return ""
+}
+
+// holdTargets is why a write addresses what the dialog did not show.
+func holdTargets(n *named, rest string) string {
+	parts := strings.Split(strings.Trim(rest, "/"), "/")
+	for i, p := range parts {
+		isID := modelIDRe.MatchString(p) && len(p) == 24
+		isName := i > 0 && (parts[i-1] == "clusters" || parts[i-1] == "fts" && false)
+		if !isID && !isName {
+			continue
+		}
+		if strings.Contains(n.Text, p) || (isID && strings.Contains(n.Text, "…"+p[16:])) {
+			continue
+		}
+		return fmt.Sprintf("the dialog %q does not name %s", n.Title, p)
+	}
+	return ""
+}
+
+func (j *judge) holdAck(n *named, w sentWrite, gid, rest string, body map[string]any) string {
+	parts := strings.Split(strings.Trim(rest, "/"), "/")
+	if w.Method != "PATCH" || len(parts) != 2 || parts[0] != "alerts" {
+		return fmt.Sprintf("the dialog %q named alerts; sent %s %s", n.Title, w.Method, rest)
+	}
+	id := parts[1]
+	a, err := j.api.Alerts().Get(context.Background(), gid, id)
+	if err != nil {
+		return "the alert written cannot be read: " + err.Error()
+	}
+	switch {
+	case contains(n.IDs, id):
+		n.IDs = remove(n.IDs, id)
+	case j.takeDesc(n, a, gid):
+	case n.Unnamed > 0:
+		n.Unnamed--
+	default:
+		return fmt.Sprintf("alert %s (%s on %s in %s) is not one the dialog %q named (ids %v, names %q)",
+			id, a.EventTypeName, placeOf(*a), j.projects[gid], n.Title, n.IDs, n.Descs)
+	}
+	if n.CommentOK && str(body["acknowledgementComment"]) != n.Comment &&
+		strings.TrimRight(str(body["acknowledgementComment"]), " ") != n.Comment {
+		return fmt.Sprintf("comment %q sent, the dialog showed %q", str(body["acknowledgementComment"]), n.Comment)
+	}
+	if n.Kind == "unack" {
+		if body["unacknowledgeAlert"] != true || body["acknowledgedUntil"] != nil {
+			return fmt.Sprintf("an unacknowledge was named; sent %s", w.Body)
+		}
+		return ""
+	}
+	if body["unacknowledgeAlert"] == true {
+		return "an acknowledgement was named; an unacknowledge was sent"
+	}
+	sent, err := time.Parse(time.RFC3339, str(body["acknowledgedUntil"]))
+	if err != nil {
+		return fmt.Sprintf("acknowledgedUntil %q is not a date-time", str(body["acknowledgedUntil"]))
+	}
+	lo, hi, ok := j.untilRange(n)
+	if !ok {
+		return fmt.Sprintf("acknowledgedUntil %s sent, but the dialog showed %q with Until %q, which names no date", sent.UTC().Format(time.RFC3339), n.Choice, n.Typed)
+	}
+	if sent.Before(lo) || sent.After(hi) {
+		want := lo.UTC().Format(time.RFC3339)
+		if !lo.Equal(hi) {
+			want = "between " + want + " and " + hi.UTC().Format(time.RFC3339)
+		}
+		return fmt.Sprintf("acknowledgedUntil %s sent, the dialog showed %q (Until %q): want %s", sent.UTC().Format(time.RFC3339), n.Choice, n.Typed, want)
+	}
+	return ""
+}
+
+// untilRange is the acknowledgedUntil the dialog's choice gives: a typed
+// date exactly, a length from the client's now (the server's stopped clock
+// plus the time the dashboard has run, give or take a minute).
+func (j *judge) untilRange(n *named) (lo, hi time.Time, ok bool) {
+	from, to := j.epoch.Add(-time.Minute), j.epoch.Add(time.Since(j.started)+time.Minute)
+	switch n.Choice {
+	case "1h", "4h", "24h":
+		d, _ := time.ParseDuration(n.Choice)
+		return from.Add(d), to.Add(d), true
+	case "forever":
+		return from.AddDate(100, 0, 0), to.AddDate(100, 0, 0), true
+	case "until…":
+		s := strings.TrimSpace(n.Typed)
+		t, err := time.Parse(time.RFC3339, s)
+		if err != nil {
+			t, err = time.ParseInLocation("2006-01-02 15:04", s, time.UTC)
+		}
+		if err != nil {
+			return time.Time{}, time.Time{}, false
+		}
+		t = t.Truncate(time.Second)
+		return t, t, true
+	}
+	return time.Time{}, time.Time{}, false
+}
+
+// takeDesc matches the alert to a description the dialog shows and uses
+// it up.
+func (j *judge) takeDesc(n *named, a *apiclient.Alert, gid string) bool {
+	for i, d := range n.Descs {
+		if descMatches(d, *a, j.projects[gid]) {
+			n.Descs = append(n.Descs[:i:i], n.Descs[i+1:]...)
+			return true
+		}
+	}
+	return false
+}
+
+// descMatches says whether a shown "EVENT on place" (Alerts) or "org ›
+// project › cluster: EVENT" (Triage), possibly cut, names alert a: the
+// event type is there whole, or the text is cut inside it; the cluster, if
+// the text reaches it, is the alert's; the project, if named, too.
+func descMatches(d string, a apiclient.Alert, project string) bool {
+	if strings.Contains(d, ": ") { // Triage: place first, read from its end
+		place, what, _ := strings.Cut(d, ": ")
+		ps := strings.Split(place, " › ")
+		if a.ClusterName != "" {
+			if !matchesShown(ps[len(ps)-1], a.ClusterName) {
+				return false
+			}
+			ps = ps[:len(ps)-1]
+		}
+		if len(ps) > 0 && !matchesShown(ps[len(ps)-1], project) {
+			return false
+		}
+		return strings.Contains(what, a.EventTypeName) || (cut(what) && matchesShown(lastWord(what), a.EventTypeName))
+	}
+	event, place, found := strings.Cut(d, " on ")
+	if !matchesShown(event, a.EventTypeName) {
+		return false
+	}
+	if !found {
+		return cut(event)
+	}
+	return matchesShown(place, placeOf(a))
+}
+
+func lastWord(s string) string {
+	f := strings.Fields(s)
+	if len(f) == 0 {
+		return ""
+	}
+	return f[len(f)-1]
+}
+
+// placeOf is an alert's place as the Alerts pane names it.
+func placeOf(a apiclient.Alert) string {
+	var parts []string
+	for _, s := range []string{a.ClusterName, a.HostnameAndPort} {
+		if s != "" {
+			parts = append(parts, s)
+		}
+	}
+	if a.HostnameAndPort == "" && a.ReplicaSetName != "" && a.ClusterName == "" {
+		parts = append(parts, a.ReplicaSetName)
+	}
+	if len(parts) == 0 {
+		return "project"
+	}
+	return strings.Join(parts, "/")
+}
+
+func (j *judge) holdRestore(n *named, w sentWrite, gid, rest string, body map[string]any) string {
+	if w.Method != "POST" || !strings.HasSuffix(rest, "/backup/restoreJobs") {
+		return fmt.Sprintf("the dialog named a restore; sent %s %s", w.Method, rest)
+	}
+	if !strings.Contains(rest, "/clusters/"+n.Cluster+"/") {
+		return fmt.Sprintf("the dialog named a snapshot of %s; sent %s", n.Cluster, rest)
+	}
+	if got := str(body["deliveryType"]); got != n.Delivery {
+		return fmt.Sprintf("deliveryType %q sent, the dialog showed %q", got, n.Delivery)
+	}
+	snap := str(body["snapshotId"])
+	if n.FullID != "" && snap != n.FullID {
+		return fmt.Sprintf("snapshotId %s sent, the dialog showed %s", snap, n.FullID)
+	}
+	if n.Taken != "" {
+		s, err := j.api.Backups().Snapshot(context.Background(), gid, n.Cluster, snap)
+		if err != nil {
+			return fmt.Sprintf("snapshot %s sent cannot be read: %v", snap, err)
+		}
+		if got := s.CreatedAt.UTC().Format("2006-01-02 15:04"); got != n.Taken {
+			return fmt.Sprintf("snapshot %s (taken %s) sent, the dialog named the one taken %s", snap, got, n.Taken)
+		}
+	}
+	if n.Delivery == "download" {
+		if body["targetClusterName"] != nil {
+			return fmt.Sprintf("a download restore was named; sent target %v", body["targetClusterName"])
+		}
+		return ""
+	}
+	if got := str(body["targetClusterName"]); got != n.Target {
+		return fmt.Sprintf("targetClusterName %q sent, the dialog showed %q", got, n.Target)
+	}
+	if got := j.projects[str(body["targetGroupId"])]; got != n.Project {
+		return fmt.Sprintf("targetGroupId %v (project %q) sent, the dialog showed project %q", body["targetGroupId"], got, n.Project)
+	}
+	return ""
+}
+
+// sameKeep says whether value unit is the length shown ("7 days").
+func sameKeep(shown string, value int, unit string) bool {
+	f := strings.Fields(strings.ToLower(shown))
+	if len(f) != 2 {
+		return false
+	}
+	v, err := strconv.Atoi(f[0])
+	if err != nil || v != value {
+		return false
+	}
+	u := strings.TrimSuffix(f[1], "s")
+	return strings.EqualFold(u, strings.TrimSuffix(strings.ToLower(unit), "s"))
+}
+
+func str(v any) string {
+	s, _ := v.(string)
+	return s
+}
+
+func num(v any) int {
+	f, _ := v.(float64)
+	return int(f)
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+func remove(xs []string, x string) []string {
+	for i, y := range xs {
+		if y == x {
+			return append(xs[:i:i], xs[i+1:]...)
+		}
+	}
+	return xs
+}

@@ -1,0 +1,303 @@
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// oracleStep is one step of a walk: a resize, or keys sent at once (as a
+// user types them, no pause between). The walk and its replay run the same
+// steps; the judge reads only the screen and the writes, never the walk's
+// intent, so a replay is judged as the walk was.
+type oracleStep struct {
+	Keys   []string `json:"k,omitempty"`
+	Resize []int    `json:"r,omitempty"`
+}
+
+// oracle runs one dashboard against one fresh oracleHost.
+type oracle struct {
+	t      testing.TB
+	seed   int64
+	h      *oracleHost
+	s      *Session
+	judge  *judge
+	screen string
+	seen   int // writes judged so far
+	steps  []oracleStep
+	// Fails are the refused writes; the walk stops at the first step
+	// that has one.
+	Fails []string
+	// dialogAge counts the steps a dialog has been open (the walk then
+	// answers it).
+	dialogAge int
+}
+
+func newOracle(t testing.TB, seed int64, mutant func(*sentWrite) bool) *oracle {
+	t.Helper()
+	h := startOracleHost(t)
+	h.Mutant = mutant
+	o := &oracle{t: t, seed: seed, h: h}
+	o.s = startOracleDashboard(t, h, 120, 40, "--project", "payments", "--pane", "alerts")
+	o.s.WaitFor(" alerts · ", startWait)
+	o.judge = newJudge(ownerClient(t, h.URL(), 3), oracleEpoch)
+	o.screen = o.settle()
+	return o
+}
+
+// settle waits until the screen (less its header line, whose age ticks)
+// is the same over 200 ms, and returns it: every key sent has been drawn.
+func (o *oracle) settle() string {
+	strip := func(s string) string {
+		if i := strings.IndexByte(s, '\n'); i >= 0 {
+			return s[i+1:]
+		}
+		return s
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	last, same := "", 0
+	for {
+		sc := o.s.Capture()
+		if strip(sc) == strip(last) && sc != "" {
+			same++
+		} else {
+			same = 0
+		}
+		last = sc
+		if same >= 5 && !strings.Contains(sc, "submitting…") {
+			return sc
+		}
+		if time.Now().After(deadline) {
+			if !o.s.Alive() {
+				o.t.Fatalf("seed %d: the program ended%s", o.seed, o.s.ended())
+			}
+			return sc
+		}
+		time.Sleep(40 * time.Millisecond)
+	}
+}
+
+// run does one step, judges the writes it caused and records it.
+func (o *oracle) run(st oracleStep) {
+	before := o.screen
+	o.judge.observe(before)
+	o.steps = append(o.steps, st)
+	if len(st.Resize) == 2 {
+		o.s.Resize(st.Resize[0], st.Resize[1])
+	}
+	if len(st.Keys) > 0 {
+		o.s.SendFast(st.Keys...)
+	}
+	o.screen = o.settle()
+	if !o.h.quiet(400*time.Millisecond, 20*time.Second) {
+		o.t.Logf("seed %d step %d: writes still in flight after 20 s", o.seed, len(o.steps))
+	}
+	writes := o.h.Writes(o.seen)
+	o.seen += len(writes)
+	if len(writes) > 0 {
+		o.screen = o.settle()
+	}
+	confirmed := dialogOf(before) != nil && answers(st.Keys)
+	if oracleVerbose {
+		title := ""
+		if d := dialogOf(o.screen); d != nil {
+			title = d.Title
+		}
+		o.t.Logf("step %d %v %v -> %s [%s] %d writes", len(o.steps), st.Keys, st.Resize, paneOf(o.screen), title, len(writes))
+		for _, w := range writes {
+			o.t.Logf("    %s -> %d", w, w.Status)
+		}
+		if oracleVerbose && os.Getenv("ORACLE_VERBOSE") == "2" {
+			o.t.Logf("\n%s", o.screen)
+		}
+	}
+	for _, v := range o.judge.check(writes, confirmed) {
+		o.Fails = append(o.Fails, fmt.Sprintf("%s\n    %s", v.Write, v.Why))
+	}
+	if len(o.Fails) > 0 {
+		d := dialogOf(before)
+		what := "no dialog"
+		if d != nil {
+			what = "the dialog:\n" + d.Text()
+		}
+		o.Fails = append(o.Fails, "the screen before the step's keys showed "+what)
+	}
+	if dialogOf(o.screen) == nil {
+		o.judge.forget()
+		o.dialogAge = 0
+	} else {
+		o.dialogAge++
+	}
+}
+
+// oracleVerbose logs every step (ORACLE_VERBOSE=1).
+var oracleVerbose = os.Getenv("ORACLE_VERBOSE") != ""
+
+// answers says whether keys can answer a dialog: enter, or y on a
+// question.
+func answers(keys []string) bool {
+	for _, k := range keys {
+		if k == "Enter" || k == "y" || k == "Y" || k == "C-j" {
+			return true
+		}
+	}
+	return false
+}
+
+// Replay is the steps so far, as ORACLE_REPLAY takes them.
+func (o *oracle) Replay() string {
+	b, _ := json.Marshal(o.steps)
+	return string(b)
+}
+
+// failure is the message a failed walk gives: what was refused, then how
+// to run it again.
+func (o *oracle) failure() string {
+	return fmt.Sprintf("seed %d, step %d: a write other than the screen named:\n  %s\nreplay:\n  ORACLE_SEED=%d go test ./e2e -run 'TestOracleWalks$' -v\n  ORACLE_REPLAY='%s' go test ./e2e -run 'TestOracleWalks$' -v",
+		o.seed, len(o.steps), strings.Join(o.Fails, "\n  "), o.seed, o.Replay())
+}
+
+// --- the walk: what a user might do next, from what is on screen ---
+
+var (
+	vocabulary = []string{"disk", "ops", "x", "checking the primary", "OPS-17", "é", "ünï", "7", "30", "0", "-1", "3",
+		"12 days", "2 weeks", "1 year", "45 days", "abc", "2026-12-01 10:30", "2026-11-27 13:00", "2026-11-26 09:00",
+		"2026-11-28T06:00:00Z", "2126-01-01 00:00", "next tuesday", "  ", "payments-rs", "a"}
+	moveKeys  = []string{"Tab", "BTab", "Left", "Right", "Up", "Down", "Space", "BSpace", "BSpace", "Home", "End", "C-u"}
+	listKeys  = []string{"j", "k", "Down", "Up", "g", "G", "PageDown", "PageUp"}
+	sizes     = [][]int{{80, 24}, {120, 40}, {200, 60}, {100, 30}}
+	alertRows = regexp.MustCompile(`(?m)^\s*\d+ alerts`)
+)
+
+// pane guesses the pane on screen from its own lines.
+func paneOf(screen string) string {
+	switch {
+	case strings.Contains(screen, "Triage · "):
+		return "triage"
+	case alertRows.MatchString(screen) || strings.Contains(screen, "alert configurations"):
+		return "alerts"
+	case strings.Contains(screen, "Backups · pick a cluster"):
+		return "backups-clusters"
+	case strings.Contains(screen, "Backups · "):
+		return "backups"
+	case strings.Contains(screen, "AUDITING"):
+		return "settings"
+	}
+	return "other"
+}
+
+// next picks the next step from the screen on hand.
+func (o *oracle) next(r *rand.Rand) oracleStep {
+	pick := func(xs []string) string { return xs[r.Intn(len(xs))] }
+	if r.Intn(25) == 0 {
+		sz := sizes[r.Intn(len(sizes))]
+		return oracleStep{Resize: []int{sz[0], sz[1]}}
+	}
+	if d := dialogOf(o.screen); d != nil {
+		flat := strings.Join(strings.Fields(d.Text()), " ")
+		if m := typedRe.FindStringSubmatch(flat); m != nil && !strings.Contains(m[1], "its ") {
+			switch r.Intn(5) {
+			case 0:
+				return oracleStep{Keys: []string{"Escape"}}
+			case 1:
+				return oracleStep{Keys: []string{"wrong", "Enter"}}
+			}
+			return oracleStep{Keys: []string{m[1], "Enter"}}
+		}
+		if m := regexp.MustCompile(`Type ([0-9a-f]{24}|\S+) to confirm`).FindStringSubmatch(flat); m != nil {
+			if r.Intn(4) == 0 {
+				return oracleStep{Keys: []string{"Escape"}}
+			}
+			return oracleStep{Keys: []string{m[1], "Enter"}}
+		}
+		if len(d.fields()) <= 1 || strings.HasSuffix(d.Title, "?") {
+			// A question: yes, no, enter (its default is No), or esc.
+			return oracleStep{Keys: []string{pick([]string{"y", "y", "y", "n", "Enter", "Escape", "Tab"})}}
+		}
+		switch n := r.Intn(10); {
+		case n < 3 || o.dialogAge > 6:
+			if r.Intn(8) == 0 {
+				return oracleStep{Keys: []string{"Escape"}}
+			}
+			return oracleStep{Keys: []string{"Enter"}}
+		default:
+			var keys []string
+			for range 1 + r.Intn(5) {
+				if r.Intn(3) == 0 {
+					keys = append(keys, pick(vocabulary))
+				} else {
+					keys = append(keys, pick(moveKeys))
+				}
+			}
+			return oracleStep{Keys: keys}
+		}
+	}
+	if r.Intn(9) == 0 {
+		return oracleStep{Keys: []string{pick([]string{"1", "2", "2", "3", "3", "7", "4", "5", "6"})}}
+	}
+	if r.Intn(14) == 0 {
+		return oracleStep{Keys: []string{"Escape"}}
+	}
+	switch paneOf(o.screen) {
+	case "alerts":
+		return oracleStep{Keys: o.pick(r, [][]string{
+			{"a"}, {"a"}, {"a"}, {"Space", "a"}, {"u"}, {"s"},
+			{"Space", "j"}, {"Space", "j", "Space"}, {"C-a"}, {"C-\\"}, {"j", "C-Space"},
+			{"/", "C-u", "OUTSIDE", "Enter"}, {"/", "C-u", "payments-rs", "Enter"}, {"/", "C-u", "!NO_PRIMARY", "Enter"}, {"/", "Escape"},
+			{"o"}, {"O"}, {"Enter"}, {"Escape"}, {"c"},
+		}, listKeys)}
+	case "triage":
+		return oracleStep{Keys: o.pick(r, [][]string{
+			{"a"}, {"a"}, {"Enter"}, {"Enter"}, {"Space", "j"}, {"C-\\"},
+			{"/", "C-u", "payments", "Enter"}, {"/", "C-u", "NO_PRIMARY", "Enter"}, {"/", "Escape"}, {"o"}, {"O"},
+		}, listKeys)}
+	case "backups-clusters":
+		return oracleStep{Keys: o.pick(r, [][]string{{"Enter"}, {"j", "j", "j", "Enter"}, {"j", "Enter"}, {"j", "j", "Enter"}}, listKeys)}
+	case "backups":
+		return oracleStep{Keys: o.pick(r, [][]string{
+			{"n"}, {"n"}, {"e"}, {"e"}, {"d"}, {"R"}, {"R"}, {"R"}, {"S"}, {"J"}, {"J", "x"}, {"J", "j", "x"},
+			{"Escape"}, {"o"},
+		}, listKeys)}
+	case "settings":
+		return oracleStep{Keys: o.pick(r, [][]string{{"a"}, {"d"}, {"Tab"}}, listKeys)}
+	}
+	return oracleStep{Keys: o.pick(r, [][]string{{"2"}, {"3"}, {"1"}, {"Escape"}}, listKeys)}
+}
+
+// pick takes one of the pane's key groups (most of the time) or a move.
+func (o *oracle) pick(r *rand.Rand, groups [][]string, moves []string) []string {
+	if r.Intn(3) == 0 {
+		var keys []string
+		for range 1 + r.Intn(4) {
+			keys = append(keys, moves[r.Intn(len(moves))])
+		}
+		return keys
+	}
+	return groups[r.Intn(len(groups))]
+}
+
+// walk runs n random steps from seed, stopping at the first refused write.
+func (o *oracle) walk(n int) {
+	r := rand.New(rand.NewSource(o.seed))
+	for range n {
+		o.run(o.next(r))
+		if len(o.Fails) > 0 {
+			return
+		}
+	}
+}
+
+// replay runs the given steps.
+func (o *oracle) replay(steps []oracleStep) {
+	for _, st := range steps {
+		o.run(st)
+		if len(o.Fails) > 0 {
+			return
+		}
+	}
+}
