@@ -274,6 +274,7 @@ func (j *judge) check(writes []sentWrite, confirmed bool) []verdict {
 
 var (
 	groupRe = regexp.MustCompile(`^/api/atlas/v2/groups/([0-9a-f]{24})(/.*)?$`)
+	turnRe  = regexp.MustCompile(`^Turn .* (on|off)\?$`)
 )
 
 // hold is why w is not what n named ("" when it is).
@@ -319,7 +320,13 @@ func (j *judge) hold(n *named, w sentWrite) string {
 		return j.holdRestore(n, w, gid, rest, body)
 	default:
 		// A dialog the judge does not read field by field: every id and
-		// cluster the write addresses must be on it.
+		// cluster the write addresses must be on it; a "Turn … on?"
+		// question sends that state.
+		if m := turnRe.FindStringSubmatch(n.Title); m != nil {
+			if on, ok := body["enabled"].(bool); !ok || on != (m[1] == "on") {
+				return fmt.Sprintf("the dialog asked %q; sent %s", n.Title, w.Body)
+			}
+		}
 		return holdTargets(n, rest)
 	}
 	return ""

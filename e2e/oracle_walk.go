@@ -18,6 +18,9 @@ import (
 type oracleStep struct {
 	Keys   []string `json:"k,omitempty"`
 	Resize []int    `json:"r,omitempty"`
+	// Want, in a scripted walk, is text the step waits for after its keys
+	// (a pane or dialog that loads), before the screen settles.
+	Want string `json:"w,omitempty"`
 }
 
 // oracle runs one dashboard against one fresh oracleHost.
@@ -36,6 +39,9 @@ type oracle struct {
 	// dialogAge counts the steps a dialog has been open (the walk then
 	// answers it).
 	dialogAge int
+	// answerNext: the walk filled a form the way a user who means it
+	// does; its next step submits it.
+	answerNext bool
 }
 
 func newOracle(t testing.TB, seed int64, mutant func(*sentWrite) bool) *oracle {
@@ -93,6 +99,9 @@ func (o *oracle) run(st oracleStep) {
 	if len(st.Keys) > 0 {
 		o.s.SendFast(st.Keys...)
 	}
+	if st.Want != "" {
+		o.s.WaitFor(st.Want, startWait)
+	}
 	o.screen = o.settle()
 	if !o.h.quiet(400*time.Millisecond, 20*time.Second) {
 		o.t.Logf("seed %d step %d: writes still in flight after 20 s", o.seed, len(o.steps))
@@ -128,6 +137,7 @@ func (o *oracle) run(st oracleStep) {
 		o.Fails = append(o.Fails, "the screen before the step's keys showed "+what)
 	}
 	if dialogOf(o.screen) == nil {
+		o.answerNext = false
 		o.judge.forget()
 		o.dialogAge = 0
 	} else {
@@ -219,12 +229,28 @@ func (o *oracle) next(r *rand.Rand) oracleStep {
 			// A question: yes, no, enter (its default is No), or esc.
 			return oracleStep{Keys: []string{pick([]string{"y", "y", "y", "n", "Enter", "Escape", "Tab"})}}
 		}
-		switch n := r.Intn(10); {
-		case n < 3 || o.dialogAge > 6:
-			if r.Intn(8) == 0 {
-				return oracleStep{Keys: []string{"Escape"}}
-			}
+		if o.answerNext {
+			o.answerNext = false
 			return oracleStep{Keys: []string{"Enter"}}
+		}
+		last := o.steps[len(o.steps)-1].Keys
+		refused := o.dialogAge > 0 && answers(last)
+		switch n := r.Intn(10); {
+		case refused && n < 5, o.dialogAge > 8:
+			// The form refused its answer, or has been open long: give up.
+			return oracleStep{Keys: []string{"Escape"}}
+		case n < 3 && o.dialogAge > 0:
+			return oracleStep{Keys: []string{"Enter"}}
+		case n < 6:
+			if fill := goodFill(d.Title, r); fill != nil {
+				// Answered next step, once the screen shows what was typed.
+				o.answerNext = true
+				if len(fill) > 0 {
+					return oracleStep{Keys: fill}
+				}
+				return oracleStep{Keys: []string{"Enter"}}
+			}
+			fallthrough
 		default:
 			var keys []string
 			for range 1 + r.Intn(5) {
@@ -267,6 +293,34 @@ func (o *oracle) next(r *rand.Rand) oracleStep {
 		return oracleStep{Keys: o.pick(r, [][]string{{"a"}, {"d"}, {"Tab"}}, listKeys)}
 	}
 	return oracleStep{Keys: o.pick(r, [][]string{{"2"}, {"3"}, {"1"}, {"Escape"}}, listKeys)}
+}
+
+// goodFill is keys a user who means it types into a form: a valid
+// answer, reached from where the form puts the cursor.
+func goodFill(title string, r *rand.Rand) []string {
+	var fills [][]string
+	switch {
+	case strings.HasPrefix(title, "Acknowledge "):
+		// The cursor starts in Comment; Until is above it, the choice
+		// above that.
+		fills = [][]string{{"looking"}, {"disk full", "BTab", "2026-12-01 10:30"}, {"BTab", "BTab", "Right"},
+			{"BTab", "BTab", "Left"}, {"BTab", "BTab", "Right", "Right"}, {"BTab", "2026-11-28T06:00:00Z"},
+			{"x", "BTab", "BTab", "Left", "Tab", "2026-11-29 08:15"}, {"BTab", "BTab", "Space"}}
+	case strings.HasPrefix(title, "Unacknowledge "):
+		fills = [][]string{{"resolved"}, {}}
+	case strings.HasPrefix(title, "On-demand snapshot"):
+		fills = [][]string{{"before deploy", "Tab", "C-u", "5"}, {"Tab", "C-u", "14"}, {"nightly"}}
+	case strings.HasPrefix(title, "Expiration of snapshot"):
+		fills = [][]string{{"Down"}, {"Down", "Down"}, {"Down", "Down", "Down", "Down"}, {"Tab", "45 days"}, {"Tab", "10 weeks"}}
+	case strings.Contains(title, "(1/3)"):
+		fills = [][]string{{}, {"Right"}, {"Tab", "Right", "Right"}, {"Tab", "Right"}}
+	case strings.Contains(title, "(2/3)"):
+		fills = [][]string{{"Down"}, {"Down", "Down"}, {"Up"}}
+	}
+	if len(fills) == 0 {
+		return nil
+	}
+	return fills[r.Intn(len(fills))]
 }
 
 // pick takes one of the pane's key groups (most of the time) or a move.

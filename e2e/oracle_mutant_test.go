@@ -1,0 +1,123 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apisim"
+)
+
+// rewriteJSON changes one member of a write's JSON body.
+func rewriteJSON(w *sentWrite, change func(map[string]any)) bool {
+	var m map[string]any
+	if json.Unmarshal(w.Body, &m) != nil {
+		return false
+	}
+	change(m)
+	w.Body, _ = json.Marshal(m)
+	return true
+}
+
+// TestOracleCatchesAMutantClient proves the oracle can fail: a reverse
+// proxy between the binary and apisim changes one value of a write on its
+// way (the client the dashboard would be if it sent other than its screen
+// said), and the oracle must refuse that write, naming the value. The same
+// keys without the proxy's change pass, so it is the change that is caught.
+func TestOracleCatchesAMutantClient(t *testing.T) {
+	RequireTmux(t)
+	ack := []oracleStep{{Keys: []string{"a"}, Want: "Acknowledge until"},
+		{Keys: []string{"disk", "BTab", "2026-12-01 10:30"}, Want: "16/25"}, {Keys: []string{"Enter"}}}
+	snapshot := []oracleStep{{Keys: []string{"3"}, Want: "payments-serverless"}, {Keys: []string{"j", "j", "j", "Enter"}, Want: "n take snapshot"},
+		{Keys: []string{"n"}, Want: "On-demand snapshot of"}, {Keys: []string{"before deploy", "Tab", "C-u", "5"}, Want: "13/200"}, {Keys: []string{"Enter"}}}
+	dns := []oracleStep{{Keys: []string{"7"}, Want: "CUSTOM DNS"}, {Keys: []string{"d"}, Want: "Turn custom DNS"}, {Keys: []string{"y"}}}
+	otherAlert := func(w *sentWrite) bool {
+		// Another alert of the same project: the first open one that is
+		// not the one sent.
+		i := strings.LastIndex(w.Path, "/")
+		all, err := ownerClient(t, oracleMutantURL, 3).Alerts().ListAll(context.Background(), apisim.DemoPaymentsID, "OPEN")
+		if err != nil || i < 0 {
+			return false
+		}
+		for _, a := range all {
+			if a.ID != w.Path[i+1:] {
+				w.Path = w.Path[:i+1] + a.ID
+				return true
+			}
+		}
+		return false
+	}
+	cases := []struct {
+		name   string
+		steps  []oracleStep
+		mutant func(*sentWrite) bool
+		says   string
+	}{
+		{"ack until one hour later", ack, func(w *sentWrite) bool {
+			return strings.Contains(w.Path, "/alerts/") && rewriteJSON(w, func(m map[string]any) {
+				t, _ := time.Parse(time.RFC3339, str(m["acknowledgedUntil"]))
+				m["acknowledgedUntil"] = t.Add(time.Hour).Format(time.RFC3339)
+			})
+		}, "acknowledgedUntil 2026-12-01T11:30:00Z sent"},
+		{"ack of another alert", ack, func(w *sentWrite) bool {
+			return strings.Contains(w.Path, "/alerts/") && otherAlert(w)
+		}, "is not one the dialog"},
+		{"ack comment changed", ack, func(w *sentWrite) bool {
+			return strings.Contains(w.Path, "/alerts/") && rewriteJSON(w, func(m map[string]any) { m["acknowledgementComment"] = "dusk" })
+		}, `comment "dusk" sent`},
+		{"snapshot retention", snapshot, func(w *sentWrite) bool {
+			return strings.HasSuffix(w.Path, "/backup/snapshots") && rewriteJSON(w, func(m map[string]any) { m["retentionInDays"] = 6 })
+		}, "retentionInDays 6 sent"},
+		{"snapshot of another cluster", snapshot, func(w *sentWrite) bool {
+			if !strings.HasSuffix(w.Path, "/backup/snapshots") {
+				return false
+			}
+			w.Path = strings.Replace(w.Path, "/payments-rs/", "/payments-prod/", 1)
+			return true
+		}, "the dialog named an on-demand snapshot of payments-rs"},
+		{"custom DNS the other way", dns, func(w *sentWrite) bool {
+			return strings.HasSuffix(w.Path, "/awsCustomDNS") && rewriteJSON(w, func(m map[string]any) { m["enabled"] = !(m["enabled"] == true) })
+		}, "Turn custom DNS for AWS off?"},
+	}
+	// The keys alone pass: nothing but the mutant fails them.
+	for _, steps := range [][]oracleStep{ack, snapshot, dns} {
+		o := newOracle(t, 0, nil)
+		o.replay(steps)
+		if len(o.Fails) > 0 || o.judge.Checked != 1 {
+			t.Fatalf("without a mutant: %d writes checked (want 1), refused: %s", o.judge.Checked, strings.Join(o.Fails, "\n"))
+		}
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			mutated := false
+			o := newOracleMutant(t, func(w *sentWrite) bool {
+				if mutated {
+					return false
+				}
+				mutated = c.mutant(w)
+				return mutated
+			})
+			o.replay(c.steps)
+			if !mutated {
+				t.Fatalf("the mutant never met its write; %d writes checked", o.judge.Checked)
+			}
+			got := strings.Join(o.Fails, "\n")
+			if !strings.Contains(got, c.says) {
+				t.Fatalf("the oracle did not refuse the mutated write with %q; it said:\n%s", c.says, got)
+			}
+			t.Logf("refused as expected:\n%s", o.failure())
+		})
+	}
+}
+
+// oracleMutantURL is the running mutant test's apisim, for a mutant that
+// reads the world.
+var oracleMutantURL string
+
+func newOracleMutant(t *testing.T, mutant func(*sentWrite) bool) *oracle {
+	o := newOracle(t, 0, mutant)
+	oracleMutantURL = o.h.URL()
+	return o
+}
