@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -294,7 +295,7 @@ func (j *judge) hold(n *named, w sentWrite) string {
 		if w.Method != "POST" || rest != want {
 			return fmt.Sprintf("the dialog named an on-demand snapshot of %s; sent %s %s", n.Cluster, w.Method, rest)
 		}
-		if got := str(body["description"]); n.CommentOK && got != n.Description {
+		if got := str(body["description"]); n.CommentOK && strings.TrimRight(got, " ") != n.Description {
 			return fmt.Sprintf("description %q sent, the dialog showed %q", got, n.Description)
 		}
 		if got := num(body["retentionInDays"]); strconv.Itoa(got) != strings.TrimSpace(n.Retention) {
@@ -363,14 +364,17 @@ func (j *judge) holdAck(n *named, w sentWrite, gid, rest string, body map[string
 	case contains(n.IDs, id):
 		n.IDs = remove(n.IDs, id)
 	case j.takeDesc(n, a, gid):
+		j.unread(n)
 	case n.Unnamed > 0:
 		n.Unnamed--
 	default:
 		return fmt.Sprintf("alert %s (%s on %s in %s) is not one the dialog %q named (ids %v, names %q)",
 			id, a.EventTypeName, placeOf(*a), j.projects[gid], n.Title, n.IDs, n.Descs)
 	}
-	if n.CommentOK && str(body["acknowledgementComment"]) != n.Comment &&
-		strings.TrimRight(str(body["acknowledgementComment"]), " ") != n.Comment {
+	if !n.CommentOK {
+		j.Unread["a comment longer than its field shows"]++
+	}
+	if n.CommentOK && strings.TrimRight(str(body["acknowledgementComment"]), " ") != n.Comment {
 		return fmt.Sprintf("comment %q sent, the dialog showed %q", str(body["acknowledgementComment"]), n.Comment)
 	}
 	if n.Kind == "unack" {
@@ -426,6 +430,16 @@ func (j *judge) untilRange(n *named) (lo, hi time.Time, ok bool) {
 	return time.Time{}, time.Time{}, false
 }
 
+// unread notes an alert named without its id: by event and place, cut to
+// the dialog's width, which may fit several alerts.
+func (j *judge) unread(n *named) {
+	what := "an ack dialog names its alert by event and place, not id"
+	if strings.Contains(n.Title, " › ") && !strings.Contains(n.Title, ": ") {
+		what = "Triage's ack dialog title is cut before the event type: only the place shows"
+	}
+	j.Unread[what]++
+}
+
 // takeDesc matches the alert to a description the dialog shows and uses
 // it up.
 func (j *judge) takeDesc(n *named, a *apiclient.Alert, gid string) bool {
@@ -443,8 +457,12 @@ func (j *judge) takeDesc(n *named, a *apiclient.Alert, gid string) bool {
 // event type is there whole, or the text is cut inside it; the cluster, if
 // the text reaches it, is the alert's; the project, if named, too.
 func descMatches(d string, a apiclient.Alert, project string) bool {
-	if strings.Contains(d, ": ") { // Triage: place first, read from its end
-		place, what, _ := strings.Cut(d, ": ")
+	if strings.Contains(d, " › ") { // Triage: place first, read from its end
+		place, what, found := strings.Cut(d, ": ")
+		if !found {
+			// Cut before the event: the place alone is on screen.
+			place, what = d, "…"
+		}
 		ps := strings.Split(place, " › ")
 		if a.ClusterName != "" {
 			if !matchesShown(ps[len(ps)-1], a.ClusterName) {
@@ -455,7 +473,7 @@ func descMatches(d string, a apiclient.Alert, project string) bool {
 		if len(ps) > 0 && !matchesShown(ps[len(ps)-1], project) {
 			return false
 		}
-		return strings.Contains(what, a.EventTypeName) || (cut(what) && matchesShown(lastWord(what), a.EventTypeName))
+		return strings.Contains(what, a.EventTypeName) || (cut(what) && matchesShown(firstWord(what), a.EventTypeName))
 	}
 	event, place, found := strings.Cut(d, " on ")
 	if !matchesShown(event, a.EventTypeName) {
@@ -467,12 +485,12 @@ func descMatches(d string, a apiclient.Alert, project string) bool {
 	return matchesShown(place, placeOf(a))
 }
 
-func lastWord(s string) string {
+func firstWord(s string) string {
 	f := strings.Fields(s)
 	if len(f) == 0 {
 		return ""
 	}
-	return f[len(f)-1]
+	return strings.TrimSuffix(f[0], ":")
 }
 
 // placeOf is an alert's place as the Alerts pane names it.
@@ -570,4 +588,57 @@ func remove(xs []string, x string) []string {
 		}
 	}
 	return xs
+}
+
+var cellSep = regexp.MustCompile(`\s{2,}`)
+
+// cursorRow is the cells of the row under the cursor (▸), or nil.
+func cursorRow(screen string) []string {
+	for _, l := range strings.Split(screen, "\n") {
+		if strings.HasPrefix(l, "▸") {
+			return cellSep.Split(strings.TrimSpace(strings.TrimPrefix(l, "▸")), -1)
+		}
+	}
+	return nil
+}
+
+// checkJump holds a Triage jump to what the board showed under the
+// cursor: enter on an alert row opens Alerts with that alert selected
+// (its event type and cluster on the selected row), never another row or
+// an empty list. "" when it does, or when the step was no such jump.
+func checkJump(before, after string, keys []string) string {
+	if len(keys) != 1 || keys[0] != "Enter" || dialogOf(before) != nil || paneOf(before) != "triage" {
+		return ""
+	}
+	row := cursorRow(before)
+	k := slices.Index(row, "alert")
+	if k < 0 || k+2 >= len(row) {
+		return ""
+	}
+	where, what := row[k+1], strings.TrimPrefix(row[k+2], "new: ")
+	event := firstWord(what)
+	ps := strings.Split(where, " › ")
+	cluster := ps[len(ps)-1]
+	if paneOf(after) != "alerts" {
+		return fmt.Sprintf("enter on the board's alert %s on %s did not open Alerts", event, where)
+	}
+	got := cursorRow(after)
+	if got == nil {
+		return fmt.Sprintf("enter on the board's alert %s on %s opened Alerts with no row selected", event, where)
+	}
+	evOK, clOK := false, len(ps) < 3 // an alert with no cluster names none
+	for _, c := range got {
+		c = strings.TrimPrefix(c, "● ")
+		if matchesShown(c, event) || matchesShown(event, c) && cut(c) || strings.HasSuffix(event, "…") && matchesShown(event, c) {
+			evOK = true
+		}
+		cc, cl := strings.TrimSuffix(c, "…"), strings.TrimSuffix(strings.TrimPrefix(cluster, "…"), "…")
+		if len(cc) >= 3 && len(cl) >= 3 && (strings.HasPrefix(cc, cl) || strings.HasPrefix(cl, cc) || strings.Contains(cluster, cc) || strings.Contains(cc, cl)) {
+			clOK = true
+		}
+	}
+	if !evOK || !clOK {
+		return fmt.Sprintf("enter on the board's alert %s on %s opened Alerts on another row: %q", event, where, strings.Join(got, "  "))
+	}
+	return ""
 }

@@ -11,6 +11,7 @@ import (
 type dialog struct {
 	Title string
 	Lines []string
+	Width int
 }
 
 // Text is the dialog's inner lines joined.
@@ -31,7 +32,7 @@ func dialogOf(screen string) *dialog {
 		if c1 < 0 {
 			continue
 		}
-		d := &dialog{}
+		d := &dialog{Width: c1 - c0 - 1}
 		for _, body := range lines[i+1:] {
 			br := []rune(body)
 			if c0 < len(br) && br[c0] == '╰' {
@@ -73,13 +74,15 @@ type field struct {
 	// Count is the counter's n (a text field with a limit), -1 without.
 	Count int
 	Body  []string
+	width int // the dialog's inner width
 }
 
-// Value is a text field's text: the first body line that is not its hint
-// (the lines under the label are the hint, if any, then the value). With a
-// counter the value is the line whose length is the count; 0 is an empty
-// field showing its placeholder. ok is false when the text cannot be read
-// whole (longer than the field shows).
+// Value is a text field's text: the last line under its label (the lines
+// above it are the hint), less the form's three-column indent. With a
+// counter, 0 is an empty field showing its placeholder, and a text shorter
+// than the count ends in spaces (which do not show) unless it fills the
+// field's width, where it scrolls: ok is then false, the text cannot be
+// read whole. Compare what was sent with its trailing spaces taken off.
 func (f field) Value() (string, bool) {
 	if f.Count == 0 {
 		return "", true
@@ -87,19 +90,13 @@ func (f field) Value() (string, bool) {
 	if len(f.Body) == 0 {
 		return "", f.Count <= 0
 	}
-	if f.Count > 0 {
-		for _, b := range f.Body {
-			v := strings.TrimSpace(b)
-			if len([]rune(v)) == f.Count {
-				return v, true
-			}
-		}
-		// Trailing spaces do not show: the longest line that is a prefix
-		// of the count.
-		v := strings.TrimSpace(f.Body[len(f.Body)-1])
-		return v, len([]rune(v)) < f.Count && len([]rune(v)) > 0 && !strings.HasPrefix(v, "…")
+	line := f.Body[len(f.Body)-1]
+	v := strings.TrimRight(strings.TrimPrefix(line, "   "), " ")
+	n := len([]rune(v))
+	if f.Count > 0 && n != f.Count && n+6 >= f.width {
+		return v, false
 	}
-	return strings.TrimSpace(f.Body[len(f.Body)-1]), true
+	return v, f.Count < 0 || n <= f.Count
 }
 
 // fields splits a form's inner lines (after the title) into fields: a
@@ -114,7 +111,7 @@ func (d *dialog) fields() []field {
 			continue
 		}
 		if cur == nil {
-			f := field{Count: -1}
+			f := field{Count: -1, width: d.Width}
 			t := strings.TrimSpace(l)
 			if strings.HasPrefix(t, "▸ ") {
 				f.Focused = true

@@ -128,6 +128,9 @@ func (o *oracle) run(st oracleStep) {
 	for _, v := range o.judge.check(writes, confirmed) {
 		o.Fails = append(o.Fails, fmt.Sprintf("%s\n    %s", v.Write, v.Why))
 	}
+	if why := checkJump(before, o.screen, st.Keys); why != "" {
+		o.Fails = append(o.Fails, "a Triage jump: "+why)
+	}
 	if len(o.Fails) > 0 {
 		d := dialogOf(before)
 		what := "no dialog"
@@ -168,7 +171,7 @@ func (o *oracle) Replay() string {
 // failure is the message a failed walk gives: what was refused, then how
 // to run it again.
 func (o *oracle) failure() string {
-	return fmt.Sprintf("seed %d, step %d: a write other than the screen named:\n  %s\nreplay:\n  ORACLE_SEED=%d go test ./e2e -run 'TestOracleWalks$' -v\n  ORACLE_REPLAY='%s' go test ./e2e -run 'TestOracleWalks$' -v",
+	return fmt.Sprintf("seed %d, step %d: the oracle refused:\n  %s\nreplay:\n  ORACLE_SEED=%d go test ./e2e -run 'TestOracleWalks$' -v\n  ORACLE_REPLAY='%s' go test ./e2e -run 'TestOracleWalks$' -v",
 		o.seed, len(o.steps), strings.Join(o.Fails, "\n  "), o.seed, o.Replay())
 }
 
