@@ -22,6 +22,9 @@ type named struct {
 	Text  string // the whole dialog, for the targets an unknown kind names
 	// Budget is how many writes the dialog announced; one more fails.
 	Budget int
+	// Answered: enter or y was pressed on it. Its writes may come on later
+	// steps (a bulk acknowledgement waits out the project's rate limit).
+	Answered bool
 
 	// ack, unack
 	IDs       []string // ids the dialog lists
@@ -59,6 +62,7 @@ type judge struct {
 	epoch    time.Time // the server's stopped clock
 	projects map[string]string
 	last     *named
+	screen   string // the screen the dialog was read from
 	// Unread lists the dialogs whose value the screen did not show whole.
 	Unread map[string]int
 	// Checked counts the writes held to a dialog.
@@ -92,6 +96,7 @@ func (j *judge) observe(screen string) {
 	if d == nil || d.Title == "" {
 		return
 	}
+	j.screen = screen
 	for prefix, kind := range follows {
 		if strings.HasPrefix(d.Title, prefix) && j.last != nil && j.last.Kind == kind {
 			if kind == "expiration" {
@@ -112,7 +117,10 @@ var (
 	andMore     = regexp.MustCompile(`^and (\d+) more$`)
 	keptRe      = regexp.MustCompile(`Kept (\d+) (day|week|month|year)s? from`)
 	shortIDRe   = regexp.MustCompile(`…([0-9a-f]{8})`)
-	typedRe     = regexp.MustCompile(`(?s)Type (.+?) to confirm`)
+	typedRe     = regexp.MustCompile(`Type “(.+?)” to confirm`)
+	indexTitle  = regexp.MustCompile(`^Delete search index (.+)\?$`)
+	indexBody   = regexp.MustCompile(`(\S+)\.(\S+) on (\S+)\. Queries`)
+	crumbRe     = regexp.MustCompile(`› (\S+) › `)
 	restoreBody = regexp.MustCompile(`(?s)^(\S+) restore\s+snapshot of (\S+), taken (\d{4}-\d\d-\d\d \d\d:\d\d), MongoDB \S+\s+-> project (.+?), cluster (\S+), MongoDB`)
 	downloadRe  = regexp.MustCompile(`Prepares snapshot ([0-9a-f]{24}) of (\S+) \(taken`)
 )
@@ -212,6 +220,15 @@ func (j *judge) parse(d *dialog) *named {
 		if f, ok := d.field("Other"); ok && strings.HasPrefix(n.Keep, "other") {
 			n.Keep, _ = f.Value()
 		}
+	case indexTitle.MatchString(d.Title):
+		// Named by name, database, collection and cluster; deleted by id:
+		// the id is the one the project holds under that name now.
+		n.Kind = "deleteIndex"
+		name := indexTitle.FindStringSubmatch(d.Title)[1]
+		if m := indexBody.FindStringSubmatch(flat); m != nil {
+			n.Cluster = m[3]
+			n.FullID = j.indexID(name, m[1], m[2], m[3])
+		}
 	case strings.HasPrefix(d.Title, "Delete snapshot "):
 		n.Kind = "deleteSnapshot"
 		if m := regexp.MustCompile(`Snapshot ([0-9a-f]{24}) of (\S+) taken`).FindStringSubmatch(flat); m != nil {
@@ -237,6 +254,31 @@ func (j *judge) parse(d *dialog) *named {
 	return n
 }
 
+// indexID is the id of the search index the project on screen (the
+// header's crumb) holds under that name, database and collection on the
+// cluster, "" when none.
+func (j *judge) indexID(name, db, coll, cluster string) string {
+	m := crumbRe.FindStringSubmatch(j.screen)
+	if m == nil {
+		return ""
+	}
+	for gid, p := range j.projects {
+		if p != m[1] {
+			continue
+		}
+		ixs, err := j.api.Search().ListCluster(context.Background(), gid, cluster)
+		if err != nil {
+			return ""
+		}
+		for _, ix := range ixs {
+			if ix.Name == name && ix.Database == db && ix.CollectionName == coll {
+				return ix.IndexID
+			}
+		}
+	}
+	return ""
+}
+
 // dropTitleDesc leaves out of a list the title's own description (a
 // single alert's title and its list line name the same row).
 func dropTitleDesc(descs []string, title string) []string {
@@ -255,9 +297,12 @@ func dropTitleDesc(descs []string, title string) []string {
 // (enter or y on it); a write on any other step was named by nothing.
 func (j *judge) check(writes []sentWrite, confirmed bool) []verdict {
 	var out []verdict
+	if confirmed && j.last != nil {
+		j.last.Answered = true
+	}
 	for _, w := range writes {
 		j.Checked++
-		if !confirmed || j.last == nil {
+		if j.last == nil || !confirmed && !j.last.Answered {
 			out = append(out, verdict{w, "no dialog on screen was answered before this write"})
 			continue
 		}
@@ -312,6 +357,10 @@ func (j *judge) hold(n *named, w sentWrite) string {
 	case "deleteSnapshot":
 		if w.Method != "DELETE" || !strings.HasSuffix(rest, "/"+n.FullID) || !strings.Contains(rest, "/clusters/"+n.Cluster+"/") {
 			return fmt.Sprintf("the dialog named snapshot %s of %s; sent %s %s", n.FullID, n.Cluster, w.Method, rest)
+		}
+	case "deleteIndex":
+		if w.Method != "DELETE" || n.FullID == "" || !strings.HasSuffix(rest, "/"+n.FullID) || !strings.Contains(rest, "/clusters/"+n.Cluster+"/") {
+			return fmt.Sprintf("the dialog %q named index %s on %s; sent %s %s", n.Title, n.FullID, n.Cluster, w.Method, rest)
 		}
 	case "cancelRestore":
 		if w.Method != "DELETE" || !strings.Contains(rest, "/restoreJobs/") || !strings.HasSuffix(rest, n.IDSuffix) {

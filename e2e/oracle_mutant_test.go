@@ -32,6 +32,8 @@ func TestOracleCatchesAMutantClient(t *testing.T) {
 		{Keys: []string{"disk", "BTab", "2026-12-01 10:30"}, Want: "16/25"}, {Keys: []string{"Enter"}}}
 	snapshot := []oracleStep{{Keys: []string{"3"}, Want: "payments-serverless"}, {Keys: []string{"j", "j", "j", "Enter"}, Want: "n take snapshot"},
 		{Keys: []string{"n"}, Want: "On-demand snapshot of"}, {Keys: []string{"before deploy", "Tab", "C-u", "5"}, Want: "13/200"}, {Keys: []string{"Enter"}}}
+	index := []oracleStep{{Keys: []string{"4"}, Want: "Search indexes"}, {Keys: []string{"j", "j", "j"}},
+		{Keys: []string{"d"}, Want: "Delete search index ledger-search?"}, {Keys: []string{"ledger-search", "Enter"}}}
 	dns := []oracleStep{{Keys: []string{"7"}, Want: "CUSTOM DNS"}, {Keys: []string{"d"}, Want: "Turn custom DNS"}, {Keys: []string{"y"}}}
 	otherAlert := func(w *sentWrite) bool {
 		// Another alert of the same project: the first open one that is
@@ -77,12 +79,27 @@ func TestOracleCatchesAMutantClient(t *testing.T) {
 			w.Path = strings.Replace(w.Path, "/payments-rs/", "/payments-prod/", 1)
 			return true
 		}, "the dialog named an on-demand snapshot of payments-rs"},
+		{"another search index deleted", index, func(w *sentWrite) bool {
+			if w.Method != "DELETE" || !strings.Contains(w.Path, "/search/indexes/") {
+				return false
+			}
+			ixs, err := ownerClient(t, oracleMutantURL, 3).Search().ListCluster(context.Background(), apisim.DemoPaymentsID, "payments-prod")
+			for _, ix := range ixs {
+				if err == nil && !strings.HasSuffix(w.Path, ix.IndexID) {
+					w.Path = w.Path[:strings.LastIndex(w.Path, "/")+1] + ix.IndexID
+					return true
+				}
+			}
+			// The cluster holds one index: one of another cluster's ids.
+			w.Path = w.Path[:strings.LastIndex(w.Path, "/")+1] + "d671e2860000000000000001"
+			return true
+		}, "named index"},
 		{"custom DNS the other way", dns, func(w *sentWrite) bool {
 			return strings.HasSuffix(w.Path, "/awsCustomDNS") && rewriteJSON(w, func(m map[string]any) { m["enabled"] = !(m["enabled"] == true) })
 		}, "Turn custom DNS for AWS off?"},
 	}
 	// The keys alone pass: nothing but the mutant fails them.
-	for _, steps := range [][]oracleStep{ack, snapshot, dns} {
+	for _, steps := range [][]oracleStep{ack, snapshot, index, dns} {
 		o := newOracle(t, 0, nil)
 		o.replay(steps)
 		if len(o.Fails) > 0 || o.judge.Checked != 1 {

@@ -97,7 +97,11 @@ func (o *oracle) run(st oracleStep) {
 		o.s.Resize(st.Resize[0], st.Resize[1])
 	}
 	if len(st.Keys) > 0 {
-		o.s.SendFast(st.Keys...)
+		keys := st.Keys
+		if strings.HasPrefix(keys[0], "-") {
+			keys = append([]string{"--"}, keys...) // a key, not a flag of send-keys
+		}
+		o.s.SendFast(keys...)
 	}
 	if st.Want != "" {
 		o.s.WaitFor(st.Want, startWait)
@@ -141,7 +145,9 @@ func (o *oracle) run(st oracleStep) {
 	}
 	if dialogOf(o.screen) == nil {
 		o.answerNext = false
-		o.judge.forget()
+		if dialogOf(before) != nil && !confirmed {
+			o.judge.forget() // cancelled: nothing may follow
+		}
 		o.dialogAge = 0
 	} else {
 		o.dialogAge++
@@ -200,6 +206,8 @@ func paneOf(screen string) string {
 		return "backups"
 	case strings.Contains(screen, "AUDITING"):
 		return "settings"
+	case strings.Contains(screen, "Search indexes · "):
+		return "search"
 	}
 	return "other"
 }
@@ -213,18 +221,12 @@ func (o *oracle) next(r *rand.Rand) oracleStep {
 	}
 	if d := dialogOf(o.screen); d != nil {
 		flat := strings.Join(strings.Fields(d.Text()), " ")
-		if m := typedRe.FindStringSubmatch(flat); m != nil && !strings.Contains(m[1], "its ") {
+		if m := typedRe.FindStringSubmatch(flat); m != nil {
 			switch r.Intn(5) {
 			case 0:
 				return oracleStep{Keys: []string{"Escape"}}
 			case 1:
 				return oracleStep{Keys: []string{"wrong", "Enter"}}
-			}
-			return oracleStep{Keys: []string{m[1], "Enter"}}
-		}
-		if m := regexp.MustCompile(`Type ([0-9a-f]{24}|\S+) to confirm`).FindStringSubmatch(flat); m != nil {
-			if r.Intn(4) == 0 {
-				return oracleStep{Keys: []string{"Escape"}}
 			}
 			return oracleStep{Keys: []string{m[1], "Enter"}}
 		}
@@ -275,25 +277,27 @@ func (o *oracle) next(r *rand.Rand) oracleStep {
 	switch paneOf(o.screen) {
 	case "alerts":
 		return oracleStep{Keys: o.pick(r, [][]string{
-			{"a"}, {"a"}, {"a"}, {"Space", "a"}, {"u"}, {"s"},
+			{"a"}, {"a"}, {"a"}, {"a"}, {"a"}, {"Space", "a"}, {"Space", "j", "Space", "a"}, {"u"}, {"u"}, {"s"},
 			{"Space", "j"}, {"Space", "j", "Space"}, {"C-a"}, {"C-\\"}, {"j", "C-Space"},
 			{"/", "C-u", "OUTSIDE", "Enter"}, {"/", "C-u", "payments-rs", "Enter"}, {"/", "C-u", "!NO_PRIMARY", "Enter"}, {"/", "Escape"},
 			{"o"}, {"O"}, {"Enter"}, {"Escape"}, {"c"},
 		}, listKeys)}
 	case "triage":
 		return oracleStep{Keys: o.pick(r, [][]string{
-			{"a"}, {"a"}, {"Enter"}, {"Enter"}, {"Space", "j"}, {"C-\\"},
+			{"a"}, {"a"}, {"a"}, {"Space", "j", "Space", "a"}, {"Enter"}, {"Enter"}, {"Enter"}, {"Space", "j"}, {"C-\\"},
 			{"/", "C-u", "payments", "Enter"}, {"/", "C-u", "NO_PRIMARY", "Enter"}, {"/", "Escape"}, {"o"}, {"O"},
 		}, listKeys)}
 	case "backups-clusters":
 		return oracleStep{Keys: o.pick(r, [][]string{{"Enter"}, {"j", "j", "j", "Enter"}, {"j", "Enter"}, {"j", "j", "Enter"}}, listKeys)}
 	case "backups":
 		return oracleStep{Keys: o.pick(r, [][]string{
-			{"n"}, {"n"}, {"e"}, {"e"}, {"d"}, {"R"}, {"R"}, {"R"}, {"S"}, {"J"}, {"J", "x"}, {"J", "j", "x"},
+			{"n"}, {"n"}, {"e"}, {"e"}, {"j", "e"}, {"d"}, {"j", "d"}, {"R"}, {"R"}, {"j", "R"}, {"R"}, {"S"}, {"J"}, {"J", "x"}, {"J", "j", "x"}, {"J", "x"},
 			{"Escape"}, {"o"},
 		}, listKeys)}
 	case "settings":
 		return oracleStep{Keys: o.pick(r, [][]string{{"a"}, {"d"}, {"Tab"}}, listKeys)}
+	case "search":
+		return oracleStep{Keys: o.pick(r, [][]string{{"d"}, {"j", "j", "j", "j", "d"}, {"G", "d"}, {"Enter"}, {"Escape"}}, listKeys)}
 	}
 	return oracleStep{Keys: o.pick(r, [][]string{{"2"}, {"3"}, {"1"}, {"Escape"}}, listKeys)}
 }
