@@ -241,7 +241,7 @@ func (j *judge) parse(d *dialog) *named {
 		}
 	case strings.HasPrefix(d.Title, "Restore onto "):
 		n.Kind = "restore"
-		if m := restoreBody.FindStringSubmatch(flat[len(d.Title):]); m != nil {
+		if m := restoreBody.FindStringSubmatch(strings.TrimSpace(flat[len(d.Title):])); m != nil {
 			n.Delivery, n.Cluster, n.Taken, n.Project, n.Target = m[1], m[2], m[3], m[4], m[5]
 		}
 	case strings.HasPrefix(d.Title, "Start a download restore?"):

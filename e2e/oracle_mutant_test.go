@@ -34,6 +34,9 @@ func TestOracleCatchesAMutantClient(t *testing.T) {
 		{Keys: []string{"n"}, Want: "On-demand snapshot of"}, {Keys: []string{"before deploy", "Tab", "C-u", "5"}, Want: "13/200"}, {Keys: []string{"Enter"}}}
 	index := []oracleStep{{Keys: []string{"4"}, Want: "Search indexes"}, {Keys: []string{"j", "j", "j"}},
 		{Keys: []string{"d"}, Want: "Delete search index ledger-search?"}, {Keys: []string{"ledger-search", "Enter"}}}
+	restore := []oracleStep{{Keys: []string{"3"}, Want: "payments-serverless"}, {Keys: []string{"j", "j", "j", "Enter"}, Want: "n take snapshot"},
+		{Keys: []string{"j", "R"}, Want: "(1/3)"}, {Keys: []string{"Tab", "Right", "Right"}, Want: "(•) staging"}, {Keys: []string{"Enter"}, Want: "(2/3)"},
+		{Keys: []string{"Down"}, Want: "(•) staging-rs"}, {Keys: []string{"Enter"}, Want: "(3/3)"}, {Keys: []string{"staging-rs", "Enter"}}}
 	dns := []oracleStep{{Keys: []string{"7"}, Want: "CUSTOM DNS"}, {Keys: []string{"d"}, Want: "Turn custom DNS"}, {Keys: []string{"y"}}}
 	otherAlert := func(w *sentWrite) bool {
 		// Another alert of the same project: the first open one that is
@@ -94,12 +97,27 @@ func TestOracleCatchesAMutantClient(t *testing.T) {
 			w.Path = w.Path[:strings.LastIndex(w.Path, "/")+1] + "d671e2860000000000000001"
 			return true
 		}, "named index"},
+		{"restore onto another cluster", restore, func(w *sentWrite) bool {
+			return strings.HasSuffix(w.Path, "/restoreJobs") && rewriteJSON(w, func(m map[string]any) { m["targetClusterName"] = "staging-m5" })
+		}, `targetClusterName "staging-m5" sent`},
+		{"restore of another snapshot", restore, func(w *sentWrite) bool {
+			// Another completed snapshot of the same cluster.
+			snaps, err := ownerClient(t, oracleMutantURL, 3).Backups().AllSnapshots(context.Background(), apisim.DemoPaymentsID, "payments-rs")
+			return err == nil && strings.HasSuffix(w.Path, "/restoreJobs") && rewriteJSON(w, func(m map[string]any) {
+				for _, sn := range snaps {
+					if sn.ID != m["snapshotId"] && sn.Status == "completed" {
+						m["snapshotId"] = sn.ID
+						return
+					}
+				}
+			})
+		}, "the dialog named the one taken 2026-11-26 15:00"},
 		{"custom DNS the other way", dns, func(w *sentWrite) bool {
 			return strings.HasSuffix(w.Path, "/awsCustomDNS") && rewriteJSON(w, func(m map[string]any) { m["enabled"] = !(m["enabled"] == true) })
 		}, "Turn custom DNS for AWS off?"},
 	}
 	// The keys alone pass: nothing but the mutant fails them.
-	for _, steps := range [][]oracleStep{ack, snapshot, index, dns} {
+	for _, steps := range [][]oracleStep{ack, snapshot, index, restore, dns} {
 		o := newOracle(t, 0, nil)
 		o.replay(steps)
 		if len(o.Fails) > 0 || o.judge.Checked != 1 {
