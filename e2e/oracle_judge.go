@@ -652,8 +652,8 @@ func cursorRow(screen string) []string {
 }
 
 // checkJump holds a Triage jump to what the board showed under the
-// cursor: enter on an alert row opens Alerts with that alert selected
-// (its event type and cluster on the selected row), never another row or
+// cursor: enter on an alert row opens Alerts with that alert selected (its
+// event type, cluster and age on the selected row), never another row or
 // an empty list. "" when it does, or when the step was no such jump.
 func checkJump(before, after string, keys []string) string {
 	if len(keys) != 1 || keys[0] != "Enter" || dialogOf(before) != nil || paneOf(before) != "triage" {
@@ -661,11 +661,23 @@ func checkJump(before, after string, keys []string) string {
 	}
 	row := cursorRow(before)
 	k := slices.Index(row, "alert")
-	if k < 0 || k+2 >= len(row) {
+	if k < 0 {
 		return ""
 	}
-	where, what := row[k+1], strings.TrimPrefix(row[k+2], "new: ")
-	event := firstWord(what)
+	var where, event, age string
+	for _, c := range row[k+1:] {
+		switch {
+		case strings.Contains(c, " › "):
+			where = c
+		case ageRe.MatchString(c):
+			age = c
+		case event == "" && eventRe.MatchString(firstWord(strings.TrimPrefix(c, "new: "))):
+			event = firstWord(strings.TrimPrefix(c, "new: "))
+		}
+	}
+	if where == "" || event == "" {
+		return ""
+	}
 	ps := strings.Split(where, " › ")
 	cluster := ps[len(ps)-1]
 	if paneOf(after) != "alerts" {
@@ -675,19 +687,26 @@ func checkJump(before, after string, keys []string) string {
 	if got == nil {
 		return fmt.Sprintf("enter on the board's alert %s on %s opened Alerts with no row selected", event, where)
 	}
-	evOK, clOK := false, len(ps) < 3 // an alert with no cluster names none
-	for _, c := range got {
-		c = strings.TrimPrefix(c, "● ")
-		if matchesShown(c, event) || matchesShown(event, c) && cut(c) || strings.HasSuffix(event, "…") && matchesShown(event, c) {
+	evOK, clOK, ageOK := false, len(ps) < 3, age == ""
+	for _, c := range strings.Fields(strings.Join(got, " ")) {
+		if matchesShown(c, event) || matchesShown(event, c) {
 			evOK = true
 		}
+		if ageRe.MatchString(c) && c == age {
+			ageOK = true
+		}
 		cc, cl := strings.TrimSuffix(c, "…"), strings.TrimSuffix(strings.TrimPrefix(cluster, "…"), "…")
-		if len(cc) >= 3 && len(cl) >= 3 && (strings.HasPrefix(cc, cl) || strings.HasPrefix(cl, cc) || strings.Contains(cluster, cc) || strings.Contains(cc, cl)) {
+		if len(cc) >= 3 && len(cl) >= 3 && (strings.HasPrefix(cc, cl) || strings.HasPrefix(cl, cc) || strings.Contains(cluster, cc)) {
 			clOK = true
 		}
 	}
-	if !evOK || !clOK {
-		return fmt.Sprintf("enter on the board's alert %s on %s opened Alerts on another row: %q", event, where, strings.Join(got, "  "))
+	if !evOK || !clOK || !ageOK {
+		return fmt.Sprintf("enter on the board's alert %s on %s (%s) opened Alerts on another row: %q", event, where, age, strings.Join(got, "  "))
 	}
 	return ""
 }
+
+var (
+	ageRe   = regexp.MustCompile(`^\d+[smhd]$`)
+	eventRe = regexp.MustCompile(`^[A-Z][A-Z0-9_]{3,}…?$`)
+)
