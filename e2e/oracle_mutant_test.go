@@ -37,6 +37,8 @@ func TestOracleCatchesAMutantClient(t *testing.T) {
 	restore := []oracleStep{{Keys: []string{"3"}, Want: "payments-serverless"}, {Keys: []string{"j", "j", "j", "Enter"}, Want: "n take snapshot"},
 		{Keys: []string{"j", "R"}, Want: "(1/3)"}, {Keys: []string{"Tab", "Right", "Right"}, Want: "(•) staging"}, {Keys: []string{"Enter"}, Want: "(2/3)"},
 		{Keys: []string{"Down"}, Want: "(•) staging-rs"}, {Keys: []string{"Enter"}, Want: "(3/3)"}, {Keys: []string{"staging-rs", "Enter"}}}
+	expiration := []oracleStep{{Keys: []string{"3"}, Want: "payments-serverless"}, {Keys: []string{"j", "j", "j", "Enter"}, Want: "n take snapshot"},
+		{Keys: []string{"j", "e"}, Want: "Expiration of"}, {Keys: []string{"Tab", "45 days"}, Want: "(•) other"}, {Keys: []string{"Enter"}, Want: "Kept 45 days"}, {Keys: []string{"y"}}}
 	dns := []oracleStep{{Keys: []string{"7"}, Want: "CUSTOM DNS"}, {Keys: []string{"d"}, Want: "Turn custom DNS"}, {Keys: []string{"y"}}}
 	otherAlert := func(w *sentWrite) bool {
 		// Another alert of the same project: the first open one that is
@@ -112,12 +114,15 @@ func TestOracleCatchesAMutantClient(t *testing.T) {
 				}
 			})
 		}, "the dialog named the one taken 2026-11-26 15:00"},
+		{"expiration kept longer", expiration, func(w *sentWrite) bool {
+			return strings.Contains(w.Path, "/backup/snapshots/") && rewriteJSON(w, func(m map[string]any) { m["retentionValue"] = 46 })
+		}, `retention 46 DAYS sent, the dialog showed "45 days"`},
 		{"custom DNS the other way", dns, func(w *sentWrite) bool {
 			return strings.HasSuffix(w.Path, "/awsCustomDNS") && rewriteJSON(w, func(m map[string]any) { m["enabled"] = !(m["enabled"] == true) })
 		}, "Turn custom DNS for AWS off?"},
 	}
 	// The keys alone pass: nothing but the mutant fails them.
-	for _, steps := range [][]oracleStep{ack, snapshot, index, restore, dns} {
+	for _, steps := range [][]oracleStep{ack, snapshot, index, restore, expiration, dns} {
 		o := newOracle(t, 0, nil)
 		o.replay(steps)
 		if len(o.Fails) > 0 || o.judge.Checked != 1 {
