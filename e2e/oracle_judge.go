@@ -20,6 +20,9 @@ type named struct {
 	Kind  string // ack, unack, snapshot, expiration, deleteSnapshot, cancelRestore, restore, other
 	Title string
 	Text  string // the whole dialog, for the targets an unknown kind names
+	// Screen is the whole screen the dialog was read from (the header's
+	// crumb names the project).
+	Screen string
 	// Budget is how many writes the dialog announced; one more fails.
 	Budget int
 	// Answered: enter or y was pressed on it. Its writes may come on later
@@ -65,12 +68,14 @@ type judge struct {
 	screen   string // the screen the dialog was read from
 	// Unread lists the dialogs whose value the screen did not show whole.
 	Unread map[string]int
-	// Checked counts the writes held to a dialog.
+	// Checked counts the writes held to a dialog; Kinds by the dialog's
+	// kind.
 	Checked int
+	Kinds   map[string]int
 }
 
 func newJudge(api *apiclient.Client, epoch time.Time) *judge {
-	j := &judge{api: api, started: time.Now(), epoch: epoch, projects: map[string]string{}, Unread: map[string]int{}}
+	j := &judge{api: api, started: time.Now(), epoch: epoch, projects: map[string]string{}, Unread: map[string]int{}, Kinds: map[string]int{}}
 	if ps, err := api.Projects().All(context.Background()); err == nil {
 		for _, p := range ps {
 			j.projects[p.ID] = p.Name
@@ -136,7 +141,7 @@ func keptFrom(text string) string {
 func (j *judge) parse(d *dialog) *named {
 	text := d.Text()
 	flat := strings.Join(strings.Fields(text), " ")
-	n := &named{Kind: "other", Title: d.Title, Text: text, Budget: 1}
+	n := &named{Kind: "other", Title: d.Title, Text: text, Budget: 1, Screen: j.screen}
 	switch {
 	case strings.HasPrefix(d.Title, "Acknowledge "), strings.HasPrefix(d.Title, "Unacknowledge "):
 		n.Kind = "ack"
@@ -311,6 +316,7 @@ func (j *judge) check(writes []sentWrite, confirmed bool) []verdict {
 			continue
 		}
 		j.last.Budget--
+		j.Kinds[j.last.Kind]++
 		if why := j.hold(j.last, w); why != "" {
 			out = append(out, verdict{w, why})
 		}
@@ -332,6 +338,13 @@ func (j *judge) hold(n *named, w sentWrite) string {
 	gid, rest := m[1], m[2]
 	var body map[string]any
 	_ = json.Unmarshal(w.Body, &body)
+	if n.Kind != "ack" && n.Kind != "unack" {
+		// The project is the one the header names (an alert's is checked
+		// with the alert).
+		if c := crumbRe.FindStringSubmatch(n.Screen); c != nil && j.projects[gid] != c[1] {
+			return fmt.Sprintf("sent to project %q (%s); the screen was on project %q", j.projects[gid], gid, c[1])
+		}
+	}
 	switch n.Kind {
 	case "ack", "unack":
 		return j.holdAck(n, w, gid, rest, body)

@@ -84,6 +84,13 @@ func TestOracleCatchesAMutantClient(t *testing.T) {
 			w.Path = strings.Replace(w.Path, "/payments-rs/", "/payments-prod/", 1)
 			return true
 		}, "the dialog named an on-demand snapshot of payments-rs"},
+		{"snapshot in another project", snapshot, func(w *sentWrite) bool {
+			if !strings.HasSuffix(w.Path, "/backup/snapshots") {
+				return false
+			}
+			w.Path = strings.Replace(w.Path, apisim.DemoPaymentsID, apisim.DemoStagingID, 1)
+			return true
+		}, `sent to project "staging"`},
 		{"another search index deleted", index, func(w *sentWrite) bool {
 			if w.Method != "DELETE" || !strings.Contains(w.Path, "/search/indexes/") {
 				return false

@@ -52,7 +52,7 @@ func TestOracleWalks(t *testing.T) {
 		return
 	}
 	walks, total, writes := 0, 0, 0
-	unread := map[string]int{}
+	unread, kinds := map[string]int{}, map[string]int{}
 	for _, seed := range seeds {
 		ok := t.Run("seed="+strconv.FormatInt(seed, 10), func(t *testing.T) {
 			o := newOracle(t, seed, nil)
@@ -63,6 +63,9 @@ func TestOracleWalks(t *testing.T) {
 			for k, n := range o.judge.Unread {
 				unread[k] += n
 			}
+			for k, n := range o.judge.Kinds {
+				kinds[k] += n
+			}
 			t.Logf("seed %d: %d steps, %d writes checked", seed, len(o.steps), o.judge.Checked)
 			if len(o.Fails) > 0 {
 				t.Fatal(o.failure())
@@ -72,8 +75,8 @@ func TestOracleWalks(t *testing.T) {
 			break
 		}
 	}
-	t.Logf("oracle: %d walks, %d steps, %d writes checked", walks, total, writes)
+	t.Logf("oracle: %d walks, %d steps, %d writes checked %v", walks, total, writes, kinds)
 	for k, n := range unread {
-		t.Logf("oracle: %d× a value the screen did not show whole: %s", n, k)
+		t.Logf("oracle: %d× a write the screen named only loosely: %s", n, k)
 	}
 }

@@ -42,6 +42,7 @@ type oracle struct {
 	// answerNext: the walk filled a form the way a user who means it
 	// does; its next step submits it.
 	answerNext bool
+	pid        string // the program's, for idle
 }
 
 func newOracle(t testing.TB, seed int64, mutant func(*sentWrite) bool) *oracle {
@@ -75,7 +76,7 @@ func (o *oracle) settle() string {
 			same = 0
 		}
 		last = sc
-		if same >= 5 && !strings.Contains(sc, "submitting…") {
+		if same >= 5 && !strings.Contains(sc, "submitting…") && o.idle() {
 			return sc
 		}
 		if time.Now().After(deadline) {
@@ -86,6 +87,37 @@ func (o *oracle) settle() string {
 		}
 		time.Sleep(40 * time.Millisecond)
 	}
+}
+
+// idle says whether the program is waiting (no thread of it running or
+// runnable, as Linux's /proc shows it): a screen that has not changed for
+// 200 ms may only mean the program has not been given the CPU yet, with
+// keys still to draw. Where /proc cannot be read, the screen alone decides.
+func (o *oracle) idle() bool {
+	if o.pid == "" {
+		out, err := o.s.tmux("display-message", "-p", "-t", o.s.name, "#{pane_pid}")
+		if err != nil {
+			return true
+		}
+		o.pid = strings.TrimSpace(out)
+	}
+	tasks, err := os.ReadDir("/proc/" + o.pid + "/task")
+	if err != nil {
+		return true
+	}
+	for _, t := range tasks {
+		b, err := os.ReadFile("/proc/" + o.pid + "/task/" + t.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// pid (comm) STATE ...: comm may hold spaces, the state follows
+		// its closing parenthesis.
+		st := string(b)
+		if i := strings.LastIndexByte(st, ')'); i >= 0 && i+2 < len(st) && st[i+2] == 'R' {
+			return false
+		}
+	}
+	return true
 }
 
 // run does one step, judges the writes it caused and records it.
@@ -268,38 +300,51 @@ func (o *oracle) next(r *rand.Rand) oracleStep {
 			return oracleStep{Keys: keys}
 		}
 	}
-	if r.Intn(9) == 0 {
-		return oracleStep{Keys: []string{pick([]string{"1", "2", "2", "3", "3", "7", "4", "5", "6"})}}
+	if r.Intn(10) == 0 {
+		return oracleStep{Keys: []string{pick([]string{"1", "1", "2", "2", "3", "3", "7", "4", "4", "5", "6"})}}
 	}
-	if r.Intn(14) == 0 {
+	if r.Intn(16) == 0 {
 		return oracleStep{Keys: []string{"Escape"}}
 	}
+	// Per pane: the keys that lead to a write (asked for half the time),
+	// and the ones that change what the next write acts on.
+	var writes, other [][]string
 	switch paneOf(o.screen) {
 	case "alerts":
-		return oracleStep{Keys: o.pick(r, [][]string{
-			{"a"}, {"a"}, {"a"}, {"a"}, {"a"}, {"Space", "a"}, {"Space", "j", "Space", "a"}, {"u"}, {"u"}, {"s"},
-			{"Space", "j"}, {"Space", "j", "Space"}, {"C-a"}, {"C-\\"}, {"j", "C-Space"},
+		writes = [][]string{{"a"}, {"a"}, {"a"}, {"Space", "a"}, {"Space", "j", "Space", "a"}, {"j", "C-Space", "a"}, {"u"}, {"Space", "u"}, {"Enter", "a"}}
+		other = [][]string{{"s"}, {"Space", "j"}, {"Space", "j", "Space"}, {"C-a"}, {"C-\\"}, {"j", "C-Space"},
 			{"/", "C-u", "OUTSIDE", "Enter"}, {"/", "C-u", "payments-rs", "Enter"}, {"/", "C-u", "!NO_PRIMARY", "Enter"}, {"/", "Escape"},
-			{"o"}, {"O"}, {"Enter"}, {"Escape"}, {"c"},
-		}, listKeys)}
+			{"o"}, {"O"}, {"Enter"}, {"Escape"}, {"c"}}
 	case "triage":
-		return oracleStep{Keys: o.pick(r, [][]string{
-			{"a"}, {"a"}, {"a"}, {"Space", "j", "Space", "a"}, {"Enter"}, {"Enter"}, {"Enter"}, {"Space", "j"}, {"C-\\"},
-			{"/", "C-u", "payments", "Enter"}, {"/", "C-u", "NO_PRIMARY", "Enter"}, {"/", "Escape"}, {"o"}, {"O"},
-		}, listKeys)}
+		writes = [][]string{{"a"}, {"a"}, {"Space", "j", "Space", "a"}, {"Enter"}, {"Enter"}, {"j", "Enter"}}
+		other = [][]string{{"Space", "j"}, {"C-\\"}, {"/", "C-u", "payments", "Enter"}, {"/", "C-u", "NO_PRIMARY", "Enter"},
+			{"/", "Escape"}, {"o"}, {"O"}}
 	case "backups-clusters":
-		return oracleStep{Keys: o.pick(r, [][]string{{"Enter"}, {"j", "j", "j", "Enter"}, {"j", "Enter"}, {"j", "j", "Enter"}}, listKeys)}
+		writes = [][]string{{"Enter"}, {"j", "j", "j", "Enter"}, {"j", "Enter"}, {"j", "j", "Enter"}}
 	case "backups":
-		return oracleStep{Keys: o.pick(r, [][]string{
-			{"n"}, {"n"}, {"e"}, {"e"}, {"j", "e"}, {"d"}, {"j", "d"}, {"R"}, {"R"}, {"j", "R"}, {"R"}, {"S"}, {"J"}, {"J", "x"}, {"J", "j", "x"}, {"J", "x"},
-			{"Escape"}, {"o"},
-		}, listKeys)}
+		writes = [][]string{{"n"}, {"n"}, {"j", "e"}, {"e"}, {"d"}, {"j", "d"}, {"j", "R"}, {"R"}, {"j", "j", "R"},
+			{"J", "x"}, {"J", "j", "x"}, {"S", "j", "R"}}
+		other = [][]string{{"S"}, {"J"}, {"Escape"}, {"o"}, {"Tab"}}
 	case "settings":
-		return oracleStep{Keys: o.pick(r, [][]string{{"a"}, {"d"}, {"Tab"}}, listKeys)}
+		writes = [][]string{{"a"}, {"d"}}
+		other = [][]string{{"Tab"}}
 	case "search":
-		return oracleStep{Keys: o.pick(r, [][]string{{"d"}, {"j", "j", "j", "j", "d"}, {"G", "d"}, {"Enter"}, {"Escape"}}, listKeys)}
+		writes = [][]string{{"d"}, {"j", "j", "j", "d"}, {"G", "d"}, {"j", "j", "j", "j", "j", "j", "d"}}
+		other = [][]string{{"Enter"}, {"Escape"}}
+	default:
+		other = [][]string{{"2"}, {"3"}, {"1"}, {"Escape"}}
 	}
-	return oracleStep{Keys: o.pick(r, [][]string{{"2"}, {"3"}, {"1"}, {"Escape"}}, listKeys)}
+	switch n := r.Intn(10); {
+	case n < 5 && len(writes) > 0:
+		return oracleStep{Keys: writes[r.Intn(len(writes))]}
+	case n < 8 && len(other) > 0:
+		return oracleStep{Keys: other[r.Intn(len(other))]}
+	}
+	var keys []string
+	for range 1 + r.Intn(4) {
+		keys = append(keys, pick(listKeys))
+	}
+	return oracleStep{Keys: keys}
 }
 
 // goodFill is keys a user who means it types into a form: a valid
@@ -328,18 +373,6 @@ func goodFill(title string, r *rand.Rand) []string {
 		return nil
 	}
 	return fills[r.Intn(len(fills))]
-}
-
-// pick takes one of the pane's key groups (most of the time) or a move.
-func (o *oracle) pick(r *rand.Rand, groups [][]string, moves []string) []string {
-	if r.Intn(3) == 0 {
-		var keys []string
-		for range 1 + r.Intn(4) {
-			keys = append(keys, moves[r.Intn(len(moves))])
-		}
-		return keys
-	}
-	return groups[r.Intn(len(groups))]
 }
 
 // walk runs n random steps from seed, stopping at the first refused write.
