@@ -118,16 +118,18 @@ func (j *judge) observe(screen string) {
 func (j *judge) forget() { j.last = nil }
 
 var (
-	titleCount  = regexp.MustCompile(`^(?:Un)?[Aa]cknowledge (\d+) alerts`)
-	andMore     = regexp.MustCompile(`^and (\d+) more$`)
-	keptRe      = regexp.MustCompile(`Kept (\d+) (day|week|month|year)s? from`)
-	shortIDRe   = regexp.MustCompile(`…([0-9a-f]{8})`)
-	typedRe     = regexp.MustCompile(`Type “(.+?)” to confirm`)
-	indexTitle  = regexp.MustCompile(`^Delete search index (.+)\?$`)
-	indexBody   = regexp.MustCompile(`(\S+)\.(\S+) on (\S+)\. Queries`)
-	crumbRe     = regexp.MustCompile(`› (\S+) › `)
-	restoreBody = regexp.MustCompile(`(?s)^(\S+) restore\s+snapshot of (\S+), taken (\d{4}-\d\d-\d\d \d\d:\d\d), MongoDB \S+\s+-> project (.+?), cluster (\S+), MongoDB`)
-	downloadRe  = regexp.MustCompile(`Prepares snapshot ([0-9a-f]{24}) of (\S+) \(taken`)
+	titleCount   = regexp.MustCompile(`^(?:Un)?[Aa]cknowledge (\d+) alerts`)
+	andMore      = regexp.MustCompile(`^and (\d+) more$`)
+	keptRe       = regexp.MustCompile(`Kept (\d+) (day|week|month|year)s? from`)
+	shortIDRe    = regexp.MustCompile(`…([0-9a-f]{8})`)
+	typedRe      = regexp.MustCompile(`Type “(.+?)” to confirm`)
+	indexTitle   = regexp.MustCompile(`^Delete search index (.+)\?$`)
+	indexBody    = regexp.MustCompile(`(\S+)\.(\S+) on (\S+)\. Queries`)
+	crumbRe      = regexp.MustCompile(`› (\S+) › `)
+	restoreBody  = regexp.MustCompile(`(?s)^(\S+) restore\s+snapshot of (\S+), taken (\d{4}-\d\d-\d\d \d\d:\d\d), MongoDB \S+\s+-> project (.+?), cluster (\S+), MongoDB`)
+	markedRe     = regexp.MustCompile(`^(\d+) marked`)
+	deleteSnapRe = regexp.MustCompile(`Snapshot ([0-9a-f]{24}) of (\S+) taken`)
+	downloadRe   = regexp.MustCompile(`Prepares snapshot ([0-9a-f]{24}) of (\S+) \(taken`)
 )
 
 func keptFrom(text string) string {
@@ -178,12 +180,9 @@ func (j *judge) parse(d *dialog) *named {
 				b = strings.TrimPrefix(b, "• ")
 				listed = append(listed, b)
 			}
-			if hidden {
-				n.Budget += len(listed) + 0
-				if m := regexp.MustCompile(`^(\d+) marked`).FindStringSubmatch(f.Label); m != nil {
-					k, _ := strconv.Atoi(m[1])
-					n.Budget += k - len(listed)
-				}
+			if m := markedRe.FindStringSubmatch(f.Label); hidden && m != nil {
+				k, _ := strconv.Atoi(m[1])
+				n.Budget += k // the hidden rows included, named or counted
 			}
 			for _, b := range listed {
 				if id := modelIDRe.FindString(b); id != "" && strings.HasPrefix(b, id) {
@@ -236,7 +235,7 @@ func (j *judge) parse(d *dialog) *named {
 		}
 	case strings.HasPrefix(d.Title, "Delete snapshot "):
 		n.Kind = "deleteSnapshot"
-		if m := regexp.MustCompile(`Snapshot ([0-9a-f]{24}) of (\S+) taken`).FindStringSubmatch(flat); m != nil {
+		if m := deleteSnapRe.FindStringSubmatch(flat); m != nil {
 			n.FullID, n.Cluster = m[1], m[2]
 		}
 	case strings.HasPrefix(d.Title, "Cancel restore "):
@@ -400,7 +399,7 @@ func holdTargets(n *named, rest string) string {
 	parts := strings.Split(strings.Trim(rest, "/"), "/")
 	for i, p := range parts {
 		isID := modelIDRe.MatchString(p) && len(p) == 24
-		isName := i > 0 && (parts[i-1] == "clusters" || parts[i-1] == "fts" && false)
+		isName := i > 0 && parts[i-1] == "clusters"
 		if !isID && !isName {
 			continue
 		}
@@ -572,14 +571,25 @@ func placeOf(a apiclient.Alert) string {
 	return strings.Join(parts, "/")
 }
 
+var restorePath = regexp.MustCompile(`^/(clusters|flexClusters|serverless)/([^/]+)/backup/restoreJobs$`)
+
+// holdRestore holds a restore to its last question: the source cluster,
+// the delivery, the snapshot (by id, or by when it was taken), the target
+// project and cluster. A flex or serverless source restores through its
+// own path, with the target named targetDeploymentItemName and no delivery.
 func (j *judge) holdRestore(n *named, w sentWrite, gid, rest string, body map[string]any) string {
-	if w.Method != "POST" || !strings.HasSuffix(rest, "/backup/restoreJobs") {
+	m := restorePath.FindStringSubmatch(rest)
+	if w.Method != "POST" || m == nil {
 		return fmt.Sprintf("the dialog named a restore; sent %s %s", w.Method, rest)
 	}
-	if !strings.Contains(rest, "/clusters/"+n.Cluster+"/") {
+	if m[2] != n.Cluster {
 		return fmt.Sprintf("the dialog named a snapshot of %s; sent %s", n.Cluster, rest)
 	}
-	if got := str(body["deliveryType"]); got != n.Delivery {
+	flex := m[1] == "flexClusters"
+	target, project := str(body["targetClusterName"]), str(body["targetGroupId"])
+	if flex {
+		target, project = str(body["targetDeploymentItemName"]), str(body["targetProjectId"])
+	} else if got := str(body["deliveryType"]); got != n.Delivery {
 		return fmt.Sprintf("deliveryType %q sent, the dialog showed %q", got, n.Delivery)
 	}
 	snap := str(body["snapshotId"])
@@ -587,27 +597,60 @@ func (j *judge) holdRestore(n *named, w sentWrite, gid, rest string, body map[st
 		return fmt.Sprintf("snapshotId %s sent, the dialog showed %s", snap, n.FullID)
 	}
 	if n.Taken != "" {
-		s, err := j.api.Backups().Snapshot(context.Background(), gid, n.Cluster, snap)
+		taken, err := j.snapshotTaken(gid, m[1], n.Cluster, snap)
 		if err != nil {
 			return fmt.Sprintf("snapshot %s sent cannot be read: %v", snap, err)
 		}
-		if got := s.CreatedAt.UTC().Format("2006-01-02 15:04"); got != n.Taken {
-			return fmt.Sprintf("snapshot %s (taken %s) sent, the dialog named the one taken %s", snap, got, n.Taken)
+		if taken != n.Taken {
+			return fmt.Sprintf("snapshot %s (taken %s) sent, the dialog named the one taken %s", snap, taken, n.Taken)
 		}
 	}
-	if n.Delivery == "download" {
+	if n.Delivery == "download" && !flex {
 		if body["targetClusterName"] != nil {
 			return fmt.Sprintf("a download restore was named; sent target %v", body["targetClusterName"])
 		}
 		return ""
 	}
-	if got := str(body["targetClusterName"]); got != n.Target {
-		return fmt.Sprintf("targetClusterName %q sent, the dialog showed %q", got, n.Target)
+	if target != n.Target {
+		return fmt.Sprintf("target %q sent, the dialog showed %q", target, n.Target)
 	}
-	if got := j.projects[str(body["targetGroupId"])]; got != n.Project {
-		return fmt.Sprintf("targetGroupId %v (project %q) sent, the dialog showed project %q", body["targetGroupId"], got, n.Project)
+	if got := j.projects[project]; got != n.Project {
+		return fmt.Sprintf("target project %s (%q) sent, the dialog showed project %q", project, got, n.Project)
 	}
 	return ""
+}
+
+// snapshotTaken is when a snapshot was taken, as the Backups pane shows
+// it (a flex snapshot's start, else its scheduled time).
+func (j *judge) snapshotTaken(gid, kind, cluster, id string) (string, error) {
+	ctx := context.Background()
+	var t time.Time
+	switch kind {
+	case "flexClusters":
+		s, err := j.api.Backups().FlexSnapshot(ctx, gid, cluster, id)
+		if err != nil {
+			return "", err
+		}
+		switch {
+		case s.StartTime != nil:
+			t = *s.StartTime
+		case s.ScheduledTime != nil:
+			t = *s.ScheduledTime
+		}
+	case "serverless":
+		s, err := j.api.Backups().ServerlessSnapshot(ctx, gid, cluster, id)
+		if err != nil {
+			return "", err
+		}
+		t = s.CreatedAt
+	default:
+		s, err := j.api.Backups().Snapshot(ctx, gid, cluster, id)
+		if err != nil {
+			return "", err
+		}
+		t = s.CreatedAt
+	}
+	return t.UTC().Format("2006-01-02 15:04"), nil
 }
 
 // sameKeep says whether value unit is the length shown ("7 days").

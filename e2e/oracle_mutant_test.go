@@ -108,7 +108,7 @@ func TestOracleCatchesAMutantClient(t *testing.T) {
 		}, "named index"},
 		{"restore onto another cluster", restore, func(w *sentWrite) bool {
 			return strings.HasSuffix(w.Path, "/restoreJobs") && rewriteJSON(w, func(m map[string]any) { m["targetClusterName"] = "staging-m5" })
-		}, `targetClusterName "staging-m5" sent`},
+		}, `target "staging-m5" sent`},
 		{"restore of another snapshot", restore, func(w *sentWrite) bool {
 			// Another completed snapshot of the same cluster.
 			snaps, err := ownerClient(t, oracleMutantURL, 3).Backups().AllSnapshots(context.Background(), apisim.DemoPaymentsID, "payments-rs")

@@ -278,7 +278,7 @@ func (o *oracle) next(r *rand.Rand) oracleStep {
 			return oracleStep{Keys: []string{"Escape"}}
 		case n < 3 && o.dialogAge > 0:
 			return oracleStep{Keys: []string{"Enter"}}
-		case n < 6:
+		case n < 7:
 			if fill := goodFill(d.Title, r); fill != nil {
 				// Answered next step, once the screen shows what was typed.
 				o.answerNext = true
