@@ -31,7 +31,7 @@ type oracleHost struct {
 	writes    []sentWrite
 	inflight  int
 	lastWrite time.Time
-	Mutant    func(w *sentWrite) bool
+	Mutant    func(h *oracleHost, w *sentWrite) bool
 }
 
 // sentWrite is one write apisim received (after a Mutant, if any).
@@ -97,7 +97,7 @@ func (h *oracleHost) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// An unsigned request is the digest challenge's first leg: it is sent
 	// again, signed, and only that one is applied.
 	signed := r.Header.Get("Authorization") != ""
-	if mutant != nil && signed && mutant(&sw) {
+	if mutant != nil && signed && mutant(h, &sw) {
 		sw.Mutated = true
 		r.URL.Path, r.URL.RawPath = sw.Path, ""
 	}

@@ -40,11 +40,11 @@ func TestOracleCatchesAMutantClient(t *testing.T) {
 	expiration := []oracleStep{{Keys: []string{"3"}, Want: "payments-serverless"}, {Keys: []string{"j", "j", "j", "Enter"}, Want: "n take snapshot"},
 		{Keys: []string{"j", "e"}, Want: "Expiration of"}, {Keys: []string{"Tab", "45 days"}, Want: "(•) other"}, {Keys: []string{"Enter"}, Want: "Kept 45 days"}, {Keys: []string{"y"}}}
 	dns := []oracleStep{{Keys: []string{"7"}, Want: "CUSTOM DNS"}, {Keys: []string{"d"}, Want: "Turn custom DNS"}, {Keys: []string{"y"}}}
-	otherAlert := func(w *sentWrite) bool {
+	otherAlert := func(h *oracleHost, w *sentWrite) bool {
 		// Another alert of the same project: the first open one that is
 		// not the one sent.
 		i := strings.LastIndex(w.Path, "/")
-		all, err := ownerClient(t, oracleMutantURL, 3).Alerts().ListAll(context.Background(), apisim.DemoPaymentsID, "OPEN")
+		all, err := ownerClient(t, h.URL(), 3).Alerts().ListAll(context.Background(), apisim.DemoPaymentsID, "OPEN")
 		if err != nil || i < 0 {
 			return false
 		}
@@ -59,43 +59,43 @@ func TestOracleCatchesAMutantClient(t *testing.T) {
 	cases := []struct {
 		name   string
 		steps  []oracleStep
-		mutant func(*sentWrite) bool
+		mutant func(*oracleHost, *sentWrite) bool
 		says   string
 	}{
-		{"ack until one hour later", ack, func(w *sentWrite) bool {
+		{"ack until one hour later", ack, func(h *oracleHost, w *sentWrite) bool {
 			return strings.Contains(w.Path, "/alerts/") && rewriteJSON(w, func(m map[string]any) {
 				t, _ := time.Parse(time.RFC3339, str(m["acknowledgedUntil"]))
 				m["acknowledgedUntil"] = t.Add(time.Hour).Format(time.RFC3339)
 			})
 		}, "acknowledgedUntil 2026-12-01T11:30:00Z sent"},
-		{"ack of another alert", ack, func(w *sentWrite) bool {
-			return strings.Contains(w.Path, "/alerts/") && otherAlert(w)
+		{"ack of another alert", ack, func(h *oracleHost, w *sentWrite) bool {
+			return strings.Contains(w.Path, "/alerts/") && otherAlert(h, w)
 		}, "is not one the dialog"},
-		{"ack comment changed", ack, func(w *sentWrite) bool {
+		{"ack comment changed", ack, func(h *oracleHost, w *sentWrite) bool {
 			return strings.Contains(w.Path, "/alerts/") && rewriteJSON(w, func(m map[string]any) { m["acknowledgementComment"] = "dusk" })
 		}, `comment "dusk" sent`},
-		{"snapshot retention", snapshot, func(w *sentWrite) bool {
+		{"snapshot retention", snapshot, func(h *oracleHost, w *sentWrite) bool {
 			return strings.HasSuffix(w.Path, "/backup/snapshots") && rewriteJSON(w, func(m map[string]any) { m["retentionInDays"] = 6 })
 		}, "retentionInDays 6 sent"},
-		{"snapshot of another cluster", snapshot, func(w *sentWrite) bool {
+		{"snapshot of another cluster", snapshot, func(h *oracleHost, w *sentWrite) bool {
 			if !strings.HasSuffix(w.Path, "/backup/snapshots") {
 				return false
 			}
 			w.Path = strings.Replace(w.Path, "/payments-rs/", "/payments-prod/", 1)
 			return true
 		}, "the dialog named an on-demand snapshot of payments-rs"},
-		{"snapshot in another project", snapshot, func(w *sentWrite) bool {
+		{"snapshot in another project", snapshot, func(h *oracleHost, w *sentWrite) bool {
 			if !strings.HasSuffix(w.Path, "/backup/snapshots") {
 				return false
 			}
 			w.Path = strings.Replace(w.Path, apisim.DemoPaymentsID, apisim.DemoStagingID, 1)
 			return true
 		}, `sent to project "staging"`},
-		{"another search index deleted", index, func(w *sentWrite) bool {
+		{"another search index deleted", index, func(h *oracleHost, w *sentWrite) bool {
 			if w.Method != "DELETE" || !strings.Contains(w.Path, "/search/indexes/") {
 				return false
 			}
-			ixs, err := ownerClient(t, oracleMutantURL, 3).Search().ListCluster(context.Background(), apisim.DemoPaymentsID, "payments-prod")
+			ixs, err := ownerClient(t, h.URL(), 3).Search().ListCluster(context.Background(), apisim.DemoPaymentsID, "payments-prod")
 			for _, ix := range ixs {
 				if err == nil && !strings.HasSuffix(w.Path, ix.IndexID) {
 					w.Path = w.Path[:strings.LastIndex(w.Path, "/")+1] + ix.IndexID
@@ -106,12 +106,12 @@ func TestOracleCatchesAMutantClient(t *testing.T) {
 			w.Path = w.Path[:strings.LastIndex(w.Path, "/")+1] + "d671e2860000000000000001"
 			return true
 		}, "named index"},
-		{"restore onto another cluster", restore, func(w *sentWrite) bool {
+		{"restore onto another cluster", restore, func(h *oracleHost, w *sentWrite) bool {
 			return strings.HasSuffix(w.Path, "/restoreJobs") && rewriteJSON(w, func(m map[string]any) { m["targetClusterName"] = "staging-m5" })
 		}, `target "staging-m5" sent`},
-		{"restore of another snapshot", restore, func(w *sentWrite) bool {
+		{"restore of another snapshot", restore, func(h *oracleHost, w *sentWrite) bool {
 			// Another completed snapshot of the same cluster.
-			snaps, err := ownerClient(t, oracleMutantURL, 3).Backups().AllSnapshots(context.Background(), apisim.DemoPaymentsID, "payments-rs")
+			snaps, err := ownerClient(t, h.URL(), 3).Backups().AllSnapshots(context.Background(), apisim.DemoPaymentsID, "payments-rs")
 			return err == nil && strings.HasSuffix(w.Path, "/restoreJobs") && rewriteJSON(w, func(m map[string]any) {
 				for _, sn := range snaps {
 					if sn.ID != m["snapshotId"] && sn.Status == "completed" {
@@ -121,10 +121,10 @@ func TestOracleCatchesAMutantClient(t *testing.T) {
 				}
 			})
 		}, "the dialog named the one taken 2026-11-26 15:00"},
-		{"expiration kept longer", expiration, func(w *sentWrite) bool {
+		{"expiration kept longer", expiration, func(h *oracleHost, w *sentWrite) bool {
 			return strings.Contains(w.Path, "/backup/snapshots/") && rewriteJSON(w, func(m map[string]any) { m["retentionValue"] = 46 })
 		}, `retention 46 DAYS sent, the dialog showed "45 days"`},
-		{"custom DNS the other way", dns, func(w *sentWrite) bool {
+		{"custom DNS the other way", dns, func(h *oracleHost, w *sentWrite) bool {
 			return strings.HasSuffix(w.Path, "/awsCustomDNS") && rewriteJSON(w, func(m map[string]any) { m["enabled"] = !(m["enabled"] == true) })
 		}, "Turn custom DNS for AWS off?"},
 	}
@@ -139,11 +139,11 @@ func TestOracleCatchesAMutantClient(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			mutated := false
-			o := newOracleMutant(t, func(w *sentWrite) bool {
+			o := newOracle(t, 0, func(h *oracleHost, w *sentWrite) bool {
 				if mutated {
 					return false
 				}
-				mutated = c.mutant(w)
+				mutated = c.mutant(h, w)
 				return mutated
 			})
 			o.replay(c.steps)
@@ -157,14 +157,4 @@ func TestOracleCatchesAMutantClient(t *testing.T) {
 			t.Logf("refused as expected:\n%s", o.failure())
 		})
 	}
-}
-
-// oracleMutantURL is the running mutant test's apisim, for a mutant that
-// reads the world.
-var oracleMutantURL string
-
-func newOracleMutant(t *testing.T, mutant func(*sentWrite) bool) *oracle {
-	o := newOracle(t, 0, mutant)
-	oracleMutantURL = o.h.URL()
-	return o
 }

@@ -26,6 +26,15 @@ var oracleRegressions = []struct {
 		},
 	},
 	{
+		// A dialog that opens while keys are typed takes them (the hold):
+		// the enter among them is held to the form as it stood then.
+		name: "keys typed as the ack dialog opens, enter among them",
+		steps: []oracleStep{
+			{Keys: []string{"j", "C-Space", "a"}},
+			{Keys: []string{"/", "C-u", "!NO_PRIMARY", "Enter"}},
+		},
+	},
+	{
 		// Issue 24 case 1: a jump from the board keeps the Alerts filter,
 		// and the cursor lands on another alert.
 		name: "triage jump through an Alerts filter", known: "issue 24 case 1",

@@ -7,9 +7,12 @@ import (
 	"testing"
 )
 
-// oracleSeeds are the walks the normal test run takes (about three
-// minutes on two cores); DBADMIN_ORACLE_WALKS=N takes N walks from seed 1000.
-var oracleSeeds = []int64{1, 2, 3, 4}
+// oracleSeeds are the walks the normal test run takes (about two minutes
+// on two busy cores), chosen for what they reach: acks and unacks from
+// Alerts and Triage, snapshots, a cancelled restore, a restore, search
+// index deletes, settings. DBADMIN_ORACLE_WALKS=N takes N walks from seed
+// 1000.
+var oracleSeeds = []int64{1, 5, 7, 13, 14}
 
 const oracleSteps = 40
 

@@ -45,7 +45,7 @@ type oracle struct {
 	pid        string // the program's, for idle
 }
 
-func newOracle(t testing.TB, seed int64, mutant func(*sentWrite) bool) *oracle {
+func newOracle(t testing.TB, seed int64, mutant func(*oracleHost, *sentWrite) bool) *oracle {
 	t.Helper()
 	h := startOracleHost(t)
 	h.Mutant = mutant
@@ -120,20 +120,50 @@ func (o *oracle) idle() bool {
 	return true
 }
 
-// run does one step, judges the writes it caused and records it.
+// run does one step, judges the writes it caused and records it. Keys
+// before an answering key (enter, y) are sent and drawn first: the judge
+// holds a write to the screen the answer was given on, so a step that
+// types into a form and submits it reads the form as it was submitted.
 func (o *oracle) run(st oracleStep) {
-	before := o.screen
-	o.judge.observe(before)
 	o.steps = append(o.steps, st)
 	if len(st.Resize) == 2 {
 		o.s.Resize(st.Resize[0], st.Resize[1])
 	}
-	if len(st.Keys) > 0 {
-		keys := st.Keys
-		if strings.HasPrefix(keys[0], "-") {
-			keys = append([]string{"--"}, keys...) // a key, not a flag of send-keys
+	keys := st.Keys
+	if len(keys) == 0 {
+		o.segment(nil, st)
+	}
+	for len(keys) > 0 {
+		n := 1
+		for n < len(keys) && !answers(keys[n:n+1]) {
+			n++
 		}
-		o.s.SendFast(keys...)
+		last := n == len(keys)
+		seg := keys[:n]
+		keys = keys[n:]
+		if !last {
+			o.segment(seg, oracleStep{Keys: seg})
+			if len(o.Fails) > 0 {
+				return
+			}
+			continue
+		}
+		o.segment(seg, st)
+	}
+}
+
+// segment sends keys at once (a step's Want waited for after them), lets
+// the screen and the writes settle, and judges the writes against the
+// dialog that was on screen before.
+func (o *oracle) segment(keys []string, st oracleStep) {
+	before := o.screen
+	o.judge.observe(before)
+	if len(keys) > 0 {
+		send := keys
+		if strings.HasPrefix(send[0], "-") {
+			send = append([]string{"--"}, send...) // a key, not a flag of send-keys
+		}
+		o.s.SendFast(send...)
 	}
 	if st.Want != "" {
 		o.s.WaitFor(st.Want, startWait)
@@ -147,24 +177,24 @@ func (o *oracle) run(st oracleStep) {
 	if len(writes) > 0 {
 		o.screen = o.settle()
 	}
-	confirmed := dialogOf(before) != nil && answers(st.Keys)
+	confirmed := dialogOf(before) != nil && len(keys) > 0 && answers(keys[:1])
 	if oracleVerbose {
 		title := ""
 		if d := dialogOf(o.screen); d != nil {
 			title = d.Title
 		}
-		o.t.Logf("step %d %v %v -> %s [%s] %d writes", len(o.steps), st.Keys, st.Resize, paneOf(o.screen), title, len(writes))
+		o.t.Logf("step %d %v %v -> %s [%s] %d writes", len(o.steps), keys, st.Resize, paneOf(o.screen), title, len(writes))
 		for _, w := range writes {
 			o.t.Logf("    %s -> %d", w, w.Status)
 		}
-		if oracleVerbose && os.Getenv("ORACLE_VERBOSE") == "2" {
+		if os.Getenv("ORACLE_VERBOSE") == "2" {
 			o.t.Logf("\n%s", o.screen)
 		}
 	}
 	for _, v := range o.judge.check(writes, confirmed) {
 		o.Fails = append(o.Fails, fmt.Sprintf("%s\n    %s", v.Write, v.Why))
 	}
-	if why := checkJump(before, o.screen, st.Keys); why != "" {
+	if why := checkJump(before, o.screen, keys); why != "" {
 		o.Fails = append(o.Fails, "a Triage jump: "+why)
 	}
 	if len(o.Fails) > 0 {
@@ -173,7 +203,7 @@ func (o *oracle) run(st oracleStep) {
 		if d != nil {
 			what = "the dialog:\n" + d.Text()
 		}
-		o.Fails = append(o.Fails, "the screen before the step's keys showed "+what)
+		o.Fails = append(o.Fails, fmt.Sprintf("the screen before the keys %q showed %s", keys, what))
 	}
 	if dialogOf(o.screen) == nil {
 		o.answerNext = false
@@ -181,12 +211,12 @@ func (o *oracle) run(st oracleStep) {
 			o.judge.forget() // cancelled: nothing may follow
 		}
 		o.dialogAge = 0
-	} else {
+	} else if len(keys) > 0 {
 		o.dialogAge++
 	}
 }
 
-// oracleVerbose logs every step (ORACLE_VERBOSE=1).
+// oracleVerbose logs every step (ORACLE_VERBOSE=1; 2 adds the screen).
 var oracleVerbose = os.Getenv("ORACLE_VERBOSE") != ""
 
 // answers says whether keys can answer a dialog: enter, or y on a
