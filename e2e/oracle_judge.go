@@ -697,6 +697,18 @@ func remove(xs []string, x string) []string {
 
 var cellSep = regexp.MustCompile(`\s{2,}`)
 
+// promptOpen says whether the filter prompt ("/…") or the palette (":…")
+// is open on the screen's last lines: enter answers it, not the list.
+func promptOpen(screen string) bool {
+	lines := strings.Split(strings.TrimRight(screen, "\n"), "\n")
+	for _, l := range lines[max(len(lines)-4, 0):] {
+		if strings.HasPrefix(l, "/") || strings.HasPrefix(l, ":") {
+			return true
+		}
+	}
+	return false
+}
+
 // cursorRow is the cells of the row under the cursor (▸), or nil.
 func cursorRow(screen string) []string {
 	for _, l := range strings.Split(screen, "\n") {
@@ -712,7 +724,7 @@ func cursorRow(screen string) []string {
 // event type, cluster and age on the selected row), never another row or
 // an empty list. "" when it does, or when the step was no such jump.
 func checkJump(before, after string, keys []string) string {
-	if len(keys) != 1 || keys[0] != "Enter" || dialogOf(before) != nil || paneOf(before) != "triage" {
+	if len(keys) != 1 || keys[0] != "Enter" || dialogOf(before) != nil || paneOf(before) != "triage" || promptOpen(before) {
 		return ""
 	}
 	row := cursorRow(before)
