@@ -49,6 +49,10 @@ type named struct {
 	Taken       string // "2026-11-26 16:31"
 	Project     string
 	Target      string
+
+	// migration
+	Dest, Host, Reach  string
+	Managed, TLS, Drop bool
 }
 
 // verdict is one write the judge refused, said so a reader can check it on
@@ -128,6 +132,8 @@ var (
 	crumbRe      = regexp.MustCompile(`› (\S+) › `)
 	restoreBody  = regexp.MustCompile(`(?s)^(\S+) restore\s+snapshot of (\S+), taken (\d{4}-\d\d-\d\d \d\d:\d\d), MongoDB \S+\s+-> project (.+?), cluster (\S+), MongoDB`)
 	markedRe     = regexp.MustCompile(`^(\d+) marked`)
+	checkTitle   = regexp.MustCompile(`^Check migration (\S+) → (\S+)$`)
+	startRe      = regexp.MustCompile(`Live migration of (\S+) \((.+?)\) into (\S+), through (\S+)\.`)
 	deleteSnapRe = regexp.MustCompile(`Snapshot ([0-9a-f]{24}) of (\S+) taken`)
 	downloadRe   = regexp.MustCompile(`Prepares snapshot ([0-9a-f]{24}) of (\S+) \(taken`)
 )
@@ -233,6 +239,28 @@ func (j *judge) parse(d *dialog) *named {
 			n.Cluster = m[3]
 			n.FullID = j.indexID(name, m[1], m[2], m[3])
 		}
+	case checkTitle.MatchString(d.Title):
+		n.Kind = "migrationCheck"
+		m := checkTitle.FindStringSubmatch(d.Title)
+		n.Cluster, n.Dest = m[1], m[2]
+		if f, ok := d.field("Migration host"); ok {
+			n.Host, _ = f.Value()
+		}
+		if f, ok := d.field("Source authentication"); ok {
+			n.Managed = strings.HasPrefix(chosen(f), "managed")
+		}
+		if f, ok := d.field("TLS to the source"); ok {
+			n.TLS = toggled(f)
+		}
+		if f, ok := d.field("Reach the destination over"); ok {
+			n.Reach = chosen(f)
+		}
+	case d.Title == "Start the live migration?":
+		n.Kind = "migrationStart"
+		if m := startRe.FindStringSubmatch(flat); m != nil {
+			n.Cluster, n.Project, n.Dest, n.Host = m[1], m[2], m[3], m[4]
+		}
+		n.Drop = strings.Contains(flat, "WARNING:")
 	case strings.HasPrefix(d.Title, "Delete snapshot "):
 		n.Kind = "deleteSnapshot"
 		if m := deleteSnapRe.FindStringSubmatch(flat); m != nil {
@@ -370,6 +398,8 @@ func (j *judge) hold(n *named, w sentWrite) string {
 		if w.Method != "DELETE" || !strings.HasSuffix(rest, "/"+n.FullID) || !strings.Contains(rest, "/clusters/"+n.Cluster+"/") {
 			return fmt.Sprintf("the dialog named snapshot %s of %s; sent %s %s", n.FullID, n.Cluster, w.Method, rest)
 		}
+	case "migrationCheck", "migrationStart":
+		return holdMigration(n, w, rest, w.Body)
 	case "deleteIndex":
 		if w.Method != "DELETE" || n.FullID == "" || !strings.HasSuffix(rest, "/"+n.FullID) || !strings.Contains(rest, "/clusters/"+n.Cluster+"/") {
 			return fmt.Sprintf("the dialog %q named index %s on %s; sent %s %s", n.Title, n.FullID, n.Cluster, w.Method, rest)
@@ -651,6 +681,52 @@ func (j *judge) snapshotTaken(gid, kind, cluster, id string) (string, error) {
 		t = s.CreatedAt
 	}
 	return t.UTC().Format("2006-01-02 15:04"), nil
+}
+
+// holdMigration holds a live migration's check or start to its dialog:
+// source, destination, host (the check's also the options it shows; the
+// start's whether it drops the destination's data).
+func holdMigration(n *named, w sentWrite, rest string, raw []byte) string {
+	want := "/liveMigrations"
+	if n.Kind == "migrationCheck" {
+		want += "/validate"
+	}
+	if w.Method != "POST" || rest != want {
+		return fmt.Sprintf("the dialog %q named a migration; sent %s %s", n.Title, w.Method, rest)
+	}
+	var b struct {
+		Source struct {
+			ClusterName           string `json:"clusterName"`
+			ManagedAuthentication bool   `json:"managedAuthentication"`
+			SSL                   bool   `json:"ssl"`
+		} `json:"source"`
+		Destination struct {
+			ClusterName        string `json:"clusterName"`
+			HostnameSchemaType string `json:"hostnameSchemaType"`
+		} `json:"destination"`
+		MigrationHosts      []string `json:"migrationHosts"`
+		DropDestinationData bool     `json:"dropDestinationData"`
+	}
+	if err := json.Unmarshal(raw, &b); err != nil {
+		return "the body is not a migration: " + err.Error()
+	}
+	switch {
+	case b.Source.ClusterName != n.Cluster:
+		return fmt.Sprintf("source %q sent, the dialog showed %q", b.Source.ClusterName, n.Cluster)
+	case b.Destination.ClusterName != n.Dest:
+		return fmt.Sprintf("destination %q sent, the dialog showed %q", b.Destination.ClusterName, n.Dest)
+	case len(b.MigrationHosts) != 1 || b.MigrationHosts[0] != n.Host:
+		return fmt.Sprintf("migrationHosts %q sent, the dialog showed %q", b.MigrationHosts, n.Host)
+	case n.Kind == "migrationStart" && b.DropDestinationData != n.Drop:
+		return fmt.Sprintf("dropDestinationData %v sent; the dialog warned of a drop: %v", b.DropDestinationData, n.Drop)
+	case n.Kind == "migrationCheck" && b.Source.ManagedAuthentication != n.Managed:
+		return fmt.Sprintf("managedAuthentication %v sent, the dialog showed managed: %v", b.Source.ManagedAuthentication, n.Managed)
+	case n.Kind == "migrationCheck" && b.Source.SSL != n.TLS:
+		return fmt.Sprintf("ssl %v sent, the dialog showed TLS on: %v", b.Source.SSL, n.TLS)
+	case n.Kind == "migrationCheck" && n.Reach != "" && b.Destination.HostnameSchemaType != n.Reach:
+		return fmt.Sprintf("hostnameSchemaType %q sent, the dialog showed %q", b.Destination.HostnameSchemaType, n.Reach)
+	}
+	return ""
 }
 
 // sameKeep says whether value unit is the length shown ("7 days").

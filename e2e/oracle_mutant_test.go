@@ -39,6 +39,10 @@ func TestOracleCatchesAMutantClient(t *testing.T) {
 		{Keys: []string{"Down"}, Want: "(•) staging-rs"}, {Keys: []string{"Enter"}, Want: "(3/3)"}, {Keys: []string{"staging-rs", "Enter"}}}
 	expiration := []oracleStep{{Keys: []string{"3"}, Want: "payments-serverless"}, {Keys: []string{"j", "j", "j", "Enter"}, Want: "n take snapshot"},
 		{Keys: []string{"j", "e"}, Want: "Expiration of"}, {Keys: []string{"Tab", "45 days"}, Want: "(•) other"}, {Keys: []string{"Enter"}, Want: "Kept 45 days"}, {Keys: []string{"y"}}}
+	migration := []oracleStep{{Keys: []string{"6"}, Want: "1 Link token"}, {Keys: []string{"Enter"}, Want: "Pick the deployment"},
+		{Keys: []string{"Enter"}, Want: "Pick the destination"}, {Keys: []string{"j", "Enter"}, Want: "3 Destination ✓"},
+		{Keys: []string{"v"}, Want: "Check migration"}, {Keys: []string{"Enter"}, Want: "m start"},
+		{Keys: []string{"m"}, Want: "Start the live migration?"}, {Keys: []string{"y"}}}
 	dns := []oracleStep{{Keys: []string{"7"}, Want: "CUSTOM DNS"}, {Keys: []string{"d"}, Want: "Turn custom DNS"}, {Keys: []string{"y"}}}
 	otherAlert := func(h *oracleHost, w *sentWrite) bool {
 		// Another alert of the same project: the first open one that is
@@ -124,16 +128,24 @@ func TestOracleCatchesAMutantClient(t *testing.T) {
 		{"expiration kept longer", expiration, func(h *oracleHost, w *sentWrite) bool {
 			return strings.Contains(w.Path, "/backup/snapshots/") && rewriteJSON(w, func(m map[string]any) { m["retentionValue"] = 46 })
 		}, `retention 46 DAYS sent, the dialog showed "45 days"`},
+		{"migration into another cluster", migration, func(h *oracleHost, w *sentWrite) bool {
+			return strings.HasSuffix(w.Path, "/liveMigrations") && rewriteJSON(w, func(m map[string]any) {
+				if d, ok := m["destination"].(map[string]any); ok {
+					d["clusterName"] = "payments-prod"
+				}
+			})
+		}, `destination "payments-prod" sent, the dialog showed "payments-rs"`},
 		{"custom DNS the other way", dns, func(h *oracleHost, w *sentWrite) bool {
 			return strings.HasSuffix(w.Path, "/awsCustomDNS") && rewriteJSON(w, func(m map[string]any) { m["enabled"] = !(m["enabled"] == true) })
 		}, "Turn custom DNS for AWS off?"},
 	}
 	// The keys alone pass: nothing but the mutant fails them.
-	for _, steps := range [][]oracleStep{ack, snapshot, index, restore, expiration, dns} {
+	for _, steps := range [][]oracleStep{ack, snapshot, index, restore, expiration, migration, dns} {
 		o := newOracle(t, 0, nil)
 		o.replay(steps)
-		if len(o.Fails) > 0 || o.judge.Checked != 1 {
-			t.Fatalf("without a mutant: %d writes checked (want 1), refused: %s", o.judge.Checked, strings.Join(o.Fails, "\n"))
+		// One write each (the migration's check and start: two).
+		if len(o.Fails) > 0 || o.judge.Checked == 0 || o.judge.Checked > 2 {
+			t.Fatalf("without a mutant: %d writes checked, refused: %s", o.judge.Checked, strings.Join(o.Fails, "\n"))
 		}
 	}
 	for _, c := range cases {

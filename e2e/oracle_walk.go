@@ -270,6 +270,8 @@ func paneOf(screen string) string {
 		return "settings"
 	case strings.Contains(screen, "Search indexes · "):
 		return "search"
+	case strings.Contains(screen, "1 Link token"):
+		return "migration"
 	}
 	return "other"
 }
@@ -358,6 +360,9 @@ func (o *oracle) next(r *rand.Rand) oracleStep {
 	case "settings":
 		writes = [][]string{{"a"}, {"d"}}
 		other = [][]string{{"Tab"}}
+	case "migration":
+		writes = [][]string{{"Enter"}, {"j", "Enter"}, {"v"}, {"v"}, {"m"}, {"m"}, {"D"}, {"C"}, {"l"}}
+		other = [][]string{{"Left"}, {"Right"}, {"Escape"}}
 	case "search":
 		writes = [][]string{{"d"}, {"j", "j", "j", "d"}, {"G", "d"}, {"j", "j", "j", "j", "j", "j", "d"}}
 		other = [][]string{{"Enter"}, {"Escape"}}
@@ -394,6 +399,8 @@ func goodFill(title string, r *rand.Rand) []string {
 		fills = [][]string{{"before deploy", "Tab", "C-u", "5"}, {"Tab", "C-u", "14"}, {"nightly"}}
 	case strings.HasPrefix(title, "Expiration of snapshot"):
 		fills = [][]string{{"Down"}, {"Down", "Down"}, {"Down", "Down", "Down", "Down"}, {"Tab", "45 days"}, {"Tab", "10 weeks"}}
+	case strings.HasPrefix(title, "Check migration "):
+		fills = [][]string{{}, {}, {"Tab", "Right"}, {"Tab", "Tab", "Tab", "Tab", "Space"}, {"BTab", "Right"}}
 	case strings.Contains(title, "(1/3)"):
 		fills = [][]string{{}, {"Right"}, {"Tab", "Right", "Right"}, {"Tab", "Right"}}
 	case strings.Contains(title, "(2/3)"):
