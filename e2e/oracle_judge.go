@@ -53,6 +53,7 @@ type named struct {
 	// migration
 	Dest, Host, Reach  string
 	Managed, TLS, Drop bool
+	Options            bool // the start's question states the options
 }
 
 // verdict is one write the judge refused, said so a reader can check it on
@@ -133,6 +134,7 @@ var (
 	restoreBody  = regexp.MustCompile(`(?s)^(\S+) restore\s+snapshot of (\S+), taken (\d{4}-\d\d-\d\d \d\d:\d\d), MongoDB \S+\s+-> project (.+?), cluster (\S+), MongoDB`)
 	markedRe     = regexp.MustCompile(`^(\d+) marked`)
 	checkTitle   = regexp.MustCompile(`^Check migration (\S+) → (\S+)$`)
+	optionsRe    = regexp.MustCompile(`Source authentication (managed|username \S*), TLS (on|off); destination over (\S+); its data (kept|DROPPED)\.`)
 	startRe      = regexp.MustCompile(`Live migration of (\S+) \((.+?)\) into (\S+), through (\S+)\.`)
 	deleteSnapRe = regexp.MustCompile(`Snapshot ([0-9a-f]{24}) of (\S+) taken`)
 	downloadRe   = regexp.MustCompile(`Prepares snapshot ([0-9a-f]{24}) of (\S+) \(taken`)
@@ -261,6 +263,11 @@ func (j *judge) parse(d *dialog) *named {
 			n.Cluster, n.Project, n.Dest, n.Host = m[1], m[2], m[3], m[4]
 		}
 		n.Drop = strings.Contains(flat, "WARNING:")
+		if m := optionsRe.FindStringSubmatch(flat); m != nil {
+			n.Managed, n.TLS, n.Reach = m[1] == "managed", m[2] == "on", m[3]
+			n.Drop = m[4] == "DROPPED"
+			n.Options = true
+		}
 	case strings.HasPrefix(d.Title, "Delete snapshot "):
 		n.Kind = "deleteSnapshot"
 		if m := deleteSnapRe.FindStringSubmatch(flat); m != nil {
@@ -719,11 +726,13 @@ func holdMigration(n *named, w sentWrite, rest string, raw []byte) string {
 		return fmt.Sprintf("migrationHosts %q sent, the dialog showed %q", b.MigrationHosts, n.Host)
 	case n.Kind == "migrationStart" && b.DropDestinationData != n.Drop:
 		return fmt.Sprintf("dropDestinationData %v sent; the dialog warned of a drop: %v", b.DropDestinationData, n.Drop)
-	case n.Kind == "migrationCheck" && b.Source.ManagedAuthentication != n.Managed:
+	case n.Kind == "migrationStart" && !n.Options:
+		return "" // an older question names no options: nothing more to hold
+	case b.Source.ManagedAuthentication != n.Managed:
 		return fmt.Sprintf("managedAuthentication %v sent, the dialog showed managed: %v", b.Source.ManagedAuthentication, n.Managed)
-	case n.Kind == "migrationCheck" && b.Source.SSL != n.TLS:
+	case b.Source.SSL != n.TLS:
 		return fmt.Sprintf("ssl %v sent, the dialog showed TLS on: %v", b.Source.SSL, n.TLS)
-	case n.Kind == "migrationCheck" && n.Reach != "" && b.Destination.HostnameSchemaType != n.Reach:
+	case n.Reach != "" && b.Destination.HostnameSchemaType != n.Reach:
 		return fmt.Sprintf("hostnameSchemaType %q sent, the dialog showed %q", b.Destination.HostnameSchemaType, n.Reach)
 	}
 	return ""

@@ -135,6 +135,13 @@ func TestOracleCatchesAMutantClient(t *testing.T) {
 				}
 			})
 		}, `destination "payments-prod" sent, the dialog showed "payments-rs"`},
+		{"migration without TLS", migration, func(h *oracleHost, w *sentWrite) bool {
+			return strings.HasSuffix(w.Path, "/liveMigrations") && rewriteJSON(w, func(m map[string]any) {
+				if src, ok := m["source"].(map[string]any); ok {
+					src["ssl"] = false
+				}
+			})
+		}, "ssl false sent, the dialog showed TLS on: true"},
 		{"custom DNS the other way", dns, func(h *oracleHost, w *sentWrite) bool {
 			return strings.HasSuffix(w.Path, "/awsCustomDNS") && rewriteJSON(w, func(m map[string]any) { m["enabled"] = !(m["enabled"] == true) })
 		}, "Turn custom DNS for AWS off?"},
