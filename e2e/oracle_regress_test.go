@@ -46,6 +46,18 @@ var oracleRegressions = []struct {
 		},
 		refuses: "a Triage jump",
 	},
+	{
+		// Issue 24 case 1, its second half: with a status filter on
+		// Alerts that hides the chosen alert, the jump shows no row.
+		name: "triage jump through a status filter", known: "issue 24 case 1",
+		steps: []oracleStep{
+			{Keys: []string{"s", "s"}, Want: "status: TRACKING"},
+			{Keys: []string{"1"}, Want: "Triage · "},
+			{Keys: []string{"/", "C-u", "CLUSTER_BLOCK_WRITE", "Enter"}},
+			{Keys: []string{"Enter"}},
+		},
+		refuses: "a Triage jump",
+	},
 }
 
 // TestOracleRegressions replays each walk the oracle once refused: it must
