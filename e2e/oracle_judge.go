@@ -50,6 +50,10 @@ type named struct {
 	Project     string
 	Target      string
 
+	// access roles: the provider, and the text fields by label
+	Provider string
+	Fields   map[string]string
+
 	// migration
 	Dest, Host, Reach  string
 	Managed, TLS, Drop bool
@@ -257,6 +261,24 @@ func (j *judge) parse(d *dialog) *named {
 		if f, ok := d.field("Reach the destination over"); ok {
 			n.Reach = chosen(f)
 		}
+	case strings.HasPrefix(d.Title, "New access role in "), strings.HasPrefix(d.Title, "Authorize AWS role "):
+		n.Kind = "accessRole"
+		n.Fields = map[string]string{}
+		for _, f := range d.fields() {
+			if f.Label == "Provider" {
+				n.Provider = chosen(f)
+				continue
+			}
+			v, ok := f.Value()
+			if !ok {
+				j.Unread["an access role field longer than it shows"]++
+				continue
+			}
+			n.Fields[f.Label] = v
+		}
+		if strings.HasPrefix(d.Title, "Authorize") {
+			n.Provider = "AWS"
+		}
 	case d.Title == "Start the live migration?":
 		n.Kind = "migrationStart"
 		if m := startRe.FindStringSubmatch(flat); m != nil {
@@ -404,6 +426,23 @@ func (j *judge) hold(n *named, w sentWrite) string {
 	case "deleteSnapshot":
 		if w.Method != "DELETE" || !strings.HasSuffix(rest, "/"+n.FullID) || !strings.Contains(rest, "/clusters/"+n.Cluster+"/") {
 			return fmt.Sprintf("the dialog named snapshot %s of %s; sent %s %s", n.FullID, n.Cluster, w.Method, rest)
+		}
+	case "accessRole":
+		if why := holdTargets(n, rest); why != "" {
+			return why
+		}
+		if got := str(body["providerName"]); got != n.Provider {
+			return fmt.Sprintf("providerName %q sent, the dialog showed %q", got, n.Provider)
+		}
+		for label, member := range map[string]string{"IAM role ARN": "iamAssumedRoleArn", "Azure application id": "atlasAzureAppId",
+			"Azure service principal id": "servicePrincipalId", "Azure tenant id": "tenantId"} {
+			shown, ok := n.Fields[label]
+			if !ok || (n.Provider != "AZURE" && strings.HasPrefix(label, "Azure")) {
+				continue
+			}
+			if got := str(body[member]); got != strings.TrimSpace(shown) {
+				return fmt.Sprintf("%s %q sent, the dialog showed %q", member, got, shown)
+			}
 		}
 	case "migrationCheck", "migrationStart":
 		return holdMigration(n, w, rest, w.Body)

@@ -358,8 +358,8 @@ func (o *oracle) next(r *rand.Rand) oracleStep {
 			{"J", "x"}, {"J", "j", "x"}, {"S", "j", "R"}}
 		other = [][]string{{"S"}, {"J"}, {"Escape"}, {"o"}, {"Tab"}}
 	case "settings":
-		writes = [][]string{{"a"}, {"d"}}
-		other = [][]string{{"Tab"}}
+		writes = [][]string{{"a"}, {"d"}, {"n"}, {"R", "z"}, {"R", "j", "z"}, {"R", "j", "j", "x"}}
+		other = [][]string{{"Tab"}, {"j"}}
 	case "migration":
 		writes = [][]string{{"Enter"}, {"j", "Enter"}, {"v"}, {"v"}, {"m"}, {"m"}, {"D"}, {"C"}, {"l"}}
 		other = [][]string{{"Left"}, {"Right"}, {"Escape"}}
@@ -399,6 +399,10 @@ func goodFill(title string, r *rand.Rand) []string {
 		fills = [][]string{{"before deploy", "Tab", "C-u", "5"}, {"Tab", "C-u", "14"}, {"nightly"}}
 	case strings.HasPrefix(title, "Expiration of snapshot"):
 		fills = [][]string{{"Down"}, {"Down", "Down"}, {"Down", "Down", "Down", "Down"}, {"Tab", "45 days"}, {"Tab", "10 weeks"}}
+	case strings.HasPrefix(title, "New access role"):
+		fills = [][]string{{}, {"Right"}, {"Right", "Right"}, {"Right", "Tab", "app-1", "Tab", "sp-1", "Tab", "tenant-1"}}
+	case strings.HasPrefix(title, "Authorize AWS role"):
+		fills = [][]string{{"C-u", "arn:aws:iam::123456789012:role/atlas-oracle"}, {}}
 	case strings.HasPrefix(title, "Check migration "):
 		fills = [][]string{{}, {}, {"Tab", "Right"}, {"Tab", "Tab", "Tab", "Tab", "Space"}, {"BTab", "Right"}}
 	case strings.Contains(title, "(1/3)"):
