@@ -31,7 +31,8 @@ type oracleHost struct {
 	writes    []sentWrite
 	inflight  int
 	lastWrite time.Time
-	Mutant    func(h *oracleHost, w *sentWrite) bool
+	// Mutant is set before the host serves and never changed.
+	Mutant func(h *oracleHost, w *sentWrite) bool
 }
 
 // sentWrite is one write apisim received (after a Mutant, if any).
@@ -54,14 +55,14 @@ func (w sentWrite) String() string {
 // from the Date header (whole seconds) is the server's now exactly.
 var oracleEpoch = time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
 
-func startOracleHost(t testing.TB) *oracleHost {
+func startOracleHost(t testing.TB, mutant func(*oracleHost, *sentWrite) bool) *oracleHost {
 	t.Helper()
 	clock := apisim.NewManualClock(oracleEpoch)
 	srv, err := apisim.New(apisim.Options{Clock: clock})
 	if err != nil {
 		t.Fatalf("apisim: %v", err)
 	}
-	h := &oracleHost{t: t, Server: srv, Clock: clock, addr: FreeLoopbackAddr(t)}
+	h := &oracleHost{t: t, Server: srv, Clock: clock, addr: FreeLoopbackAddr(t), Mutant: mutant}
 	ln, err := net.Listen("tcp", h.addr)
 	if err != nil {
 		t.Fatalf("listen: %v", err)
@@ -92,8 +93,8 @@ func (h *oracleHost) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	sw := sentWrite{Method: r.Method, Path: r.URL.Path, Body: body}
 	h.mu.Lock()
 	h.inflight++
-	mutant := h.Mutant
 	h.mu.Unlock()
+	mutant := h.Mutant
 	// An unsigned request is the digest challenge's first leg: it is sent
 	// again, signed, and only that one is applied.
 	signed := r.Header.Get("Authorization") != ""

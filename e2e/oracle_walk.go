@@ -47,8 +47,7 @@ type oracle struct {
 
 func newOracle(t testing.TB, seed int64, mutant func(*oracleHost, *sentWrite) bool) *oracle {
 	t.Helper()
-	h := startOracleHost(t)
-	h.Mutant = mutant
+	h := startOracleHost(t, mutant)
 	o := &oracle{t: t, seed: seed, h: h}
 	o.s = startOracleDashboard(t, h, 120, 40, "--project", "payments", "--pane", "alerts")
 	o.s.WaitFor(" alerts · ", startWait)
