@@ -338,6 +338,18 @@ func (p *Pane) startBody() (string, error) {
 	d := p.draft
 	body := fmt.Sprintf("Live migration of %s (%s) into %s, through %s.\n",
 		components.Sanitize(d.source.dep.Name), components.Sanitize(d.source.project.Name), p.destName(), components.Sanitize(d.host))
+	// What is sent besides: the options set at the check, as they stand.
+	auth, tls, data := "managed", "off", "kept"
+	if !d.managedAuth {
+		auth = "username " + components.Sanitize(d.username)
+	}
+	if d.ssl {
+		tls = "on"
+	}
+	if d.drop {
+		data = "DROPPED"
+	}
+	body += fmt.Sprintf("Source authentication %s, TLS %s; destination over %s; its data %s.\n", auth, tls, d.hostnameSchema, data)
 	switch {
 	case p.validation == nil:
 		body += "\nThe request has not been checked (" + p.keyName(actValidate) + ")."
