@@ -76,6 +76,10 @@ type Options struct {
 	// TriageAuthBursts is the profile's failed-authentication burst
 	// threshold for the board (0: off).
 	TriageAuthBursts int
+	// Presence is who else is here, under `serve`; nil otherwise.
+	Presence views.Presence
+	// JournalPath is the write journal `:journal` shows; "" shows none.
+	JournalPath string
 }
 
 type phase int
@@ -204,6 +208,7 @@ func New(o Options) (*Model, error) {
 		Client: o.Client, Gate: m.gate, Theme: m.theme, Keys: m.keys, Clock: o.Clock, Wall: o.Wall,
 		Profile: o.Profile, ReadOnly: o.ReadOnly, Poll: o.Poll, LogBuffer: o.LogBuffer, ExportDir: o.ExportDir,
 		TriageOrgs: o.TriageOrgs, TriageProjects: o.TriageProjects, TriageAuthBursts: o.TriageAuthBursts,
+		Presence: o.Presence,
 	}
 	for i, id := range o.Panes.IDs() {
 		if id == o.Pane {

@@ -157,6 +157,9 @@ func (m *Model) renderHeader() string {
 		crumbs = append(crumbs, "all clusters")
 	}
 	var right []headerPart
+	if p, ok := m.presencePart(); ok {
+		right = append(right, p)
+	}
 	if role := m.roleBadge(); role != "" {
 		right = append(right, headerPart{forms: []string{role, roleShort(role), roleInitials(role)}, style: st.RoleBadge.Render})
 	}
