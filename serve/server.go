@@ -177,7 +177,7 @@ func (s *Server) admit(next ssh.Handler) ssh.Handler {
 			n := len(s.sessions)
 			s.mu.Unlock()
 			s.log.Info("refused: session cap", "who", m.Name, "key", se.Fingerprint, "sessions", n)
-			wish.Fatalln(sess, fmt.Sprintf("dbadmin-tui: %d sessions already, the most this server takes; try again later", n))
+			wish.Fatalln(sess, fmt.Sprintf("dbadmin-tui: all %d sessions this server takes are in use; try again later", n))
 			return
 		}
 		s.sessions[se.ID] = se
@@ -225,6 +225,9 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 		return nil
 	}
 	opts = append(opts, bm.MakeOptions(sess)...)
+	// The server's signals are the server's: a SIGINT or SIGTERM stops it
+	// (Shutdown, with a notice to every session), not each dashboard.
+	opts = append(opts, tea.WithoutSignalHandler())
 	// After MakeOptions: the last filter is the one kept. A key press is
 	// what keeps a session alive; a suspend (ctrl+z) has no shell to go
 	// back to.
