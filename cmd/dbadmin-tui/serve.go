@@ -425,9 +425,30 @@ func (a *serveApp) identity(profile string) (*identity, error) {
 // the hook that journals its writes and asks before a double
 // acknowledgement.
 func (a *serveApp) dashboard(s *serve.Session) (tea.Model, []tea.ProgramOption, error) {
-	id, err := a.identity(s.Member.Profile)
+	opts, err := a.sessionOptions(s)
 	if err != nil {
 		return nil, nil, err
+	}
+	m, err := ui.New(opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	var popts []tea.ProgramOption
+	if s.Width > 0 && s.Height > 0 {
+		popts = append(popts, tea.WithWindowSize(s.Width, s.Height))
+	}
+	if a.getenv("NO_COLOR") != "" {
+		popts = append(popts, tea.WithColorProfile(colorprofile.ASCII))
+	}
+	return m, popts, nil
+}
+
+// sessionOptions are a session's dashboard options: its own client view
+// of the profile's shared client, with its own gate and write hook.
+func (a *serveApp) sessionOptions(s *serve.Session) (ui.Options, error) {
+	id, err := a.identity(s.Member.Profile)
+	if err != nil {
+		return ui.Options{}, err
 	}
 	gate := apiclient.NewGate(id.roles)
 	gate.SetClock(id.opts.Clock)
@@ -442,18 +463,7 @@ func (a *serveApp) dashboard(s *serve.Session) (tea.Model, []tea.ProgramOption, 
 	}
 	opts.Presence = presence{hub: a.hub, name: s.Member.Name}
 	opts.JournalPath = a.journal.Path()
-	m, err := ui.New(opts)
-	if err != nil {
-		return nil, nil, err
-	}
-	var popts []tea.ProgramOption
-	if s.Width > 0 && s.Height > 0 {
-		popts = append(popts, tea.WithWindowSize(s.Width, s.Height))
-	}
-	if a.getenv("NO_COLOR") != "" {
-		popts = append(popts, tea.WithColorProfile(colorprofile.ASCII))
-	}
-	return m, popts, nil
+	return opts, nil
 }
 
 // sessionHook is a session's write hook: a read-only member's write is
