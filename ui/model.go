@@ -80,6 +80,9 @@ type Options struct {
 	Presence views.Presence
 	// JournalPath is the write journal `:journal` shows; "" shows none.
 	JournalPath string
+	// ClockEvery is how often "updated Ns ago" moves (default 1s; served
+	// dashboards use 10s, so an idle session sends little on the wire).
+	ClockEvery time.Duration
 }
 
 type phase int
@@ -221,7 +224,7 @@ func New(o Options) (*Model, error) {
 // Init connects and, unless the theme is fixed, asks the terminal for its
 // background colour.
 func (m *Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{m.connect(), clockTick()}
+	cmds := []tea.Cmd{m.connect(), clockTick(m.opts.ClockEvery)}
 	if !m.themeFixed {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
@@ -253,7 +256,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case views.JumpMsg:
 		return m, m.jump(msg)
 	case clockTickMsg:
-		return m, clockTick() // only redraws "updated Ns ago"
+		return m, clockTick(m.opts.ClockEvery) // only redraws "updated Ns ago"
 	case holdAnswer:
 		return m, m.answered(msg)
 	case holdExpiredMsg:
@@ -356,6 +359,6 @@ func (m *Model) updateLayers(msg tea.Msg) tea.Cmd {
 // clockTickMsg redraws the header once a second; Init starts the one loop.
 type clockTickMsg struct{}
 
-func clockTick() tea.Cmd {
-	return tea.Tick(time.Second, func(time.Time) tea.Msg { return clockTickMsg{} })
+func clockTick(every time.Duration) tea.Cmd {
+	return tea.Tick(max(every, time.Second), func(time.Time) tea.Msg { return clockTickMsg{} })
 }

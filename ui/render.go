@@ -265,7 +265,7 @@ func (m *Model) freshness() string {
 	if !ok {
 		return "not updated yet"
 	}
-	return "updated " + components.Age(m.opts.Wall().Sub(at)) + " ago"
+	return "updated " + components.Age(m.opts.Wall().Sub(at).Truncate(max(m.opts.ClockEvery, time.Second))) + " ago"
 }
 
 // roleBadge names the caller's strongest role on the selected project (org
