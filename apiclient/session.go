@@ -122,6 +122,15 @@ func NewReadShare(window time.Duration) *ReadShare {
 	return &ReadShare{Window: window, now: time.Now, entries: map[string]*shared{}}
 }
 
+type shareWindowKey struct{}
+
+// WithShareWindow lets the reads made with ctx take a copy up to d old
+// (when d is longer than the share's Window): a poll accepts what another
+// session read within one poll interval.
+func WithShareWindow(ctx context.Context, d time.Duration) context.Context {
+	return context.WithValue(ctx, shareWindowKey{}, d)
+}
+
 // Stats returns the counters so far.
 func (rs *ReadShare) Stats() ShareStats {
 	rs.mu.Lock()
@@ -145,11 +154,15 @@ func (rs *ReadShare) get(ctx context.Context, key string, fetch func(context.Con
 	if !ok {
 		prio = PriorityVisible
 	}
+	window := rs.Window
+	if d, ok := ctx.Value(shareWindowKey{}).(time.Duration); ok && d > window {
+		window = d
+	}
 	rs.mu.Lock()
 	e := rs.entries[key]
 	switch {
 	case e == nil || e.gen != rs.gen:
-	case isDone(e.done) && e.err == nil && rs.now().Sub(e.at) < rs.Window:
+	case isDone(e.done) && e.err == nil && rs.now().Sub(e.at) < window:
 		rs.stats.Reused++
 		rs.mu.Unlock()
 		return e.res, e.data, true, nil

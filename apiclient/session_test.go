@@ -113,6 +113,9 @@ func TestReadShareWindowAndWrites(t *testing.T) {
 	list(b)
 	assert.Equal(t, sent, n.Sent.Load(), "within the window: shared")
 	time.Sleep(350 * time.Millisecond)
+	_, err := b.Alerts().List(apiclient.WithShareWindow(ctx, time.Hour), apisim.DemoPaymentsID, apiclient.AlertListOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, sent, n.Sent.Load(), "a poll takes a copy as old as its interval")
 	list(b)
 	assert.Equal(t, sent+1, n.Sent.Load(), "after the window: read again")
 
@@ -125,7 +128,7 @@ func TestReadShareWindowAndWrites(t *testing.T) {
 	}
 	require.NotEmpty(t, target.ID)
 	until := time.Now().Add(time.Hour).UTC().Truncate(time.Second)
-	_, err := a.Alerts().Acknowledge(ctx, apisim.DemoPaymentsID, target.ID, apiclient.AcknowledgeRequest{AcknowledgedUntil: &until})
+	_, err = a.Alerts().Acknowledge(ctx, apisim.DemoPaymentsID, target.ID, apiclient.AcknowledgeRequest{AcknowledgedUntil: &until})
 	require.NoError(t, err)
 	sent = n.Sent.Load()
 	var seen bool

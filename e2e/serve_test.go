@@ -329,6 +329,8 @@ func TestServeRaceOneAcknowledgementThenJournalAfterRestart(t *testing.T) {
 	if n := alertPatches(sv.Session); n != 1 {
 		t.Fatalf("%d PATCHes reached the server: want 1", n)
 	}
+	// Both act as the profile's API user: the row names the person.
+	winner.WaitFor("by "+who, wait)
 	if !strings.Contains(loser.Capture(), who+" acknowledged this") {
 		// It was under way when the loser sent: sent again (the dialog
 		// stays open) now that it is done, the loser hears who and when,

@@ -130,6 +130,17 @@ func (h *Hub) Acting(name, groupID, alertID string) string {
 	return a.who + ": " + a.what
 }
 
+// AckedBy is who acknowledged the alert within Window, or "".
+func (h *Hub) AckedBy(groupID, alertID string) string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	c, ok := h.acked[alertKey(groupID, alertID)]
+	if !ok || h.now().Sub(c.at) >= h.Window {
+		return ""
+	}
+	return c.who
+}
+
 func alertKey(groupID, alertID string) string { return groupID + "/" + alertID }
 
 // Before is asked before a session's write leaves.

@@ -8,6 +8,8 @@ type Presence interface {
 	// Acting is who else is acting on the alert ("bob: acknowledging"), or
 	// "".
 	Acting(groupID, alertID string) string
+	// AckedBy is the person who acknowledged the alert here lately, or "".
+	AckedBy(groupID, alertID string) string
 }
 
 // editorRefused, when set, is why no editor may run: under `serve` the

@@ -57,7 +57,8 @@ budget and one copy of what was read.
   --journal PATH       the write journal (default $XDG_STATE_HOME/dbadmin-tui/journal.jsonl)
   --idle D             close a session after D without a key (default 30m; 0: never)
   --max-sessions N     refuse sessions beyond N (default 50)
-  --share-window D     reuse a read of the same thing for D across sessions (default 10s; 0: in-flight only)
+  --share-window D     reuse a read of the same thing for D across sessions (default 5s; a pane's
+                       poll takes a copy up to its poll interval old; 0: in-flight only)
   --ack-window D       ask before acknowledging what someone else did within D (default 5m)
   --demo               the built-in simulator and a demo team; prints the ssh line to paste
   --demo-speed N       demo clock speed-up (default 10)
@@ -74,7 +75,7 @@ func parseServeFlags(args []string) (serveFlags, error) {
 	fs.StringVar(&f.configPath, "config", "", "")
 	fs.StringVar(&f.journalPath, "journal", "", "")
 	fs.DurationVar(&f.idle, "idle", 30*time.Minute, "")
-	fs.DurationVar(&f.shareWindow, "share-window", 10*time.Second, "")
+	fs.DurationVar(&f.shareWindow, "share-window", 5*time.Second, "")
 	fs.DurationVar(&f.ackWindow, "ack-window", 5*time.Minute, "")
 	fs.IntVar(&f.maxSessions, "max-sessions", 50, "")
 	fs.BoolVar(&f.demo, "demo", false, "")
@@ -463,6 +464,9 @@ func (a *serveApp) sessionOptions(s *serve.Session) (ui.Options, error) {
 	}
 	opts.Presence = presence{hub: a.hub, name: s.Member.Name}
 	opts.JournalPath = a.journal.Path()
+	// Saved files (an access-log export) land on the server, in a
+	// directory of the member's own, never the server's working directory.
+	opts.ExportDir = filepath.Join(stateDir(a.getenv), "exports", fileName(s.Member.Name))
 	// "updated Ns ago" moves in 10 s steps: an idle session then costs a
 	// few hundred bytes a minute on the wire instead of a redraw a second.
 	opts.ClockEvery = 10 * time.Second
@@ -500,4 +504,21 @@ func (p presence) Others() []string { return p.hub.Others(p.name) }
 
 func (p presence) Acting(groupID, alertID string) string {
 	return p.hub.Acting(p.name, groupID, alertID)
+}
+
+func (p presence) AckedBy(groupID, alertID string) string { return p.hub.AckedBy(groupID, alertID) }
+
+// fileName is name with every character but letters, digits, '.', '-' and
+// '_' replaced by '_' (and no leading dot).
+func fileName(name string) string {
+	b := []rune(name)
+	for i, r := range b {
+		if !(r == '.' || r == '-' || r == '_' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9')) {
+			b[i] = '_'
+		}
+	}
+	if len(b) > 0 && b[0] == '.' {
+		b[0] = '_'
+	}
+	return string(b)
 }

@@ -189,6 +189,7 @@ func rssBytes(t *testing.T) int64 {
 // requests that reached the simulator meanwhile (start-up included).
 func (r *scaleRig) window(n int, d time.Duration) ([]*scaleSession, int64) {
 	before := r.sent.Load()
+	deadline := time.Now().Add(d)
 	ss := make([]*scaleSession, n)
 	var wg sync.WaitGroup
 	for i := range n {
@@ -196,7 +197,7 @@ func (r *scaleRig) window(n int, d time.Duration) ([]*scaleSession, int64) {
 		go func() { defer wg.Done(); ss[i] = r.connect(i) }()
 	}
 	wg.Wait()
-	time.Sleep(d)
+	time.Sleep(time.Until(deadline))
 	return ss, r.sent.Load() - before
 }
 
@@ -218,6 +219,7 @@ func TestServeScale(t *testing.T) {
 	runtime.GC()
 	rss0 := rssBytes(t)
 	before := rig.sent.Load()
+	deadline := time.Now().Add(span)
 	first := rig.connect(0)
 	time.Sleep(3 * time.Second)
 	runtime.GC()
@@ -236,7 +238,7 @@ func TestServeScale(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	time.Sleep(span - 3*time.Second)
+	time.Sleep(time.Until(deadline))
 	r25 := rig.sent.Load() - before
 	runtime.GC()
 	rssN := rssBytes(t)
