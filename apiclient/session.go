@@ -171,18 +171,21 @@ func (rs *ReadShare) get(ctx context.Context, key string, fetch func(context.Con
 		rs.mu.Unlock()
 		select {
 		case <-e.done:
-			return e.res, e.data, true, e.err
 		case <-ctx.Done():
 			return nil, nil, true, ctx.Err()
 		}
+		// A leader that gave up (its session closed, its timeout) is no
+		// answer for this caller: it reads on its own.
+		if e.err == nil || !(errors.Is(e.err, context.Canceled) || errors.Is(e.err, context.DeadlineExceeded)) {
+			return e.res, e.data, true, e.err
+		}
+		rs.mu.Lock()
 	}
 	e = &shared{gen: rs.gen, prio: prio, done: make(chan struct{})}
 	rs.entries[key] = e
 	rs.stats.Sent++
 	rs.mu.Unlock()
-	// The request is this caller's own: its context, its cancellation. A
-	// joiner whose leader gave up gets the leader's error and reads again
-	// on its next poll.
+	// The request is this caller's own: its context, its cancellation.
 	e.res, e.data, e.err = fetch(ctx)
 	rs.mu.Lock()
 	e.at = rs.now()

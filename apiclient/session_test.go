@@ -201,3 +201,47 @@ func TestSessionWriteHook(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, int64(2), patches.Load())
 }
+
+// TestReadShareJoinerOutlivesItsLeader: a read joined to another
+// session's, whose session closes while it is under way, is read on its
+// own instead of failing with the leader's cancellation.
+func TestReadShareJoinerOutlivesItsLeader(t *testing.T) {
+	var got atomic.Int64
+	arrived := make(chan struct{}, 4)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if got.Add(1) == 1 {
+			arrived <- struct{}{}
+			<-r.Context().Done() // the leader: answered never
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"id":"a1","status":"OPEN"}`))
+	}))
+	t.Cleanup(ts.Close)
+	c, err := apiclient.New(apiclient.Options{BaseURL: ts.URL, MaxRetries: -1})
+	require.NoError(t, err)
+	rs := apiclient.NewReadShare(time.Minute)
+	c.ShareReads(rs)
+	a := c.Session(apiclient.SessionOptions{Gate: apiclient.NewGate(nil)})
+	b := c.Session(apiclient.SessionOptions{Gate: apiclient.NewGate(nil)})
+	leaderCtx, cancel := context.WithCancel(context.Background())
+	leaderErr := make(chan error, 1)
+	go func() {
+		_, err := a.Alerts().Get(leaderCtx, "g1", "a1")
+		leaderErr <- err
+	}()
+	<-arrived
+	joined := make(chan error, 1)
+	var alert *apiclient.Alert
+	go func() {
+		var err error
+		alert, err = b.Alerts().Get(context.Background(), "g1", "a1")
+		joined <- err
+	}()
+	require.Eventually(t, func() bool { return rs.Stats().Joined == 1 }, 5*time.Second, 5*time.Millisecond)
+	cancel()
+	require.Error(t, <-leaderErr)
+	require.NoError(t, <-joined)
+	assert.Equal(t, "a1", alert.ID)
+	assert.Equal(t, int64(2), got.Load())
+}
