@@ -57,7 +57,7 @@ budget and one copy of what was read.
   --journal PATH       the write journal (default $XDG_STATE_HOME/dbadmin-tui/journal.jsonl)
   --idle D             close a session after D without a key (default 30m; 0: never)
   --max-sessions N     refuse sessions beyond N (default 50)
-  --share-window D     reuse a read of the same thing for D across sessions (default 5s; a pane's
+  --share-window D     reuse a read of the same thing for D across sessions (default 10s; a pane's
                        poll takes a copy up to its poll interval old; 0: in-flight only)
   --ack-window D       ask before acknowledging what someone else did within D (default 5m)
   --demo               the built-in simulator and a demo team; prints the ssh line to paste
@@ -75,7 +75,7 @@ func parseServeFlags(args []string) (serveFlags, error) {
 	fs.StringVar(&f.configPath, "config", "", "")
 	fs.StringVar(&f.journalPath, "journal", "", "")
 	fs.DurationVar(&f.idle, "idle", 30*time.Minute, "")
-	fs.DurationVar(&f.shareWindow, "share-window", 5*time.Second, "")
+	fs.DurationVar(&f.shareWindow, "share-window", 10*time.Second, "")
 	fs.DurationVar(&f.ackWindow, "ack-window", 5*time.Minute, "")
 	fs.IntVar(&f.maxSessions, "max-sessions", 50, "")
 	fs.BoolVar(&f.demo, "demo", false, "")

@@ -482,6 +482,14 @@ func (p *Pane) rebuild() {
 		if it.Stale {
 			what = "(stale) " + what
 		}
+		if pr := p.Ctx.Presence; pr != nil && alertRow(it) {
+			// Under serve: who else is acting on it, or acknowledged it.
+			if act := pr.Acting(it.GroupID, it.ItemID); act != "" {
+				what = act + " · " + what
+			} else if who := pr.AckedBy(it.GroupID, it.ItemID); who != "" {
+				what += " (acknowledged by " + who + ")"
+			}
+		}
 		where := it.Where()
 		rows = append(rows, components.Row{ID: it.Key(), Class: string(it.Severity), Cells: []string{
 			string(it.Severity), string(it.Kind), fitWhere(where, p.whereW), what, since,
