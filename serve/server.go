@@ -332,5 +332,12 @@ func (s *Server) Shutdown(ctx context.Context, notice string) error {
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
-	return s.srv.Shutdown(ctx)
+	// Every session has ended; a client that keeps its connection open
+	// (a multiplexing master) is given a moment, then cut.
+	grace, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	if err := s.srv.Shutdown(grace); err != nil {
+		return s.srv.Close()
+	}
+	return nil
 }

@@ -122,7 +122,8 @@ func parseServeFlags(args []string) (serveFlags, error) {
 type identity struct {
 	client *apiclient.Client
 	roles  []catalog.Assignment
-	opts   ui.Options // the template of its sessions' options
+	keys   map[string][]string // the profile's [keys] overrides
+	opts   ui.Options          // the template of its sessions' options (no keymap: each its own)
 }
 
 type serveApp struct {
@@ -365,9 +366,10 @@ func (a *serveApp) identity(profile string) (*identity, error) {
 		return id, nil
 	}
 	km := a.panes.Keymap()
-	opts := ui.Options{Panes: a.panes, Keys: km, Profile: profile}
+	opts := ui.Options{Panes: a.panes, Profile: profile}
 	var clientOpts apiclient.Options
 	var roles []catalog.Assignment
+	var keys map[string][]string
 	if a.sim != nil {
 		if !slices.Contains(demoRoles(), profile) {
 			return nil, fmt.Errorf("the demo knows the profiles %s", strings.Join(demoRoles(), ", "))
@@ -389,6 +391,7 @@ func (a *serveApp) identity(profile string) (*identity, error) {
 		if err := km.Apply(prof.Keys); err != nil {
 			return nil, fmt.Errorf("config %s: %w", prof.ConfigPath, err)
 		}
+		keys = prof.Keys
 		opts.Profile, opts.OrgID, opts.Project = prof.Name, prof.OrgID, prof.ProjectID
 		if prof.ReadOnly {
 			opts.ReadOnly, opts.ReadOnlyBy = true, "profile "+prof.Name+" sets read_only = true"
@@ -416,7 +419,7 @@ func (a *serveApp) identity(profile string) (*identity, error) {
 		defer stop()
 		_ = client.LearnRateLimits(learning, apiclient.RateLimitFilter{})
 	}()
-	id := &identity{client: client, roles: roles, opts: opts}
+	id := &identity{client: client, roles: roles, keys: keys, opts: opts}
 	a.ids[profile] = id
 	return id, nil
 }
@@ -458,6 +461,11 @@ func (a *serveApp) sessionOptions(s *serve.Session) (ui.Options, error) {
 		a.log.Error("journal", "err", err)
 	}}, readOnly: s.Member.ReadOnly}
 	opts := id.opts
+	// A keymap of its own: the dashboard teaches it its gate.
+	opts.Keys = a.panes.Keymap()
+	if err := opts.Keys.Apply(id.keys); err != nil {
+		return ui.Options{}, err
+	}
 	opts.Client = id.client.Session(apiclient.SessionOptions{Gate: gate, Actor: actor, Hook: hook})
 	if s.Member.ReadOnly {
 		opts.ReadOnly, opts.ReadOnlyBy = true, "the team file sets read_only = true for "+s.Member.Name

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net"
@@ -18,6 +19,7 @@ import (
 	"time"
 
 	"github.com/charmbracelet/keygen"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	gossh "golang.org/x/crypto/ssh"
 
@@ -130,6 +132,14 @@ type scaleSession struct {
 	lastOut time.Time
 	frames  chan time.Time
 	client  *gossh.Client
+	text    strings.Builder // what the terminal received (mu)
+}
+
+// seen reports whether the terminal received text so far.
+func (s *scaleSession) seen(text string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return strings.Contains(s.text.String(), text)
 }
 
 func (r *scaleRig) connect(i int) *scaleSession {
@@ -156,6 +166,11 @@ func (r *scaleRig) connect(i int) *scaleSession {
 			n, err := stdout.Read(buf)
 			if n > 0 {
 				s.screen.Add(int64(n))
+				s.mu.Lock()
+				if s.text.Len() < 1<<20 {
+					s.text.Write(buf[:n])
+				}
+				s.mu.Unlock()
 				select {
 				case s.frames <- time.Now():
 				default:
@@ -199,6 +214,22 @@ func (r *scaleRig) window(n int, d time.Duration) ([]*scaleSession, int64) {
 	wg.Wait()
 	time.Sleep(time.Until(deadline))
 	return ss, r.sent.Load() - before
+}
+
+// TestServeSessionsInProcess: two people over x/crypto's SSH client (so
+// -race sees the server): each header names the other; a shutdown closes
+// both with its notice.
+func TestServeSessionsInProcess(t *testing.T) {
+	rig := newScaleRig(t, 2)
+	a, b := rig.connect(0), rig.connect(1)
+	require.Eventually(t, func() bool { return a.seen("+1 here") && b.seen("+1 here") }, 20*time.Second, 20*time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	require.NoError(t, rig.srv.Shutdown(ctx, "the server is stopping for the test"))
+	require.Eventually(t, func() bool {
+		return a.seen("the server is stopping for the test") && b.seen("the server is stopping for the test")
+	}, 10*time.Second, 20*time.Millisecond)
+	assert.Equal(t, 0, rig.srv.Sessions())
 }
 
 func TestServeScale(t *testing.T) {
