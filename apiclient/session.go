@@ -267,3 +267,21 @@ func (c *Client) tellWrite(op catalog.Op, r Request, sent time.Time, resp **Resp
 	}
 	c.hook.After(e)
 }
+
+// tellSettled tells the hook what a read-back found of a write whose
+// outcome was unknown (deferred in the Verify* helpers), so the journal
+// holds the verified outcome as well.
+func (c *Client) tellSettled(opID string, params map[string]string, holds *bool, err *error) {
+	if c.hook == nil {
+		return
+	}
+	op, _ := catalog.Get(opID)
+	e := WriteEvent{Actor: c.actor, Op: opID, Method: op.Method, Params: params, Sent: time.Now(), Outcome: "verified: not applied"}
+	switch {
+	case *err != nil:
+		e.Outcome, e.Error = "unknown", "the read-back failed: "+(*err).Error()
+	case *holds:
+		e.Outcome = "verified: applied"
+	}
+	c.hook.After(e)
+}

@@ -200,6 +200,15 @@ func TestSessionWriteHook(t *testing.T) {
 	_, err = s.Alerts().Acknowledge(ctx, apisim.DemoPaymentsID, id, apiclient.AcknowledgeRequest{AcknowledgedUntil: &until})
 	require.NoError(t, err)
 	assert.Equal(t, int64(2), patches.Load())
+
+	// A read-back after an unknown outcome is told too: the verified one.
+	n := len(hook.events)
+	got, holds, err := s.Alerts().VerifyAcknowledge(ctx, apisim.DemoPaymentsID, id, apiclient.AcknowledgeRequest{AcknowledgedUntil: &until, AcknowledgementComment: "on it"})
+	require.NoError(t, err)
+	require.True(t, holds, "%+v", got)
+	require.Len(t, hook.events, n+1)
+	assert.Equal(t, "verified: applied", hook.events[n].Outcome)
+	assert.Equal(t, id, hook.events[n].Params["alertId"])
 }
 
 // TestReadShareJoinerOutlivesItsLeader: a read joined to another

@@ -239,18 +239,36 @@ func Targets(t map[string]string) string {
 // unknown (to check first), then every entry.
 func Summary(entries []Entry, since time.Time, loc *time.Location) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Writes since %s: %d\n", since.In(loc).Format("2006-01-02 15:04"), len(entries))
+	writes := 0
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Outcome, "verified: ") {
+			writes++
+		}
+	}
+	fmt.Fprintf(&b, "Writes since %s: %d\n", since.In(loc).Format("2006-01-02 15:04"), writes)
 	if len(entries) == 0 {
 		return b.String()
 	}
 	by := map[string]int{}
 	ops := map[string]int{}
+	// An unknown outcome a later read-back settled is no longer to check:
+	// the read-back's entry says what became of it.
+	settledAt := map[string]int{}
+	for i, e := range entries {
+		if strings.HasPrefix(e.Outcome, "verified: ") {
+			settledAt[e.Op+" "+Targets(e.Targets)] = i
+		}
+	}
 	var attention []Entry
-	for _, e := range entries {
-		by[e.Who]++
-		if e.Outcome == "applied" {
+	for i, e := range entries {
+		if !strings.HasPrefix(e.Outcome, "verified: ") {
+			by[e.Who]++ // a read-back is the same write, not another
+		}
+		switch {
+		case e.Outcome == "applied" || e.Outcome == "verified: applied":
 			ops[e.Op]++
-		} else {
+		case e.Outcome == "unknown" && settledAt[e.Op+" "+Targets(e.Targets)] > i:
+		default:
 			attention = append(attention, e)
 		}
 	}

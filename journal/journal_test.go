@@ -68,12 +68,14 @@ func TestSummary(t *testing.T) {
 		{Time: at, Who: "alice", Op: "acknowledgeAlert", Targets: map[string]string{"groupId": "g", "alertId": "a1"}, Outcome: "applied", Status: 200},
 		{Time: at.Add(time.Minute), Who: "bob", Op: "acknowledgeAlert", Targets: map[string]string{"groupId": "g", "alertId": "a1"}, Outcome: "not sent", Error: "alice acknowledged this 40 s ago"},
 		{Time: at.Add(2 * time.Minute), Who: "alice", Op: "takeSnapshot", Outcome: "unknown", Error: "answer lost"},
+		{Time: at.Add(3 * time.Minute), Who: "bob", Op: "acknowledgeAlert", Targets: map[string]string{"groupId": "g", "alertId": "a2"}, Outcome: "unknown", Error: "answer lost"},
+		{Time: at.Add(4 * time.Minute), Who: "bob", Op: "acknowledgeAlert", Targets: map[string]string{"groupId": "g", "alertId": "a2"}, Outcome: "verified: applied"},
 	}
 	s := Summary(es, at.Add(-time.Hour), time.UTC)
 	for _, want := range []string{
-		"Writes since 2026-11-27 02:04: 3",
-		"By: alice 2, bob 1",
-		"Applied: acknowledgeAlert 1",
+		"Writes since 2026-11-27 02:04: 4",
+		"By: alice 2, bob 2",
+		"Applied: acknowledgeAlert 2",
 		"Not applied or unknown (2) — check these first:",
 		"11-27 03:05:05  bob        acknowledgeAlert alertId=a1 groupId=g → not sent: alice acknowledged this 40 s ago",
 		"→ unknown: answer lost",
@@ -81,5 +83,6 @@ func TestSummary(t *testing.T) {
 	} {
 		assert.Contains(t, s, want)
 	}
+	assert.NotContains(t, s[:strings.Index(s, "All writes")], "a2", "an unknown a read-back settled is not to check")
 	assert.True(t, strings.HasSuffix(Summary(nil, at, time.UTC), ": 0\n"))
 }

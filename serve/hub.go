@@ -191,7 +191,7 @@ func (h *Hub) After(e apiclient.WriteEvent) {
 	}
 	// An unknown outcome counts as done: the second person is asked
 	// rather than acknowledging blind.
-	if e.Outcome == "applied" || e.Outcome == "unknown" {
+	if e.Outcome == "applied" || e.Outcome == "unknown" || e.Outcome == "verified: applied" {
 		if req.UnacknowledgeAlert {
 			delete(h.acked, key)
 		} else {
