@@ -191,8 +191,12 @@ func runServe(args []string, stdout, stderr io.Writer, getenv func(string) strin
 		fmt.Fprintf(stdout, "dbadmin-tui serve --demo: the simulator at %s; the journal is %s\nPaste this to come in:\n\n  %s\n\n",
 			a.simBase, a.journal.Path(), a.demoLine(port))
 	} else {
-		fmt.Fprintf(stdout, "dbadmin-tui serve: listening on %s for %d people (%s); the journal is %s\n",
-			ln.Addr(), len(a.team.Members), a.team.Path, a.journal.Path())
+		people := fmt.Sprintf("%d members", len(a.team.Members))
+		if len(a.team.Members) == 1 {
+			people = "1 member"
+		}
+		fmt.Fprintf(stdout, "dbadmin-tui serve: listening on %s for %s of %s; the journal is %s\n",
+			ln.Addr(), people, a.team.Path, a.journal.Path())
 	}
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT)
