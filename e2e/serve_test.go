@@ -329,8 +329,10 @@ func TestServeRaceOneAcknowledgementThenJournalAfterRestart(t *testing.T) {
 	if n := alertPatches(sv.Session); n != 1 {
 		t.Fatalf("%d PATCHes reached the server: want 1", n)
 	}
-	// Both act as the profile's API user: the row names the person.
+	// Both act as the profile's API user: the row names the person, on
+	// the other screen too, at once (the Alerts pane polls every 15 s).
 	winner.WaitFor("by "+who, wait)
+	loser.WaitFor("by "+who, 5*time.Second)
 	if !strings.Contains(loser.Capture(), who+" acknowledged this") {
 		// It was under way when the loser sent: sent again (the dialog
 		// stays open) now that it is done, the loser hears who and when,

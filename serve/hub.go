@@ -31,7 +31,7 @@ type Hub struct {
 	acting   map[string]acting  // alert key -> who is acting on it now
 	acked    map[string]claim   // alert key -> the last acknowledgement
 	warned   map[string]warning // actor|alert key -> when they were asked
-	changed  func()             // told when presence changes
+	changed  func(reload bool)  // told when presence changes; reload: a write was applied
 }
 
 type acting struct {
@@ -61,7 +61,7 @@ func (h *Hub) add(s *Session) {
 	h.mu.Lock()
 	h.sessions[s.ID] = s
 	h.mu.Unlock()
-	h.notify()
+	h.notify(false)
 }
 
 func (h *Hub) remove(s *Session) {
@@ -73,7 +73,7 @@ func (h *Hub) remove(s *Session) {
 		}
 	}
 	h.mu.Unlock()
-	h.notify()
+	h.notify(false)
 }
 
 func (h *Hub) hasNameLocked(name string) bool {
@@ -85,9 +85,9 @@ func (h *Hub) hasNameLocked(name string) bool {
 	return false
 }
 
-func (h *Hub) notify() {
+func (h *Hub) notify(reload bool) {
 	if h.changed != nil {
-		h.changed()
+		h.changed(reload)
 	}
 }
 
@@ -173,13 +173,17 @@ func (h *Hub) Before(a apiclient.Actor, op catalog.Op, params map[string]string,
 		what = "unacknowledging"
 	}
 	h.acting[key] = acting{who: a.Name, what: what, at: now}
-	go h.notify()
+	go h.notify(false)
 	return nil
 }
 
 // After is told what became of a write.
 func (h *Hub) After(e apiclient.WriteEvent) {
+	applied := e.Outcome == "applied" || e.Outcome == "verified: applied"
 	if e.Op != "acknowledgeAlert" {
+		if applied {
+			h.notify(true) // the others' screens read it now, not at their next poll
+		}
 		return
 	}
 	key := alertKey(e.Params["groupId"], e.Params["alertId"])
@@ -199,7 +203,7 @@ func (h *Hub) After(e apiclient.WriteEvent) {
 		}
 	}
 	h.mu.Unlock()
-	h.notify()
+	h.notify(applied)
 }
 
 func ago(d time.Duration) string {

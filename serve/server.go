@@ -37,8 +37,12 @@ type Options struct {
 	IdleTimeout time.Duration
 	// MaxSessions refuses a session beyond this many (0: no cap).
 	MaxSessions int
-	Hub         *Hub         // default NewHub()
-	Log         *slog.Logger // who came and went; default: discard
+	Hub         *Hub // default NewHub()
+	// Notify is the message each dashboard gets when who is here or who
+	// acts on what changed (reload: someone's write was applied, read
+	// again); default PresenceMsg.
+	Notify func(reload bool) tea.Msg
+	Log    *slog.Logger // who came and went; default: discard
 }
 
 // Session is one SSH session's dashboard.
@@ -281,7 +285,11 @@ func (s *Server) closeSession(se *Session, why string) {
 // changed; the model draws again.
 type PresenceMsg struct{}
 
-func (s *Server) broadcast() {
+func (s *Server) broadcast(reload bool) {
+	var msg tea.Msg = PresenceMsg{}
+	if s.o.Notify != nil {
+		msg = s.o.Notify(reload)
+	}
 	s.mu.Lock()
 	ps := make([]*tea.Program, 0, len(s.sessions))
 	for _, se := range s.sessions {
@@ -291,7 +299,7 @@ func (s *Server) broadcast() {
 	}
 	s.mu.Unlock()
 	for _, p := range ps {
-		go p.Send(PresenceMsg{})
+		go p.Send(msg)
 	}
 }
 

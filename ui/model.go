@@ -255,6 +255,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.scopeLoaded(msg)
 	case views.JumpMsg:
 		return m, m.jump(msg)
+	case PresenceMsg:
+		return m, m.presenceChanged(msg)
 	case clockTickMsg:
 		return m, clockTick(m.opts.ClockEvery) // only redraws "updated Ns ago"
 	case holdAnswer:

@@ -172,7 +172,8 @@ func runServe(args []string, stdout, stderr io.Writer, getenv func(string) strin
 		a.hub.SetClock(a.sim.Now)
 	}
 	srv, err := serve.New(serve.Options{Team: a.team, HostKeyPath: a.hostKeyPath(), Dashboard: a.dashboard,
-		IdleTimeout: f.idle, MaxSessions: f.maxSessions, Hub: a.hub, Log: a.log})
+		IdleTimeout: f.idle, MaxSessions: f.maxSessions, Hub: a.hub, Log: a.log,
+		Notify: func(reload bool) tea.Msg { return ui.PresenceMsg{Reload: reload} }})
 	if err != nil {
 		fmt.Fprintf(stderr, "dbadmin-tui serve: %v\n", err)
 		return 1

@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/keygen"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -95,7 +96,8 @@ func newScaleRig(t *testing.T, people int) *scaleRig {
 		_ = a.journal.Close()
 	})
 	r.app = a
-	r.srv, err = serve.New(serve.Options{Team: tm, HostKeyPath: filepath.Join(dir, "host"), Dashboard: a.dashboard, Hub: a.hub, Log: discardLog()})
+	r.srv, err = serve.New(serve.Options{Team: tm, HostKeyPath: filepath.Join(dir, "host"), Dashboard: a.dashboard, Hub: a.hub, Log: discardLog(),
+		Notify: func(reload bool) tea.Msg { return ui.PresenceMsg{Reload: reload} }})
 	require.NoError(t, err)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
