@@ -98,6 +98,11 @@ type Client struct {
 	skew atomic.Int64
 	// lastDate is the newest Date header and when it came (SentFloor).
 	lastDate lastDate
+
+	// share, actor and hook: see session.go.
+	share *ReadShare
+	actor Actor
+	hook  WriteHook
 }
 
 // Deprecation records a Deprecation or Sunset header the server sent.
@@ -254,14 +259,23 @@ func (c *Client) requestURL(op catalog.Op, r Request) (string, error) {
 // body), *DeniedError (refused by the gate, nothing sent) or a transport error;
 // a write whose request left but whose answer was lost or unreadable is an
 // *OutcomeUnknownError wrapping the last two, never resent.
-func (c *Client) Do(ctx context.Context, opID string, r Request, out any) (*Response, error) {
+func (c *Client) Do(ctx context.Context, opID string, r Request, out any) (resp *Response, err error) {
 	op, ok := catalog.Get(opID)
 	if !ok {
 		return nil, fmt.Errorf("unknown operation %q", opID)
 	}
+	if c.hook != nil && op.Mutates() {
+		// Told before Do returns: whoever shows the outcome shows it after.
+		defer c.tellWrite(op, r, time.Now(), &resp, &err)
+	}
 	if c.gate != nil {
 		if allowed, why := c.gate.AllowedIn(op, c.gate.target(r.Params)); !allowed {
 			return nil, &DeniedError{Op: op.ID, Reason: why}
+		}
+	}
+	if c.hook != nil && op.Mutates() {
+		if err := c.hook.Before(c.actor, op, r.Params, r.Body); err != nil {
+			return nil, &DeniedError{Op: op.ID, Reason: err.Error()}
 		}
 	}
 	target, err := c.requestURL(op, r)
@@ -285,13 +299,14 @@ func (c *Client) Do(ctx context.Context, opID string, r Request, out any) (*Resp
 	schedule := newBackoff(c.backoff)
 	var waited time.Duration
 	for attempt := 1; ; attempt++ {
-		if err := c.sched.acquire(ctx, op, r.Params); err != nil {
-			return nil, err
-		}
-		// The server-judged time as the request leaves (SentFloor).
+		// The server-judged time as the request leaves (SentFloor), taken
+		// once the scheduler lets it go; a shared copy keeps the first.
 		sent := c.SentFloor()
-		res, data, err := c.send(ctx, op, target, mediaType, body)
-		if err != nil {
+		res, data, fromCopy, err := c.exchange(ctx, op, r.Params, target, mediaType, body, &sent)
+		if ae, ok := err.(errAcquire); ok {
+			return nil, ae.error
+		}
+		if err != nil && !fromCopy {
 			c.sched.observe(op, r.Params, nil, nil)
 		}
 		var result *Response
@@ -302,7 +317,9 @@ func (c *Client) Do(ctx context.Context, opID string, r Request, out any) (*Resp
 			if res.StatusCode < 200 || res.StatusCode > 299 {
 				apiErr = parseError(op.ID, res, data)
 			}
-			c.sched.observe(op, r.Params, res.Header, apiErr)
+			if !fromCopy {
+				c.sched.observe(op, r.Params, res.Header, apiErr)
+			}
 			if apiErr != nil {
 				err = apiErr
 				if apiErr.Status == http.StatusForbidden && c.gate != nil {

@@ -42,7 +42,8 @@ func createdSince(created, sent time.Time) bool {
 
 // VerifyAcknowledge reads the alert back and reports whether it carries the
 // acknowledgement (or its removal) that req asked for.
-func (s AlertsService) VerifyAcknowledge(ctx context.Context, groupID, alertID string, req AcknowledgeRequest) (*Alert, bool, error) {
+func (s AlertsService) VerifyAcknowledge(ctx context.Context, groupID, alertID string, req AcknowledgeRequest) (_ *Alert, holds bool, err error) {
+	defer s.c.tellSettled("acknowledgeAlert", map[string]string{"groupId": groupID, "alertId": alertID}, &holds, &err)
 	ctx = verifying(ctx)
 	a, err := s.Get(ctx, groupID, alertID)
 	if err != nil {
@@ -73,7 +74,8 @@ func AckHolds(a Alert, req AcknowledgeRequest, now time.Time) bool {
 // route takes the cluster (a serverless or flex one), the serverless and
 // flex lists. A list that could not be read for another reason leaves the
 // outcome unknown (an error), never "not taken".
-func (s BackupsService) VerifyTakeSnapshot(ctx context.Context, groupID, clusterName string, req TakeSnapshotRequest, sent time.Time) (*Snapshot, bool, error) {
+func (s BackupsService) VerifyTakeSnapshot(ctx context.Context, groupID, clusterName string, req TakeSnapshotRequest, sent time.Time) (_ *Snapshot, holds bool, err error) {
+	defer s.c.tellSettled("takeSnapshot", clusterParams(groupID, clusterName), &holds, &err)
 	ctx = verifying(ctx)
 	var found *Snapshot
 	consider := func(snap Snapshot) {
@@ -107,7 +109,7 @@ func (s BackupsService) VerifyTakeSnapshot(ctx context.Context, groupID, cluster
 		// Neither took it: a serverless instance or a flex cluster.
 		return s.verifyOtherSnapshot(ctx, groupID, clusterName, sent)
 	}
-	err := rsErr
+	err = rsErr
 	if err == nil || refusedRoute(err) {
 		err = shErr
 	}
@@ -153,7 +155,8 @@ func (s BackupsService) verifyOtherSnapshot(ctx context.Context, groupID, name s
 
 // VerifyCreateRestoreJob looks for a restore job of clusterName's backups
 // with every field req sent that had not finished before sent.
-func (s BackupsService) VerifyCreateRestoreJob(ctx context.Context, groupID, clusterName string, req RestoreRequest, sent time.Time) (*RestoreJob, bool, error) {
+func (s BackupsService) VerifyCreateRestoreJob(ctx context.Context, groupID, clusterName string, req RestoreRequest, sent time.Time) (_ *RestoreJob, holds bool, err error) {
+	defer s.c.tellSettled("createBackupRestoreJob", clusterParams(groupID, clusterName), &holds, &err)
 	ctx = verifying(ctx)
 	all, err := s.AllRestoreJobs(ctx, groupID, clusterName)
 	if err != nil {
@@ -173,7 +176,8 @@ func (s BackupsService) VerifyCreateRestoreJob(ctx context.Context, groupID, clu
 
 // VerifyCreateExportJob looks for the export of req's snapshot to req's
 // bucket created since sent.
-func (s BackupsService) VerifyCreateExportJob(ctx context.Context, groupID, clusterName string, req ExportJobRequest, sent time.Time) (*ExportJob, bool, error) {
+func (s BackupsService) VerifyCreateExportJob(ctx context.Context, groupID, clusterName string, req ExportJobRequest, sent time.Time) (_ *ExportJob, holds bool, err error) {
+	defer s.c.tellSettled("createBackupExportJob", clusterParams(groupID, clusterName), &holds, &err)
 	ctx = verifying(ctx)
 	all, err := getAll[ExportJob](ctx, s.c, "listBackupExportJobs", Request{Params: clusterParams(groupID, clusterName)})
 	if err != nil {
@@ -197,7 +201,8 @@ func labelsOrNil(l []Label) []Label {
 
 // VerifyCreateIndex reads the index back by its name (unique within its
 // collection) and reports whether it exists with the type sent.
-func (s SearchService) VerifyCreateIndex(ctx context.Context, groupID, clusterName string, req SearchIndexCreateRequest) (*SearchIndex, bool, error) {
+func (s SearchService) VerifyCreateIndex(ctx context.Context, groupID, clusterName string, req SearchIndexCreateRequest) (_ *SearchIndex, holds bool, err error) {
+	defer s.c.tellSettled("createAtlasSearchIndex", clusterParams(groupID, clusterName), &holds, &err)
 	ctx = verifying(ctx)
 	idx, err := s.GetByName(ctx, groupID, clusterName, req.Database, req.CollectionName, req.Name)
 	if IsNotFound(err) {
@@ -215,7 +220,8 @@ func (s SearchService) VerifyCreateIndex(ctx context.Context, groupID, clusterNa
 // VerifyCreate looks for an alert configuration with cfg's event type,
 // matchers, notifications (kind and where each goes) and enabled flag
 // created since sent.
-func (s AlertConfigsService) VerifyCreate(ctx context.Context, groupID string, cfg AlertConfig, sent time.Time) (*AlertConfig, bool, error) {
+func (s AlertConfigsService) VerifyCreate(ctx context.Context, groupID string, cfg AlertConfig, sent time.Time) (_ *AlertConfig, holds bool, err error) {
+	defer s.c.tellSettled("createAlertConfiguration", map[string]string{"groupId": groupID}, &holds, &err)
 	ctx = verifying(ctx)
 	all, err := s.ListAll(ctx, groupID)
 	if err != nil {

@@ -82,6 +82,13 @@ type Options struct {
 	Cache *apiclient.StartCache
 	// CacheWarning says why the start cache is not used (shown once).
 	CacheWarning string
+	// Presence is who else is here, under `serve`; nil otherwise.
+	Presence views.Presence
+	// JournalPath is the write journal `:journal` shows; "" shows none.
+	JournalPath string
+	// ClockEvery is how often "updated Ns ago" moves (default 1s; served
+	// dashboards use 10s, so an idle session sends little on the wire).
+	ClockEvery time.Duration
 }
 
 type phase int
@@ -216,6 +223,7 @@ func New(o Options) (*Model, error) {
 		Client: o.Client, Gate: m.gate, Theme: m.theme, Keys: m.keys, Clock: o.Clock, Wall: o.Wall,
 		Profile: o.Profile, ReadOnly: o.ReadOnly, Poll: o.Poll, LogBuffer: o.LogBuffer, ExportDir: o.ExportDir,
 		TriageOrgs: o.TriageOrgs, TriageProjects: o.TriageProjects, TriageAuthBursts: o.TriageAuthBursts,
+		Presence: o.Presence,
 	}
 	for i, id := range o.Panes.IDs() {
 		if id == o.Pane {
@@ -228,7 +236,7 @@ func New(o Options) (*Model, error) {
 // Init connects and, unless the theme is fixed, asks the terminal for its
 // background colour.
 func (m *Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{m.connect(), clockTick()}
+	cmds := []tea.Cmd{m.connect(), clockTick(m.opts.ClockEvery)}
 	if !m.themeFixed {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
@@ -265,8 +273,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.scopeLoaded(msg)
 	case views.JumpMsg:
 		return m, m.jump(msg)
+	case PresenceMsg:
+		return m, m.presenceChanged(msg)
 	case clockTickMsg:
-		return m, clockTick() // only redraws "updated Ns ago"
+		return m, clockTick(m.opts.ClockEvery) // only redraws "updated Ns ago"
 	case holdAnswer:
 		return m, m.answered(msg)
 	case holdExpiredMsg:
@@ -369,6 +379,6 @@ func (m *Model) updateLayers(msg tea.Msg) tea.Cmd {
 // clockTickMsg redraws the header once a second; Init starts the one loop.
 type clockTickMsg struct{}
 
-func clockTick() tea.Cmd {
-	return tea.Tick(time.Second, func(time.Time) tea.Msg { return clockTickMsg{} })
+func clockTick(every time.Duration) tea.Cmd {
+	return tea.Tick(max(every, time.Second), func(time.Time) tea.Msg { return clockTickMsg{} })
 }

@@ -27,6 +27,7 @@ var shellCommands = []paletteCommand{
 	{name: "theme", arg: "dark|light|mono|auto", help: "switch theme"},
 	{name: "ro", help: "read-only mode on (lifting it asks)"},
 	{name: "refresh", help: "reload the pane"},
+	{name: "journal", help: "the writes of this shift"},
 	{name: "help", help: "key help"},
 	{name: "q", aliases: []string{"quit"}, help: "quit"},
 }
@@ -205,6 +206,8 @@ func (m *Model) runCommand(text string) tea.Cmd {
 		return m.readOnlyCommand()
 	case "refresh":
 		return m.refresh()
+	case "journal":
+		return m.openJournal()
 	case "help":
 		return m.openHelp()
 	case "q":

@@ -164,6 +164,9 @@ func (m *Model) renderHeader() string {
 		crumbs = append(crumbs, "all clusters")
 	}
 	var right []headerPart
+	if p, ok := m.presencePart(); ok {
+		right = append(right, p)
+	}
 	if role := m.roleBadge(); role != "" {
 		right = append(right, headerPart{forms: []string{role, roleShort(role), roleInitials(role)}, style: st.RoleBadge.Render})
 	}
@@ -302,7 +305,7 @@ func (m *Model) freshness() string {
 	if !ok {
 		return "not updated yet"
 	}
-	return "updated " + components.Age(m.opts.Wall().Sub(at)) + " ago"
+	return "updated " + components.Age(m.opts.Wall().Sub(at).Truncate(max(m.opts.ClockEvery, time.Second))) + " ago"
 }
 
 // roleBadge names the caller's strongest role on the selected project (org

@@ -59,6 +59,9 @@ func ChildEnv(environ []string) []string {
 // ExecEditor hands the terminal to EditorCommand through tea.ExecProcess.
 // An editor that cannot be found answers done at once with the reason.
 func ExecEditor(path string, done func(error) tea.Msg) tea.Cmd {
+	if editorRefused != "" {
+		return func() tea.Msg { return done(errors.New(editorRefused)) }
+	}
 	cmd, err := EditorCommand(path)
 	if err != nil {
 		return func() tea.Msg { return done(err) }

@@ -445,7 +445,7 @@ func Write[T any](b *Base, key string, seq uint64, task string, fn func(context.
 // pause, so a round under way finishes while the pane is hidden (its poll
 // loop starts no new one).
 func Background[T any](b *Base, key string, seq uint64, task string, fn func(context.Context) (T, error)) tea.Cmd {
-	return send(b.id, apiclient.PriorityBackground, "", BackgroundTimeout, false, key, seq, task, fn)
+	return send(b.id, apiclient.PriorityBackground, "", BackgroundTimeout, false, key, seq, task, b.shareWindow(), fn)
 }
 
 // BackgroundTimeout bounds a Background request: it may wait behind
@@ -461,13 +461,27 @@ func request[T any](b *Base, prio apiclient.Priority, load bool, key string, seq
 	if b.inPoll {
 		tag = string(b.id) // a poll: held while the pane is hidden
 	}
-	return send(b.id, prio, tag, RequestTimeout, load, key, seq, task, fn)
+	return send(b.id, prio, tag, RequestTimeout, load, key, seq, task, b.shareWindow(), fn)
 }
 
-func send[T any](pane ID, prio apiclient.Priority, tag string, timeout time.Duration, load bool, key string, seq uint64, task string, fn func(context.Context) (T, error)) tea.Cmd {
+// shareWindow is how old a copy another session read (apiclient.ReadShare,
+// under serve) a poll accepts: one poll interval, what this pane would
+// have shown between its own polls anyway. Other reads take the share's
+// default.
+func (b *Base) shareWindow() time.Duration {
+	if b.inPoll {
+		return b.Interval()
+	}
+	return 0
+}
+
+func send[T any](pane ID, prio apiclient.Priority, tag string, timeout time.Duration, load bool, key string, seq uint64, task string, share time.Duration, fn func(context.Context) (T, error)) tea.Cmd {
 	run := func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), timeout)
 		defer cancel()
+		if share > 0 {
+			ctx = apiclient.WithShareWindow(ctx, share)
+		}
 		v, err := fn(apiclient.WithPriority(ctx, prio, tag))
 		return Result[T]{Pane: pane, Key: key, Seq: seq, Task: task, Load: load, Value: v, Err: err}
 	}

@@ -165,6 +165,8 @@ type Context struct {
 	// clusters whose access logs the caller may read (the profile's
 	// triage_auth_bursts); 0: off.
 	TriageAuthBursts int
+	// Presence is who else is on a served dashboard (nil: nobody can be).
+	Presence Presence
 }
 
 // Now is the context's clock, or time.Now when none is set.

@@ -158,6 +158,8 @@ func paneFlag(panes views.Registry, s string) (views.ID, error) {
 func usage() string {
 	return `Usage: dbadmin-tui [flags]
        dbadmin-tui check [flags]   verify a profile without the UI
+       dbadmin-tui serve [flags]   serve the dashboard to a team over SSH (serve --help)
+       dbadmin-tui journal [--since 8h]  print the handoff: the writes made since
 
 Connection:
   --profile NAME      profile to use (else $MONGODB_ATLAS_PROFILE, else the only/default one)

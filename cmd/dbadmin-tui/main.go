@@ -20,6 +20,7 @@ import (
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
 	"github.com/dbadmin-tui/dbadmin-tui/apisim"
 	"github.com/dbadmin-tui/dbadmin-tui/config"
+	"github.com/dbadmin-tui/dbadmin-tui/journal"
 	"github.com/dbadmin-tui/dbadmin-tui/ui"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
 )
@@ -36,6 +37,12 @@ func main() {
 func run(args []string, stdout, stderr io.Writer, getenv func(string) string) int {
 	if len(args) > 0 && args[0] == "check" {
 		return runCheck(args[1:], stdout, stderr)
+	}
+	if len(args) > 0 && args[0] == "serve" {
+		return runServe(args[1:], stdout, stderr, getenv)
+	}
+	if len(args) > 0 && args[0] == "journal" {
+		return runJournal(args[1:], stdout, stderr, getenv)
 	}
 	f, err := parseFlags(args)
 	switch {
@@ -59,6 +66,11 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 		}
 		return 1
 	}
+	if err := openLocalJournal(app, getenv, stderr); err != nil {
+		app.close()
+		fmt.Fprintf(stderr, "dbadmin-tui: %v\n", err)
+		return 1
+	}
 	defer app.close()
 	limitMemory(getenv)
 	p := tea.NewProgram(app.model, app.programOptions...)
@@ -76,6 +88,8 @@ func (e *usageError) Error() string { return e.msg }
 
 type app struct {
 	model          *ui.Model
+	client         *apiclient.Client
+	profile        string
 	programOptions []tea.ProgramOption
 	close          func()
 }
@@ -163,6 +177,10 @@ func setup(f flags, getenv func(string) string, panes views.Registry) (*app, err
 	opts.Client = client
 	if !f.demo {
 		a.close = withStartCache(&opts, client, getenv, a.close)
+	}
+	a.client, a.profile = client, opts.Profile
+	if path, err := journal.DefaultPath(getenv); err == nil {
+		opts.JournalPath = path // written by run (openLocalJournal)
 	}
 	// The service publishes its buckets: learned while the first screen
 	// loads, every request is paced by the real refill (the headers give

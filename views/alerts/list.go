@@ -184,15 +184,26 @@ func (p *Pane) when(t time.Time) string {
 }
 
 // ackCell shows an acknowledgement in force: until when, by whom.
+// Under serve every member acts as the profile's API user: the row names
+// the member who acknowledged it (views.Presence), or who is acting on it.
 func (p *Pane) ackCell(r *record, now time.Time) string {
+	by := r.ackBy
+	if pr := p.Ctx.Presence; pr != nil {
+		if act := pr.Acting(p.Ctx.GroupID, r.id); act != "" {
+			return act
+		}
+		if who := pr.AckedBy(p.Ctx.GroupID, r.id); who != "" {
+			by = who
+		}
+	}
 	if !r.acked(now) {
 		return ""
 	}
 	until := p.untilText(r.ackUntil.time(), now)
-	if r.ackBy == "" {
+	if by == "" {
 		return until
 	}
-	return until + " by " + r.ackBy
+	return until + " by " + by
 }
 
 // untilText is an acknowledgement's end; decades ahead reads "forever".

@@ -483,6 +483,9 @@ func (p *Pane) rebuild() {
 	p.b.refresh(p.Ctx.Now(), p.whereW)
 	p.boardDirty, p.flushed = false, p.Ctx.WallNow()
 	rows := p.b.appendRows(p.table.Recycle())
+	if pr := p.Ctx.Presence; pr != nil {
+		p.markPresence(pr, rows)
+	}
 	for _, pr := range p.projects {
 		if p.hidden[pr.ID] {
 			where := pr.OrgName + " › " + pr.Name
@@ -801,4 +804,27 @@ func (p *Pane) View() string {
 		t.SetSize(p.W, h)
 	}
 	return p.frame(lines, t.View())
+}
+
+// markPresence names, under serve, who else is acting on an alert row or
+// acknowledged it. The board keeps each row's cells, so a marked row gets
+// cells of its own.
+func (p *Pane) markPresence(pr views.Presence, rows []components.Row) {
+	for i, row := range rows {
+		it, ok := p.b.lookup(row.ID)
+		if !ok || !alertRow(it) || len(row.Cells) <= 3 {
+			continue
+		}
+		what := row.Cells[3]
+		if act := pr.Acting(it.GroupID, it.ItemID); act != "" {
+			what = act + " · " + what
+		} else if who := pr.AckedBy(it.GroupID, it.ItemID); who != "" {
+			what += " (acknowledged by " + who + ")"
+		} else {
+			continue
+		}
+		cells := slices.Clone(row.Cells)
+		cells[3] = what
+		rows[i].Cells = cells
+	}
 }

@@ -1,0 +1,21 @@
+package views
+
+// Presence is what a dashboard served to a team (`dbadmin-tui serve`) knows
+// of the other people on it; nil in the single-user dashboard.
+type Presence interface {
+	// Others are the names of the other people connected now.
+	Others() []string
+	// Acting is who else is acting on the alert ("bob: acknowledging"), or
+	// "".
+	Acting(groupID, alertID string) string
+	// AckedBy is the person who acknowledged the alert here lately, or "".
+	AckedBy(groupID, alertID string) string
+}
+
+// editorRefused, when set, is why no editor may run: under `serve` the
+// editor would run on the server, with its shell escapes.
+var editorRefused string
+
+// RefuseEditor makes every Edit answer with why instead of running an
+// editor (set once at start, before any dashboard runs).
+func RefuseEditor(why string) { editorRefused = why }
