@@ -129,9 +129,39 @@ type tableCache struct {
 	widths   []int
 	form     []colForm // per column: full, short or dropped at this width
 	overflow bool
+	bodyW    int // the width of a row's cells when they do not overflow
 	header   string
-	bodies   map[int]string // rows index -> padded cell text
+	headerW  int          // the header's width, measured once
+	bodies   map[int]body // rows index -> padded cell text
 	styles   map[string][2]string
+	// frames are the last window drawn by View and by Box, with what
+	// it showed: a frame over the same window is the same string, built
+	// once.
+	frames [2]frame
+}
+
+// body is a row's cells as drawn, with their width.
+type body struct {
+	text string
+	w    int
+}
+
+// frame is a drawn window and what it was drawn from.
+type frame struct {
+	key  frameKey
+	text string
+}
+
+// frameKey is what a drawn window depends on besides the rows and the
+// layout (which replace the cache when they change).
+type frameKey struct {
+	ok             bool
+	offset, cursor int
+	view           *int
+	n              int
+	filter         string
+	marked         uint64 // which rows of the window are marked (the first 64)
+	marks          int
 }
 
 // NewTable builds a table. km may be nil (keymap.Default is used).
@@ -690,34 +720,95 @@ func appendLower(b []byte, s string) []byte {
 }
 
 // View renders the header and the shown window of rows, exactly Height
-// lines (fewer only when Height is 0).
-func (t Table) View() string {
+// lines (fewer only when Height is 0). Lines are as wide as their text:
+// Box pads them.
+func (t Table) View() string { return t.frame(false) }
+
+// Box is View with every line exactly Width cells (padded with spaces,
+// never wider) and exactly Height lines: what a pane lays out as a block
+// without measuring it again. The same window drawn again is the same
+// string, made once.
+func (t Table) Box() string { return t.frame(true) }
+
+// spaces backs blanks: padding is a slice of it, not a new string.
+var spaces = strings.Repeat(" ", 512)
+
+// blanks is n spaces.
+func blanks(n int) string {
+	switch {
+	case n <= 0:
+		return ""
+	case n <= len(spaces):
+		return spaces[:n]
+	}
+	return strings.Repeat(" ", n)
+}
+
+func (t Table) frame(exact bool) string {
 	if t.width <= 0 || t.height <= 0 {
 		return ""
 	}
 	c := t.c
 	if c.widths == nil {
 		c.widths, c.form, c.overflow = t.layout()
-		c.bodies = make(map[int]string, 2*t.bodyHeight())
+		c.bodyW = 0
+		n := 0
+		for i, w := range c.widths {
+			if c.form[i] != formDropped {
+				c.bodyW += w
+				n++
+			}
+		}
+		c.bodyW += max(n-1, 0)
+		c.bodies = make(map[int]body, 2*t.bodyHeight())
 	}
 	if c.header == "" {
 		c.header = t.renderHeader(c.widths, c.form)
+		c.headerW = Width(c.header)
 	}
 	h := t.bodyHeight()
+	end := min(t.offset+h, len(t.view))
+	key := frameKey{ok: true, offset: t.offset, cursor: t.cursor, n: len(t.view), filter: t.filter, marks: len(t.marks)}
+	if len(t.view) > 0 {
+		key.view = &t.view[0]
+	}
+	if len(t.marks) > 0 {
+		for i := t.offset; i < end && i-t.offset < 64; i++ {
+			if _, ok := t.marks[t.rows[t.view[i]].ID]; ok {
+				key.marked |= 1 << (i - t.offset)
+			}
+		}
+		if end-t.offset > 64 {
+			key.ok = false // more rows than the key covers: drawn each time
+		}
+	}
+	slot := &c.frames[0]
+	if exact {
+		slot = &c.frames[1]
+	}
+	if key.ok && slot.key == key {
+		return slot.text
+	}
+	narrow := t.width <= gutterWidth
+	if narrow {
+		exact, key.ok = false, false // padded after the cut below
+	}
 	var b strings.Builder
 	b.Grow((t.width + 32) * (h + 1))
 	b.WriteString(c.header)
-	end := min(t.offset+h, len(t.view))
+	if exact {
+		b.WriteString(blanks(t.width - c.headerW))
+	}
 	for i := t.offset; i < end; i++ {
 		ri := t.view[i]
 		row := t.rows[ri]
-		body, ok := c.bodies[ri]
+		bd, ok := c.bodies[ri]
 		if !ok {
 			if len(c.bodies) > 4096 {
 				clear(c.bodies)
 			}
-			body = t.renderBody(row, c.widths, c.form, c.overflow)
-			c.bodies[ri] = body
+			bd = t.renderBody(row, c.widths, c.form, c.overflow, c.bodyW)
+			c.bodies[ri] = bd
 		}
 		_, marked := t.marks[row.ID]
 		var pre, suf string
@@ -741,8 +832,11 @@ func (t Table) View() string {
 		default:
 			b.WriteString("   ")
 		}
-		b.WriteString(body)
+		b.WriteString(bd.text)
 		b.WriteString(suf)
+		if exact {
+			b.WriteString(blanks(t.width - gutterWidth - bd.w))
+		}
 	}
 	shown := end - t.offset
 	if len(t.view) == 0 && h > 0 {
@@ -751,21 +845,37 @@ func (t Table) View() string {
 			msg = "no rows match " + strconv.Quote(t.filter)
 		}
 		b.WriteString("\n   ")
-		b.WriteString(t.theme.Muted.Render(ansi.Truncate(Sanitize(msg), max(t.width-gutterWidth, 0), "…")))
+		text := ansi.Truncate(Sanitize(msg), max(t.width-gutterWidth, 0), "…")
+		b.WriteString(t.theme.Muted.Render(text))
+		if exact {
+			b.WriteString(blanks(t.width - gutterWidth - Width(text)))
+		}
 		shown = 1
+	}
+	empty := ""
+	if exact {
+		empty = blanks(t.width)
 	}
 	for ; shown < h; shown++ {
 		b.WriteByte('\n')
+		b.WriteString(empty)
 	}
-	if t.width <= gutterWidth {
+	out := b.String()
+	if narrow {
 		// Too narrow for the gutter: cut every line (rare, so not cached).
-		lines := strings.Split(b.String(), "\n")
+		lines := strings.Split(out, "\n")
 		for i, l := range lines {
 			lines[i] = ansi.Truncate(l, t.width, "")
+			if slot == &c.frames[1] {
+				lines[i] += blanks(t.width - Width(lines[i]))
+			}
 		}
 		return strings.Join(lines, "\n")
 	}
-	return b.String()
+	if key.ok {
+		*slot = frame{key: key, text: out}
+	}
+	return out
 }
 
 // stylePair returns the SGR prefix and suffix of a style, cached by key.
@@ -963,7 +1073,7 @@ func (t Table) renderHeader(widths []int, form []colForm) string {
 	return line
 }
 
-func (t Table) renderBody(r Row, widths []int, form []colForm, overflow bool) string {
+func (t Table) renderBody(r Row, widths []int, form []colForm, overflow bool, bodyW int) body {
 	var b strings.Builder
 	for i, c := range t.shownCols(&b, form) {
 		cell := ""
@@ -973,12 +1083,41 @@ func (t Table) renderBody(r Row, widths []int, form []colForm, overflow bool) st
 		if form[i] == formShort && c.ShortCell != nil {
 			cell = Sanitize(c.ShortCell(cell))
 		}
-		b.WriteString(pad(Truncate(cell, widths[i]), widths[i], c.Align))
+		fitCell(&b, cell, widths[i], c.Align)
 	}
 	if overflow {
-		return ansi.Truncate(b.String(), max(t.width-gutterWidth, 0), "…")
+		s := ansi.Truncate(b.String(), max(t.width-gutterWidth, 0), "…")
+		return body{text: s, w: Width(s)}
 	}
-	return b.String()
+	return body{text: b.String(), w: bodyW}
+}
+
+// fitCell writes s cut or padded to exactly w cells, measuring it once
+// (twice only when a cut leaves a wide character's cell over).
+func fitCell(b *strings.Builder, s string, w int, a Align) {
+	n := Width(s)
+	if n > w {
+		s = Truncate(s, w)
+		n = Width(s)
+	}
+	gap := w - n
+	if gap <= 0 {
+		b.WriteString(s)
+		return
+	}
+	switch a {
+	case AlignRight:
+		b.WriteString(blanks(gap))
+		b.WriteString(s)
+	case AlignCenter:
+		l := gap / 2
+		b.WriteString(blanks(l))
+		b.WriteString(s)
+		b.WriteString(blanks(gap - l))
+	default:
+		b.WriteString(s)
+		b.WriteString(blanks(gap))
+	}
 }
 
 // textWidth is the display width of s (ANSI-aware), with a fast path for
