@@ -99,6 +99,7 @@ type Pane struct {
 
 	table    components.Table
 	cfgTable components.Table
+	frame    frameCache // the last frame (view.go)
 	detail   components.Detail
 
 	detailID      string // alert shown in detail
