@@ -111,6 +111,11 @@ type Table struct {
 
 	bufRows int // the most rows the buffers above and byID were filled with
 
+	// lazy gives the cells of rows given without them (SetCellsFunc);
+	// cellBuf is what it writes them into.
+	lazy    CellsFunc
+	cellBuf []string
+
 	// recycled: Recycle gave the rows back; keep is the cursor row then.
 	recycled bool
 	keep     string
@@ -228,6 +233,51 @@ func (t *Table) SetSize(w, h int) {
 func (t Table) Width() int  { return t.width }
 func (t Table) Height() int { return t.height }
 
+// CellsFunc writes the cells of row i (an index into the rows given to
+// SetRows) into buf, which has a slot per column, and returns it. The
+// table reads them at once and keeps none: the same buf comes back for the
+// next row.
+type CellsFunc func(i int, buf []string) []string
+
+// SetCellsFunc makes the table ask f for the cells of every row given to
+// SetRows without Cells (nil), when it needs them: for the rows it draws,
+// and for every row while it sorts by a column or filters. A list of
+// 100,000 rows then holds no cells, only what the caller holds; the
+// filter's lowercase text is made when a filter is set and dropped when it
+// is cleared. f's cells are sanitized as SetRows would. The caller calls
+// SetRows again when what f returns changes.
+func (t *Table) SetCellsFunc(f CellsFunc) {
+	t.lazy, t.cellBuf = f, make([]string, len(t.cols))
+	t.invalidate(true)
+}
+
+// cells is row ri's cells: its own, or else f's (in a buffer the next call
+// reuses).
+func (t *Table) cells(ri int) []string {
+	r := &t.rows[ri]
+	if r.Cells != nil || t.lazy == nil {
+		return r.Cells
+	}
+	if len(t.cellBuf) != len(t.cols) {
+		t.cellBuf = make([]string, len(t.cols))
+	}
+	clear(t.cellBuf)
+	cells := t.lazy(ri, t.cellBuf)
+	for j, c := range cells {
+		cells[j] = Sanitize(c)
+	}
+	return cells
+}
+
+// withCells is row ri with its cells, a copy the caller may keep.
+func (t *Table) withCells(ri int) Row {
+	r := t.rows[ri]
+	if r.Cells == nil && t.lazy != nil {
+		r.Cells = slices.Clone(t.cells(ri))
+	}
+	return r
+}
+
 // SetRows replaces the rows (a refresh) and takes the slice: the table
 // keeps rows itself, not a copy, and the caller must not use it afterwards
 // except through Recycle. A row whose cells need sanitizing gets a
@@ -302,7 +352,7 @@ func (t Table) Total() int { return len(t.rows) }
 func (t Table) VisibleRows() []Row {
 	out := make([]Row, len(t.view))
 	for i, ri := range t.view {
-		out[i] = t.rows[ri]
+		out[i] = t.withCells(ri)
 	}
 	return out
 }
@@ -320,13 +370,15 @@ func (t Table) SelectedRow() (Row, bool) {
 	if len(t.view) == 0 {
 		return Row{}, false
 	}
-	return t.rows[t.view[t.cursor]], true
+	return t.withCells(t.view[t.cursor]), true
 }
 
 // SelectedID is the ID of the row under the cursor, or "".
 func (t Table) SelectedID() string {
-	r, _ := t.SelectedRow()
-	return r.ID
+	if len(t.view) == 0 {
+		return ""
+	}
+	return t.rows[t.view[t.cursor]].ID
 }
 
 // SetCursor moves the cursor to a shown index (clamped).
@@ -360,13 +412,18 @@ func (t *Table) SetFilter(q string) {
 	}
 	keep := t.SelectedID()
 	t.filter = q
+	if q == "" && t.lazy != nil {
+		// Made on demand: not held while no filter needs it.
+		t.hay, t.hayAt, t.hayOK = nil, nil, false
+	}
 	t.rebuild(false, keep)
 }
 
 // PrepareFilter makes the filter's lowercase text of the rows now (a
-// refresh) rather than on the next filter keystroke.
+// refresh) rather than on the next filter keystroke; a table with a
+// CellsFunc makes it only while a filter is set.
 func (t *Table) PrepareFilter() {
-	if !t.hayOK {
+	if !t.hayOK && (t.lazy == nil || t.filter != "") {
 		t.buildHay()
 	}
 }
@@ -632,6 +689,7 @@ func (t *Table) sorted() []int {
 	if col.SortNumber != nil {
 		keys := make([]float64, len(t.rows))
 		for i, r := range t.rows {
+			r.Cells = t.cells(i)
 			keys[i] = col.SortNumber(r)
 		}
 		slices.SortStableFunc(order, func(a, b int) int { return dir * cmp.Compare(keys[a], keys[b]) })
@@ -639,6 +697,7 @@ func (t *Table) sorted() []int {
 	}
 	keys := make([]string, len(t.rows))
 	for i, r := range t.rows {
+		r.Cells = t.cells(i)
 		if col.SortKey != nil {
 			keys[i] = col.SortKey(r)
 		} else if c < len(r.Cells) {
@@ -680,18 +739,20 @@ func (t *Table) buildHay() {
 	if cap(at) < len(t.rows)+1 {
 		at = make([]uint32, 0, len(t.rows)+1)
 	}
-	need := 0
-	for _, r := range t.rows {
-		for _, c := range r.Cells {
-			need += len(c) + 1
+	if t.lazy == nil {
+		need := 0
+		for _, r := range t.rows {
+			for _, c := range r.Cells {
+				need += len(c) + 1
+			}
+		}
+		if cap(hay) < need {
+			hay = make([]byte, 0, need+need/16)
 		}
 	}
-	if cap(hay) < need {
-		hay = make([]byte, 0, need+need/16)
-	}
-	for _, r := range t.rows {
+	for i := range t.rows {
 		at = append(at, uint32(len(hay)))
-		for j, c := range r.Cells {
+		for j, c := range t.cells(i) {
 			if j > 0 {
 				hay = append(hay, 0)
 			}
@@ -807,7 +868,7 @@ func (t Table) frame(exact bool) string {
 			if len(c.bodies) > 4096 {
 				clear(c.bodies)
 			}
-			bd = t.renderBody(row, c.widths, c.form, c.overflow, c.bodyW)
+			bd = t.renderBody(t.cells(ri), c.widths, c.form, c.overflow, c.bodyW)
 			c.bodies[ri] = bd
 		}
 		_, marked := t.marks[row.ID]
@@ -1073,12 +1134,12 @@ func (t Table) renderHeader(widths []int, form []colForm) string {
 	return line
 }
 
-func (t Table) renderBody(r Row, widths []int, form []colForm, overflow bool, bodyW int) body {
+func (t Table) renderBody(cells []string, widths []int, form []colForm, overflow bool, bodyW int) body {
 	var b strings.Builder
 	for i, c := range t.shownCols(&b, form) {
 		cell := ""
-		if i < len(r.Cells) {
-			cell = r.Cells[i]
+		if i < len(cells) {
+			cell = cells[i]
 		}
 		if form[i] == formShort && c.ShortCell != nil {
 			cell = Sanitize(c.ShortCell(cell))

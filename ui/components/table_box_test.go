@@ -99,3 +99,53 @@ func TestTableBoxIsViewPaddedToSize(t *testing.T) {
 		t.Fatalf("the filter does not show:\n%s", tb.Box())
 	}
 }
+
+// A table given rows without cells and a CellsFunc draws, sorts and
+// filters as one given every cell, and asks for the cells of the rows it
+// draws only, until a sort by a column or a filter needs them all; the
+// filter's text goes when the filter is cleared.
+func TestTableCellsOnDemand(t *testing.T) {
+	ids := []string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l"}
+	full := alertRows(ids...)
+	eager := NewTable(alertCols(), dark(), keymap.Default())
+	eager.SetSize(60, 5)
+	eager.SetRows(alertRows(ids...))
+
+	asked := 0
+	lazy := NewTable(alertCols(), dark(), keymap.Default())
+	lazy.SetSize(60, 5)
+	lazy.SetCellsFunc(func(i int, buf []string) []string {
+		asked++
+		return append(buf[:0], full[i].Cells...)
+	})
+	bare := make([]Row, len(full))
+	for i, r := range full {
+		bare[i] = Row{ID: r.ID, Class: r.Class}
+	}
+	lazy.SetRows(bare)
+
+	eq(t, eager.View(), lazy.View())
+	eq(t, 4, asked, "cells asked for: the 4 rows drawn")
+	eager.MoveCursor(6)
+	lazy.MoveCursor(6)
+	eq(t, eager.Box(), lazy.Box())
+	row, _ := lazy.SelectedRow()
+	eq(t, "event g", row.Cells[2])
+
+	eager.SortBy(3, true)
+	lazy.SortBy(3, true)
+	eq(t, eager.View(), lazy.View())
+
+	eager.SetFilter("EVENT K")
+	lazy.SetFilter("EVENT K")
+	eq(t, 1, lazy.Len())
+	eq(t, eager.View(), lazy.View())
+	if !lazy.hayOK {
+		t.Fatal("a filter is set and its text was not made")
+	}
+	lazy.SetFilter("")
+	if lazy.hay != nil || lazy.hayOK {
+		t.Fatal("the filter was cleared and its text is still held")
+	}
+	eq(t, len(ids), lazy.Len())
+}
