@@ -203,20 +203,28 @@ func (p *Pane) untilText(t, now time.Time) string {
 	return p.when(t)
 }
 
-// alertCells is the number of cells of an alert row.
-const alertCells = colAck + 1
-
-// row is one alert as the table shows it, its cells in cells (alertCells
-// long).
-func (p *Pane) row(i int32, now time.Time, cells []string) components.Row {
+// rowOf is an alert's row as the table holds it: its id and class; the
+// cells are made when the table draws, sorts or filters it (cellsOf).
+func (p *Pane) rowOf(i int32) components.Row {
 	r := &p.alerts[i]
-	sev := severityFor(r.configID, r.event, p.configs)
-	class := string(sev)
+	class := string(severityFor(r.configID, r.event, p.configs))
 	if !r.open() {
 		class = "muted"
 	}
-	// The CREATED cell is made once an alert (16 ms a 100,000-row refresh
-	// instead of 2 s) and shared with the rows; TARGET is its place's.
+	return components.Row{ID: r.id, Class: class}
+}
+
+// cellsOf writes the cells of the table's row ri into buf: the alert's
+// status, severity, event type, target, creation, age and acknowledgement,
+// as of the last rebuild (rowsAt).
+func (p *Pane) cellsOf(ri int, buf []string) []string {
+	if ri < 0 || ri >= len(p.rowAlert) || len(buf) < colAck+1 {
+		return buf
+	}
+	r := &p.alerts[p.rowAlert[ri]]
+	now := p.rowsAt
+	// The CREATED cell is made once an alert and kept; TARGET is its
+	// place's.
 	if r.createdCell == "" {
 		r.createdCell = p.when(r.created.time())
 	}
@@ -224,9 +232,9 @@ func (p *Pane) row(i int32, now time.Time, cells []string) components.Row {
 	if r.where != nil {
 		tgt = r.where.target
 	}
-	cells[colStatus], cells[colSeverity], cells[colEvent], cells[colTarget] = string(r.status), string(sev), r.event, tgt
-	cells[colCreated], cells[colAge], cells[colAck] = r.createdCell, p.ageCell(now.Sub(r.created.time())), p.ackCell(r, now)
-	return components.Row{ID: r.id, Class: class, Cells: cells}
+	buf[colStatus], buf[colSeverity], buf[colEvent], buf[colTarget] = string(r.status), string(severityFor(r.configID, r.event, p.configs)), r.event, tgt
+	buf[colCreated], buf[colAge], buf[colAck] = r.createdCell, p.ageCell(now.Sub(r.created.time())), p.ackCell(r, now)
+	return buf
 }
 
 // ageCell is components.Age(d), one string per distinct value, made once
@@ -260,11 +268,11 @@ func ageKey(d time.Duration) time.Duration {
 	return d.Truncate(24 * time.Hour)
 }
 
-// rebuildRows gives the table the alerts the status filter keeps. A
-// refresh writes over the rows and cells of the last one (the table's
-// Recycle and p.cells), so one set of rows is held, even while rebuilding;
-// both are sized for every alert in the store, so switching the status
-// filter does not grow them.
+// rebuildRows gives the table the alerts the status filter keeps, in the
+// display order. A row is the alert's id and class: its cells are made
+// for the rows the table draws (cellsOf), not for every alert. A refresh
+// writes over the rows of the last one (the table's Recycle), so one set
+// is held, even while rebuilding.
 func (p *Pane) rebuildRows() {
 	now := p.Ctx.Now()
 	if loc := now.Location(); loc != p.fixedLoc {
@@ -273,39 +281,26 @@ func (p *Pane) rebuildRows() {
 		}
 		p.fixedLoc = loc
 	}
-	n := 0
-	for _, i := range p.order {
-		if r := &p.alerts[i]; p.status.keeps(r.status) && p.inScope(r) {
-			n++
-		}
-	}
+	p.rowsAt = now
 	rows := p.table.Recycle()
-	if size := max(n, cap(p.alerts)); cap(rows) < n {
-		rows = make([]components.Row, 0, size)
+	if cap(rows) < len(p.order) {
+		rows = make([]components.Row, 0, max(len(p.order), cap(p.alerts)))
 	}
-	if size := max(n, cap(p.alerts)) * alertCells; cap(p.cells) < n*alertCells {
-		// The old cells become garbage before the new ones are made.
-		clear(rows[:cap(rows)])
-		p.cells = nil
-		p.cells = make([]string, size)
+	at := p.rowAlert[:0]
+	if cap(at) < len(p.order) {
+		at = make([]int32, 0, max(len(p.order), cap(p.alerts)))
 	}
-	cells := p.cells[:cap(p.cells)]
 	for _, i := range p.order {
 		if r := &p.alerts[i]; p.status.keeps(r.status) && p.inScope(r) {
-			k := len(rows) * alertCells
-			rows = append(rows, p.row(i, now, cells[k:k+alertCells:k+alertCells]))
+			rows = append(rows, p.rowOf(i))
+			at = append(at, i)
 		}
 	}
-	// Rows and cells no longer shown hold nothing.
+	// Rows no longer shown hold nothing.
 	clear(rows[len(rows):cap(rows)])
-	clear(cells[len(rows)*alertCells:])
+	p.rowAlert = at
 	p.table.SetRows(rows)
 	p.selectWanted()
-	if p.filter == "" && len(rows) > 5000 {
-		// Build the table's lowercase filter text now, on the refresh,
-		// rather than on the next `/` keystroke (25 ms at 100k rows).
-		p.table.PrepareFilter()
-	}
 }
 
 // replaceAlert puts an updated alert (an acknowledgement's answer or the

@@ -93,7 +93,7 @@ func (p *Pane) resetStore() {
 	p.alerts, p.byID, p.order, p.full = nil, map[string]int{}, nil, nil
 	p.pass, p.refreshes, p.needFull, p.firstDone = nil, 0, false, false
 	p.loaded, p.err, p.freshAt, p.errSince = false, nil, time.Time{}, time.Time{}
-	p.intern, p.places, p.cells = map[string]string{}, nil, nil
+	p.intern, p.places, p.rowAlert = map[string]string{}, nil, nil
 	p.passSeq.Next()
 	p.listSeq.Next()
 }
