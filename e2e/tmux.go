@@ -37,9 +37,17 @@ func repoRoot() string {
 	return filepath.Dir(filepath.Dir(file))
 }
 
-// Binary builds cmd/dbadmin-tui once per test run and returns its path.
+// binEnv names a dashboard binary to run instead of building one: a
+// measurement can run two builds in turn against the same tests.
+const binEnv = "DBADMIN_E2E_BIN"
+
+// Binary builds cmd/dbadmin-tui once per test run and returns its path
+// (the binary $DBADMIN_E2E_BIN names, when set).
 func Binary(t testing.TB) string {
 	t.Helper()
+	if bin := os.Getenv(binEnv); bin != "" {
+		return bin
+	}
 	buildOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "dbadmin-tui-e2e-")
 		if err != nil {

@@ -23,8 +23,10 @@ import (
 // acknowledgement, its values) shows in the OPEN and TRACKING lists, which
 // stay small while the closed history grows. So:
 //
-//   - A full pass reads every page (500 alerts each), 4 pages in flight, page
-//     1 first: its rows show before the rest arrive. Pages are merged into
+//   - A full pass reads every page (500 alerts each), page 1 first: its
+//     rows show before the rest arrive. Then as many pages are in flight as
+//     the alerts bucket allows while leaving most of it to others
+//     (passLanes). Pages are merged into
 //     the store in place, by id; a failed page does not stop the others and
 //     is fetched again on the next tick, the data held meanwhile.
 //   - A refresh after that reads OPEN and TRACKING (one page each in a
@@ -43,7 +45,8 @@ import (
 // is kept whole.
 const (
 	perPage      = apiclient.MaxItemsPerPage
-	lanes        = 4
+	minLanes     = 4
+	maxLanes     = 32
 	fullEvery    = 40
 	vanishedGets = 2
 	// milestone: during a first pass the rows are rebuilt every this many
@@ -132,11 +135,30 @@ func (p *Pane) startPass(task string) tea.Cmd {
 	return tea.Batch(p.claim(task), cfg)
 }
 
+// passLanes is how many pages of a full pass may be in flight: an eighth
+// of the alerts bucket's capacity, and no more than half the tokens it has
+// left now, so the refreshes, the other panes and other clients on the
+// same key keep the rest; minLanes while nothing is known of the bucket
+// (or it is nearly spent: the scheduler then paces them), maxLanes at
+// most.
+func (p *Pane) passLanes() int {
+	s := p.Ctx.Client.Scheduler()
+	if s == nil {
+		return minLanes
+	}
+	capacity, tokens, ok := s.Budget("listAlerts", p.Ctx.GroupID)
+	if !ok {
+		return minLanes
+	}
+	return min(max(min(capacity/8, int(tokens/2)), minLanes), maxLanes)
+}
+
 // claim asks for the failed pages first, then new ones, up to the lanes;
 // page 1 alone until it tells the total.
 func (p *Pane) claim(task string) tea.Cmd {
 	ps := p.pass
 	var cmds []tea.Cmd
+	lanes := p.passLanes()
 	for ps.inflight < lanes && !ps.halted {
 		var n int
 		switch {
