@@ -49,9 +49,11 @@ const (
 	maxLanes     = 32
 	fullEvery    = 40
 	vanishedGets = 2
-	// milestone: during a first pass the rows are rebuilt every this many
-	// pages (and at the end), not on every page.
-	milestone = 20
+	// showEvery: during a first pass the rows are sorted and rebuilt after
+	// page 1, then at most this often (wall time), and at the end: not on
+	// every page, nor every so many pages (with many lanes pages arrive
+	// faster than a screen is worth sorting 100,000 alerts for).
+	showEvery = time.Second
 )
 
 // pass is one full read of the list.
@@ -64,8 +66,8 @@ type pass struct {
 	failed   []int // pages to ask again
 	halted   bool  // a page failed: no new page until the next tick
 	mark     uint32
-	seq      uint64 // the pass's number: answers of an older pass are dropped
-	sinceRow int    // pages merged since the rows were rebuilt
+	seq      uint64    // the pass's number: answers of an older pass are dropped
+	shownAt  time.Time // when the rows were last rebuilt (wall clock)
 }
 
 // pageResult is one page of a full pass.
@@ -219,15 +221,14 @@ func (p *Pane) pageDone(msg views.Result[pageResult]) tea.Cmd {
 	}
 	ps.got++
 	news := p.merge(r.alerts, ps.mark)
-	ps.sinceRow++
 	first, announced := !p.loaded, p.firstDone
 	p.loaded = true
 	complete := ps.pages > 0 && ps.got >= ps.pages
 	var cmds []tea.Cmd
 	if complete {
 		p.finishPass()
-	} else if first || (!p.firstDone && ps.sinceRow >= milestone) {
-		ps.sinceRow = 0
+	} else if first || (!p.firstDone && time.Since(ps.shownAt) >= showEvery) {
+		ps.shownAt = time.Now()
 		p.sortAndShow()
 	}
 	if announced && len(news) > 0 {
