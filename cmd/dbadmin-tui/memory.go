@@ -27,7 +27,7 @@ import (
 // limit below what it must keep. GOMEMLIMIT in the environment (even
 // "off") leaves the runtime as it is configured.
 const (
-	memBase  = 80 << 20
+	memBase  = 56 << 20
 	memEvery = 5 * time.Second
 )
 
