@@ -116,6 +116,10 @@ type Table struct {
 	lazy    CellsFunc
 	cellBuf []string
 
+	// widths are the widths of the cells measured so far (those that are
+	// not plain ASCII), kept across layouts: a cell value is measured once.
+	widths *widthMemo
+
 	// recycled: Recycle gave the rows back; keep is the cursor row then.
 	recycled bool
 	keep     string
@@ -185,7 +189,37 @@ func NewTable(cols []Column, th themes.Theme, km *keymap.KeyMap) Table {
 	}
 	t.classStyle = th.Class
 	t.c = &tableCache{}
+	t.widths = &widthMemo{}
 	return t
+}
+
+// widthMemo remembers the widths of styled or non-ASCII cell texts, up to
+// widthMemoSize of them (then it starts over).
+type widthMemo struct{ m map[string]int }
+
+const widthMemoSize = 8192
+
+// of is Width(s), measured once per value.
+func (w *widthMemo) of(s string) int {
+	plain := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 || s[i] < ' ' {
+			plain = false
+			break
+		}
+	}
+	if plain || w == nil {
+		return Width(s)
+	}
+	if n, ok := w.m[s]; ok {
+		return n
+	}
+	if w.m == nil || len(w.m) >= widthMemoSize {
+		w.m = make(map[string]int, 64)
+	}
+	n := Width(s)
+	w.m[s] = n
+	return n
 }
 
 // SetTheme switches styles.
@@ -1144,7 +1178,7 @@ func (t Table) renderBody(cells []string, widths []int, form []colForm, overflow
 		if form[i] == formShort && c.ShortCell != nil {
 			cell = Sanitize(c.ShortCell(cell))
 		}
-		fitCell(&b, cell, widths[i], c.Align)
+		fitCell(&b, cell, widths[i], c.Align, t.widths)
 	}
 	if overflow {
 		s := ansi.Truncate(b.String(), max(t.width-gutterWidth, 0), "…")
@@ -1154,9 +1188,9 @@ func (t Table) renderBody(cells []string, widths []int, form []colForm, overflow
 }
 
 // fitCell writes s cut or padded to exactly w cells, measuring it once
-// (twice only when a cut leaves a wide character's cell over).
-func fitCell(b *strings.Builder, s string, w int, a Align) {
-	n := Width(s)
+// per value (memo; again only when it must be cut).
+func fitCell(b *strings.Builder, s string, w int, a Align, memo *widthMemo) {
+	n := memo.of(s)
 	if n > w {
 		s = Truncate(s, w)
 		n = Width(s)

@@ -1,6 +1,7 @@
 package components
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -148,4 +149,21 @@ func TestTableCellsOnDemand(t *testing.T) {
 		t.Fatal("the filter was cleared and its text is still held")
 	}
 	eq(t, len(ids), lazy.Len())
+}
+
+// The width memo gives what Width gives, keeps only the texts that need
+// measuring, and holds at most widthMemoSize of them.
+func TestWidthMemo(t *testing.T) {
+	var w widthMemo
+	for _, s := range []string{"plain", "界界", "\x1b[1mbold\x1b[m", "—", ""} {
+		eq(t, Width(s), w.of(s), s)
+		eq(t, Width(s), w.of(s), s)
+	}
+	eq(t, 3, len(w.m), "the three that are not plain ASCII")
+	for i := range widthMemoSize + 10 {
+		w.of(strings.Repeat("界", i%7+1) + strconv.Itoa(i))
+	}
+	if len(w.m) > widthMemoSize {
+		t.Fatalf("%d widths held, over %d", len(w.m), widthMemoSize)
+	}
 }
