@@ -773,16 +773,25 @@ func (t *Table) buildHay() {
 	if cap(at) < len(t.rows)+1 {
 		at = make([]uint32, 0, len(t.rows)+1)
 	}
+	need := 0
 	if t.lazy == nil {
-		need := 0
 		for _, r := range t.rows {
 			for _, c := range r.Cells {
 				need += len(c) + 1
 			}
 		}
-		if cap(hay) < need {
-			hay = make([]byte, 0, need+need/16)
+	} else if n := min(len(t.rows), 64); n > 0 {
+		// Cells made on demand are not made twice: the size is guessed
+		// from the first rows', with room over.
+		for i := range n {
+			for _, c := range t.cells(i) {
+				need += len(c) + 1
+			}
 		}
+		need = need * len(t.rows) / n * 5 / 4
+	}
+	if cap(hay) < need {
+		hay = make([]byte, 0, need+need/16)
 	}
 	for i := range t.rows {
 		at = append(at, uint32(len(hay)))

@@ -278,3 +278,18 @@ func TestFullPassLanesFollowTheBucket(t *testing.T) {
 	}
 	assert.Equal(t, minLanes, inFlight(), "9 tokens left")
 }
+
+// whenIn writes what time.Format(timeLayout) writes, in the zone given.
+func TestWhenInIsFormat(t *testing.T) {
+	ny, err := time.LoadLocation("America/New_York")
+	require.NoError(t, err)
+	for _, tm := range []time.Time{
+		time.Date(2025, 3, 9, 6, 59, 59, 0, time.UTC), time.Date(2025, 12, 31, 23, 5, 0, 0, time.UTC),
+		time.Date(1999, 1, 2, 3, 4, 5, 6, time.UTC), time.Date(12345, 1, 1, 0, 0, 0, 0, time.UTC),
+	} {
+		for _, loc := range []*time.Location{time.UTC, ny} {
+			assert.Equal(t, tm.In(loc).Format(timeLayout), whenIn(tm, loc))
+		}
+	}
+	assert.Equal(t, "—", whenIn(time.Time{}, time.UTC))
+}
