@@ -367,8 +367,14 @@ func (m *Model) renderPane(extra int) string {
 		out = m.paneBlock.fit(body, w, h)
 	}
 	if line := m.staleLine(w); line != "" && h > 1 {
-		// Over the pane's last row: the data above stays in place.
-		out = place(out, padRight(line, w), 0, h-1)
+		// Over the pane's last row: the data above stays in place. The
+		// compositor trims the lines' trailing blanks: they are padded
+		// back, so the block is its box again (rare: measured here).
+		lines := strings.Split(place(out, padRight(line, w), 0, h-1), "\n")
+		for i, l := range lines {
+			lines[i] = padRight(l, w)
+		}
+		out = strings.Join(lines, "\n")
 	}
 	return out
 }
