@@ -38,7 +38,9 @@ func repoRoot() string {
 	return filepath.Dir(filepath.Dir(file))
 }
 
-// Binary builds cmd/dbadmin-tui once per test run and returns its path.
+// Binary builds cmd/dbadmin-tui once per test run and returns its path
+// (the binary $DBADMIN_E2E_BINARY names, when set: a measurement can run
+// two builds in turn against the same tests).
 func Binary(t testing.TB) string {
 	t.Helper()
 	buildOnce.Do(func() {

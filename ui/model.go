@@ -101,6 +101,9 @@ const (
 
 // Model is the root Bubble Tea model.
 type Model struct {
+	// paneBlock is the active pane's last block (render.go).
+	paneBlock paneBlock
+
 	opts   Options
 	client *apiclient.Client
 	gate   *apiclient.Gate

@@ -92,12 +92,44 @@ func (m *Model) render() string {
 		return m.renderStart(m.failureText(), keys)
 	}
 	footer := m.renderFooter()
-	screen := lipgloss.JoinVertical(lipgloss.Left,
-		m.renderHeader(), m.renderTabs(), m.renderPane(len(footer)-chromeBottom), strings.Join(footer, "\n"))
+	screen := m.compose(m.renderHeader(), m.renderTabs(), m.renderPane(len(footer)-chromeBottom), footer)
 	for _, l := range m.layers.all() {
 		screen = l.overlay(m, screen, m.width, m.height)
 	}
 	return screen
+}
+
+// compose stacks the header, the tabs, the pane's block and the footer
+// lines, each line padded to the screen's width: what
+// lipgloss.JoinVertical makes of them, without measuring the pane's block
+// (renderPane makes it exactly the width) line by line. Only the chrome's
+// few lines are measured.
+func (m *Model) compose(header, tabs, pane string, footer []string) string {
+	chrome := append([]string{header, tabs}, footer...)
+	widths := make([]int, len(chrome))
+	for i, l := range chrome {
+		if strings.IndexByte(l, '\n') >= 0 {
+			// A part of several lines: laid out the general way.
+			return lipgloss.JoinVertical(lipgloss.Left, header, tabs, pane, strings.Join(footer, "\n"))
+		}
+		if widths[i] = components.Width(l); widths[i] > m.width {
+			return lipgloss.JoinVertical(lipgloss.Left, header, tabs, pane, strings.Join(footer, "\n"))
+		}
+	}
+	var b strings.Builder
+	b.Grow(len(pane) + len(header) + len(tabs) + (m.width+64)*(len(footer)+2))
+	for i, l := range chrome {
+		if i == 2 {
+			b.WriteString(pane)
+			b.WriteByte('\n')
+		}
+		b.WriteString(l)
+		b.WriteString(strings.Repeat(" ", m.width-widths[i]))
+		if i < len(chrome)-1 {
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
 }
 
 func (m *Model) renderTooSmall() string {
@@ -367,15 +399,62 @@ func (m *Model) renderPane(extra int) string {
 	w, h := m.paneSize()
 	h = max(h-max(extra, 0), 1)
 	body := ""
-	if p := m.activePane(); p != nil {
+	p := m.activePane()
+	if p != nil {
 		body = p.View()
 	}
-	out := lipgloss.NewStyle().Width(w).Height(h).MaxWidth(w).MaxHeight(h).Render(body)
+	var out string
+	if e, ok := p.(exactPane); ok && e.ExactView() && body != "" {
+		out = firstLines(body, h)
+	} else {
+		out = m.paneBlock.fit(body, w, h)
+	}
 	if line := m.staleLine(w); line != "" && h > 1 {
-		// Over the pane's last row: the data above stays in place.
-		out = place(out, padRight(line, w), 0, h-1)
+		// Over the pane's last row: the data above stays in place. The
+		// compositor trims the lines' trailing blanks: they are padded
+		// back, so the block is its box again (rare: measured here).
+		lines := strings.Split(place(out, padRight(line, w), 0, h-1), "\n")
+		for i, l := range lines {
+			lines[i] = padRight(l, w)
+		}
+		out = strings.Join(lines, "\n")
 	}
 	return out
+}
+
+// exactPane is a pane whose View is always exactly the size SetSize gave
+// it (every line that many cells wide, that many lines): the root takes
+// its block as it is, cut only to the rows a long footer leaves it.
+type exactPane interface{ ExactView() bool }
+
+// firstLines is s cut to its first n lines.
+func firstLines(s string, n int) string {
+	at := 0
+	for range n {
+		i := strings.IndexByte(s[at:], '\n')
+		if i < 0 {
+			return s
+		}
+		at += i + 1
+	}
+	return s[:at-1]
+}
+
+// paneBlock is the last block made of a pane's View that is not exactly
+// its size: a pane that drew the same string again gets the same block,
+// not a second lipgloss pass over it.
+type paneBlock struct {
+	w, h    int
+	in, out string
+}
+
+func (c *paneBlock) fit(body string, w, h int) string {
+	if c.out != "" && c.w == w && c.h == h && c.in == body {
+		return c.out
+	}
+	c.w, c.h, c.in = w, h, body
+	c.out = lipgloss.NewStyle().Width(w).Height(h).MaxWidth(w).MaxHeight(h).Render(body)
+	return c.out
 }
 
 // renderFooter: the help line (or the filter bar), then the task line with

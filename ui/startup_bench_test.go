@@ -13,9 +13,12 @@ import (
 )
 
 // BenchmarkStartTo200ms is the start-up conversation against apisim with
-// 200 ms added to every call, up to the first page of alerts: who-am-I, the
-// organizations, the projects, the clusters (asked for by id, as a
-// remembered context is) and the alerts' page 1.
+// 200 ms added to every call, up to the first page of alerts decoded:
+// who-am-I, the organizations, the projects, the clusters (asked for by
+// id, as a remembered context is) and the alerts' page 1. It stops there:
+// the process start, the rate limits the binary reads beside them, the
+// merge of the page and the first frame are left out (the real binary's
+// time to its first rows on screen is e2e's TestAlertsSpeed).
 func BenchmarkStartTo200ms(b *testing.B) {
 	srv, err := apisim.New(apisim.Options{Latency: 200 * time.Millisecond})
 	require.NoError(b, err)
@@ -31,6 +34,6 @@ func BenchmarkStartTo200ms(b *testing.B) {
 		require.NoError(b, err)
 		_, err = c.Alerts().List(ctx, s.project.ID, apiclient.AlertListOptions{ListOptions: apiclient.ListOptions{PageNum: 1, ItemsPerPage: 500}})
 		require.NoError(b, err)
-		b.ReportMetric(time.Since(t0).Seconds(), "s-to-first-rows")
+		b.ReportMetric(time.Since(t0).Seconds(), "s-to-page-1-decoded")
 	}
 }

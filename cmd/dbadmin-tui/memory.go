@@ -11,15 +11,14 @@ import (
 //
 // By default the Go runtime lets the heap grow to twice what is live before
 // it collects (GOGC=100) and returns freed pages to the system slowly. With
-// a 100,000-alert project the dashboard keeps about 55 MB live (the alert
-// store's records and the table's one set of rows, which a refresh rewrites
-// in place), so without a limit the process would sit near twice that plus
-// the binary's own pages (about 20 MB of RSS, outside the limit). With
-// 96 MiB and half as much again as is live, RSS was 109 MiB steady and
-// 112 MiB at most during refreshes; with this limit (80 MiB, a quarter
-// again as is live) 93 MiB steady and 95 MiB during refreshes, a full pass
-// among them, for 7.3 CPU s instead of 6.4 over those 45 s of 1 s polls
-// (`DBADMIN_E2E_RSS=1 go test -run AlertsRSS -v ./e2e/`).
+// a 100,000-alert project the dashboard keeps about 34 MB live (the alert
+// store's records and the table's one set of rows, an id and a class each,
+// which a refresh rewrites in place), so without a limit the process would
+// sit near twice that plus the binary's own pages (about 15-20 MB of RSS,
+// outside the limit). With 80 MiB (when 55 MB were live) RSS was 93-97 MB
+// steady; with this limit (56 MiB, a quarter again as is live) it is 73 MB
+// steady and 78 MB at most since the start, the first full pass included
+// (`DBADMIN_E2E_SPEED=1 go test -run AlertsSpeed -v ./e2e/`).
 //
 // The limit follows the live heap (memBase, or a quarter as much again as
 // is live, whichever is more), so a project too large for memBase gets
@@ -27,7 +26,7 @@ import (
 // limit below what it must keep. GOMEMLIMIT in the environment (even
 // "off") leaves the runtime as it is configured.
 const (
-	memBase  = 80 << 20
+	memBase  = 56 << 20
 	memEvery = 5 * time.Second
 )
 

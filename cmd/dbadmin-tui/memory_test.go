@@ -10,8 +10,9 @@ func TestMemLimitFollowsLiveHeap(t *testing.T) {
 		want int64
 	}{
 		{0, memBase},
-		{45 << 20, memBase},
-		{64 << 20, memBase},
+		{40 << 20, memBase},
+		{44 << 20, memBase},
+		{64 << 20, 80 << 20},
 		{100 << 20, 125 << 20},
 		{400 << 20, 500 << 20},
 	} {

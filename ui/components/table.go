@@ -112,6 +112,15 @@ type Table struct {
 
 	bufRows int // the most rows the buffers above and byID were filled with
 
+	// lazy gives the cells of rows given without them (SetCellsFunc);
+	// cellBuf is what it writes them into.
+	lazy    CellsFunc
+	cellBuf []string
+
+	// widths are the widths of the cells measured so far (those that are
+	// not plain ASCII), kept across layouts: a cell value is measured once.
+	widths *widthMemo
+
 	// recycled: Recycle gave the rows back; keep is the cursor row then.
 	recycled bool
 	keep     string
@@ -130,9 +139,39 @@ type tableCache struct {
 	widths   []int
 	form     []colForm // per column: full, short or dropped at this width
 	overflow bool
+	bodyW    int // the width of a row's cells when they do not overflow
 	header   string
-	bodies   map[int]string // rows index -> padded cell text
+	headerW  int          // the header's width, measured once
+	bodies   map[int]body // rows index -> padded cell text
 	styles   map[string][2]string
+	// frames are the last window drawn by View and by Box, with what
+	// it showed: a frame over the same window is the same string, built
+	// once.
+	frames [2]frame
+}
+
+// body is a row's cells as drawn, with their width.
+type body struct {
+	text string
+	w    int
+}
+
+// frame is a drawn window and what it was drawn from.
+type frame struct {
+	key  frameKey
+	text string
+}
+
+// frameKey is what a drawn window depends on besides the rows and the
+// layout (which replace the cache when they change).
+type frameKey struct {
+	ok             bool
+	offset, cursor int
+	view           *int
+	n              int
+	filter         string
+	marked         uint64 // which rows of the window are marked (the first 64)
+	marks          int
 }
 
 // NewTable builds a table. km may be nil (keymap.Default is used).
@@ -151,7 +190,37 @@ func NewTable(cols []Column, th themes.Theme, km *keymap.KeyMap) Table {
 	}
 	t.classStyle = th.Class
 	t.c = &tableCache{}
+	t.widths = &widthMemo{}
 	return t
+}
+
+// widthMemo remembers the widths of styled or non-ASCII cell texts, up to
+// widthMemoSize of them (then it starts over).
+type widthMemo struct{ m map[string]int }
+
+const widthMemoSize = 8192
+
+// of is Width(s), measured once per value.
+func (w *widthMemo) of(s string) int {
+	plain := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 || s[i] < ' ' {
+			plain = false
+			break
+		}
+	}
+	if plain || w == nil {
+		return Width(s)
+	}
+	if n, ok := w.m[s]; ok {
+		return n
+	}
+	if w.m == nil || len(w.m) >= widthMemoSize {
+		w.m = make(map[string]int, 64)
+	}
+	n := Width(s)
+	w.m[s] = n
+	return n
 }
 
 // SetTheme switches styles.
@@ -198,6 +267,51 @@ func (t *Table) SetSize(w, h int) {
 // Width and Height return the size set with SetSize.
 func (t Table) Width() int  { return t.width }
 func (t Table) Height() int { return t.height }
+
+// CellsFunc writes the cells of row i (an index into the rows given to
+// SetRows) into buf, which has a slot per column, and returns it. The
+// table reads them at once and keeps none: the same buf comes back for the
+// next row.
+type CellsFunc func(i int, buf []string) []string
+
+// SetCellsFunc makes the table ask f for the cells of every row given to
+// SetRows without Cells (nil), when it needs them: for the rows it draws,
+// and for every row while it sorts by a column or filters. A list of
+// 100,000 rows then holds no cells, only what the caller holds; the
+// filter's lowercase text is made when a filter is set and dropped when it
+// is cleared. f's cells are sanitized as SetRows would. The caller calls
+// SetRows again when what f returns changes.
+func (t *Table) SetCellsFunc(f CellsFunc) {
+	t.lazy, t.cellBuf = f, make([]string, len(t.cols))
+	t.invalidate(true)
+}
+
+// cells is row ri's cells: its own, or else f's (in a buffer the next call
+// reuses).
+func (t *Table) cells(ri int) []string {
+	r := &t.rows[ri]
+	if r.Cells != nil || t.lazy == nil {
+		return r.Cells
+	}
+	if len(t.cellBuf) != len(t.cols) {
+		t.cellBuf = make([]string, len(t.cols))
+	}
+	clear(t.cellBuf)
+	cells := t.lazy(ri, t.cellBuf)
+	for j, c := range cells {
+		cells[j] = Sanitize(c)
+	}
+	return cells
+}
+
+// withCells is row ri with its cells, a copy the caller may keep.
+func (t *Table) withCells(ri int) Row {
+	r := t.rows[ri]
+	if r.Cells == nil && t.lazy != nil {
+		r.Cells = slices.Clone(t.cells(ri))
+	}
+	return r
+}
 
 // SetRows replaces the rows (a refresh) and takes the slice: the table
 // keeps rows itself, not a copy, and the caller must not use it afterwards
@@ -326,7 +440,7 @@ func (t Table) Total() int { return len(t.rows) }
 func (t Table) VisibleRows() []Row {
 	out := make([]Row, len(t.view))
 	for i, ri := range t.view {
-		out[i] = t.rows[ri]
+		out[i] = t.withCells(ri)
 	}
 	return out
 }
@@ -344,13 +458,15 @@ func (t Table) SelectedRow() (Row, bool) {
 	if len(t.view) == 0 {
 		return Row{}, false
 	}
-	return t.rows[t.view[t.cursor]], true
+	return t.withCells(t.view[t.cursor]), true
 }
 
 // SelectedID is the ID of the row under the cursor, or "".
 func (t Table) SelectedID() string {
-	r, _ := t.SelectedRow()
-	return r.ID
+	if len(t.view) == 0 {
+		return ""
+	}
+	return t.rows[t.view[t.cursor]].ID
 }
 
 // SetCursor moves the cursor to a shown index (clamped).
@@ -404,6 +520,10 @@ func (t *Table) SetFilter(q string) {
 	}
 	keep := t.SelectedID()
 	t.filter = q
+	if q == "" && t.lazy != nil {
+		// Made on demand: not held while no filter needs it.
+		t.hay, t.hayAt, t.hayOK = nil, nil, false
+	}
 	t.rebuild(false, keep)
 }
 
@@ -417,9 +537,10 @@ func (t *Table) SetPredicate(f func(Row) bool) {
 }
 
 // PrepareFilter makes the filter's lowercase text of the rows now (a
-// refresh) rather than on the next filter keystroke.
+// refresh) rather than on the next filter keystroke; a table with a
+// CellsFunc makes it only while a filter is set.
 func (t *Table) PrepareFilter() {
-	if !t.hayOK {
+	if !t.hayOK && (t.lazy == nil || t.filter != "") {
 		t.buildHay()
 	}
 }
@@ -719,6 +840,7 @@ func (t *Table) sorted() []int {
 	if col.SortNumber != nil {
 		keys := make([]float64, len(t.rows))
 		for i, r := range t.rows {
+			r.Cells = t.cells(i)
 			keys[i] = col.SortNumber(r)
 		}
 		slices.SortStableFunc(order, func(a, b int) int { return dir * cmp.Compare(keys[a], keys[b]) })
@@ -726,6 +848,7 @@ func (t *Table) sorted() []int {
 	}
 	keys := make([]string, len(t.rows))
 	for i, r := range t.rows {
+		r.Cells = t.cells(i)
 		if col.SortKey != nil {
 			keys[i] = col.SortKey(r)
 		} else if c < len(r.Cells) {
@@ -771,17 +894,28 @@ func (t *Table) buildHay() {
 		at = make([]uint32, 0, len(t.rows)+1)
 	}
 	need := 0
-	for _, r := range t.rows {
-		for _, c := range r.Cells {
-			need += len(c) + 1
+	if t.lazy == nil {
+		for _, r := range t.rows {
+			for _, c := range r.Cells {
+				need += len(c) + 1
+			}
 		}
+	} else if n := min(len(t.rows), 64); n > 0 {
+		// Cells made on demand are not made twice: the size is guessed
+		// from the first rows', with room over.
+		for i := range n {
+			for _, c := range t.cells(i) {
+				need += len(c) + 1
+			}
+		}
+		need = need * len(t.rows) / n * 5 / 4
 	}
 	if cap(hay) < need {
 		hay = make([]byte, 0, need+need/16)
 	}
-	for _, r := range t.rows {
+	for i := range t.rows {
 		at = append(at, uint32(len(hay)))
-		for j, c := range r.Cells {
+		for j, c := range t.cells(i) {
 			if j > 0 {
 				hay = append(hay, 0)
 			}
@@ -810,34 +944,95 @@ func appendLower(b []byte, s string) []byte {
 }
 
 // View renders the header and the shown window of rows, exactly Height
-// lines (fewer only when Height is 0).
-func (t Table) View() string {
+// lines (fewer only when Height is 0). Lines are as wide as their text:
+// Box pads them.
+func (t Table) View() string { return t.frame(false) }
+
+// Box is View with every line exactly Width cells (padded with spaces,
+// never wider) and exactly Height lines: what a pane lays out as a block
+// without measuring it again. The same window drawn again is the same
+// string, made once.
+func (t Table) Box() string { return t.frame(true) }
+
+// spaces backs blanks: padding is a slice of it, not a new string.
+var spaces = strings.Repeat(" ", 512)
+
+// blanks is n spaces.
+func blanks(n int) string {
+	switch {
+	case n <= 0:
+		return ""
+	case n <= len(spaces):
+		return spaces[:n]
+	}
+	return strings.Repeat(" ", n)
+}
+
+func (t Table) frame(exact bool) string {
 	if t.width <= 0 || t.height <= 0 {
 		return ""
 	}
 	c := t.c
 	if c.widths == nil {
 		c.widths, c.form, c.overflow = t.layout()
-		c.bodies = make(map[int]string, 2*t.bodyHeight())
+		c.bodyW = 0
+		n := 0
+		for i, w := range c.widths {
+			if c.form[i] != formDropped {
+				c.bodyW += w
+				n++
+			}
+		}
+		c.bodyW += max(n-1, 0)
+		c.bodies = make(map[int]body, 2*t.bodyHeight())
 	}
 	if c.header == "" {
 		c.header = t.renderHeader(c.widths, c.form)
+		c.headerW = Width(c.header)
 	}
 	h := t.bodyHeight()
+	end := min(t.offset+h, len(t.view))
+	key := frameKey{ok: true, offset: t.offset, cursor: t.cursor, n: len(t.view), filter: t.filter, marks: len(t.marks)}
+	if len(t.view) > 0 {
+		key.view = &t.view[0]
+	}
+	if len(t.marks) > 0 {
+		for i := t.offset; i < end && i-t.offset < 64; i++ {
+			if _, ok := t.marks[t.rows[t.view[i]].ID]; ok {
+				key.marked |= 1 << (i - t.offset)
+			}
+		}
+		if end-t.offset > 64 {
+			key.ok = false // more rows than the key covers: drawn each time
+		}
+	}
+	slot := &c.frames[0]
+	if exact {
+		slot = &c.frames[1]
+	}
+	if key.ok && slot.key == key {
+		return slot.text
+	}
+	narrow := t.width <= gutterWidth
+	if narrow {
+		exact, key.ok = false, false // padded after the cut below
+	}
 	var b strings.Builder
 	b.Grow((t.width + 32) * (h + 1))
 	b.WriteString(c.header)
-	end := min(t.offset+h, len(t.view))
+	if exact {
+		b.WriteString(blanks(t.width - c.headerW))
+	}
 	for i := t.offset; i < end; i++ {
 		ri := t.view[i]
 		row := t.rows[ri]
-		body, ok := c.bodies[ri]
+		bd, ok := c.bodies[ri]
 		if !ok {
 			if len(c.bodies) > 4096 {
 				clear(c.bodies)
 			}
-			body = t.renderBody(row, c.widths, c.form, c.overflow)
-			c.bodies[ri] = body
+			bd = t.renderBody(t.cells(ri), c.widths, c.form, c.overflow, c.bodyW)
+			c.bodies[ri] = bd
 		}
 		_, marked := t.marks[row.ID]
 		var pre, suf string
@@ -861,8 +1056,11 @@ func (t Table) View() string {
 		default:
 			b.WriteString("   ")
 		}
-		b.WriteString(body)
+		b.WriteString(bd.text)
 		b.WriteString(suf)
+		if exact {
+			b.WriteString(blanks(t.width - gutterWidth - bd.w))
+		}
 	}
 	shown := end - t.offset
 	if len(t.view) == 0 && h > 0 {
@@ -871,21 +1069,37 @@ func (t Table) View() string {
 			msg = "no rows match " + strconv.Quote(t.filter)
 		}
 		b.WriteString("\n   ")
-		b.WriteString(t.theme.Muted.Render(ansi.Truncate(Sanitize(msg), max(t.width-gutterWidth, 0), "…")))
+		text := ansi.Truncate(Sanitize(msg), max(t.width-gutterWidth, 0), "…")
+		b.WriteString(t.theme.Muted.Render(text))
+		if exact {
+			b.WriteString(blanks(t.width - gutterWidth - Width(text)))
+		}
 		shown = 1
+	}
+	empty := ""
+	if exact {
+		empty = blanks(t.width)
 	}
 	for ; shown < h; shown++ {
 		b.WriteByte('\n')
+		b.WriteString(empty)
 	}
-	if t.width <= gutterWidth {
+	out := b.String()
+	if narrow {
 		// Too narrow for the gutter: cut every line (rare, so not cached).
-		lines := strings.Split(b.String(), "\n")
+		lines := strings.Split(out, "\n")
 		for i, l := range lines {
 			lines[i] = ansi.Truncate(l, t.width, "")
+			if slot == &c.frames[1] {
+				lines[i] += blanks(t.width - Width(lines[i]))
+			}
 		}
 		return strings.Join(lines, "\n")
 	}
-	return b.String()
+	if key.ok {
+		*slot = frame{key: key, text: out}
+	}
+	return out
 }
 
 // stylePair returns the SGR prefix and suffix of a style, cached by key.
@@ -1083,22 +1297,51 @@ func (t Table) renderHeader(widths []int, form []colForm) string {
 	return line
 }
 
-func (t Table) renderBody(r Row, widths []int, form []colForm, overflow bool) string {
+func (t Table) renderBody(cells []string, widths []int, form []colForm, overflow bool, bodyW int) body {
 	var b strings.Builder
 	for i, c := range t.shownCols(&b, form) {
 		cell := ""
-		if i < len(r.Cells) {
-			cell = r.Cells[i]
+		if i < len(cells) {
+			cell = cells[i]
 		}
 		if form[i] == formShort && c.ShortCell != nil {
 			cell = Sanitize(c.ShortCell(cell))
 		}
-		b.WriteString(pad(Truncate(cell, widths[i]), widths[i], c.Align))
+		fitCell(&b, cell, widths[i], c.Align, t.widths)
 	}
 	if overflow {
-		return ansi.Truncate(b.String(), max(t.width-gutterWidth, 0), "…")
+		s := ansi.Truncate(b.String(), max(t.width-gutterWidth, 0), "…")
+		return body{text: s, w: Width(s)}
 	}
-	return b.String()
+	return body{text: b.String(), w: bodyW}
+}
+
+// fitCell writes s cut or padded to exactly w cells, measuring it once
+// per value (memo; again only when it must be cut).
+func fitCell(b *strings.Builder, s string, w int, a Align, memo *widthMemo) {
+	n := memo.of(s)
+	if n > w {
+		s = Truncate(s, w)
+		n = Width(s)
+	}
+	gap := w - n
+	if gap <= 0 {
+		b.WriteString(s)
+		return
+	}
+	switch a {
+	case AlignRight:
+		b.WriteString(blanks(gap))
+		b.WriteString(s)
+	case AlignCenter:
+		l := gap / 2
+		b.WriteString(blanks(l))
+		b.WriteString(s)
+		b.WriteString(blanks(gap - l))
+	default:
+		b.WriteString(s)
+		b.WriteString(blanks(gap))
+	}
 }
 
 // textWidth is the display width of s (ANSI-aware), with a fast path for

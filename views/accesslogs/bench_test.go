@@ -125,6 +125,9 @@ func BenchmarkAccessLogPoll(b *testing.B) {
 // BenchmarkAccessLogFrame renders one frame of a full 50,000-line buffer
 // (following, with a search highlighted, and wrapped). Target: under 2 ms a
 // frame, read from ns/op (a benchmark reports; it does not fail on time).
+// It is the pane's View alone: the root's header, tabs and footer and its
+// fitting of the pane's block to the screen are left out (ui's
+// BenchmarkFrame100k is a whole frame), as is Bubble Tea's renderer.
 func BenchmarkAccessLogFrame(b *testing.B) {
 	s := benchStream{base: time.Date(2025, 6, 1, 8, 0, 0, 0, time.UTC)}
 	for _, mode := range []string{"following", "search", "wrap"} {

@@ -176,11 +176,29 @@ func target(a apiclient.Alert) string {
 	return strings.Join(parts, "/")
 }
 
-func (p *Pane) when(t time.Time) string {
+func (p *Pane) when(t time.Time) string { return whenIn(t, p.Ctx.Now().Location()) }
+
+// whenIn is t in loc as timeLayout has it ("2006-01-02 15:04"), written
+// digit by digit: a first filter over 100,000 alerts makes every CREATED
+// cell, and time.Format is most of that.
+func whenIn(t time.Time, loc *time.Location) string {
 	if t.IsZero() {
 		return "—"
 	}
-	return t.In(p.Ctx.Now().Location()).Format(timeLayout)
+	if loc != nil {
+		t = t.In(loc)
+	}
+	y, mo, d := t.Date()
+	if y < 0 || y > 9999 {
+		return t.Format(timeLayout)
+	}
+	h, mi := t.Hour(), t.Minute()
+	b := [16]byte{
+		byte('0' + y/1000), byte('0' + y/100%10), byte('0' + y/10%10), byte('0' + y%10), '-',
+		byte('0' + int(mo)/10), byte('0' + int(mo)%10), '-', byte('0' + d/10), byte('0' + d%10), ' ',
+		byte('0' + h/10), byte('0' + h%10), ':', byte('0' + mi/10), byte('0' + mi%10),
+	}
+	return string(b[:])
 }
 
 // ackCell shows an acknowledgement in force: until when, by whom.
@@ -214,30 +232,38 @@ func (p *Pane) untilText(t, now time.Time) string {
 	return p.when(t)
 }
 
-// alertCells is the number of cells of an alert row.
-const alertCells = colAck + 1
-
-// row is one alert as the table shows it, its cells in cells (alertCells
-// long).
-func (p *Pane) row(i int32, now time.Time, cells []string) components.Row {
+// rowOf is an alert's row as the table holds it: its id and class; the
+// cells are made when the table draws, sorts or filters it (cellsOf).
+func (p *Pane) rowOf(i int32) components.Row {
 	r := &p.alerts[i]
-	sev := severityFor(r.configID, r.event, p.configs)
-	class := string(sev)
+	class := string(severityFor(r.configID, r.event, p.configs))
 	if !r.open() {
 		class = "muted"
 	}
-	// The CREATED cell is made once an alert (16 ms a 100,000-row refresh
-	// instead of 2 s) and shared with the rows; TARGET is its place's.
+	return components.Row{ID: r.id, Class: class}
+}
+
+// cellsOf writes the cells of the table's row ri into buf: the alert's
+// status, severity, event type, target, creation, age and acknowledgement,
+// as of the last rebuild (rowsAt).
+func (p *Pane) cellsOf(ri int, buf []string) []string {
+	if ri < 0 || ri >= len(p.rowAlert) || len(buf) < colAck+1 {
+		return buf
+	}
+	r := &p.alerts[p.rowAlert[ri]]
+	now := p.rowsAt
+	// The CREATED cell is made once an alert and kept; TARGET is its
+	// place's.
 	if r.createdCell == "" {
-		r.createdCell = p.when(r.created.time())
+		r.createdCell = whenIn(r.created.time(), p.fixedLoc)
 	}
 	tgt := "project"
 	if r.where != nil {
 		tgt = r.where.target
 	}
-	cells[colStatus], cells[colSeverity], cells[colEvent], cells[colTarget] = string(r.status), string(sev), r.event, tgt
-	cells[colCreated], cells[colAge], cells[colAck] = r.createdCell, p.ageCell(now.Sub(r.created.time())), p.ackCell(r, now)
-	return components.Row{ID: r.id, Class: class, Cells: cells}
+	buf[colStatus], buf[colSeverity], buf[colEvent], buf[colTarget] = string(r.status), string(severityFor(r.configID, r.event, p.configs)), r.event, tgt
+	buf[colCreated], buf[colAge], buf[colAck] = r.createdCell, p.ageCell(now.Sub(r.created.time())), p.ackCell(r, now)
+	return buf
 }
 
 // ageCell is components.Age(d), one string per distinct value, made once
@@ -271,12 +297,12 @@ func ageKey(d time.Duration) time.Duration {
 	return d.Truncate(24 * time.Hour)
 }
 
-// rebuildRows gives the table the alerts in scope; the status filter is
-// the table's predicate (setStatus), so a cursor whose alert it hides
-// goes to the nearest alert it shows. A
-// refresh writes over the rows and cells of the last one (the table's
-// Recycle and p.cells), so one set of rows is held, even while rebuilding;
-// both are sized for every alert in the store.
+// rebuildRows gives the table the alerts in scope, in the display order;
+// the status filter is the table's predicate (setStatus), so a cursor whose
+// alert it hides goes to the nearest alert it shows. A row is the alert's
+// id and class: its cells are made for the rows the table draws (cellsOf),
+// not for every alert. A refresh writes over the rows of the last one (the
+// table's Recycle), so one set is held, even while rebuilding.
 func (p *Pane) rebuildRows() {
 	now := p.Ctx.Now()
 	if loc := now.Location(); loc != p.fixedLoc {
@@ -285,39 +311,26 @@ func (p *Pane) rebuildRows() {
 		}
 		p.fixedLoc = loc
 	}
-	n := 0
-	for _, i := range p.order {
-		if p.inScope(&p.alerts[i]) {
-			n++
-		}
-	}
+	p.rowsAt = now
 	rows := p.table.Recycle()
-	if size := max(n, cap(p.alerts)); cap(rows) < n {
-		rows = make([]components.Row, 0, size)
+	if cap(rows) < len(p.order) {
+		rows = make([]components.Row, 0, max(len(p.order), cap(p.alerts)))
 	}
-	if size := max(n, cap(p.alerts)) * alertCells; cap(p.cells) < n*alertCells {
-		// The old cells become garbage before the new ones are made.
-		clear(rows[:cap(rows)])
-		p.cells = nil
-		p.cells = make([]string, size)
+	at := p.rowAlert[:0]
+	if cap(at) < len(p.order) {
+		at = make([]int32, 0, max(len(p.order), cap(p.alerts)))
 	}
-	cells := p.cells[:cap(p.cells)]
 	for _, i := range p.order {
 		if r := &p.alerts[i]; p.inScope(r) {
-			k := len(rows) * alertCells
-			rows = append(rows, p.row(i, now, cells[k:k+alertCells:k+alertCells]))
+			rows = append(rows, p.rowOf(i))
+			at = append(at, i)
 		}
 	}
-	// Rows and cells no longer shown hold nothing.
+	// Rows no longer shown hold nothing.
 	clear(rows[len(rows):cap(rows)])
-	clear(cells[len(rows)*alertCells:])
+	p.rowAlert = at
 	p.table.SetRows(rows)
 	p.selectWanted()
-	if p.filter == "" && len(rows) > 5000 {
-		// Build the table's lowercase filter text now, on the refresh,
-		// rather than on the next `/` keystroke (25 ms at 100k rows).
-		p.table.PrepareFilter()
-	}
 }
 
 // replaceAlert puts an updated alert (an acknowledgement's answer or the
@@ -430,7 +443,9 @@ func (p *Pane) setStatus(s statusFilter) {
 		return
 	}
 	p.table.SetPredicate(func(r components.Row) bool {
-		return s.keeps(apiclient.AlertStatus(r.Cells[colStatus]))
+		// Rows carry no cells (cellsOf): the alert's own status decides.
+		i, ok := p.byID[r.ID]
+		return ok && s.keeps(p.alerts[i].status)
 	})
 }
 

@@ -73,7 +73,8 @@ type Pane struct {
 	intern    map[string]string
 	places    map[[3]string]*place
 	ages      map[time.Duration]string // AGE cells by ageKey, one string per value
-	cells     []string                 // the table rows' cells, rewritten by each rebuild
+	rowAlert  []int32                  // the table's row i is alerts[rowAlert[i]]
+	rowsAt    time.Time                // when the rows were built: their ages are as of then
 	pass      *pass                    // the full pass under way, nil between passes
 	passSeq   views.Seq
 	mark      uint32
@@ -101,6 +102,7 @@ type Pane struct {
 
 	table    components.Table
 	cfgTable components.Table
+	frame    frameCache // the last frame (view.go)
 	detail   components.Detail
 
 	detailID      string // alert shown in detail
@@ -131,6 +133,7 @@ func New(ctx views.Context) views.Pane {
 	p := &Pane{configs: map[string]apiclient.AlertConfig{}, byID: map[string]int{}, intern: map[string]string{}}
 	p.Base = views.NewBase(ID, ctx, p.pollState)
 	p.table = components.NewTable(alertColumns(), ctx.Theme, ctx.Keys)
+	p.table.SetCellsFunc(p.cellsOf)
 	p.cfgTable = components.NewTable(configColumns(), ctx.Theme, ctx.Keys)
 	p.detail = components.NewDetail(ctx.Theme, ctx.Keys)
 	return p

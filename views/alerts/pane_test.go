@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -172,7 +173,11 @@ func synthAlerts(n int) []apiclient.Alert {
 }
 
 // BenchmarkAlertsFilter100k measures a filter keystroke with 100,000 alerts
-// in the pane: the FilterMsg the root sends and the frame after it.
+// in the pane: the FilterMsg the root sends and the pane's frame after it.
+// ms-first-keystroke is the first one, which makes the filter's lowercase
+// text (it is not held while no filter is set). It leaves out the root:
+// the filter bar, the header and footer and their stacking (a whole frame
+// is BenchmarkFrame100k in ui), and Bubble Tea's renderer.
 func BenchmarkAlertsFilter100k(b *testing.B) {
 	ctx := views.Context{Theme: themes.Resolve("dark", false, true), Keys: views.Registry{Registration}.Keymap(),
 		Clock: func() time.Time { return viewstest.Start }, GroupID: apisim.DemoPaymentsID, Poll: views.DefaultPoll}
@@ -209,4 +214,50 @@ func BenchmarkAlertsFilter100k(b *testing.B) {
 	// ResetTimer drops reported metrics, so they are reported here.
 	b.ReportMetric(heapMB, "MB-heap-100k")
 	b.ReportMetric(firstMS, "ms-first-keystroke")
+}
+
+// The pane's View is exactly its box (it says so with ExactView and the
+// root takes it as it is): every line as wide as the pane, as many lines
+// as it is tall, the same as lipgloss makes of its content, in the list
+// (cursor moved, marked, filtered, sorted, no match), the detail, the
+// configurations and while loading, wide and narrow.
+func TestViewIsExactlyTheBox(t *testing.T) {
+	e := newPaneEnv(t)
+	p := e.P
+	check := func(what string) {
+		t.Helper()
+		v := p.View()
+		lines := strings.Split(v, "\n")
+		require.Len(t, lines, p.H, "%s: lines", what)
+		for i, l := range lines {
+			require.Equal(t, p.W, ansi.StringWidth(l), "%s: line %d %q", what, i, ansi.Strip(l))
+		}
+		require.Equal(t, v, p.View(), "%s: the same frame again", what)
+	}
+	for _, size := range [][2]int{{200, 50}, {120, 40}, {80, 24}, {60, 12}} {
+		p.SetSize(size[0], size[1])
+		check(fmt.Sprintf("list %dx%d", size[0], size[1]))
+		e.Press("j", "j")
+		check("cursor moved")
+		e.Press("space")
+		check("marked")
+		e.Send(views.FilterMsg{Text: "payments"})
+		check("filtered")
+		e.Send(views.FilterMsg{Text: "no such alert anywhere"})
+		check("no match")
+		e.Send(views.FilterMsg{Text: ""})
+		e.Action(actDetail)
+		require.Equal(t, modeDetail, p.mode)
+		check("detail")
+		e.Press("esc")
+		e.Action(actConfigs)
+		require.Equal(t, modeConfigs, p.mode)
+		check("configurations")
+		e.Press("esc")
+		require.Equal(t, modeList, p.mode)
+	}
+	p.table.SetRows(nil)
+	check("no rows")
+	p.loaded = false
+	check("loading")
 }

@@ -22,8 +22,10 @@ import (
 // acknowledgement, its values) shows in the OPEN and TRACKING lists, which
 // stay small while the closed history grows. So:
 //
-//   - A full pass reads every page (500 alerts each), 4 pages in flight, page
-//     1 first: its rows show before the rest arrive. Pages are merged into
+//   - A full pass reads every page (500 alerts each), page 1 first: its
+//     rows show before the rest arrive. Then as many pages are in flight as
+//     the alerts bucket allows while leaving most of it to others
+//     (passLanes). Pages are merged into
 //     the store in place, by id; a failed page does not stop the others and
 //     is fetched again on the next tick, the data held meanwhile.
 //   - A refresh after that reads OPEN and TRACKING (one page each in a
@@ -41,11 +43,14 @@ import (
 // is kept whole.
 const (
 	perPage      = apiclient.MaxItemsPerPage
-	lanes        = 4
+	minLanes     = 4
+	maxLanes     = 32
 	vanishedGets = 2
-	// milestone: during a first pass the rows are rebuilt every this many
-	// pages (and at the end), not on every page.
-	milestone = 20
+	// showEvery: during a first pass the rows are sorted and rebuilt after
+	// page 1, then at most this often (wall time), and at the end: not on
+	// every page, nor every so many pages (with many lanes pages arrive
+	// faster than a screen is worth sorting 100,000 alerts for).
+	showEvery = time.Second
 )
 
 // pass is one full read of the list.
@@ -58,8 +63,8 @@ type pass struct {
 	failed   []int // pages to ask again
 	halted   bool  // a page failed: no new page until the next tick
 	mark     uint32
-	seq      uint64 // the pass's number: answers of an older pass are dropped
-	sinceRow int    // pages merged since the rows were rebuilt
+	seq      uint64    // the pass's number: answers of an older pass are dropped
+	shownAt  time.Time // when the rows were last rebuilt (wall clock)
 }
 
 // pageResult is one page of a full pass.
@@ -95,7 +100,7 @@ func (p *Pane) resetStore() {
 	p.alerts, p.byID, p.order, p.full = nil, map[string]int{}, nil, nil
 	p.pass, p.refreshes, p.needFull, p.firstDone, p.reads = nil, 0, false, false, whenState{}
 	p.loaded, p.err, p.freshAt, p.errSince = false, nil, time.Time{}, time.Time{}
-	p.intern, p.places, p.cells = map[string]string{}, nil, nil
+	p.intern, p.places, p.rowAlert = map[string]string{}, nil, nil
 	p.passSeq.Next()
 	p.listSeq.Next()
 }
@@ -134,11 +139,30 @@ func (p *Pane) startPass(task string) tea.Cmd {
 	return tea.Batch(p.claim(task), cfg)
 }
 
+// passLanes is how many pages of a full pass may be in flight: an eighth
+// of the alerts bucket's capacity, and no more than half the tokens it has
+// left now, so the refreshes, the other panes and other clients on the
+// same key keep the rest; minLanes while nothing is known of the bucket
+// (or it is nearly spent: the scheduler then paces them), maxLanes at
+// most.
+func (p *Pane) passLanes() int {
+	s := p.Ctx.Client.Scheduler()
+	if s == nil {
+		return minLanes
+	}
+	capacity, tokens, ok := s.Budget("listAlerts", p.Ctx.GroupID)
+	if !ok {
+		return minLanes
+	}
+	return min(max(min(capacity/8, int(tokens/2)), minLanes), maxLanes)
+}
+
 // claim asks for the failed pages first, then new ones, up to the lanes;
 // page 1 alone until it tells the total.
 func (p *Pane) claim(task string) tea.Cmd {
 	ps := p.pass
 	var cmds []tea.Cmd
+	lanes := p.passLanes()
 	for ps.inflight < lanes && !ps.halted {
 		var n int
 		switch {
@@ -207,15 +231,14 @@ func (p *Pane) pageDone(msg views.Result[pageResult]) tea.Cmd {
 	}
 	ps.got++
 	news := p.merge(r.alerts, ps.mark)
-	ps.sinceRow++
 	first, announced := !p.loaded, p.firstDone
 	p.loaded = true
 	complete := ps.pages > 0 && ps.got >= ps.pages
 	var cmds []tea.Cmd
 	if complete {
 		p.finishPass()
-	} else if first || (!p.firstDone && ps.sinceRow >= milestone) {
-		ps.sinceRow = 0
+	} else if first || (!p.firstDone && time.Since(ps.shownAt) >= showEvery) {
+		ps.shownAt = time.Now()
 		p.sortAndShow()
 	}
 	if announced && len(news) > 0 {

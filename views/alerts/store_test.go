@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"runtime"
 	"strings"
 	"sync/atomic"
@@ -12,6 +13,7 @@ import (
 	"time"
 	"unsafe"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -196,8 +198,8 @@ func TestRebuildHoldsOneCopyOfTheRows(t *testing.T) {
 	runtime.ReadMemStats(&m1)
 	perAlert := float64(m1.TotalAlloc-m0.TotalAlloc) / runs / n
 	t.Logf("a rebuild allocated %.1f bytes an alert", perAlert)
-	// The rows are 56 bytes an alert, their cells 112, the id index about
-	// 40 and the filter text about 90.
+	// The rows are 56 bytes an alert (id and class: no cells, no filter
+	// text), the row-to-alert index 4, the id index about 40.
 	assert.Less(t, perAlert, 4.0)
 	assert.Equal(t, n, p.table.Total())
 }
@@ -216,4 +218,60 @@ func TestAgeKeyGroupsEqualCells(t *testing.T) {
 		}
 		byKey[k], byCell[cell] = cell, k
 	}
+}
+
+// A full pass has as many pages in flight as the alerts bucket allows
+// while leaving most of it to others: an eighth of its capacity, no more
+// than half the tokens left, never fewer than minLanes (nor while the
+// bucket is not known).
+func TestFullPassLanesFollowTheBucket(t *testing.T) {
+	srv, err := apisim.New(apisim.Options{RateLimits: map[string]apisim.RateLimit{
+		"alertsRead_group": {Capacity: 100, RefillRate: 100, RefillSeconds: 60}}})
+	require.NoError(t, err)
+	ts := httptest.NewServer(srv.Handler())
+	t.Cleanup(ts.Close)
+	client, err := apiclient.New(apiclient.Options{BaseURL: ts.URL, Service: "atlas", MaxRetries: -1,
+		Auth: apiclient.DigestAuth("org-owner", "org-owner-secret")})
+	require.NoError(t, err)
+	ctx := views.Context{Theme: themes.Resolve("dark", false, true), Keys: views.Registry{Registration}.Keymap(),
+		Clock: func() time.Time { return viewstest.Start }, GroupID: apisim.DemoPaymentsID, Poll: views.DefaultPoll, Client: client}
+	p := New(ctx).(*Pane)
+	inFlight := func() int {
+		p.pass = &pass{pages: 400, total: 200_000, next: 2, seq: p.passSeq.Next(), mark: p.mark + 1}
+		msg := p.claim("")()
+		n := 1
+		if b, ok := msg.(tea.BatchMsg); ok {
+			n = len(b)
+		}
+		require.Equal(t, n, p.pass.inflight)
+		p.pass = nil
+		return n
+	}
+	assert.Equal(t, minLanes, inFlight(), "nothing known of the bucket")
+
+	require.NoError(t, client.LearnRateLimits(context.Background(), apiclient.RateLimitFilter{GroupID: apisim.DemoPaymentsID}))
+	assert.Equal(t, 100/8, inFlight(), "an eighth of the bucket")
+
+	// Most of the bucket spent: the pass slows to minLanes.
+	for range 90 {
+		_, err := client.Alerts().List(context.Background(), apisim.DemoPaymentsID,
+			apiclient.AlertListOptions{ListOptions: apiclient.ListOptions{ItemsPerPage: 1}})
+		require.NoError(t, err)
+	}
+	assert.Equal(t, minLanes, inFlight(), "9 tokens left")
+}
+
+// whenIn writes what time.Format(timeLayout) writes, in the zone given.
+func TestWhenInIsFormat(t *testing.T) {
+	ny, err := time.LoadLocation("America/New_York")
+	require.NoError(t, err)
+	for _, tm := range []time.Time{
+		time.Date(2025, 3, 9, 6, 59, 59, 0, time.UTC), time.Date(2025, 12, 31, 23, 5, 0, 0, time.UTC),
+		time.Date(1999, 1, 2, 3, 4, 5, 6, time.UTC), time.Date(12345, 1, 1, 0, 0, 0, 0, time.UTC),
+	} {
+		for _, loc := range []*time.Location{time.UTC, ny} {
+			assert.Equal(t, tm.In(loc).Format(timeLayout), whenIn(tm, loc))
+		}
+	}
+	assert.Equal(t, "—", whenIn(time.Time{}, time.UTC))
 }

@@ -2,6 +2,7 @@ package alerts
 
 import (
 	"fmt"
+	"strings"
 
 	"charm.land/lipgloss/v2"
 
@@ -34,6 +35,9 @@ func (p *Pane) View() string {
 		if s := p.staleText(); s != "" {
 			header += " · " + s
 		}
+		if p.table.Len() > 0 && p.H >= 2 && p.table.Width() == p.W && p.table.Height() == p.H-1 {
+			return p.listBox(header)
+		}
 		body = p.table.View()
 		if p.table.Len() == 0 {
 			body = p.table.View() + "\n" + st.Muted.Render(p.emptyText())
@@ -65,7 +69,59 @@ func (p *Pane) emptyText() string {
 	return " no alerts in this project"
 }
 
-// fill pads or clips to exactly the pane's size.
+// ExactView tells the root that View is always exactly the pane's size:
+// every line SetSize's width in cells, SetSize's height in lines. The
+// root lays it out as it is, without measuring or padding it again.
+func (p *Pane) ExactView() bool { return true }
+
+// frameCache is the pane's last frame and what it was made of: a frame
+// over an unchanged list is the last one, found by comparing strings
+// (most often the same string), not drawn and measured again.
+type frameCache struct {
+	w, h   int
+	theme  string
+	in     string // fill's input
+	out    string // fill's output
+	header string // the list's header text
+	line   string // the header line drawn, padded to w
+	box    string // the table's window (components.Table.Box)
+	list   string // the header line and the table's window
+}
+
+// listBox is the list: the header line, padded to the pane's width, over
+// the table's window, which the table draws exactly its size (the table
+// is h-1 lines tall: layout). Nothing is measured but the header text
+// when it changes.
+func (p *Pane) listBox(header string) string {
+	c := &p.frame
+	if c.w != p.W || c.h != p.H || c.theme != p.Ctx.Theme.Name {
+		*c = frameCache{w: p.W, h: p.H, theme: p.Ctx.Theme.Name}
+	}
+	if c.line == "" || header != c.header {
+		text := components.Truncate(" "+components.Sanitize(header), p.W)
+		c.header = header
+		c.line = p.Ctx.Theme.Styles.Muted.Render(text) + strings.Repeat(" ", max(p.W-components.Width(text), 0))
+		c.list = ""
+	}
+	box := p.table.Box()
+	if c.list == "" || box != c.box {
+		c.box = box
+		c.list = c.line + "\n" + box
+	}
+	return c.list
+}
+
+// fill pads or clips to exactly the pane's size; the same input as the
+// last frame's gives the last frame's output.
 func (p *Pane) fill(s string) string {
-	return lipgloss.NewStyle().Width(p.W).Height(p.H).MaxHeight(p.H).MaxWidth(p.W).Render(s)
+	c := &p.frame
+	if c.w != p.W || c.h != p.H || c.theme != p.Ctx.Theme.Name {
+		*c = frameCache{w: p.W, h: p.H, theme: p.Ctx.Theme.Name}
+	}
+	if c.out != "" && s == c.in {
+		return c.out
+	}
+	c.in = s
+	c.out = lipgloss.NewStyle().Width(p.W).Height(p.H).MaxHeight(p.H).MaxWidth(p.W).Render(s)
+	return c.out
 }

@@ -34,6 +34,9 @@ func benchPane(n int) *Pane {
 	return p
 }
 
+// BenchmarkViewWide is the settings pane's View at 10 and 1,000 roles:
+// the pane alone, without the root's header, tabs, footer and stacking
+// (ui's BenchmarkFrame100k is a whole frame) or Bubble Tea's renderer.
 func BenchmarkViewWide(b *testing.B) {
 	for _, n := range []int{10, 1000} {
 		b.Run(fmt.Sprintf("roles=%d", n), func(b *testing.B) {
