@@ -29,6 +29,9 @@ const (
 	PriorityBackground Priority = iota
 	// PriorityVisible is a read of what is on screen (the default for reads).
 	PriorityVisible
+	// PriorityAsked is a read the user asked for (`r`): it goes before
+	// every poll waiting for the same bucket, on screen or not.
+	PriorityAsked
 	// PriorityWrite is a user's write (the default for writes).
 	PriorityWrite
 )
@@ -39,6 +42,8 @@ func (p Priority) String() string {
 		return "background"
 	case PriorityVisible:
 		return "visible"
+	case PriorityAsked:
+		return "asked"
 	case PriorityWrite:
 		return "write"
 	}
@@ -117,10 +122,12 @@ var conservativeLimit = RateLimitValues{Capacity: 10, RefillRate: 10, RefillSeco
 // bucket per endpoint set and scope, learned from the rateLimits API (see
 // Client.LearnRateLimits), else from a 429's parameters and the
 // RateLimit-* headers, else assumed conservatively after a bare 429. Waiting
-// requests go in priority order (a write, then what is on screen, then
-// background polls; first come first within one), and a background request
-// whose tag is paused waits until it is resumed. After a 429 the bucket holds
-// every request until Retry-After, so one 429 never becomes a storm.
+// requests go in priority order (a write, then a read the user asked for
+// with `r`, then what is on screen, then background polls; first come first
+// within one), so `r` never queues behind the planned waits of polls; a
+// background request whose tag is paused waits until it is resumed. After a
+// 429 the bucket holds every request until Retry-After, so one 429 never
+// becomes a storm.
 type Scheduler struct {
 	now func() time.Time
 

@@ -42,6 +42,9 @@ type Base struct {
 	// inPoll is set while the pane builds a poll round: its requests carry
 	// the pane's tag, so the scheduler holds them while the pane is hidden.
 	inPoll bool
+	// asked is set while the pane handles the user's `r`: the reads it
+	// makes then go before every poll waiting for the same budget.
+	asked bool
 	// reload is a load a context change asked for while the pane was
 	// hidden; it runs when the pane is shown again (Reload).
 	reload func() tea.Cmd
@@ -116,6 +119,7 @@ func (b *Base) Health() Health { return b.health }
 // new context) and the bookkeeping
 // of every result. done means the message is consumed.
 func (b *Base) Handle(msg tea.Msg, poll func() tea.Cmd) (cmd tea.Cmd, done bool) {
+	_, b.asked = msg.(RefreshMsg)
 	switch msg := msg.(type) {
 	case PollTickMsg:
 		if !b.poll.Current(msg) {
@@ -265,8 +269,12 @@ func (b *Base) schedule(st PollState) {
 	}
 }
 
-// priority is the scheduler priority of the pane's reads now.
+// priority is the scheduler priority of the pane's reads now: a read made
+// for the user's `r` goes first.
 func (b *Base) priority() apiclient.Priority {
+	if b.asked {
+		return apiclient.PriorityAsked
+	}
 	if b.shown {
 		return apiclient.PriorityVisible
 	}

@@ -98,6 +98,15 @@ func TestRequestsCarryThePanesPriority(t *testing.T) {
 	assert.Equal(t, "visible ", priorityOf(got))
 	Write(&b, "ack", 1, "", fn)()
 	assert.Equal(t, "write ", priorityOf(got))
+
+	// The user's `r`: the reads the pane makes for it go first; the next
+	// message's reads are the pane's own again.
+	b.Handle(RefreshMsg{}, nil)
+	Load(&b, "list", 3, "", fn)()
+	assert.Equal(t, "asked ", priorityOf(got))
+	b.Handle(Result[int]{Pane: "alerts", Key: "list", Seq: 3, Load: true}, nil)
+	Load(&b, "list", 4, "", fn)()
+	assert.Equal(t, "visible ", priorityOf(got))
 }
 
 func priorityOf(ctx context.Context) string {
