@@ -176,10 +176,14 @@ func (m *Model) renderHeader() string {
 	if full, short := m.sharingText(); full != "" {
 		right = append(right, headerPart{forms: []string{full, short, "shared"}})
 	}
-	if hold := m.holdingBack(); hold != "" {
-		right = append(right, headerPart{forms: []string{hold, holdShort(hold)}, style: st.ErrorText.Render})
-	}
 	h := m.activeHealth()
+	if hold, throttled := m.holdingBack(h); hold != "" {
+		var style func(...string) string
+		if throttled {
+			style = st.ErrorText.Render // the server's hold; a planned wait is no failure
+		}
+		right = append(right, headerPart{forms: []string{hold, holdShort(hold)}, style: style})
+	}
 	if len(h.Parts) > 0 {
 		// A pane read in parts (the Triage board): the oldest part's age
 		// and the stale parts by name.
@@ -232,31 +236,36 @@ func (m *Model) activeLive() bool {
 	return true
 }
 
-// holdingBack says when the client's scheduler holds requests after a 429:
-// "rate limited: next refresh in 20 s".
-func (m *Model) holdingBack() string {
+// holdingBack says when the client's scheduler holds requests after a 429
+// ("rate limited: next refresh in 20 s", throttled) or for the budget it
+// planned ("keeping to the budget: next refresh in 20 s"), the latter also
+// while the active pane waits for its next poll after a load the budget
+// held (h.Held).
+func (m *Model) holdingBack(h views.Health) (text string, throttled bool) {
 	if m.client == nil || m.client.Scheduler() == nil {
-		return ""
+		return "", false
 	}
 	sched := m.client.Scheduler()
 	until, ok := sched.HoldingBack()
 	if !ok {
-		return ""
-	}
-	secs := int(time.Until(until).Seconds() + 0.999)
-	if secs < 1 {
-		secs = 1
+		if !h.Held() || h.Stale() || h.Next.IsZero() {
+			return "", false
+		}
+		return fmt.Sprintf("keeping to the budget: next refresh in %d s", ceilSecs(h.Next.Sub(m.opts.Wall()))), false
 	}
 	// A 429's hold is the server's; otherwise the client is keeping to
 	// the budget it planned, which is no failure.
 	why := "keeping to the budget"
 	for _, w := range sched.Waiting() {
 		if w.Throttled {
-			why = "rate limited"
+			why, throttled = "rate limited", true
 		}
 	}
-	return fmt.Sprintf("%s: next refresh in %d s", why, secs)
+	return fmt.Sprintf("%s: next refresh in %d s", why, ceilSecs(time.Until(until))), throttled
 }
+
+// ceilSecs is d in whole seconds, rounded up, at least 1.
+func ceilSecs(d time.Duration) int { return max(1, int(d.Seconds()+0.999)) }
 
 // sharingText says whose budget the dashboard shares: "sharing the budget:
 // alerts (others take 50 of 100/min)".

@@ -101,3 +101,21 @@ func TestStaleHeaderNamesTheFailureAt80Columns(t *testing.T) {
 	d.Send(tea.WindowSizeMsg{Width: 80, Height: 24})
 	assert.Contains(t, header(), "✗ stale · connection refused")
 }
+
+// A load the budget held (never sent) is a wait, not a failure: the header
+// says when the next refresh goes and why, never "✗ stale", and stays
+// live; at 80 columns too.
+func TestHeaderShowsAPlannedWaitNotStale(t *testing.T) {
+	d, panes, _ := readyModel(t, nil)
+	panes[alerts.ID].health = views.Health{OK: fixedNow.Add(-90 * time.Second), HeldSince: fixedNow.Add(-60 * time.Second),
+		Next: fixedNow.Add(12 * time.Second)}
+	header := func() string { return strings.SplitN(d.Screen(), "\n", 2)[0] }
+	d.Send(tea.WindowSizeMsg{Width: 160, Height: 30})
+	assert.Contains(t, header(), "keeping to the budget: next refresh in 12 s")
+	assert.Contains(t, header(), "● live")
+	assert.NotContains(t, header(), "stale")
+	assert.NotContains(t, d.Screen(), "data stale since")
+	d.Send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	assert.Contains(t, header(), "keeping to the budget 12 s")
+	assert.NotContains(t, header(), "stale")
+}

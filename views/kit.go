@@ -45,6 +45,8 @@ type Base struct {
 	// asked is set while the pane handles the user's `r`: the reads it
 	// makes then go before every poll waiting for the same budget.
 	asked bool
+	// next is when the armed poll tick goes (wall clock).
+	next time.Time
 	// reload is a load a context change asked for while the pane was
 	// hidden; it runs when the pane is shown again (Reload).
 	reload func() tea.Cmd
@@ -109,9 +111,16 @@ func (b *Base) Reload(load func() tea.Cmd) tea.Cmd {
 	return nil
 }
 
-// Health is the pane's loads' freshness: the last success, and since when
-// and why its loads fail.
-func (b *Base) Health() Health { return b.health }
+// Health is the pane's loads' freshness: the last success, since when and
+// why its loads fail, and whether the budget holds them (with when the next
+// one goes).
+func (b *Base) Health() Health {
+	h := b.health
+	if h.Held() && b.poll.Armed() {
+		h.Next = b.next
+	}
+	return h
+}
 
 // Handle does the shared message handling: a poll tick (poll is the
 // pane's poll round; current ticks only), `p`, a context change (health
@@ -160,6 +169,15 @@ func (b *Base) observe(r Route) tea.Cmd {
 		if errors.Is(r.Err, context.Canceled) {
 			return nil
 		}
+		if IsPlannedWait(r.Err) && !b.health.Stale() {
+			// Never sent: the scheduler kept it back for the budget it
+			// planned (the server answers). The data is as old as it
+			// was; the next poll asks again at the pane's interval.
+			if b.health.HeldSince.IsZero() {
+				b.health.HeldSince = now
+			}
+			return b.Arm()
+		}
 		b.failures++
 		b.retryAfter, b.limited = 0, false
 		var e *apiclient.Error
@@ -170,7 +188,7 @@ func (b *Base) observe(r Route) tea.Cmd {
 		if b.health.StaleSince.IsZero() {
 			b.health.StaleSince = now
 		}
-		b.health.Err = r.Err
+		b.health.Err, b.health.HeldSince = r.Err, time.Time{}
 		return b.Arm()
 	}
 	var cmd tea.Cmd
@@ -196,7 +214,9 @@ func (b *Base) Arm() tea.Cmd {
 		b.poll.Stop()
 		return nil
 	}
-	return b.poll.ArmWith(b.Ctx.Timer, b.id, b.Interval())
+	d := b.Interval()
+	b.next = b.Ctx.WallNow().Add(d)
+	return b.poll.ArmWith(b.Ctx.Timer, b.id, d)
 }
 
 // Live reports whether the poll policy keeps the pane refreshing while it
@@ -286,6 +306,12 @@ type Health struct {
 	OK         time.Time // the last load that succeeded (wall clock)
 	StaleSince time.Time // the first failed load after OK; zero when fresh
 	Err        error     // the last failed load's error
+	// HeldSince: the loads since then were never sent, the scheduler
+	// keeping them back for the rate-limit budget it planned. That is a
+	// wait, not a failure: the data is as of OK, and Next (zero: not
+	// known) is when the pane asks again.
+	HeldSince time.Time
+	Next      time.Time
 	// Parts, for a pane whose data comes in parts read apart (the Triage
 	// board's kinds), says how fresh each is; set by SetParts. The header
 	// then shows the oldest part's age and names the stale ones, and the
@@ -322,6 +348,15 @@ func (b *Base) SetParts(parts []PartHealth) {
 
 // Stale reports whether the last load failed.
 func (h Health) Stale() bool { return !h.StaleSince.IsZero() }
+
+// Held reports whether the last load waited for the budget instead of
+// being sent (see HeldSince); a held pane is not stale.
+func (h Health) Held() bool { return !h.HeldSince.IsZero() }
+
+// IsPlannedWait reports whether err is a request the client's scheduler
+// kept back for the rate-limit budget until its time ran out: it was never
+// sent, so it says nothing about the server.
+func IsPlannedWait(err error) bool { return errors.Is(err, apiclient.ErrRateLimitWait) }
 
 // Summary is the header's short form: "stale since 22:14:03 · 503
 // SERVICE_UNAVAILABLE"; empty when fresh.

@@ -3,6 +3,7 @@ package views
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -115,4 +116,41 @@ func priorityOf(ctx context.Context) string {
 		return "none"
 	}
 	return p.String() + " " + tag
+}
+
+// A load the scheduler kept back for the budget until its time ran out was
+// never sent: the pane is not stale however long the wait, its health says
+// when it asks again, and a real failure after it is stale as before.
+func TestPlannedWaitIsNotStale(t *testing.T) {
+	var armed []time.Duration
+	wall := time.Date(2025, 6, 1, 22, 14, 3, 0, time.UTC)
+	ctx := Context{Client: &apiclient.Client{}, Poll: DefaultPoll.WithDefaults(map[string]time.Duration{"alerts": 15 * time.Second}),
+		Timer: timerOnly(&armed), Wall: func() time.Time { return wall }}
+	b := NewBase("alerts", ctx, nil)
+	require.NotNil(t, b.SetVisible(true))
+	b.Handle(Result[int]{Pane: "alerts", Load: true}, nil)
+	loaded := wall
+
+	// What the scheduler answers a request whose context ended in the wait.
+	held := fmt.Errorf("list alerts: page 7: listAlerts: %w: %w", apiclient.ErrRateLimitWait, context.DeadlineExceeded)
+	for range 4 { // a minute and more of loads kept back
+		wall = wall.Add(RequestTimeout / 2)
+		b.Handle(Result[int]{Pane: "alerts", Load: true, Err: held}, nil)
+	}
+	h := b.Health()
+	assert.False(t, h.Stale(), "a planned wait is no failure")
+	assert.True(t, h.Held())
+	assert.Equal(t, loaded, h.OK, "the data is as old as it was")
+	assert.Equal(t, wall.Add(15*time.Second), h.Next, "the next refresh goes at the pane's interval")
+	assert.Equal(t, 15*time.Second, b.PollEvery(), "no back-off: nothing failed")
+
+	b.Handle(Result[int]{Pane: "alerts", Load: true, Err: &apiclient.Error{Status: 503, ErrorCode: "SERVICE_UNAVAILABLE"}}, nil)
+	assert.True(t, b.Health().Stale(), "a failure is stale")
+	assert.False(t, b.Health().Held())
+	b.Handle(Result[int]{Pane: "alerts", Load: true, Err: held}, nil)
+	assert.True(t, b.Health().Stale(), "a wait after a failure does not hide it")
+
+	b.Handle(Result[int]{Pane: "alerts", Load: true}, nil)
+	assert.False(t, b.Health().Stale())
+	assert.False(t, b.Health().Held(), "an answer ends the wait")
 }
