@@ -93,6 +93,9 @@ type rateBucket struct {
 	// last is the operation of the latest answer: after a 429 it names
 	// what waits for the hold even while its retry sleeps outside.
 	last catalog.Op
+	// tag is the tag of the latest tagged request let through (the pane
+	// whose polls draw from the bucket).
+	tag string
 }
 
 type waiter struct {
@@ -311,6 +314,9 @@ func (s *Scheduler) acquire(ctx context.Context, op catalog.Op, params map[strin
 		}
 		if wait == 0 {
 			leave()
+			if me.tag != "" {
+				b.tag = me.tag
+			}
 			b.sent++
 			b.inflight++
 			s.stats.Granted++

@@ -173,8 +173,8 @@ func (m *Model) renderHeader() string {
 	if c := m.cachedText(); c != "" {
 		right = append(right, headerPart{forms: []string{c, "cached"}})
 	}
-	if full, short := m.sharingText(); full != "" {
-		right = append(right, headerPart{forms: []string{full, short, "shared"}})
+	if full, mid, short := m.sharingText(); full != "" {
+		right = append(right, headerPart{forms: []string{full, mid, short}})
 	}
 	h := m.activeHealth()
 	if hold, throttled := m.holdingBack(h); hold != "" {
@@ -267,22 +267,53 @@ func (m *Model) holdingBack(h views.Health) (text string, throttled bool) {
 // ceilSecs is d in whole seconds, rounded up, at least 1.
 func ceilSecs(d time.Duration) int { return max(1, int(d.Seconds()+0.999)) }
 
-// sharingText says whose budget the dashboard shares: "sharing the budget:
-// alerts (others take 50 of 100/min)".
-func (m *Model) sharingText() (full, short string) {
+// sharingText says whose budget the dashboard shares and at what pace the
+// pane whose polls draw from it refreshes: "sharing the budget: alerts
+// every 40 s (others take 30 of 60/min)", then without what the others
+// take, then "shared 40 s".
+func (m *Model) sharingText() (full, mid, short string) {
 	if m.client == nil || m.client.Scheduler() == nil {
-		return "", ""
+		return "", "", ""
 	}
 	shares := m.client.Scheduler().Sharing()
 	if len(shares) == 0 {
-		return "", ""
+		return "", "", ""
 	}
 	sh := shares[0]
-	full = fmt.Sprintf("sharing the budget: %s (others take %.0f of %.0f/min)", sh.Name, sh.OthersPerMin, sh.PerMinute)
+	others := fmt.Sprintf("(others take %.0f of %.0f/min)", sh.OthersPerMin, sh.PerMinute)
+	more := ""
 	if len(shares) > 1 {
-		full += fmt.Sprintf(" +%d", len(shares)-1)
+		more = fmt.Sprintf(" +%d", len(shares)-1)
 	}
-	return full, "sharing the budget"
+	every := m.pollRhythm(views.ID(sh.Tag))
+	if every <= 0 {
+		return "sharing the budget: " + sh.Name + " " + others + more, "sharing the budget" + more, "shared"
+	}
+	mid = "sharing the budget: " + sh.Name + " every " + paceText(every)
+	return mid + " " + others + more, mid + more, "shared " + paceText(every)
+}
+
+// pollRhythm is how often the pane id's polls go (views.Base.PollRhythm);
+// 0 when unknown.
+func (m *Model) pollRhythm(id views.ID) time.Duration {
+	if id == "" {
+		return 0
+	}
+	for _, p := range m.panes {
+		if r, ok := p.(interface{ PollRhythm() time.Duration }); ok && p.ID() == id {
+			return r.PollRhythm()
+		}
+	}
+	return 0
+}
+
+// paceText is a poll interval in whole seconds ("40 s"), in minutes from
+// two minutes on ("3 min").
+func paceText(d time.Duration) string {
+	if d >= 2*time.Minute {
+		return fmt.Sprintf("%d min", int(d.Round(time.Minute)/time.Minute))
+	}
+	return fmt.Sprintf("%d s", max(1, int(d.Round(time.Second)/time.Second)))
 }
 
 // staleLine is the pane's own notice while its loads fail: what is

@@ -45,8 +45,11 @@ type Base struct {
 	// asked is set while the pane handles the user's `r`: the reads it
 	// makes then go before every poll waiting for the same budget.
 	asked bool
-	// next is when the armed poll tick goes (wall clock).
-	next time.Time
+	// next is when the armed poll tick goes (wall clock); lastTick when
+	// the last one came and rhythm the time between the last two (the
+	// interval plus the wait for the load it started: the budget's pace).
+	next, lastTick time.Time
+	rhythm         time.Duration
 	// reload is a load a context change asked for while the pane was
 	// hidden; it runs when the pane is shown again (Reload).
 	reload func() tea.Cmd
@@ -134,6 +137,11 @@ func (b *Base) Handle(msg tea.Msg, poll func() tea.Cmd) (cmd tea.Cmd, done bool)
 		if !b.poll.Current(msg) {
 			return nil, true
 		}
+		if now := b.Ctx.WallNow(); !b.lastTick.IsZero() {
+			b.rhythm, b.lastTick = now.Sub(b.lastTick), now
+		} else {
+			b.lastTick = now
+		}
 		b.inPoll = true
 		c := poll()
 		b.inPoll = false
@@ -152,6 +160,7 @@ func (b *Base) Handle(msg tea.Msg, poll func() tea.Cmd) (cmd tea.Cmd, done bool)
 		return nil, false
 	case RefreshMsg:
 		b.failures, b.retryAfter = 0, 0
+		b.lastTick = time.Time{} // the user's `r` is no gap in the rhythm
 		return nil, false
 	case Routed:
 		return b.observe(msg.Route()), false
@@ -212,6 +221,7 @@ func (b *Base) Arm() tea.Cmd {
 	b.schedule(st)
 	if !b.live(st) || (!b.shown && !st.Watching) {
 		b.poll.Stop()
+		b.lastTick, b.rhythm = time.Time{}, 0
 		return nil
 	}
 	d := b.Interval()
@@ -226,6 +236,17 @@ func (b *Base) Arm() tea.Cmd {
 func (b *Base) Live() bool { return b.live(b.state()) }
 
 func (b *Base) live(st PollState) bool { return !b.Paused() && !st.Off && b.Ctx.Client != nil }
+
+// PollRhythm is how often the pane's polls actually go: the time between
+// its last two poll ticks (its interval plus the wait for the answer, so a
+// budget that holds its reads lengthens it), never less than its interval
+// now; 0 while it does not poll.
+func (b *Base) PollRhythm() time.Duration {
+	if !b.poll.Armed() {
+		return 0
+	}
+	return max(b.rhythm, b.Interval())
+}
 
 // Stop ends the poll loop until the next Arm.
 func (b *Base) Stop() { b.poll.Stop() }

@@ -154,3 +154,28 @@ func TestPlannedWaitIsNotStale(t *testing.T) {
 	assert.False(t, b.Health().Stale())
 	assert.False(t, b.Health().Held(), "an answer ends the wait")
 }
+
+// PollRhythm is how often the polls actually go: the interval while the
+// answers come at once, longer when the budget holds a poll's read, never
+// shorter than the interval, 0 while the pane does not poll.
+func TestPollRhythmFollowsTheAnswers(t *testing.T) {
+	var armed []time.Duration
+	wall := time.Date(2025, 6, 1, 22, 14, 3, 0, time.UTC)
+	ctx := Context{Client: &apiclient.Client{}, Poll: DefaultPoll.WithDefaults(map[string]time.Duration{"alerts": 15 * time.Second}),
+		Timer: timerOnly(&armed), Wall: func() time.Time { return wall }}
+	b := NewBase("alerts", ctx, nil)
+	require.NotNil(t, b.SetVisible(true))
+	assert.Equal(t, 15*time.Second, b.PollRhythm(), "the interval until measured")
+	poll := func(wait time.Duration) {
+		b.Handle(b.Tick(), func() tea.Cmd { return func() tea.Msg { return nil } })
+		wall = wall.Add(wait) // the read waits for the budget, then answers
+		b.Handle(Result[int]{Pane: "alerts", Load: true}, nil)
+		wall = wall.Add(b.PollEvery())
+	}
+	poll(0)
+	poll(25 * time.Second)
+	poll(25 * time.Second)
+	assert.Equal(t, 40*time.Second, b.PollRhythm(), "interval and the wait for the budget")
+	b.SetVisible(false)
+	assert.Zero(t, b.PollRhythm(), "hidden: no polls")
+}
