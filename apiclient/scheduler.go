@@ -64,6 +64,14 @@ func WithPriority(ctx context.Context, p Priority, tag string) context.Context {
 	return context.WithValue(ctx, workKey{}, work{prio: p, tag: tag})
 }
 
+type sourceKey struct{}
+
+// WithSource names who makes the requests made with ctx (a pane's id), for
+// Scheduler.Sharing to say whose reads a shared bucket paces.
+func WithSource(ctx context.Context, name string) context.Context {
+	return context.WithValue(ctx, sourceKey{}, name)
+}
+
 // PriorityOf is what WithPriority put in ctx; ok is false when nothing.
 func PriorityOf(ctx context.Context) (p Priority, tag string, ok bool) {
 	w, ok := ctx.Value(workKey{}).(work)
@@ -93,9 +101,9 @@ type rateBucket struct {
 	// last is the operation of the latest answer: after a 429 it names
 	// what waits for the hold even while its retry sleeps outside.
 	last catalog.Op
-	// tag is the tag of the latest tagged request let through (the pane
-	// whose polls draw from the bucket).
-	tag string
+	// source is the source (WithSource, else the tag) of the latest such
+	// request let through: the pane whose reads draw from the bucket.
+	source string
 }
 
 type waiter struct {
@@ -280,6 +288,10 @@ func (s *Scheduler) acquire(ctx context.Context, op catalog.Op, params map[strin
 	b := s.bucketLocked(key)
 	s.seq++
 	me := &waiter{prio: wk.prio, tag: wk.tag, seq: s.seq, op: op}
+	source, _ := ctx.Value(sourceKey{}).(string)
+	if source == "" {
+		source = wk.tag
+	}
 	b.waiters = append(b.waiters, me)
 	leave := func() {
 		b.waiters = slices.DeleteFunc(b.waiters, func(w *waiter) bool { return w == me })
@@ -314,8 +326,8 @@ func (s *Scheduler) acquire(ctx context.Context, op catalog.Op, params map[strin
 		}
 		if wait == 0 {
 			leave()
-			if me.tag != "" {
-				b.tag = me.tag
+			if source != "" {
+				b.source = source
 			}
 			b.sent++
 			b.inflight++

@@ -285,7 +285,7 @@ func (m *Model) sharingText() (full, mid, short string) {
 	if len(shares) > 1 {
 		more = fmt.Sprintf(" +%d", len(shares)-1)
 	}
-	every := m.pollRhythm(views.ID(sh.Tag))
+	every := m.pollRhythm(views.ID(sh.Source))
 	if every <= 0 {
 		return "sharing the budget: " + sh.Name + " " + others + more, "sharing the budget" + more, "shared"
 	}

@@ -532,7 +532,7 @@ func send[T any](pane ID, prio apiclient.Priority, tag string, timeout time.Dura
 	run := func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), timeout)
 		defer cancel()
-		v, err := fn(apiclient.WithPriority(ctx, prio, tag))
+		v, err := fn(apiclient.WithSource(apiclient.WithPriority(ctx, prio, tag), string(pane)))
 		return Result[T]{Pane: pane, Key: key, Seq: seq, Task: task, Load: load, Value: v, Err: err}
 	}
 	if task == "" {
