@@ -29,6 +29,9 @@ const (
 	PriorityBackground Priority = iota
 	// PriorityVisible is a read of what is on screen (the default for reads).
 	PriorityVisible
+	// PriorityAsked is a read the user asked for (`r`): it goes before
+	// every poll waiting for the same bucket, on screen or not.
+	PriorityAsked
 	// PriorityWrite is a user's write (the default for writes).
 	PriorityWrite
 )
@@ -39,6 +42,8 @@ func (p Priority) String() string {
 		return "background"
 	case PriorityVisible:
 		return "visible"
+	case PriorityAsked:
+		return "asked"
 	case PriorityWrite:
 		return "write"
 	}
@@ -57,6 +62,14 @@ type work struct {
 // background work. An empty tag cannot be paused.
 func WithPriority(ctx context.Context, p Priority, tag string) context.Context {
 	return context.WithValue(ctx, workKey{}, work{prio: p, tag: tag})
+}
+
+type sourceKey struct{}
+
+// WithSource names who makes the requests made with ctx (a pane's id), for
+// Scheduler.Sharing to say whose reads a shared bucket paces.
+func WithSource(ctx context.Context, name string) context.Context {
+	return context.WithValue(ctx, sourceKey{}, name)
 }
 
 // PriorityOf is what WithPriority put in ctx; ok is false when nothing.
@@ -88,6 +101,9 @@ type rateBucket struct {
 	// last is the operation of the latest answer: after a 429 it names
 	// what waits for the hold even while its retry sleeps outside.
 	last catalog.Op
+	// source is the source (WithSource, else the tag) of the latest such
+	// request let through: the pane whose reads draw from the bucket.
+	source string
 }
 
 type waiter struct {
@@ -117,10 +133,12 @@ var conservativeLimit = RateLimitValues{Capacity: 10, RefillRate: 10, RefillSeco
 // bucket per endpoint set and scope, learned from the rateLimits API (see
 // Client.LearnRateLimits), else from a 429's parameters and the
 // RateLimit-* headers, else assumed conservatively after a bare 429. Waiting
-// requests go in priority order (a write, then what is on screen, then
-// background polls; first come first within one), and a background request
-// whose tag is paused waits until it is resumed. After a 429 the bucket holds
-// every request until Retry-After, so one 429 never becomes a storm.
+// requests go in priority order (a write, then a read the user asked for
+// with `r`, then what is on screen, then background polls; first come first
+// within one), so `r` never queues behind the planned waits of polls; a
+// background request whose tag is paused waits until it is resumed. After a
+// 429 the bucket holds every request until Retry-After, so one 429 never
+// becomes a storm.
 type Scheduler struct {
 	now func() time.Time
 
@@ -270,6 +288,10 @@ func (s *Scheduler) acquire(ctx context.Context, op catalog.Op, params map[strin
 	b := s.bucketLocked(key)
 	s.seq++
 	me := &waiter{prio: wk.prio, tag: wk.tag, seq: s.seq, op: op}
+	source, _ := ctx.Value(sourceKey{}).(string)
+	if source == "" {
+		source = wk.tag
+	}
 	b.waiters = append(b.waiters, me)
 	leave := func() {
 		b.waiters = slices.DeleteFunc(b.waiters, func(w *waiter) bool { return w == me })
@@ -304,6 +326,9 @@ func (s *Scheduler) acquire(ctx context.Context, op catalog.Op, params map[strin
 		}
 		if wait == 0 {
 			leave()
+			if source != "" {
+				b.source = source
+			}
 			b.sent++
 			b.inflight++
 			s.stats.Granted++

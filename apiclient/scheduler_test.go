@@ -37,7 +37,8 @@ func waitersOf(s *Scheduler) int {
 }
 
 // TestSchedulerPriorityOrder: requests queued background first, then
-// visible, then writes, are let through writes first, then visible, then
+// visible, then writes, then a read the user asked for (`r`), are let
+// through writes first, then the asked read, then visible, then
 // background, each class in arrival order.
 func TestSchedulerPriorityOrder(t *testing.T) {
 	s := NewScheduler()
@@ -67,11 +68,12 @@ func TestSchedulerPriorityOrder(t *testing.T) {
 	queue(PriorityVisible, "vis1")
 	queue(PriorityWrite, "write1")
 	queue(PriorityVisible, "vis2")
+	queue(PriorityAsked, "asked1")
 	until, holding := s.HoldingBack()
 	assert.True(t, holding)
 	assert.WithinDuration(t, time.Now().Add(40*time.Millisecond), until, 40*time.Millisecond)
 	wg.Wait()
-	assert.Equal(t, []string{"write1", "vis1", "vis2", "bg1", "bg2"}, order)
+	assert.Equal(t, []string{"write1", "asked1", "vis1", "vis2", "bg1", "bg2"}, order)
 	_, holding = s.HoldingBack()
 	assert.False(t, holding)
 }

@@ -103,6 +103,10 @@ type Share struct {
 	Name         string // a short name: "alerts" for alertsRead_group
 	PerMinute    float64
 	OthersPerMin float64
+	// Source is the source (WithSource, else WithPriority's tag) of the
+	// latest request that named one and drew from the bucket: the pane
+	// whose reads it paces; empty: none known.
+	Source string
 }
 
 // Sharing lists the buckets others are spending now, the largest share of
@@ -123,7 +127,7 @@ func (s *Scheduler) Sharing() []Share {
 		}
 		seen[set] = true
 		per := 60 * float64(b.limit.RefillRate) / float64(b.limit.RefillSeconds)
-		out = append(out, Share{Set: set, Name: shareName(set), PerMinute: per, OthersPerMin: 60 * b.share.others})
+		out = append(out, Share{Set: set, Name: shareName(set), PerMinute: per, OthersPerMin: 60 * b.share.others, Source: b.source})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].OthersPerMin > out[j].OthersPerMin })
 	return out

@@ -50,10 +50,12 @@ func TestSharedBudgetMeetsNo429(t *testing.T) {
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	var done int
+	// The readers are a pane's: the source names it.
+	polls := apiclient.WithSource(ctx, "alerts-pane")
 	for range 4 {
 		wg.Go(func() {
 			for ctx.Err() == nil {
-				_, err := c.Alerts().List(ctx, apisim.DemoPaymentsID, apiclient.AlertListOptions{ListOptions: apiclient.ListOptions{ItemsPerPage: 1}})
+				_, err := c.Alerts().List(polls, apisim.DemoPaymentsID, apiclient.AlertListOptions{ListOptions: apiclient.ListOptions{ItemsPerPage: 1}})
 				mu.Lock()
 				if err == nil {
 					done++
@@ -70,6 +72,7 @@ func TestSharedBudgetMeetsNo429(t *testing.T) {
 	assert.Zero(t, n.Throttled.Load(), "429s answered")
 	require.Len(t, shares, 1, "the alerts bucket is shared")
 	assert.Equal(t, "alerts", shares[0].Name)
+	assert.Equal(t, "alerts-pane", shares[0].Source, "whose reads the bucket paces")
 	assert.InDelta(t, 300, shares[0].OthersPerMin, 150, "what the other client takes a minute")
 	assert.Greater(t, done, 20, "the readers still got what the other client left")
 }

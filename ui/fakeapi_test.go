@@ -26,6 +26,10 @@ type fakeAPI struct {
 	down atomic.Bool
 	// limited answers every read 429 with Retry-After: 20.
 	limited atomic.Bool
+	// shared answers the alert reads with a bucket of 600 a minute in
+	// which 100 remain however few requests the client makes: another
+	// client spends the rest.
+	shared  atomic.Bool
 	mu      sync.Mutex
 	mutated []string
 }
@@ -125,6 +129,10 @@ func (f *fakeAPI) serve(op catalog.Op, w http.ResponseWriter, r *http.Request) {
 			as = []map[string]any{}
 		}
 		body = page(as, len(as))
+		if f.shared.Load() {
+			w.Header().Set("RateLimit-Limit", "600")
+			w.Header().Set("RateLimit-Remaining", "100")
+		}
 	default:
 		if op.Paged {
 			body = page([]any{}, 0)

@@ -208,13 +208,17 @@ func (m *Model) renderHeader() string {
 	if c := m.cachedText(); c != "" {
 		right = append(right, headerPart{forms: []string{c, "cached"}})
 	}
-	if full, short := m.sharingText(); full != "" {
-		right = append(right, headerPart{forms: []string{full, short, "shared"}})
-	}
-	if hold := m.holdingBack(); hold != "" {
-		right = append(right, headerPart{forms: []string{hold, holdShort(hold)}, style: st.ErrorText.Render})
+	if full, mid, short := m.sharingText(); full != "" {
+		right = append(right, headerPart{forms: []string{full, mid, short}})
 	}
 	h := m.activeHealth()
+	if hold, throttled := m.holdingBack(h); hold != "" {
+		var style func(...string) string
+		if throttled {
+			style = st.ErrorText.Render // the server's hold; a planned wait is no failure
+		}
+		right = append(right, headerPart{forms: []string{hold, holdShort(hold)}, style: style})
+	}
 	if len(h.Parts) > 0 {
 		// A pane read in parts (the Triage board): the oldest part's age
 		// and the stale parts by name.
@@ -267,48 +271,84 @@ func (m *Model) activeLive() bool {
 	return true
 }
 
-// holdingBack says when the client's scheduler holds requests after a 429:
-// "rate limited: next refresh in 20 s".
-func (m *Model) holdingBack() string {
+// holdingBack says when the client's scheduler holds requests after a 429
+// ("rate limited: next refresh in 20 s", throttled) or for the budget it
+// planned ("keeping to the budget: next refresh in 20 s"), the latter also
+// while the active pane waits for its next poll after a load the budget
+// held (h.Held).
+func (m *Model) holdingBack(h views.Health) (text string, throttled bool) {
 	if m.client == nil || m.client.Scheduler() == nil {
-		return ""
+		return "", false
 	}
 	sched := m.client.Scheduler()
 	until, ok := sched.HoldingBack()
 	if !ok {
-		return ""
-	}
-	secs := int(time.Until(until).Seconds() + 0.999)
-	if secs < 1 {
-		secs = 1
+		if !h.Held() || h.Stale() || h.Next.IsZero() {
+			return "", false
+		}
+		return fmt.Sprintf("keeping to the budget: next refresh in %d s", ceilSecs(h.Next.Sub(m.opts.Wall()))), false
 	}
 	// A 429's hold is the server's; otherwise the client is keeping to
 	// the budget it planned, which is no failure.
 	why := "keeping to the budget"
 	for _, w := range sched.Waiting() {
 		if w.Throttled {
-			why = "rate limited"
+			why, throttled = "rate limited", true
 		}
 	}
-	return fmt.Sprintf("%s: next refresh in %d s", why, secs)
+	return fmt.Sprintf("%s: next refresh in %d s", why, ceilSecs(time.Until(until))), throttled
 }
 
-// sharingText says whose budget the dashboard shares: "sharing the budget:
-// alerts (others take 50 of 100/min)".
-func (m *Model) sharingText() (full, short string) {
+// ceilSecs is d in whole seconds, rounded up, at least 1.
+func ceilSecs(d time.Duration) int { return max(1, int(d.Seconds()+0.999)) }
+
+// sharingText says whose budget the dashboard shares and at what pace the
+// pane whose polls draw from it refreshes: "sharing the budget: alerts
+// every 40 s (others take 30 of 60/min)", then without what the others
+// take, then "shared 40 s".
+func (m *Model) sharingText() (full, mid, short string) {
 	if m.client == nil || m.client.Scheduler() == nil {
-		return "", ""
+		return "", "", ""
 	}
 	shares := m.client.Scheduler().Sharing()
 	if len(shares) == 0 {
-		return "", ""
+		return "", "", ""
 	}
 	sh := shares[0]
-	full = fmt.Sprintf("sharing the budget: %s (others take %.0f of %.0f/min)", sh.Name, sh.OthersPerMin, sh.PerMinute)
+	others := fmt.Sprintf("(others take %.0f of %.0f/min)", sh.OthersPerMin, sh.PerMinute)
+	more := ""
 	if len(shares) > 1 {
-		full += fmt.Sprintf(" +%d", len(shares)-1)
+		more = fmt.Sprintf(" +%d", len(shares)-1)
 	}
-	return full, "sharing the budget"
+	every := m.pollRhythm(views.ID(sh.Source))
+	if every <= 0 {
+		return "sharing the budget: " + sh.Name + " " + others + more, "sharing the budget" + more, "shared"
+	}
+	mid = "sharing the budget: " + sh.Name + " every " + paceText(every)
+	return mid + " " + others + more, mid + more, "shared " + paceText(every)
+}
+
+// pollRhythm is how often the pane id's polls go (views.Base.PollRhythm);
+// 0 when unknown.
+func (m *Model) pollRhythm(id views.ID) time.Duration {
+	if id == "" {
+		return 0
+	}
+	for _, p := range m.panes {
+		if r, ok := p.(interface{ PollRhythm() time.Duration }); ok && p.ID() == id {
+			return r.PollRhythm()
+		}
+	}
+	return 0
+}
+
+// paceText is a poll interval in whole seconds ("40 s"), in minutes from
+// two minutes on ("3 min").
+func paceText(d time.Duration) string {
+	if d >= 2*time.Minute {
+		return fmt.Sprintf("%d min", int(d.Round(time.Minute)/time.Minute))
+	}
+	return fmt.Sprintf("%d s", max(1, int(d.Round(time.Second)/time.Second)))
 }
 
 // staleLine is the pane's own notice while its loads fail: what is

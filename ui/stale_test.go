@@ -101,3 +101,57 @@ func TestStaleHeaderNamesTheFailureAt80Columns(t *testing.T) {
 	d.Send(tea.WindowSizeMsg{Width: 80, Height: 24})
 	assert.Contains(t, header(), "✗ stale · connection refused")
 }
+
+// A load the budget held (never sent) is a wait, not a failure: the header
+// says when the next refresh goes and why, never "✗ stale", and stays
+// live; at 80 columns too.
+func TestHeaderShowsAPlannedWaitNotStale(t *testing.T) {
+	d, panes, _ := readyModel(t, nil)
+	panes[alerts.ID].health = views.Health{OK: fixedNow.Add(-90 * time.Second), HeldSince: fixedNow.Add(-60 * time.Second),
+		Next: fixedNow.Add(12 * time.Second)}
+	header := func() string { return strings.SplitN(d.Screen(), "\n", 2)[0] }
+	d.Send(tea.WindowSizeMsg{Width: 160, Height: 30})
+	assert.Contains(t, header(), "keeping to the budget: next refresh in 12 s")
+	assert.Contains(t, header(), "● live")
+	assert.NotContains(t, header(), "stale")
+	assert.NotContains(t, d.Screen(), "data stale since")
+	d.Send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	assert.Contains(t, header(), "keeping to the budget 12 s")
+	assert.NotContains(t, header(), "stale")
+}
+
+// When another client spends the bucket the pane's polls draw from, the
+// header names the pace of those polls ("sharing the budget: … every 15 s")
+// and keeps the pane's freshness beside it.
+func TestHeaderNamesThePaceOfASharedBudget(t *testing.T) {
+	api := newFakeAPI(t, orgOwner())
+	api.shared.Store(true)
+	m := newModel(t, api, nil)
+	d := newDriver(t, m, 200, 30)
+	d.Settle()
+	header := func() string { return strings.SplitN(d.Screen(), "\n", 2)[0] }
+	pane := m.activePane().(interface {
+		Tick() views.PollTickMsg
+		PollRhythm() time.Duration
+	})
+	// The pane's polls, slower than the bucket's refill of 10 a second,
+	// until the client has seen the bucket lose more than it spent over a
+	// window (a second at this refill).
+	deadline := time.Now().Add(10 * time.Second)
+	for len(m.client.Scheduler().Sharing()) == 0 && time.Now().Before(deadline) {
+		d.Send(pane.Tick())
+		d.Settle()
+		time.Sleep(400 * time.Millisecond)
+	}
+	require.NotEmpty(t, m.client.Scheduler().Sharing(), "the shared bucket is found")
+	every := pane.PollRhythm()
+	require.Positive(t, every)
+	want := fmt.Sprintf("sharing the budget: listAlerts every %d s (others take", int(every/time.Second))
+	assert.Contains(t, header(), want)
+	assert.Contains(t, header(), "updated")
+	for _, w := range []int{100, 80} {
+		d.Send(tea.WindowSizeMsg{Width: w, Height: 24})
+		assert.Regexp(t, fmt.Sprintf(`(sharing the budget: listAlerts every|shared) %d s`, int(every/time.Second)), header(), "at %d columns", w)
+		assert.Contains(t, header(), "ago", "the freshness stays at %d columns", w)
+	}
+}

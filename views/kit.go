@@ -42,6 +42,14 @@ type Base struct {
 	// inPoll is set while the pane builds a poll round: its requests carry
 	// the pane's tag, so the scheduler holds them while the pane is hidden.
 	inPoll bool
+	// asked is set while the pane handles the user's `r`: the reads it
+	// makes then go before every poll waiting for the same budget.
+	asked bool
+	// next is when the armed poll tick goes (wall clock); lastTick when
+	// the last one came and rhythm the time between the last two (the
+	// interval plus the wait for the load it started: the budget's pace).
+	next, lastTick time.Time
+	rhythm         time.Duration
 	// reload is a load a context change asked for while the pane was
 	// hidden; it runs when the pane is shown again (Reload).
 	reload func() tea.Cmd
@@ -106,9 +114,16 @@ func (b *Base) Reload(load func() tea.Cmd) tea.Cmd {
 	return nil
 }
 
-// Health is the pane's loads' freshness: the last success, and since when
-// and why its loads fail.
-func (b *Base) Health() Health { return b.health }
+// Health is the pane's loads' freshness: the last success, since when and
+// why its loads fail, and whether the budget holds them (with when the next
+// one goes).
+func (b *Base) Health() Health {
+	h := b.health
+	if h.Held() && b.poll.Armed() {
+		h.Next = b.next
+	}
+	return h
+}
 
 // Handle does the shared message handling: a poll tick (poll is the
 // pane's poll round; current ticks only), `p`, a context change (health
@@ -116,10 +131,16 @@ func (b *Base) Health() Health { return b.health }
 // new context) and the bookkeeping
 // of every result. done means the message is consumed.
 func (b *Base) Handle(msg tea.Msg, poll func() tea.Cmd) (cmd tea.Cmd, done bool) {
+	_, b.asked = msg.(RefreshMsg)
 	switch msg := msg.(type) {
 	case PollTickMsg:
 		if !b.poll.Current(msg) {
 			return nil, true
+		}
+		if now := b.Ctx.WallNow(); !b.lastTick.IsZero() {
+			b.rhythm, b.lastTick = now.Sub(b.lastTick), now
+		} else {
+			b.lastTick = now
 		}
 		b.inPoll = true
 		c := poll()
@@ -139,6 +160,7 @@ func (b *Base) Handle(msg tea.Msg, poll func() tea.Cmd) (cmd tea.Cmd, done bool)
 		return nil, false
 	case RefreshMsg:
 		b.failures, b.retryAfter = 0, 0
+		b.lastTick = time.Time{} // the user's `r` is no gap in the rhythm
 		return nil, false
 	case Routed:
 		return b.observe(msg.Route()), false
@@ -156,6 +178,15 @@ func (b *Base) observe(r Route) tea.Cmd {
 		if errors.Is(r.Err, context.Canceled) {
 			return nil
 		}
+		if IsPlannedWait(r.Err) && !b.health.Stale() {
+			// Never sent: the scheduler kept it back for the budget it
+			// planned (the server answers). The data is as old as it
+			// was; the next poll asks again at the pane's interval.
+			if b.health.HeldSince.IsZero() {
+				b.health.HeldSince = now
+			}
+			return b.Arm()
+		}
 		b.failures++
 		b.retryAfter, b.limited = 0, false
 		var e *apiclient.Error
@@ -166,7 +197,7 @@ func (b *Base) observe(r Route) tea.Cmd {
 		if b.health.StaleSince.IsZero() {
 			b.health.StaleSince = now
 		}
-		b.health.Err = r.Err
+		b.health.Err, b.health.HeldSince = r.Err, time.Time{}
 		return b.Arm()
 	}
 	var cmd tea.Cmd
@@ -190,9 +221,12 @@ func (b *Base) Arm() tea.Cmd {
 	b.schedule(st)
 	if !b.live(st) || (!b.shown && !st.Watching) {
 		b.poll.Stop()
+		b.lastTick, b.rhythm = time.Time{}, 0
 		return nil
 	}
-	return b.poll.ArmWith(b.Ctx.Timer, b.id, b.Interval())
+	d := b.Interval()
+	b.next = b.Ctx.WallNow().Add(d)
+	return b.poll.ArmWith(b.Ctx.Timer, b.id, d)
 }
 
 // Live reports whether the poll policy keeps the pane refreshing while it
@@ -202,6 +236,17 @@ func (b *Base) Arm() tea.Cmd {
 func (b *Base) Live() bool { return b.live(b.state()) }
 
 func (b *Base) live(st PollState) bool { return !b.Paused() && !st.Off && b.Ctx.Client != nil }
+
+// PollRhythm is how often the pane's polls actually go: the time between
+// its last two poll ticks (its interval plus the wait for the answer, so a
+// budget that holds its reads lengthens it), never less than its interval
+// now; 0 while it does not poll.
+func (b *Base) PollRhythm() time.Duration {
+	if !b.poll.Armed() {
+		return 0
+	}
+	return max(b.rhythm, b.Interval())
+}
 
 // Stop ends the poll loop until the next Arm.
 func (b *Base) Stop() { b.poll.Stop() }
@@ -265,8 +310,12 @@ func (b *Base) schedule(st PollState) {
 	}
 }
 
-// priority is the scheduler priority of the pane's reads now.
+// priority is the scheduler priority of the pane's reads now: a read made
+// for the user's `r` goes first.
 func (b *Base) priority() apiclient.Priority {
+	if b.asked {
+		return apiclient.PriorityAsked
+	}
 	if b.shown {
 		return apiclient.PriorityVisible
 	}
@@ -278,6 +327,12 @@ type Health struct {
 	OK         time.Time // the last load that succeeded (wall clock)
 	StaleSince time.Time // the first failed load after OK; zero when fresh
 	Err        error     // the last failed load's error
+	// HeldSince: the loads since then were never sent, the scheduler
+	// keeping them back for the rate-limit budget it planned. That is a
+	// wait, not a failure: the data is as of OK, and Next (zero: not
+	// known) is when the pane asks again.
+	HeldSince time.Time
+	Next      time.Time
 	// Parts, for a pane whose data comes in parts read apart (the Triage
 	// board's kinds), says how fresh each is; set by SetParts. The header
 	// then shows the oldest part's age and names the stale ones, and the
@@ -314,6 +369,15 @@ func (b *Base) SetParts(parts []PartHealth) {
 
 // Stale reports whether the last load failed.
 func (h Health) Stale() bool { return !h.StaleSince.IsZero() }
+
+// Held reports whether the last load waited for the budget instead of
+// being sent (see HeldSince); a held pane is not stale.
+func (h Health) Held() bool { return !h.HeldSince.IsZero() }
+
+// IsPlannedWait reports whether err is a request the client's scheduler
+// kept back for the rate-limit budget until its time ran out: it was never
+// sent, so it says nothing about the server.
+func IsPlannedWait(err error) bool { return errors.Is(err, apiclient.ErrRateLimitWait) }
 
 // Summary is the header's short form: "stale since 22:14:03 · 503
 // SERVICE_UNAVAILABLE"; empty when fresh.
@@ -482,7 +546,7 @@ func send[T any](pane ID, prio apiclient.Priority, tag string, timeout time.Dura
 		if share > 0 {
 			ctx = apiclient.WithShareWindow(ctx, share)
 		}
-		v, err := fn(apiclient.WithPriority(ctx, prio, tag))
+		v, err := fn(apiclient.WithSource(apiclient.WithPriority(ctx, prio, tag), string(pane)))
 		return Result[T]{Pane: pane, Key: key, Seq: seq, Task: task, Load: load, Value: v, Err: err}
 	}
 	if task == "" {

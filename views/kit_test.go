@@ -3,6 +3,7 @@ package views
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -98,6 +99,15 @@ func TestRequestsCarryThePanesPriority(t *testing.T) {
 	assert.Equal(t, "visible ", priorityOf(got))
 	Write(&b, "ack", 1, "", fn)()
 	assert.Equal(t, "write ", priorityOf(got))
+
+	// The user's `r`: the reads the pane makes for it go first; the next
+	// message's reads are the pane's own again.
+	b.Handle(RefreshMsg{}, nil)
+	Load(&b, "list", 3, "", fn)()
+	assert.Equal(t, "asked ", priorityOf(got))
+	b.Handle(Result[int]{Pane: "alerts", Key: "list", Seq: 3, Load: true}, nil)
+	Load(&b, "list", 4, "", fn)()
+	assert.Equal(t, "visible ", priorityOf(got))
 }
 
 func priorityOf(ctx context.Context) string {
@@ -106,4 +116,66 @@ func priorityOf(ctx context.Context) string {
 		return "none"
 	}
 	return p.String() + " " + tag
+}
+
+// A load the scheduler kept back for the budget until its time ran out was
+// never sent: the pane is not stale however long the wait, its health says
+// when it asks again, and a real failure after it is stale as before.
+func TestPlannedWaitIsNotStale(t *testing.T) {
+	var armed []time.Duration
+	wall := time.Date(2025, 6, 1, 22, 14, 3, 0, time.UTC)
+	ctx := Context{Client: &apiclient.Client{}, Poll: DefaultPoll.WithDefaults(map[string]time.Duration{"alerts": 15 * time.Second}),
+		Timer: timerOnly(&armed), Wall: func() time.Time { return wall }}
+	b := NewBase("alerts", ctx, nil)
+	require.NotNil(t, b.SetVisible(true))
+	b.Handle(Result[int]{Pane: "alerts", Load: true}, nil)
+	loaded := wall
+
+	// What the scheduler answers a request whose context ended in the wait.
+	held := fmt.Errorf("list alerts: page 7: listAlerts: %w: %w", apiclient.ErrRateLimitWait, context.DeadlineExceeded)
+	for range 4 { // a minute and more of loads kept back
+		wall = wall.Add(RequestTimeout / 2)
+		b.Handle(Result[int]{Pane: "alerts", Load: true, Err: held}, nil)
+	}
+	h := b.Health()
+	assert.False(t, h.Stale(), "a planned wait is no failure")
+	assert.True(t, h.Held())
+	assert.Equal(t, loaded, h.OK, "the data is as old as it was")
+	assert.Equal(t, wall.Add(15*time.Second), h.Next, "the next refresh goes at the pane's interval")
+	assert.Equal(t, 15*time.Second, b.PollEvery(), "no back-off: nothing failed")
+
+	b.Handle(Result[int]{Pane: "alerts", Load: true, Err: &apiclient.Error{Status: 503, ErrorCode: "SERVICE_UNAVAILABLE"}}, nil)
+	assert.True(t, b.Health().Stale(), "a failure is stale")
+	assert.False(t, b.Health().Held())
+	b.Handle(Result[int]{Pane: "alerts", Load: true, Err: held}, nil)
+	assert.True(t, b.Health().Stale(), "a wait after a failure does not hide it")
+
+	b.Handle(Result[int]{Pane: "alerts", Load: true}, nil)
+	assert.False(t, b.Health().Stale())
+	assert.False(t, b.Health().Held(), "an answer ends the wait")
+}
+
+// PollRhythm is how often the polls actually go: the interval while the
+// answers come at once, longer when the budget holds a poll's read, never
+// shorter than the interval, 0 while the pane does not poll.
+func TestPollRhythmFollowsTheAnswers(t *testing.T) {
+	var armed []time.Duration
+	wall := time.Date(2025, 6, 1, 22, 14, 3, 0, time.UTC)
+	ctx := Context{Client: &apiclient.Client{}, Poll: DefaultPoll.WithDefaults(map[string]time.Duration{"alerts": 15 * time.Second}),
+		Timer: timerOnly(&armed), Wall: func() time.Time { return wall }}
+	b := NewBase("alerts", ctx, nil)
+	require.NotNil(t, b.SetVisible(true))
+	assert.Equal(t, 15*time.Second, b.PollRhythm(), "the interval until measured")
+	poll := func(wait time.Duration) {
+		b.Handle(b.Tick(), func() tea.Cmd { return func() tea.Msg { return nil } })
+		wall = wall.Add(wait) // the read waits for the budget, then answers
+		b.Handle(Result[int]{Pane: "alerts", Load: true}, nil)
+		wall = wall.Add(b.PollEvery())
+	}
+	poll(0)
+	poll(25 * time.Second)
+	poll(25 * time.Second)
+	assert.Equal(t, 40*time.Second, b.PollRhythm(), "interval and the wait for the budget")
+	b.SetVisible(false)
+	assert.Zero(t, b.PollRhythm(), "hidden: no polls")
 }

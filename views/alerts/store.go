@@ -309,6 +309,9 @@ func (p *Pane) setConfigs(cs []apiclient.AlertConfig, err error) {
 
 // failed keeps the data and says since when it is stale.
 func (p *Pane) failed(err error) {
+	if p.err == nil && views.IsPlannedWait(err) {
+		return // kept back for the budget, never sent: no failure (the next tick asks again)
+	}
 	if p.err == nil {
 		p.errSince = p.Ctx.Now()
 	}

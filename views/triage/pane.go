@@ -522,7 +522,7 @@ func (p *Pane) setHealth() {
 		if !ok.IsZero() && (h.OK.IsZero() || ok.Before(h.OK)) {
 			h.OK = ok
 		}
-		if failed && h.Err == nil {
+		if failed && h.Err == nil && !views.IsPlannedWait(err) { // a read the budget held is no failure
 			h.Err = err
 			if h.Err == nil {
 				h.Err = errors.New("read failed")
