@@ -31,6 +31,17 @@ var shellCommands = []paletteCommand{
 	{name: "q", aliases: []string{"quit"}, help: "quit"},
 }
 
+// ShellCommands are the palette's own command words and their aliases: no
+// pane may be named so (Registry.Validate refuses it).
+func ShellCommands() []string {
+	var out []string
+	for _, c := range shellCommands {
+		out = append(out, c.name)
+		out = append(out, c.aliases...)
+	}
+	return out
+}
+
 // paletteCommands are a command for each registered pane, in tab order,
 // then the shell's.
 func (m *Model) paletteCommands() []paletteCommand {

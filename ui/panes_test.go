@@ -5,16 +5,30 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/dbadmin-tui/dbadmin-tui/views"
 )
 
 func TestRegisteredPanesAreConsistent(t *testing.T) {
-	require.NoError(t, Panes().Validate())
+	require.NoError(t, Panes().Validate(ShellCommands()...))
 	km := Panes().Keymap()
 	require.Len(t, km.Global.Jump, len(Panes()))
 	for i, r := range Panes() {
 		assert.Equal(t, r.JumpHelp(), km.Global.Jump[i].Help().Desc)
 		assert.Positive(t, r.Poll, "%s polls at its own interval", r.ID)
 	}
+}
+
+// A pane named or aliased like a palette command would silently take it:
+// the root refuses such a list at start.
+func TestAPaneCannotTakeAPaletteCommand(t *testing.T) {
+	bad := append(Panes(), views.Registration{ID: "fleet", Title: "Fleet", Aliases: []string{"Cluster"},
+		New: func(views.Context) views.Pane { return nil }})
+	require.ErrorContains(t, bad.Validate(ShellCommands()...), `pane "fleet": name "cluster" is a palette command`)
+	_, err := New(Options{Client: newFakeAPI(t).client(t), Panes: bad})
+	require.ErrorContains(t, err, "is a palette command")
+	bad[len(bad)-1].Aliases = []string{"fl"}
+	require.NoError(t, bad.Validate(ShellCommands()...))
 }
 
 func TestDangerousActionsAreTagged(t *testing.T) {

@@ -42,7 +42,7 @@ func (p *oncallPane) Selected() string                     { return "" }
 // --pane, the [poll] settings and the keymap's conflict checking.
 func TestAddAPane(t *testing.T) {
 	panes := append(views.Registry{oncall}, ui.Panes()...)
-	require.NoError(t, panes.Validate())
+	require.NoError(t, panes.Validate(ui.ShellCommands()...))
 
 	// --pane: by name, alias and number; the error lists it.
 	for _, s := range []string{"oncall", "ONC", "1"} {
