@@ -39,7 +39,9 @@ var Registration = views.Registration{
 
 var spec = listpane.Spec[apiclient.Cluster]{
 	ID: ID, Noun: "clusters", Key: func(c apiclient.Cluster) string { return c.Name }, Class: class, Detail: detail,
-	Off: func(ctx views.Context) string { return map[bool]string{true: "pick a project (ctrl+g)"}[ctx.GroupID == ""] },
+	Off: func(ctx views.Context) string {
+		return map[bool]string{true: "pick a project (ctrl+g)"}[ctx.GroupID == ""]
+	},
 	Load: func(ctx context.Context, v views.Context) ([]apiclient.Cluster, error) {
 		return v.Client.Clusters().All(ctx, v.GroupID)
 	},
