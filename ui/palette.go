@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -42,14 +43,16 @@ func ShellCommands() []string {
 	return out
 }
 
-// paletteCommands are a command for each registered pane, in tab order,
-// then the shell's.
+// paletteCommands are the shell's commands, then a command for each
+// registered pane in tab order. The shell's come first so that the open
+// palette always shows them, however many panes there are (the panes have
+// their number keys too).
 func (m *Model) paletteCommands() []paletteCommand {
-	var out []paletteCommand
+	out := slices.Clone(shellCommands)
 	for _, r := range m.opts.Panes {
 		out = append(out, paletteCommand{name: r.CommandName(), aliases: r.Aliases, help: r.JumpHelp() + " pane"})
 	}
-	return append(out, shellCommands...)
+	return out
 }
 
 // paletteLayer is the `:` command line with completion: tab completes the
