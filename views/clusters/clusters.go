@@ -46,13 +46,13 @@ var spec = listpane.Spec[apiclient.Cluster]{
 		return v.Client.Clusters().All(ctx, v.GroupID)
 	},
 	Columns: []listpane.Column[apiclient.Cluster]{
-		{Column: components.Column{Title: "NAME", MinWidth: 12, Flex: 2}, Cell: func(c apiclient.Cluster) string { return c.Name }},
+		{Column: components.Column{Title: "NAME", MinWidth: 16, Flex: 2}, Cell: func(c apiclient.Cluster) string { return c.Name }},
 		{Column: components.Column{Title: "STATE", Width: 10}, Cell: func(c apiclient.Cluster) string { return string(c.StateName) }},
-		{Column: components.Column{Title: "TYPE", Width: 10, Priority: 3}, Cell: func(c apiclient.Cluster) string { return string(c.ClusterType) }},
+		{Column: components.Column{Title: "TYPE", Width: 10, Priority: 1}, Cell: func(c apiclient.Cluster) string { return string(c.ClusterType) }},
 		{Column: components.Column{Title: "TIER", Width: 5}, Cell: apiclient.Cluster.InstanceSize},
 		{Column: components.Column{Title: "VERSION", Width: 8}, Cell: func(c apiclient.Cluster) string { return c.MongoDBVersion }},
 		{Column: components.Column{Title: "END OF LIFE", Width: 11, Priority: 2}, Cell: eol, Sort: eolKey},
-		{Column: components.Column{Title: "PAUSED", Width: 6, Priority: 1}, Cell: func(c apiclient.Cluster) string { return yes(c.Paused) }},
+		{Column: components.Column{Title: "PAUSED", Width: 6, Priority: 3}, Cell: func(c apiclient.Cluster) string { return yes(c.Paused) }},
 		{Column: components.Column{Title: "BACKUP", Width: 6}, Cell: func(c apiclient.Cluster) string { return onOff(c.BackupEnabled) }},
 	},
 	Actions: []listpane.Action[apiclient.Cluster]{
