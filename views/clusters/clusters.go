@@ -26,7 +26,8 @@ const ID views.ID = "clusters"
 // Registration is the pane as the root's list names it.
 var Registration = views.Registration{
 	ID: ID, Title: "Clusters", Aliases: []string{"cl"}, Table: true, Poll: time.Minute,
-	Reads: []views.Read{{Desc: "list clusters", Op: "listClusters"}},
+	Reads: []views.Read{{Desc: "list clusters", Op: "listClusters"}, {Desc: "list flex clusters", Op: "listFlexClusters"},
+		{Desc: "list serverless instances", Op: "listServerlessInstances"}},
 	Actions: []keymap.Action{
 		keymap.NewAction("clusters.detail", "enter", "detail", "enter"),
 		keymap.NewAction("clusters.alerts", "A", "its alerts", "A"),
@@ -42,14 +43,12 @@ var spec = listpane.Spec[apiclient.Cluster]{
 	Off: func(ctx views.Context) string {
 		return map[bool]string{true: "pick a project (ctrl+g)"}[ctx.GroupID == ""]
 	},
-	Load: func(ctx context.Context, v views.Context) ([]apiclient.Cluster, error) {
-		return v.Client.Clusters().All(ctx, v.GroupID)
-	},
+	Load: load,
 	Columns: []listpane.Column[apiclient.Cluster]{
 		{Column: components.Column{Title: "NAME", MinWidth: 16, Flex: 2}, Cell: func(c apiclient.Cluster) string { return c.Name }},
 		{Column: components.Column{Title: "STATE", Width: 10}, Cell: func(c apiclient.Cluster) string { return string(c.StateName) }},
 		{Column: components.Column{Title: "TYPE", Width: 10, Priority: 1}, Cell: func(c apiclient.Cluster) string { return string(c.ClusterType) }},
-		{Column: components.Column{Title: "TIER", Width: 5}, Cell: apiclient.Cluster.InstanceSize},
+		{Column: components.Column{Title: "TIER", Width: 5}, Cell: tier},
 		{Column: components.Column{Title: "VERSION", Width: 8}, Cell: func(c apiclient.Cluster) string { return c.MongoDBVersion }},
 		{Column: components.Column{Title: "END OF LIFE", Width: 11, Priority: 2}, Cell: eol, Sort: eolKey},
 		{Column: components.Column{Title: "PAUSED", Width: 6, Priority: 3}, Cell: func(c apiclient.Cluster) string { return yes(c.Paused) }},
@@ -63,6 +62,47 @@ var spec = listpane.Spec[apiclient.Cluster]{
 	},
 }
 
+// load reads the project's dedicated and shared clusters, then its flex
+// clusters and serverless instances, as rows of one kind.
+func load(ctx context.Context, v views.Context) ([]apiclient.Cluster, error) {
+	cs := v.Client.Clusters()
+	out, err := cs.All(ctx, v.GroupID)
+	if err != nil {
+		return nil, err
+	}
+	flex, err := cs.AllFlex(ctx, v.GroupID)
+	if err != nil {
+		return nil, fmt.Errorf("flex clusters: %w", err)
+	}
+	for _, f := range flex {
+		c := apiclient.Cluster{Name: f.Name, GroupID: f.GroupID, ClusterType: "FLEX", StateName: f.StateName, MongoDBVersion: f.MongoDBVersion,
+			CreateDate: f.CreateDate, BackupEnabled: f.BackupSettings != nil && f.BackupSettings.Enabled, ConnectionStrings: f.ConnectionStrings,
+			TerminationProtectionEnabled: f.TerminationProtectionEnabled, VersionReleaseSystem: f.VersionReleaseSystem}
+		out = append(out, withTier(c, "FLEX", f.ProviderSettings.BackingProviderName, f.ProviderSettings.RegionName))
+	}
+	sl, err := cs.AllServerless(ctx, v.GroupID)
+	if err != nil {
+		return nil, fmt.Errorf("serverless instances: %w", err)
+	}
+	for _, i := range sl {
+		c := apiclient.Cluster{Name: i.Name, GroupID: i.GroupID, ClusterType: "SERVERLESS", StateName: i.StateName, MongoDBVersion: i.MongoDBVersion,
+			CreateDate: i.CreateDate, TerminationProtectionEnabled: i.TerminationProtectionEnabled,
+			BackupEnabled: i.ServerlessBackupOptions != nil && i.ServerlessBackupOptions.ServerlessContinuousBackupEnabled}
+		if i.ConnectionStrings != nil {
+			c.ConnectionStrings = &apiclient.ConnectionStrings{StandardSrv: i.ConnectionStrings.StandardSrv}
+		}
+		out = append(out, withTier(c, "SERVERLESS", i.ProviderSettings.BackingProviderName, i.ProviderSettings.RegionName))
+	}
+	return out, nil
+}
+
+// withTier gives a flex cluster or serverless instance its kind as its tier.
+func withTier(c apiclient.Cluster, tier, provider, region string) apiclient.Cluster {
+	c.ReplicationSpecs = []apiclient.ReplicationSpec{{RegionConfigs: []apiclient.RegionConfig{{ProviderName: provider, RegionName: region,
+		ElectableSpecs: &apiclient.HardwareSpec{InstanceSize: tier}}}}}
+	return c
+}
+
 func jump(pane views.ID, view string) func(views.Context, apiclient.Cluster) tea.Cmd {
 	return func(ctx views.Context, c apiclient.Cluster) tea.Cmd {
 		return func() tea.Msg {
@@ -73,6 +113,15 @@ func jump(pane views.ID, view string) func(views.Context, apiclient.Cluster) tea
 
 func tenant(why string) func(apiclient.Cluster) string {
 	return func(c apiclient.Cluster) string { return map[bool]string{true: "shared tier: " + why}[c.Tenant()] }
+}
+
+// tier is the instance size; a flex cluster or serverless instance has
+// none (TYPE names it).
+func tier(c apiclient.Cluster) string {
+	if c.ClusterType == "FLEX" || c.ClusterType == "SERVERLESS" {
+		return "-"
+	}
+	return c.InstanceSize()
 }
 
 // eol is the version's end of life, "-" when the series has none known.

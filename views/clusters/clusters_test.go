@@ -37,6 +37,14 @@ func TestClustersListsTheProject(t *testing.T) {
 	for _, c := range want {
 		assert.Contains(t, s, c.Name)
 	}
+	flex, err := e.Ctx.Client.Clusters().AllFlex(t.Context(), e.Ctx.GroupID)
+	require.NoError(t, err)
+	sl, err := e.Ctx.Client.Clusters().AllServerless(t.Context(), e.Ctx.GroupID)
+	require.NoError(t, err)
+	require.NotEmpty(t, flex, "the demo project has a flex cluster")
+	require.NotEmpty(t, sl, "and a serverless instance")
+	assert.Contains(t, s, flex[0].Name)
+	assert.Contains(t, s, sl[0].Name)
 	assert.Empty(t, e.Sim.Writes(), "read-only")
 }
 
