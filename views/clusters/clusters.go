@@ -72,7 +72,7 @@ func load(ctx context.Context, v views.Context) ([]apiclient.Cluster, error) {
 	}
 	flex, err := cs.AllFlex(ctx, v.GroupID)
 	if err != nil {
-		return nil, fmt.Errorf("flex clusters: %w", err)
+		return nil, listpane.PartError{Part: "flex clusters", Err: err}
 	}
 	for _, f := range flex {
 		c := apiclient.Cluster{Name: f.Name, GroupID: f.GroupID, ClusterType: "FLEX", StateName: f.StateName, MongoDBVersion: f.MongoDBVersion,
@@ -82,7 +82,7 @@ func load(ctx context.Context, v views.Context) ([]apiclient.Cluster, error) {
 	}
 	sl, err := cs.AllServerless(ctx, v.GroupID)
 	if err != nil {
-		return nil, fmt.Errorf("serverless instances: %w", err)
+		return nil, listpane.PartError{Part: "serverless instances", Err: err}
 	}
 	for _, i := range sl {
 		c := apiclient.Cluster{Name: i.Name, GroupID: i.GroupID, ClusterType: "SERVERLESS", StateName: i.StateName, MongoDBVersion: i.MongoDBVersion,

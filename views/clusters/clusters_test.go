@@ -1,6 +1,8 @@
 package clusters
 
 import (
+	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -77,4 +79,24 @@ func TestClustersEndOfLife(t *testing.T) {
 	assert.Equal(t, "-", eol(apiclient.Cluster{MongoDBVersion: "8.0.1"}))
 	assert.Equal(t, "shared tier: no access logs", tenant("no access logs")(apiclient.Cluster{
 		ReplicationSpecs: []apiclient.ReplicationSpec{{RegionConfigs: []apiclient.RegionConfig{{ProviderName: "TENANT"}}}}}))
+}
+
+// A failed read says what failed in the pane's place, and r reads again.
+func TestClustersLoadFailureSaysWhatAndRetries(t *testing.T) {
+	sim := viewstest.NewSim(t, viewstest.SimOptions{})
+	sim.Intercept(func(w http.ResponseWriter, r *http.Request, _ http.Handler) bool {
+		if strings.HasSuffix(r.URL.Path, "/flexClusters") {
+			http.Error(w, `{"error":500,"errorCode":"UNEXPECTED_ERROR","detail":"boom"}`, http.StatusInternalServerError)
+			return true
+		}
+		return false
+	})
+	e := viewstest.Open[*listpane.Pane[apiclient.Cluster]](t, Registration, viewstest.Setup{Sim: sim, Width: 120, Height: 30})
+	s := e.Screen()
+	assert.Contains(t, s, "clusters: flex clusters:")
+	assert.Contains(t, s, "(r retries)")
+	assert.NotContains(t, s, "payments-prod", "no half list")
+	sim.Intercept(nil)
+	e.Refresh()
+	assert.Contains(t, e.Screen(), "payments-flex")
 }

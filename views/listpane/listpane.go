@@ -7,6 +7,7 @@ package listpane
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -65,6 +66,25 @@ type Pane[T any] struct {
 	table   components.Table
 	detail  components.Detail
 	showing bool // the detail is open
+}
+
+// PartError is a failed read of one part of a list that Load reads in
+// several requests: the pane names the part before the error.
+type PartError struct {
+	Part string // "flex clusters"
+	Err  error
+}
+
+func (e PartError) Error() string { return e.Part + ": " + e.Err.Error() }
+func (e PartError) Unwrap() error { return e.Err }
+
+// errText is an error as the pane shows it, the part it concerns first.
+func errText(err error) string {
+	var pe PartError
+	if errors.As(err, &pe) {
+		return components.Sanitize(pe.Part) + ": " + views.ErrText(pe.Err)
+	}
+	return views.ErrText(err)
 }
 
 // New returns the pane's Factory.
@@ -249,7 +269,7 @@ func (p *Pane[T]) View() string {
 	case p.off() != "":
 		return st.StateMuted.Render(p.off())
 	case p.err != nil && !p.loaded:
-		return st.StateFailed.Render(fmt.Sprintf("%s: %s (r retries)", p.spec.Noun, views.ErrText(p.err)))
+		return st.StateFailed.Render(fmt.Sprintf("%s: %s (r retries)", p.spec.Noun, errText(p.err)))
 	case !p.loaded:
 		return st.StateMuted.Render("loading " + p.spec.Noun + "…")
 	case p.showing:
