@@ -58,3 +58,23 @@ func TestPaneKeysConflicts(t *testing.T) {
 	h, _ := km.Lookup("accesslogs.hosts")
 	require.Equal(t, "H", h.Help().Key)
 }
+
+// However many panes there are, the open palette's first screen lists the
+// shell's commands: a ninth pane cannot push :org off it.
+func TestPaletteKeepsItsCommandsOnScreenWithMorePanes(t *testing.T) {
+	panes := Panes()
+	for _, id := range []views.ID{"extra1", "extra2"} {
+		panes = append(panes, views.Registration{ID: id, Title: string(id), New: func(views.Context) views.Pane { return nil }})
+	}
+	m := newModel(t, newFakeAPI(t), func(o *Options) { o.Panes = panes })
+	p := &paletteLayer{input: newInput(":", "")}
+	cands := p.candidates(m)
+	var first []string
+	for _, c := range cands[:min(8, len(cands))] {
+		first = append(first, c.text)
+	}
+	for _, c := range shellCommands {
+		assert.Contains(t, first, c.name)
+	}
+	assert.Len(t, cands, len(shellCommands)+len(panes), "and every pane after them")
+}
