@@ -14,7 +14,7 @@ func TestClustersPaneJumpsToBackups(t *testing.T) {
 	s := StartDemo(t, 80, 24, nil)
 	s.WaitFor("CPS_SNAPSHOT_FAILED", wait)
 	s.SendFast("8")
-	s.WaitFor("END OF LIFE", wait)
+	s.WaitFor("EOL        PAUSED", wait)
 	s.WaitFor("payments-legacy", wait)
 	s.SendFast("/", "payments-rs", "Enter", "B")
 	screen := s.WaitFor("Backups · payments-rs", wait)
@@ -31,7 +31,7 @@ func TestClustersPaneJumpsToBackups(t *testing.T) {
 		t.Fatalf("the jump did not read payments-rs's snapshots from the server")
 	}
 	s.SendFast("Escape")
-	s.WaitFor("END OF LIFE", wait)
+	s.WaitFor("EOL        PAUSED", wait)
 	if w := s.SimWrites(""); len(w) != 0 {
 		t.Fatalf("the Clusters pane wrote: %v", w)
 	}
