@@ -100,3 +100,21 @@ func TestClustersLoadFailureSaysWhatAndRetries(t *testing.T) {
 	e.Refresh()
 	assert.Contains(t, e.Screen(), "payments-flex")
 }
+
+// The root's filter narrows the list; the EOL column sorts by date, the
+// series with no known end last.
+func TestClustersFilterAndSort(t *testing.T) {
+	e := open(t, 120, 30)
+	e.Send(views.FilterMsg{Text: "legacy"})
+	s := e.Screen()
+	assert.Contains(t, s, "payments-legacy")
+	assert.NotContains(t, s, "payments-prod")
+	e.Send(views.FilterMsg{})
+	for range 5 { // NAME, STATE, TYPE, TIER, VERSION, then EOL
+		e.Press("o")
+	}
+	lines := strings.Split(e.Screen(), "\n")
+	require.Greater(t, len(lines), 3)
+	assert.Contains(t, lines[1], "payments-legacy", "4.0 ended first")
+	assert.Contains(t, lines[2], "payments-rs")
+}
