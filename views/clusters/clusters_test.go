@@ -110,7 +110,7 @@ func TestClustersFilterAndSort(t *testing.T) {
 	assert.Contains(t, s, "payments-legacy")
 	assert.NotContains(t, s, "payments-prod")
 	e.Send(views.FilterMsg{})
-	for range 5 { // NAME, STATE, TYPE, TIER, VERSION, then EOL
+	for range 6 { // NAME, STATE, TYPE, TIER, VERSION, then EOL
 		e.Press("o")
 	}
 	lines := strings.Split(e.Screen(), "\n")
