@@ -1,9 +1,12 @@
 package e2e
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dbadmin-tui/dbadmin-tui/ui"
 )
 
 // paneKeys are every pane's action keys and the answers a dialog would take,
@@ -14,8 +17,8 @@ var paneKeys = []string{"Space", "a", "A", "u", "s", "c", "t", "d", "n", "N", "e
 // hammer presses every action key in every pane, each followed by y and
 // Enter, then closes what opened.
 func hammer(s *Session) {
-	for _, pane := range []string{"1", "2", "3", "4", "5", "6", "7"} {
-		s.SendKeys(pane)
+	for i := range ui.Panes() {
+		s.SendKeys(strconv.Itoa(i + 1))
 		for _, k := range paneKeys {
 			s.SendKeys(k, "y", "Enter")
 		}

@@ -173,7 +173,7 @@ func New(o Options) (*Model, error) {
 	if o.Panes == nil {
 		o.Panes = Panes()
 	}
-	if err := o.Panes.Validate(); err != nil {
+	if err := o.Panes.Validate(ShellCommands()...); err != nil {
 		return nil, fmt.Errorf("ui: %w", err)
 	}
 	if o.Keys == nil {

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -32,14 +33,27 @@ var shellCommands = []paletteCommand{
 	{name: "q", aliases: []string{"quit"}, help: "quit"},
 }
 
-// paletteCommands are a command for each registered pane, in tab order,
-// then the shell's.
+// ShellCommands are the palette's own command words and their aliases: no
+// pane may be named so (Registry.Validate refuses it).
+func ShellCommands() []string {
+	var out []string
+	for _, c := range shellCommands {
+		out = append(out, c.name)
+		out = append(out, c.aliases...)
+	}
+	return out
+}
+
+// paletteCommands are the shell's commands, then a command for each
+// registered pane in tab order. The shell's come first so that the open
+// palette always shows them, however many panes there are (the panes have
+// their number keys too).
 func (m *Model) paletteCommands() []paletteCommand {
-	var out []paletteCommand
+	out := slices.Clone(shellCommands)
 	for _, r := range m.opts.Panes {
 		out = append(out, paletteCommand{name: r.CommandName(), aliases: r.Aliases, help: r.JumpHelp() + " pane"})
 	}
-	return append(out, shellCommands...)
+	return out
 }
 
 // paletteLayer is the `:` command line with completion: tab completes the

@@ -5,6 +5,7 @@ import (
 	"github.com/dbadmin-tui/dbadmin-tui/views/accesslogs"
 	"github.com/dbadmin-tui/dbadmin-tui/views/alerts"
 	"github.com/dbadmin-tui/dbadmin-tui/views/backups"
+	"github.com/dbadmin-tui/dbadmin-tui/views/clusters"
 	"github.com/dbadmin-tui/dbadmin-tui/views/migration"
 	"github.com/dbadmin-tui/dbadmin-tui/views/search"
 	"github.com/dbadmin-tui/dbadmin-tui/views/settings"
@@ -24,5 +25,6 @@ func Panes() views.Registry {
 		accesslogs.Registration,
 		migration.Registration,
 		settings.Registration,
+		clusters.Registration,
 	}
 }

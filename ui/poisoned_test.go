@@ -279,10 +279,18 @@ func TestPoisonedWorldWritesNothingHostile(t *testing.T) {
 		{"access logs", "5"}, {"raw line", "l"}, {"back", "esc"},
 		{"migration", "6"},
 		{"settings", "7"},
+	}
+	// Every pane the list above does not name by its key is visited too,
+	// with its detail: a pane added later is poisoned like the rest.
+	for i, r := range Panes()[7:] {
+		visits = append(visits, struct{ name, keys string }{string(r.ID), strconv.Itoa(8 + i)},
+			struct{ name, keys string }{string(r.ID) + " detail", "enter"}, struct{ name, keys string }{"back", "esc"})
+	}
+	visits = append(visits, []struct{ name, keys string }{
 		{"help", "?"}, {"back", "esc"},
 		{"picker", "@"}, {"back", "esc"},
 		{"palette", ":"}, {"back", "esc"},
-	}
+	}...)
 	const profile = "poisoned"
 	for _, size := range [][2]int{{80, 24}, {200, 60}} {
 		client, err := apiclient.New(apiclient.Options{BaseURL: base, Auth: apiclient.DigestAuth("org-owner", "org-owner-secret"),
@@ -315,7 +323,7 @@ func TestPoisonedWorldWritesNothingHostile(t *testing.T) {
 		t.Logf("%dx%d: %d steps in %v, %d frames drawn, %d KB written to the terminal; poisoned text visible in %d views",
 			size[0], size[1], len(visits), time.Since(start).Round(time.Millisecond), view.count(), len(out)/1024, len(shown))
 		// The poison reached the screen (as text) in every pane.
-		for _, want := range []string{"triage", "alerts", "alert detail", "config detail", "snapshots", "restores", "exports", "search detail", "settings"} {
+		for _, want := range []string{"triage", "alerts", "alert detail", "config detail", "snapshots", "restores", "exports", "search detail", "settings", "clusters"} {
 			require.True(t, shown[want], "%dx%d: no poisoned text visible in %s", size[0], size[1], want)
 		}
 	}

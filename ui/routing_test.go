@@ -47,9 +47,12 @@ func TestNumberKeysAndTabSwitchPanes(t *testing.T) {
 	assert.Equal(t, 6, m.active, "tab goes to the next pane")
 	d.Press("1", "shift+tab")
 	assert.Equal(t, len(Panes())-1, m.active, "shift+tab wraps back")
+	assert.Contains(t, d.Screen(), "pane "+string(Panes()[len(Panes())-1].ID))
+	set := m.paneIndex("settings")
+	d.Press(string(rune('1' + set)))
 	assert.Contains(t, d.Screen(), "pane settings")
 	d.Press("tab")
-	assert.Equal(t, len(Panes())-1, m.active, "in Settings tab moves between its sections")
+	assert.Equal(t, set, m.active, "in Settings tab moves between its sections")
 }
 
 func TestPlainKeysReachTheActivePaneOnly(t *testing.T) {

@@ -76,16 +76,25 @@ func (r Registration) Keys() keymap.Pane {
 type Registry []Registration
 
 // Validate reports a registration the rest cannot derive from: a missing
-// id, title or factory, a duplicate id or name, an action outside its
-// pane's scope, or two actions of one pane on the same key.
-func (rs Registry) Validate() error {
+// id, title or factory, a duplicate id or name, a name or alias that is
+// one of the reserved words (the root's own palette commands, which would
+// silently take it), an action outside its pane's scope, or two actions of
+// one pane on the same key.
+func (rs Registry) Validate(reserved ...string) error {
 	names := map[string]ID{}
+	taken := map[string]bool{}
+	for _, w := range reserved {
+		taken[strings.ToLower(w)] = true
+	}
 	for _, r := range rs {
 		if r.ID == "" || r.Title == "" || r.New == nil {
 			return fmt.Errorf("pane %q: a registration needs an ID, a Title and New", r.ID)
 		}
 		for _, n := range append([]string{string(r.ID), r.CommandName()}, r.Aliases...) {
 			n = strings.ToLower(n)
+			if taken[n] {
+				return fmt.Errorf("pane %q: name %q is a palette command", r.ID, n)
+			}
 			if prev, dup := names[n]; dup && prev != r.ID {
 				return fmt.Errorf("pane %q: name %q is taken by pane %q", r.ID, n, prev)
 			}

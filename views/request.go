@@ -7,7 +7,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-// RequestTimeout bounds one request made through Fetch.
+// RequestTimeout bounds one request a pane makes through views.Load, Get or
+// Write, and one request of the root's pickers.
 const RequestTimeout = 30 * time.Second
 
 // Seq numbers a pane's requests so an answer to an older one can be dropped.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
 	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
+	"github.com/dbadmin-tui/dbadmin-tui/views"
 	"github.com/dbadmin-tui/dbadmin-tui/views/alertkit"
 )
 
@@ -133,7 +134,7 @@ func ClusterItems(p Project, c apiclient.Cluster, now time.Time) []Item {
 	case c.StateName != "" && c.StateName != apiclient.ClusterIdle:
 		out = append(out, p.item(KindCluster, apiclient.SeverityWarning, c.Name, c.Name, "cluster "+string(c.StateName), time.Time{}))
 	}
-	if eol, ok := EndOfLife(c.MongoDBVersion); ok && !now.Before(eol) {
+	if eol, ok := views.EndOfLife(c.MongoDBVersion); ok && !now.Before(eol) {
 		out = append(out, p.item(KindVersion, apiclient.SeverityWarning, c.Name, c.Name,
 			fmt.Sprintf("MongoDB %s past end of life (%s)", c.MongoDBVersion, eol.Format("2006-01")), eol))
 	}

@@ -1,0 +1,281 @@
+// Package listpane is a pane declared rather than written: a list of items
+// loaded by one function, shown as a table of declared columns (the table
+// keys sort it, the root's `/` filters it), a markdown detail on enter, and
+// actions that each turn the selected item into a Cmd (a jump to another
+// pane, usually). A read-only pane is its Spec and its Registration.
+package listpane
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dbadmin-tui/dbadmin-tui/keymap"
+	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
+	"github.com/dbadmin-tui/dbadmin-tui/views"
+)
+
+// Column is one column: the table's layout and how an item fills it.
+type Column[T any] struct {
+	components.Column
+	Cell func(T) string
+	// Sort, when set, is the item's sort key for this column (a date or a
+	// version sorts by it rather than by the text shown).
+	Sort func(T) string
+}
+
+// Action is one registered action (its full name, "clusters.backups") and
+// what it does with the selected item. Disabled, when set, gives the
+// reason the item refuses it ("" when it does not).
+type Action[T any] struct {
+	Name     string
+	Do       func(ctx views.Context, item T) tea.Cmd
+	Disabled func(T) string
+}
+
+// Spec declares a list pane.
+type Spec[T any] struct {
+	ID      views.ID
+	Noun    string // "clusters", for the empty and loading lines
+	Columns []Column[T]
+	Key     func(T) string // a stable, unique row id
+	// Class styles a row (a state: ok, running, failed, muted); optional.
+	Class func(T) string
+	// Off, when it returns a reason, is why there is nothing to load ("pick
+	// a project"); optional.
+	Off func(views.Context) string
+	// Load reads the list; it runs off the UI loop and may use only ctx.
+	Load func(ctx context.Context, vctx views.Context) ([]T, error)
+	// Detail is the selected item's detail, in markdown; enter opens it
+	// when the registration has an action named "<id>.detail".
+	Detail  func(T) string
+	Actions []Action[T]
+}
+
+// Pane is the pane a Spec declares.
+type Pane[T any] struct {
+	views.Base
+	spec    Spec[T]
+	seq     views.Seq
+	items   map[string]T
+	loaded  bool
+	err     error
+	table   components.Table
+	detail  components.Detail
+	showing bool // the detail is open
+}
+
+// PartError is a failed read of one part of a list that Load reads in
+// several requests: the pane names the part before the error.
+type PartError struct {
+	Part string // "flex clusters"
+	Err  error
+}
+
+func (e PartError) Error() string { return e.Part + ": " + e.Err.Error() }
+func (e PartError) Unwrap() error { return e.Err }
+
+// errText is an error as the pane shows it, the part it concerns first.
+func errText(err error) string {
+	var pe PartError
+	if errors.As(err, &pe) {
+		return components.Sanitize(pe.Part) + ": " + views.ErrText(pe.Err)
+	}
+	return views.ErrText(err)
+}
+
+// New returns the pane's Factory.
+func New[T any](spec Spec[T]) views.Factory {
+	return func(ctx views.Context) views.Pane {
+		p := &Pane[T]{spec: spec, items: map[string]T{}}
+		p.Base = views.NewBase(spec.ID, ctx, func() views.PollState { return views.PollState{Off: p.off() != ""} })
+		cols := make([]components.Column, len(spec.Columns))
+		for i, c := range spec.Columns {
+			cols[i] = c.Column
+			if c.Sort != nil {
+				at := len(spec.Columns) + i // the sort key's hidden cell
+				cols[i].SortKey = func(r components.Row) string { return r.Cells[at] }
+			}
+		}
+		p.table = components.NewTable(cols, ctx.Theme, ctx.Keys)
+		p.detail = components.NewDetail(ctx.Theme, ctx.Keys)
+		return p
+	}
+}
+
+func (p *Pane[T]) off() string {
+	if p.spec.Off == nil {
+		return ""
+	}
+	return p.spec.Off(p.Ctx)
+}
+
+func (p *Pane[T]) load() tea.Cmd {
+	if p.off() != "" || p.Ctx.Client == nil {
+		return nil
+	}
+	vctx, load := p.Ctx, p.spec.Load
+	return views.Load(&p.Base, "list", p.seq.Next(), "listing "+p.spec.Noun, func(ctx context.Context) ([]T, error) {
+		return load(ctx, vctx)
+	})
+}
+
+// Init loads nothing: the list loads when the pane is first shown.
+func (p *Pane[T]) Init() tea.Cmd { return nil }
+
+func (p *Pane[T]) SetVisible(v bool) tea.Cmd {
+	arm := p.Base.SetVisible(v)
+	if v && !p.loaded && p.err == nil {
+		return tea.Batch(p.load(), arm)
+	}
+	return arm
+}
+
+func (p *Pane[T]) SetSize(w, h int) {
+	p.W, p.H = w, h
+	p.table.SetSize(w, max(h, 1))
+	p.detail.SetSize(w, max(h, 1))
+}
+
+func (p *Pane[T]) Busy() string { return "" }
+
+// CanGoBack: esc closes the detail.
+func (p *Pane[T]) CanGoBack() bool { return p.showing }
+
+// Selected is what `y` copies: the row's id.
+func (p *Pane[T]) Selected() string { return p.table.SelectedID() }
+
+func (p *Pane[T]) selected() (T, bool) {
+	it, ok := p.items[p.table.SelectedID()]
+	return it, ok
+}
+
+// Item is the selected item, for tests.
+func (p *Pane[T]) Item() (T, bool) { return p.selected() }
+
+func (p *Pane[T]) Actions() []keymap.Action {
+	if p.Ctx.Keys == nil {
+		return nil
+	}
+	acts := p.Ctx.Keys.Scope(p.spec.ID.Scope())
+	it, ok := p.selected()
+	for i, a := range acts {
+		switch {
+		case !ok:
+			acts[i] = a.Disabled("no " + strings.TrimSuffix(p.spec.Noun, "s") + " selected")
+		case p.find(a.Name) != nil && p.find(a.Name).Disabled != nil:
+			if why := p.find(a.Name).Disabled(it); why != "" {
+				acts[i] = a.Disabled(why)
+			}
+		}
+	}
+	return acts
+}
+
+func (p *Pane[T]) find(name string) *Action[T] {
+	for i := range p.spec.Actions {
+		if p.spec.Actions[i].Name == name {
+			return &p.spec.Actions[i]
+		}
+	}
+	return nil
+}
+
+func (p *Pane[T]) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
+	kit, done := p.Handle(msg, p.load)
+	if done {
+		return p, kit
+	}
+	switch msg := msg.(type) {
+	case views.Result[[]T]:
+		if !p.seq.Latest(msg.Seq) {
+			return p, kit
+		}
+		p.err = msg.Err
+		if msg.Err == nil {
+			p.loaded = true
+			p.setRows(msg.Value)
+		}
+	case views.RefreshMsg:
+		return p, tea.Batch(kit, p.load())
+	case views.FilterMsg:
+		p.table.SetFilter(msg.Text)
+	case views.ContextChangedMsg:
+		reload := msg.ProjectChanged(p.Ctx) // a list of a project: a cluster narrowed to keeps it
+		p.Ctx = msg.Ctx
+		p.table.SetTheme(msg.Ctx.Theme)
+		p.table.SetKeyMap(msg.Ctx.Keys)
+		p.detail.SetTheme(msg.Ctx.Theme)
+		if reload {
+			p.loaded, p.err, p.showing = false, nil, false
+			p.setRows(nil)
+			return p, tea.Batch(kit, p.Reload(p.load))
+		}
+	case views.ActionMsg:
+		it, ok := p.selected()
+		switch {
+		case !ok:
+		case msg.Name == string(p.spec.ID)+".detail" && p.spec.Detail != nil:
+			p.detail.SetMarkdown(p.spec.Detail(it))
+			p.showing = true
+		case p.find(msg.Name) != nil:
+			return p, tea.Batch(kit, p.find(msg.Name).Do(p.Ctx, it))
+		}
+	case tea.KeyPressMsg:
+		if p.showing {
+			if msg.String() == "esc" {
+				p.showing = false
+				return p, kit
+			}
+			var cmd tea.Cmd
+			p.detail, cmd = p.detail.Update(msg)
+			return p, tea.Batch(kit, cmd)
+		}
+		var cmd tea.Cmd
+		p.table, cmd = p.table.Update(msg)
+		return p, tea.Batch(kit, cmd)
+	}
+	return p, kit
+}
+
+func (p *Pane[T]) setRows(items []T) {
+	n := len(p.spec.Columns)
+	rows := make([]components.Row, len(items))
+	clear(p.items)
+	for i, it := range items {
+		cells := make([]string, 2*n)
+		for j, c := range p.spec.Columns {
+			cells[j] = c.Cell(it)
+			if c.Sort != nil {
+				cells[n+j] = c.Sort(it)
+			}
+		}
+		id := p.spec.Key(it)
+		p.items[id] = it
+		rows[i] = components.Row{ID: id, Cells: cells}
+		if p.spec.Class != nil {
+			rows[i].Class = p.spec.Class(it)
+		}
+	}
+	p.table.SetRows(rows)
+}
+
+func (p *Pane[T]) View() string {
+	st := p.Ctx.Theme.Styles
+	switch {
+	case p.off() != "":
+		return st.StateMuted.Render(p.off())
+	case p.err != nil && !p.loaded:
+		return st.StateFailed.Render(fmt.Sprintf("%s: %s (r retries)", p.spec.Noun, errText(p.err)))
+	case !p.loaded:
+		return st.StateMuted.Render("loading " + p.spec.Noun + "…")
+	case p.showing:
+		return p.detail.View()
+	case p.table.Total() == 0:
+		return st.StateMuted.Render("no " + p.spec.Noun)
+	}
+	return p.table.View()
+}
