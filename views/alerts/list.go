@@ -183,15 +183,24 @@ func (p *Pane) when(t time.Time) string {
 	return t.In(p.Ctx.Now().Location()).Format(timeLayout)
 }
 
+// eventCell is the event type; under serve led by who else is acting on
+// the alert ("alice: acknowledging · HOST_DOWN"): the event type's column
+// is there at every width, where ACK shrinks to "yes" at 80 columns.
+func (p *Pane) eventCell(r *record) string {
+	if pr := p.Ctx.Presence; pr != nil {
+		if act := pr.Acting(p.Ctx.GroupID, r.id); act != "" {
+			return components.Sanitize(act) + " · " + r.event
+		}
+	}
+	return r.event
+}
+
 // ackCell shows an acknowledgement in force: until when, by whom.
 // Under serve every member acts as the profile's API user: the row names
-// the member who acknowledged it (views.Presence), or who is acting on it.
+// the member who acknowledged it (views.Presence).
 func (p *Pane) ackCell(r *record, now time.Time) string {
 	by := r.ackBy
 	if pr := p.Ctx.Presence; pr != nil {
-		if act := pr.Acting(p.Ctx.GroupID, r.id); act != "" {
-			return act
-		}
 		if who := pr.AckedBy(p.Ctx.GroupID, r.id); who != "" {
 			by = who
 		}
@@ -235,7 +244,7 @@ func (p *Pane) row(i int32, now time.Time, cells []string) components.Row {
 	if r.where != nil {
 		tgt = r.where.target
 	}
-	cells[colStatus], cells[colSeverity], cells[colEvent], cells[colTarget] = string(r.status), string(sev), r.event, tgt
+	cells[colStatus], cells[colSeverity], cells[colEvent], cells[colTarget] = string(r.status), string(sev), p.eventCell(r), tgt
 	cells[colCreated], cells[colAge], cells[colAck] = r.createdCell, p.ageCell(now.Sub(r.created.time())), p.ackCell(r, now)
 	return components.Row{ID: r.id, Class: class, Cells: cells}
 }
