@@ -202,6 +202,18 @@ func (h *Hub) Acting(name, groupID, alertID string) string {
 	return found.who + ": " + found.what
 }
 
+// Marks are the open dialogs' marks ("alice: acknowledging"), sorted.
+func (h *Hub) Marks() []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var out []string
+	for _, m := range h.marks {
+		out = append(out, m.who+": "+m.what)
+	}
+	sort.Strings(out)
+	return out
+}
+
 // AckedBy is who acknowledged the alert within Window, or "".
 func (h *Hub) AckedBy(groupID, alertID string) string {
 	h.mu.Lock()
