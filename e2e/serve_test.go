@@ -215,6 +215,23 @@ func TestServeTwoThenFiveSessions(t *testing.T) {
 	a.WaitFor("bob: acknowledging", wait)
 	b.SendFast("Escape")
 	a.WaitGone("bob: acknowledging", wait)
+	// The same on the Triage board (WHAT at 80 columns: "bob:
+	// acknowledging · CLUST…").
+	a.SendFast("1")
+	b.SendFast("1")
+	a.WaitFor("Triage ·", wait)
+	b.WaitFor("Triage ·", wait)
+	a.WaitFor("▸ ", wait)
+	b.WaitFor("▸ ", wait)
+	b.SendFast("a")
+	b.WaitFor("Acknowledge until", wait)
+	a.WaitFor("bob: acknowledging", wait)
+	b.SendFast("Escape")
+	a.WaitGone("bob: acknowledging", wait)
+	a.SendFast("2")
+	b.SendFast("2")
+	a.WaitFor("EVENT TYPE", wait)
+	b.WaitFor("EVENT TYPE", wait)
 	if n := alertPatches(sv.Session); n != 0 {
 		t.Fatalf("%d PATCHes reached the server: want none", n)
 	}
