@@ -196,8 +196,45 @@ func TestServeTwoThenFiveSessions(t *testing.T) {
 	a.WaitFor("+1 here", startWait) // 80 columns: the short form
 	b.WaitFor("with alice", startWait)
 	// Each sized to its own terminal: at 80 columns the tabs shrink.
-	a.WaitFor("5 Access ", wait)
+	a.WaitFor("5 Acc  ", wait)
 	b.WaitFor("5 Access logs", wait)
+
+	// Presence on the rows: while one has the acknowledge dialog open, the
+	// other's row says who, at 140 and at 80 columns; esc takes it away,
+	// and nothing was sent.
+	a.WaitFor("▸  ● ", wait)
+	b.WaitFor("▸  OPEN", wait)
+	a.SendFast("a")
+	a.WaitFor("Acknowledge until", wait)
+	b.WaitFor("alice: acknowledging", wait)
+	a.SendFast("Escape")
+	a.WaitGone("Acknowledge until", wait)
+	b.WaitGone("alice: acknowledging", wait)
+	b.SendFast("a")
+	b.WaitFor("Acknowledge until", wait)
+	a.WaitFor("bob: acknowledging", wait)
+	b.SendFast("Escape")
+	a.WaitGone("bob: acknowledging", wait)
+	// The same on the Triage board (WHAT at 80 columns: "bob:
+	// acknowledging · CLUST…").
+	a.SendFast("1")
+	b.SendFast("1")
+	a.WaitFor("Triage ·", wait)
+	b.WaitFor("Triage ·", wait)
+	a.WaitFor("▸ ", wait)
+	b.WaitFor("▸ ", wait)
+	b.SendFast("a")
+	b.WaitFor("Acknowledge until", wait)
+	a.WaitFor("bob: acknowledging", wait)
+	b.SendFast("Escape")
+	a.WaitGone("bob: acknowledging", wait)
+	a.SendFast("2")
+	b.SendFast("2")
+	a.WaitFor("EVENT TYPE", wait)
+	b.WaitFor("EVENT TYPE", wait)
+	if n := alertPatches(sv.Session); n != 0 {
+		t.Fatalf("%d PATCHes reached the server: want none", n)
+	}
 
 	var rest []*Session
 	for _, m := range ms[2:] {
@@ -215,6 +252,15 @@ func TestServeTwoThenFiveSessions(t *testing.T) {
 	b.WaitFor("[ssh exited 0]", wait)
 	sv.waitLog(t, `went who=bob`)
 	a.WaitFor("+3", wait)
+
+	// carol's connection drops with her dialog open: her mark goes.
+	rest[0].SendFast("a")
+	rest[0].WaitFor("Acknowledge until", wait)
+	a.WaitFor("carol: acknowledging", wait)
+	_, _ = rest[0].tmux("kill-server")
+	sv.waitLog(t, `went who=carol`)
+	a.WaitGone("carol: acknowledging", wait)
+	a.WaitFor("+2", wait)
 }
 
 // TestServeRefusesUnknownKeyAndPasswords: a key the team file does not

@@ -23,12 +23,14 @@ import (
 type Hub struct {
 	Window        time.Duration // how long an acknowledgement counts as someone's
 	ConfirmWithin time.Duration // how long a repeat counts as "yes, again"
+	MarkFor       time.Duration // how long an open dialog's mark lasts at most
 	now           func() time.Time
 	clock         func() time.Time // the server's clock, for "until 09:00"
 
 	mu       sync.Mutex
 	sessions map[int]*Session
 	acting   map[string]acting  // alert key -> who is acting on it now
+	marks    map[int]mark       // session -> what its open dialog does to which alerts
 	acked    map[string]claim   // alert key -> the last acknowledgement
 	warned   map[string]warning // actor|alert key -> when they were asked
 	changed  func(reload bool)  // told when presence changes; reload: a write was applied
@@ -40,6 +42,18 @@ type acting struct {
 	at   time.Time
 }
 
+// mark is a session's open dialog: shown on the others' rows, it blocks
+// nobody (a dialog left open must not keep a colleague from acting).
+type mark struct {
+	who    string
+	what   string
+	alerts map[string]bool // alert keys
+	at     time.Time
+}
+
+// AlertRef names an alert in its project.
+type AlertRef struct{ GroupID, AlertID string }
+
 type claim struct {
 	who   string
 	at    time.Time
@@ -48,10 +62,49 @@ type claim struct {
 
 type warning struct{ at time.Time }
 
-// NewHub returns a hub with the default windows (5 min, 30 s).
+// NewHub returns a hub with the default windows (5 min, 30 s, 2 min).
 func NewHub() *Hub {
-	return &Hub{Window: 5 * time.Minute, ConfirmWithin: 30 * time.Second, now: time.Now, clock: time.Now,
-		sessions: map[int]*Session{}, acting: map[string]acting{}, acked: map[string]claim{}, warned: map[string]warning{}}
+	return &Hub{Window: 5 * time.Minute, ConfirmWithin: 30 * time.Second, MarkFor: 2 * time.Minute, now: time.Now, clock: time.Now,
+		sessions: map[int]*Session{}, acting: map[string]acting{}, marks: map[int]mark{}, acked: map[string]claim{}, warned: map[string]warning{}}
+}
+
+// Mark says what session (member who) is doing to alerts in a dialog it
+// has open ("acknowledging"); no alerts: its dialog closed. The others'
+// rows show it until then, or for MarkFor at most (a dialog left open is
+// no longer news).
+func (h *Hub) Mark(session int, who, what string, alerts []AlertRef) {
+	h.mu.Lock()
+	_, had := h.marks[session]
+	if len(alerts) == 0 || what == "" {
+		delete(h.marks, session)
+		h.mu.Unlock()
+		if had {
+			h.notify(false)
+		}
+		return
+	}
+	m := mark{who: who, what: what, alerts: make(map[string]bool, len(alerts)), at: h.now()}
+	for _, a := range alerts {
+		m.alerts[alertKey(a.GroupID, a.AlertID)] = true
+	}
+	h.marks[session] = m
+	h.mu.Unlock()
+	h.notify(false)
+	if h.MarkFor > 0 {
+		// When it expires, the others draw their rows without it.
+		time.AfterFunc(h.MarkFor, func() {
+			h.mu.Lock()
+			cur, ok := h.marks[session]
+			stale := ok && cur.at.Equal(m.at) && cur.what == m.what
+			if stale {
+				delete(h.marks, session)
+			}
+			h.mu.Unlock()
+			if stale {
+				h.notify(false)
+			}
+		})
+	}
 }
 
 // SetClock sets the clock "until 09:00" is read on (the demo world's).
@@ -67,6 +120,7 @@ func (h *Hub) add(s *Session) {
 func (h *Hub) remove(s *Session) {
 	h.mu.Lock()
 	delete(h.sessions, s.ID)
+	delete(h.marks, s.ID)
 	for k, a := range h.acting {
 		if a.who == s.Member.Name && !h.hasNameLocked(a.who) {
 			delete(h.acting, k)
@@ -123,11 +177,41 @@ func (h *Hub) Others(name string) []string {
 func (h *Hub) Acting(name, groupID, alertID string) string {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	a, ok := h.acting[alertKey(groupID, alertID)]
-	if !ok || a.who == name {
+	key := alertKey(groupID, alertID)
+	if a, ok := h.acting[key]; ok && a.who != name {
+		return a.who + ": " + a.what
+	}
+	// An open dialog; of several, the earliest opened.
+	var found *mark
+	now := h.now()
+	for id, m := range h.marks {
+		if m.who == name || !m.alerts[key] {
+			continue
+		}
+		if h.MarkFor > 0 && now.Sub(m.at) >= h.MarkFor {
+			delete(h.marks, id)
+			continue
+		}
+		if found == nil || m.at.Before(found.at) || (m.at.Equal(found.at) && m.who < found.who) {
+			found = &m
+		}
+	}
+	if found == nil {
 		return ""
 	}
-	return a.who + ": " + a.what
+	return found.who + ": " + found.what
+}
+
+// Marks are the open dialogs' marks ("alice: acknowledging"), sorted.
+func (h *Hub) Marks() []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var out []string
+	for _, m := range h.marks {
+		out = append(out, m.who+": "+m.what)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // AckedBy is who acknowledged the alert within Window, or "".

@@ -27,6 +27,10 @@ type formLayer struct {
 	held []tea.KeyPressMsg
 	// back is a wizard step's way back (views.FormMsg.Back).
 	back *views.ActionMsg
+	// doing and on: what the form does to which alerts, for the others
+	// (views.FormMsg.Doing).
+	doing string
+	on    []views.AlertRef
 }
 
 // formKey names a pane's form.
@@ -87,7 +91,7 @@ func (m *Model) formForPane(msg views.FormMsg) tea.Cmd {
 		id = msg.Action.Name
 	}
 	form := components.NewForm(id, msg.Title, msg.Fields, nil, m.theme, m.keys)
-	m.layers.push(&formLayer{pane: i, id: id, action: a, msg: msg.Action, form: form, back: msg.Back})
+	m.layers.push(&formLayer{pane: i, id: id, action: a, msg: msg.Action, form: form, back: msg.Back, doing: msg.Doing, on: msg.On})
 	m.formWhat[formKey{msg.Pane, id}] = a.Binding.Help().Desc
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dbadmin-tui/dbadmin-tui/journal"
+	"github.com/dbadmin-tui/dbadmin-tui/views"
 )
 
 type presenceStub struct{ others []string }
@@ -17,6 +18,7 @@ type presenceStub struct{ others []string }
 func (p presenceStub) Others() []string                       { return p.others }
 func (p presenceStub) Acting(groupID, alertID string) string  { return "" }
 func (p presenceStub) AckedBy(groupID, alertID string) string { return "" }
+func (p presenceStub) Doing(string, []views.AlertRef)         {}
 
 // `:journal` shows this shift's writes, newest first; `a` shows them all.
 // Under serve the header names who else is here.

@@ -49,7 +49,17 @@ type updater interface {
 // stack holds the layers bottom to top, ordered by rank: pushing a dialog
 // while the filter bar is open puts the dialog on top, pushing a filter bar
 // under an open dialog keeps the dialog on top.
-type stack struct{ layers []layer }
+type stack struct {
+	layers []layer
+	// changed, when set, is told after a layer came or went.
+	changed func()
+}
+
+func (s *stack) tell() {
+	if s.changed != nil {
+		s.changed()
+	}
+}
 
 func (s *stack) push(l layer) {
 	i := len(s.layers)
@@ -59,6 +69,7 @@ func (s *stack) push(l layer) {
 	s.layers = append(s.layers, nil)
 	copy(s.layers[i+1:], s.layers[i:])
 	s.layers[i] = l
+	s.tell()
 }
 
 func (s *stack) top() layer {
@@ -72,6 +83,7 @@ func (s *stack) remove(l layer) {
 	for i, x := range s.layers {
 		if x == l {
 			s.layers = append(s.layers[:i], s.layers[i+1:]...)
+			s.tell()
 			return
 		}
 	}
@@ -86,6 +98,7 @@ func (s *stack) removeRank(r int) {
 		}
 	}
 	s.layers = out
+	s.tell()
 }
 
 func (s *stack) has(r int) bool {

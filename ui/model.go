@@ -158,6 +158,7 @@ type Model struct {
 	kittyKeys bool
 
 	layers stack
+	doing  string              // what the others were last told this session does (presence.go)
 	tasks  components.TaskLine // the footer's running requests, then done/failed
 	toasts components.Toasts   // the footer's notices; errors stay longer, and go with their context
 }
@@ -210,6 +211,7 @@ func New(o Options) (*Model, error) {
 		updated:  map[views.ID]time.Time{},
 		formWhat: map[formKey]string{},
 	}
+	m.layers.changed = m.formsChanged
 	m.themeFixed = o.NoColor || (o.Theme != "" && o.Theme != "auto")
 	m.theme = themes.Resolve(o.Theme, o.NoColor, true)
 	m.tasks = components.NewTaskLine(m.theme)

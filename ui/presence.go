@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/dbadmin-tui/dbadmin-tui/views"
 )
 
 // PresenceMsg tells a served dashboard that who is here changed (it draws
@@ -13,10 +15,43 @@ import (
 type PresenceMsg struct{ Reload bool }
 
 func (m *Model) presenceChanged(msg PresenceMsg) tea.Cmd {
-	if !msg.Reload || m.paused || m.phase != phaseReady {
-		return nil
+	var cmds []tea.Cmd
+	if m.opts.Presence != nil {
+		// The panes that mark rows with who acts on them mark them again.
+		for i := range m.panes {
+			cmds = append(cmds, m.updatePane(i, views.PresenceMsg{}))
+		}
 	}
-	return m.refresh()
+	if msg.Reload && !m.paused && m.phase == phaseReady {
+		cmds = append(cmds, m.refresh())
+	}
+	return tea.Batch(cmds...)
+}
+
+// formsChanged tells the others, under serve, what this session's open
+// dialog does to which alerts ("alice: acknowledging" on their rows), from
+// the moment it opens until it is sent, cancelled or replaced: the root
+// sees every dialog come and go, so no pane has to say when.
+func (m *Model) formsChanged() {
+	if m.opts.Presence == nil {
+		return
+	}
+	var doing string
+	var on []views.AlertRef
+	for _, l := range m.layers.all() {
+		if f, ok := l.(*formLayer); ok && f.doing != "" && len(f.on) > 0 {
+			doing, on = f.doing, f.on
+		}
+	}
+	key := doing
+	for _, a := range on {
+		key += "\n" + a.GroupID + "/" + a.AlertID
+	}
+	if key == m.doing {
+		return
+	}
+	m.doing = key
+	m.opts.Presence.Doing(doing, on)
 }
 
 // presencePart is the header's "with bob, carol" under `serve`: who else is

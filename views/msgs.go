@@ -64,6 +64,11 @@ type FormMsg struct {
 	// (Confirmed, Form set) to the pane, which reopens the step before
 	// with what was chosen. The step's hint says so.
 	Back *ActionMsg
+	// Doing, with On, is what the form does to the alerts listed in On
+	// ("acknowledging"): under serve, while it is open, the others' rows
+	// say so.
+	Doing string
+	On    []AlertRef
 }
 
 // FormDoneMsg ends a submitted form: Err nil closes it; otherwise the

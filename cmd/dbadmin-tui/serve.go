@@ -475,7 +475,7 @@ func (a *serveApp) sessionOptions(s *serve.Session) (ui.Options, error) {
 	if s.Member.ReadOnly {
 		opts.ReadOnly, opts.ReadOnlyBy = true, "the team file sets read_only = true for "+s.Member.Name
 	}
-	opts.Presence = presence{hub: a.hub, name: s.Member.Name}
+	opts.Presence = presence{hub: a.hub, name: s.Member.Name, session: s.ID}
 	opts.JournalPath = a.journal.Path()
 	// Saved files (an access-log export) land on the server, in a
 	// directory of the member's own, never the server's working directory.
@@ -509,8 +509,9 @@ func (h sessionHook) After(e apiclient.WriteEvent) {
 
 // presence is what a session's header shows of the others.
 type presence struct {
-	hub  *serve.Hub
-	name string
+	hub     *serve.Hub
+	name    string
+	session int
 }
 
 func (p presence) Others() []string { return p.hub.Others(p.name) }
@@ -520,6 +521,14 @@ func (p presence) Acting(groupID, alertID string) string {
 }
 
 func (p presence) AckedBy(groupID, alertID string) string { return p.hub.AckedBy(groupID, alertID) }
+
+func (p presence) Doing(what string, alerts []views.AlertRef) {
+	refs := make([]serve.AlertRef, len(alerts))
+	for i, a := range alerts {
+		refs[i] = serve.AlertRef{GroupID: a.GroupID, AlertID: a.AlertID}
+	}
+	p.hub.Mark(p.session, p.name, what, refs)
+}
 
 // fileName is name with every character but letters, digits, '.', '-' and
 // '_' replaced by '_' (and no leading dot).

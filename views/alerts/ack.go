@@ -122,8 +122,18 @@ func (p *Pane) openAck() tea.Cmd {
 		title += fmt.Sprintf(" (%d closed left out)", len(skipped))
 	}
 	form := views.FormMsg{Pane: ID, ID: formAck, Title: title, Fields: p.ackFields(p.ackDraft, ids, hidden),
-		Action: views.ActionMsg{Name: actAck, Target: strings.Join(ids, targetSeparator) + hiddenSeparator + strings.Join(hidden, targetSeparator)}}
+		Action: views.ActionMsg{Name: actAck, Target: strings.Join(ids, targetSeparator) + hiddenSeparator + strings.Join(hidden, targetSeparator)},
+		Doing:  "acknowledging", On: p.refs(ids)}
 	return func() tea.Msg { return form }
+}
+
+// refs names the alerts for the others' screens (views.FormMsg.On).
+func (p *Pane) refs(ids []string) []views.AlertRef {
+	out := make([]views.AlertRef, len(ids))
+	for i, id := range ids {
+		out[i] = views.AlertRef{GroupID: p.Ctx.GroupID, AlertID: id}
+	}
+	return out
 }
 
 // waiting says why no alert is picked while the one a jump from the board
@@ -277,7 +287,8 @@ func (p *Pane) openUnack() tea.Cmd {
 	fields = append(fields, components.Field{Key: "comment", Label: "Comment", Kind: components.FieldText,
 		CharLimit: apiclient.MaxAckCommentRunes, Placeholder: "why (optional)", Validate: commentRule, Focus: true})
 	form := views.FormMsg{Pane: ID, ID: formUnack, Title: "Unacknowledge " + p.describe(ids), Fields: fields,
-		Action: views.ActionMsg{Name: actUnack, Target: strings.Join(ids, targetSeparator)}}
+		Action: views.ActionMsg{Name: actUnack, Target: strings.Join(ids, targetSeparator)},
+		Doing:  "unacknowledging", On: p.refs(ids)}
 	return func() tea.Msg { return form }
 }
 

@@ -201,15 +201,24 @@ func whenIn(t time.Time, loc *time.Location) string {
 	return string(b[:])
 }
 
+// eventCell is the event type; under serve led by who else is acting on
+// the alert ("alice: acknowledging · HOST_DOWN"): the event type's column
+// is there at every width, where ACK shrinks to "yes" at 80 columns.
+func (p *Pane) eventCell(r *record) string {
+	if pr := p.Ctx.Presence; pr != nil {
+		if act := pr.Acting(p.Ctx.GroupID, r.id); act != "" {
+			return components.Sanitize(act) + " · " + r.event
+		}
+	}
+	return r.event
+}
+
 // ackCell shows an acknowledgement in force: until when, by whom.
 // Under serve every member acts as the profile's API user: the row names
-// the member who acknowledged it (views.Presence), or who is acting on it.
+// the member who acknowledged it (views.Presence).
 func (p *Pane) ackCell(r *record, now time.Time) string {
 	by := r.ackBy
 	if pr := p.Ctx.Presence; pr != nil {
-		if act := pr.Acting(p.Ctx.GroupID, r.id); act != "" {
-			return act
-		}
 		if who := pr.AckedBy(p.Ctx.GroupID, r.id); who != "" {
 			by = who
 		}
@@ -261,7 +270,7 @@ func (p *Pane) cellsOf(ri int, buf []string) []string {
 	if r.where != nil {
 		tgt = r.where.target
 	}
-	buf[colStatus], buf[colSeverity], buf[colEvent], buf[colTarget] = string(r.status), string(severityFor(r.configID, r.event, p.configs)), r.event, tgt
+	buf[colStatus], buf[colSeverity], buf[colEvent], buf[colTarget] = string(r.status), string(severityFor(r.configID, r.event, p.configs)), p.eventCell(r), tgt
 	buf[colCreated], buf[colAge], buf[colAck] = r.createdCell, p.ageCell(now.Sub(r.created.time())), p.ackCell(r, now)
 	return buf
 }

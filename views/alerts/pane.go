@@ -237,6 +237,9 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 		return p, p.ackDone(msg)
 	case views.Result[configWritten]:
 		return p, p.configWriteDone(msg)
+	case views.PresenceMsg:
+		p.rebuildRows() // who is acting on a row changed
+		return p, nil
 	case views.RefreshMsg:
 		cmds := []tea.Cmd{p.load("refreshing alerts"), p.Arm()}
 		if p.mode == modeDetail && p.detailID != "" {

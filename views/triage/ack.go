@@ -108,6 +108,15 @@ func alertIDs(items []Item) []string {
 	return out
 }
 
+// refs names the items' alerts for the others' screens (views.FormMsg.On).
+func refs(items []Item) []views.AlertRef {
+	out := make([]views.AlertRef, len(items))
+	for i, it := range items {
+		out[i] = views.AlertRef{GroupID: it.GroupID, AlertID: it.ItemID}
+	}
+	return out
+}
+
 func keys(items []Item) []string {
 	out := make([]string, len(items))
 	for i, it := range items {
@@ -173,7 +182,8 @@ func (p *Pane) openAck() tea.Cmd {
 			Value: alertkit.ListTargets(other, 1, p.line)}}, fields...)
 	}
 	form := views.FormMsg{Pane: ID, ID: formAck, Title: title, Fields: fields,
-		Action: views.ActionMsg{Name: actAck, Target: strings.Join(keys(shown), targetSep) + hiddenSep + strings.Join(keys(hidden), targetSep)}}
+		Action: views.ActionMsg{Name: actAck, Target: strings.Join(keys(shown), targetSep) + hiddenSep + strings.Join(keys(hidden), targetSep)},
+		Doing:  "acknowledging", On: refs(shown)}
 	return func() tea.Msg { return form }
 }
 

@@ -348,6 +348,9 @@ func (p *Pane) update(msg tea.Msg) (views.Pane, tea.Cmd) {
 		return p, kit
 	}
 	switch msg := msg.(type) {
+	case views.PresenceMsg:
+		p.rebuild() // who is acting on a row changed
+		return p, nil
 	case views.Result[ackBatch]:
 		if !p.writeSeq.Latest(msg.Seq) {
 			return p, nil
