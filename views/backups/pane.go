@@ -10,6 +10,7 @@ package backups
 import (
 	"context"
 	"errors"
+	"slices"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -348,6 +349,30 @@ func (p *Pane) checkWatch(w watch) tea.Cmd {
 	return views.Load(&p.Base, keyWatch, p.seq.Next(), "", func(ctx context.Context) (watchResult, error) {
 		return checkWatch(ctx, client, gid, w, now)
 	})
+}
+
+// Shows tells the root whether the `/` filter shows the snapshot, restore
+// or export a jump asks for (views.Shower): the filter is kept then, and
+// lifted (with a notice) only when it hides the item. Known is false until
+// the item's cluster and view are loaded.
+func (p *Pane) Shows(v, id string) (shown, known bool) {
+	if p.cluster == nil || !p.loaded {
+		return false, false
+	}
+	var t *components.Table
+	switch v {
+	case "snapshots":
+		known, t = slices.ContainsFunc(p.data.Snaps, func(s snapRow) bool { return s.ID == id }), &p.snaps
+	case "restores":
+		known, t = slices.ContainsFunc(p.data.Restores, func(r restoreRow) bool { return r.ID == id }), &p.restores
+	case "exports":
+		known, t = slices.ContainsFunc(p.data.Exports, func(e apiclient.ExportJob) bool { return e.ID == id }), &p.exports
+	}
+	if !known {
+		return false, false
+	}
+	// The lists hold only the rows the filter shows.
+	return t.MatchesFilter(id), true
 }
 
 func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {

@@ -257,6 +257,44 @@ func versionBefore(v string, major, minor int) bool {
 	return a < major || (a == major && b < minor)
 }
 
+// find is the index with that id and its cluster, in the scope shown.
+func (p *Pane) find(id string) (string, apiclient.SearchIndex, bool) {
+	for _, cl := range p.clusters {
+		if p.Ctx.ClusterName != "" && cl.Name != p.Ctx.ClusterName {
+			continue
+		}
+		for _, ix := range cl.Indexes {
+			if ix.IndexID == id {
+				return cl.Name, ix, true
+			}
+		}
+	}
+	return "", apiclient.SearchIndex{}, false
+}
+
+// Shows tells the root whether the `/` filter shows the index a jump asks
+// for (views.Shower): the filter is kept then, and lifted (with a notice)
+// only when it hides the index. Known is false until the index is read.
+func (p *Pane) Shows(_, id string) (shown, known bool) {
+	cl, ix, ok := p.find(id)
+	if !ok {
+		return false, false
+	}
+	return indexMatches(p.filter, cl, ix), true
+}
+
+// expandTo opens the cluster, database and collection rows a jump's index
+// is under, so that selecting it never fails on a folded branch.
+func (p *Pane) expandTo(id string) {
+	cl, ix, ok := p.find(id)
+	if !ok {
+		return
+	}
+	delete(p.collapsed, clusterRowID(cl))
+	delete(p.collapsed, dbRowID(cl, ix.Database))
+	delete(p.collapsed, collRowID(cl, ix.Database, ix.CollectionName))
+}
+
 func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 	if r, ok := msg.(components.RenderedMsg); ok {
 		p.detail.Rendered(r)
@@ -295,6 +333,7 @@ func (p *Pane) update(msg tea.Msg) (views.Pane, tea.Cmd) {
 	case views.SelectMsg:
 		resolved := p.dropNotice()
 		p.mode, p.want = modeTree, msg.ItemID
+		p.expandTo(msg.ItemID)
 		p.rebuild()
 		return p, resolved
 	case views.ContextChangedMsg:

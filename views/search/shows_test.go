@@ -1,0 +1,48 @@
+package search
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dbadmin-tui/dbadmin-tui/views"
+)
+
+// The root asks whether the `/` filter shows a jump's index: kept when it
+// does (the jump then selects the index through it), lifted when it hides
+// the index or the index is not read yet.
+func TestShowsTellsWhetherTheFilterHidesTheJumpsIndex(t *testing.T) {
+	w := newWorld(t)
+	h := newHarness(t, w, "payments-rs", 120, 30)
+	var cl string
+	for _, c := range h.P.clusters {
+		if c.Name == "payments-rs" && len(c.Indexes) > 1 {
+			cl = c.Name
+		}
+	}
+	require.Equal(t, "payments-rs", cl, "the demo's payments-rs has search indexes")
+	ix := h.P.clusters[0].Indexes[0]
+	for _, c := range h.P.clusters {
+		if c.Name == cl {
+			ix = c.Indexes[len(c.Indexes)-1]
+		}
+	}
+
+	h.Send(views.FilterMsg{Text: ix.Name})
+	shown, known := h.P.Shows("", ix.IndexID)
+	assert.True(t, shown && known, "its own name shows it")
+	// Kept, the jump selects it through the filter, even folded away.
+	h.P.collapsed[collRowID(cl, ix.Database, ix.CollectionName)] = true
+	h.Send(views.SelectMsg{ItemID: ix.IndexID})
+	assert.Equal(t, indexRowID(cl, ix.IndexID), h.P.table.SelectedID())
+	assert.Equal(t, ix.Name, h.P.filter)
+
+	h.Send(views.FilterMsg{Text: "!" + ix.Name})
+	shown, known = h.P.Shows("", ix.IndexID)
+	assert.True(t, known)
+	assert.False(t, shown, "the inverted filter hides it")
+
+	_, known = h.P.Shows("", "no-such-index")
+	assert.False(t, known)
+}
