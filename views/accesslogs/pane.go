@@ -505,13 +505,46 @@ func (p *Pane) selectFailures(msg views.SelectMsg) tea.Cmd {
 		return nil
 	}
 	p.st.filter.failuresOnly = true
-	cmd := p.setIP(msg.ItemID)
+	var lifted tea.Cmd
+	if u := p.st.filter.user; u != "" && !p.userShows(msg.ItemID) {
+		// The row is every failure from the address: a user filter that
+		// hides some (or cannot be seen to hide none) is lifted, and said.
+		p.st.filter.user = ""
+		lifted = views.Toast(fmt.Sprintf("user filter ~%s lifted to show every failure from %s", components.Sanitize(u), components.Sanitize(msg.ItemID)), false)
+	}
+	cmd := tea.Batch(lifted, p.setIP(msg.ItemID))
 	if p.since < defaultSince {
 		p.since = defaultSince
 		return tea.Batch(cmd, p.restart("loading the last "+sinceText(p.since)))
 	}
 	return cmd
 }
+
+// userShows reports whether the user filter shows every failure from the
+// address among the records held (false when none is held: it cannot
+// tell).
+func (p *Pane) userShows(ip string) bool {
+	from := filter{failuresOnly: true, ip: ip}
+	user := filter{user: p.st.filter.user}
+	seen := false
+	for i := range p.st.recs.Len() {
+		r := p.st.held(i)
+		if !from.match(r) {
+			continue
+		}
+		if !user.match(r) {
+			return false
+		}
+		seen = true
+	}
+	return seen
+}
+
+// Shows tells the root to keep its filter on a jump here (views.Shower):
+// this pane's `/` is a search that moves between matching lines and hides
+// none. (The user filter, which can hide the row's failures, is this
+// pane's own: SelectMsg lifts it when it does.)
+func (p *Pane) Shows(_, _ string) (shown, known bool) { return true, true }
 
 func (p *Pane) refilter() {
 	p.st.rebuild(p.Ctx.Theme, p.Ctx.Keys, p.lineWidth(), p.bodyRows()+1)
