@@ -55,6 +55,10 @@ type Pane struct {
 	failures  int   // consecutive failed polls
 	err       error // the last poll's error, nil after a success
 	stopped   error // an error polling cannot get past (a tenant cluster, a missing role)
+	// denied says, when the caller's role may not read the access log,
+	// what shows in its place ("not visible with your role (needs …)"):
+	// no failure, never stale, not polled again until r.
+	denied    string
 	loaded    bool
 	gaps      int
 	lastGap   *Gap
@@ -204,6 +208,8 @@ func (p *Pane) pollNow(task string) tea.Cmd {
 type pollResult struct {
 	q    Query
 	logs []apiclient.AccessLog
+	// denied: the role may not read it (views.NotVisible); not a failure.
+	denied string
 }
 
 // fetch sends one query; everything it needs is captured here.
@@ -218,6 +224,9 @@ func (p *Pane) fetch(q Query, task string) tea.Cmd {
 		} else {
 			logs, err = client.AccessLogs().ByCluster(ctx, gid, cluster, q.Options())
 		}
+		if why, ok := views.NotVisible(err); ok {
+			return pollResult{q: q, denied: why}, nil
+		}
 		return pollResult{q: q, logs: logs}, err
 	})
 }
@@ -230,7 +239,7 @@ func (p *Pane) restart(task string) tea.Cmd {
 	p.Stop()
 	p.win = p.newWindow()
 	p.st.reset(p.Ctx.Theme, p.Ctx.Keys, p.lineWidth(), p.bodyRows()+1)
-	p.stopped, p.err, p.failures, p.loaded = nil, nil, 0, false
+	p.stopped, p.err, p.failures, p.loaded, p.denied = nil, nil, 0, false, ""
 	p.gaps, p.lastGap, p.truncated, p.match, p.summary = 0, nil, false, -1, ""
 	p.pending = nil // a save asked for has lost its records
 	return p.pollNow(task)
@@ -324,6 +333,14 @@ func (p *Pane) onPoll(msg views.Result[pollResult]) tea.Cmd {
 		return p.Arm()
 	}
 	res := msg.Value
+	if res.denied != "" {
+		p.inflight = false
+		p.win.Abort()
+		p.err, p.failures, p.denied = nil, 0, res.denied
+		p.stopped = errors.New(res.denied)
+		p.Stop()
+		return nil
+	}
 	now := p.Ctx.Now()
 	step := p.win.Add(res.q, res.logs, now)
 	if step.Next != nil {
