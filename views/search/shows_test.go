@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dbadmin-tui/dbadmin-tui/views"
+	"github.com/dbadmin-tui/dbadmin-tui/views/viewstest"
 )
 
 // The root asks whether the `/` filter shows a jump's index: kept when it
@@ -45,4 +46,17 @@ func TestShowsTellsWhetherTheFilterHidesTheJumpsIndex(t *testing.T) {
 
 	_, known = h.P.Shows("", "no-such-index")
 	assert.False(t, known)
+}
+
+// A role that may not list search indexes is no "0 indexes": the header
+// says they are not visible with the role, the cluster row says which
+// roles read them, and the pane is not stale for it.
+func TestReadOnlyRoleIsNoZeroIndexes(t *testing.T) {
+	w := viewstest.NewSim(t, viewstest.SimOptions{Identity: "read-only", Gate: viewstest.GateWithRoles})
+	h := newHarness(t, w, "payments-rs", 200, 20)
+	screen := h.Screen()
+	assert.NotContains(t, screen, "0 indexes")
+	assert.Contains(t, screen, "Search indexes · payments-rs · not visible with your role")
+	assert.Contains(t, screen, "Its search indexes: not visible with your role (needs Project Data Access Read")
+	assert.True(t, h.P.Health().StaleSince.IsZero(), "stale for a role")
 }

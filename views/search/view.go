@@ -97,8 +97,14 @@ func (p *Pane) summary() string {
 	if p.mode == modeAnalyzers {
 		return fmt.Sprintf("User-defined analyzers · %s · e edit · A or esc back", p.analyzersCluster)
 	}
-	var total, notReady int
+	var total, notReady, unread, hidden int
 	for _, cl := range p.clusters {
+		if cl.Err != nil {
+			unread++
+			if _, ok := views.NotVisible(cl.Err); ok {
+				hidden++
+			}
+		}
 		for _, ix := range cl.Indexes {
 			total++
 			if ix.Status != apiclient.IndexReady {
@@ -106,7 +112,17 @@ func (p *Pane) summary() string {
 			}
 		}
 	}
-	s := fmt.Sprintf("Search indexes · %s · %s", scope, plural(total, "index", "indexes"))
+	// A count of what could not be read is no count: say what is missing.
+	count := plural(total, "index", "indexes")
+	switch {
+	case unread > 0 && unread == hidden && total == 0 && unread == len(p.clusters):
+		count = "not visible with your role"
+	case unread > 0 && total == 0 && unread == len(p.clusters):
+		count = "indexes not read"
+	case unread > 0:
+		count += fmt.Sprintf(" + %s not read", plural(unread, "cluster", "clusters"))
+	}
+	s := fmt.Sprintf("Search indexes · %s · %s", scope, count)
 	if notReady > 0 {
 		s += fmt.Sprintf(" · %d not ready (live)", notReady)
 	}
@@ -147,7 +163,11 @@ func (p *Pane) clusterText(name string) string {
 		case cl.Unsupported != "":
 			s += cl.Unsupported + "."
 		case cl.Err != nil:
-			s += "Listing its indexes failed: " + views.ErrText(cl.Err)
+			if why, ok := views.NotVisible(cl.Err); ok {
+				s += "Its search indexes: " + why + "."
+			} else {
+				s += "Listing its indexes failed: " + views.ErrText(cl.Err)
+			}
 		default:
 			s += plural(len(cl.Indexes), "search index", "search indexes") + ". Press A for its analyzers."
 		}
