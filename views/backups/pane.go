@@ -482,19 +482,32 @@ func (p *Pane) dataResult(msg views.Result[dataResult]) tea.Cmd {
 	}
 	p.appliedSeq = msg.Seq
 	d, w := res.Data, res.Want
-	if w.snaps {
+	// A list read before and failing now (an outage) keeps its rows as of
+	// the last good read: the footer says they are stale and since when,
+	// as every pane's do. A role's refusal, or a first read, shows why.
+	fresh := func(err, was error, had bool) bool {
+		_, denied := views.NotVisible(err)
+		return err == nil || denied || was != nil || !had
+	}
+	if w.snaps && fresh(d.SnapErr, p.data.SnapErr, len(p.data.Snaps) > 0) {
 		p.data.Snaps, p.data.SnapErr = d.Snaps, d.SnapErr
 	}
-	if w.restores {
+	if w.restores && fresh(d.RestErr, p.data.RestErr, len(p.data.Restores) > 0) {
 		p.data.Restores, p.data.RestErr = d.Restores, d.RestErr
 	}
-	if w.exports {
+	if w.exports && fresh(d.ExpErr, p.data.ExpErr, len(p.data.Exports) > 0) {
 		p.data.Exports, p.data.ExpErr = d.Exports, d.ExpErr
 	}
 	if w.rest {
-		p.data.Buckets, p.data.BuckErr = d.Buckets, d.BuckErr
-		p.data.Schedule, p.data.SchedErr = d.Schedule, d.SchedErr
-		p.data.Policy, p.data.PolErr = d.Policy, d.PolErr
+		if fresh(d.BuckErr, p.data.BuckErr, len(p.data.Buckets) > 0) {
+			p.data.Buckets, p.data.BuckErr = d.Buckets, d.BuckErr
+		}
+		if fresh(d.SchedErr, p.data.SchedErr, p.data.Schedule != nil) {
+			p.data.Schedule, p.data.SchedErr = d.Schedule, d.SchedErr
+		}
+		if fresh(d.PolErr, p.data.PolErr, p.data.Policy != nil) {
+			p.data.Policy, p.data.PolErr = d.Policy, d.PolErr
+		}
 	}
 	p.data.Cluster, p.data.Route, p.data.Note = d.Cluster, d.Route, d.Note
 	p.loaded = true
