@@ -57,3 +57,23 @@ func TestAFirstReadThatFailsSaysSo(t *testing.T) {
 	h := newHarness(t, w, "payments-rs", 120, 24)
 	assert.Contains(t, h.Screen(), "Snapshots could not be listed")
 }
+
+// A refusal names its snapshot: moving the cursor from one snapshot the
+// compliance policy keeps to another does not tell the root the refusal's
+// cause is gone (its message came after the next key's refusal, and
+// cleared it: "↑ d" fast said nothing).
+func TestMovingBetweenKeptSnapshotsKeepsTheRefusal(t *testing.T) {
+	w := newWorld(t)
+	h := newHarness(t, w, "payments-rs", 120, 16)
+	h.P.snaps.SetCursor(3)
+	h.ActionKey("d")
+	first := h.P.keptHere()
+	require.NotEmpty(t, first, "the demo's policy keeps this daily snapshot")
+	resolved := h.Resolved
+	h.Press("down")
+	require.NotEmpty(t, h.P.keptHere(), "the next one is kept too")
+	require.NotEqual(t, first, h.P.keptHere())
+	assert.Equal(t, resolved, h.Resolved, "nothing resolved: both holds are true")
+	h.ActionKey("d")
+	assert.Contains(t, h.LastToast().Text, "delete snapshot: snapshot "+short(h.P.snaps.SelectedID())+" is kept until")
+}

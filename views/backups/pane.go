@@ -92,7 +92,8 @@ type Pane struct {
 	// kept is the compliance policy's hold on the snapshot under the
 	// cursor, as the delete key is refused with; when it goes, the root's
 	// error saying so goes too.
-	kept string
+	kept   string
+	keptID string // the snapshot kept names
 	// focusRestore is a restore just started: the cursor goes to it once
 	// it is listed.
 	focusRestore string
