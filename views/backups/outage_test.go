@@ -77,3 +77,17 @@ func TestMovingBetweenKeptSnapshotsKeepsTheRefusal(t *testing.T) {
 	h.ActionKey("d")
 	assert.Contains(t, h.LastToast().Text, "delete snapshot: snapshot "+short(h.P.snaps.SelectedID())+" is kept until")
 }
+
+// The same, with the refusal the root's (a greyed key): no notice in the
+// pane, only the hold under the cursor, which moves to another kept row.
+func TestMovingBetweenKeptSnapshotsResolvesNothing(t *testing.T) {
+	w := newWorld(t)
+	h := newHarness(t, w, "payments-rs", 120, 16)
+	h.P.snaps.SetCursor(2)
+	h.Press("down")
+	require.NotEmpty(t, h.P.keptHere())
+	resolved := h.Resolved
+	h.Press("down")
+	require.NotEmpty(t, h.P.keptHere())
+	assert.Equal(t, resolved, h.Resolved)
+}
