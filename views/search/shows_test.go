@@ -1,6 +1,7 @@
 package search
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -59,4 +60,16 @@ func TestReadOnlyRoleIsNoZeroIndexes(t *testing.T) {
 	assert.Contains(t, screen, "Search indexes · payments-rs · not visible with your role")
 	assert.Contains(t, screen, "Its search indexes: not visible with your role (needs Project Data Access Read")
 	assert.True(t, h.P.Health().StaleSince.IsZero(), "stale for a role")
+}
+
+// Every cluster of the project: the one too old for search is not asked,
+// the others are not visible with the role: the header says that, not
+// "0 indexes + 2 clusters not read".
+func TestReadOnlyRoleOnEveryClusterIsNoZeroIndexes(t *testing.T) {
+	w := viewstest.NewSim(t, viewstest.SimOptions{Identity: "read-only", Gate: viewstest.GateWithRoles})
+	h := newHarness(t, w, "", 200, 20)
+	head := strings.SplitN(h.Screen(), "\n", 2)[0]
+	assert.NotContains(t, head, "0 indexes")
+	assert.NotContains(t, head, "not read")
+	assert.True(t, strings.HasSuffix(strings.TrimSpace(head), "· not visible with your role"), head)
 }

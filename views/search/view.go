@@ -97,8 +97,11 @@ func (p *Pane) summary() string {
 	if p.mode == modeAnalyzers {
 		return fmt.Sprintf("User-defined analyzers · %s · e edit · A or esc back", p.analyzersCluster)
 	}
-	var total, notReady, unread, hidden int
+	var total, notReady, unread, hidden, asked int
 	for _, cl := range p.clusters {
+		if cl.Unsupported == "" {
+			asked++
+		}
 		if cl.Err != nil {
 			unread++
 			if _, ok := views.NotVisible(cl.Err); ok {
@@ -115,10 +118,12 @@ func (p *Pane) summary() string {
 	// A count of what could not be read is no count: say what is missing.
 	count := plural(total, "index", "indexes")
 	switch {
-	case unread > 0 && unread == hidden && total == 0 && unread == len(p.clusters):
+	case unread > 0 && unread == hidden && total == 0 && unread == asked:
 		count = "not visible with your role"
-	case unread > 0 && total == 0 && unread == len(p.clusters):
+	case unread > 0 && total == 0 && unread == asked:
 		count = "indexes not read"
+	case unread > 0 && unread == hidden:
+		count += fmt.Sprintf(" + %s not visible with your role", plural(unread, "cluster's", "clusters'"))
 	case unread > 0:
 		count += fmt.Sprintf(" + %s not read", plural(unread, "cluster", "clusters"))
 	}
