@@ -119,6 +119,8 @@ func (p *Pane) indicatorLines() []string {
 func (p *Pane) indicator(rows int) (warn, parts []string) {
 	lv := &p.st.lv
 	switch {
+	case p.denied != "":
+		parts = append(parts, "not read (r asks again)")
 	case !p.following:
 		parts = append(parts, "stopped (f follows)")
 	case p.Paused():

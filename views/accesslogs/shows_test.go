@@ -77,6 +77,7 @@ func TestReadOnlyRoleIsSaidInPlaceNotStale(t *testing.T) {
 		assert.Contains(t, flat, "Access log of payments-rs: not visible with your role (needs Project Monitoring Admin or Project Database Access Admin or Project Cluster Log Viewer). r asks again.", view)
 		assert.NotContains(t, view, "poll failed")
 		assert.NotContains(t, view, "retrying")
+		assert.NotContains(t, view, "following", "nothing is followed")
 		assert.True(t, e.P.Health().StaleSince.IsZero(), "stale for a role")
 		assert.False(t, e.P.Polling(), "polled again for nothing")
 		if gate == viewstest.NoGate {
