@@ -338,15 +338,15 @@ func (p *Pane) targetForm() tea.Cmd {
 		modes := []string{pitDateTime, pitOplog}
 		fields = append(fields,
 			components.Field{Key: "mode", Label: "Restore to", Kind: components.FieldChoice, Choices: modes, Choice: indexOf(modes, wz.PITMode)},
-			// Typing into a mode's fields selects that mode: what was
-			// typed is what is sent, and the line under the last field
-			// says what that is.
+			// What enter sends, under the choice (seen without scrolling
+			// at 80x24); typing into a mode's fields selects that mode.
+			components.Field{Key: "sends", Kind: components.FieldNote, Live: pitSends},
 			components.Field{Key: "when", Label: "Point in time (UTC)", Value: wz.When, Placeholder: "2025-06-01 11:30:00", Validate: pitField("when"),
 				Selects: &components.Selects{Key: "mode", Choice: pitDateTime}},
 			components.Field{Key: "oplogTs", Label: "oplog ts (seconds since the epoch)", Value: wz.OplogTs, Validate: pitField("oplogTs"),
 				Selects: &components.Selects{Key: "mode", Choice: pitOplog}},
 			components.Field{Key: "oplogInc", Label: "oplog inc", Value: wz.OpInc, Validate: pitField("oplogInc"),
-				Selects: &components.Selects{Key: "mode", Choice: pitOplog}, Live: pitSends},
+				Selects: &components.Selects{Key: "mode", Choice: pitOplog}},
 		)
 	}
 	if wz.Err != "" {
