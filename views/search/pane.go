@@ -233,6 +233,7 @@ func (p *Pane) load(task string) tea.Cmd {
 			}
 		}
 		out := listResult{}
+		var failed error // the first cluster whose listing failed: the pane is stale
 		for _, cl := range cls {
 			st := clusterState{Name: cl.Name, Version: cl.MongoDBVersion}
 			switch {
@@ -242,10 +243,13 @@ func (p *Pane) load(task string) tea.Cmd {
 				st.Unsupported = "MongoDB " + cl.MongoDBVersion + ": search needs 4.2 or later"
 			default:
 				st.Indexes, st.Err = client.Search().ListCluster(ctx, gid, cl.Name)
+				if _, denied := views.NotVisible(st.Err); st.Err != nil && !denied && failed == nil {
+					failed = fmt.Errorf("cluster %s: %w", cl.Name, st.Err)
+				}
 			}
 			out.Clusters = append(out.Clusters, st)
 		}
-		return out, nil
+		return out, failed
 	})
 }
 
@@ -374,7 +378,25 @@ func (p *Pane) listDone(msg views.Result[listResult]) tea.Cmd {
 		return nil
 	}
 	p.listErr = msg.Err
-	if msg.Err == nil {
+	if msg.Err != nil && msg.Value.Clusters != nil {
+		// The clusters were listed; some of their indexes could not be
+		// read (an outage): those keep what was last read, marked stale,
+		// rather than the tree giving way to an error.
+		p.listErr = nil
+		old := map[string]clusterState{}
+		for _, cl := range p.clusters {
+			old[cl.Name] = cl
+		}
+		for i := range msg.Value.Clusters {
+			cl := &msg.Value.Clusters[i]
+			_, denied := views.NotVisible(cl.Err)
+			if was, ok := old[cl.Name]; ok && cl.Err != nil && !denied && was.Err == nil {
+				cl.Indexes, cl.Stale, cl.Err = was.Indexes, cl.Err, nil
+			}
+		}
+		p.clusters, p.loaded = msg.Value.Clusters, true
+		p.settle()
+	} else if msg.Err == nil {
 		p.clusters, p.loaded = msg.Value.Clusters, true
 		p.settle()
 		// The list shows what the server holds: a create whose outcome

@@ -19,6 +19,9 @@ type clusterState struct {
 	Unsupported string
 	Err         error
 	Indexes     []apiclient.SearchIndex
+	// Stale: reading the indexes again failed (an outage); Indexes are
+	// the last read's.
+	Stale error
 }
 
 // Row ids: the tree's rows are clusters, databases, collections and

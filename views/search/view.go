@@ -59,7 +59,7 @@ func (p *Pane) View() string {
 	}
 	var body string
 	switch {
-	case p.listErr != nil && p.mode != modeAnalyzers:
+	case p.listErr != nil && p.mode != modeAnalyzers && !p.loaded:
 		body = st.ErrorText.Render(ansi.Wrap("Could not load search indexes: "+views.ErrText(p.listErr)+"\nPress r to retry.", p.W, ""))
 	case !p.loaded && p.mode != modeAnalyzers:
 		body = st.Muted.Render("Loading search indexes…")
@@ -97,8 +97,11 @@ func (p *Pane) summary() string {
 	if p.mode == modeAnalyzers {
 		return fmt.Sprintf("User-defined analyzers · %s · e edit · A or esc back", p.analyzersCluster)
 	}
-	var total, notReady, unread, hidden, asked int
+	var total, notReady, unread, hidden, asked, stale int
 	for _, cl := range p.clusters {
+		if cl.Stale != nil {
+			stale++
+		}
 		if cl.Unsupported == "" {
 			asked++
 		}
@@ -128,6 +131,12 @@ func (p *Pane) summary() string {
 		count += fmt.Sprintf(" + %s not read", plural(unread, "cluster", "clusters"))
 	}
 	s := fmt.Sprintf("Search indexes · %s · %s", scope, count)
+	switch {
+	case p.listErr != nil && p.loaded:
+		s += " · stale: as last read (r retries)"
+	case stale > 0:
+		s += fmt.Sprintf(" · stale: %s as last read (r retries)", plural(stale, "cluster", "clusters"))
+	}
 	if notReady > 0 {
 		s += fmt.Sprintf(" · %d not ready (live)", notReady)
 	}
@@ -175,6 +184,9 @@ func (p *Pane) clusterText(name string) string {
 			}
 		default:
 			s += plural(len(cl.Indexes), "search index", "search indexes") + ". Press A for its analyzers."
+			if cl.Stale != nil {
+				s += "\nShown as last read: reading them again failed: " + views.ErrText(cl.Stale)
+			}
 		}
 		return s
 	}
