@@ -46,3 +46,26 @@ func TestAnOutageKeepsTheTreeAsLastRead(t *testing.T) {
 	assert.NotContains(t, h.Screen(), "stale")
 	assert.True(t, h.P.Health().StaleSince.IsZero())
 }
+
+// The cluster itself not read: the tree stays too, the header says stale.
+func TestAnOutageOfTheClusterReadKeepsTheTree(t *testing.T) {
+	w := newWorld(t)
+	h := newHarness(t, w, "payments-rs", 120, 30)
+	require.True(t, h.P.loaded)
+	before := h.P.table.SelectedID()
+	w.Intercept(func(rw http.ResponseWriter, r *http.Request, _ http.Handler) bool {
+		if r.Method == http.MethodGet {
+			rw.Header().Set("Content-Type", "application/json")
+			rw.WriteHeader(http.StatusServiceUnavailable)
+			_, _ = rw.Write([]byte(`{"error":503,"errorCode":"SERVICE_UNAVAILABLE","detail":"try later","reason":"Service Unavailable"}`))
+			return true
+		}
+		return false
+	})
+	h.Send(views.RefreshMsg{})
+	screen := h.Screen()
+	assert.NotContains(t, screen, "Could not load search indexes")
+	assert.Contains(t, screen, "stale: as last read (r retries)")
+	assert.Equal(t, before, h.P.table.SelectedID())
+	assert.False(t, h.P.Health().StaleSince.IsZero())
+}
