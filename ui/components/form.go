@@ -365,7 +365,7 @@ func (f Form) update(msg tea.Msg) (Form, tea.Cmd) {
 			f.selectChoice(ff.Selects.Key, ff.Selects.Choice)
 		}
 	case FieldChoice:
-		if t := f.textOf(ff.Key); isKey && t >= 0 && typed(k) && !f.keys.Flip.Matches(k) &&
+		if t := f.textOf(ff.Key, ff.value()); isKey && t >= 0 && typed(k) && !f.keys.Flip.Matches(k) &&
 			!f.keys.Left.Matches(k) && !f.keys.Right.Matches(k) {
 			// Text typed on the choices goes to the field it belongs to
 			// (a date typed on "Acknowledge until" goes to Until and
@@ -400,14 +400,21 @@ func (f Form) update(msg tea.Msg) (Form, tea.Cmd) {
 }
 
 // textOf is the index of the first text field whose typing selects a
-// choice of the choice field key, or -1.
-func (f Form) textOf(key string) int {
+// choice of the choice field key, preferring one of the choice selected
+// now (oplog ts while "oplog" is chosen), or -1.
+func (f Form) textOf(key, chosen string) int {
+	first := -1
 	for i, o := range f.fields {
 		if o.Kind == FieldText && o.Selects != nil && o.Selects.Key == key {
-			return i
+			if o.Selects.Choice == chosen {
+				return i
+			}
+			if first < 0 {
+				first = i
+			}
 		}
 	}
-	return -1
+	return first
 }
 
 // typed reports whether a key types text (no modifier but shift).

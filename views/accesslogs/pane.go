@@ -55,6 +55,10 @@ type Pane struct {
 	failures  int   // consecutive failed polls
 	err       error // the last poll's error, nil after a success
 	stopped   error // an error polling cannot get past (a tenant cluster, a missing role)
+	// denied says, when the caller's role may not read the access log,
+	// what shows in its place ("not visible with your role (needs …)"):
+	// no failure, never stale, not polled again until r.
+	denied    string
 	loaded    bool
 	gaps      int
 	lastGap   *Gap
@@ -204,6 +208,8 @@ func (p *Pane) pollNow(task string) tea.Cmd {
 type pollResult struct {
 	q    Query
 	logs []apiclient.AccessLog
+	// denied: the role may not read it (views.NotVisible); not a failure.
+	denied string
 }
 
 // fetch sends one query; everything it needs is captured here.
@@ -218,6 +224,9 @@ func (p *Pane) fetch(q Query, task string) tea.Cmd {
 		} else {
 			logs, err = client.AccessLogs().ByCluster(ctx, gid, cluster, q.Options())
 		}
+		if why, ok := views.NotVisible(err); ok {
+			return pollResult{q: q, denied: why}, nil
+		}
 		return pollResult{q: q, logs: logs}, err
 	})
 }
@@ -230,7 +239,7 @@ func (p *Pane) restart(task string) tea.Cmd {
 	p.Stop()
 	p.win = p.newWindow()
 	p.st.reset(p.Ctx.Theme, p.Ctx.Keys, p.lineWidth(), p.bodyRows()+1)
-	p.stopped, p.err, p.failures, p.loaded = nil, nil, 0, false
+	p.stopped, p.err, p.failures, p.loaded, p.denied = nil, nil, 0, false, ""
 	p.gaps, p.lastGap, p.truncated, p.match, p.summary = 0, nil, false, -1, ""
 	p.pending = nil // a save asked for has lost its records
 	return p.pollNow(task)
@@ -324,6 +333,14 @@ func (p *Pane) onPoll(msg views.Result[pollResult]) tea.Cmd {
 		return p.Arm()
 	}
 	res := msg.Value
+	if res.denied != "" {
+		p.inflight = false
+		p.win.Abort()
+		p.err, p.failures, p.denied = nil, 0, res.denied
+		p.stopped = errors.New(res.denied)
+		p.Stop()
+		return nil
+	}
 	now := p.Ctx.Now()
 	step := p.win.Add(res.q, res.logs, now)
 	if step.Next != nil {
@@ -505,13 +522,46 @@ func (p *Pane) selectFailures(msg views.SelectMsg) tea.Cmd {
 		return nil
 	}
 	p.st.filter.failuresOnly = true
-	cmd := p.setIP(msg.ItemID)
+	var lifted tea.Cmd
+	if u := p.st.filter.user; u != "" && !p.userShows(msg.ItemID) {
+		// The row is every failure from the address: a user filter that
+		// hides some (or cannot be seen to hide none) is lifted, and said.
+		p.st.filter.user = ""
+		lifted = views.Toast(fmt.Sprintf("user filter ~%s lifted to show every failure from %s", components.Sanitize(u), components.Sanitize(msg.ItemID)), false)
+	}
+	cmd := tea.Batch(lifted, p.setIP(msg.ItemID))
 	if p.since < defaultSince {
 		p.since = defaultSince
 		return tea.Batch(cmd, p.restart("loading the last "+sinceText(p.since)))
 	}
 	return cmd
 }
+
+// userShows reports whether the user filter shows every failure from the
+// address among the records held (false when none is held: it cannot
+// tell).
+func (p *Pane) userShows(ip string) bool {
+	from := filter{failuresOnly: true, ip: ip}
+	user := filter{user: p.st.filter.user}
+	seen := false
+	for i := range p.st.recs.Len() {
+		r := p.st.held(i)
+		if !from.match(r) {
+			continue
+		}
+		if !user.match(r) {
+			return false
+		}
+		seen = true
+	}
+	return seen
+}
+
+// Shows tells the root to keep its filter on a jump here (views.Shower):
+// this pane's `/` is a search that moves between matching lines and hides
+// none. (The user filter, which can hide the row's failures, is this
+// pane's own: SelectMsg lifts it when it does.)
+func (p *Pane) Shows(_, _ string) (shown, known bool) { return true, true }
 
 func (p *Pane) refilter() {
 	p.st.rebuild(p.Ctx.Theme, p.Ctx.Keys, p.lineWidth(), p.bodyRows()+1)

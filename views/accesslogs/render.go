@@ -86,6 +86,8 @@ func (p *Pane) hints() string {
 func (p *Pane) statusLine() string {
 	st := p.Ctx.Theme.Styles
 	switch {
+	case p.denied != "":
+		return st.Muted.Render(cell(" not visible with your role", p.W))
 	case p.stopped != nil:
 		return st.ErrorText.Render(cell(" "+views.ErrText(p.stopped)+"  (r retries)", p.W))
 	case p.err != nil:
@@ -117,6 +119,8 @@ func (p *Pane) indicatorLines() []string {
 func (p *Pane) indicator(rows int) (warn, parts []string) {
 	lv := &p.st.lv
 	switch {
+	case p.denied != "":
+		parts = append(parts, "not read (r asks again)")
 	case !p.following:
 		parts = append(parts, "stopped (f follows)")
 	case p.Paused():
@@ -177,13 +181,19 @@ func (p *Pane) body() []string {
 	switch {
 	case p.hostList != nil:
 		out = p.hostRows(rows)
+	case p.denied != "":
+		// Said whole, wrapped: which role reads it is the point.
+		wrapped := ansi.Wrap("Access log of "+components.Sanitize(p.cluster())+": "+p.denied+". r asks again.", max(p.W-2, 10), " ")
+		for _, l := range strings.Split(wrapped, "\n") {
+			out = append(out, p.Ctx.Theme.Styles.Muted.Render(cell(" "+l, p.W)))
+		}
 	case p.st.lv.Len() == 0:
 		st := p.Ctx.Theme.Styles
 		msg := " no access-log records in the last " + sinceText(p.since) + " yet"
 		if p.st.filter.active() && p.st.recs.Len() > 0 {
 			msg = " no record matches the filters (esc clears them)"
 		}
-		if p.loaded || p.stopped != nil {
+		if (p.loaded || p.stopped != nil) && p.denied == "" {
 			out = append(out, st.Muted.Render(cell(msg, p.W)))
 		}
 	default:

@@ -305,19 +305,33 @@ func (p *Pane) refuse(text string) tea.Cmd {
 func (p *Pane) settle(onKey bool) tea.Cmd {
 	resolved := false
 	if p.notice != "" {
-		keep := !onKey
+		keep, cause := !onKey, true
 		if p.noticeAct != "" {
-			keep = p.refusalText(keysOf(p.Ctx.Keys), p.noticeAct) == p.notice
+			now := p.refusalText(keysOf(p.Ctx.Keys), p.noticeAct)
+			keep = now == p.notice
+			// Refused still, for another row: the line goes, the root's
+			// toast naming the first row stays true (and clearing it would
+			// race the refusal of a key typed right after this one).
+			cause = now == ""
 		}
 		if !keep {
-			p.notice, p.noticeAct, resolved = "", "", true
+			p.notice, p.noticeAct, resolved = "", "", cause
 			p.layout()
 		}
 	}
-	if kept := p.keptHere(); kept != p.kept {
-		resolved = resolved || p.kept != ""
-		p.kept = kept
+	// Only the hold on the same snapshot going resolves: a refusal names
+	// its snapshot, and stays true when the cursor moves on. (Resolving
+	// then also cleared the refusal of a key typed right after the move,
+	// before the root heard of it: d after a move said nothing.)
+	kept, keptID := p.keptHere(), ""
+	if kept != "" {
+		keptID = p.snaps.SelectedID()
 	}
+	if p.kept != "" && (kept == "" || keptID != p.keptID) {
+		s, _ := p.selectedSnap()
+		resolved = resolved || (kept == "" && s.ID == p.keptID)
+	}
+	p.kept, p.keptID = kept, keptID
 	if resolved {
 		return views.ErrorsResolved()
 	}

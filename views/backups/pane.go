@@ -10,6 +10,7 @@ package backups
 import (
 	"context"
 	"errors"
+	"slices"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -91,7 +92,8 @@ type Pane struct {
 	// kept is the compliance policy's hold on the snapshot under the
 	// cursor, as the delete key is refused with; when it goes, the root's
 	// error saying so goes too.
-	kept string
+	kept   string
+	keptID string // the snapshot kept names
 	// focusRestore is a restore just started: the cursor goes to it once
 	// it is listed.
 	focusRestore string
@@ -350,6 +352,30 @@ func (p *Pane) checkWatch(w watch) tea.Cmd {
 	})
 }
 
+// Shows tells the root whether the `/` filter shows the snapshot, restore
+// or export a jump asks for (views.Shower): the filter is kept then, and
+// lifted (with a notice) only when it hides the item. Known is false until
+// the item's cluster and view are loaded.
+func (p *Pane) Shows(v, id string) (shown, known bool) {
+	if p.cluster == nil || !p.loaded {
+		return false, false
+	}
+	var t *components.Table
+	switch v {
+	case "snapshots":
+		known, t = slices.ContainsFunc(p.data.Snaps, func(s snapRow) bool { return s.ID == id }), &p.snaps
+	case "restores":
+		known, t = slices.ContainsFunc(p.data.Restores, func(r restoreRow) bool { return r.ID == id }), &p.restores
+	case "exports":
+		known, t = slices.ContainsFunc(p.data.Exports, func(e apiclient.ExportJob) bool { return e.ID == id }), &p.exports
+	}
+	if !known {
+		return false, false
+	}
+	// The lists hold only the rows the filter shows.
+	return t.MatchesFilter(id), true
+}
+
 func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 	kit, done := p.Handle(msg, p.tick)
 	if done {
@@ -457,19 +483,32 @@ func (p *Pane) dataResult(msg views.Result[dataResult]) tea.Cmd {
 	}
 	p.appliedSeq = msg.Seq
 	d, w := res.Data, res.Want
-	if w.snaps {
+	// A list read before and failing now (an outage) keeps its rows as of
+	// the last good read: the footer says they are stale and since when,
+	// as every pane's do. A role's refusal, or a first read, shows why.
+	fresh := func(err, was error, had bool) bool {
+		_, denied := views.NotVisible(err)
+		return err == nil || denied || was != nil || !had
+	}
+	if w.snaps && fresh(d.SnapErr, p.data.SnapErr, len(p.data.Snaps) > 0) {
 		p.data.Snaps, p.data.SnapErr = d.Snaps, d.SnapErr
 	}
-	if w.restores {
+	if w.restores && fresh(d.RestErr, p.data.RestErr, len(p.data.Restores) > 0) {
 		p.data.Restores, p.data.RestErr = d.Restores, d.RestErr
 	}
-	if w.exports {
+	if w.exports && fresh(d.ExpErr, p.data.ExpErr, len(p.data.Exports) > 0) {
 		p.data.Exports, p.data.ExpErr = d.Exports, d.ExpErr
 	}
 	if w.rest {
-		p.data.Buckets, p.data.BuckErr = d.Buckets, d.BuckErr
-		p.data.Schedule, p.data.SchedErr = d.Schedule, d.SchedErr
-		p.data.Policy, p.data.PolErr = d.Policy, d.PolErr
+		if fresh(d.BuckErr, p.data.BuckErr, len(p.data.Buckets) > 0) {
+			p.data.Buckets, p.data.BuckErr = d.Buckets, d.BuckErr
+		}
+		if fresh(d.SchedErr, p.data.SchedErr, p.data.Schedule != nil) {
+			p.data.Schedule, p.data.SchedErr = d.Schedule, d.SchedErr
+		}
+		if fresh(d.PolErr, p.data.PolErr, p.data.Policy != nil) {
+			p.data.Policy, p.data.PolErr = d.Policy, d.PolErr
+		}
 	}
 	p.data.Cluster, p.data.Route, p.data.Note = d.Cluster, d.Route, d.Note
 	p.loaded = true

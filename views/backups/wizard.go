@@ -338,9 +338,15 @@ func (p *Pane) targetForm() tea.Cmd {
 		modes := []string{pitDateTime, pitOplog}
 		fields = append(fields,
 			components.Field{Key: "mode", Label: "Restore to", Kind: components.FieldChoice, Choices: modes, Choice: indexOf(modes, wz.PITMode)},
-			components.Field{Key: "when", Label: "Point in time (UTC)", Value: wz.When, Placeholder: "2025-06-01 11:30:00", Validate: pitField("when")},
-			components.Field{Key: "oplogTs", Label: "oplog ts (seconds since the epoch)", Value: wz.OplogTs, Validate: pitField("oplogTs")},
-			components.Field{Key: "oplogInc", Label: "oplog inc", Value: wz.OpInc, Validate: pitField("oplogInc")},
+			// What enter sends, under the choice (seen without scrolling
+			// at 80x24); typing into a mode's fields selects that mode.
+			components.Field{Key: "sends", Kind: components.FieldNote, Live: pitSends},
+			components.Field{Key: "when", Label: "Point in time (UTC)", Value: wz.When, Placeholder: "2025-06-01 11:30:00", Validate: pitField("when"),
+				Selects: &components.Selects{Key: "mode", Choice: pitDateTime}},
+			components.Field{Key: "oplogTs", Label: "oplog ts (seconds since the epoch)", Value: wz.OplogTs, Validate: pitField("oplogTs"),
+				Selects: &components.Selects{Key: "mode", Choice: pitOplog}},
+			components.Field{Key: "oplogInc", Label: "oplog inc", Value: wz.OpInc, Validate: pitField("oplogInc"),
+				Selects: &components.Selects{Key: "mode", Choice: pitOplog}},
 		)
 	}
 	if wz.Err != "" {
@@ -444,9 +450,13 @@ func (p *Pane) finalConfirm() tea.Cmd {
 		to = fmt.Sprintf("%s itself (project %s): this cluster, rolled back in place", tg.Name, components.Sanitize(wz.Project.Name))
 		title = fmt.Sprintf("Roll %s back in place? (3/3)", wz.Target)
 	}
+	sends := ""
+	if wz.Delivery == apiclient.DeliveryPointInTime {
+		sends = "  sends " + pitFields(wz.PITMode, wz.When, wz.OplogTs, wz.OpInc) + "\n"
+	}
 	return p.confirm(views.ConfirmMsg{Title: title,
-		Body: fmt.Sprintf("%s restore\n  %s\n  -> %s\nALL DATA on %s is REPLACED by the snapshot's and cannot be recovered afterwards. Type the target cluster's name to confirm (%s: back to step 2).",
-			wz.Delivery, from, to, wz.Target, p.backKey()),
+		Body: fmt.Sprintf("%s restore\n  %s\n  -> %s\n%sALL DATA on %s is REPLACED by the snapshot's and cannot be recovered afterwards. Type the target cluster's name to confirm (%s: back to step 2).",
+			wz.Delivery, from, to, sends, wz.Target, p.backKey()),
 		TypeToConfirm: wz.Target, Back: back,
 		Action: views.ActionMsg{Name: keysOf(p.Ctx.Keys).Restore.Name, Target: targetRestoreGo}})
 }
@@ -464,11 +474,43 @@ func (wz *wizard) label() string {
 	return "restore of " + short(wz.Snapshot.ID) + " to " + wz.Target
 }
 
+// pointText is the point in time as it is sent: the date read back from
+// the seconds sent, or the oplog timestamp and increment.
 func (wz *wizard) pointText() string {
-	if wz.PITMode == pitOplog {
-		return "oplog " + strings.TrimSpace(wz.OplogTs) + "/" + strings.TrimSpace(wz.OpInc)
+	return pointText(wz.PITMode, wz.When, wz.OplogTs, wz.OpInc)
+}
+
+func pointText(mode, when, ts, inc string) string {
+	if mode == pitOplog {
+		return "oplog " + strings.TrimSpace(ts) + "/" + strings.TrimSpace(inc)
 	}
-	return strings.TrimSpace(wz.When) + " UTC"
+	if t, err := parseWhen(when); err == nil {
+		return t.UTC().Format("2006-01-02 15:04:05") + " UTC"
+	}
+	return strings.TrimSpace(when) + " UTC"
+}
+
+// pitFields names the point-in-time fields of the request, with their
+// values, as they are sent: "pointInTimeUTCSeconds 1748777400 (2025-06-01
+// 11:30:00 UTC)" or "oplogTs 1748777400, oplogInc 3".
+func pitFields(mode, when, ts, inc string) string {
+	if mode == pitOplog {
+		return "oplogTs " + firstNonEmpty(strings.TrimSpace(ts), "?") + ", oplogInc " + firstNonEmpty(strings.TrimSpace(inc), "?")
+	}
+	t, err := parseWhen(when)
+	if err != nil {
+		return "pointInTimeUTCSeconds ? (no valid time yet)"
+	}
+	return fmt.Sprintf("pointInTimeUTCSeconds %d (%s UTC)", t.Unix(), t.UTC().Format("2006-01-02 15:04:05"))
+}
+
+// pitSends is step 2's line of what enter sends for the point in time.
+func pitSends(v components.FormValues) string {
+	mode := v["mode"]
+	if mode == "" {
+		mode = pitDateTime
+	}
+	return "sends " + pitFields(mode, v["when"], v["oplogTs"], v["oplogInc"])
 }
 
 // request builds the cluster (or serverless) restore request.

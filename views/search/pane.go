@@ -233,6 +233,7 @@ func (p *Pane) load(task string) tea.Cmd {
 			}
 		}
 		out := listResult{}
+		var failed error // the first cluster whose listing failed: the pane is stale
 		for _, cl := range cls {
 			st := clusterState{Name: cl.Name, Version: cl.MongoDBVersion}
 			switch {
@@ -242,10 +243,13 @@ func (p *Pane) load(task string) tea.Cmd {
 				st.Unsupported = "MongoDB " + cl.MongoDBVersion + ": search needs 4.2 or later"
 			default:
 				st.Indexes, st.Err = client.Search().ListCluster(ctx, gid, cl.Name)
+				if _, denied := views.NotVisible(st.Err); st.Err != nil && !denied && failed == nil {
+					failed = fmt.Errorf("cluster %s: %w", cl.Name, st.Err)
+				}
 			}
 			out.Clusters = append(out.Clusters, st)
 		}
-		return out, nil
+		return out, failed
 	})
 }
 
@@ -255,6 +259,44 @@ func versionBefore(v string, major, minor int) bool {
 		return false
 	}
 	return a < major || (a == major && b < minor)
+}
+
+// find is the index with that id and its cluster, in the scope shown.
+func (p *Pane) find(id string) (string, apiclient.SearchIndex, bool) {
+	for _, cl := range p.clusters {
+		if p.Ctx.ClusterName != "" && cl.Name != p.Ctx.ClusterName {
+			continue
+		}
+		for _, ix := range cl.Indexes {
+			if ix.IndexID == id {
+				return cl.Name, ix, true
+			}
+		}
+	}
+	return "", apiclient.SearchIndex{}, false
+}
+
+// Shows tells the root whether the `/` filter shows the index a jump asks
+// for (views.Shower): the filter is kept then, and lifted (with a notice)
+// only when it hides the index. Known is false until the index is read.
+func (p *Pane) Shows(_, id string) (shown, known bool) {
+	cl, ix, ok := p.find(id)
+	if !ok {
+		return false, false
+	}
+	return indexMatches(p.filter, cl, ix), true
+}
+
+// expandTo opens the cluster, database and collection rows a jump's index
+// is under, so that selecting it never fails on a folded branch.
+func (p *Pane) expandTo(id string) {
+	cl, ix, ok := p.find(id)
+	if !ok {
+		return
+	}
+	delete(p.collapsed, clusterRowID(cl))
+	delete(p.collapsed, dbRowID(cl, ix.Database))
+	delete(p.collapsed, collRowID(cl, ix.Database, ix.CollectionName))
 }
 
 func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
@@ -295,6 +337,7 @@ func (p *Pane) update(msg tea.Msg) (views.Pane, tea.Cmd) {
 	case views.SelectMsg:
 		resolved := p.dropNotice()
 		p.mode, p.want = modeTree, msg.ItemID
+		p.expandTo(msg.ItemID)
 		p.rebuild()
 		return p, resolved
 	case views.ContextChangedMsg:
@@ -335,7 +378,25 @@ func (p *Pane) listDone(msg views.Result[listResult]) tea.Cmd {
 		return nil
 	}
 	p.listErr = msg.Err
-	if msg.Err == nil {
+	if msg.Err != nil && msg.Value.Clusters != nil {
+		// The clusters were listed; some of their indexes could not be
+		// read (an outage): those keep what was last read, marked stale,
+		// rather than the tree giving way to an error.
+		p.listErr = nil
+		old := map[string]clusterState{}
+		for _, cl := range p.clusters {
+			old[cl.Name] = cl
+		}
+		for i := range msg.Value.Clusters {
+			cl := &msg.Value.Clusters[i]
+			_, denied := views.NotVisible(cl.Err)
+			if was, ok := old[cl.Name]; ok && cl.Err != nil && !denied && was.Err == nil {
+				cl.Indexes, cl.Stale, cl.Err = was.Indexes, cl.Err, nil
+			}
+		}
+		p.clusters, p.loaded = msg.Value.Clusters, true
+		p.settle()
+	} else if msg.Err == nil {
 		p.clusters, p.loaded = msg.Value.Clusters, true
 		p.settle()
 		// The list shows what the server holds: a create whose outcome

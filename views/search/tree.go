@@ -19,6 +19,9 @@ type clusterState struct {
 	Unsupported string
 	Err         error
 	Indexes     []apiclient.SearchIndex
+	// Stale: reading the indexes again failed (an outage); Indexes are
+	// the last read's.
+	Stale error
 }
 
 // Row ids: the tree's rows are clusters, databases, collections and
@@ -50,6 +53,9 @@ func buildRows(clusters []clusterState, showClusters bool, collapsed map[string]
 				cells[4], class = cl.Unsupported, "muted"
 			case cl.Err != nil:
 				cells[4], class = views.ErrText(cl.Err), "failed"
+				if why, ok := views.NotVisible(cl.Err); ok {
+					cells[4], class = why, "muted"
+				}
 			}
 			if collapsed[clusterRowID(cl.Name)] {
 				cells[0] = "▸ " + cl.Name
@@ -63,6 +69,9 @@ func buildRows(clusters []clusterState, showClusters bool, collapsed map[string]
 			msg := cl.Unsupported
 			if cl.Err != nil {
 				msg = views.ErrText(cl.Err)
+				if why, ok := views.NotVisible(cl.Err); ok {
+					msg = why
+				}
 			}
 			rows = append(rows, components.Row{ID: clusterRowID(cl.Name), Cells: []string{cl.Name, "cluster", "", "", msg, ""}, Class: "failed"})
 			continue

@@ -59,7 +59,7 @@ func (p *Pane) View() string {
 	}
 	var body string
 	switch {
-	case p.listErr != nil && p.mode != modeAnalyzers:
+	case p.listErr != nil && p.mode != modeAnalyzers && !p.loaded:
 		body = st.ErrorText.Render(ansi.Wrap("Could not load search indexes: "+views.ErrText(p.listErr)+"\nPress r to retry.", p.W, ""))
 	case !p.loaded && p.mode != modeAnalyzers:
 		body = st.Muted.Render("Loading search indexes…")
@@ -97,8 +97,20 @@ func (p *Pane) summary() string {
 	if p.mode == modeAnalyzers {
 		return fmt.Sprintf("User-defined analyzers · %s · e edit · A or esc back", p.analyzersCluster)
 	}
-	var total, notReady int
+	var total, notReady, unread, hidden, asked, stale int
 	for _, cl := range p.clusters {
+		if cl.Stale != nil {
+			stale++
+		}
+		if cl.Unsupported == "" {
+			asked++
+		}
+		if cl.Err != nil {
+			unread++
+			if _, ok := views.NotVisible(cl.Err); ok {
+				hidden++
+			}
+		}
 		for _, ix := range cl.Indexes {
 			total++
 			if ix.Status != apiclient.IndexReady {
@@ -106,7 +118,25 @@ func (p *Pane) summary() string {
 			}
 		}
 	}
-	s := fmt.Sprintf("Search indexes · %s · %s", scope, plural(total, "index", "indexes"))
+	// A count of what could not be read is no count: say what is missing.
+	count := plural(total, "index", "indexes")
+	switch {
+	case unread > 0 && unread == hidden && total == 0 && unread == asked:
+		count = "not visible with your role"
+	case unread > 0 && total == 0 && unread == asked:
+		count = "indexes not read"
+	case unread > 0 && unread == hidden:
+		count += fmt.Sprintf(" + %s not visible with your role", plural(unread, "cluster's", "clusters'"))
+	case unread > 0:
+		count += fmt.Sprintf(" + %s not read", plural(unread, "cluster", "clusters"))
+	}
+	s := fmt.Sprintf("Search indexes · %s · %s", scope, count)
+	switch {
+	case p.listErr != nil && p.loaded:
+		s += " · stale: as last read (r retries)"
+	case stale > 0:
+		s += fmt.Sprintf(" · stale: %s as last read (r retries)", plural(stale, "cluster", "clusters"))
+	}
 	if notReady > 0 {
 		s += fmt.Sprintf(" · %d not ready (live)", notReady)
 	}
@@ -147,9 +177,16 @@ func (p *Pane) clusterText(name string) string {
 		case cl.Unsupported != "":
 			s += cl.Unsupported + "."
 		case cl.Err != nil:
-			s += "Listing its indexes failed: " + views.ErrText(cl.Err)
+			if why, ok := views.NotVisible(cl.Err); ok {
+				s += "Its search indexes: " + why + "."
+			} else {
+				s += "Listing its indexes failed: " + views.ErrText(cl.Err)
+			}
 		default:
 			s += plural(len(cl.Indexes), "search index", "search indexes") + ". Press A for its analyzers."
+			if cl.Stale != nil {
+				s += "\nShown as last read: reading them again failed: " + views.ErrText(cl.Stale)
+			}
 		}
 		return s
 	}

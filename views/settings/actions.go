@@ -280,7 +280,8 @@ func (p *Pane) askNewRole() tea.Cmd {
 	fields := []components.Field{
 		{Key: "provider", Label: "Provider", Kind: components.FieldChoice,
 			Choices: []string{string(apiclient.ProviderAWS), string(apiclient.ProviderAzure), string(apiclient.ProviderGCP)},
-			Hint:    "AWS roles are authorized next (z) with your IAM role's ARN; GCP needs no step"},
+		},
+		{Key: "sends", Kind: components.FieldNote, Live: newRoleSends},
 		{Key: "appId", Label: "Azure application id", Kind: components.FieldText, CharLimit: 64, Hint: "AZURE only", Selects: azure, Validate: azureID("atlasAzureAppId")},
 		{Key: "principalId", Label: "Azure service principal id", Kind: components.FieldText, CharLimit: 64, Hint: "AZURE only", Selects: azure, Validate: azureID("servicePrincipalId")},
 		{Key: "tenantId", Label: "Azure tenant id", Kind: components.FieldText, CharLimit: 64, Hint: "AZURE only", Selects: azure, Validate: azureID("tenantId")},
@@ -288,6 +289,19 @@ func (p *Pane) askNewRole() tea.Cmd {
 	msg := views.FormMsg{Pane: ID, ID: formNewRole, Title: "New access role in " + p.project(), Fields: fields,
 		Action: views.ActionMsg{Name: actNewRole}}
 	return func() tea.Msg { return msg }
+}
+
+// newRoleSends is the new-role form's line of what enter sends, wrapped
+// whole under the provider (a hint there was cut at 80 columns).
+func newRoleSends(v components.FormValues) string {
+	switch r := newRoleRequest(v); r.ProviderName {
+	case apiclient.ProviderAzure:
+		return "sends providerName AZURE with the three Azure ids below"
+	case apiclient.ProviderAWS:
+		return "sends providerName AWS (the Azure ids below are not sent); the role is then authorized (z) with your IAM role's ARN"
+	default:
+		return "sends providerName " + string(r.ProviderName) + " (the Azure ids below are not sent); no further step"
+	}
 }
 
 // newRoleRequest reads the new-role form.
