@@ -94,8 +94,9 @@ func ListPage[T any](ctx context.Context, c *Client, opID string, r Request) (*P
 // MaxRows is how many items ListAll holds of one list unless told
 // otherwise (AllOptions.MaxItems): a list that reaches it is shown as "showing
 // the first N" (ShowingFirst). A server that sends more, or claims more,
-// cannot make the client hold more.
-const MaxRows = 100_000
+// cannot make the client hold more. It is a variable so tests can lower it
+// (to a handful of rows) instead of serving a hundred thousand.
+var MaxRows = 100_000
 
 // pageBody decodes a list answer holding at most max results: what a page
 // holds past that (a server that ignores itemsPerPage) is read past, never
