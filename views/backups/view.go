@@ -472,7 +472,33 @@ func (p *Pane) noteText() string {
 	if p.notice != "" {
 		parts = append(parts, p.notice)
 	}
+	if c := p.cappedNote(); c != "" {
+		parts = append(parts, c)
+	}
 	return strings.Join(parts, " · ")
+}
+
+// cappedNote names the lists of the open cluster that reached the client's
+// row cap: "Snapshots, Exports: showing the first 100000" (there may be
+// more on the server), else "".
+func (p *Pane) cappedNote() string {
+	if p.cluster == nil {
+		return ""
+	}
+	var capped []string
+	var more string
+	for _, l := range []struct {
+		what string
+		n    int
+	}{{"Snapshots", len(p.data.Snaps)}, {"Restores", len(p.data.Restores)}, {"Exports", len(p.data.Exports)}, {"Buckets", len(p.data.Buckets)}} {
+		if m := apiclient.ShowingFirst(l.n); m != "" {
+			capped, more = append(capped, l.what), m
+		}
+	}
+	if len(capped) == 0 {
+		return ""
+	}
+	return strings.Join(capped, ", ") + ": " + more
 }
 
 func (p *Pane) View() string {
