@@ -107,6 +107,14 @@ func (p *Pane) summary() string {
 		}
 	}
 	s := fmt.Sprintf("Search indexes · %s · %s", scope, plural(total, "index", "indexes"))
+	for _, cl := range p.clusters {
+		// Each cluster's list is capped on its own; the note names the
+		// first that reached the cap (its detail line names each).
+		if more := apiclient.ShowingFirst(len(cl.Indexes)); more != "" {
+			s += " (" + components.Sanitize(cl.Name) + ": " + more + ")"
+			break
+		}
+	}
 	if notReady > 0 {
 		s += fmt.Sprintf(" · %d not ready (live)", notReady)
 	}
@@ -149,7 +157,11 @@ func (p *Pane) clusterText(name string) string {
 		case cl.Err != nil:
 			s += "Listing its indexes failed: " + views.ErrText(cl.Err)
 		default:
-			s += plural(len(cl.Indexes), "search index", "search indexes") + ". Press A for its analyzers."
+			s += plural(len(cl.Indexes), "search index", "search indexes")
+			if more := apiclient.ShowingFirst(len(cl.Indexes)); more != "" {
+				s += " (" + more + ")"
+			}
+			s += ". Press A for its analyzers."
 		}
 		return s
 	}
