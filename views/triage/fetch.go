@@ -115,6 +115,9 @@ type partResult struct {
 	Errs   int
 	Err    error
 	Failed map[string]bool
+	// Capped (alerts): the list reached the client's row cap, so the rows
+	// are its first apiclient.MaxRows; the coverage line says so.
+	Capped bool
 	// Wall is when the board took the answer, on the wall clock (the
 	// header's freshness); kept with the rows when a read fails whole.
 	Wall time.Time
@@ -229,6 +232,7 @@ func fetchAlerts(ctx context.Context, c *apiclient.Client, p Project, known *ale
 		}
 	}
 	r.Items = AlertItems(p, alerts, configs, at)
+	r.Capped = apiclient.ShowingFirst(len(alerts)) != ""
 	return r
 }
 
