@@ -631,7 +631,11 @@ func (p *Pane) coverageParts() []string {
 			// A project whose list reached the row cap: its rows are the
 			// first apiclient.MaxRows, there may be more.
 			s += ", " + components.Sanitize(k.firstCapped) + ": " + apiclient.ShowingFirst(apiclient.MaxRows)
-			if k.capped > 1 {
+			switch k.capped {
+			case 1:
+			case 2:
+				s += " (and 1 more project)"
+			default:
 				s += fmt.Sprintf(" (and %d more projects)", k.capped-1)
 			}
 		}
