@@ -45,3 +45,24 @@ func TestUnpagedListHoldsAtMostTheRowCap(t *testing.T) {
 		}
 	}
 }
+
+// One access-history answer holds no more than MaxRows records either.
+func TestAccessLogAnswerHoldsAtMostTheRowCap(t *testing.T) {
+	old := MaxRows
+	MaxRows = 3
+	t.Cleanup(func() { MaxRows = old })
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		items := make([]string, 10)
+		for i := range items {
+			items[i] = fmt.Sprintf(`{"hostname":"h%d","authResult":true}`, i)
+		}
+		w.Header().Set("Content-Type", "application/vnd.atlas.2023-01-01+json")
+		fmt.Fprint(w, `{"accessLogs":[`+strings.Join(items, ",")+`]}`)
+	}))
+	t.Cleanup(srv.Close)
+	c := newTestClient(t, srv.URL, Options{})
+	got, err := c.AccessLogs().ByCluster(context.Background(), testGroup, "c0", AccessLogsOptions{})
+	require.NoError(t, err)
+	require.Len(t, got, 3)
+	assert.Equal(t, "h2", got[2].Hostname)
+}
