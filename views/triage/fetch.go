@@ -259,11 +259,7 @@ func fetchRest(ctx context.Context, c *apiclient.Client, p Project, now func() t
 		r.LogClusters = append(r.LogClusters, cl.Name)
 		snaps, err1 := c.Backups().AllSnapshots(ctx, p.ID, cl.Name)
 		restores, err2 := c.Backups().AllRestoreJobs(ctx, p.ID, cl.Name)
-		var exports []apiclient.ExportJob
-		page, err3 := c.Backups().ExportJobs(ctx, p.ID, cl.Name, apiclient.ListOptions{})
-		if page != nil {
-			exports = page.Results
-		}
+		exports, err3 := c.Backups().AllExportJobs(ctx, p.ID, cl.Name)
 		var ixs []apiclient.SearchIndex
 		var err4 error
 		if searchable(cl.MongoDBVersion) {
