@@ -41,3 +41,22 @@ func TestCappedListsSaySoAboveTheTable(t *testing.T) {
 	assert.NotContains(t, h2.P.noteText(), "Exports", "a list under the cap is not named")
 	assert.LessOrEqual(t, len(strings.Split(strings.TrimRight(s, "\n"), "\n")), 24, "the note line is taken from the table, not added below the screen")
 }
+
+// The cluster picker says when the project's cluster list reached the cap.
+func TestCappedClusterListSaysSo(t *testing.T) {
+	w := newWorld(t)
+	h := newHarness(t, w, "", 120, 24)
+	dedicated := 0
+	for _, c := range h.P.clusters {
+		if c.Kind != kindFlex && c.Kind != kindServerless {
+			dedicated++
+		}
+	}
+	require.Greater(t, dedicated, 2, "the seed holds more clusters than the lowered cap")
+	assert.NotContains(t, h.Screen(), "showing the first")
+
+	lowerRowCap(t, 2)
+	h = newHarness(t, w, "", 120, 24)
+	assert.Contains(t, h.Screen(), "deployments in ")
+	assert.Contains(t, h.Screen(), "(showing the first 2)")
+}

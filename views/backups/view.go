@@ -478,6 +478,27 @@ func (p *Pane) noteText() string {
 	return strings.Join(parts, " · ")
 }
 
+// clustersCapped is " (showing the first 100000)" when the project's
+// clusters, flex clusters or serverless instances (three lists, each capped
+// on its own) reached the client's row cap, else "".
+func (p *Pane) clustersCapped() string {
+	byKind := map[kind]int{}
+	for _, c := range p.clusters {
+		switch c.Kind {
+		case kindFlex, kindServerless:
+			byKind[c.Kind]++
+		default:
+			byKind[kindReplicaSet]++
+		}
+	}
+	for _, n := range byKind {
+		if more := apiclient.ShowingFirst(n); more != "" {
+			return " (" + more + ")"
+		}
+	}
+	return ""
+}
+
 // cappedNote names the lists of the open cluster that reached the client's
 // row cap: "Snapshots, Exports: showing the first 100000" (there may be
 // more on the server), else "".
@@ -524,7 +545,7 @@ func (p *Pane) View() string {
 			hint = "enter open"
 		}
 		return lipgloss.JoinVertical(lipgloss.Left, fit(th.Header.Render(head)),
-			fit(th.Muted.Render(fmt.Sprintf("%d deployments in %s", len(p.clusters), components.Sanitize(p.Ctx.ProjectName)))),
+			fit(th.Muted.Render(fmt.Sprintf("%d deployments in %s", len(p.clusters), components.Sanitize(p.Ctx.ProjectName))+p.clustersCapped())),
 			p.picker.View(), fit(th.Muted.Render(hint)))
 	}
 	c := p.cluster
