@@ -2,6 +2,7 @@ package apiclient
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net"
 	"net/url"
@@ -61,6 +62,19 @@ func (l AccessLog) Time() (t time.Time, ok bool) {
 
 type accessLogList struct {
 	AccessLogs []AccessLog `json:"accessLogs"`
+}
+
+// UnmarshalJSON holds at most MaxRows records of one answer, reading past
+// the rest.
+func (l *accessLogList) UnmarshalJSON(b []byte) error {
+	raw := struct {
+		AccessLogs listBody[AccessLog] `json:"accessLogs"`
+	}{listBody[AccessLog]{max: MaxRows}}
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	l.AccessLogs = raw.AccessLogs.Items
+	return nil
 }
 
 // AccessLogsOptions filter the history. Start and End go together; both are

@@ -73,6 +73,11 @@ func (s BackupsService) ExportBuckets(ctx context.Context, groupID string, o Lis
 	return getPage[ExportBucket](ctx, s.c, "listExportBuckets", Request{Params: groupParams(groupID)}, o)
 }
 
+// AllExportBuckets fetches every export bucket of a project, up to MaxRows.
+func (s BackupsService) AllExportBuckets(ctx context.Context, groupID string) ([]ExportBucket, error) {
+	return getAll[ExportBucket](ctx, s.c, "listExportBuckets", Request{Params: groupParams(groupID)})
+}
+
 // ExportBucket fetches one export bucket.
 func (s BackupsService) ExportBucket(ctx context.Context, groupID, bucketID string) (*ExportBucket, error) {
 	return getJSON[ExportBucket](ctx, s.c, "getExportBucket", Request{Params: groupParams(groupID, "exportBucketId", bucketID)})

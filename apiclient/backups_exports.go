@@ -83,6 +83,11 @@ func (s BackupsService) ExportJobs(ctx context.Context, groupID, clusterName str
 	return getPage[ExportJob](ctx, s.c, "listBackupExportJobs", Request{Params: clusterParams(groupID, clusterName)}, o)
 }
 
+// AllExportJobs fetches every export job of a cluster, up to MaxRows.
+func (s BackupsService) AllExportJobs(ctx context.Context, groupID, clusterName string) ([]ExportJob, error) {
+	return getAll[ExportJob](ctx, s.c, "listBackupExportJobs", Request{Params: clusterParams(groupID, clusterName)})
+}
+
 // ExportJob fetches one export job.
 func (s BackupsService) ExportJob(ctx context.Context, groupID, clusterName, exportID string) (*ExportJob, error) {
 	return getJSON[ExportJob](ctx, s.c, "getBackupExportJob", Request{Params: clusterParams(groupID, clusterName, "exportId", exportID)})

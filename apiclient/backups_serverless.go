@@ -123,6 +123,12 @@ func (s BackupsService) ServerlessSnapshots(ctx context.Context, groupID, instan
 	return getPage[ServerlessSnapshot](ctx, s.c, "listServerlessBackups", Request{Params: clusterParams(groupID, instanceName)}, o)
 }
 
+// AllServerlessSnapshots fetches every snapshot of a serverless instance, up
+// to MaxRows.
+func (s BackupsService) AllServerlessSnapshots(ctx context.Context, groupID, instanceName string) ([]ServerlessSnapshot, error) {
+	return getAll[ServerlessSnapshot](ctx, s.c, "listServerlessBackups", Request{Params: clusterParams(groupID, instanceName)})
+}
+
 // ServerlessSnapshot fetches one serverless snapshot.
 func (s BackupsService) ServerlessSnapshot(ctx context.Context, groupID, instanceName, snapshotID string) (*ServerlessSnapshot, error) {
 	return getJSON[ServerlessSnapshot](ctx, s.c, "getServerlessBackup", Request{Params: clusterParams(groupID, instanceName, "snapshotId", snapshotID)})
@@ -131,6 +137,11 @@ func (s BackupsService) ServerlessSnapshot(ctx context.Context, groupID, instanc
 // FlexSnapshots fetches one page of a flex cluster's snapshots.
 func (s BackupsService) FlexSnapshots(ctx context.Context, groupID, name string, o ListOptions) (*Page[FlexSnapshot], error) {
 	return getPage[FlexSnapshot](ctx, s.c, "listFlexBackups", Request{Params: flexParams(groupID, name)}, o)
+}
+
+// AllFlexSnapshots fetches every snapshot of a flex cluster, up to MaxRows.
+func (s BackupsService) AllFlexSnapshots(ctx context.Context, groupID, name string) ([]FlexSnapshot, error) {
+	return getAll[FlexSnapshot](ctx, s.c, "listFlexBackups", Request{Params: flexParams(groupID, name)})
 }
 
 // FlexSnapshot fetches one flex snapshot.
@@ -148,6 +159,12 @@ func (s BackupsService) ServerlessRestoreJobs(ctx context.Context, groupID, inst
 	return getPage[RestoreJob](ctx, s.c, "listServerlessBackupRestoreJobs", Request{Params: clusterParams(groupID, instanceName)}, o)
 }
 
+// AllServerlessRestoreJobs fetches every restore job of a serverless
+// instance, up to MaxRows.
+func (s BackupsService) AllServerlessRestoreJobs(ctx context.Context, groupID, instanceName string) ([]RestoreJob, error) {
+	return getAll[RestoreJob](ctx, s.c, "listServerlessBackupRestoreJobs", Request{Params: clusterParams(groupID, instanceName)})
+}
+
 // CreateServerlessRestoreJob starts a serverless restore; the target is
 // always required.
 func (s BackupsService) CreateServerlessRestoreJob(ctx context.Context, groupID, instanceName string, req RestoreRequest) (*RestoreJob, error) {
@@ -162,6 +179,12 @@ func (s BackupsService) ServerlessRestoreJob(ctx context.Context, groupID, insta
 // FlexRestoreJobs fetches one page of a flex cluster's restore jobs.
 func (s BackupsService) FlexRestoreJobs(ctx context.Context, groupID, name string, o ListOptions) (*Page[FlexRestoreJob], error) {
 	return getPage[FlexRestoreJob](ctx, s.c, "listFlexBackupRestoreJobs", Request{Params: flexParams(groupID, name)}, o)
+}
+
+// AllFlexRestoreJobs fetches every restore job of a flex cluster, up to
+// MaxRows.
+func (s BackupsService) AllFlexRestoreJobs(ctx context.Context, groupID, name string) ([]FlexRestoreJob, error) {
+	return getAll[FlexRestoreJob](ctx, s.c, "listFlexBackupRestoreJobs", Request{Params: flexParams(groupID, name)})
 }
 
 // CreateFlexRestoreJob restores a flex snapshot onto a target cluster.

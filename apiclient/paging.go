@@ -94,8 +94,9 @@ func ListPage[T any](ctx context.Context, c *Client, opID string, r Request) (*P
 // MaxRows is how many items ListAll holds of one list unless told
 // otherwise (AllOptions.MaxItems): a list that reaches it is shown as "showing
 // the first N" (ShowingFirst). A server that sends more, or claims more,
-// cannot make the client hold more.
-const MaxRows = 100_000
+// cannot make the client hold more. It is a variable so tests can lower it
+// (to a handful of rows) instead of serving a hundred thousand.
+var MaxRows = 100_000
 
 // pageBody decodes a list answer holding at most max results: what a page
 // holds past that (a server that ignores itemsPerPage) is read past, never
@@ -160,7 +161,11 @@ func (p *pageBody[T]) UnmarshalJSON(b []byte) error {
 // elementsBound is at least the number of elements of the arrays directly
 // inside the top-level object (results, links), by one pass over the bytes
 // that follows strings and nesting only.
-func elementsBound(b []byte) int {
+func elementsBound(b []byte) int { return elementsAtDepth(b, 2) }
+
+// elementsAtDepth is at least the number of elements of the arrays whose
+// elements sit at depth d (1: the top-level array itself).
+func elementsAtDepth(b []byte, d int) int {
 	n, depth, inString, escaped := 0, 0, false, false
 	for _, c := range b {
 		switch {
@@ -178,23 +183,23 @@ func elementsBound(b []byte) int {
 			inString = true
 		case c == '{' || c == '[':
 			depth++
-			if depth == 3 {
+			if depth == d+1 {
 				n++ // an object or array element of a depth-2 array
 			}
 			continue
 		case c == '}' || c == ']':
 			depth--
 			continue
-		case c == ',' && depth == 2:
+		case c == ',' && depth == d:
 			n++
 			continue
 		default:
-			if depth == 2 && c > ' ' {
+			if depth == d && c > ' ' {
 				n++ // a scalar element (counted once per byte: a bound)
 			}
 			continue
 		}
-		if depth == 2 {
+		if depth == d {
 			n++ // a string element
 		}
 	}
@@ -234,6 +239,25 @@ func (p *pageBody[T]) decodeResults(dec *json.Decoder) error {
 	return err
 }
 
+// listBody decodes an unpaged list answer (a JSON array) holding at most
+// max items: what the array holds past that is read past, never decoded.
+type listBody[T any] struct {
+	Items []T
+	max   int
+}
+
+func (l *listBody[T]) UnmarshalJSON(b []byte) error {
+	if elementsAtDepth(b, 1) <= l.max {
+		return json.Unmarshal(b, &l.Items)
+	}
+	p := pageBody[T]{max: l.max}
+	if err := p.decodeResults(json.NewDecoder(bytes.NewReader(b))); err != nil {
+		return err
+	}
+	l.Items = p.Results
+	return nil
+}
+
 // AllOptions tune ListAll.
 type AllOptions struct {
 	PerPage     int // items per page, default 500
@@ -264,9 +288,12 @@ func ListAll[T any](ctx context.Context, c *Client, opID string, r Request, o Al
 		return nil, fmt.Errorf("unknown operation %q", opID)
 	}
 	if !op.Paged {
-		var all []T
+		all := listBody[T]{max: MaxRows}
+		if o.MaxItems > 0 {
+			all.max = min(o.MaxItems, MaxRows)
+		}
 		_, err := c.Do(ctx, opID, r, &all)
-		return capItems(all, o.MaxItems), err
+		return all.Items, err
 	}
 	per := o.PerPage
 	if per <= 0 || per > MaxItemsPerPage {

@@ -90,11 +90,11 @@ func sendChecked[T any](ctx context.Context, c *Client, what string, check error
 
 // getList calls an operation that answers a bare JSON array.
 func getList[T any](ctx context.Context, c *Client, opID string, r Request) ([]T, error) {
-	var out []T
+	out := listBody[T]{max: MaxRows}
 	if _, err := c.Do(ctx, opID, r, &out); err != nil {
 		return nil, err
 	}
-	return out, nil
+	return out.Items, nil
 }
 
 // callNoBody calls an operation whose answer has no body worth reading.

@@ -201,6 +201,32 @@ type AccessRoles struct {
 	GCPServiceAccounts     []AccessRole `json:"gcpServiceAccounts"`
 }
 
+// UnmarshalJSON holds at most MaxRows roles of each provider, reading past
+// the rest: Capped tells when a list reached that.
+func (r *AccessRoles) UnmarshalJSON(b []byte) error {
+	raw := struct {
+		AWS   listBody[AccessRole] `json:"awsIamRoles"`
+		Azure listBody[AccessRole] `json:"azureServicePrincipals"`
+		GCP   listBody[AccessRole] `json:"gcpServiceAccounts"`
+	}{listBody[AccessRole]{max: MaxRows}, listBody[AccessRole]{max: MaxRows}, listBody[AccessRole]{max: MaxRows}}
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	r.AWSIAMRoles, r.AzureServicePrincipals, r.GCPServiceAccounts = raw.AWS.Items, raw.Azure.Items, raw.GCP.Items
+	return nil
+}
+
+// ShowingFirst is "showing the first N" when a provider's list reached the
+// client's row cap (there may be more on the server), else "".
+func (r AccessRoles) ShowingFirst() string {
+	for _, l := range [][]AccessRole{r.AWSIAMRoles, r.AzureServicePrincipals, r.GCPServiceAccounts} {
+		if more := ShowingFirst(len(l)); more != "" {
+			return more
+		}
+	}
+	return ""
+}
+
 // All lists every role, AWS first.
 func (r AccessRoles) All() []AccessRole {
 	out := append([]AccessRole(nil), r.AWSIAMRoles...)

@@ -120,7 +120,7 @@ func (p *pickerLayer) update(m *Model, msg tea.Msg) tea.Cmd {
 		p.list.SetItems(items)
 		p.shown = items
 	}
-	p.setStatus()
+	p.setStatus(m)
 	return nil
 }
 
@@ -129,18 +129,51 @@ func (p *pickerLayer) show(m *Model) {
 	p.shown = p.items(m)
 	p.list = components.NewPicker("context", p.title(m), p.shown, m.theme, m.keys).
 		WithDetailSearch().WithHint("enter choose · backspace back · esc close")
-	p.setStatus()
+	p.setStatus(m)
 }
 
-func (p *pickerLayer) setStatus() {
+func (p *pickerLayer) setStatus(m *Model) {
 	switch {
 	case p.loading:
 		p.list.SetStatus("loading…", false)
 	case p.err != "":
 		p.list.SetStatus(p.err, true)
 	default:
-		p.list.SetStatus("", false)
+		p.list.SetStatus(p.cappedNote(m), false)
 	}
+}
+
+// cappedNote is "showing the first 100000" when a list this stage shows
+// reached the client's row cap (there may be more), else "". The cluster
+// stage's clusters, flex clusters and serverless instances are three lists,
+// each capped on its own.
+func (p *pickerLayer) cappedNote(m *Model) string {
+	var counts []int
+	switch p.stage {
+	case stageOrg:
+		counts = []int{len(m.scope.orgs)}
+	case stageProject:
+		counts = []int{len(m.scope.projects)}
+	case stageCluster:
+		byKind := map[string]int{}
+		for _, c := range p.clusters {
+			switch c.ClusterType {
+			case "FLEX", "SERVERLESS":
+				byKind[c.ClusterType]++
+			default:
+				byKind[""]++
+			}
+		}
+		for _, n := range byKind {
+			counts = append(counts, n)
+		}
+	}
+	for _, n := range counts {
+		if more := apiclient.ShowingFirst(n); more != "" {
+			return more
+		}
+	}
+	return ""
 }
 
 // title says what is chosen and where: "Choose cluster in Acme › payments".

@@ -6,6 +6,7 @@ import (
 
 	"charm.land/lipgloss/v2"
 
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
 	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
 )
@@ -49,7 +50,11 @@ func (p *Pane) View() string {
 		header = fmt.Sprintf("Results of the bulk action (%d alerts) · esc back", len(p.results))
 		body = p.detail.View()
 	case modeConfigs:
-		header = fmt.Sprintf("Alert configurations · %d · enter details · t enable/disable · d delete · n/N new · e/E edit · c/esc alerts", len(p.cfgOrder))
+		count := fmt.Sprint(len(p.cfgOrder))
+		if more := apiclient.ShowingFirst(len(p.cfgOrder)); more != "" {
+			count += " (" + more + ")"
+		}
+		header = "Alert configurations · " + count + " · enter details · t enable/disable · d delete · n/N new · e/E edit · c/esc alerts"
 		if p.cfgErr != nil {
 			header += " · could not load: " + views.ErrText(p.cfgErr)
 		}

@@ -188,17 +188,17 @@ func loadCluster(ctx context.Context, c *apiclient.Client, gid string, cl cluste
 		return d
 	case routeFlex:
 		if want.snaps {
-			var p *apiclient.Page[apiclient.FlexSnapshot]
-			if p, d.SnapErr = b.FlexSnapshots(ctx, gid, cl.Name, apiclient.ListOptions{}); d.SnapErr == nil {
-				for _, s := range p.Results {
+			var ss []apiclient.FlexSnapshot
+			if ss, d.SnapErr = b.AllFlexSnapshots(ctx, gid, cl.Name); d.SnapErr == nil {
+				for _, s := range ss {
 					d.Snaps = append(d.Snaps, flexSnapRow(s))
 				}
 			}
 		}
 		if want.restores {
-			var p *apiclient.Page[apiclient.FlexRestoreJob]
-			if p, d.RestErr = b.FlexRestoreJobs(ctx, gid, cl.Name, apiclient.ListOptions{}); d.RestErr == nil {
-				for _, j := range p.Results {
+			var js []apiclient.FlexRestoreJob
+			if js, d.RestErr = b.AllFlexRestoreJobs(ctx, gid, cl.Name); d.RestErr == nil {
+				for _, j := range js {
 					d.Restores = append(d.Restores, flexRestoreRow(j))
 				}
 			}
@@ -206,9 +206,9 @@ func loadCluster(ctx context.Context, c *apiclient.Client, gid string, cl cluste
 		return d
 	case routeServerless:
 		if want.snaps {
-			var p *apiclient.Page[apiclient.ServerlessSnapshot]
-			if p, d.SnapErr = b.ServerlessSnapshots(ctx, gid, cl.Name, apiclient.ListOptions{}); d.SnapErr == nil {
-				for _, s := range p.Results {
+			var ss []apiclient.ServerlessSnapshot
+			if ss, d.SnapErr = b.AllServerlessSnapshots(ctx, gid, cl.Name); d.SnapErr == nil {
+				for _, s := range ss {
 					d.Snaps = append(d.Snaps, snapRow{ID: s.ID, Type: string(s.SnapshotType), Status: string(s.Status),
 						Created: timePtr(s.CreatedAt), Expires: s.ExpiresAt, Size: s.StorageSizeBytes, Frequency: string(s.FrequencyType),
 						Version: s.MongodVersion, Done: s.Done(), Completed: s.Status == apiclient.SnapshotCompleted})
@@ -216,9 +216,9 @@ func loadCluster(ctx context.Context, c *apiclient.Client, gid string, cl cluste
 			}
 		}
 		if want.restores {
-			var p *apiclient.Page[apiclient.RestoreJob]
-			if p, d.RestErr = b.ServerlessRestoreJobs(ctx, gid, cl.Name, apiclient.ListOptions{}); d.RestErr == nil {
-				for _, j := range p.Results {
+			var js []apiclient.RestoreJob
+			if js, d.RestErr = b.AllServerlessRestoreJobs(ctx, gid, cl.Name); d.RestErr == nil {
+				for _, j := range js {
 					d.Restores = append(d.Restores, restoreRowOf(j))
 				}
 			}
@@ -259,16 +259,10 @@ func loadCluster(ctx context.Context, c *apiclient.Client, gid string, cl cluste
 		}
 	}
 	if want.exports {
-		var p *apiclient.Page[apiclient.ExportJob]
-		if p, d.ExpErr = b.ExportJobs(ctx, gid, cl.Name, apiclient.ListOptions{}); d.ExpErr == nil {
-			d.Exports = p.Results
-		}
+		d.Exports, d.ExpErr = b.AllExportJobs(ctx, gid, cl.Name)
 	}
 	if want.rest {
-		var p *apiclient.Page[apiclient.ExportBucket]
-		if p, d.BuckErr = b.ExportBuckets(ctx, gid, apiclient.ListOptions{}); d.BuckErr == nil {
-			d.Buckets = p.Results
-		}
+		d.Buckets, d.BuckErr = b.AllExportBuckets(ctx, gid)
 		d.Schedule, d.SchedErr = b.Schedule(ctx, gid, cl.Name)
 		d.Policy, d.PolErr = b.CompliancePolicy(ctx, gid)
 	}

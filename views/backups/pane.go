@@ -512,6 +512,7 @@ func (p *Pane) dataResult(msg views.Result[dataResult]) tea.Cmd {
 	}
 	p.data.Cluster, p.data.Route, p.data.Note = d.Cluster, d.Route, d.Note
 	p.loaded = true
+	p.layout() // a list that reached the row cap adds a note line
 	now := p.Ctx.Now()
 	for _, r := range p.data.Restores {
 		if _, ok := p.firstSeen[r.ID]; !ok && r.running() {

@@ -472,7 +472,54 @@ func (p *Pane) noteText() string {
 	if p.notice != "" {
 		parts = append(parts, p.notice)
 	}
+	if c := p.cappedNote(); c != "" {
+		parts = append(parts, c)
+	}
 	return strings.Join(parts, " · ")
+}
+
+// clustersCapped is " (showing the first 100000)" when the project's
+// clusters, flex clusters or serverless instances (three lists, each capped
+// on its own) reached the client's row cap, else "".
+func (p *Pane) clustersCapped() string {
+	byKind := map[kind]int{}
+	for _, c := range p.clusters {
+		switch c.Kind {
+		case kindFlex, kindServerless:
+			byKind[c.Kind]++
+		default:
+			byKind[kindReplicaSet]++
+		}
+	}
+	for _, n := range byKind {
+		if more := apiclient.ShowingFirst(n); more != "" {
+			return " (" + more + ")"
+		}
+	}
+	return ""
+}
+
+// cappedNote names the lists of the open cluster that reached the client's
+// row cap: "Snapshots, Exports: showing the first 100000" (there may be
+// more on the server), else "".
+func (p *Pane) cappedNote() string {
+	if p.cluster == nil {
+		return ""
+	}
+	var capped []string
+	var more string
+	for _, l := range []struct {
+		what string
+		n    int
+	}{{"Snapshots", len(p.data.Snaps)}, {"Restores", len(p.data.Restores)}, {"Exports", len(p.data.Exports)}, {"Buckets", len(p.data.Buckets)}} {
+		if m := apiclient.ShowingFirst(l.n); m != "" {
+			capped, more = append(capped, l.what), m
+		}
+	}
+	if len(capped) == 0 {
+		return ""
+	}
+	return strings.Join(capped, ", ") + ": " + more
 }
 
 func (p *Pane) View() string {
@@ -498,7 +545,7 @@ func (p *Pane) View() string {
 			hint = "enter open"
 		}
 		return lipgloss.JoinVertical(lipgloss.Left, fit(th.Header.Render(head)),
-			fit(th.Muted.Render(fmt.Sprintf("%d deployments in %s", len(p.clusters), components.Sanitize(p.Ctx.ProjectName)))),
+			fit(th.Muted.Render(fmt.Sprintf("%d deployments in %s", len(p.clusters), components.Sanitize(p.Ctx.ProjectName))+p.clustersCapped())),
 			p.picker.View(), fit(th.Muted.Render(hint)))
 	}
 	c := p.cluster

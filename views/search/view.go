@@ -130,6 +130,14 @@ func (p *Pane) summary() string {
 	case unread > 0:
 		count += fmt.Sprintf(" + %s not read", plural(unread, "cluster", "clusters"))
 	}
+	for _, cl := range p.clusters {
+		// Each cluster's list is capped on its own; the note names the
+		// first that reached the cap (its detail line names each).
+		if more := apiclient.ShowingFirst(len(cl.Indexes)); more != "" {
+			count += " (" + components.Sanitize(cl.Name) + ": " + more + ")"
+			break
+		}
+	}
 	s := fmt.Sprintf("Search indexes · %s · %s", scope, count)
 	switch {
 	case p.listErr != nil && p.loaded:
@@ -183,7 +191,11 @@ func (p *Pane) clusterText(name string) string {
 				s += "Listing its indexes failed: " + views.ErrText(cl.Err)
 			}
 		default:
-			s += plural(len(cl.Indexes), "search index", "search indexes") + ". Press A for its analyzers."
+			s += plural(len(cl.Indexes), "search index", "search indexes")
+			if more := apiclient.ShowingFirst(len(cl.Indexes)); more != "" {
+				s += " (" + more + ")"
+			}
+			s += ". Press A for its analyzers."
 			if cl.Stale != nil {
 				s += "\nShown as last read: reading them again failed: " + views.ErrText(cl.Stale)
 			}

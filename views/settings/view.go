@@ -106,7 +106,13 @@ func (p *Pane) list(w, h int) string {
 	}
 
 	roles := p.roles()
-	heading(fmt.Sprintf("CLOUD PROVIDER ACCESS ROLES (%d)", len(roles)))
+	rolesHead := fmt.Sprintf("CLOUD PROVIDER ACCESS ROLES (%d)", len(roles))
+	if p.snap.Roles != nil {
+		if more := p.snap.Roles.ShowingFirst(); more != "" {
+			rolesHead = fmt.Sprintf("CLOUD PROVIDER ACCESS ROLES (%d, %s)", len(roles), more)
+		}
+	}
+	heading(rolesHead)
 	switch {
 	case p.snap.Roles == nil:
 		lines = append(lines, st.Muted.Render(components.Truncate("  "+unreadable(p.snap.RolesErr), w)))

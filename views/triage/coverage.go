@@ -19,6 +19,10 @@ type partCount struct {
 	done, stale int
 	oldest      time.Time
 	firstErr    string
+	// capped counts the projects whose list reached the client's row cap,
+	// firstCapped names the first.
+	capped      int
+	firstCapped string
 }
 
 // coverageCount is what the coverage line says, counted.
@@ -43,6 +47,11 @@ func (p *Pane) coverageCounts() *coverageCount {
 			k.done++
 			if k.oldest.IsZero() || r.Wall.Before(k.oldest) {
 				k.oldest = r.Wall
+			}
+			if r.Capped {
+				if k.capped++; k.firstCapped == "" {
+					k.firstCapped = pr.Name
+				}
 			}
 			if r.Errs > 0 {
 				k.stale++

@@ -115,6 +115,9 @@ type partResult struct {
 	Errs   int
 	Err    error
 	Failed map[string]bool
+	// Capped (alerts): the list reached the client's row cap, so the rows
+	// are its first apiclient.MaxRows; the coverage line says so.
+	Capped bool
 	// Wall is when the board took the answer, on the wall clock (the
 	// header's freshness); kept with the rows when a read fails whole.
 	Wall time.Time
@@ -229,6 +232,7 @@ func fetchAlerts(ctx context.Context, c *apiclient.Client, p Project, known *ale
 		}
 	}
 	r.Items = AlertItems(p, alerts, configs, at)
+	r.Capped = apiclient.ShowingFirst(len(alerts)) != ""
 	return r
 }
 
@@ -255,11 +259,7 @@ func fetchRest(ctx context.Context, c *apiclient.Client, p Project, now func() t
 		r.LogClusters = append(r.LogClusters, cl.Name)
 		snaps, err1 := c.Backups().AllSnapshots(ctx, p.ID, cl.Name)
 		restores, err2 := c.Backups().AllRestoreJobs(ctx, p.ID, cl.Name)
-		var exports []apiclient.ExportJob
-		page, err3 := c.Backups().ExportJobs(ctx, p.ID, cl.Name, apiclient.ListOptions{})
-		if page != nil {
-			exports = page.Results
-		}
+		exports, err3 := c.Backups().AllExportJobs(ctx, p.ID, cl.Name)
 		var ixs []apiclient.SearchIndex
 		var err4 error
 		if searchable(cl.MongoDBVersion) {

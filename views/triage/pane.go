@@ -19,6 +19,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
 	"github.com/dbadmin-tui/dbadmin-tui/keymap"
 	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
@@ -628,6 +629,18 @@ func (p *Pane) coverageParts() []string {
 		}
 		if k.stale > 0 {
 			s += fmt.Sprintf(", %d stale (%s)", k.stale, k.firstErr)
+		}
+		if k.capped > 0 {
+			// A project whose list reached the row cap: its rows are the
+			// first apiclient.MaxRows, there may be more.
+			s += ", " + components.Sanitize(k.firstCapped) + ": " + apiclient.ShowingFirst(apiclient.MaxRows)
+			switch k.capped {
+			case 1:
+			case 2:
+				s += " (and 1 more project)"
+			default:
+				s += fmt.Sprintf(" (and %d more projects)", k.capped-1)
+			}
 		}
 		return s
 	}

@@ -1,0 +1,36 @@
+package alerts
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
+	"github.com/dbadmin-tui/dbadmin-tui/apisim"
+	"github.com/dbadmin-tui/dbadmin-tui/views"
+)
+
+// The alert configurations' header says "showing the first N" when their
+// list reached the client's row cap, and holds the cap's rows; the alerts
+// list, read page by page, stops at the cap too. The cap is lowered so the
+// seeded lists reach it.
+func TestCappedConfigurationsSaySo(t *testing.T) {
+	all, err := newPaneEnv(t).Sim.Client.AlertConfigs().ListAll(context.Background(), apisim.DemoPaymentsID)
+	require.NoError(t, err)
+	require.Greater(t, len(all), 2, "the seed holds more configurations than the lowered cap")
+
+	old := apiclient.MaxRows
+	apiclient.MaxRows = 2
+	t.Cleanup(func() { apiclient.MaxRows = old })
+	e := newPaneEnv(t)
+	require.True(t, e.P.loaded)
+	assert.Len(t, e.P.alerts, 2)
+	assert.Contains(t, e.P.listHeader(), "2 alerts (showing the first 2)")
+	e.Send(views.ActionMsg{Name: actConfigs})
+	require.Equal(t, modeConfigs, e.P.mode)
+	assert.Len(t, e.P.cfgOrder, 2)
+	assert.Equal(t, 2, e.P.cfgTable.Len())
+	assert.Contains(t, e.Screen(), "Alert configurations · 2 (showing the first 2) · ")
+}

@@ -1,0 +1,34 @@
+package search
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
+)
+
+// A cluster whose index list reached the client's row cap says so in the
+// header and in its detail, in the words the Alerts header uses, and holds
+// the cap's rows. The cap is lowered so the seeded list reaches it.
+func TestCappedIndexListSaysSo(t *testing.T) {
+	w := newWorld(t)
+	h := newHarness(t, w, "payments-rs", 100, 30)
+	var seeded int
+	for _, cl := range h.P.clusters {
+		seeded += len(cl.Indexes)
+	}
+	require.Greater(t, seeded, 2)
+	assert.NotContains(t, h.Screen(), "showing the first")
+
+	old := apiclient.MaxRows
+	apiclient.MaxRows = 2
+	t.Cleanup(func() { apiclient.MaxRows = old })
+	h = newHarness(t, w, "payments-rs", 100, 30)
+	require.Len(t, h.P.clusters, 1)
+	assert.Len(t, h.P.clusters[0].Indexes, 2)
+	assert.Contains(t, h.Screen(), "2 indexes (payments-rs: showing the first 2)")
+	assert.Contains(t, h.P.clusterText("payments-rs"), fmt.Sprintf("2 search indexes (%s).", apiclient.ShowingFirst(2)))
+}
