@@ -95,6 +95,10 @@ type Dialog struct {
 	Name func(id string) string
 	// Rows is how many targets a list names before "and N more".
 	Rows int
+	// One is the line naming a single target by what tells it apart from
+	// alerts of the same name: its id and when it was created (OneLine).
+	// nil: a single target is named by the title alone.
+	One func(id string) string
 	// Until, At and Comment are the kept choices (empty: 1h, none, none).
 	Until, At, Comment string
 }
@@ -110,6 +114,11 @@ func (d Dialog) Fields() []components.Field {
 		// One line: the room goes to the hidden rows and to what is sent.
 		fields = append(fields, components.Field{Key: "targets", Kind: components.FieldNote,
 			Value: ActsOn(1) + " " + d.Name(d.Listed[0])})
+	case len(d.Listed) == 1 && d.One != nil:
+		// Several alerts may share the title's event and place: the id
+		// and the created time say which one this is.
+		fields = append(fields, components.Field{Key: "targets", Kind: components.FieldNote,
+			Label: ActsOn(1), Value: d.One(d.Listed[0])})
 	case len(d.Listed) > 1 || len(d.Hidden) > 0:
 		fields = append(fields, components.Field{Key: "targets", Kind: components.FieldNote,
 			Label: ActsOn(len(d.Listed)), Value: ListTargets(d.Listed, d.Rows, d.Name)})
@@ -165,6 +174,15 @@ func Sends(v components.FormValues, now time.Time) string {
 		return "sends until " + at + " (forever: 100 years)"
 	}
 	return "sends until " + at
+}
+
+// OneLine names one alert apart from others of the same event and place:
+// its whole id, then when it was created, in loc.
+func OneLine(id string, created time.Time, loc *time.Location) string {
+	if created.IsZero() {
+		return id
+	}
+	return id + "  created " + created.In(loc).Format(CustomLayout+" MST")
 }
 
 // ListedRows is how many targets a dialog names before "and N more" in a

@@ -239,3 +239,22 @@ func TestFailedUnackLeavesTheAckDialogFresh(t *testing.T) {
 	assert.Contains(t, s, "0/200", "no comment carried over")
 	assert.NotContains(t, s, "not mine")
 }
+
+// Alerts of the same event on the same place share the dialog's title: the
+// one-alert ack and unack dialogs name the alert by its whole id and its
+// created time, at 80 columns.
+func TestOneAlertDialogsNameTheIDAndCreated(t *testing.T) {
+	w := newWorld(t)
+	d := newDriver(t, w, "org-owner", 80, 24)
+	first := topAlert(t, w)
+	created := "created " + first.Created.UTC().Format("2006-01-02 15:04") + " UTC"
+
+	d.Press("a")
+	s := d.Screen()
+	require.Contains(t, s, "Acknowledge "+first.EventTypeName)
+	assert.Contains(t, s, first.ID+"  "+created, "the ack dialog names the alert by id and created time")
+	d.Press("esc", "u")
+	s = d.Screen()
+	require.Contains(t, s, "Unacknowledge "+first.EventTypeName)
+	assert.Contains(t, s, first.ID+"  "+created, "the unack dialog names the alert by id and created time")
+}
