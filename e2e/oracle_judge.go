@@ -135,7 +135,7 @@ var (
 	indexTitle   = regexp.MustCompile(`^Delete search index (.+)\?$`)
 	indexBody    = regexp.MustCompile(`(\S+)\.(\S+) on (\S+)\. Queries`)
 	crumbRe      = regexp.MustCompile(`› (\S+) › `)
-	restoreBody  = regexp.MustCompile(`(?s)^(\S+) restore\s+snapshot of (\S+), taken (\d{4}-\d\d-\d\d \d\d:\d\d), MongoDB \S+\s+-> project (.+?), cluster (\S+), MongoDB`)
+	restoreBody  = regexp.MustCompile(`(?s)^(\S+) restore\s+snapshot (?:([0-9a-f]{24}) )?of (\S+), taken (\d{4}-\d\d-\d\d \d\d:\d\d), MongoDB \S+\s+-> project (.+?), cluster (\S+), MongoDB`)
 	markedRe     = regexp.MustCompile(`^(\d+) marked`)
 	checkTitle   = regexp.MustCompile(`^Check migration (\S+) → (\S+)$`)
 	optionsRe    = regexp.MustCompile(`Source authentication (managed|username \S*), TLS (on|off); destination over (\S+); its data (kept|DROPPED)\.`)
@@ -303,7 +303,7 @@ func (j *judge) parse(d *dialog) *named {
 	case strings.HasPrefix(d.Title, "Restore onto "):
 		n.Kind = "restore"
 		if m := restoreBody.FindStringSubmatch(strings.TrimSpace(flat[len(d.Title):])); m != nil {
-			n.Delivery, n.Cluster, n.Taken, n.Project, n.Target = m[1], m[2], m[3], m[4], m[5]
+			n.Delivery, n.FullID, n.Cluster, n.Taken, n.Project, n.Target = m[1], m[2], m[3], m[4], m[5], m[6]
 		}
 	case strings.HasPrefix(d.Title, "Start a download restore?"):
 		n.Kind = "restore"
@@ -670,7 +670,7 @@ func (j *judge) holdRestore(n *named, w sentWrite, gid, rest string, body map[st
 	}
 	snap := str(body["snapshotId"])
 	if n.FullID != "" && snap != n.FullID {
-		return fmt.Sprintf("snapshotId %s sent, the dialog showed %s", snap, n.FullID)
+		return fmt.Sprintf("snapshotId %s sent, the dialog showed snapshot %s", snap, n.FullID)
 	}
 	if n.Taken != "" {
 		taken, err := j.snapshotTaken(gid, m[1], n.Cluster, snap)

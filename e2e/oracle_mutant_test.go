@@ -124,7 +124,7 @@ func TestOracleCatchesAMutantClient(t *testing.T) {
 					}
 				}
 			})
-		}, "the dialog named the one taken 2026-11-26 15:00"},
+		}, "sent, the dialog showed snapshot "},
 		{"expiration kept longer", expiration, func(h *oracleHost, w *sentWrite) bool {
 			return strings.Contains(w.Path, "/backup/snapshots/") && rewriteJSON(w, func(m map[string]any) { m["retentionValue"] = 46 })
 		}, `retention 46 DAYS sent, the dialog showed "45 days"`},
