@@ -130,6 +130,7 @@ func (j *judge) forget() { j.last = nil }
 var (
 	titleCount   = regexp.MustCompile(`^(?:Un)?[Aa]cknowledge (\d+) alerts`)
 	andMore      = regexp.MustCompile(`^and (\d+) more$`)
+	scrollCue    = regexp.MustCompile(`[↓↑] (\d+) (?:more|above)`)
 	keptRe       = regexp.MustCompile(`Kept (\d+) (day|week|month|year)s? from`)
 	shortIDRe    = regexp.MustCompile(`…([0-9a-f]{8})`)
 	typedRe      = regexp.MustCompile(`Type “(.+?)” to confirm`)
@@ -193,6 +194,15 @@ func (j *judge) parse(d *dialog) *named {
 				if m := andMore.FindStringSubmatch(b); m != nil {
 					k, _ := strconv.Atoi(m[1])
 					n.Unnamed += k
+					continue
+				}
+				if strings.HasPrefix(b, "(") && strings.HasSuffix(b, "scroll)") {
+					// A list scrolled: the targets out of its window are
+					// counted, not named on this screen.
+					for _, m := range scrollCue.FindAllStringSubmatch(b, -1) {
+						k, _ := strconv.Atoi(m[1])
+						n.Unnamed += k
+					}
 					continue
 				}
 				b = strings.TrimPrefix(b, "• ")
@@ -523,7 +533,7 @@ func (j *judge) holdAck(n *named, w sentWrite, gid, rest string, body map[string
 		n.IDs = remove(n.IDs, id)
 	case n.Unnamed > 0:
 		n.Unnamed--
-		j.Unread["an ack dialog counts targets it does not list (and N more)"]++
+		j.Unread["an ack dialog's target out of its list's window (scrolled, or and N more)"]++
 	default:
 		return fmt.Sprintf("alert %s (%s on %s in %s) is not one the dialog %q named (ids %v, names %q)",
 			id, a.EventTypeName, placeOf(*a), j.projects[gid], n.Title, n.IDs, n.Descs)

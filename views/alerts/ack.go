@@ -68,12 +68,6 @@ func (p *Pane) ackFields(kept alertkit.Draft, ids, hidden []string) []components
 		One: p.oneLine, Until: kept.Until, At: kept.At, Comment: kept.Comment}.Fields()
 }
 
-// listTargets names the first rows a bulk action acts on, one a line, then
-// "and N more".
-func (p *Pane) listTargets(ids []string) string {
-	return alertkit.ListTargets(ids, p.listedRows(), p.targetLine)
-}
-
 func (p *Pane) targetLine(id string) string { return id + "  " + p.describe([]string{id}) }
 
 // oneLine names the one alert a dialog acts on apart from others of the
@@ -277,8 +271,9 @@ func (p *Pane) openUnack() tea.Cmd {
 	var fields []components.Field
 	switch {
 	case len(ids) > 1 || len(hidden) > 0:
+		v, rows, _ := alertkit.List(ids, p.listedRows(), p.targetLine)
 		fields = append(fields, components.Field{Key: "targets", Kind: components.FieldNote,
-			Label: actsOn(len(ids)), Value: p.listTargets(ids)})
+			Label: actsOn(len(ids)), Value: v, Rows: rows})
 	default:
 		// The title's event and place may be shared: the id says which.
 		fields = append(fields, components.Field{Key: "targets", Kind: components.FieldNote,
