@@ -570,7 +570,11 @@ func (f Form) fieldBlock(ff *formField, focused bool, inner int) fieldBlock {
 	var lines []string
 	if ff.Kind == FieldNote {
 		if ff.Label != "" {
-			lines = append(lines, strings.Split(wrap(Sanitize(ff.Label), inner), "\n")...)
+			room := inner
+			if ff.scrolls() {
+				room -= 2 // the cursor's "▸ " when it takes it
+			}
+			lines = append(lines, strings.Split(wrap(Sanitize(ff.Label), room), "\n")...)
 		}
 		if ff.Live != nil {
 			// What the form will send: wrapped, never cut.
