@@ -134,10 +134,8 @@ func (p *Pane) ackLine(key string) string {
 	if !ok || it.Event == "" {
 		return p.line(key)
 	}
-	head := components.Sanitize(it.Event + " on ")
 	// The list's indent and bullet take four cells.
-	room := max(components.DialogInner(p.W)-4-components.Width(head), 12)
-	return head + fitWhere(it.Where(), room) + "\n  " + it.ItemID
+	return p.eventOn(it, components.DialogInner(p.W)-4) + "\n  " + it.ItemID
 }
 
 // ackTitle is the one-alert dialog's title: the event type first, then
@@ -146,8 +144,18 @@ func (p *Pane) ackTitle(it Item) string {
 	if it.Event == "" {
 		return "Acknowledge " + p.line(it.Key())
 	}
-	head := components.Sanitize("Acknowledge " + it.Event + " on ")
-	room := max(components.DialogInner(p.W)-components.Width(head), 12)
+	return "Acknowledge " + p.eventOn(it, components.DialogInner(p.W)-components.Width("Acknowledge "))
+}
+
+// eventOn is "EVENT on place" in w cells: the event type whole, the place
+// cut from the left to what is left (its cluster's end at least), or the
+// event alone when nothing is.
+func (p *Pane) eventOn(it Item, w int) string {
+	head := components.Sanitize(it.Event + " on ")
+	room := w - components.Width(head)
+	if room < 4 {
+		return components.Sanitize(it.Event)
+	}
 	return head + fitWhere(it.Where(), room)
 }
 

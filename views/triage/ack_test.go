@@ -202,3 +202,23 @@ func TestOneAlertAckDialogNamesEventFirstAndTheID(t *testing.T) {
 	}
 	assert.Equal(t, "Acts on: "+it.ItemID+"  created "+it.Since.UTC().Format("2006-01-02 15:04")+" UTC", one)
 }
+
+// Every alert row's one-alert title fits the dialog at 80 columns with the
+// event type whole and is never cut at its end: the longest event types
+// (REPLICATION_OPLOG_WINDOW_RUNNING_OUT) keep the end of their cluster.
+func TestOneAlertAckTitleKeepsTheEventWholeForEveryRow(t *testing.T) {
+	e := newEnv(t, "org-owner", 80, 24)
+	inner := components.DialogInner(80)
+	checked := 0
+	for _, it := range e.P.Items() {
+		if it.Kind != KindAlert || it.Event == "" {
+			continue
+		}
+		title := e.P.ackTitle(it)
+		checked++
+		assert.LessOrEqual(t, components.Width(title), inner, "%q", title)
+		assert.True(t, strings.HasPrefix(title, "Acknowledge "+it.Event), "%q", title)
+		assert.False(t, strings.HasSuffix(title, "…"), "the title is not cut at its end: %q", title)
+	}
+	require.NotZero(t, checked)
+}
