@@ -612,7 +612,8 @@ func descMatches(d string, a apiclient.Alert, project string) bool {
 		return false
 	}
 	if !found {
-		return cut(event)
+		// The event alone (no room for the place): the id names the alert.
+		return true
 	}
 	if matchesShown(place, placeOf(a)) {
 		return true
