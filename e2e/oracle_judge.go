@@ -32,6 +32,7 @@ type named struct {
 	// ack, unack
 	IDs       []string // ids the dialog lists
 	Descs     []string // "EVENT on place" as the dialog shows them (one title or list lines)
+	TitleDesc string   // a one-alert title's "EVENT on place", held to the alert sent
 	Unnamed   int      // "and N more": targets counted, not named
 	Choice    string   // 1h, 4h, 24h, until…, forever
 	Typed     string   // the Until field's text
@@ -129,13 +130,14 @@ func (j *judge) forget() { j.last = nil }
 var (
 	titleCount   = regexp.MustCompile(`^(?:Un)?[Aa]cknowledge (\d+) alerts`)
 	andMore      = regexp.MustCompile(`^and (\d+) more$`)
+	scrollCue    = regexp.MustCompile(`[↓↑] (\d+) (?:more|above)`)
 	keptRe       = regexp.MustCompile(`Kept (\d+) (day|week|month|year)s? from`)
 	shortIDRe    = regexp.MustCompile(`…([0-9a-f]{8})`)
 	typedRe      = regexp.MustCompile(`Type “(.+?)” to confirm`)
 	indexTitle   = regexp.MustCompile(`^Delete search index (.+)\?$`)
 	indexBody    = regexp.MustCompile(`(\S+)\.(\S+) on (\S+)\. Queries`)
 	crumbRe      = regexp.MustCompile(`› (\S+) › `)
-	restoreBody  = regexp.MustCompile(`(?s)^(\S+) restore\s+snapshot of (\S+), taken (\d{4}-\d\d-\d\d \d\d:\d\d), MongoDB \S+\s+-> project (.+?), cluster (\S+), MongoDB`)
+	restoreBody  = regexp.MustCompile(`(?s)^(\S+) restore\s+snapshot (?:([0-9a-f]{24}) )?of (\S+), taken (\d{4}-\d\d-\d\d \d\d:\d\d), MongoDB \S+\s+-> project (.+?), cluster (\S+), MongoDB`)
 	markedRe     = regexp.MustCompile(`^(\d+) marked`)
 	checkTitle   = regexp.MustCompile(`^Check migration (\S+) → (\S+)$`)
 	optionsRe    = regexp.MustCompile(`Source authentication (managed|username \S*), TLS (on|off); destination over (\S+); its data (kept|DROPPED)\.`)
@@ -171,6 +173,7 @@ func (j *judge) parse(d *dialog) *named {
 				desc = desc[:i]
 			}
 			n.Descs = append(n.Descs, desc)
+			n.TitleDesc = desc
 		}
 		include := false
 		if f, ok := d.field("Include the hidden rows"); ok {
@@ -182,11 +185,24 @@ func (j *judge) parse(d *dialog) *named {
 				continue
 			}
 			var listed []string
+			if rest, ok := strings.CutPrefix(f.Label, "Acts on: "); ok {
+				// One target on the label's line (beside hidden rows).
+				listed = append(listed, rest)
+			}
 			for _, b := range f.Body {
 				b = strings.TrimSpace(b)
 				if m := andMore.FindStringSubmatch(b); m != nil {
 					k, _ := strconv.Atoi(m[1])
 					n.Unnamed += k
+					continue
+				}
+				if strings.HasPrefix(b, "(") && strings.HasSuffix(b, "scroll)") {
+					// A list scrolled: the targets out of its window are
+					// counted, not named on this screen.
+					for _, m := range scrollCue.FindAllStringSubmatch(b, -1) {
+						k, _ := strconv.Atoi(m[1])
+						n.Unnamed += k
+					}
 					continue
 				}
 				b = strings.TrimPrefix(b, "• ")
@@ -211,7 +227,7 @@ func (j *judge) parse(d *dialog) *named {
 			n.Choice = chosen(f)
 		}
 		if f, ok := d.field("Until"); ok {
-			n.Typed, _ = f.Value()
+			n.Typed, _ = withoutLive(f).Value()
 		}
 		if f, ok := d.field("Comment"); ok {
 			n.Comment, n.CommentOK = f.Value()
@@ -303,7 +319,7 @@ func (j *judge) parse(d *dialog) *named {
 	case strings.HasPrefix(d.Title, "Restore onto "):
 		n.Kind = "restore"
 		if m := restoreBody.FindStringSubmatch(strings.TrimSpace(flat[len(d.Title):])); m != nil {
-			n.Delivery, n.Cluster, n.Taken, n.Project, n.Target = m[1], m[2], m[3], m[4], m[5]
+			n.Delivery, n.FullID, n.Cluster, n.Taken, n.Project, n.Target = m[1], m[2], m[3], m[4], m[5], m[6]
 		}
 	case strings.HasPrefix(d.Title, "Start a download restore?"):
 		n.Kind = "restore"
@@ -338,6 +354,20 @@ func (j *judge) indexID(name, db, coll, cluster string) string {
 		}
 	}
 	return ""
+}
+
+// withoutLive is a text field without the lines the form draws under its
+// value (what enter sends with it, or that it is not sent): the value is
+// then the last line left.
+func withoutLive(f field) field {
+	for i, b := range f.Body {
+		t := strings.TrimSpace(b)
+		if strings.HasPrefix(t, "sends ") || strings.HasPrefix(t, "not sent") {
+			f.Body = f.Body[:i]
+			break
+		}
+	}
+	return f
 }
 
 // dropTitleDesc leaves out of a list the title's own description (a
@@ -497,16 +527,20 @@ func (j *judge) holdAck(n *named, w sentWrite, gid, rest string, body map[string
 	if err != nil {
 		return "the alert written cannot be read: " + err.Error()
 	}
+	// An alert is named by its id: several share an event and place.
 	switch {
 	case contains(n.IDs, id):
 		n.IDs = remove(n.IDs, id)
-	case j.takeDesc(n, a, gid):
-		j.unread(n)
 	case n.Unnamed > 0:
 		n.Unnamed--
+		j.Unread["an ack dialog's target out of its list's window (scrolled, or and N more)"]++
 	default:
 		return fmt.Sprintf("alert %s (%s on %s in %s) is not one the dialog %q named (ids %v, names %q)",
 			id, a.EventTypeName, placeOf(*a), j.projects[gid], n.Title, n.IDs, n.Descs)
+	}
+	if n.TitleDesc != "" && !descMatches(n.TitleDesc, *a, j.projects[gid]) {
+		return fmt.Sprintf("alert %s is %s on %s in %s; the dialog's title named %q",
+			id, a.EventTypeName, placeOf(*a), j.projects[gid], n.TitleDesc)
 	}
 	if !n.CommentOK {
 		j.Unread["a comment longer than its field shows"]++
@@ -567,59 +601,31 @@ func (j *judge) untilRange(n *named) (lo, hi time.Time, ok bool) {
 	return time.Time{}, time.Time{}, false
 }
 
-// unread notes an alert named without its id: by event and place, cut to
-// the dialog's width, which may fit several alerts.
-func (j *judge) unread(n *named) {
-	what := "an ack dialog names its alert by event and place, not id"
-	if strings.Contains(n.Title, " › ") && !strings.Contains(n.Title, ": ") {
-		what = "Triage's ack dialog title is cut before the event type: only the place shows"
-	}
-	j.Unread[what]++
-}
-
-// takeDesc matches the alert to a description the dialog shows and uses
-// it up.
-func (j *judge) takeDesc(n *named, a *apiclient.Alert, gid string) bool {
-	for i, d := range n.Descs {
-		if descMatches(d, *a, j.projects[gid]) {
-			n.Descs = append(n.Descs[:i:i], n.Descs[i+1:]...)
-			return true
-		}
-	}
-	return false
-}
-
-// descMatches says whether a shown "EVENT on place" (Alerts) or "org ›
-// project › cluster: EVENT" (Triage), possibly cut, names alert a: the
-// event type is there whole, or the text is cut inside it; the cluster, if
-// the text reaches it, is the alert's; the project, if named, too.
+// descMatches says whether a shown "EVENT on place", possibly cut, names
+// alert a: the event type is there whole, or the text is cut inside it;
+// the place is the Alerts pane's ("cluster/host") or the board's ("org ›
+// project › cluster", cut from the left), read from its end: the cluster,
+// if the alert has one, then the project, as far as the text reaches.
 func descMatches(d string, a apiclient.Alert, project string) bool {
-	if strings.Contains(d, " › ") { // Triage: place first, read from its end
-		place, what, found := strings.Cut(d, ": ")
-		if !found {
-			// Cut before the event: the place alone is on screen.
-			place, what = d, "…"
-		}
-		ps := strings.Split(place, " › ")
-		if a.ClusterName != "" {
-			if !matchesShown(ps[len(ps)-1], a.ClusterName) {
-				return false
-			}
-			ps = ps[:len(ps)-1]
-		}
-		if len(ps) > 0 && !matchesShown(ps[len(ps)-1], project) {
-			return false
-		}
-		return strings.Contains(what, a.EventTypeName) || (cut(what) && matchesShown(firstWord(what), a.EventTypeName))
-	}
 	event, place, found := strings.Cut(d, " on ")
 	if !matchesShown(event, a.EventTypeName) {
 		return false
 	}
 	if !found {
-		return cut(event)
+		// The event alone (no room for the place): the id names the alert.
+		return true
 	}
-	return matchesShown(place, placeOf(a))
+	if matchesShown(place, placeOf(a)) {
+		return true
+	}
+	ps := strings.Split(place, " › ")
+	if a.ClusterName != "" {
+		if !matchesShown(ps[len(ps)-1], a.ClusterName) {
+			return false
+		}
+		ps = ps[:len(ps)-1]
+	}
+	return len(ps) == 0 || matchesShown(ps[len(ps)-1], project)
 }
 
 func firstWord(s string) string {
@@ -670,7 +676,7 @@ func (j *judge) holdRestore(n *named, w sentWrite, gid, rest string, body map[st
 	}
 	snap := str(body["snapshotId"])
 	if n.FullID != "" && snap != n.FullID {
-		return fmt.Sprintf("snapshotId %s sent, the dialog showed %s", snap, n.FullID)
+		return fmt.Sprintf("snapshotId %s sent, the dialog showed snapshot %s", snap, n.FullID)
 	}
 	if n.Taken != "" {
 		taken, err := j.snapshotTaken(gid, m[1], n.Cluster, snap)

@@ -60,6 +60,30 @@ func TestOracleCatchesAMutantClient(t *testing.T) {
 		}
 		return false
 	}
+	sameNamed := func(h *oracleHost, w *sentWrite) bool {
+		// Another alert of the same event on the same place: the dialog's
+		// title fits it too; only the id it shows tells them apart.
+		i := strings.LastIndex(w.Path, "/")
+		if i < 0 {
+			return false
+		}
+		c := ownerClient(t, h.URL(), 3).Alerts()
+		sent, err := c.Get(context.Background(), apisim.DemoPaymentsID, w.Path[i+1:])
+		if err != nil {
+			return false
+		}
+		all, err := c.ListAll(context.Background(), apisim.DemoPaymentsID, "OPEN")
+		if err != nil {
+			return false
+		}
+		for _, a := range all {
+			if a.ID != sent.ID && a.EventTypeName == sent.EventTypeName && placeOf(a) == placeOf(*sent) {
+				w.Path = w.Path[:i+1] + a.ID
+				return true
+			}
+		}
+		return false
+	}
 	cases := []struct {
 		name   string
 		steps  []oracleStep
@@ -74,6 +98,9 @@ func TestOracleCatchesAMutantClient(t *testing.T) {
 		}, "acknowledgedUntil 2026-12-01T11:30:00Z sent"},
 		{"ack of another alert", ack, func(h *oracleHost, w *sentWrite) bool {
 			return strings.Contains(w.Path, "/alerts/") && otherAlert(h, w)
+		}, "is not one the dialog"},
+		{"ack of a same-named other alert", ack, func(h *oracleHost, w *sentWrite) bool {
+			return strings.Contains(w.Path, "/alerts/") && sameNamed(h, w)
 		}, "is not one the dialog"},
 		{"ack comment changed", ack, func(h *oracleHost, w *sentWrite) bool {
 			return strings.Contains(w.Path, "/alerts/") && rewriteJSON(w, func(m map[string]any) { m["acknowledgementComment"] = "dusk" })
@@ -124,7 +151,7 @@ func TestOracleCatchesAMutantClient(t *testing.T) {
 					}
 				}
 			})
-		}, "the dialog named the one taken 2026-11-26 15:00"},
+		}, "sent, the dialog showed snapshot "},
 		{"expiration kept longer", expiration, func(h *oracleHost, w *sentWrite) bool {
 			return strings.Contains(w.Path, "/backup/snapshots/") && rewriteJSON(w, func(m map[string]any) { m["retentionValue"] = 46 })
 		}, `retention 46 DAYS sent, the dialog showed "45 days"`},

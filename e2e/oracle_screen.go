@@ -171,10 +171,6 @@ func toggled(f field) bool {
 // modelIDRe is a 24-hex object id as the API mints them.
 var modelIDRe = regexp.MustCompile(`\b[0-9a-f]{24}\b`)
 
-// cut says whether a shown name was shortened: it ends (or starts) with an
-// ellipsis.
-func cut(s string) bool { return strings.Contains(s, "…") }
-
 // matchesShown says whether full is what a shown, possibly cut, text
 // names: equal, or the shown text with its ellipsis is a prefix (or, for a
 // leading ellipsis, a suffix) of full.

@@ -65,6 +65,17 @@ func (q *question) answer(yes bool, input string) tea.Cmd {
 // maxDialogWidth is the widest a dialog box grows (border included).
 const maxDialogWidth = 64
 
+// DialogInner is the width inside a dialog drawn in an area w cells wide
+// (every theme's dialog border and padding take two cells a side): what a
+// pane may fit a title or a line to before the dialog cuts it.
+func DialogInner(w int) int {
+	outer := maxDialogWidth
+	if w > 0 {
+		outer = max(min(maxDialogWidth, w-4), 20)
+	}
+	return outer - 4
+}
+
 // dialogWidths is the outer width of a dialog in an area w cells wide and
 // the width inside its border.
 func dialogWidths(th themes.Theme, w int) (outer, inner int) {

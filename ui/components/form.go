@@ -64,6 +64,13 @@ type Field struct {
 	// Toggle fields.
 	On bool
 
+	// Notes: Rows > 0 shows at most Rows of Value's lines; a longer note
+	// takes the cursor (tab), up/down scroll it, and a line under it says
+	// how many more lines are below and above: every line can be read.
+	// ItemLines > 1 makes Value items of that many lines each: Rows, the
+	// scrolling and the counts are then in items.
+	Rows, ItemLines int
+
 	// Focus starts the form with the cursor in this field (the first field
 	// that sets it); by default the first field has it.
 	Focus bool
@@ -103,6 +110,21 @@ type formField struct {
 	input   Input
 	err     error
 	touched bool
+	off     int // a scrolling note's first line shown
+}
+
+// scrolls reports whether a note is longer than its Rows: it takes the
+// cursor and scrolls.
+func (ff *formField) scrolls() bool {
+	return ff.Kind == FieldNote && ff.Rows > 0 && ff.items() > ff.Rows
+}
+
+// per is how many lines a note's item takes.
+func (ff *formField) per() int { return max(ff.ItemLines, 1) }
+
+// items is how many items a note's Value holds.
+func (ff *formField) items() int {
+	return (strings.Count(ff.Value, "\n") + ff.per()) / ff.per()
 }
 
 // Form is a dialog with text, choice and toggle fields, per-field
@@ -270,7 +292,7 @@ func (f *Form) setFocus(i int) tea.Cmd {
 		step = -1
 	}
 	i = (i + n) % n
-	for k := 0; k < n && f.fields[i].Kind == FieldNote; k++ {
+	for k := 0; k < n && f.fields[i].Kind == FieldNote && !f.fields[i].scrolls(); k++ {
 		i = (i + step + n) % n
 	}
 	f.focus = i
@@ -334,7 +356,7 @@ func (f Form) update(msg tea.Msg) (Form, tea.Cmd) {
 			return f, func() tea.Msg { return FormCancelMsg{ID: id, Payload: payload} }
 		case f.submitting:
 			return f, nil // the draft is frozen while the caller works
-		case f.listMove(k):
+		case f.listMove(k), f.noteMove(k):
 			return f, nil
 		case f.keys.NextField.Matches(k), f.keys.Down.Matches(k) && f.current().Kind != FieldText:
 			return f, f.setFocus(f.focus + 1)
@@ -467,6 +489,25 @@ func (f *Form) listMove(k tea.KeyPressMsg) bool {
 	return false
 }
 
+// noteMove scrolls a scrolling note with up/down; at either end the keys
+// move between fields as usual.
+func (f *Form) noteMove(k tea.KeyPressMsg) bool {
+	ff := f.current()
+	if !ff.scrolls() {
+		return false
+	}
+	last := ff.items() - ff.Rows
+	switch {
+	case f.keys.Down.Matches(k) && ff.off < last:
+		ff.off++
+	case f.keys.Up.Matches(k) && ff.off > 0:
+		ff.off--
+	default:
+		return false
+	}
+	return true
+}
+
 // enabled reports whether choice j may be selected.
 func (ff *formField) enabled(j int) bool {
 	if j < 0 || j >= len(ff.Choices) {
@@ -536,7 +577,11 @@ func (f Form) fieldBlock(ff *formField, focused bool, inner int) fieldBlock {
 	var lines []string
 	if ff.Kind == FieldNote {
 		if ff.Label != "" {
-			lines = append(lines, strings.Split(wrap(Sanitize(ff.Label), inner), "\n")...)
+			room := inner
+			if ff.scrolls() {
+				room -= 2 // the cursor's "▸ " when it takes it
+			}
+			lines = append(lines, strings.Split(wrap(Sanitize(ff.Label), room), "\n")...)
 		}
 		if ff.Live != nil {
 			// What the form will send: wrapped, never cut.
@@ -545,8 +590,34 @@ func (f Form) fieldBlock(ff *formField, focused bool, inner int) fieldBlock {
 			}
 			return fieldBlock{lines: lines}
 		}
-		for _, l := range strings.Split(ff.Value, "\n") {
+		if focused && len(lines) > 0 {
+			lines[0] = f.theme.FieldFocused.Render("▸ ") + lines[0]
+		}
+		shown := strings.Split(ff.Value, "\n")
+		below, above := 0, 0
+		if ff.scrolls() {
+			n, per := ff.items(), ff.per()
+			off := clampInt(ff.off, 0, n-ff.Rows)
+			above, below = off, n-off-ff.Rows
+			shown = shown[off*per : min((off+ff.Rows)*per, len(shown))]
+		}
+		for _, l := range shown {
 			lines = append(lines, "  "+f.theme.Muted.Render(Truncate(Sanitize(l), inner-2)))
+		}
+		if ff.scrolls() {
+			var cue []string
+			if below > 0 {
+				cue = append(cue, fmt.Sprintf("↓ %d more", below))
+			}
+			if above > 0 {
+				cue = append(cue, fmt.Sprintf("↑ %d above", above))
+			}
+			if focused {
+				cue = append(cue, "↑/↓ scroll")
+			} else {
+				cue = append(cue, "tab here to scroll")
+			}
+			lines = append(lines, "  "+f.theme.Muted.Render(Truncate("("+strings.Join(cue, " · ")+")", inner-2)))
 		}
 		return fieldBlock{lines: lines}
 	}

@@ -252,3 +252,45 @@ func TestNoteAboveTheFieldsComesIntoViewWithTheFirstField(t *testing.T) {
 	mustContain(t, view, "▸ Until")
 	mustContain(t, view, "left out")
 }
+
+// A note longer than its Rows shows that many items and a cue of how many
+// more are below and above; tab gives it the cursor and up/down scroll it
+// an item (ItemLines lines) at a time, so every line can be read; at its
+// end, down moves on to the next field.
+func TestFormScrollingNoteReachesEveryItem(t *testing.T) {
+	var items []string
+	for _, n := range []string{"a", "b", "c", "d", "e"} {
+		items = append(items, "• alert-"+n+"\n  id-"+n)
+	}
+	f := NewForm("t", "Acknowledge 5 alerts", []Field{
+		{Key: "targets", Kind: FieldNote, Label: "Acts on these 5:", Value: strings.Join(items, "\n"), Rows: 2, ItemLines: 2},
+		{Key: "comment", Label: "Comment", Kind: FieldText, Focus: true},
+	}, nil, dark(), nil)
+	f.SetSize(80, 24)
+	view := plain(f.View())
+	mustContain(t, view, "id-b")
+	mustContain(t, view, "(↓ 3 more · tab here to scroll)")
+	if strings.Contains(view, "alert-c") {
+		t.Fatalf("more than two items shown:\n%s", view)
+	}
+	f, _ = f.Update(key("shift+tab"))
+	mustContain(t, plain(f.View()), "▸ Acts on these 5:")
+	seen := map[string]bool{}
+	for range 3 {
+		f, _ = f.Update(key("down"))
+		for _, n := range []string{"a", "b", "c", "d", "e"} {
+			if strings.Contains(plain(f.View()), "alert-"+n) && strings.Contains(plain(f.View()), "id-"+n) {
+				seen[n] = true
+			}
+		}
+	}
+	if len(seen) != 4 { // b..e after three steps (a was read before)
+		t.Fatalf("items read by scrolling: %v\n%s", seen, plain(f.View()))
+	}
+	mustContain(t, plain(f.View()), "(↑ 3 above · ↑/↓ scroll)")
+	f, _ = f.Update(key("down"))
+	mustContain(t, plain(f.View()), "▸ Comment")
+	f, _ = f.Update(key("shift+tab"))
+	f, _ = f.Update(key("up"))
+	mustContain(t, plain(f.View()), "(↓ 1 more · ↑ 2 above · ↑/↓ scroll)")
+}

@@ -93,8 +93,12 @@ type Dialog struct {
 	Listed, Hidden []string
 	// Name is a target's line in the lists ("id  HOST_DOWN on c0").
 	Name func(id string) string
-	// Rows is how many targets a list names before "and N more".
+	// Rows is how many targets a list shows before it scrolls.
 	Rows int
+	// One is the line naming a single target by what tells it apart from
+	// alerts of the same name: its id and when it was created (OneLine).
+	// nil: a single target is named by the title alone.
+	One func(id string) string
 	// Until, At and Comment are the kept choices (empty: 1h, none, none).
 	Until, At, Comment string
 }
@@ -110,15 +114,22 @@ func (d Dialog) Fields() []components.Field {
 		// One line: the room goes to the hidden rows and to what is sent.
 		fields = append(fields, components.Field{Key: "targets", Kind: components.FieldNote,
 			Value: ActsOn(1) + " " + d.Name(d.Listed[0])})
-	case len(d.Listed) > 1 || len(d.Hidden) > 0:
+	case len(d.Listed) == 1 && d.One != nil:
+		// Several alerts may share the title's event and place: the id
+		// and the created time say which one this is.
 		fields = append(fields, components.Field{Key: "targets", Kind: components.FieldNote,
-			Label: ActsOn(len(d.Listed)), Value: ListTargets(d.Listed, d.Rows, d.Name)})
+			Label: ActsOn(1), Value: d.One(d.Listed[0])})
+	case len(d.Listed) > 1 || len(d.Hidden) > 0:
+		v, rows, per := List(d.Listed, d.Rows, d.Name)
+		fields = append(fields, components.Field{Key: "targets", Kind: components.FieldNote,
+			Label: ActsOn(len(d.Listed)), Value: v, Rows: rows, ItemLines: per})
 	}
 	if len(d.Hidden) > 0 {
+		v, rows, per := List(d.Hidden, d.Rows, d.Name)
 		fields = append(fields,
 			components.Field{Key: "hiddenList", Kind: components.FieldNote,
 				Label: fmt.Sprintf("%d marked %s hidden by the filter:", len(d.Hidden), Plural(len(d.Hidden), "row is", "rows are")),
-				Value: ListTargets(d.Hidden, d.Rows, d.Name)},
+				Value: v, Rows: rows, ItemLines: per},
 			components.Field{Key: "hidden", Label: "Include the hidden rows too", Kind: components.FieldToggle})
 	}
 	untilHint := "←/→ choose · forever is 100 years"
@@ -167,8 +178,17 @@ func Sends(v components.FormValues, now time.Time) string {
 	return "sends until " + at
 }
 
-// ListedRows is how many targets a dialog names before "and N more" in a
-// pane h lines high: fewer on a short terminal, so the dialog fits.
+// OneLine names one alert apart from others of the same event and place:
+// its whole id, then when it was created, in loc.
+func OneLine(id string, created time.Time, loc *time.Location) string {
+	if created.IsZero() {
+		return id
+	}
+	return id + "  created " + created.In(loc).Format(CustomLayout+" MST")
+}
+
+// ListedRows is how many targets a dialog's list shows before it scrolls
+// in a pane h lines high: fewer on a short terminal, so the dialog fits.
 func ListedRows(h int) int {
 	if h > 0 && h < 30 {
 		return 2
@@ -263,6 +283,28 @@ func ListTargets(ids []string, n int, name func(string) string) string {
 		lines = append(lines, "• "+name(id))
 	}
 	return strings.Join(lines, "\n")
+}
+
+// List names every target a dialog acts on, one a bullet (name may give
+// several lines), and the rows of a note (components.Field.Rows) that
+// shows the first n targets and scrolls to the others (per lines each):
+// nothing is left unsaid behind "and N more". rows is 0 (no scrolling)
+// when one more target would take as much room as the cue that it is
+// there.
+func List(ids []string, n int, name func(string) string) (value string, rows, per int) {
+	var lines []string
+	per = 1
+	for i, id := range ids {
+		l := strings.Split("• "+name(id), "\n")
+		if i == 0 {
+			per = len(l)
+		}
+		lines = append(lines, l...)
+	}
+	if len(ids) <= n+1 {
+		return strings.Join(lines, "\n"), 0, per
+	}
+	return strings.Join(lines, "\n"), n, per
 }
 
 // RoundDuration says how long d is, to the minute, as an operator reads

@@ -65,16 +65,20 @@ func (p *Pane) listedRows() int { return alertkit.ListedRows(p.H) }
 func (p *Pane) ackFields(kept alertkit.Draft, ids, hidden []string) []components.Field {
 	kept = kept.For(ids, hidden)
 	return alertkit.Dialog{Now: p.Ctx.Now, Listed: ids, Hidden: hidden, Name: p.targetLine, Rows: p.listedRows(),
-		Until: kept.Until, At: kept.At, Comment: kept.Comment}.Fields()
-}
-
-// listTargets names the first rows a bulk action acts on, one a line, then
-// "and N more".
-func (p *Pane) listTargets(ids []string) string {
-	return alertkit.ListTargets(ids, p.listedRows(), p.targetLine)
+		One: p.oneLine, Until: kept.Until, At: kept.At, Comment: kept.Comment}.Fields()
 }
 
 func (p *Pane) targetLine(id string) string { return id + "  " + p.describe([]string{id}) }
+
+// oneLine names the one alert a dialog acts on apart from others of the
+// same event and place (the title): its id and created time.
+func (p *Pane) oneLine(id string) string {
+	a, ok := p.alert(id)
+	if !ok {
+		return id
+	}
+	return alertkit.OneLine(id, a.Created, p.Ctx.Now().Location())
+}
 
 // ackable keeps the alerts that can be acknowledged; skipped counts the
 // ones that are over.
@@ -275,9 +279,15 @@ func (p *Pane) openUnack() tea.Cmd {
 		return refuse("unacknowledge: not acknowledged: nothing to undo")
 	}
 	var fields []components.Field
-	if len(ids) > 1 || len(hidden) > 0 {
+	switch {
+	case len(ids) > 1 || len(hidden) > 0:
+		v, rows, _ := alertkit.List(ids, p.listedRows(), p.targetLine)
 		fields = append(fields, components.Field{Key: "targets", Kind: components.FieldNote,
-			Label: actsOn(len(ids)), Value: p.listTargets(ids)})
+			Label: actsOn(len(ids)), Value: v, Rows: rows})
+	default:
+		// The title's event and place may be shared: the id says which.
+		fields = append(fields, components.Field{Key: "targets", Kind: components.FieldNote,
+			Label: actsOn(1), Value: p.oneLine(ids[0])})
 	}
 	if len(hidden) > 0 {
 		fields = append(fields, components.Field{Key: "hiddenList", Kind: components.FieldNote,

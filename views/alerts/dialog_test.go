@@ -2,6 +2,7 @@ package alerts_test
 
 import (
 	"context"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -238,4 +239,59 @@ func TestFailedUnackLeavesTheAckDialogFresh(t *testing.T) {
 	require.Contains(t, s, "Acknowledge ")
 	assert.Contains(t, s, "0/200", "no comment carried over")
 	assert.NotContains(t, s, "not mine")
+}
+
+// Alerts of the same event on the same place share the dialog's title: the
+// one-alert ack and unack dialogs name the alert by its whole id and its
+// created time, at 80 columns.
+func TestOneAlertDialogsNameTheIDAndCreated(t *testing.T) {
+	w := newWorld(t)
+	d := newDriver(t, w, "org-owner", 80, 24)
+	first := topAlert(t, w)
+	created := "created " + first.Created.UTC().Format("2006-01-02 15:04") + " UTC"
+
+	d.Press("a")
+	s := d.Screen()
+	require.Contains(t, s, "Acknowledge "+first.EventTypeName)
+	assert.Contains(t, s, first.ID+"  "+created, "the ack dialog names the alert by id and created time")
+	d.Press("esc", "u")
+	s = d.Screen()
+	require.Contains(t, s, "Unacknowledge "+first.EventTypeName)
+	assert.Contains(t, s, first.ID+"  "+created, "the unack dialog names the alert by id and created time")
+}
+
+// On a short terminal the ack dialog's list shows two targets and scrolls
+// to the others: every target can be read before enter, none is hidden
+// behind "and N more".
+func TestAckListScrollsToEveryTargetOnAShortTerminal(t *testing.T) {
+	w := newWorld(t)
+	d := newDriver(t, w, "org-owner", 80, 24)
+	d.Press("space", "space", "space", "space", "space")
+	require.Contains(t, d.Screen(), "5 marked")
+	d.Press("a")
+	s := d.Screen()
+	require.Contains(t, s, "Acknowledge 5 alerts")
+	assert.NotContains(t, s, "and 3 more")
+	assert.Contains(t, s, "(↓ 3 more · tab here to scroll)")
+	idRe := regexp.MustCompile(`• ([0-9a-f]{24})`)
+	seen := map[string]bool{}
+	read := func() {
+		for _, m := range idRe.FindAllStringSubmatch(d.Screen(), -1) {
+			seen[m[1]] = true
+		}
+	}
+	read()
+	require.Len(t, seen, 2, "two targets shown before scrolling")
+	// From the comment back to the list: it takes the cursor and scrolls.
+	d.Press("shift+tab", "shift+tab", "shift+tab")
+	assert.Contains(t, d.Screen(), "(↓ 3 more · ↑/↓ scroll)")
+	for range 3 {
+		d.Press("down")
+		read()
+	}
+	assert.Len(t, seen, 5, "every target was read by scrolling")
+	assert.Contains(t, d.Screen(), "(↑ 3 above · ↑/↓ scroll)")
+	// At the end, down moves on to the next field as usual.
+	d.Press("down")
+	assert.Contains(t, d.Screen(), "▸ Acknowledge until")
 }

@@ -123,7 +123,8 @@ func restoreThroughWizard(t *testing.T, h *harness, golden bool) {
 	require.Len(t, h.Confirms, 1)
 	c := h.Confirms[0]
 	assert.Equal(t, "staging-rs", c.TypeToConfirm)
-	assert.Contains(t, c.Body, "snapshot of payments-rs, taken 2025-05-29 15:00, MongoDB 6.0.18")
+	// The snapshot by its id: several can share the minute they were taken.
+	assert.Contains(t, c.Body, "snapshot "+h.P.snaps.SelectedID()+" of payments-rs, taken 2025-05-29 15:00, MongoDB 6.0.18")
 	assert.Contains(t, c.Body, "-> project staging, cluster staging-rs, MongoDB 8.0.4")
 	assert.Contains(t, c.Body, "ALL DATA on staging-rs is REPLACED")
 	if golden {

@@ -440,7 +440,7 @@ func (p *Pane) finalConfirm() tea.Cmd {
 			Action: views.ActionMsg{Name: keysOf(p.Ctx.Keys).Restore.Name, Target: targetRestoreGo}, Back: back})
 	}
 	tg := wz.target()
-	from := fmt.Sprintf("snapshot of %s, taken %s, MongoDB %s", wz.Source.Name, fmtTime(wz.Snapshot.Created), firstNonEmpty(wz.Snapshot.Version, "?"))
+	from := fmt.Sprintf("snapshot %s of %s, taken %s, MongoDB %s", wz.Snapshot.ID, wz.Source.Name, fmtTime(wz.Snapshot.Created), firstNonEmpty(wz.Snapshot.Version, "?"))
 	if wz.Delivery == apiclient.DeliveryPointInTime {
 		from = fmt.Sprintf("%s as of %s, MongoDB %s", wz.Source.Name, wz.pointText(), firstNonEmpty(wz.Snapshot.Version, firstNonEmpty(wz.Source.Version, "?")))
 	}

@@ -133,6 +133,50 @@ func (p *Pane) line(key string) string {
 	return key
 }
 
+// ackLine names an alert row in the ack dialog's lists on two lines: its
+// event type, then where it is, cut from the left (the organization gives
+// way first, as on the board) to the dialog's width; under them its id,
+// which tells apart alerts of the same event and place. A row that is not
+// an alert is named as line does.
+func (p *Pane) ackLine(key string) string {
+	it, ok := p.itemByKey(key)
+	if !ok || it.Event == "" {
+		return p.line(key)
+	}
+	// The list's indent and bullet take four cells.
+	return p.eventOn(it, components.DialogInner(p.W)-4) + "\n  " + it.ItemID
+}
+
+// ackTitle is the one-alert dialog's title: the event type first, then
+// where, cut from the left to the dialog's width.
+func (p *Pane) ackTitle(it Item) string {
+	if it.Event == "" {
+		return "Acknowledge " + p.line(it.Key())
+	}
+	return "Acknowledge " + p.eventOn(it, components.DialogInner(p.W)-components.Width("Acknowledge "))
+}
+
+// eventOn is "EVENT on place" in w cells: the event type whole, the place
+// cut from the left to what is left (its cluster's end at least), or the
+// event alone when nothing is.
+func (p *Pane) eventOn(it Item, w int) string {
+	head := components.Sanitize(it.Event + " on ")
+	room := w - components.Width(head)
+	if room < 4 {
+		return components.Sanitize(it.Event)
+	}
+	return head + fitWhere(it.Where(), room)
+}
+
+// oneLine names the one alert a dialog acts on by its id and created time.
+func (p *Pane) oneLine(key string) string {
+	it, ok := p.itemByKey(key)
+	if !ok {
+		return key
+	}
+	return alertkit.OneLine(it.ItemID, it.Since, p.Ctx.Now().Location())
+}
+
 // alertName names an alert row by its event type and where it is, without
 // the row's label: an "ack ends in 51m" label was true when the board was
 // read, not when the question is asked.
@@ -158,7 +202,7 @@ func (p *Pane) openAck() tea.Cmd {
 	if len(shown) == 0 {
 		return refuse(alertkit.HiddenOnly(len(hidden)))
 	}
-	title := "Acknowledge " + p.line(shown[0].Key())
+	title := p.ackTitle(shown[0])
 	if len(shown) > 1 {
 		title = fmt.Sprintf("Acknowledge %d alerts", len(shown))
 	}
@@ -171,8 +215,8 @@ func (p *Pane) openAck() tea.Cmd {
 	// The choices kept from a failed round, only when this is a retry of
 	// the very same alerts.
 	kept := p.ackDraft.For(alertIDs(shown), alertIDs(hidden))
-	d := alertkit.Dialog{Now: p.Ctx.Now, Listed: keys(shown), Hidden: keys(hidden), Name: p.line, Rows: alertkit.ListedRows(p.H),
-		Until: kept.Until, At: kept.At, Comment: kept.Comment}
+	d := alertkit.Dialog{Now: p.Ctx.Now, Listed: keys(shown), Hidden: keys(hidden), Name: p.ackLine, Rows: alertkit.ListedRows(p.H),
+		One: p.oneLine, Until: kept.Until, At: kept.At, Comment: kept.Comment}
 	fields := d.Fields()
 	if n := len(other); n > 0 {
 		// Its own lines of the body, the label wrapped: a title is cut

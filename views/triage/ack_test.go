@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
+	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
 	"github.com/dbadmin-tui/dbadmin-tui/views/alertkit"
 	"github.com/dbadmin-tui/dbadmin-tui/views/viewstest"
@@ -50,8 +51,11 @@ func TestAckDialogListsTargetsAndSendsOnePatchPerAlert(t *testing.T) {
 			targets = fd.Value
 		}
 	}
-	assert.Contains(t, targets, a.Where())
-	assert.Contains(t, targets, b.Where())
+	for _, it := range []Item{a, b} {
+		// Event first, the place cut from the left, the id under them.
+		assert.Contains(t, targets, "• "+it.Event+" on ")
+		assert.Contains(t, targets, it.Cluster+"\n  "+it.ItemID)
+	}
 	require.NoError(t, e.Submit(map[string]string{"comment": "board-ack"}))
 	assert.Nil(t, e.LastFormDone().Err)
 
@@ -97,7 +101,8 @@ func TestAckDialogLeavesHiddenMarksOutUnlessIncluded(t *testing.T) {
 			}
 		}
 		assert.Contains(t, hiddenList, "1 marked row is hidden by the filter")
-		assert.Contains(t, hiddenList, c.Where())
+		assert.Contains(t, hiddenList, c.Event+" on ")
+		assert.Contains(t, hiddenList, c.Cluster+"\n  "+c.ItemID)
 		v := map[string]string{"comment": "x"}
 		if include {
 			v["hidden"] = "true"
@@ -165,4 +170,55 @@ func TestBoardSeverityEqualsTheAlertsPane(t *testing.T) {
 // name a registered action, or its key would silently do nothing.
 func TestEveryActionConstantNamesARegisteredAction(t *testing.T) {
 	assert.Empty(t, viewstest.UnregisteredActionConsts(t, Registration))
+}
+
+// At 80 columns the one-alert title puts the event type first, whole, and
+// the place cut from the left (the organization gives way first), and the
+// dialog names the alert by id and created time: several alerts may share
+// the event and place.
+func TestOneAlertAckDialogNamesEventFirstAndTheID(t *testing.T) {
+	e := newEnv(t, "org-owner", 80, 24)
+	var it Item
+	for _, x := range e.P.Items() {
+		if x.Kind == KindAlert && len(x.Where()) > 40 && len(x.Event) > 10 {
+			it = x
+			break
+		}
+	}
+	require.NotEmpty(t, it.ItemID, "the demo world has an alert with a long place")
+	require.True(t, e.P.table.SetCursorID(it.Key()))
+	e.ActionKey("a")
+	require.NotEmpty(t, e.Forms)
+	f := e.Forms[len(e.Forms)-1]
+	inner := components.DialogInner(80)
+	assert.LessOrEqual(t, components.Width(f.Title), inner, "the title fits the dialog at 80 columns: %q", f.Title)
+	assert.True(t, strings.HasPrefix(f.Title, "Acknowledge "+it.Event+" on …"), "event first, the place cut from the left: %q", f.Title)
+	assert.True(t, strings.HasSuffix(f.Title, " › "+it.Cluster), "the cluster survives: %q", f.Title)
+	var one string
+	for _, fd := range f.Fields {
+		if fd.Key == "targets" {
+			one = fd.Label + " " + fd.Value
+		}
+	}
+	assert.Equal(t, "Acts on: "+it.ItemID+"  created "+it.Since.UTC().Format("2006-01-02 15:04")+" UTC", one)
+}
+
+// Every alert row's one-alert title fits the dialog at 80 columns with the
+// event type whole and is never cut at its end: the longest event types
+// (REPLICATION_OPLOG_WINDOW_RUNNING_OUT) keep the end of their cluster.
+func TestOneAlertAckTitleKeepsTheEventWholeForEveryRow(t *testing.T) {
+	e := newEnv(t, "org-owner", 80, 24)
+	inner := components.DialogInner(80)
+	checked := 0
+	for _, it := range e.P.Items() {
+		if it.Kind != KindAlert || it.Event == "" {
+			continue
+		}
+		title := e.P.ackTitle(it)
+		checked++
+		assert.LessOrEqual(t, components.Width(title), inner, "%q", title)
+		assert.True(t, strings.HasPrefix(title, "Acknowledge "+it.Event), "%q", title)
+		assert.False(t, strings.HasSuffix(title, "…"), "the title is not cut at its end: %q", title)
+	}
+	require.NotZero(t, checked)
 }
