@@ -354,7 +354,7 @@ func listAlerts(c *call) (any, error) {
 		return nil, errField("status", "must be one of OPEN, TRACKING, CLOSED")
 	}
 	// Oldest first, as created: the newest open alerts sit on the last page.
-	var out list
+	out := make(list, 0, len(c.w.Alerts))
 	for _, a := range c.w.Alerts {
 		if a.GroupID == c.project.ID && (status == "" || a.Status == status) {
 			out = append(out, a)

@@ -25,8 +25,9 @@ type call struct {
 	version catalog.Version // zero for legacy ops
 	query   url.Values
 	body    []byte
-	project *Project // set when the path has {groupId}
-	org     *Org     // the project's org, or {orgId}
+	project *Project    // set when the path has {groupId}
+	paging  *listParams // set for a paged operation: the page asked for
+	org     *Org        // the project's org, or {orgId}
 	changed bool
 }
 
@@ -135,6 +136,9 @@ func (s *Server) serveOp(op catalog.Op, h opHandler) http.Handler {
 			writeError(w, e, pretty)
 			return
 		}
+		if op.Paged {
+			c.paging = &lp
+		}
 		val, err := s.run(c, h)
 		if err != nil {
 			var ae *apiError
@@ -198,7 +202,7 @@ func (s *Server) runLocked(c *call, h opHandler) (v any, snap []byte, gen uint64
 	}
 	// The answer is encoded from a copy made under the lock: the world's
 	// objects change under later calls once the lock is released.
-	if v, err = freeze(v); err != nil {
+	if v, err = freeze(v, c.paging); err != nil {
 		if c.changed && before != nil {
 			s.restoreLocked(before)
 		}
@@ -232,8 +236,10 @@ func (s *Server) restoreLocked(before []byte) {
 
 // freeze turns a handler's value into JSON made now: a list into a list of
 // encoded items (the framework pages and links it), anything else into one
-// encoded value. nil stays nil.
-func freeze(v any) (any, error) {
+// encoded value. nil stays nil. Of a paged list only the page asked for is
+// encoded (the rest is never answered; the list keeps its length for the
+// count): a page out of 100,000 alerts costs a page, not the whole list.
+func freeze(v any, paging *listParams) (any, error) {
 	switch x := v.(type) {
 	case nil:
 		return nil, nil
@@ -242,8 +248,12 @@ func freeze(v any) (any, error) {
 			return x, nil
 		}
 		out := make(list, len(x))
-		for i, it := range x {
-			b, err := marshalRaw(it)
+		start, end := 0, len(x)
+		if paging != nil {
+			start, end = paging.window(len(x))
+		}
+		for i := start; i < end; i++ {
+			b, err := marshalRaw(x[i])
 			if err != nil {
 				return nil, err
 			}
@@ -447,10 +457,7 @@ func (s *Server) encode(w http.ResponseWriter, r *http.Request, c *call, val any
 	switch {
 	case op.Paged:
 		items, _ := val.(list)
-		if op.Legacy {
-			items = itemLinks(items, r)
-		}
-		body = s.page(items, lp, r, envelope, status)
+		body = s.page(items, lp, r, envelope, status, op.Legacy)
 	case op.BareList:
 		if items, ok := val.(list); ok && items == nil {
 			val = list{}
@@ -485,18 +492,24 @@ func (s *Server) encode(w http.ResponseWriter, r *http.Request, c *call, val any
 	_, _ = w.Write(out)
 }
 
-// page slices items per the paging parameters and builds the list body.
-func (s *Server) page(items list, lp listParams, r *http.Request, envelope bool, status int) any {
-	total := len(items)
-	start := (lp.PageNum - 1) * lp.ItemsPerPage
+// window is the part of a list of total items the page asked for.
+func (lp listParams) window(total int) (start, end int) {
+	start = (lp.PageNum - 1) * lp.ItemsPerPage
 	if start > total || start < 0 {
 		start = total
 	}
-	end := start + lp.ItemsPerPage
-	if end > total {
-		end = total
-	}
+	return start, min(start+lp.ItemsPerPage, total)
+}
+
+// page slices items per the paging parameters and builds the list body;
+// legacy (v1.0) items get their own self links.
+func (s *Server) page(items list, lp listParams, r *http.Request, envelope bool, status int, legacy bool) any {
+	total := len(items)
+	start, end := lp.window(total)
 	results := items[start:end]
+	if legacy {
+		results = itemLinks(results, r)
+	}
 	if results == nil {
 		results = list{}
 	}
