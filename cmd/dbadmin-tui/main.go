@@ -73,6 +73,8 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 	}
 	defer app.close()
 	limitMemory(getenv)
+	stopProfile := startProfile(getenv, stderr)
+	defer stopProfile()
 	p := tea.NewProgram(app.model, app.programOptions...)
 	if _, err := p.Run(); err != nil {
 		fmt.Fprintf(stderr, "dbadmin-tui: %v\n", err)
