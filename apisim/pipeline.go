@@ -61,6 +61,14 @@ type opHandler func(c *call) (any, error)
 // list is what a paged or bare-list handler returns; the framework pages it.
 type list []any
 
+// pageList is what a paged handler may return instead of the whole list:
+// the page asked for (call.paging) and the count of all the items, so a
+// page of a long list costs a page.
+type pageList struct {
+	items list
+	total int
+}
+
 func listOf[T any](xs []T, view func(T) any) list {
 	out := make(list, 0, len(xs))
 	for _, x := range xs {
@@ -247,23 +255,31 @@ func freeze(v any, paging *listParams) (any, error) {
 		if x == nil {
 			return x, nil
 		}
-		out := make(list, len(x))
-		start, end := 0, len(x)
 		if paging != nil {
-			start, end = paging.window(len(x))
+			start, end := paging.window(len(x))
+			items, err := freezeItems(x[start:end])
+			return pageList{items: items, total: len(x)}, err
 		}
-		for i := start; i < end; i++ {
-			b, err := marshalRaw(x[i])
-			if err != nil {
-				return nil, err
-			}
-			out[i] = b
-		}
-		return out, nil
+		return freezeItems(x)
+	case pageList:
+		items, err := freezeItems(x.items)
+		return pageList{items: items, total: x.total}, err
 	case json.RawMessage:
 		return x, nil
 	}
 	return marshalRaw(v)
+}
+
+func freezeItems(x list) (list, error) {
+	out := make(list, len(x))
+	for i, it := range x {
+		b, err := marshalRaw(it)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = b
+	}
+	return out, nil
 }
 
 // marshalRaw encodes v as the answer would (no HTML escaping).
@@ -456,8 +472,15 @@ func (s *Server) encode(w http.ResponseWriter, r *http.Request, c *call, val any
 	var body any = val
 	switch {
 	case op.Paged:
-		items, _ := val.(list)
-		body = s.page(items, lp, r, envelope, status, op.Legacy)
+		var pl pageList
+		switch x := val.(type) {
+		case pageList:
+			pl = x
+		case list: // a handler's list, not frozen (none is)
+			start, end := lp.window(len(x))
+			pl = pageList{items: x[start:end], total: len(x)}
+		}
+		body = s.page(pl, lp, r, envelope, status, op.Legacy)
 	case op.BareList:
 		if items, ok := val.(list); ok && items == nil {
 			val = list{}
@@ -501,12 +524,12 @@ func (lp listParams) window(total int) (start, end int) {
 	return start, min(start+lp.ItemsPerPage, total)
 }
 
-// page slices items per the paging parameters and builds the list body;
-// legacy (v1.0) items get their own self links.
-func (s *Server) page(items list, lp listParams, r *http.Request, envelope bool, status int, legacy bool) any {
-	total := len(items)
-	start, end := lp.window(total)
-	results := items[start:end]
+// page builds the list body of the page pl holds; legacy (v1.0) items get
+// their own self links.
+func (s *Server) page(pl pageList, lp listParams, r *http.Request, envelope bool, status int, legacy bool) any {
+	total := pl.total
+	_, end := lp.window(total)
+	results := pl.items
 	if legacy {
 		results = itemLinks(results, r)
 	}
