@@ -21,7 +21,8 @@ import (
 // (`DBADMIN_E2E_SPEED=1 go test -run AlertsSpeed -v ./e2e/`).
 //
 // The limit follows the live heap (memBase, or a quarter as much again as
-// is live, whichever is more), so a project too large for memBase gets
+// is live plus what the runtime holds besides its objects, whichever is
+// more), so a project too large for memBase gets
 // GOGC=25-like headroom and never a collector running flat out against a
 // limit below what it must keep. GOMEMLIMIT in the environment (even
 // "off") leaves the runtime as it is configured.
