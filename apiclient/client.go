@@ -434,7 +434,7 @@ func decode(op catalog.Op, data []byte, envelope bool, out any) error {
 			data = env.Content
 		}
 	}
-	if err := json.Unmarshal(data, out); err != nil {
+	if err := unmarshal(data, out); err != nil {
 		return err
 	}
 	// Every string the server sent is made safe to print here, once, so no

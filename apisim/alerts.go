@@ -354,10 +354,18 @@ func listAlerts(c *call) (any, error) {
 		return nil, errField("status", "must be one of OPEN, TRACKING, CLOSED")
 	}
 	// Oldest first, as created: the newest open alerts sit on the last page.
-	var out list
+	// Only the page asked for is kept; the others are counted.
+	var start, end int
+	if c.paging != nil {
+		start, end = c.paging.window(len(c.w.Alerts))
+	}
+	var out pageList
 	for _, a := range c.w.Alerts {
 		if a.GroupID == c.project.ID && (status == "" || a.Status == status) {
-			out = append(out, a)
+			if out.total >= start && out.total < end {
+				out.items = append(out.items, a)
+			}
+			out.total++
 		}
 	}
 	return out, nil

@@ -25,8 +25,9 @@ type call struct {
 	version catalog.Version // zero for legacy ops
 	query   url.Values
 	body    []byte
-	project *Project // set when the path has {groupId}
-	org     *Org     // the project's org, or {orgId}
+	project *Project    // set when the path has {groupId}
+	paging  *listParams // set for a paged operation: the page asked for
+	org     *Org        // the project's org, or {orgId}
 	changed bool
 }
 
@@ -59,6 +60,14 @@ type opHandler func(c *call) (any, error)
 
 // list is what a paged or bare-list handler returns; the framework pages it.
 type list []any
+
+// pageList is what a paged handler may return instead of the whole list:
+// the page asked for (call.paging) and the count of all the items, so a
+// page of a long list costs a page.
+type pageList struct {
+	items list
+	total int
+}
 
 func listOf[T any](xs []T, view func(T) any) list {
 	out := make(list, 0, len(xs))
@@ -135,6 +144,9 @@ func (s *Server) serveOp(op catalog.Op, h opHandler) http.Handler {
 			writeError(w, e, pretty)
 			return
 		}
+		if op.Paged {
+			c.paging = &lp
+		}
 		val, err := s.run(c, h)
 		if err != nil {
 			var ae *apiError
@@ -198,7 +210,7 @@ func (s *Server) runLocked(c *call, h opHandler) (v any, snap []byte, gen uint64
 	}
 	// The answer is encoded from a copy made under the lock: the world's
 	// objects change under later calls once the lock is released.
-	if v, err = freeze(v); err != nil {
+	if v, err = freeze(v, c.paging); err != nil {
 		if c.changed && before != nil {
 			s.restoreLocked(before)
 		}
@@ -232,8 +244,10 @@ func (s *Server) restoreLocked(before []byte) {
 
 // freeze turns a handler's value into JSON made now: a list into a list of
 // encoded items (the framework pages and links it), anything else into one
-// encoded value. nil stays nil.
-func freeze(v any) (any, error) {
+// encoded value. nil stays nil. Of a paged list only the page asked for is
+// encoded (the rest is never answered; the list keeps its length for the
+// count): a page out of 100,000 alerts costs a page, not the whole list.
+func freeze(v any, paging *listParams) (any, error) {
 	switch x := v.(type) {
 	case nil:
 		return nil, nil
@@ -241,19 +255,31 @@ func freeze(v any) (any, error) {
 		if x == nil {
 			return x, nil
 		}
-		out := make(list, len(x))
-		for i, it := range x {
-			b, err := marshalRaw(it)
-			if err != nil {
-				return nil, err
-			}
-			out[i] = b
+		if paging != nil {
+			start, end := paging.window(len(x))
+			items, err := freezeItems(x[start:end])
+			return pageList{items: items, total: len(x)}, err
 		}
-		return out, nil
+		return freezeItems(x)
+	case pageList:
+		items, err := freezeItems(x.items)
+		return pageList{items: items, total: x.total}, err
 	case json.RawMessage:
 		return x, nil
 	}
 	return marshalRaw(v)
+}
+
+func freezeItems(x list) (list, error) {
+	out := make(list, len(x))
+	for i, it := range x {
+		b, err := marshalRaw(it)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = b
+	}
+	return out, nil
 }
 
 // marshalRaw encodes v as the answer would (no HTML escaping).
@@ -446,11 +472,15 @@ func (s *Server) encode(w http.ResponseWriter, r *http.Request, c *call, val any
 	var body any = val
 	switch {
 	case op.Paged:
-		items, _ := val.(list)
-		if op.Legacy {
-			items = itemLinks(items, r)
+		var pl pageList
+		switch x := val.(type) {
+		case pageList:
+			pl = x
+		case list: // a handler's list, not frozen (none is)
+			start, end := lp.window(len(x))
+			pl = pageList{items: x[start:end], total: len(x)}
 		}
-		body = s.page(items, lp, r, envelope, status)
+		body = s.page(pl, lp, r, envelope, status, op.Legacy)
 	case op.BareList:
 		if items, ok := val.(list); ok && items == nil {
 			val = list{}
@@ -485,18 +515,24 @@ func (s *Server) encode(w http.ResponseWriter, r *http.Request, c *call, val any
 	_, _ = w.Write(out)
 }
 
-// page slices items per the paging parameters and builds the list body.
-func (s *Server) page(items list, lp listParams, r *http.Request, envelope bool, status int) any {
-	total := len(items)
-	start := (lp.PageNum - 1) * lp.ItemsPerPage
+// window is the part of a list of total items the page asked for.
+func (lp listParams) window(total int) (start, end int) {
+	start = (lp.PageNum - 1) * lp.ItemsPerPage
 	if start > total || start < 0 {
 		start = total
 	}
-	end := start + lp.ItemsPerPage
-	if end > total {
-		end = total
+	return start, min(start+lp.ItemsPerPage, total)
+}
+
+// page builds the list body of the page pl holds; legacy (v1.0) items get
+// their own self links.
+func (s *Server) page(pl pageList, lp listParams, r *http.Request, envelope bool, status int, legacy bool) any {
+	total := pl.total
+	_, end := lp.window(total)
+	results := pl.items
+	if legacy {
+		results = itemLinks(results, r)
 	}
-	results := items[start:end]
 	if results == nil {
 		results = list{}
 	}

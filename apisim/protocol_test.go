@@ -3,11 +3,13 @@ package apisim
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -600,3 +602,59 @@ func TestLoopbackOnlyWithDemoKeys(t *testing.T) {
 }
 
 var _ = url.Values{}
+
+// TestAlertPagesAreTheListInOrder reads the alerts of a project page by
+// page (an odd page size, with and without a status) and checks that the
+// pages, put together, are the project's alerts in the world's order, each
+// page with the count of all and a next link but on the last: a page is
+// built from the list asked for, not from one it cut short.
+func TestAlertPagesAreTheListInOrder(t *testing.T) {
+	e := newEnv(t, Options{RateLimitPerMin: unlimited})
+	if err := e.srv.AddAlerts(DemoPaymentsID, 300); err != nil {
+		t.Fatal(err)
+	}
+	d := e.digest("org-owner", "MD5")
+	base := "/api/atlas/v2/groups/" + DemoPaymentsID + "/alerts?itemsPerPage=7"
+	for _, status := range []string{"", "OPEN", "CLOSED"} {
+		var want []string
+		e.srv.mu.Lock()
+		for _, a := range e.srv.world.Alerts {
+			if a.GroupID == DemoPaymentsID && (status == "" || a.Status == status) {
+				want = append(want, a.ID)
+			}
+		}
+		e.srv.mu.Unlock()
+		var got []string
+		for n := 1; ; n++ {
+			var page struct {
+				Results    []Alert `json:"results"`
+				TotalCount int     `json:"totalCount"`
+				Links      []link  `json:"links"`
+			}
+			path := fmt.Sprintf("%s&pageNum=%d", base, n)
+			if status != "" {
+				path += "&status=" + status
+			}
+			st, b := d.get(t, path)
+			if st != 200 || json.Unmarshal(b, &page) != nil {
+				t.Fatalf("%s: %d %s", path, st, b)
+			}
+			if page.TotalCount != len(want) {
+				t.Fatalf("%s: totalCount %d, want %d", path, page.TotalCount, len(want))
+			}
+			for _, a := range page.Results {
+				got = append(got, a.ID)
+			}
+			hasNext := slices.ContainsFunc(page.Links, func(l link) bool { return l.Rel == "next" })
+			if last := len(got) >= len(want); hasNext == last {
+				t.Fatalf("%s: next link %v with %d of %d read", path, hasNext, len(got), len(want))
+			}
+			if len(page.Results) == 0 || len(got) >= len(want) {
+				break
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("status %q: the pages hold %d alerts, not the %d of the list in order", status, len(got), len(want))
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
 	"github.com/dbadmin-tui/dbadmin-tui/apisim"
 )
 
@@ -20,6 +21,10 @@ const speedEnv = "DBADMIN_E2E_SPEED"
 // 500 of 10172"); the task line's "✓ loading alerts: done" lingers after
 // it and says nothing of the list.
 var loadingOf = regexp.MustCompile(`loading \d+ of \d+`)
+
+// shownCount is the list's count, with its note once the client's cap on
+// rows is reached ("100000 alerts (showing the first 100000) · ").
+var shownCount = regexp.MustCompile(`(\d+) alerts (?:\(showing the first \d+\) )?· `)
 
 // TestAlertsSpeed measures what a user waits for and what the process
 // holds and spends, on the real binary in a 200x60 tmux window against apisim with
@@ -45,7 +50,11 @@ var loadingOf = regexp.MustCompile(`loading \d+ of \d+`)
 //
 //	DBADMIN_E2E_SPEED=1 go test -run AlertsSpeed -v ./e2e/
 //
-// and DBADMIN_E2E_BINARY=path to time a binary built elsewhere.
+// and DBADMIN_E2E_BINARY=path to time a binary built elsewhere. With
+// DBADMIN_E2E_SPEED_PROFILE=dir the binary writes a CPU profile of each
+// run there (alerts-N.prof, DBADMIN_CPUPROFILE) and the test logs when
+// each request of the first pass was answered, from the start;
+// DBADMIN_E2E_SPEED_ENV="K=V ..." adds to the binary's environment.
 func TestAlertsSpeed(t *testing.T) {
 	if os.Getenv(speedEnv) == "" {
 		t.Skip("a measurement of about three minutes: set " + speedEnv + "=1")
@@ -63,14 +72,25 @@ func TestAlertsSpeed(t *testing.T) {
 		if err := h.Server.AddAlerts(apisim.DemoPaymentsID, n); err != nil {
 			t.Fatal(err)
 		}
-		total := n + 172
+		total := min(n+172, apiclient.MaxRows) // the rows the client keeps
 		begin := time.Now()
-		s := StartAgainst(t, h, 200, 60, "--config", cfg, "--project", apisim.DemoPaymentsID)
-		s.waitUntil(func(sc string) bool { return alertCount.MatchString(sc) && strings.Contains(sc, "OPEN") },
+		args := []string{"--config", cfg, "--project", apisim.DemoPaymentsID}
+		profDir := os.Getenv(speedEnv + "_PROFILE")
+		var s *Session
+		if profDir != "" {
+			env := []string{"MONGODB_ATLAS_PUBLIC_API_KEY=" + ownerKey, "MONGODB_ATLAS_PRIVATE_API_KEY=" + ownerSecret,
+				"DBADMIN_CPUPROFILE=" + filepath.Join(profDir, fmt.Sprintf("alerts-%d.prof", n))}
+			env = append(env, strings.Fields(os.Getenv(speedEnv+"_ENV"))...) // e.g. GODEBUG=gctrace=1
+			s = Start(t, 200, 60, env, append([]string{"--base-url", h.URL()}, args...)...)
+		} else {
+			s = StartAgainst(t, h, 200, 60, args...)
+		}
+		hostAt := time.Since(h.start) - time.Since(begin) // the start, on the host's clock
+		s.waitUntil(func(sc string) bool { return shownCount.MatchString(sc) && strings.Contains(sc, "OPEN") },
 			30*time.Second, "the first alert rows")
 		first := time.Since(begin)
 		screen := s.waitUntil(func(sc string) bool {
-			m := alertCount.FindStringSubmatch(sc)
+			m := shownCount.FindStringSubmatch(sc)
 			got := 0
 			if m != nil {
 				got, _ = strconv.Atoi(m[1])
@@ -78,6 +98,16 @@ func TestAlertsSpeed(t *testing.T) {
 			return got == total && !loadingOf.MatchString(sc)
 		}, 2*time.Minute, fmt.Sprintf("the whole list of %d", total))
 		all := time.Since(begin)
+		if profDir != "" {
+			var b strings.Builder
+			for _, x := range h.Log() {
+				if x.At >= hostAt {
+					fmt.Fprintf(&b, "%7.3fs %d %s %s\n", (x.At - hostAt).Seconds(), x.Status, x.Method, x.Path)
+				}
+			}
+			t.Logf("%d alerts: requests answered, from the start (first rows seen at %.3fs, the whole list at %.3fs):\n%s",
+				total, first.Seconds(), all.Seconds(), b.String())
+		}
 		if !strings.Contains(screen, "OPEN") {
 			t.Errorf("%d alerts: no rows with the whole list:\n%s", total, screen)
 		}
@@ -92,7 +122,8 @@ func TestAlertsSpeed(t *testing.T) {
 			time.Sleep(20 * time.Millisecond)
 		}
 		s.waitUntil(func(sc string) bool {
-			return strings.Contains(sc, fmt.Sprintf("%d alerts · ", total)) && !strings.Contains(sc, "loading ")
+			m := shownCount.FindStringSubmatch(sc)
+			return m != nil && m[1] == strconv.Itoa(total) && !strings.Contains(sc, "loading ")
 		},
 			time.Minute, "the list after a refresh")
 		time.Sleep(2 * time.Second)
