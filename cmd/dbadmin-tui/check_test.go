@@ -17,6 +17,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"text/tabwriter"
 	"time"
@@ -506,7 +507,7 @@ func TestCheckThroughHeaderMergingProxy(t *testing.T) {
 	t.Cleanup(simSrv.Close)
 	target, err := url.Parse(simSrv.URL)
 	require.NoError(t, err)
-	merged := 0
+	var merged atomic.Int64 // the client's digest lanes challenge concurrently
 	proxy := httputil.NewSingleHostReverseProxy(target)
 	proxy.ModifyResponse = func(res *http.Response) error {
 		vals := res.Header.Values("WWW-Authenticate")
@@ -515,7 +516,7 @@ func TestCheckThroughHeaderMergingProxy(t *testing.T) {
 		}
 		all := append([]string{strings.Replace(vals[0], "algorithm=SHA-256", "algorithm=MD5", 1)}, vals...)
 		res.Header.Set("WWW-Authenticate", strings.Join(all, ", "))
-		merged++
+		merged.Add(1)
 		return nil
 	}
 	front := httptest.NewServer(proxy)
@@ -527,7 +528,7 @@ func TestCheckThroughHeaderMergingProxy(t *testing.T) {
 	})
 	require.Equal(t, 0, r.code, "stderr: %s", r.stderr)
 	assert.Contains(t, r.stdout, "API key org-owner")
-	assert.Positive(t, merged, "the proxy never merged a challenge")
+	assert.Positive(t, merged.Load(), "the proxy never merged a challenge")
 }
 
 // throttleOnce answers the first who-am-I with 429 and Retry-After, then
