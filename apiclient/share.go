@@ -66,8 +66,10 @@ func (sh *budgetShare) observe(b *rateBucket, now time.Time, remaining int) {
 	if !sh.full {
 		// The bucket was never full in the window: every token it lost
 		// was spent. One token of slack for the rounding of Remaining.
+		// Our reads still on their way were counted by the server but are
+		// not answered yet: theirs too are ours, not another client's.
 		spent := float64(sh.remaining) + refill*el.Seconds() - float64(remaining)
-		others := max(0, spent-float64(sh.ours)-1) / el.Seconds()
+		others := max(0, spent-float64(sh.ours)-float64(b.inflight)-1) / el.Seconds()
 		if others >= 0.1*refill {
 			if sh.others == 0 {
 				sh.others = others

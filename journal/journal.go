@@ -45,7 +45,8 @@ type Journal struct {
 	now  func() time.Time
 
 	mu     sync.Mutex
-	f      *os.File
+	f      *os.File // opened by the first append: a session that writes nothing leaves no file
+	closed bool
 	failed error // the last append's failure, until one succeeds
 }
 
@@ -65,21 +66,31 @@ func DefaultPath(getenv func(string) string) (string, error) {
 	return filepath.Join(home, ".local", "state", "dbadmin-tui", "journal.jsonl"), nil
 }
 
-// Open opens (creating it, mode 0600, in a 0700 directory) the journal at
-// path for appending. An existing file that group or others may read is
-// refused: it names who did what on which project.
+// Open opens the journal at path for appending; the file (mode 0600, in a
+// 0700 directory) is made by the first append, so a session that writes
+// nothing leaves none. An existing file that group or others may read is
+// refused here, at start: it names who did what on which project.
 func Open(path string) (*Journal, error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return nil, fmt.Errorf("journal: %w", err)
-	}
 	if err := CheckOwnerOnly(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
-	if err != nil {
-		return nil, fmt.Errorf("journal: %w", err)
+	return &Journal{path: path, now: time.Now}, nil
+}
+
+// open makes the file on the first append (j.mu held).
+func (j *Journal) open() error {
+	if err := os.MkdirAll(filepath.Dir(j.path), 0o700); err != nil {
+		return err
 	}
-	return &Journal{path: path, f: f, now: time.Now}, nil
+	if err := CheckOwnerOnly(j.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	f, err := os.OpenFile(j.path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+	if err != nil {
+		return err
+	}
+	j.f = f
+	return nil
 }
 
 // CheckOwnerOnly refuses a file group or others may read or write.
@@ -109,10 +120,16 @@ func (j *Journal) Append(e Entry) error {
 	line = append(line, '\n')
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if j.f == nil {
+	if j.closed {
 		return errors.New("journal: closed")
 	}
-	if _, err = j.f.Write(line); err == nil {
+	if j.f == nil {
+		err = j.open()
+	}
+	if err == nil {
+		_, err = j.f.Write(line)
+	}
+	if err == nil {
 		err = j.f.Sync()
 	}
 	if err != nil {
@@ -134,6 +151,7 @@ func (j *Journal) Failed() error {
 func (j *Journal) Close() error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
+	j.closed = true
 	if j.f == nil {
 		return nil
 	}

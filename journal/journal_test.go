@@ -18,15 +18,17 @@ func TestAppendReadAndOwnerOnly(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "state", "journal.jsonl")
 	j, err := Open(path)
 	require.NoError(t, err)
+	_, err = os.Stat(path)
+	require.ErrorIs(t, err, os.ErrNotExist, "a session that writes nothing leaves no journal")
+
+	old := time.Now().Add(-10 * time.Hour)
+	require.NoError(t, j.Append(Entry{Time: old, Who: "carol", Op: "acknowledgeAlert", Method: "PATCH", Outcome: "applied"}))
 	st, err := os.Stat(path)
 	require.NoError(t, err)
 	assert.Equal(t, os.FileMode(0o600), st.Mode().Perm())
 	dir, err := os.Stat(filepath.Dir(path))
 	require.NoError(t, err)
 	assert.Equal(t, os.FileMode(0o700), dir.Mode().Perm())
-
-	old := time.Now().Add(-10 * time.Hour)
-	require.NoError(t, j.Append(Entry{Time: old, Who: "carol", Op: "acknowledgeAlert", Method: "PATCH", Outcome: "applied"}))
 	var wg sync.WaitGroup
 	for i := range 20 {
 		wg.Add(1)

@@ -258,7 +258,13 @@ func TestFullPassLanesFollowTheBucket(t *testing.T) {
 			apiclient.AlertListOptions{ListOptions: apiclient.ListOptions{ItemsPerPage: 1}})
 		require.NoError(t, err)
 	}
-	assert.Equal(t, minLanes, inFlight(), "9 tokens left")
+	// About 10 tokens left: the bucket refills while the reads go (more on
+	// a slow machine), so the lanes are half of what it holds then.
+	got := inFlight()
+	_, tokens, ok := client.Scheduler().Budget("listAlerts", apisim.DemoPaymentsID)
+	require.True(t, ok)
+	assert.Less(t, tokens, 30.0, "most of the bucket spent")
+	assert.InDelta(t, max(minLanes, int(tokens/2)), got, 1, "half the %.1f tokens left, at least minLanes", tokens)
 }
 
 // whenIn writes what time.Format(timeLayout) writes, in the zone given.
