@@ -74,22 +74,26 @@ func TestAlerts100kUnderTheRateLimit(t *testing.T) {
 		watch(s.Capture())
 		time.Sleep(time.Second)
 	}
+	log := h.Log()
+	// Read after the log: every request in it came before this.
 	elapsed := time.Since(begin)
 
 	var alerts, limited int
-	for _, x := range h.Log() {
+	for _, x := range log {
 		if x.Status == http.StatusTooManyRequests {
 			limited++
 			t.Errorf("429 for %s %s at %v", x.Method, x.Path, x.At)
 		}
-		if alertsSet(x) {
+		// A digest challenge (401) spends no token: each of the client's
+		// digest lanes meets one on its first request.
+		if alertsSet(x) && x.Status != http.StatusUnauthorized {
 			alerts++
 		}
 	}
 	// A bucket of 100 refilled at 100 a minute lets at most this many through.
 	budget := 100 + int(100*elapsed.Minutes())
 	t.Logf("%v: %d requests on the alerts set (budget %d), %d answered 429, %d requests in all",
-		elapsed.Round(time.Second), alerts, budget, limited, len(h.Log()))
+		elapsed.Round(time.Second), alerts, budget, limited, len(log))
 	if alerts > budget {
 		t.Errorf("%d requests on the alerts set in %v, over the budget of %d", alerts, elapsed, budget)
 	}
