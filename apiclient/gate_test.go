@@ -35,3 +35,17 @@ func TestGateExplainsEveryRefusal(t *testing.T) {
 	assert.False(t, ok)
 	assert.Contains(t, why, "unknown operation")
 }
+
+// A project whose organization the gate does not know yet (a start by
+// project id lists the organizations later) is not refused what an
+// organization role of the caller's would allow: the server decides. A
+// project role alone still decides for its own project only.
+func TestGateLeavesAProjectOfUnknownOrgToTheServer(t *testing.T) {
+	g := NewGate([]catalog.Assignment{{RoleName: catalog.OrgOwner, OrgID: "aaaaaaaaaaaaaaaaaaaaaaaa"}})
+	ok, why := g.Allowed("listClusters", "bbbbbbbbbbbbbbbbbbbbbbbb")
+	assert.True(t, ok, why)
+
+	g = NewGate([]catalog.Assignment{{RoleName: catalog.GroupReadOnly, GroupID: testGroup}})
+	ok, _ = g.Allowed("listClusters", "bbbbbbbbbbbbbbbbbbbbbbbb")
+	assert.False(t, ok, "no organization role: a project role does not reach another project")
+}
