@@ -76,8 +76,12 @@ func TestKeysAcrossAResizeAreAppliedInOrder(t *testing.T) {
 			s.Resize(50, 12)
 			s.WaitFor("Terminal too small", wait)
 			s.SendFast("q", "Enter")
-			s.WaitFor("2 keys kept", wait)
-			s.Resize(size[0], size[1])
+			// Whether "2 keys kept" is seen first depends on when the
+			// terminal's size reaches the program (about 1 run in 3 under
+			// load it quit at once); either way the :q typed is not lost.
+			if s.Alive() {
+				s.Resize(size[0], size[1])
+			}
 			s.WaitExit(wait)
 		})
 	}
