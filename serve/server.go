@@ -208,7 +208,7 @@ func (s *Server) admit(next ssh.Handler) ssh.Handler {
 		next(sess)
 		close(stop)
 		if w := se.closeWhy.Load(); w != nil {
-			wish.Println(sess, "\r\ndbadmin-tui: "+*w+"\r")
+			notice(sess, "\r\ndbadmin-tui: "+*w+"\r\n")
 		}
 		_ = sess.Exit(0)
 	}
