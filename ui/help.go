@@ -7,8 +7,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"github.com/dbadmin-tui/dbadmin-tui/components"
 	"github.com/dbadmin-tui/dbadmin-tui/keymap"
-	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
 )
 
 // helpLayer is the `?` overlay: the active pane's actions as it offers them

@@ -9,8 +9,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"github.com/dbadmin-tui/dbadmin-tui/components"
 	"github.com/dbadmin-tui/dbadmin-tui/journal"
-	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
 )
 
 // ShiftLength is how far back `:journal` looks by default: this shift.

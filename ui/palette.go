@@ -8,8 +8,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"github.com/dbadmin-tui/dbadmin-tui/components"
 	"github.com/dbadmin-tui/dbadmin-tui/themes"
-	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
 )
 
 // paletteCommand is one `:` command.

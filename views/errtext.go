@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
-	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
+	"github.com/dbadmin-tui/dbadmin-tui/components"
 )
 
 // ErrText is an error on one line, as every pane shows it: an API answer

@@ -3,7 +3,7 @@ package views
 import (
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
+	"github.com/dbadmin-tui/dbadmin-tui/components"
 )
 
 // ActionMsg is an action of the active pane that the gate allowed. The root

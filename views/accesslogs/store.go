@@ -6,9 +6,9 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/dbadmin-tui/dbadmin-tui/components"
 	"github.com/dbadmin-tui/dbadmin-tui/keymap"
 	"github.com/dbadmin-tui/dbadmin-tui/themes"
-	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
 )
 
 // store holds the tail: every record received (a ring of the buffer's

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dbadmin-tui/dbadmin-tui/ui/components"
+	"github.com/dbadmin-tui/dbadmin-tui/components"
 )
 
 // The board's rows, kept as answers arrive rather than rebuilt from every

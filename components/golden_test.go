@@ -12,7 +12,7 @@ import (
 	"github.com/dbadmin-tui/dbadmin-tui/themes"
 )
 
-// Golden views are ANSI-stripped; regenerate with `go test ./ui/components/ -update`.
+// Golden views are ANSI-stripped; regenerate with `go test ./components/ -update`.
 
 func goldenTable(th themes.Theme) Table {
 	cols := []Column{
