@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"reflect"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -14,11 +13,13 @@ import (
 
 // Keys typed between an action key and the dialog it opens belong to the
 // dialog: "a" then "tyre check" typed in one go must fill the ack form,
-// not fire t, y, r, e on the list. When a pane answers a write action
-// with a Cmd (the form or confirmation is on its way), the root holds the
-// keys that follow and replays them into the dialog when it opens. If no
-// dialog comes (the pane refused with a toast, or holdFor passes) they go
-// to the pane as usual, in order.
+// not fire t, y, r, e on the list. A pane that can ask at once asks in the
+// Update that handles the key (views.Ask): the dialog is open before the
+// next key is read, and nothing is held. A pane that must read first (the
+// restore wizard lists the clusters it may restore onto) answers with a
+// Cmd; the root then holds the keys that follow and replays them into the
+// dialog when the pane asks for it. If no dialog comes (the pane refused
+// with a toast, or holdFor passes) they go to the pane as usual, in order.
 
 // holdFor is how long keys wait for a dialog before they go to the list.
 const holdFor = 600 * time.Millisecond
@@ -40,12 +41,6 @@ type keyHold struct {
 // holdExpiredMsg ends hold gen if it is still on.
 type holdExpiredMsg struct{ gen int }
 
-// holdAnswer is the pane's answer to the action a hold waits on.
-type holdAnswer struct {
-	gen int
-	msg tea.Msg
-}
-
 // opensDialog reports whether action a is a write: those answer with a
 // form or a confirmation.
 func opensDialog(a keymap.Action) bool {
@@ -53,12 +48,13 @@ func opensDialog(a keymap.Action) bool {
 	return ok && op.Mutates()
 }
 
-// startHold begins holding keys after a's action answered with cmd.
+// startHold begins holding keys after a's action answered with cmd and
+// asked for no dialog yet: the pane is reading what its dialog needs.
 func (m *Model) startHold(a keymap.Action, cmd tea.Cmd) tea.Cmd {
-	if cmd == nil || !opensDialog(a) {
-		return cmd
+	if cmd == nil || !opensDialog(a) || m.layers.top() != nil {
+		return cmd // no answer to wait for, or the dialog is open already
 	}
-	if ok, _ := m.check(a); !ok || (a.DisabledReason != "" && !a.Enabled()) {
+	if ok, _ := m.check(a); !ok || (a.DisabledReason != "" && !a.Enabled()) || m.toasted == m.panes[m.active].ID() {
 		return cmd // refused: the keys stay with the list
 	}
 	m.holdGen++
@@ -69,36 +65,7 @@ func (m *Model) startHold(a keymap.Action, cmd tea.Cmd) tea.Cmd {
 		carried = m.hold.keys
 	}
 	m.hold = &keyHold{gen: gen, pane: m.panes[m.active].ID(), start: time.Now(), keys: carried}
-	answer := func() tea.Msg { return holdAnswer{gen: gen, msg: cmd()} }
-	return tea.Batch(answer, tea.Tick(holdFor, func(time.Time) tea.Msg { return holdExpiredMsg{gen: gen} }))
-}
-
-// answered handles the pane's answer: a dialog opens and takes the held
-// keys; a refusal (a toast from that pane) releases them; an answer that
-// is more Cmds to run (a batch, a sequence) may still open a dialog, so
-// the hold waits on until its deadline; anything else (a result, an
-// editor to launch) goes to the program as it would have, and the keys
-// follow it to the pane.
-func (m *Model) answered(a holdAnswer) tea.Cmd {
-	inner := a.msg
-	switch msg := inner.(type) {
-	case nil:
-		if m.hold != nil && m.hold.gen == a.gen {
-			return m.releaseHold()
-		}
-		return nil
-	case views.FormMsg, views.ConfirmMsg, views.ToastMsg:
-		_, cmd := m.Update(msg)
-		return cmd
-	case tea.BatchMsg:
-		return tea.Batch(msg...)
-	}
-	reemit := func() tea.Msg { return inner }
-	if reflect.TypeOf(inner).Kind() == reflect.Slice {
-		return reemit // a sequence: the program runs it
-	}
-	gen := a.gen
-	return tea.Sequence(reemit, func() tea.Msg { return holdExpiredMsg{gen: gen} })
+	return tea.Batch(cmd, tea.Tick(holdFor, func(time.Time) tea.Msg { return holdExpiredMsg{gen: gen} }))
 }
 
 // holding keeps msg if a hold is on and nothing is open over the pane.

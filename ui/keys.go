@@ -182,6 +182,7 @@ func (m *Model) paneLevelKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := msg.String()
 	if p := m.activePane(); p != nil {
 		if a, ok := m.paneAction(m.active, k, ""); ok {
+			m.toasted = ""
 			return m.startHold(a, m.deliverAction(m.active, a, views.ActionMsg{Name: a.Name}))
 		}
 	}
@@ -256,7 +257,7 @@ func (m *Model) switchTo(i int) tea.Cmd {
 	m.jumpedFrom = ""                                   // a jump's way back ends with any other switch
 	m.toasts.ClearErrorsFrom(string(m.panes[old].ID())) // about the pane left behind
 	m.toasts.ClearErrorsFrom("")
-	return tea.Batch(fromPane(m.panes[old].ID(), m.panes[old].SetVisible(false)), m.show(i))
+	return tea.Batch(m.paneCall(old, func(p views.Pane) tea.Cmd { return p.SetVisible(false) }), m.show(i))
 }
 
 // show makes pane i, the active one, visible, starting it on first show;
@@ -269,9 +270,9 @@ func (m *Model) show(i int) tea.Cmd {
 	var cmds []tea.Cmd
 	if !m.inited[i] {
 		m.inited[i] = true
-		cmds = append(cmds, fromPane(m.panes[i].ID(), m.panes[i].Init()))
+		cmds = append(cmds, m.paneCall(i, views.Pane.Init))
 	}
-	cmds = append(cmds, fromPane(m.panes[i].ID(), m.panes[i].SetVisible(true)))
+	cmds = append(cmds, m.paneCall(i, func(p views.Pane) tea.Cmd { return p.SetVisible(true) }))
 	return tea.Batch(cmds...)
 }
 

@@ -127,12 +127,15 @@ type Model struct {
 	// pendingJump waits for a project switch to finish; jumpedFrom is the
 	// pane esc comes back to after a jump (jump.go).
 	pendingJump *views.JumpMsg
-	jumpedFrom  views.ID
-	connErr     error
-	failures    int       // failed starts in a row
-	retryAt     time.Time // when a failed start retries by itself; zero: only on r
-	scope       scope     // orgs, projects, clusters and the selection
-	ctx         views.Context
+	// toasted is the pane whose toast the root took last (a refusal
+	// answers a key: no dialog comes, no key is held).
+	toasted    views.ID
+	jumpedFrom views.ID
+	connErr    error
+	failures   int       // failed starts in a row
+	retryAt    time.Time // when a failed start retries by itself; zero: only on r
+	scope      scope     // orgs, projects, clusters and the selection
+	ctx        views.Context
 
 	panes   []views.Pane
 	inited  []bool
@@ -282,8 +285,6 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.presenceChanged(msg)
 	case clockTickMsg:
 		return m, clockTick(m.opts.ClockEvery) // only redraws "updated Ns ago"
-	case holdAnswer:
-		return m, m.answered(msg)
 	case holdExpiredMsg:
 		if m.hold != nil && m.hold.gen == msg.gen {
 			return m, m.releaseHold()
@@ -359,7 +360,63 @@ func (m *Model) updatePane(i int, msg tea.Msg) tea.Cmd {
 	if p != nil {
 		m.panes[i] = p
 	}
-	return fromPane(m.panes[i].ID(), cmd)
+	return tea.Batch(fromPane(m.panes[i].ID(), cmd), m.takeAsks(i))
+}
+
+// paneCall runs one of pane i's Pane methods that returns a Cmd (Init,
+// SetVisible) and takes what the pane asked meanwhile.
+func (m *Model) paneCall(i int, call func(views.Pane) tea.Cmd) tea.Cmd {
+	return tea.Batch(fromPane(m.panes[i].ID(), call(m.panes[i])), m.takeAsks(i))
+}
+
+// takeAsks acts on what pane i asked of the root (views.Ask), in order:
+// a dialog opens now, before the next message is read. A toast of the
+// pane a key hold waits on is its answer: no dialog comes, and the keys
+// go back to the pane once every ask is done.
+func (m *Model) takeAsks(i int) tea.Cmd {
+	a, ok := m.panes[i].(views.Asker)
+	if !ok {
+		return nil
+	}
+	asks, later := a.TakeAsks()
+	if len(asks) == 0 {
+		return later
+	}
+	cmds := make([]tea.Cmd, 0, len(asks)+2)
+	cmds = append(cmds, later)
+	release := false
+	for _, ask := range asks {
+		cmds = append(cmds, m.handleAsk(ask))
+		if t, ok := ask.(views.ToastMsg); ok && t.Err {
+			m.toasted = t.Pane
+			release = release || (m.hold != nil && t.Pane == m.hold.pane)
+		}
+	}
+	if release {
+		cmds = append(cmds, m.releaseHold())
+	}
+	return tea.Batch(cmds...)
+}
+
+// handleAsk does what one ask asks.
+func (m *Model) handleAsk(ask views.Ask) tea.Cmd {
+	switch a := ask.(type) {
+	case views.ConfirmMsg:
+		return m.confirmForPane(a)
+	case views.FormMsg:
+		return m.formForPane(a)
+	case views.FormDoneMsg:
+		return m.formDone(a)
+	case views.FormStatusMsg:
+		m.formStatus(a)
+		return nil
+	case views.ToastMsg, views.ErrorsResolvedMsg:
+		cmd, _ := m.handleShared(a)
+		return cmd
+	case views.JumpMsg:
+		return m.jump(a)
+	}
+	return nil
 }
 
 // broadcast hands a message to every pane.

@@ -20,6 +20,10 @@ func ErrText(err error) string {
 	if err == nil {
 		return ""
 	}
+	var pe PartError
+	if errors.As(err, &pe) {
+		return components.Sanitize(pe.Part) + ": " + ErrText(pe.Err)
+	}
 	var s string
 	var denied *apiclient.DeniedError
 	var ue *url.Error
@@ -45,3 +49,14 @@ func ErrText(err error) string {
 	}
 	return components.Sanitize(strings.TrimSpace(s))
 }
+
+// PartError is a failed read of one part of what a pane reads in several
+// (the flex clusters of a project whose dedicated ones came back): ErrText
+// names the part first.
+type PartError struct {
+	Part string
+	Err  error
+}
+
+func (e PartError) Error() string { return e.Part + ": " + e.Err.Error() }
+func (e PartError) Unwrap() error { return e.Err }

@@ -53,6 +53,8 @@ type Base struct {
 	// reload is a load a context change asked for while the pane was
 	// hidden; it runs when the pane is shown again (Reload).
 	reload func() tea.Cmd
+	// out is what the pane asked of the root since the root last took it.
+	out outbox
 }
 
 // PollState is what the pane tells the policy about itself.
@@ -163,7 +165,10 @@ func (b *Base) Handle(msg tea.Msg, poll func() tea.Cmd) (cmd tea.Cmd, done bool)
 		b.lastTick = time.Time{} // the user's `r` is no gap in the rhythm
 		return nil, false
 	case Routed:
-		return b.observe(msg.Route()), false
+		// The loop re-arms after each load by itself: the pane has
+		// nothing to pass on.
+		b.later(b.observe(msg.Route()))
+		return nil, false
 	}
 	return nil, false
 }
@@ -200,13 +205,12 @@ func (b *Base) observe(r Route) tea.Cmd {
 		b.health.Err, b.health.HeldSince = r.Err, time.Time{}
 		return b.Arm()
 	}
-	var cmd tea.Cmd
 	if !b.health.StaleSince.IsZero() && b.shown {
-		cmd = Toast(fmt.Sprintf("%s live again after %s stale", b.id, roundDur(now.Sub(b.health.StaleSince))), false)
+		b.Toast(fmt.Sprintf("%s live again after %s stale", b.id, roundDur(now.Sub(b.health.StaleSince))), false)
 	}
 	b.failures, b.retryAfter = 0, 0
 	b.health = Health{OK: now}
-	return tea.Batch(cmd, b.Arm())
+	return b.Arm()
 }
 
 // Arm applies the poll policy: stopped while paused, while the pane says

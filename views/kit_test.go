@@ -62,10 +62,16 @@ func TestPollPolicy(t *testing.T) {
 	assert.Equal(t, 90*time.Second, b.PollEvery(), "never sooner than Retry-After")
 
 	cmd, _ := b.Handle(Result[int]{Pane: "alerts", Load: true}, nil)
+	assert.Nil(t, cmd, "the pane has nothing to pass on")
 	assert.False(t, b.Health().Stale(), "recovered")
 	assert.Equal(t, wall, b.Health().OK)
 	assert.Equal(t, 15*time.Second, b.PollEvery(), "back to the normal interval")
-	require.NotNil(t, cmd)
+	asks, rearm := b.TakeAsks()
+	require.NotNil(t, rearm, "the loop re-arms by itself")
+	assert.Equal(t, []Ask{ToastMsg{Text: "alerts live again after 10s stale", Pane: "alerts"}}, asks, "said once, stamped with the pane")
+	asks, rearm = b.TakeAsks()
+	assert.Empty(t, asks, "taken")
+	assert.Nil(t, rearm)
 
 	_, done := b.Handle(PauseMsg{Paused: true}, nil)
 	assert.True(t, done)

@@ -19,6 +19,10 @@ type ActionMsg struct {
 	// Target is whatever the pane put in ConfirmMsg.Action.Target (usually
 	// the selected row's id), handed back untouched.
 	Target string
+	// Payload is what the pane put in the dialog's Action.Payload, handed
+	// back untouched: a typed value (the alerts an acknowledgement names,
+	// the document an editor returned), never a string to parse again.
+	Payload any
 	// Form, when the action comes back from a FormMsg dialog, is the form's
 	// id and Values what the user entered.
 	Form   string

@@ -7,8 +7,6 @@ package listpane
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -68,24 +66,8 @@ type Pane[T any] struct {
 	showing bool // the detail is open
 }
 
-// PartError is a failed read of one part of a list that Load reads in
-// several requests: the pane names the part before the error.
-type PartError struct {
-	Part string // "flex clusters"
-	Err  error
-}
-
-func (e PartError) Error() string { return e.Part + ": " + e.Err.Error() }
-func (e PartError) Unwrap() error { return e.Err }
-
-// errText is an error as the pane shows it, the part it concerns first.
-func errText(err error) string {
-	var pe PartError
-	if errors.As(err, &pe) {
-		return components.Sanitize(pe.Part) + ": " + views.ErrText(pe.Err)
-	}
-	return views.ErrText(err)
-}
+// PartError is views.PartError, for a Spec's Load.
+type PartError = views.PartError
 
 // New returns the pane's Factory.
 func New[T any](spec Spec[T]) views.Factory {
@@ -264,18 +246,12 @@ func (p *Pane[T]) setRows(items []T) {
 }
 
 func (p *Pane[T]) View() string {
-	st := p.Ctx.Theme.Styles
-	switch {
-	case p.off() != "":
-		return st.StateMuted.Render(p.off())
-	case p.err != nil && !p.loaded:
-		return st.StateFailed.Render(fmt.Sprintf("%s: %s (r retries)", p.spec.Noun, errText(p.err)))
-	case !p.loaded:
-		return st.StateMuted.Render("loading " + p.spec.Noun + "…")
-	case p.showing:
+	if line, ok := (views.Prologue{Noun: p.spec.Noun, Off: p.off(), Loaded: p.loaded, Err: p.err,
+		Empty: !p.showing && p.table.Total() == 0}).View(p.Ctx.Theme.Styles); ok {
+		return line
+	}
+	if p.showing {
 		return p.detail.View()
-	case p.table.Total() == 0:
-		return st.StateMuted.Render("no " + p.spec.Noun)
 	}
 	return p.table.View()
 }

@@ -214,18 +214,35 @@ func (d *Driver) route(msg tea.Msg) {
 	}
 }
 
-// Run runs cmd to completion and routes what it produces.
+// Run runs cmd to completion and routes what it produces. What the pane
+// asked while it made cmd (its Init, its SetVisible) is routed first.
 func (d *Driver) Run(cmd tea.Cmd) {
 	d.T.Helper()
+	d.takeAsks()
 	d.r.run(cmd)
 }
 
-// Send gives the pane msg and runs the Cmd it returns.
+// Send gives the pane msg, routes what it asked (as the root does, before
+// anything else) and runs the Cmd it returns.
 func (d *Driver) Send(msg tea.Msg) {
 	d.T.Helper()
 	p, cmd := d.Pane.Update(msg)
 	d.Pane = p
+	d.takeAsks()
 	d.r.run(cmd)
+}
+
+// takeAsks routes the pane's asks and runs its Base's own Cmds.
+func (d *Driver) takeAsks() {
+	a, ok := d.Pane.(views.Asker)
+	if !ok {
+		return
+	}
+	asks, later := a.TakeAsks()
+	for _, ask := range asks {
+		d.route(ask)
+	}
+	d.r.run(later)
 }
 
 // Press sends key presses by name (see Press).
