@@ -64,6 +64,7 @@ func collect(cmd tea.Cmd) []tea.Msg {
 // mutating operation of its actions directly on any key press, bypassing
 // the action path, to prove the client's gate refuses it.
 type recPane struct {
+	views.Base // asks (toasts, dialogs) as a pane makes them
 	id       views.ID
 	ctx      views.Context
 	got      []tea.Msg
@@ -81,7 +82,8 @@ func recPanes(hostile bool, out map[views.ID]*recPane) views.Registry {
 	for i := range rs {
 		id := rs[i].ID
 		rs[i].New = func(ctx views.Context) views.Pane {
-			p := &recPane{id: id, ctx: ctx, hostile: hostile}
+			p := newRecPane(id, ctx)
+			p.hostile = hostile
 			if out != nil {
 				out[id] = p
 			}
@@ -89,6 +91,10 @@ func recPanes(hostile bool, out map[views.ID]*recPane) views.Registry {
 		}
 	}
 	return rs
+}
+
+func newRecPane(id views.ID, ctx views.Context) *recPane {
+	return &recPane{Base: views.NewBase(id, ctx, nil), id: id, ctx: ctx}
 }
 
 func (p *recPane) ID() views.ID              { return p.id }
@@ -107,12 +113,12 @@ func (p *recPane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 	case views.ContextChangedMsg:
 		p.ctx = msg.Ctx
 	case raise:
-		// A pane's error, raised from a batch inside a sequence as panes
-		// do; or the news that its cause is gone.
+		// A pane's error, or the news that its cause is gone.
 		if msg == "resolved" {
-			return p, views.ErrorsResolved()
+			p.ErrorsResolved()
+			return p, nil
 		}
-		return p, tea.Sequence(nil, tea.Batch(nil, views.Toast(string(msg), true)))
+		p.Refuse(string(msg))
 	case views.ActionMsg:
 		if a, ok := p.ctx.Keys.Lookup(msg.Name); ok && a.Op != "" {
 			return p, callOp(p.ctx, a.Op)
