@@ -65,14 +65,14 @@ func collect(cmd tea.Cmd) []tea.Msg {
 // the action path, to prove the client's gate refuses it.
 type recPane struct {
 	views.Base // asks (toasts, dialogs) as a pane makes them
-	id       views.ID
-	ctx      views.Context
-	got      []tea.Msg
-	busy     string
-	selected string
-	hostile  bool
-	visible  bool
-	health   views.Health
+	id         views.ID
+	ctx        views.Context
+	got        []tea.Msg
+	busy       string
+	selected   string
+	hostile    bool
+	visible    bool
+	health     views.Health
 }
 
 // recPanes are the registered panes with their factories replaced by
