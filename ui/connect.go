@@ -131,18 +131,9 @@ func loadScopeByID(ctx context.Context, c *apiclient.Client, w want) (s scope, w
 	var cs []cluster
 	var csErr error
 	g, gctx := errgroup.WithContext(ctx)
-	g.Go(func() error {
-		who, err := c.WhoAmI(gctx)
-		if err != nil {
-			return err
-		}
-		if who.APIKey != nil {
-			s.roles = who.APIKey.Roles
-			if s.roles == nil {
-				s.roles = []catalog.Assignment{}
-			}
-		}
-		return nil
+	g.Go(func() (err error) {
+		s.roles, err = callerRoles(gctx, c)
+		return err
 	})
 	g.Go(func() (err error) {
 		if p, err = c.Projects().Get(gctx, w.project); err != nil {
@@ -172,6 +163,19 @@ func loadScopeByID(ctx context.Context, c *apiclient.Client, w want) (s scope, w
 	return s, selectCluster(&s, w, ""), nil, true
 }
 
+// callerRoles is who the caller is, as roles: nil when the server does not
+// say (a user's credentials, not an API key's), empty when it says none.
+func callerRoles(ctx context.Context, c *apiclient.Client) ([]catalog.Assignment, error) {
+	who, err := c.WhoAmI(ctx)
+	if err != nil || who.APIKey == nil {
+		return nil, err
+	}
+	if who.APIKey.Roles == nil {
+		return []catalog.Assignment{}, nil
+	}
+	return who.APIKey.Roles, nil
+}
+
 // selectCluster picks the asked-for cluster in s and returns warn, or a
 // warning that it is not there when warn is empty.
 func selectCluster(s *scope, w want, warn string) string {
@@ -195,18 +199,9 @@ func loadScopeFull(ctx context.Context, c *apiclient.Client, w want) (scope, str
 	var early []cluster
 	var earlyErr error
 	g, gctx := errgroup.WithContext(ctx)
-	g.Go(func() error {
-		who, err := c.WhoAmI(gctx)
-		if err != nil {
-			return err
-		}
-		if who.APIKey != nil {
-			s.roles = who.APIKey.Roles
-			if s.roles == nil {
-				s.roles = []catalog.Assignment{}
-			}
-		}
-		return nil
+	g.Go(func() (err error) {
+		s.roles, err = callerRoles(gctx, c)
+		return err
 	})
 	g.Go(func() (err error) {
 		if s.orgs, err = apiclient.ListAll[org](gctx, c, "listOrganizations", apiclient.Request{}, apiclient.AllOptions{}); err != nil {
