@@ -415,6 +415,8 @@ func (m *Model) handleAsk(ask views.Ask) tea.Cmd {
 		return cmd
 	case views.JumpMsg:
 		return m.jump(a)
+	case views.TaskStartMsg:
+		return m.tasks.Start(a.ID, a.Text)
 	}
 	return nil
 }

@@ -4,7 +4,8 @@ import tea "charm.land/bubbletea/v2"
 
 // Ask is what a pane asks of the root: a confirmation, a form, a toast,
 // the answer to a submitted form, its status, "the errors' cause is gone",
-// a jump to another pane. A pane records asks on its Base while it handles
+// a jump to another pane, a task on the task line (a request's, recorded
+// by Get, Load, Write and Background as they build it). A pane records asks on its Base while it handles
 // a message (Base.Confirm, Base.Form, Base.Toast, ...); each is stamped
 // with the pane's id there. The root takes them right after that Update
 // returns, in order, and acts on them before it reads the next message: a
@@ -23,6 +24,7 @@ func (FormStatusMsg) ask()     {}
 func (ToastMsg) ask()          {}
 func (ErrorsResolvedMsg) ask() {}
 func (JumpMsg) ask()           {}
+func (TaskStartMsg) ask()      {}
 
 // Asker is a pane whose asks the root takes after each Update, Init and
 // SetVisible. Base provides it.

@@ -513,7 +513,7 @@ func Write[T any](b *Base, key string, seq uint64, task string, fn func(context.
 // pause, so a round under way finishes while the pane is hidden (its poll
 // loop starts no new one).
 func Background[T any](b *Base, key string, seq uint64, task string, fn func(context.Context) (T, error)) tea.Cmd {
-	return send(b.id, apiclient.PriorityBackground, "", BackgroundTimeout, false, key, seq, task, b.shareWindow(), fn)
+	return send(b, apiclient.PriorityBackground, "", BackgroundTimeout, false, key, seq, task, b.shareWindow(), fn)
 }
 
 // BackgroundTimeout bounds a Background request: it may wait behind
@@ -529,7 +529,7 @@ func request[T any](b *Base, prio apiclient.Priority, load bool, key string, seq
 	if b.inPoll {
 		tag = string(b.id) // a poll: held while the pane is hidden
 	}
-	return send(b.id, prio, tag, RequestTimeout, load, key, seq, task, b.shareWindow(), fn)
+	return send(b, prio, tag, RequestTimeout, load, key, seq, task, b.shareWindow(), fn)
 }
 
 // shareWindow is how old a copy another session read (apiclient.ReadShare,
@@ -543,8 +543,14 @@ func (b *Base) shareWindow() time.Duration {
 	return 0
 }
 
-func send[T any](pane ID, prio apiclient.Priority, tag string, timeout time.Duration, load bool, key string, seq uint64, task string, share time.Duration, fn func(context.Context) (T, error)) tea.Cmd {
-	run := func() tea.Msg {
+// send builds the request's Cmd; a non-empty task is asked for on the
+// task line now, with the request.
+func send[T any](b *Base, prio apiclient.Priority, tag string, timeout time.Duration, load bool, key string, seq uint64, task string, share time.Duration, fn func(context.Context) (T, error)) tea.Cmd {
+	pane := b.id
+	if task != "" {
+		b.out.asks = append(b.out.asks, TaskStartMsg{ID: taskID(pane, key, seq), Text: task})
+	}
+	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), timeout)
 		defer cancel()
 		if share > 0 {
@@ -553,12 +559,6 @@ func send[T any](pane ID, prio apiclient.Priority, tag string, timeout time.Dura
 		v, err := fn(apiclient.WithSource(apiclient.WithPriority(ctx, prio, tag), string(pane)))
 		return Result[T]{Pane: pane, Key: key, Seq: seq, Task: task, Load: load, Value: v, Err: err}
 	}
-	if task == "" {
-		return run
-	}
-	id := taskID(pane, key, seq)
-	start := func() tea.Msg { return TaskStartMsg{ID: id, Text: task} }
-	return tea.Sequence(start, run)
 }
 
 // PollEvery is the delay the pending tick was armed with.
