@@ -282,18 +282,17 @@ func (p *Pane) desc(name string) string {
 
 // refuseAction refuses the action named with what refusalText says; the
 // notice stays while that still holds (see settle).
-func (p *Pane) refuseAction(k keys, name string) tea.Cmd {
-	cmd := p.refuse(p.refusalText(k, name))
+func (p *Pane) refuseAction(k keys, name string) {
+	p.refuse(p.refusalText(k, name))
 	p.noticeAct = name
-	return cmd
 }
 
 // refuse shows text as the pane's notice and an error toast; it goes at
 // the next key (refuseAction's, when its cause goes).
-func (p *Pane) refuse(text string) tea.Cmd {
+func (p *Pane) refuse(text string) {
 	p.notice, p.noticeAct = text, ""
 	p.layout()
-	return views.Toast(text, true)
+	p.Refuse(text)
 }
 
 // settle drops what no longer holds, after a key (onKey), a view switch or
@@ -302,7 +301,7 @@ func (p *Pane) refuse(text string) tea.Cmd {
 // other notice at the next key; and the root's error toasts with it, or
 // when the compliance policy stops holding the row under the cursor (the
 // key's refusal the root showed). Nothing true is dropped.
-func (p *Pane) settle(onKey bool) tea.Cmd {
+func (p *Pane) settle(onKey bool) {
 	resolved := false
 	if p.notice != "" {
 		keep, cause := !onKey, true
@@ -333,9 +332,8 @@ func (p *Pane) settle(onKey bool) tea.Cmd {
 	}
 	p.kept, p.keptID = kept, keptID
 	if resolved {
-		return views.ErrorsResolved()
+		p.ErrorsResolved()
 	}
-	return nil
 }
 
 func (p *Pane) key(msg tea.KeyPressMsg) tea.Cmd {
@@ -357,12 +355,14 @@ func (p *Pane) key(msg tea.KeyPressMsg) tea.Cmd {
 	case "esc": // see CanGoBack
 		if p.detailOn() {
 			p.closeDetail()
-			return p.settle(true)
+			p.settle(true)
+			return nil
 		}
 		if p.notice != "" {
 			p.notice, p.noticeAct = "", ""
 			p.layout()
-			return views.ErrorsResolved()
+			p.ErrorsResolved()
+			return nil
 		}
 		if p.Ctx.ClusterName == "" {
 			// Back to the cluster list; watched jobs stay watched.
@@ -373,7 +373,8 @@ func (p *Pane) key(msg tea.KeyPressMsg) tea.Cmd {
 	case "enter":
 		if p.detailOn() {
 			p.closeDetail()
-			return p.settle(true)
+			p.settle(true)
+			return nil
 		}
 		// A sharded snapshot's row expands and collapses its members; a
 		// member row, any other snapshot and a restore job open the detail.
@@ -382,11 +383,13 @@ func (p *Pane) key(msg tea.KeyPressMsg) tea.Cmd {
 				p.expanded[s.ID] = !p.expanded[s.ID]
 				p.rebuildSnaps()
 				p.snaps.SetCursorID(s.ID)
-				return p.settle(true)
+				p.settle(true)
+				return nil
 			}
 		}
 		p.openDetail()
-		return p.settle(true)
+		p.settle(true)
+		return nil
 	}
 	if p.detailOn() {
 		var cmd tea.Cmd
@@ -406,7 +409,8 @@ func (p *Pane) key(msg tea.KeyPressMsg) tea.Cmd {
 	default:
 		p.detail, cmd = p.detail.Update(msg)
 	}
-	return tea.Batch(cmd, p.settle(true))
+	p.settle(true)
+	return cmd
 }
 
 // selectedSnap is the snapshot under the cursor; a member row stands for
@@ -438,19 +442,22 @@ func (p *Pane) action(msg views.ActionMsg) tea.Cmd {
 	k := keysOf(p.Ctx.Keys)
 	if to, ok := p.viewFor(k, msg.Name); ok {
 		if p.cluster == nil {
-			return p.refuse("pick a cluster first (enter on a row)")
+			p.refuse("pick a cluster first (enter on a row)")
+			return nil
 		}
 		p.view, p.shown = to, nil
 		p.layout()
 		p.refreshDetail()
-		return p.settle(true)
+		p.settle(true)
+		return nil
 	}
 	// A new key is refused on what is on screen now, before any dialog
 	// opens; an answered dialog acts on what it named (its Target), so
 	// only a lost cluster or its reload stops it here.
 	if !msg.Confirmed || p.cluster == nil || !p.loaded {
 		if p.refusal(k, msg.Name) != "" {
-			return p.refuseAction(k, msg.Name)
+			p.refuseAction(k, msg.Name)
+			return nil
 		}
 	}
 	switch msg.Name {
@@ -501,14 +508,9 @@ func (p *Pane) action(msg views.ActionMsg) tea.Cmd {
 	return nil
 }
 
-func (p *Pane) form(id, title string, fields []components.Field, action views.ActionMsg) tea.Cmd {
-	m := views.FormMsg{Pane: ID, ID: id, Title: title, Fields: fields, Action: action}
-	return func() tea.Msg { return m }
-}
-
-func (p *Pane) confirm(m views.ConfirmMsg) tea.Cmd {
-	m.Pane = ID
-	return func() tea.Msg { return m }
+// form asks for the form id; its submit comes back as action.
+func (p *Pane) form(id, title string, fields []components.Field, action views.ActionMsg) {
+	p.Form(views.FormMsg{ID: id, Title: title, Fields: fields, Action: action})
 }
 
 func positiveInt(field string) func(string, components.FormValues) error {
@@ -596,37 +598,35 @@ func (p *Pane) verifyWrite(res writeResult) tea.Cmd {
 func (p *Pane) writeResult(msg views.Result[writeResult]) tea.Cmd {
 	res := msg.Value
 	if res.Unknown && msg.Err == nil {
-		var cmds []tea.Cmd
 		if res.Form != "" {
-			cmds = append(cmds, views.FormStatus(ID, res.Form, views.OutcomeChecking))
+			p.FormStatus(res.Form, views.OutcomeChecking)
 		}
-		return tea.Batch(append(cmds, views.Toast(views.OutcomeChecking, false), p.verifyWrite(res))...)
+		p.Toast(views.OutcomeChecking, false)
+		return p.verifyWrite(res)
 	}
-	var cmds []tea.Cmd
 	if res.Form != "" {
-		cmds = append(cmds, views.FormDone(ID, res.Form, msg.Err))
+		p.FormDone(res.Form, msg.Err)
 	}
 	if msg.Err != nil {
 		if res.Form == "" {
-			cmds = append(cmds, views.Toast(views.ErrText(msg.Err), true))
+			p.Refuse(views.ErrText(msg.Err))
 		}
-		return tea.Batch(cmds...)
+		return nil
 	}
 	p.notice, p.noticeAct = "", ""
 	if res.Watch != nil {
 		p.watching[res.Watch.ID] = *res.Watch
 	}
 	if res.Done != "" {
-		cmds = append(cmds, views.Toast(res.Done, false))
+		p.Toast(res.Done, false)
 	}
-	cmds = append(cmds, p.loadData("", allParts, keyData), p.Arm())
-	return tea.Batch(cmds...)
+	return tea.Batch(p.loadData("", allParts, keyData), p.Arm())
 }
 
 // --- on-demand snapshot ---
 
 func (p *Pane) askSnapshot() tea.Cmd {
-	return p.form(formSnapshot, "On-demand snapshot of "+p.cluster.Name, []components.Field{
+	p.form(formSnapshot, "On-demand snapshot of "+p.cluster.Name, []components.Field{
 		{Key: "description", Label: "Description", Placeholder: "before the schema migration", CharLimit: 200},
 		{Key: "retention", Label: "Retention (days)", Value: strconv.Itoa(apiclient.SnapshotRetentionDefault(p.data.Policy, 1)),
 			Validate: func(v string, all components.FormValues) error {
@@ -636,6 +636,7 @@ func (p *Pane) askSnapshot() tea.Cmd {
 				return p.snapshotBelowPolicy(v)
 			}},
 	}, views.ActionMsg{Name: keysOf(p.Ctx.Keys).Snapshot.Name})
+	return nil
 }
 
 // snapshotBelowPolicy is why an on-demand snapshot kept days (a whole
@@ -652,9 +653,11 @@ func (p *Pane) takeSnapshot(msg views.ActionMsg) tea.Cmd {
 	// The policy may have changed while the form was open.
 	if err := p.snapshotBelowPolicy(msg.Values["retention"]); err != nil {
 		if msg.Form == "" {
-			return p.refuse(p.desc(keysOf(p.Ctx.Keys).Snapshot.Name) + ": " + err.Error() + "; nothing was sent")
+			p.refuse(p.desc(keysOf(p.Ctx.Keys).Snapshot.Name) + ": " + err.Error() + "; nothing was sent")
+			return nil
 		}
-		return views.FormDone(ID, msg.Form, err)
+		p.FormDone(msg.Form, err)
+		return nil
 	}
 	days, _ := strconv.Atoi(strings.TrimSpace(msg.Values["retention"]))
 	req := apiclient.TakeSnapshotRequest{Description: strings.TrimSpace(msg.Values["description"]), RetentionInDays: days}
@@ -742,7 +745,7 @@ func (p *Pane) askExpiration() tea.Cmd {
 		}
 	}
 	details[len(keepChoices)] = "typed below, asked with its date"
-	return p.form(formExpiration, "Expiration of snapshot "+short(s.ID), []components.Field{
+	p.form(formExpiration, "Expiration of snapshot "+short(s.ID), []components.Field{
 		{Key: "now", Kind: components.FieldNote, Label: "Current expiry: " + fmtTime(s.Expires) + " UTC. A new date counts from when the change is sent.",
 			Value: policy},
 		{Key: "keep", Label: "Keep for", Kind: components.FieldChoice, List: true, None: true,
@@ -760,6 +763,7 @@ func (p *Pane) askExpiration() tea.Cmd {
 				return p.belowPolicy(s, r)
 			}},
 	}, views.ActionMsg{Name: keysOf(p.Ctx.Keys).Expiration.Name, Target: s.ID})
+	return nil
 }
 
 // changeExpiration takes the form's answer, then the question's: a typed
@@ -770,9 +774,11 @@ func (p *Pane) changeExpiration(msg views.ActionMsg) tea.Cmd {
 	k, id := keysOf(p.Ctx.Keys), msg.Target
 	fail := func(err error) tea.Cmd {
 		if msg.Form != "" {
-			return views.FormDone(ID, msg.Form, err)
+			p.FormDone(msg.Form, err)
+			return nil
 		}
-		return p.refuse(p.desc(k.Expiration.Name) + ": " + err.Error() + "; nothing was sent")
+		p.refuse(p.desc(k.Expiration.Name) + ": " + err.Error() + "; nothing was sent")
+		return nil
 	}
 	var s snapRow
 	for _, x := range p.data.Snaps {
@@ -811,9 +817,11 @@ func (p *Pane) changeExpiration(msg views.ActionMsg) tea.Cmd {
 		}
 		body = fmt.Sprintf("Snapshot %s of %s, taken %s, now expires %s UTC. Kept %s from when this is sent, it expires about %s UTC%s.",
 			short(id), p.cluster.Name, fmtTime(s.Created), fmtTime(s.Expires), retentionWords(r), fmtTime(&exp), body)
-		return tea.Sequence(views.FormDone(ID, msg.Form, nil), p.confirm(views.ConfirmMsg{Title: title, Body: body,
+		p.FormDone(msg.Form, nil)
+		p.Confirm(views.ConfirmMsg{Title: title, Body: body,
 			Action: views.ActionMsg{Name: k.Expiration.Name, Target: id,
-				Values: components.FormValues{"unit": string(r.RetentionUnit), "value": strconv.Itoa(r.RetentionValue)}}}))
+				Values: components.FormValues{"unit": string(r.RetentionUnit), "value": strconv.Itoa(r.RetentionValue)}}})
+		return nil
 	}
 	client, gid, cl := p.Ctx.Client, p.Ctx.GroupID, *p.cluster
 	return p.write(msg.Form, "changing the expiration of "+short(id), func(ctx context.Context) (writeResult, error) {
@@ -834,10 +842,11 @@ func (p *Pane) askDelete() tea.Cmd {
 	if d := components.Sanitize(s.Description); d != "" && d == s.Description {
 		typed, what = d, "its description"
 	}
-	return p.confirm(views.ConfirmMsg{Title: "Delete snapshot " + short(s.ID) + "?",
+	p.Confirm(views.ConfirmMsg{Title: "Delete snapshot " + short(s.ID) + "?",
 		Body: fmt.Sprintf("Snapshot %s of %s taken %s (%s) is deleted for good; it can no longer be restored. Type %s to confirm.",
 			s.ID, p.cluster.Name, fmtTime(s.Created), fmtSize(s.Size), what),
 		TypeToConfirm: typed, Action: views.ActionMsg{Name: keysOf(p.Ctx.Keys).Delete.Name, Target: s.ID}})
+	return nil
 }
 
 func (p *Pane) deleteSnapshot(id string) tea.Cmd {
@@ -845,7 +854,8 @@ func (p *Pane) deleteSnapshot(id string) tea.Cmd {
 	for _, s := range p.data.Snaps {
 		if s.ID == id {
 			if why := p.keptBy(s); why != "" {
-				return p.refuse(p.desc(keysOf(p.Ctx.Keys).Delete.Name) + ": " + why + "; nothing was sent")
+				p.refuse(p.desc(keysOf(p.Ctx.Keys).Delete.Name) + ": " + why + "; nothing was sent")
+				return nil
 			}
 		}
 	}
@@ -866,10 +876,11 @@ func (p *Pane) deleteSnapshot(id string) tea.Cmd {
 
 func (p *Pane) askCancel() tea.Cmd {
 	r, _ := p.selectedRestore() // refusal made sure there is one, running
-	return p.confirm(views.ConfirmMsg{Title: "Cancel restore " + short(r.ID) + "?",
+	p.Confirm(views.ConfirmMsg{Title: "Cancel restore " + short(r.ID) + "?",
 		Body: fmt.Sprintf("The %s restore of %s to %s (job %s) stops; data already written to the target stays as it is.",
 			r.Delivery, p.restoreOf(r), orDash(r.Target), r.ID),
 		Action: views.ActionMsg{Name: keysOf(p.Ctx.Keys).CancelRestore.Name, Target: r.ID}})
+	return nil
 }
 
 // restoreOf is what a restore job restores, in words: "snapshot
@@ -913,7 +924,7 @@ func (p *Pane) askExport() tea.Cmd {
 	for _, b := range p.data.Buckets {
 		names = append(names, components.Sanitize(b.BucketName)+" ("+string(b.CloudProvider)+")")
 	}
-	return p.form(formExport, "Export snapshot "+short(s.ID), []components.Field{
+	p.form(formExport, "Export snapshot "+short(s.ID), []components.Field{
 		{Key: "bucket", Label: "Bucket", Kind: components.FieldChoice, Choices: names},
 		{Key: "label", Label: "Label (key=value, optional)", Placeholder: "ticket=OPS-1", Validate: func(v string, _ components.FormValues) error {
 			if v = strings.TrimSpace(v); v != "" && !strings.Contains(v, "=") {
@@ -922,6 +933,7 @@ func (p *Pane) askExport() tea.Cmd {
 			return nil
 		}},
 	}, views.ActionMsg{Name: keysOf(p.Ctx.Keys).Export.Name, Target: s.ID})
+	return nil
 }
 
 func (p *Pane) export(msg views.ActionMsg) tea.Cmd {
@@ -953,7 +965,7 @@ func (p *Pane) export(msg views.ActionMsg) tea.Cmd {
 // --- buckets ---
 
 func (p *Pane) askBucket() tea.Cmd {
-	return p.form(formBucket, "New export bucket", []components.Field{
+	p.form(formBucket, "New export bucket", []components.Field{
 		{Key: "name", Label: "Bucket name", CharLimit: 63, Validate: func(v string, all components.FormValues) error {
 			if n := len([]rune(strings.TrimSpace(v))); (n < 3 || n > 63) && all["provider"] != "AZURE" {
 				return fmt.Errorf("3 to 63 characters, got %d", n)
@@ -969,6 +981,7 @@ func (p *Pane) askBucket() tea.Cmd {
 		}},
 		{Key: "serviceUrl", Label: "Service URL (AZURE only)"},
 	}, views.ActionMsg{Name: actNewBucket})
+	return nil
 }
 
 func (p *Pane) createBucket(msg views.ActionMsg) tea.Cmd {
@@ -995,12 +1008,14 @@ func (p *Pane) askDeleteBucket() tea.Cmd {
 	id := p.buckets.SelectedID()
 	for _, b := range p.data.Buckets {
 		if b.ID == id {
-			return p.confirm(views.ConfirmMsg{Title: "Delete export bucket " + components.Sanitize(b.BucketName) + "?",
+			p.Confirm(views.ConfirmMsg{Title: "Delete export bucket " + components.Sanitize(b.BucketName) + "?",
 				Body:          "The bucket is no longer offered for exports; objects already in it stay. Automatic export must be off on every cluster using it.",
 				TypeToConfirm: b.BucketName, Action: views.ActionMsg{Name: keysOf(p.Ctx.Keys).Delete.Name, Target: b.ID}})
+			return nil
 		}
 	}
-	return p.refuse("delete bucket: select a bucket first")
+	p.refuse("delete bucket: select a bucket first")
+	return nil
 }
 
 func (p *Pane) deleteBucket(id string) tea.Cmd {
@@ -1028,7 +1043,8 @@ func (p *Pane) askSchedule() tea.Cmd {
 			Value: fmt.Sprintf("%d %s", it.RetentionValue, it.RetentionUnit), Validate: p.retentionField(i)})
 	}
 	fields = append(fields, components.Field{Key: "updateSnapshots", Label: "Apply retention changes to existing snapshots", Kind: components.FieldToggle})
-	return p.form(formSchedule, "Backup schedule of "+p.cluster.Name, fields, views.ActionMsg{Name: actEditSchedule})
+	p.form(formSchedule, "Backup schedule of "+p.cluster.Name, fields, views.ActionMsg{Name: actEditSchedule})
+	return nil
 }
 
 func policyItems(s *apiclient.BackupSchedule) []apiclient.PolicyItem {
@@ -1106,7 +1122,8 @@ func (p *Pane) itemsFrom(v components.FormValues) ([]apiclient.PolicyItem, error
 func (p *Pane) updateSchedule(msg views.ActionMsg) tea.Cmd {
 	s := p.data.Schedule
 	if s == nil {
-		return views.FormDone(ID, msg.Form, errors.New("the schedule is not loaded"))
+		p.FormDone(msg.Form, errors.New("the schedule is not loaded"))
+		return nil
 	}
 	v := msg.Values
 	var up apiclient.BackupSchedule
@@ -1121,7 +1138,8 @@ func (p *Pane) updateSchedule(msg views.ActionMsg) tea.Cmd {
 	setInt(&up.RestoreWindowDays, s.RestoreWindowDays, v["window"])
 	items, err := p.itemsFrom(v)
 	if err != nil {
-		return views.FormDone(ID, msg.Form, err)
+		p.FormDone(msg.Form, err)
+		return nil
 	}
 	changed := false
 	for i, it := range policyItems(s) {
@@ -1137,7 +1155,9 @@ func (p *Pane) updateSchedule(msg views.ActionMsg) tea.Cmd {
 		}
 	}
 	if up.ReferenceHourOfDay == nil && up.ReferenceMinuteOfHour == nil && up.RestoreWindowDays == nil && up.Policies == nil {
-		return tea.Batch(views.FormDone(ID, msg.Form, nil), views.Toast("schedule unchanged: nothing sent", false))
+		p.FormDone(msg.Form, nil)
+		p.Toast("schedule unchanged: nothing sent", false)
+		return nil
 	}
 	client, gid, cl := p.Ctx.Client, p.Ctx.GroupID, *p.cluster
 	return p.write(msg.Form, "updating the schedule of "+cl.Name, func(ctx context.Context) (writeResult, error) {

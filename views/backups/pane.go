@@ -383,13 +383,13 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 	}
 	switch msg := msg.(type) {
 	case views.Result[[]clusterRef]:
-		return p, tea.Batch(kit, p.clustersResult(msg))
+		return p, p.clustersResult(msg)
 	case views.Result[dataResult]:
 		p.away = serverAway(msg.Err)
-		return p, tea.Batch(kit, p.dataResult(msg))
+		return p, p.dataResult(msg)
 	case views.Result[watchResult]:
 		p.away = serverAway(msg.Err)
-		return p, tea.Batch(kit, p.watchResult(msg))
+		return p, p.watchResult(msg)
 	case views.Result[writeResult]:
 		return p, p.writeResult(msg)
 	case views.Result[wizardLoaded]:
@@ -404,7 +404,8 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 	case views.FilterMsg:
 		p.filter = msg.Text
 		p.rebuild()
-		return p, p.settle(false)
+		p.settle(false)
+		return p, nil
 	case views.SelectMsg:
 		// Opened from the board: the view that holds the item, selected now
 		// or when it is loaded.
@@ -414,7 +415,8 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 			p.wantView = &v // the cluster opens when its list is in
 		}
 		p.rebuild()
-		return p, p.settle(false)
+		p.settle(false)
+		return p, nil
 	case views.ContextChangedMsg:
 		old := p.Ctx
 		p.Ctx = msg.Ctx
@@ -519,18 +521,21 @@ func (p *Pane) dataResult(msg views.Result[dataResult]) tea.Cmd {
 			p.firstSeen[r.ID] = now
 		}
 	}
-	cmds := p.settleWatches()
+	ended := p.settleWatches()
 	p.rebuild()
 	// What the new data makes untrue goes first, so a toast it raised
 	// now is not taken with it.
-	cmds = append(cmds, p.armClock())
-	return tea.Sequence(p.settle(false), tea.Batch(cmds...))
+	p.settle(false)
+	for _, t := range ended {
+		p.Toast(t.Text, t.Err)
+	}
+	return p.armClock()
 }
 
-// settleWatches ends the watches of the shown cluster whose jobs ended,
-// with a toast each.
-func (p *Pane) settleWatches() []tea.Cmd {
-	var cmds []tea.Cmd
+// settleWatches ends the watches of the shown cluster whose jobs ended and
+// says what each toast is to say.
+func (p *Pane) settleWatches() []views.ToastMsg {
+	var ended []views.ToastMsg
 	for id, w := range p.watching {
 		if w.Cluster.Name != p.cluster.Name {
 			continue
@@ -540,27 +545,27 @@ func (p *Pane) settleWatches() []tea.Cmd {
 			for _, r := range p.data.Restores {
 				if r.ID == id && !r.running() {
 					text, failed := restoreOutcome(w.Label, r)
-					cmds = append(cmds, views.Toast(text, failed))
+					ended = append(ended, views.ToastMsg{Text: text, Err: failed})
 					delete(p.watching, id)
 				}
 			}
 		case "snapshot":
 			for _, s := range p.data.Snaps {
 				if s.ID == id && s.Done {
-					cmds = append(cmds, views.Toast(w.Label+" "+s.Status, !s.Completed))
+					ended = append(ended, views.ToastMsg{Text: w.Label + " " + s.Status, Err: !s.Completed})
 					delete(p.watching, id)
 				}
 			}
 		case "export":
 			for _, e := range p.data.Exports {
 				if e.ID == id && e.Done() {
-					cmds = append(cmds, views.Toast(w.Label+" "+string(e.State), e.State != apiclient.ExportSuccessful))
+					ended = append(ended, views.ToastMsg{Text: w.Label + " " + string(e.State), Err: e.State != apiclient.ExportSuccessful})
 					delete(p.watching, id)
 				}
 			}
 		}
 	}
-	return cmds
+	return ended
 }
 
 func (p *Pane) watchResult(msg views.Result[watchResult]) tea.Cmd {
@@ -570,7 +575,8 @@ func (p *Pane) watchResult(msg views.Result[watchResult]) tea.Cmd {
 			if e.Status == 404 {
 				// The job is gone: nothing left to watch.
 				delete(p.watching, res.W.ID)
-				return tea.Batch(views.Toast(res.W.Label+": no longer found", true), p.Arm())
+				p.Refuse(res.W.Label + ": no longer found")
+				return p.Arm()
 			}
 		}
 		return nil
@@ -579,7 +585,8 @@ func (p *Pane) watchResult(msg views.Result[watchResult]) tea.Cmd {
 		return nil
 	}
 	delete(p.watching, res.W.ID)
-	cmds := []tea.Cmd{views.Toast(res.Outcome, res.Failed)}
+	p.Toast(res.Outcome, res.Failed)
+	var cmds []tea.Cmd
 	if p.Visible() && p.cluster != nil && p.cluster.Name == res.W.Cluster.Name {
 		cmds = append(cmds, p.loadData("", allParts, keyData))
 	}
@@ -597,5 +604,6 @@ func (p *Pane) open(c clusterRef) tea.Cmd {
 	p.data.Route, p.data.Note = routeFor(c.Kind, p.Ctx.Now())
 	p.rebuild()
 	// "pick a cluster first" and the like are answered now.
-	return tea.Batch(p.loadData("loading backups of "+c.Name, allParts, keyData), p.Arm(), views.ErrorsResolved())
+	p.ErrorsResolved()
+	return tea.Batch(p.loadData("loading backups of "+c.Name, allParts, keyData), p.Arm())
 }

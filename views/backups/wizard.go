@@ -64,26 +64,32 @@ func (p *Pane) restoreStep(msg views.ActionMsg) tea.Cmd {
 	case !msg.Confirmed:
 		return p.startWizard()
 	case p.wizard == nil:
-		return views.FormDone(ID, msg.Form, errors.New("this restore was abandoned; press R again"))
+		p.FormDone(msg.Form, errors.New("this restore was abandoned; press R again"))
+		return nil
 	case msg.Target == targetRestoreBack:
 		// Step 2's way back: step 1 again, with what was chosen there.
-		return p.deliveryForm()
+		p.deliveryForm()
+		return nil
 	case msg.Target == targetRestoreBackConfirm:
 		// Step 3's way back: the step before it (a download has no step 2).
 		if wz := p.wizard; wz.Sent {
-			return views.Toast("this restore was sent already; its outcome is being checked", true)
+			p.Refuse("this restore was sent already; its outcome is being checked")
+			return nil
 		}
 		if p.wizard.Delivery == apiclient.DeliveryDownload && p.wizard.Route == routeCluster {
-			return p.deliveryForm()
+			p.deliveryForm()
+		} else {
+			p.targetForm()
 		}
-		return p.targetForm()
+		return nil
 	case msg.Form == formDelivery:
 		return p.deliveryChosen(msg.Values)
 	case msg.Form == formTarget:
 		return p.targetChosen(msg.Values)
 	case msg.Target == targetRestoreGo:
 		if p.wizard.Sent {
-			return views.Toast("this restore was sent already; its outcome is being checked", true)
+			p.Refuse("this restore was sent already; its outcome is being checked")
+			return nil
 		}
 		return p.sendRestore()
 	}
@@ -110,7 +116,8 @@ func (p *Pane) wizardResult(msg views.Result[wizardLoaded]) tea.Cmd {
 	if res.Step == "" {
 		if msg.Err != nil {
 			p.wizard = nil
-			return p.refuse("restore: projects could not be listed: " + views.ErrText(msg.Err))
+			p.refuse("restore: projects could not be listed: " + views.ErrText(msg.Err))
+			return nil
 		}
 		wz.Projects = res.Projects
 		for _, pr := range res.Projects {
@@ -122,16 +129,20 @@ func (p *Pane) wizardResult(msg views.Result[wizardLoaded]) tea.Cmd {
 				wz.Project = pr
 			}
 		}
-		return p.deliveryForm()
+		p.deliveryForm()
+		return nil
 	}
-	if msg.Err != nil {
-		return views.FormDone(ID, res.Step, fmt.Errorf("clusters of %s could not be listed: %w", wz.Project.Name, msg.Err))
+	switch {
+	case msg.Err != nil:
+		p.FormDone(res.Step, fmt.Errorf("clusters of %s could not be listed: %w", wz.Project.Name, msg.Err))
+	case len(res.Targets) == 0:
+		p.FormDone(res.Step, fmt.Errorf("project %s has no cluster to restore to", wz.Project.Name))
+	default:
+		wz.Targets = res.Targets
+		p.FormDone(res.Step, nil)
+		p.targetForm()
 	}
-	if len(res.Targets) == 0 {
-		return views.FormDone(ID, res.Step, fmt.Errorf("project %s has no cluster to restore to", wz.Project.Name))
-	}
-	wz.Targets = res.Targets
-	return tea.Sequence(views.FormDone(ID, res.Step, nil), p.targetForm())
+	return nil
 }
 
 func (wz *wizard) deliveries() []string {
@@ -151,7 +162,7 @@ func indexOf(list []string, s string) int {
 	return 0
 }
 
-func (p *Pane) deliveryForm() tea.Cmd {
+func (p *Pane) deliveryForm() {
 	wz := p.wizard
 	var names []string
 	for _, pr := range wz.Projects {
@@ -165,7 +176,7 @@ func (p *Pane) deliveryForm() tea.Cmd {
 	if wz.Route == routeFlex {
 		hint = "flex restores are automated: they OVERWRITE the target"
 	}
-	return p.form(formDelivery, fmt.Sprintf("Restore snapshot %s of %s (1/3)", short(wz.Snapshot.ID), wz.Source.Name), []components.Field{
+	p.form(formDelivery, fmt.Sprintf("Restore snapshot %s of %s (1/3)", short(wz.Snapshot.ID), wz.Source.Name), []components.Field{
 		{Key: "delivery", Label: "Delivery", Kind: components.FieldChoice, Choices: deliveries, Choice: indexOf(deliveries, string(wz.Delivery)), Hint: hint},
 		{Key: "project", Label: "Target project", Kind: components.FieldChoice, Choices: names, Choice: indexOf(names, components.Sanitize(wz.Project.Name)),
 			Hint: "ignored for downloads"},
@@ -181,7 +192,9 @@ func (p *Pane) deliveryChosen(v components.FormValues) tea.Cmd {
 		}
 	}
 	if wz.Delivery == apiclient.DeliveryDownload && wz.Route == routeCluster {
-		return tea.Sequence(views.FormDone(ID, formDelivery, nil), p.finalConfirm())
+		p.FormDone(formDelivery, nil)
+		p.finalConfirm()
+		return nil
 	}
 	client, n, gid, rt := p.Ctx.Client, wz.n, wz.Project.ID, wz.Route
 	src := wz.source(p.Ctx.GroupID)
@@ -313,7 +326,7 @@ func (wz *wizard) target() restoreChoice {
 	return restoreChoice{Name: wz.Target}
 }
 
-func (p *Pane) targetForm() tea.Cmd {
+func (p *Pane) targetForm() {
 	wz := p.wizard
 	var names, details, reasons []string
 	choice := -1
@@ -352,10 +365,9 @@ func (p *Pane) targetForm() tea.Cmd {
 	if wz.Err != "" {
 		fields[0].Hint = "last attempt refused: " + wz.Err
 	}
-	m := views.FormMsg{Pane: ID, ID: formTarget, Title: fmt.Sprintf("Restore snapshot %s of %s (2/3)", short(wz.Snapshot.ID), wz.Source.Name),
+	p.Form(views.FormMsg{ID: formTarget, Title: fmt.Sprintf("Restore snapshot %s of %s (2/3)", short(wz.Snapshot.ID), wz.Source.Name),
 		Fields: fields, Action: views.ActionMsg{Name: keysOf(p.Ctx.Keys).Restore.Name},
-		Back: &views.ActionMsg{Name: keysOf(p.Ctx.Keys).Restore.Name, Target: targetRestoreBack}}
-	return func() tea.Msg { return m }
+		Back: &views.ActionMsg{Name: keysOf(p.Ctx.Keys).Restore.Name, Target: targetRestoreBack}})
 }
 
 // backKey is the key that goes back a step of the wizard: the dialog's
@@ -421,12 +433,14 @@ func (p *Pane) targetChosen(v components.FormValues) tea.Cmd {
 	if wz.PITMode == "" {
 		wz.PITMode = pitDateTime
 	}
-	return tea.Sequence(views.FormDone(ID, formTarget, nil), p.finalConfirm())
+	p.FormDone(formTarget, nil)
+	p.finalConfirm()
+	return nil
 }
 
 // finalConfirm states what the restore does; an overwriting one asks for
 // the target cluster's name.
-func (p *Pane) finalConfirm() tea.Cmd {
+func (p *Pane) finalConfirm() {
 	wz := p.wizard
 	what := fmt.Sprintf("snapshot %s of %s (taken %s)", wz.Snapshot.ID, wz.Source.Name, fmtTime(wz.Snapshot.Created))
 	if wz.Delivery == apiclient.DeliveryPointInTime {
@@ -434,10 +448,11 @@ func (p *Pane) finalConfirm() tea.Cmd {
 	}
 	back := &views.ActionMsg{Name: keysOf(p.Ctx.Keys).Restore.Name, Target: targetRestoreBackConfirm}
 	if wz.Delivery == apiclient.DeliveryDownload && wz.Route == routeCluster {
-		return p.confirm(views.ConfirmMsg{Title: "Start a download restore? (3/3)",
+		p.Confirm(views.ConfirmMsg{Title: "Start a download restore? (3/3)",
 			Body: "Prepares " + what + " as files to download. No cluster is changed; the link expires after a few hours.\n" +
 				p.backKey() + " goes back to step 1.",
 			Action: views.ActionMsg{Name: keysOf(p.Ctx.Keys).Restore.Name, Target: targetRestoreGo}, Back: back})
+		return
 	}
 	tg := wz.target()
 	from := fmt.Sprintf("snapshot %s of %s, taken %s, MongoDB %s", wz.Snapshot.ID, wz.Source.Name, fmtTime(wz.Snapshot.Created), firstNonEmpty(wz.Snapshot.Version, "?"))
@@ -454,7 +469,7 @@ func (p *Pane) finalConfirm() tea.Cmd {
 	if wz.Delivery == apiclient.DeliveryPointInTime {
 		sends = "  sends " + pitFields(wz.PITMode, wz.When, wz.OplogTs, wz.OpInc) + "\n"
 	}
-	return p.confirm(views.ConfirmMsg{Title: title,
+	p.Confirm(views.ConfirmMsg{Title: title,
 		Body: fmt.Sprintf("%s restore\n  %s\n  -> %s\n%sALL DATA on %s is REPLACED by the snapshot's and cannot be recovered afterwards. Type the target cluster's name to confirm (%s: back to step 2).",
 			wz.Delivery, from, to, sends, wz.Target, p.backKey()),
 		TypeToConfirm: wz.Target, Back: back,
@@ -640,7 +655,8 @@ func (p *Pane) restoreAnswer(msg views.Result[restoreReply]) tea.Cmd {
 		if v.Verified {
 			done += " (verified after a lost answer)"
 		}
-		return tea.Batch(views.Toast(done, false), p.loadData("", allParts, keyData), p.Arm())
+		p.Toast(done, false)
+		return tea.Batch(p.loadData("", allParts, keyData), p.Arm())
 	case r.Unknown != nil:
 		v := r.Unknown
 		wz := p.wizard
@@ -651,14 +667,17 @@ func (p *Pane) restoreAnswer(msg views.Result[restoreReply]) tea.Cmd {
 		case v.Still:
 			p.wizard = nil
 			p.notice = "restore sent - outcome still unknown (" + v.Err + "); the Restores view (tab, r) shows what the server holds"
-			return tea.Batch(views.Toast(p.notice, true), p.loadData("", allParts, keyData))
+			p.Refuse(p.notice)
+			return p.loadData("", allParts, keyData)
 		case v.NotApplied:
 			p.wizard = nil
 			p.notice = "restore " + views.NotApplied + "; R starts a new one"
-			return views.Toast(p.notice, true)
+			p.Refuse(p.notice)
+			return nil
 		}
 		p.notice = "restore " + views.OutcomeChecking
-		return tea.Batch(views.Toast(p.notice, false), p.verifyRestore(v.Sent))
+		p.Toast(p.notice, false)
+		return p.verifyRestore(v.Sent)
 	}
 	// Refused: the step the user can fix reopens.
 	wz := p.wizard
@@ -666,9 +685,11 @@ func (p *Pane) restoreAnswer(msg views.Result[restoreReply]) tea.Cmd {
 		return nil
 	}
 	wz.Err, wz.Sent = views.ErrText(msg.Err), false
-	toast := views.Toast("restore refused: "+wz.Err+" (fix it in the reopened step)", true)
+	p.Refuse("restore refused: " + wz.Err + " (fix it in the reopened step)")
 	if wz.Delivery == apiclient.DeliveryDownload && wz.Route == routeCluster {
-		return tea.Batch(toast, p.deliveryForm())
+		p.deliveryForm()
+	} else {
+		p.targetForm()
 	}
-	return tea.Batch(toast, p.targetForm())
+	return nil
 }
