@@ -35,15 +35,6 @@ const (
 	formTarget     = "restore-target"
 )
 
-// Confirmation targets.
-const (
-	targetRestoreGo = "restore:go"
-	// targetRestoreBack is step 2's way back to step 1;
-	// targetRestoreBackConfirm step 3's to the step before it.
-	targetRestoreBack        = "restore:back"
-	targetRestoreBackConfirm = "restore:back-confirm"
-)
-
 // Actions are the backup keys. Their operations follow the cluster shown,
 // so the gate judges the call that will really be made: sharded deletes,
 // flex and serverless restores, bucket deletes in the buckets view.
@@ -794,8 +785,11 @@ func (p *Pane) changeExpiration(msg views.ActionMsg) tea.Cmd {
 	asked := msg.Form == ""
 	switch {
 	case asked:
-		n, _ := strconv.Atoi(msg.Values["value"])
-		r = apiclient.SnapshotRetention{RetentionUnit: apiclient.SnapshotRetentionUnit(msg.Values["unit"]), RetentionValue: n}
+		// The question's answer carries the length it asked about.
+		var ok bool
+		if r, ok = msg.Payload.(apiclient.SnapshotRetention); !ok {
+			err = fmt.Errorf("the answer names no length (%T)", msg.Payload)
+		}
 	case msg.Values["keep"] == keepOther:
 		r, err = keepFor(msg.Values["other"])
 	default:
@@ -819,8 +813,7 @@ func (p *Pane) changeExpiration(msg views.ActionMsg) tea.Cmd {
 			short(id), p.cluster.Name, fmtTime(s.Created), fmtTime(s.Expires), retentionWords(r), fmtTime(&exp), body)
 		p.FormDone(msg.Form, nil)
 		p.Confirm(views.ConfirmMsg{Title: title, Body: body,
-			Action: views.ActionMsg{Name: k.Expiration.Name, Target: id,
-				Values: components.FormValues{"unit": string(r.RetentionUnit), "value": strconv.Itoa(r.RetentionValue)}}})
+			Action: views.ActionMsg{Name: k.Expiration.Name, Target: id, Payload: r}})
 		return nil
 	}
 	client, gid, cl := p.Ctx.Client, p.Ctx.GroupID, *p.cluster

@@ -41,6 +41,17 @@ type wizard struct {
 	Sent bool
 }
 
+// wizardMove is where a confirmed step of the wizard goes, in its
+// ActionMsg's Payload; a form's submit carries none (its Form says which).
+type wizardMove int
+
+const (
+	moveNone        wizardMove = iota
+	moveSend                   // step 3 confirmed: send the restore
+	moveBack                   // step 2's way back to step 1
+	moveBackConfirm            // step 3's way back to the step before it
+)
+
 // Point-in-time modes.
 const (
 	pitDateTime = "date-time (UTC)"
@@ -58,19 +69,28 @@ type wizardLoaded struct {
 }
 
 // restoreStep drives the wizard: every step arrives as the Restore action,
-// told apart by its form or confirmation target.
+// told apart by its form or, for a confirmation's answer, its wizardMove.
 func (p *Pane) restoreStep(msg views.ActionMsg) tea.Cmd {
+	move, ok := msg.Payload.(wizardMove)
 	switch {
 	case !msg.Confirmed:
 		return p.startWizard()
-	case p.wizard == nil:
-		p.FormDone(msg.Form, errors.New("this restore was abandoned; press R again"))
+	case msg.Payload != nil && !ok:
+		p.refuse(fmt.Sprintf("restore: an answer this wizard does not know (%T); nothing was sent", msg.Payload))
 		return nil
-	case msg.Target == targetRestoreBack:
+	case p.wizard == nil:
+		const gone = "this restore was abandoned; press R again"
+		if msg.Form == "" {
+			p.refuse("restore: " + gone)
+		} else {
+			p.FormDone(msg.Form, errors.New(gone))
+		}
+		return nil
+	case move == moveBack:
 		// Step 2's way back: step 1 again, with what was chosen there.
 		p.deliveryForm()
 		return nil
-	case msg.Target == targetRestoreBackConfirm:
+	case move == moveBackConfirm:
 		// Step 3's way back: the step before it (a download has no step 2).
 		if wz := p.wizard; wz.Sent {
 			p.Refuse("this restore was sent already; its outcome is being checked")
@@ -86,7 +106,7 @@ func (p *Pane) restoreStep(msg views.ActionMsg) tea.Cmd {
 		return p.deliveryChosen(msg.Values)
 	case msg.Form == formTarget:
 		return p.targetChosen(msg.Values)
-	case msg.Target == targetRestoreGo:
+	case move == moveSend:
 		if p.wizard.Sent {
 			p.Refuse("this restore was sent already; its outcome is being checked")
 			return nil
@@ -367,7 +387,7 @@ func (p *Pane) targetForm() {
 	}
 	p.Form(views.FormMsg{ID: formTarget, Title: fmt.Sprintf("Restore snapshot %s of %s (2/3)", short(wz.Snapshot.ID), wz.Source.Name),
 		Fields: fields, Action: views.ActionMsg{Name: keysOf(p.Ctx.Keys).Restore.Name},
-		Back: &views.ActionMsg{Name: keysOf(p.Ctx.Keys).Restore.Name, Target: targetRestoreBack}})
+		Back: &views.ActionMsg{Name: keysOf(p.Ctx.Keys).Restore.Name, Payload: moveBack}})
 }
 
 // backKey is the key that goes back a step of the wizard: the dialog's
@@ -446,12 +466,12 @@ func (p *Pane) finalConfirm() {
 	if wz.Delivery == apiclient.DeliveryPointInTime {
 		what = fmt.Sprintf("%s as of %s", wz.Source.Name, wz.pointText())
 	}
-	back := &views.ActionMsg{Name: keysOf(p.Ctx.Keys).Restore.Name, Target: targetRestoreBackConfirm}
+	back := &views.ActionMsg{Name: keysOf(p.Ctx.Keys).Restore.Name, Payload: moveBackConfirm}
 	if wz.Delivery == apiclient.DeliveryDownload && wz.Route == routeCluster {
 		p.Confirm(views.ConfirmMsg{Title: "Start a download restore? (3/3)",
 			Body: "Prepares " + what + " as files to download. No cluster is changed; the link expires after a few hours.\n" +
 				p.backKey() + " goes back to step 1.",
-			Action: views.ActionMsg{Name: keysOf(p.Ctx.Keys).Restore.Name, Target: targetRestoreGo}, Back: back})
+			Action: views.ActionMsg{Name: keysOf(p.Ctx.Keys).Restore.Name, Payload: moveSend}, Back: back})
 		return
 	}
 	tg := wz.target()
@@ -473,7 +493,7 @@ func (p *Pane) finalConfirm() {
 		Body: fmt.Sprintf("%s restore\n  %s\n  -> %s\n%sALL DATA on %s is REPLACED by the snapshot's and cannot be recovered afterwards. Type the target cluster's name to confirm (%s: back to step 2).",
 			wz.Delivery, from, to, sends, wz.Target, p.backKey()),
 		TypeToConfirm: wz.Target, Back: back,
-		Action: views.ActionMsg{Name: keysOf(p.Ctx.Keys).Restore.Name, Target: targetRestoreGo}})
+		Action: views.ActionMsg{Name: keysOf(p.Ctx.Keys).Restore.Name, Payload: moveSend}})
 }
 
 // label names the restore in its notices and its watch: "restore of
