@@ -17,11 +17,16 @@ import (
 	"github.com/dbadmin-tui/dbadmin-tui/views"
 )
 
-// Bucket and schedule management, as the keymap names them; they work only
-// in their views.
+// The actions that ask first, as the keymap names them.
 const (
-	actNewBucket    = "backups.newBucket"
-	actEditSchedule = "backups.editSchedule"
+	actSnapshot      = "backups.snapshot"
+	actRestore       = "backups.restore"
+	actCancelRestore = "backups.cancelRestore"
+	actExpiration    = "backups.expiration"
+	actDelete        = "backups.delete"
+	actExport        = "backups.export"
+	actNewBucket     = "backups.newBucket"
+	actEditSchedule  = "backups.editSchedule"
 )
 
 // Form ids.
@@ -451,55 +456,42 @@ func (p *Pane) action(msg views.ActionMsg) tea.Cmd {
 			return nil
 		}
 	}
-	switch msg.Name {
-	case k.Snapshot.Name:
-		if msg.Confirmed {
-			return p.takeSnapshot(msg)
-		}
-		return p.askSnapshot()
-	case k.Expiration.Name:
-		if msg.Confirmed {
-			return p.changeExpiration(msg)
-		}
-		return p.askExpiration()
-	case k.Delete.Name:
-		if p.view == viewBuckets {
-			if msg.Confirmed {
-				return p.deleteBucket(msg.Target)
-			}
-			return p.askDeleteBucket()
-		}
-		if msg.Confirmed {
-			return p.deleteSnapshot(msg.Target)
-		}
-		return p.askDelete()
-	case k.Export.Name:
-		if msg.Confirmed {
-			return p.export(msg)
-		}
-		return p.askExport()
-	case k.CancelRestore.Name:
-		if msg.Confirmed {
-			return p.cancelRestore(msg.Target)
-		}
-		return p.askCancel()
-	case k.Restore.Name:
-		return p.restoreStep(msg)
-	case actNewBucket:
-		if msg.Confirmed {
-			return p.createBucket(msg)
-		}
-		return p.askBucket()
-	case actEditSchedule:
-		if msg.Confirmed {
-			return p.updateSchedule(msg)
-		}
-		return p.askSchedule()
-	}
-	return nil
+	cmd, _ := views.AskThenDo(msg, p.steps)
+	return cmd
 }
 
-// form asks for the form id; its submit comes back as action.
+// newSteps is what each action asks first and does on the answer. The
+// restore wizard's steps all come back as its action (see restoreStep);
+// delete asks about the bucket or the snapshot, as the view on screen is.
+func (p *Pane) newSteps() map[string]views.Step {
+	byID := func(do func(string) tea.Cmd) func(views.ActionMsg) tea.Cmd {
+		return func(msg views.ActionMsg) tea.Cmd { return do(msg.Target) }
+	}
+	return map[string]views.Step{
+		actSnapshot:      {Ask: p.askSnapshot, Do: p.takeSnapshot},
+		actExpiration:    {Ask: p.askExpiration, Do: p.changeExpiration},
+		actExport:        {Ask: p.askExport, Do: p.export},
+		actCancelRestore: {Ask: p.askCancel, Do: byID(p.cancelRestore)},
+		actRestore:       {Ask: p.startWizard, Do: p.restoreStep},
+		actNewBucket:     {Ask: p.askBucket, Do: p.createBucket},
+		actEditSchedule:  {Ask: p.askSchedule, Do: p.updateSchedule},
+		actDelete: {
+			Ask: func() tea.Cmd {
+				if p.view == viewBuckets {
+					return p.askDeleteBucket()
+				}
+				return p.askDelete()
+			},
+			Do: func(msg views.ActionMsg) tea.Cmd {
+				if p.view == viewBuckets {
+					return p.deleteBucket(msg.Target)
+				}
+				return p.deleteSnapshot(msg.Target)
+			},
+		},
+	}
+}
+
 func (p *Pane) form(id, title string, fields []components.Field, action views.ActionMsg) {
 	p.Form(views.FormMsg{ID: id, Title: title, Fields: fields, Action: action})
 }

@@ -85,6 +85,8 @@ type Pane struct {
 	firstSeen map[string]time.Time
 	watching  map[string]watch
 	wizard    *wizard
+	// steps are the actions that ask first (newSteps).
+	steps map[string]views.Step
 	// notice is the last refusal, over the list; noticeAct is the action
 	// it refused, "" for one that says no cause to check (see settle).
 	notice    string
@@ -159,6 +161,7 @@ func New(ctx views.Context) views.Pane { return NewPane(ctx) }
 func NewPane(ctx views.Context) *Pane {
 	p := &Pane{expanded: map[string]bool{}, firstSeen: map[string]time.Time{}, watching: map[string]watch{}, projectNames: map[string]string{}}
 	p.Base = views.NewBase(ID, ctx, p.pollState)
+	p.steps = p.newSteps()
 	p.picker = components.NewTable(pickerColumns(), ctx.Theme, ctx.Keys)
 	p.snaps = components.NewTable(snapColumns(), ctx.Theme, ctx.Keys)
 	p.restores = components.NewTable(restoreColumns(), ctx.Theme, ctx.Keys)

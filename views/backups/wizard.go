@@ -68,13 +68,11 @@ type wizardLoaded struct {
 	Step     string // the form waiting for this answer, "" for the first
 }
 
-// restoreStep drives the wizard: every step arrives as the Restore action,
+// restoreStep drives the wizard once started: every answered step arrives as the Restore action,
 // told apart by its form or, for a confirmation's answer, its wizardMove.
 func (p *Pane) restoreStep(msg views.ActionMsg) tea.Cmd {
 	move, ok := msg.Payload.(wizardMove)
 	switch {
-	case !msg.Confirmed:
-		return p.startWizard()
 	case msg.Payload != nil && !ok:
 		p.refuse(fmt.Sprintf("restore: an answer this wizard does not know (%T); nothing was sent", msg.Payload))
 		return nil
