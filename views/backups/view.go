@@ -529,14 +529,17 @@ func (p *Pane) View() string {
 	th := p.Ctx.Theme
 	fit := func(s string) string { return ansi.Truncate(s, p.W, "…") }
 	if p.cluster == nil {
-		head := "Backups · pick a cluster (enter)"
-		switch {
-		case p.Ctx.GroupID == "":
-			return fit(th.Muted.Render("Backups · no project selected: pick one with the context picker"))
-		case p.clustersErr != nil:
-			head = "Backups · clusters could not be listed: " + views.ErrText(p.clustersErr)
-		case !p.loadedList:
-			head = "Backups · loading clusters…"
+		off := ""
+		if p.Ctx.GroupID == "" {
+			off = "Backups · no project selected: pick one with the context picker"
+		}
+		list := p.picker.View()
+		if line, ok := (views.Prologue{Noun: "clusters", Off: off, Loaded: p.loadedList, Err: p.clustersErr,
+			Empty: len(p.clusters) == 0, EmptyText: "no deployments in this project"}).View(th.Styles); ok {
+			if off != "" {
+				return fit(line)
+			}
+			list = lipgloss.NewStyle().Width(p.W).Height(max(p.H-3, 1)).Render(fit(line))
 		}
 		// enter is the pane's own key here, not an action the root's footer
 		// and help list: this line offers it while there is a row to open.
@@ -544,9 +547,9 @@ func (p *Pane) View() string {
 		if p.picker.SelectedID() != "" {
 			hint = "enter open"
 		}
-		return lipgloss.JoinVertical(lipgloss.Left, fit(th.Header.Render(head)),
+		return lipgloss.JoinVertical(lipgloss.Left, fit(th.Header.Render("Backups · pick a cluster (enter)")),
 			fit(th.Muted.Render(fmt.Sprintf("%d deployments in %s", len(p.clusters), components.Sanitize(p.Ctx.ProjectName))+p.clustersCapped())),
-			p.picker.View(), fit(th.Muted.Render(hint)))
+			list, fit(th.Muted.Render(hint)))
 	}
 	c := p.cluster
 	title := fmt.Sprintf("Backups · %s (%s, %s, %s)", components.Sanitize(c.Name), c.Kind, components.Sanitize(c.Tier), components.Sanitize(c.Version))
@@ -572,68 +575,76 @@ func (p *Pane) View() string {
 	return lipgloss.JoinVertical(lipgloss.Left, lines...)
 }
 
-// body is the current view's table or text, with a line for an error or an
-// empty list instead of an empty frame.
+// body is the current view's table or text; a list with no rows says why
+// instead (views.Prologue): the cluster's tier has no such list, the
+// caller's role may not read it, listing failed, or it is empty.
 func (p *Pane) body() string {
 	th := p.Ctx.Theme
-	h := max(p.H-p.chromeLines(), 1)
-	msgBox := func(s string) string {
-		return lipgloss.NewStyle().Width(p.W).Height(h).Render(th.Muted.Render(components.Sanitize(s)))
+	box := func(line string) string {
+		return lipgloss.NewStyle().Width(p.W).Height(max(p.H-p.chromeLines(), 1)).Render(line)
 	}
 	if !p.loaded {
-		return msgBox("loading backups…")
+		line, _ := views.Prologue{Noun: "backups"}.View(th.Styles)
+		return box(line)
 	}
 	if p.detailOn() {
 		return p.item.View()
 	}
-	// A list view tells, in this order: that the cluster's tier has no such
-	// list, that listing failed, that the list is empty; else its table.
-	var l struct {
-		unavailable, what, empty string
-		err                      error
-		n                        int
-		table                    *components.Table
+	l, ok := p.list()
+	if !ok {
+		return p.detail.View()
 	}
+	pro := views.Prologue{Noun: l.what, Off: l.unavailable, Loaded: l.err == nil, Err: l.err, Empty: l.n == 0, EmptyText: l.empty}
+	if why, denied := views.NotVisible(l.err); denied {
+		pro.Refused, pro.Err = components.Sanitize(why), nil
+	}
+	if line, ok := pro.View(th.Styles); ok {
+		return box(line)
+	}
+	return l.table.View()
+}
+
+// listView is a list view's table and what it says with no rows.
+type listView struct {
+	unavailable, what, empty string
+	err                      error
+	n                        int
+	table                    *components.Table
+}
+
+// list is the list view on screen; ok is false for a text view (schedule,
+// compliance).
+func (p *Pane) list() (l listView, ok bool) {
+	k := keysOf(p.Ctx.Keys)
 	switch p.view {
 	case viewSnapshots:
 		if p.data.Route == routeNone {
 			l.unavailable = "Shared-tier (M0/M2/M5) clusters keep daily snapshots the API only serves one at a time by id (getSharedClusterBackup); there is nothing to list here."
 		}
 		l.what, l.err, l.n, l.table = "Snapshots", p.data.SnapErr, len(p.data.Snaps), &p.snaps
-		l.empty = "No snapshots yet." + p.offer(keysOf(p.Ctx.Keys).Snapshot, "n takes an on-demand snapshot.", "an on-demand snapshot")
+		l.empty = "No snapshots yet." + p.offer(k.Snapshot, "n takes an on-demand snapshot.", "an on-demand snapshot")
 	case viewRestores:
 		if p.data.Route == routeNone {
 			l.unavailable = "Restores of shared-tier clusters are not available through this API."
 		}
 		l.what, l.err, l.n, l.table = "Restore jobs", p.data.RestErr, len(p.data.Restores), &p.restores
-		l.empty = "No restore jobs." + p.offer(keysOf(p.Ctx.Keys).Restore, "R on a completed snapshot starts one.", "a restore")
+		l.empty = "No restore jobs." + p.offer(k.Restore, "R on a completed snapshot starts one.", "a restore")
 	case viewExports:
 		if p.data.Route != routeCluster {
 			l.unavailable = "Exports to a bucket are available for dedicated clusters only."
 		}
 		l.what, l.err, l.n, l.table = "Export jobs", p.data.ExpErr, len(p.data.Exports), &p.exports
-		l.empty = "No export jobs." + p.offer(keysOf(p.Ctx.Keys).Export, "E on a completed snapshot exports it to a bucket.", "an export")
+		l.empty = "No export jobs." + p.offer(k.Export, "E on a completed snapshot exports it to a bucket.", "an export")
 	case viewBuckets:
 		if p.data.Route != routeCluster {
 			l.unavailable = "Export buckets are used by dedicated clusters only."
 		}
 		l.what, l.err, l.n, l.table = "Export buckets", p.data.BuckErr, len(p.data.Buckets), &p.buckets
-		l.empty = "No export buckets." + p.offer(keysOf(p.Ctx.Keys).NewBucket, "b registers one.", "registering a bucket")
+		l.empty = "No export buckets." + p.offer(k.NewBucket, "b registers one.", "registering a bucket")
 	default:
-		return p.detail.View()
+		return l, false
 	}
-	switch {
-	case l.unavailable != "":
-		return msgBox(l.unavailable)
-	case l.err != nil:
-		if why, ok := views.NotVisible(l.err); ok {
-			return msgBox(l.what + ": " + why)
-		}
-		return msgBox(l.what + " could not be listed: " + views.ErrText(l.err))
-	case l.n == 0:
-		return msgBox(l.empty)
-	}
-	return l.table.View()
+	return l, true
 }
 
 // offer is what an empty list offers: the key that fills it (how), when the
