@@ -17,18 +17,6 @@ import (
 	"github.com/dbadmin-tui/dbadmin-tui/views"
 )
 
-// The actions that ask first, as the keymap names them.
-const (
-	actSnapshot      = "backups.snapshot"
-	actRestore       = "backups.restore"
-	actCancelRestore = "backups.cancelRestore"
-	actExpiration    = "backups.expiration"
-	actDelete        = "backups.delete"
-	actExport        = "backups.export"
-	actNewBucket     = "backups.newBucket"
-	actEditSchedule  = "backups.editSchedule"
-)
-
 // Form ids.
 const (
 	formSnapshot   = "snapshot"
