@@ -365,7 +365,7 @@ func (p *Pane) key(msg tea.KeyPressMsg) tea.Cmd {
 		if p.view == viewSnapshots && !strings.Contains(p.snaps.SelectedID(), "/") {
 			if s, ok := p.selectedSnap(); ok && s.Sharded {
 				p.expanded[s.ID] = !p.expanded[s.ID]
-				p.rebuildSnaps()
+				p.lists[viewSnapshots].fill()
 				p.snaps.SetCursorID(s.ID)
 				p.settle(true)
 				return nil
@@ -381,16 +381,9 @@ func (p *Pane) key(msg tea.KeyPressMsg) tea.Cmd {
 		return cmd
 	}
 	var cmd tea.Cmd
-	switch p.view {
-	case viewSnapshots:
-		p.snaps, _ = p.snaps.Update(msg)
-	case viewRestores:
-		p.restores, _ = p.restores.Update(msg)
-	case viewExports:
-		p.exports, _ = p.exports.Update(msg)
-	case viewBuckets:
-		p.buckets, _ = p.buckets.Update(msg)
-	default:
+	if l, ok := p.lists[p.view]; ok {
+		*l.table, _ = l.table.Update(msg)
+	} else {
 		p.detail, cmd = p.detail.Update(msg)
 	}
 	p.settle(true)

@@ -177,86 +177,82 @@ type parts struct{ snaps, restores, exports, rest bool }
 
 var allParts = parts{true, true, true, true}
 
-// loadCluster fetches the parts asked for; it runs on a Cmd's goroutine and
-// uses only its arguments.
+// list reads one list of a cluster and makes its rows; it runs on a Cmd's
+// goroutine.
+type list[R any] func(ctx context.Context, b apiclient.BackupsService, gid, name string) ([]R, error)
+
+// rowsOf is the list read by read (a BackupsService method), each item
+// made a row by row.
+func rowsOf[T, R any](read func(apiclient.BackupsService, context.Context, string, string) ([]T, error), row func(T) R) list[R] {
+	return func(ctx context.Context, b apiclient.BackupsService, gid, name string) ([]R, error) {
+		items, err := read(b, ctx, gid, name)
+		if err != nil {
+			return nil, err
+		}
+		var rows []R
+		for _, it := range items {
+			rows = append(rows, row(it))
+		}
+		return rows, nil
+	}
+}
+
+// lists is what a route reads of a cluster: its snapshots (a sharded
+// cluster's its own way) and restore jobs, each nil where the route has
+// none; a dedicated cluster's route also has export jobs, export buckets,
+// its schedule and the project's compliance policy.
+type lists struct {
+	snaps, sharded list[snapRow]
+	restores       list[restoreRow]
+	dedicated      bool
+}
+
+// routes are the lists each route reads.
+var routes = map[route]lists{
+	routeNone: {},
+	routeFlex: {
+		snaps:    rowsOf(apiclient.BackupsService.AllFlexSnapshots, flexSnapRow),
+		restores: rowsOf(apiclient.BackupsService.AllFlexRestoreJobs, flexRestoreRow),
+	},
+	routeServerless: {
+		snaps:    rowsOf(apiclient.BackupsService.AllServerlessSnapshots, serverlessSnapRow),
+		restores: rowsOf(apiclient.BackupsService.AllServerlessRestoreJobs, restoreRowOf),
+	},
+	routeCluster: {
+		snaps:     rowsOf(apiclient.BackupsService.AllSnapshots, snapRowOf),
+		sharded:   rowsOf(shardedSnapshots, shardedSnapRow),
+		restores:  rowsOf(apiclient.BackupsService.AllRestoreJobs, restoreRowOf),
+		dedicated: true,
+	},
+}
+
+// shardedSnapshots is a sharded cluster's snapshots, as a list.
+func shardedSnapshots(b apiclient.BackupsService, ctx context.Context, gid, name string) ([]apiclient.ShardedSnapshot, error) {
+	p, err := b.ShardedSnapshots(ctx, gid, name)
+	if err != nil {
+		return nil, err
+	}
+	return p.Results, nil
+}
+
+// loadCluster fetches the parts asked for, as its route reads them; it
+// runs on a Cmd's goroutine and uses only its arguments.
 func loadCluster(ctx context.Context, c *apiclient.Client, gid string, cl clusterRef, now time.Time, want parts) clusterData {
 	d := clusterData{Cluster: cl}
 	d.Route, d.Note = routeFor(cl.Kind, now)
-	b := c.Backups()
-	switch d.Route {
-	case routeNone:
-		return d
-	case routeFlex:
-		if want.snaps {
-			var ss []apiclient.FlexSnapshot
-			if ss, d.SnapErr = b.AllFlexSnapshots(ctx, gid, cl.Name); d.SnapErr == nil {
-				for _, s := range ss {
-					d.Snaps = append(d.Snaps, flexSnapRow(s))
-				}
-			}
-		}
-		if want.restores {
-			var js []apiclient.FlexRestoreJob
-			if js, d.RestErr = b.AllFlexRestoreJobs(ctx, gid, cl.Name); d.RestErr == nil {
-				for _, j := range js {
-					d.Restores = append(d.Restores, flexRestoreRow(j))
-				}
-			}
-		}
-		return d
-	case routeServerless:
-		if want.snaps {
-			var ss []apiclient.ServerlessSnapshot
-			if ss, d.SnapErr = b.AllServerlessSnapshots(ctx, gid, cl.Name); d.SnapErr == nil {
-				for _, s := range ss {
-					d.Snaps = append(d.Snaps, snapRow{ID: s.ID, Type: string(s.SnapshotType), Status: string(s.Status),
-						Created: timePtr(s.CreatedAt), Expires: s.ExpiresAt, Size: s.StorageSizeBytes, Frequency: string(s.FrequencyType),
-						Version: s.MongodVersion, Done: s.Done(), Completed: s.Status == apiclient.SnapshotCompleted})
-				}
-			}
-		}
-		if want.restores {
-			var js []apiclient.RestoreJob
-			if js, d.RestErr = b.AllServerlessRestoreJobs(ctx, gid, cl.Name); d.RestErr == nil {
-				for _, j := range js {
-					d.Restores = append(d.Restores, restoreRowOf(j))
-				}
-			}
-		}
-		return d
+	b, rt := c.Backups(), routes[d.Route]
+	snaps := rt.snaps
+	if cl.Kind == kindSharded && rt.sharded != nil {
+		snaps = rt.sharded
 	}
-	if want.snaps {
-		if cl.Kind == kindSharded {
-			var p *apiclient.Page[apiclient.ShardedSnapshot]
-			if p, d.SnapErr = b.ShardedSnapshots(ctx, gid, cl.Name); d.SnapErr == nil {
-				for _, s := range p.Results {
-					d.Snaps = append(d.Snaps, snapRow{ID: s.ID, Type: string(s.SnapshotType), Status: string(s.Status),
-						Created: timePtr(s.CreatedAt), Expires: s.ExpiresAt, Size: s.StorageSizeBytes, Frequency: string(s.FrequencyType),
-						Description: s.Description, Version: s.MongodVersion, Members: s.Members, Sharded: true,
-						Done: s.Done(), Completed: s.Status == apiclient.SnapshotCompleted,
-						MasterKeyUUID: s.MasterKeyUUID, PolicyItems: s.PolicyItems, Topology: "shardedCluster", ConfigServer: s.ConfigServerType})
-				}
-			}
-		} else {
-			var ss []apiclient.Snapshot
-			if ss, d.SnapErr = b.AllSnapshots(ctx, gid, cl.Name); d.SnapErr == nil {
-				for _, s := range ss {
-					d.Snaps = append(d.Snaps, snapRow{ID: s.ID, Type: string(s.SnapshotType), Status: string(s.Status),
-						Created: timePtr(s.CreatedAt), Expires: s.ExpiresAt, Size: s.StorageSizeBytes, Frequency: string(s.FrequencyType),
-						Description: s.Description, Version: s.MongodVersion, Done: s.Done(), Completed: s.Status == apiclient.SnapshotCompleted,
-						CloudProvider: s.CloudProvider, CopyRegions: s.CopyRegions, MasterKeyUUID: s.MasterKeyUUID, PolicyItems: s.PolicyItems,
-						ReplicaSetName: s.ReplicaSetName, Topology: s.Type})
-				}
-			}
-		}
+	if want.snaps && snaps != nil {
+		d.Snaps, d.SnapErr = snaps(ctx, b, gid, cl.Name)
 	}
-	if want.restores {
-		var js []apiclient.RestoreJob
-		if js, d.RestErr = b.AllRestoreJobs(ctx, gid, cl.Name); d.RestErr == nil {
-			for _, j := range js {
-				d.Restores = append(d.Restores, restoreRowOf(j))
-			}
-		}
+	if want.restores && rt.restores != nil {
+		d.Restores, d.RestErr = rt.restores(ctx, b, gid, cl.Name)
+	}
+	if !rt.dedicated {
+		return d
 	}
 	if want.exports {
 		d.Exports, d.ExpErr = b.AllExportJobs(ctx, gid, cl.Name)
@@ -267,6 +263,28 @@ func loadCluster(ctx context.Context, c *apiclient.Client, gid string, cl cluste
 		d.Policy, d.PolErr = b.CompliancePolicy(ctx, gid)
 	}
 	return d
+}
+
+func snapRowOf(s apiclient.Snapshot) snapRow {
+	return snapRow{ID: s.ID, Type: string(s.SnapshotType), Status: string(s.Status),
+		Created: timePtr(s.CreatedAt), Expires: s.ExpiresAt, Size: s.StorageSizeBytes, Frequency: string(s.FrequencyType),
+		Description: s.Description, Version: s.MongodVersion, Done: s.Done(), Completed: s.Status == apiclient.SnapshotCompleted,
+		CloudProvider: s.CloudProvider, CopyRegions: s.CopyRegions, MasterKeyUUID: s.MasterKeyUUID, PolicyItems: s.PolicyItems,
+		ReplicaSetName: s.ReplicaSetName, Topology: s.Type}
+}
+
+func shardedSnapRow(s apiclient.ShardedSnapshot) snapRow {
+	return snapRow{ID: s.ID, Type: string(s.SnapshotType), Status: string(s.Status),
+		Created: timePtr(s.CreatedAt), Expires: s.ExpiresAt, Size: s.StorageSizeBytes, Frequency: string(s.FrequencyType),
+		Description: s.Description, Version: s.MongodVersion, Members: s.Members, Sharded: true,
+		Done: s.Done(), Completed: s.Status == apiclient.SnapshotCompleted,
+		MasterKeyUUID: s.MasterKeyUUID, PolicyItems: s.PolicyItems, Topology: "shardedCluster", ConfigServer: s.ConfigServerType}
+}
+
+func serverlessSnapRow(s apiclient.ServerlessSnapshot) snapRow {
+	return snapRow{ID: s.ID, Type: string(s.SnapshotType), Status: string(s.Status),
+		Created: timePtr(s.CreatedAt), Expires: s.ExpiresAt, Size: s.StorageSizeBytes, Frequency: string(s.FrequencyType),
+		Version: s.MongodVersion, Done: s.Done(), Completed: s.Status == apiclient.SnapshotCompleted}
 }
 
 func timePtr(t time.Time) *time.Time {

@@ -10,7 +10,6 @@ package backups
 import (
 	"context"
 	"errors"
-	"slices"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -32,6 +31,9 @@ const (
 	viewCompliance
 	viewCount
 )
+
+// jumpViews are the views a jump from another pane names (views.SelectMsg).
+var jumpViews = map[string]view{"snapshots": viewSnapshots, "restores": viewRestores, "exports": viewExports}
 
 func (v view) title() string {
 	return [...]string{"Snapshots", "Restores", "Exports", "Buckets", "Schedule", "Compliance"}[v]
@@ -85,8 +87,10 @@ type Pane struct {
 	firstSeen map[string]time.Time
 	watching  map[string]watch
 	wizard    *wizard
-	// steps are the actions that ask first (newSteps).
+	// steps are the actions that ask first (newSteps); lists the list
+	// views (newLists).
 	steps map[string]views.Step
+	lists map[view]*listView
 	// notice is the last refusal, over the list; noticeAct is the action
 	// it refused, "" for one that says no cause to check (see settle).
 	notice    string
@@ -162,6 +166,7 @@ func NewPane(ctx views.Context) *Pane {
 	p := &Pane{expanded: map[string]bool{}, firstSeen: map[string]time.Time{}, watching: map[string]watch{}, projectNames: map[string]string{}}
 	p.Base = views.NewBase(ID, ctx, p.pollState)
 	p.steps = p.newSteps()
+	p.lists = p.newLists()
 	p.picker = components.NewTable(pickerColumns(), ctx.Theme, ctx.Keys)
 	p.snaps = components.NewTable(snapColumns(), ctx.Theme, ctx.Keys)
 	p.restores = components.NewTable(restoreColumns(), ctx.Theme, ctx.Keys)
@@ -363,20 +368,12 @@ func (p *Pane) Shows(v, id string) (shown, known bool) {
 	if p.cluster == nil || !p.loaded {
 		return false, false
 	}
-	var t *components.Table
-	switch v {
-	case "snapshots":
-		known, t = slices.ContainsFunc(p.data.Snaps, func(s snapRow) bool { return s.ID == id }), &p.snaps
-	case "restores":
-		known, t = slices.ContainsFunc(p.data.Restores, func(r restoreRow) bool { return r.ID == id }), &p.restores
-	case "exports":
-		known, t = slices.ContainsFunc(p.data.Exports, func(e apiclient.ExportJob) bool { return e.ID == id }), &p.exports
-	}
-	if !known {
+	l := p.lists[jumpViews[v]]
+	if l == nil || !l.holds(id) {
 		return false, false
 	}
 	// The lists hold only the rows the filter shows.
-	return t.MatchesFilter(id), true
+	return l.table.MatchesFilter(id), true
 }
 
 func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
@@ -412,7 +409,7 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 	case views.SelectMsg:
 		// Opened from the board: the view that holds the item, selected now
 		// or when it is loaded.
-		v := map[string]view{"snapshots": viewSnapshots, "restores": viewRestores, "exports": viewExports}[msg.View]
+		v := jumpViews[msg.View]
 		p.view, p.want = v, msg.ItemID
 		if p.cluster == nil {
 			p.wantView = &v // the cluster opens when its list is in
@@ -423,7 +420,7 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 	case views.ContextChangedMsg:
 		old := p.Ctx
 		p.Ctx = msg.Ctx
-		for _, t := range []*components.Table{&p.picker, &p.snaps, &p.restores, &p.exports, &p.buckets} {
+		for _, t := range p.tables() {
 			t.SetTheme(p.Ctx.Theme)
 		}
 		p.detail.SetTheme(p.Ctx.Theme)
@@ -441,7 +438,7 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 	case clockTick:
 		p.clockArmed = false
 		if p.Visible() && p.view == viewRestores {
-			p.rebuildRestores()
+			p.lists[viewRestores].fill()
 			p.refreshOpen()
 		}
 		return p, p.armClock()
@@ -462,7 +459,7 @@ func (p *Pane) clustersResult(msg views.Result[[]clusterRef]) tea.Cmd {
 		if msg.Err == nil {
 			p.clusters, p.loadedList = msg.Value, true
 		}
-		p.rebuildPicker()
+		fill(p, &p.picker, p.clusters, pickerRows)
 		if p.cluster == nil && p.Ctx.ClusterName != "" {
 			for _, c := range p.clusters {
 				if c.Name == p.Ctx.ClusterName {

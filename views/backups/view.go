@@ -16,63 +16,6 @@ import (
 
 const timeLayout = "2006-01-02 15:04"
 
-func pickerColumns() []components.Column {
-	return []components.Column{
-		{Title: "CLUSTER", MinWidth: 14, Flex: 2},
-		{Title: "KIND", Width: 11, Priority: 1},
-		{Title: "TIER", Width: 10, Priority: 3},
-		{Title: "VERSION", Width: 8, Priority: 4},
-		{Title: "BACKUP", Width: 6, Priority: 2},
-	}
-}
-
-func snapColumns() []components.Column {
-	return []components.Column{
-		// TYPE and STATUS are the key; EXPIRES goes first, then SIZE.
-		{Title: "TYPE", Width: 12},
-		{Title: "STATUS", Width: 11},
-		{Title: "CREATED", Width: 16, Priority: 3},
-		{Title: "EXPIRES", Width: 16, Priority: 6},
-		{Title: "SIZE", Width: 9, Align: components.AlignRight, Priority: 5},
-		{Title: "FREQUENCY", Width: 9, Priority: 2},
-		{Title: "DESCRIPTION", MinWidth: 10, Flex: 1, Priority: 4},
-	}
-}
-
-func restoreColumns() []components.Column {
-	return []components.Column{
-		{Title: "STATE", Width: 16},
-		{Title: "DELIVERY", Width: 11, Priority: 3},
-		{Title: "SNAPSHOT", Width: 9, Priority: 4},
-		{Title: "TARGET", MinWidth: 10, Flex: 1, Priority: 1},
-		{Title: "STARTED", Width: 16, Priority: 5},
-		{Title: "ELAPSED", Width: 8, Align: components.AlignRight, Priority: 2},
-		{Title: "RESULT", MinWidth: 10, Flex: 2, Priority: 1},
-	}
-}
-
-func exportColumns() []components.Column {
-	return []components.Column{
-		{Title: "STATE", Width: 12},
-		{Title: "PROGRESS", Width: 8, Align: components.AlignRight, Priority: 2},
-		{Title: "SNAPSHOT", Width: 9, Priority: 4},
-		{Title: "BUCKET", MinWidth: 10, Flex: 1, Priority: 1},
-		{Title: "CREATED", Width: 16, Priority: 6},
-		{Title: "FINISHED", Width: 16, Priority: 5},
-		{Title: "PREFIX", MinWidth: 10, Flex: 2, Priority: 3},
-	}
-}
-
-func bucketColumns() []components.Column {
-	return []components.Column{
-		{Title: "NAME", MinWidth: 12, Flex: 2},
-		{Title: "PROVIDER", Width: 8, Priority: 2},
-		{Title: "ROLE", Width: 24, Priority: 3},
-		{Title: "REGION", Width: 10, Priority: 1},
-		{Title: "ID", Width: 24, Priority: 4},
-	}
-}
-
 // short is the tail of an id, enough to tell rows apart.
 func short(id string) string {
 	if len(id) > 8 {
@@ -142,170 +85,6 @@ func (p *Pane) elapsed(r restoreRow, now time.Time) string {
 		return "0s"
 	}
 	return fmtDur(now.Sub(*r.Started))
-}
-
-func (p *Pane) rebuild() {
-	p.rebuildPicker()
-	p.rebuildSnaps()
-	p.rebuildRestores()
-	p.rebuildExports()
-	p.rebuildBuckets()
-	if p.want != "" {
-		if t := map[view]*components.Table{viewSnapshots: &p.snaps, viewRestores: &p.restores, viewExports: &p.exports}[p.view]; t != nil && t.SetCursorID(p.want) {
-			p.want = ""
-		}
-	}
-	p.refreshDetail()
-	p.refreshOpen()
-}
-
-func (p *Pane) rebuildPicker() {
-	var rows []components.Row
-	for _, c := range p.clusters {
-		backup := "on"
-		if !c.Backup {
-			backup = "off"
-		}
-		cells := []string{c.Name, c.Kind.String(), c.Tier, c.Version, backup}
-		if !views.MatchFilter(p.filter, cells...) {
-			continue
-		}
-		class := ""
-		if c.Kind == kindTenant || !c.Backup {
-			class = "muted"
-		}
-		rows = append(rows, components.Row{ID: c.Name, Cells: cells, Class: class})
-	}
-	p.picker.SetRows(rows)
-}
-
-func (p *Pane) rebuildSnaps() {
-	var rows []components.Row
-	for _, s := range p.data.Snaps {
-		typ := s.Type
-		if s.Sharded {
-			mark := "▸ "
-			if p.expanded[s.ID] {
-				mark = "▾ "
-			}
-			typ = mark + typ
-		}
-		cells := []string{typ, s.Status, fmtTime(s.Created), fmtTime(s.Expires), fmtSize(s.Size), s.Frequency, s.Description}
-		if !views.MatchFilter(p.filter, append(cells, s.ID)...) {
-			continue
-		}
-		rows = append(rows, components.Row{ID: s.ID, Cells: cells, Class: snapClass(s)})
-		if s.Sharded && p.expanded[s.ID] {
-			for _, m := range s.Members {
-				rows = append(rows, components.Row{ID: s.ID + "/" + m.ID, Class: "muted",
-					Cells: []string{"  └ member", "", "", "", "", components.Sanitize(m.CloudProvider), components.Sanitize(m.ReplicaSetName) + "  " + m.ID}})
-			}
-		}
-	}
-	p.snaps.SetRows(rows)
-}
-
-func snapClass(s snapRow) string {
-	switch {
-	case s.Status == string(apiclient.SnapshotFailed):
-		return "failed"
-	case !s.Done:
-		return "running"
-	}
-	return ""
-}
-
-func (p *Pane) rebuildRestores() {
-	now := p.Ctx.Now()
-	var rows []components.Row
-	for _, r := range p.data.Restores {
-		state := string(r.State)
-		class := "ok"
-		switch r.State {
-		case apiclient.RestoreRunning:
-			state, class = spinner(now)+" running", "running"
-		case apiclient.RestoreFailed, apiclient.RestoreCancelled, apiclient.RestoreExpired:
-			class = "failed"
-		}
-		if _, mine := p.watching[r.ID]; mine {
-			state += " ★"
-		}
-		target := r.Target
-		if target == "" {
-			target = "-"
-		}
-		result := "-"
-		switch {
-		case len(r.URLs) > 0:
-			result = r.URLs[0]
-		case r.Finished != nil:
-			result = "finished " + fmtTime(r.Finished)
-		case r.State == apiclient.RestoreRunning:
-			result = "in progress"
-		}
-		snap := short(r.SnapshotID)
-		if snap == "" && (r.PointInTime != 0 || r.OplogTs != 0) {
-			snap = "PIT" // no snapshot: a point in time (the detail says which)
-		}
-		cells := []string{state, r.Delivery, snap, target, fmtTime(r.Started), p.elapsed(r, now), result}
-		if !views.MatchFilter(p.filter, append(cells, r.ID)...) {
-			continue
-		}
-		rows = append(rows, components.Row{ID: r.ID, Cells: cells, Class: class})
-	}
-	p.restores.SetRows(rows)
-	if p.focusRestore != "" && p.restores.SetCursorID(p.focusRestore) {
-		p.focusRestore = ""
-	}
-}
-
-func (p *Pane) bucketName(id string) string {
-	for _, b := range p.data.Buckets {
-		if b.ID == id {
-			return b.BucketName
-		}
-	}
-	return short(id)
-}
-
-func (p *Pane) rebuildExports() {
-	var rows []components.Row
-	for _, e := range p.data.Exports {
-		prog := "-"
-		if s := e.ExportStatus; s != nil && s.TotalCollections > 0 {
-			prog = fmt.Sprintf("%d/%d", s.ExportedCollections, s.TotalCollections)
-		}
-		created := e.CreatedAt
-		cells := []string{string(e.State), prog, short(e.SnapshotID), p.bucketName(e.ExportBucketID), fmtTime(&created), fmtTime(e.FinishedAt), e.Prefix}
-		if !views.MatchFilter(p.filter, append(cells, e.ID)...) {
-			continue
-		}
-		class := ""
-		switch {
-		case !e.Done():
-			class = "running"
-		case e.State != apiclient.ExportSuccessful:
-			class = "failed"
-		}
-		rows = append(rows, components.Row{ID: e.ID, Cells: cells, Class: class})
-	}
-	p.exports.SetRows(rows)
-}
-
-func (p *Pane) rebuildBuckets() {
-	var rows []components.Row
-	for _, b := range p.data.Buckets {
-		role := b.IAMRoleID
-		if role == "" {
-			role = b.RoleID
-		}
-		cells := []string{b.BucketName, string(b.CloudProvider), role, b.Region, b.ID}
-		if !views.MatchFilter(p.filter, cells...) {
-			continue
-		}
-		rows = append(rows, components.Row{ID: b.ID, Cells: cells})
-	}
-	p.buckets.SetRows(rows)
 }
 
 // refreshDetail fills the schedule or compliance text.
@@ -456,8 +235,8 @@ func (p *Pane) chromeLines() int {
 func (p *Pane) layout() {
 	h := max(p.H-p.chromeLines(), 1)
 	p.picker.SetSize(p.W, max(p.H-3, 1))
-	for _, t := range []*components.Table{&p.snaps, &p.restores, &p.exports, &p.buckets} {
-		t.SetSize(p.W, h)
+	for _, l := range p.lists {
+		l.table.SetSize(p.W, h)
 	}
 	p.detail.SetSize(p.W, h)
 	p.item.SetSize(p.W, h)
@@ -590,61 +369,19 @@ func (p *Pane) body() string {
 	if p.detailOn() {
 		return p.item.View()
 	}
-	l, ok := p.list()
+	l, ok := p.lists[p.view]
 	if !ok {
 		return p.detail.View()
 	}
-	pro := views.Prologue{Noun: l.what, Off: l.unavailable, Loaded: l.err == nil, Err: l.err, Empty: l.n == 0, EmptyText: l.empty}
-	if why, denied := views.NotVisible(l.err); denied {
+	n, err := l.state()
+	pro := views.Prologue{Noun: l.what, Off: l.unavailable(), Loaded: err == nil, Err: err, Empty: n == 0, EmptyText: l.empty()}
+	if why, denied := views.NotVisible(err); denied {
 		pro.Refused, pro.Err = components.Sanitize(why), nil
 	}
 	if line, ok := pro.View(th.Styles); ok {
 		return box(line)
 	}
 	return l.table.View()
-}
-
-// listView is a list view's table and what it says with no rows.
-type listView struct {
-	unavailable, what, empty string
-	err                      error
-	n                        int
-	table                    *components.Table
-}
-
-// list is the list view on screen; ok is false for a text view (schedule,
-// compliance).
-func (p *Pane) list() (l listView, ok bool) {
-	k := keysOf(p.Ctx.Keys)
-	switch p.view {
-	case viewSnapshots:
-		if p.data.Route == routeNone {
-			l.unavailable = "Shared-tier (M0/M2/M5) clusters keep daily snapshots the API only serves one at a time by id (getSharedClusterBackup); there is nothing to list here."
-		}
-		l.what, l.err, l.n, l.table = "Snapshots", p.data.SnapErr, len(p.data.Snaps), &p.snaps
-		l.empty = "No snapshots yet." + p.offer(k.Snapshot, "n takes an on-demand snapshot.", "an on-demand snapshot")
-	case viewRestores:
-		if p.data.Route == routeNone {
-			l.unavailable = "Restores of shared-tier clusters are not available through this API."
-		}
-		l.what, l.err, l.n, l.table = "Restore jobs", p.data.RestErr, len(p.data.Restores), &p.restores
-		l.empty = "No restore jobs." + p.offer(k.Restore, "R on a completed snapshot starts one.", "a restore")
-	case viewExports:
-		if p.data.Route != routeCluster {
-			l.unavailable = "Exports to a bucket are available for dedicated clusters only."
-		}
-		l.what, l.err, l.n, l.table = "Export jobs", p.data.ExpErr, len(p.data.Exports), &p.exports
-		l.empty = "No export jobs." + p.offer(k.Export, "E on a completed snapshot exports it to a bucket.", "an export")
-	case viewBuckets:
-		if p.data.Route != routeCluster {
-			l.unavailable = "Export buckets are used by dedicated clusters only."
-		}
-		l.what, l.err, l.n, l.table = "Export buckets", p.data.BuckErr, len(p.data.Buckets), &p.buckets
-		l.empty = "No export buckets." + p.offer(k.NewBucket, "b registers one.", "registering a bucket")
-	default:
-		return l, false
-	}
-	return l, true
 }
 
 // offer is what an empty list offers: the key that fills it (how), when the
