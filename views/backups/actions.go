@@ -58,7 +58,7 @@ func (p *Pane) Actions() []keymap.Action {
 	// dialog is judged on the item it named (JudgesAnswers), not on these.
 	for i, a := range out {
 		why := p.refusedHere(k, a.Name)
-		if why == "" && hintWord(k, a) != "" {
+		if why == "" && hintWord(a) != "" {
 			why = p.refusal(k, a.Name)
 		}
 		if why != "" {

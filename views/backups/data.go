@@ -136,6 +136,24 @@ type clusterData struct {
 	PolErr   error
 }
 
+// snap is the listed snapshot id.
+func (d *clusterData) snap(id string) (snapRow, bool) {
+	i := slices.IndexFunc(d.Snaps, func(s snapRow) bool { return s.ID == id })
+	if i < 0 {
+		return snapRow{}, false
+	}
+	return d.Snaps[i], true
+}
+
+// restore is the listed restore job id.
+func (d *clusterData) restore(id string) (restoreRow, bool) {
+	i := slices.IndexFunc(d.Restores, func(r restoreRow) bool { return r.ID == id })
+	if i < 0 {
+		return restoreRow{}, false
+	}
+	return d.Restores[i], true
+}
+
 func snapRowOf(s apiclient.Snapshot) snapRow {
 	return snapRow{ID: s.ID, Type: string(s.SnapshotType), Status: string(s.Status),
 		Created: timePtr(s.CreatedAt), Expires: s.ExpiresAt, Size: s.StorageSizeBytes, Frequency: string(s.FrequencyType),

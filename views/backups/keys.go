@@ -126,22 +126,11 @@ func (p *Pane) selectedSnap() (snapRow, bool) {
 	if i := strings.IndexByte(id, '/'); i >= 0 {
 		id = id[:i]
 	}
-	for _, s := range p.data.Snaps {
-		if s.ID == id {
-			return s, true
-		}
-	}
-	return snapRow{}, false
+	return p.data.snap(id)
 }
 
 func (p *Pane) selectedRestore() (restoreRow, bool) {
-	id := p.restores.SelectedID()
-	for _, r := range p.data.Restores {
-		if r.ID == id {
-			return r, true
-		}
-	}
-	return restoreRow{}, false
+	return p.data.restore(p.restores.SelectedID())
 }
 
 // CanGoBack: a notice is shown; esc dismisses it before the root clears the

@@ -48,10 +48,8 @@ func (p *Pane) newLists() map[view]*listView {
 	}
 	return map[view]*listView{
 		viewSnapshots: {table: &p.snaps, what: "Snapshots",
-			fill: func() { fill(p, &p.snaps, p.data.Snaps, p.snapRows) },
-			holds: func(id string) bool {
-				return slices.ContainsFunc(p.data.Snaps, func(s snapRow) bool { return s.ID == id })
-			},
+			fill:        func() { fill(p, &p.snaps, p.data.Snaps, p.snapRows) },
+			holds:       func(id string) bool { _, ok := p.data.snap(id); return ok },
 			state:       func() (int, error) { return len(p.data.Snaps), p.data.SnapErr },
 			unavailable: notShared("Shared-tier (M0/M2/M5) clusters keep daily snapshots the API only serves one at a time by id (getSharedClusterBackup); there is nothing to list here."),
 			empty: func() string {
@@ -64,9 +62,7 @@ func (p *Pane) newLists() map[view]*listView {
 					p.focusRestore = ""
 				}
 			},
-			holds: func(id string) bool {
-				return slices.ContainsFunc(p.data.Restores, func(r restoreRow) bool { return r.ID == id })
-			},
+			holds:       func(id string) bool { _, ok := p.data.restore(id); return ok },
 			state:       func() (int, error) { return len(p.data.Restores), p.data.RestErr },
 			unavailable: notShared("Restores of shared-tier clusters are not available through this API."),
 			empty: func() string {

@@ -229,9 +229,8 @@ func (p *Pane) Shows(v, id string) (shown, known bool) {
 }
 
 func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
-	kit, done := p.Handle(msg, p.tick)
-	if done {
-		return p, kit
+	if cmd, done := p.Handle(msg, p.tick); done {
+		return p, cmd // the kit's: a poll round, the pause
 	}
 	switch msg := msg.(type) {
 	case views.Result[[]clusterRef]:

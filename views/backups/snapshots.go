@@ -170,13 +170,8 @@ func (p *Pane) changeExpiration(msg views.ActionMsg) tea.Cmd {
 		p.refuse(p.desc(k.Expiration.Name) + ": " + err.Error() + "; nothing was sent")
 		return nil
 	}
-	var s snapRow
-	for _, x := range p.data.Snaps {
-		if x.ID == id {
-			s = x
-		}
-	}
-	if s.ID == "" {
+	s, ok := p.data.snap(id)
+	if !ok {
 		return fail(fmt.Errorf("snapshot %s is no longer listed", short(id)))
 	}
 	var r apiclient.SnapshotRetention
@@ -241,12 +236,10 @@ func (p *Pane) askDelete() tea.Cmd {
 
 func (p *Pane) deleteSnapshot(id string) tea.Cmd {
 	// The policy may have come to keep it while the question was open.
-	for _, s := range p.data.Snaps {
-		if s.ID == id {
-			if why := p.keptBy(s); why != "" {
-				p.refuse(p.desc(keysOf(p.Ctx.Keys).Delete.Name) + ": " + why + "; nothing was sent")
-				return nil
-			}
+	if s, ok := p.data.snap(id); ok {
+		if why := p.keptBy(s); why != "" {
+			p.refuse(p.desc(keysOf(p.Ctx.Keys).Delete.Name) + ": " + why + "; nothing was sent")
+			return nil
 		}
 	}
 	client, gid, cl := p.Ctx.Client, p.Ctx.GroupID, *p.cluster

@@ -347,10 +347,9 @@ func (p *Pane) hints() string {
 	if p.Ctx.Keys == nil {
 		return ""
 	}
-	k := keysOf(p.Ctx.Keys)
 	var out []string
 	for _, a := range p.Actions() {
-		word := hintWord(k, a)
+		word := hintWord(a)
 		if word == "" || !a.Enabled() || !p.gateAllows(a) {
 			continue
 		}
@@ -361,27 +360,15 @@ func (p *Pane) hints() string {
 
 // hintWord is an action's word on the hint line; "" for the view keys,
 // which the tab row names.
-func hintWord(k keys, a keymap.Action) string {
-	switch a.Name {
-	case k.Snapshot.Name:
-		return "snapshot"
-	case k.Restore.Name:
-		return "restore"
-	case k.CancelRestore.Name:
-		return "cancel"
-	case k.Expiration.Name:
-		return "expiration"
-	case k.Delete.Name:
+func hintWord(a keymap.Action) string {
+	if a.Name == actDelete {
 		return a.Help().Desc // delete snapshot, or delete bucket
-	case k.Export.Name:
-		return "export"
-	case k.NewBucket.Name:
-		return "new bucket"
-	case k.EditSchedule.Name:
-		return "edit schedule"
 	}
-	return ""
+	return hintWords[a.Name]
 }
+
+var hintWords = map[string]string{actSnapshot: "snapshot", actRestore: "restore", actCancelRestore: "cancel",
+	actExpiration: "expiration", actExport: "export", actNewBucket: "new bucket", actEditSchedule: "edit schedule"}
 
 // gateAllows is the root's gate for an action (views.Allowed), asked
 // about the project on screen as the root asks.
