@@ -22,28 +22,28 @@ func TestListViewsSayWhyTheyShowNoRows(t *testing.T) {
 		noTier, failed, emptyPrefix string
 		cluster, empty              func(d *clusterData)
 	}{
-		{v: viewSnapshots, noTier: "Shared-tier (M0/M2/M5) clusters keep daily snapshots", failed: "Snapshots could not be listed: 503 SERVICE_UNAVAILABLE: try later",
+		{v: viewSnapshots, noTier: "Shared-tier (M0/M2/M5) clusters keep daily snapshots", failed: "Snapshots: 503 SERVICE_UNAVAILABLE: try later (r retries)",
 			cluster: func(d *clusterData) { d.SnapErr = down }, empty: func(d *clusterData) { d.Snaps = nil }, emptyPrefix: "No snapshots yet."},
-		{v: viewRestores, noTier: "Restores of shared-tier clusters are not available", failed: "Restore jobs could not be listed: 503 SERVICE_UNAVAILABLE: try later",
+		{v: viewRestores, noTier: "Restores of shared-tier clusters are not available", failed: "Restore jobs: 503 SERVICE_UNAVAILABLE: try later (r retries)",
 			cluster: func(d *clusterData) { d.RestErr = down }, empty: func(d *clusterData) { d.Restores = nil }, emptyPrefix: "No restore jobs."},
-		{v: viewExports, noTier: "Exports to a bucket are available for dedicated clusters only.", failed: "Export jobs could not be listed: 503 SERVICE_UNAVAILABLE: try later",
+		{v: viewExports, noTier: "Exports to a bucket are available for dedicated clusters only.", failed: "Export jobs: 503 SERVICE_UNAVAILABLE: try later (r retries)",
 			cluster: func(d *clusterData) { d.ExpErr = down }, empty: func(d *clusterData) { d.Exports = nil }, emptyPrefix: "No export jobs."},
-		{v: viewBuckets, noTier: "Export buckets are used by dedicated clusters only.", failed: "Export buckets could not be listed: 503 SERVICE_UNAVAILABLE: try later",
+		{v: viewBuckets, noTier: "Export buckets are used by dedicated clusters only.", failed: "Export buckets: 503 SERVICE_UNAVAILABLE: try later (r retries)",
 			cluster: func(d *clusterData) { d.BuckErr = down }, empty: func(d *clusterData) { d.Buckets = nil }, emptyPrefix: "No export buckets."},
 	} {
 		h.P.view = c.v
 		// The shared tier lists none of them.
 		h.P.data = loaded
 		h.P.data.Route = routeNone
-		assert.Contains(t, h.P.body(), c.noTier, c.v)
+		assert.Contains(t, viewstest.Screen(h.P.body()), c.noTier, c.v)
 
 		h.P.data = loaded
 		c.cluster(&h.P.data)
-		assert.Contains(t, h.P.body(), c.failed, c.v)
+		assert.Contains(t, viewstest.Screen(h.P.body()), c.failed, c.v)
 
 		h.P.data = loaded
 		c.empty(&h.P.data)
-		assert.Contains(t, h.P.body(), c.emptyPrefix, c.v)
+		assert.Contains(t, viewstest.Screen(h.P.body()), c.emptyPrefix, c.v)
 	}
 	h.P.data = loaded
 	h.P.view = viewSnapshots

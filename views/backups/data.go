@@ -1,8 +1,6 @@
 package backups
 
 import (
-	"context"
-	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -138,135 +136,44 @@ type clusterData struct {
 	PolErr   error
 }
 
-// loadClusters lists every deployment of the project: the cluster API's,
-// then flex clusters and serverless instances (which it does not list).
-func loadClusters(ctx context.Context, c *apiclient.Client, gid string) ([]clusterRef, error) {
-	cls, err := c.Clusters().All(ctx, gid)
-	if err != nil {
-		return nil, fmt.Errorf("list clusters: %w", err)
+// snap is the listed snapshot id.
+func (d *clusterData) snap(id string) (snapRow, bool) {
+	i := slices.IndexFunc(d.Snaps, func(s snapRow) bool { return s.ID == id })
+	if i < 0 {
+		return snapRow{}, false
 	}
-	var out []clusterRef
-	for _, cl := range cls {
-		k := kindReplicaSet
-		switch {
-		case cl.Tenant():
-			k = kindTenant
-		case cl.ClusterType == "SHARDED" || cl.ClusterType == "GEOSHARDED":
-			k = kindSharded
-		}
-		out = append(out, clusterRef{Name: cl.Name, Kind: k, Tier: cl.InstanceSize(), Version: cl.MongoDBVersion, Backup: cl.BackupEnabled})
-	}
-	// Flex and serverless lists are best effort: a project may have none,
-	// and an older server may not know the route.
-	if fl, err := c.Clusters().AllFlex(ctx, gid); err == nil {
-		for _, f := range fl {
-			out = append(out, clusterRef{Name: f.Name, Kind: kindFlex, Tier: "FLEX", Version: f.MongoDBVersion, Backup: true})
-		}
-	}
-	if sl, err := c.Clusters().AllServerless(ctx, gid); err == nil {
-		for _, s := range sl {
-			out = append(out, clusterRef{Name: s.Name, Kind: kindServerless, Tier: "SERVERLESS", Version: s.MongoDBVersion, Backup: true})
-		}
-	}
-	slices.SortStableFunc(out, func(a, b clusterRef) int { return strings.Compare(a.Name, b.Name) })
-	return out, nil
+	return d.Snaps[i], true
 }
 
-// parts says which parts of a cluster's data a load fetches.
-type parts struct{ snaps, restores, exports, rest bool }
+// restore is the listed restore job id.
+func (d *clusterData) restore(id string) (restoreRow, bool) {
+	i := slices.IndexFunc(d.Restores, func(r restoreRow) bool { return r.ID == id })
+	if i < 0 {
+		return restoreRow{}, false
+	}
+	return d.Restores[i], true
+}
 
-var allParts = parts{true, true, true, true}
+func snapRowOf(s apiclient.Snapshot) snapRow {
+	return snapRow{ID: s.ID, Type: string(s.SnapshotType), Status: string(s.Status),
+		Created: timePtr(s.CreatedAt), Expires: s.ExpiresAt, Size: s.StorageSizeBytes, Frequency: string(s.FrequencyType),
+		Description: s.Description, Version: s.MongodVersion, Done: s.Done(), Completed: s.Status == apiclient.SnapshotCompleted,
+		CloudProvider: s.CloudProvider, CopyRegions: s.CopyRegions, MasterKeyUUID: s.MasterKeyUUID, PolicyItems: s.PolicyItems,
+		ReplicaSetName: s.ReplicaSetName, Topology: s.Type}
+}
 
-// loadCluster fetches the parts asked for; it runs on a Cmd's goroutine and
-// uses only its arguments.
-func loadCluster(ctx context.Context, c *apiclient.Client, gid string, cl clusterRef, now time.Time, want parts) clusterData {
-	d := clusterData{Cluster: cl}
-	d.Route, d.Note = routeFor(cl.Kind, now)
-	b := c.Backups()
-	switch d.Route {
-	case routeNone:
-		return d
-	case routeFlex:
-		if want.snaps {
-			var ss []apiclient.FlexSnapshot
-			if ss, d.SnapErr = b.AllFlexSnapshots(ctx, gid, cl.Name); d.SnapErr == nil {
-				for _, s := range ss {
-					d.Snaps = append(d.Snaps, flexSnapRow(s))
-				}
-			}
-		}
-		if want.restores {
-			var js []apiclient.FlexRestoreJob
-			if js, d.RestErr = b.AllFlexRestoreJobs(ctx, gid, cl.Name); d.RestErr == nil {
-				for _, j := range js {
-					d.Restores = append(d.Restores, flexRestoreRow(j))
-				}
-			}
-		}
-		return d
-	case routeServerless:
-		if want.snaps {
-			var ss []apiclient.ServerlessSnapshot
-			if ss, d.SnapErr = b.AllServerlessSnapshots(ctx, gid, cl.Name); d.SnapErr == nil {
-				for _, s := range ss {
-					d.Snaps = append(d.Snaps, snapRow{ID: s.ID, Type: string(s.SnapshotType), Status: string(s.Status),
-						Created: timePtr(s.CreatedAt), Expires: s.ExpiresAt, Size: s.StorageSizeBytes, Frequency: string(s.FrequencyType),
-						Version: s.MongodVersion, Done: s.Done(), Completed: s.Status == apiclient.SnapshotCompleted})
-				}
-			}
-		}
-		if want.restores {
-			var js []apiclient.RestoreJob
-			if js, d.RestErr = b.AllServerlessRestoreJobs(ctx, gid, cl.Name); d.RestErr == nil {
-				for _, j := range js {
-					d.Restores = append(d.Restores, restoreRowOf(j))
-				}
-			}
-		}
-		return d
-	}
-	if want.snaps {
-		if cl.Kind == kindSharded {
-			var p *apiclient.Page[apiclient.ShardedSnapshot]
-			if p, d.SnapErr = b.ShardedSnapshots(ctx, gid, cl.Name); d.SnapErr == nil {
-				for _, s := range p.Results {
-					d.Snaps = append(d.Snaps, snapRow{ID: s.ID, Type: string(s.SnapshotType), Status: string(s.Status),
-						Created: timePtr(s.CreatedAt), Expires: s.ExpiresAt, Size: s.StorageSizeBytes, Frequency: string(s.FrequencyType),
-						Description: s.Description, Version: s.MongodVersion, Members: s.Members, Sharded: true,
-						Done: s.Done(), Completed: s.Status == apiclient.SnapshotCompleted,
-						MasterKeyUUID: s.MasterKeyUUID, PolicyItems: s.PolicyItems, Topology: "shardedCluster", ConfigServer: s.ConfigServerType})
-				}
-			}
-		} else {
-			var ss []apiclient.Snapshot
-			if ss, d.SnapErr = b.AllSnapshots(ctx, gid, cl.Name); d.SnapErr == nil {
-				for _, s := range ss {
-					d.Snaps = append(d.Snaps, snapRow{ID: s.ID, Type: string(s.SnapshotType), Status: string(s.Status),
-						Created: timePtr(s.CreatedAt), Expires: s.ExpiresAt, Size: s.StorageSizeBytes, Frequency: string(s.FrequencyType),
-						Description: s.Description, Version: s.MongodVersion, Done: s.Done(), Completed: s.Status == apiclient.SnapshotCompleted,
-						CloudProvider: s.CloudProvider, CopyRegions: s.CopyRegions, MasterKeyUUID: s.MasterKeyUUID, PolicyItems: s.PolicyItems,
-						ReplicaSetName: s.ReplicaSetName, Topology: s.Type})
-				}
-			}
-		}
-	}
-	if want.restores {
-		var js []apiclient.RestoreJob
-		if js, d.RestErr = b.AllRestoreJobs(ctx, gid, cl.Name); d.RestErr == nil {
-			for _, j := range js {
-				d.Restores = append(d.Restores, restoreRowOf(j))
-			}
-		}
-	}
-	if want.exports {
-		d.Exports, d.ExpErr = b.AllExportJobs(ctx, gid, cl.Name)
-	}
-	if want.rest {
-		d.Buckets, d.BuckErr = b.AllExportBuckets(ctx, gid)
-		d.Schedule, d.SchedErr = b.Schedule(ctx, gid, cl.Name)
-		d.Policy, d.PolErr = b.CompliancePolicy(ctx, gid)
-	}
-	return d
+func shardedSnapRow(s apiclient.ShardedSnapshot) snapRow {
+	return snapRow{ID: s.ID, Type: string(s.SnapshotType), Status: string(s.Status),
+		Created: timePtr(s.CreatedAt), Expires: s.ExpiresAt, Size: s.StorageSizeBytes, Frequency: string(s.FrequencyType),
+		Description: s.Description, Version: s.MongodVersion, Members: s.Members, Sharded: true,
+		Done: s.Done(), Completed: s.Status == apiclient.SnapshotCompleted,
+		MasterKeyUUID: s.MasterKeyUUID, PolicyItems: s.PolicyItems, Topology: "shardedCluster", ConfigServer: s.ConfigServerType}
+}
+
+func serverlessSnapRow(s apiclient.ServerlessSnapshot) snapRow {
+	return snapRow{ID: s.ID, Type: string(s.SnapshotType), Status: string(s.Status),
+		Created: timePtr(s.CreatedAt), Expires: s.ExpiresAt, Size: s.StorageSizeBytes, Frequency: string(s.FrequencyType),
+		Version: s.MongodVersion, Done: s.Done(), Completed: s.Status == apiclient.SnapshotCompleted}
 }
 
 func timePtr(t time.Time) *time.Time {
@@ -322,96 +229,4 @@ func flexRestoreRow(j apiclient.FlexRestoreJob) restoreRow {
 		r.State = apiclient.RestoreFinished
 	}
 	return r
-}
-
-// watch is a job this session started; the pane follows it until it ends,
-// even while another pane is on screen.
-type watch struct {
-	Kind    string // "restore", "snapshot", "export"
-	ID      string
-	Cluster clusterRef
-	Label   string // "restore of snapshot …0021 to staging-rs"
-}
-
-// watchResult is one hidden-pane check of a watched job.
-type watchResult struct {
-	W       watch
-	Done    bool
-	Outcome string // the toast when Done
-	Failed  bool
-}
-
-// checkWatch fetches one watched job; it runs on a Cmd's goroutine.
-func checkWatch(ctx context.Context, c *apiclient.Client, gid string, w watch, now time.Time) (watchResult, error) {
-	b := c.Backups()
-	rt, _ := routeFor(w.Cluster.Kind, now)
-	res := watchResult{W: w}
-	switch w.Kind {
-	case "restore":
-		var r restoreRow
-		switch rt {
-		case routeFlex:
-			j, err := b.FlexRestoreJob(ctx, gid, w.Cluster.Name, w.ID)
-			if err != nil {
-				return res, err
-			}
-			r = flexRestoreRow(*j)
-		default:
-			get := b.RestoreJob
-			if rt == routeServerless {
-				get = b.ServerlessRestoreJob
-			}
-			j, err := get(ctx, gid, w.Cluster.Name, w.ID)
-			if err != nil {
-				return res, err
-			}
-			r = restoreRowOf(*j)
-		}
-		res.Done = !r.running()
-		res.Outcome, res.Failed = restoreOutcome(w.Label, r)
-	case "snapshot":
-		var st string
-		var done bool
-		switch {
-		case rt == routeFlex:
-			s, err := b.FlexSnapshot(ctx, gid, w.Cluster.Name, w.ID)
-			if err != nil {
-				return res, err
-			}
-			st, done = strings.ToLower(string(s.Status)), s.Done()
-		case w.Cluster.Kind == kindSharded:
-			s, err := b.ShardedSnapshot(ctx, gid, w.Cluster.Name, w.ID)
-			if err != nil {
-				return res, err
-			}
-			st, done = string(s.Status), s.Done()
-		default:
-			s, err := b.Snapshot(ctx, gid, w.Cluster.Name, w.ID)
-			if err != nil {
-				return res, err
-			}
-			st, done = string(s.Status), s.Done()
-		}
-		res.Done = done
-		res.Outcome, res.Failed = w.Label+" "+st, st == string(apiclient.SnapshotFailed)
-	case "export":
-		j, err := b.ExportJob(ctx, gid, w.Cluster.Name, w.ID)
-		if err != nil {
-			return res, err
-		}
-		res.Done = j.Done()
-		res.Outcome, res.Failed = w.Label+" "+strings.ToLower(string(j.State)), j.State != apiclient.ExportSuccessful
-	}
-	return res, nil
-}
-
-// restoreOutcome is the toast for a restore that ended.
-func restoreOutcome(label string, r restoreRow) (string, bool) {
-	switch r.State {
-	case apiclient.RestoreFinished:
-		return label + " finished", false
-	case apiclient.RestoreDownloadReady:
-		return label + ": download ready", false
-	}
-	return label + " " + string(r.State), true
 }

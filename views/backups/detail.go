@@ -101,13 +101,7 @@ func fmtUTC(t *time.Time) string {
 }
 
 func (p *Pane) snapText(id string) string {
-	var s snapRow
-	found := false
-	for _, x := range p.data.Snaps {
-		if x.ID == id {
-			s, found = x, true
-		}
-	}
+	s, found := p.data.snap(id)
 	if !found {
 		return fmt.Sprintf("Snapshot %s is no longer listed for %s (deleted or expired).\n\nesc goes back to the list.", id, p.cluster.Name)
 	}
@@ -168,13 +162,7 @@ func (p *Pane) snapText(id string) string {
 }
 
 func (p *Pane) restoreText(id string) string {
-	var r restoreRow
-	found := false
-	for _, x := range p.data.Restores {
-		if x.ID == id {
-			r, found = x, true
-		}
-	}
+	r, found := p.data.restore(id)
 	if !found {
 		return fmt.Sprintf("Restore job %s is no longer listed for %s.\n\nesc goes back to the list.", id, p.cluster.Name)
 	}
@@ -279,10 +267,8 @@ func (p *Pane) Yank() (text, what string, ok bool) {
 	}
 	r, found := p.selectedRestore()
 	if p.shown != nil && p.shown.View == viewRestores {
-		for _, x := range p.data.Restores {
-			if x.ID == p.shown.ID {
-				r, found = x, true
-			}
+		if x, ok := p.data.restore(p.shown.ID); ok {
+			r, found = x, true
 		}
 	}
 	if !found {

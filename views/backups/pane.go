@@ -10,7 +10,6 @@ package backups
 import (
 	"context"
 	"errors"
-	"slices"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -32,6 +31,9 @@ const (
 	viewCompliance
 	viewCount
 )
+
+// jumpViews are the views a jump from another pane names (views.SelectMsg).
+var jumpViews = map[string]view{"snapshots": viewSnapshots, "restores": viewRestores, "exports": viewExports}
 
 func (v view) title() string {
 	return [...]string{"Snapshots", "Restores", "Exports", "Buckets", "Schedule", "Compliance"}[v]
@@ -85,6 +87,10 @@ type Pane struct {
 	firstSeen map[string]time.Time
 	watching  map[string]watch
 	wizard    *wizard
+	// steps are the actions that ask first (newSteps); lists the list
+	// views (newLists).
+	steps map[string]views.Step
+	lists map[view]*listView
 	// notice is the last refusal, over the list; noticeAct is the action
 	// it refused, "" for one that says no cause to check (see settle).
 	notice    string
@@ -159,6 +165,8 @@ func New(ctx views.Context) views.Pane { return NewPane(ctx) }
 func NewPane(ctx views.Context) *Pane {
 	p := &Pane{expanded: map[string]bool{}, firstSeen: map[string]time.Time{}, watching: map[string]watch{}, projectNames: map[string]string{}}
 	p.Base = views.NewBase(ID, ctx, p.pollState)
+	p.steps = p.newSteps()
+	p.lists = p.newLists()
 	p.picker = components.NewTable(pickerColumns(), ctx.Theme, ctx.Keys)
 	p.snaps = components.NewTable(snapColumns(), ctx.Theme, ctx.Keys)
 	p.restores = components.NewTable(restoreColumns(), ctx.Theme, ctx.Keys)
@@ -204,154 +212,6 @@ func (p *Pane) Selected() string {
 	return ""
 }
 
-// moving reports whether anything shown is still changing.
-func (p *Pane) moving() bool {
-	if p.cluster == nil || !p.loaded {
-		return false
-	}
-	for _, s := range p.data.Snaps {
-		if !s.Done {
-			return true
-		}
-	}
-	for _, r := range p.data.Restores {
-		if r.running() {
-			return true
-		}
-	}
-	for _, e := range p.data.Exports {
-		if !e.Done() {
-			return true
-		}
-	}
-	return p.data.Policy != nil && p.data.Policy.State != "" && p.data.Policy.State != apiclient.ComplianceActive
-}
-
-// WatchEvery is how often a moving job is polled, as the cloud CLI's
-// watch does.
-const WatchEvery = 4 * time.Second
-
-// pollState: visible, always (fast while something moves); hidden, only
-// while a job this session started is unfinished.
-func (p *Pane) pollState() views.PollState {
-	return views.PollState{Off: p.Ctx.GroupID == "", Moving: p.moving(), Watching: len(p.watching) > 0, Fast: WatchEvery}
-}
-
-// tick is one poll: visible, the parts of the shown cluster that move (or
-// everything at the normal interval); hidden, each watched job.
-func (p *Pane) tick() tea.Cmd {
-	if p.Visible() {
-		if p.cluster == nil {
-			return p.loadClusters("")
-		}
-		want := allParts
-		if p.moving() {
-			want = parts{}
-			for _, s := range p.data.Snaps {
-				want.snaps = want.snaps || !s.Done
-			}
-			for _, r := range p.data.Restores {
-				want.restores = want.restores || r.running()
-			}
-			for _, e := range p.data.Exports {
-				want.exports = want.exports || !e.Done()
-			}
-			if pol := p.data.Policy; pol != nil && pol.State != "" && pol.State != apiclient.ComplianceActive {
-				want.rest = true
-			}
-			// A part whose last read failed (an outage emptied it) and one
-			// holding a job this session watches are read too: else a
-			// watched restore that ended while the server was away would
-			// stay watched while only a snapshot moves.
-			want.snaps = want.snaps || p.data.SnapErr != nil || p.watchingHere("snapshot")
-			want.restores = want.restores || p.data.RestErr != nil || p.watchingHere("restore")
-			want.exports = want.exports || p.data.ExpErr != nil || p.watchingHere("export")
-		}
-		// A watched job on another cluster is checked on its own.
-		cmds := []tea.Cmd{p.loadData("", want, keyPoll)}
-		for _, w := range p.watching {
-			if w.Cluster.Name != p.cluster.Name {
-				cmds = append(cmds, p.checkWatch(w))
-			}
-		}
-		return tea.Batch(cmds...)
-	}
-	var cmds []tea.Cmd
-	for _, w := range p.watching {
-		cmds = append(cmds, p.checkWatch(w))
-	}
-	return tea.Batch(cmds...)
-}
-
-// watchingHere reports whether a job of that kind on the cluster shown is
-// watched.
-func (p *Pane) watchingHere(kind string) bool {
-	for _, w := range p.watching {
-		if w.Kind == kind && p.cluster != nil && w.Cluster.Name == p.cluster.Name {
-			return true
-		}
-	}
-	return false
-}
-
-func (p *Pane) loadClusters(task string) tea.Cmd {
-	client, gid := p.Ctx.Client, p.Ctx.GroupID
-	if client == nil || gid == "" {
-		return nil
-	}
-	return views.Load(&p.Base, keyClusters, p.seq.Next(), task, func(ctx context.Context) ([]clusterRef, error) {
-		return loadClusters(ctx, client, gid)
-	})
-}
-
-// dataResult carries a load and the parts it fetched.
-type dataResult struct {
-	Data clusterData
-	Want parts
-}
-
-func (p *Pane) loadData(task string, want parts, key string) tea.Cmd {
-	client, gid, now := p.Ctx.Client, p.Ctx.GroupID, p.Ctx.Now()
-	if client == nil || gid == "" || p.cluster == nil {
-		return nil
-	}
-	cl := *p.cluster
-	return views.Load(&p.Base, key, p.seq.Next(), task, func(ctx context.Context) (dataResult, error) {
-		d := loadCluster(ctx, client, gid, cl, now, want)
-		return dataResult{Data: d, Want: want}, firstErr(want, d)
-	})
-}
-
-// firstErr is the error of the first part asked for that failed; a poll
-// backs off on it.
-// A part the caller's role may not read is no failure: the pane says so in
-// its place (views.NotVisible) and is not stale for it.
-func firstErr(want parts, d clusterData) error {
-	failed := func(err error) bool {
-		_, denied := views.NotVisible(err)
-		return err != nil && !denied
-	}
-	switch {
-	case want.snaps && failed(d.SnapErr):
-		return d.SnapErr
-	case want.restores && failed(d.RestErr):
-		return d.RestErr
-	case want.exports && failed(d.ExpErr):
-		return d.ExpErr
-	}
-	return nil
-}
-
-func (p *Pane) checkWatch(w watch) tea.Cmd {
-	client, gid, now := p.Ctx.Client, p.Ctx.GroupID, p.Ctx.Now()
-	if client == nil {
-		return nil
-	}
-	return views.Load(&p.Base, keyWatch, p.seq.Next(), "", func(ctx context.Context) (watchResult, error) {
-		return checkWatch(ctx, client, gid, w, now)
-	})
-}
-
 // Shows tells the root whether the `/` filter shows the snapshot, restore
 // or export a jump asks for (views.Shower): the filter is kept then, and
 // lifted (with a notice) only when it hides the item. Known is false until
@@ -360,36 +220,27 @@ func (p *Pane) Shows(v, id string) (shown, known bool) {
 	if p.cluster == nil || !p.loaded {
 		return false, false
 	}
-	var t *components.Table
-	switch v {
-	case "snapshots":
-		known, t = slices.ContainsFunc(p.data.Snaps, func(s snapRow) bool { return s.ID == id }), &p.snaps
-	case "restores":
-		known, t = slices.ContainsFunc(p.data.Restores, func(r restoreRow) bool { return r.ID == id }), &p.restores
-	case "exports":
-		known, t = slices.ContainsFunc(p.data.Exports, func(e apiclient.ExportJob) bool { return e.ID == id }), &p.exports
-	}
-	if !known {
+	l := p.lists[jumpViews[v]]
+	if l == nil || !l.holds(id) {
 		return false, false
 	}
 	// The lists hold only the rows the filter shows.
-	return t.MatchesFilter(id), true
+	return l.table.MatchesFilter(id), true
 }
 
 func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
-	kit, done := p.Handle(msg, p.tick)
-	if done {
-		return p, kit
+	if cmd, done := p.Handle(msg, p.tick); done {
+		return p, cmd // the kit's: a poll round, the pause
 	}
 	switch msg := msg.(type) {
 	case views.Result[[]clusterRef]:
-		return p, tea.Batch(kit, p.clustersResult(msg))
+		return p, p.clustersResult(msg)
 	case views.Result[dataResult]:
 		p.away = serverAway(msg.Err)
-		return p, tea.Batch(kit, p.dataResult(msg))
+		return p, p.dataResult(msg)
 	case views.Result[watchResult]:
 		p.away = serverAway(msg.Err)
-		return p, tea.Batch(kit, p.watchResult(msg))
+		return p, p.watchResult(msg)
 	case views.Result[writeResult]:
 		return p, p.writeResult(msg)
 	case views.Result[wizardLoaded]:
@@ -404,21 +255,23 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 	case views.FilterMsg:
 		p.filter = msg.Text
 		p.rebuild()
-		return p, p.settle(false)
+		p.settle(false)
+		return p, nil
 	case views.SelectMsg:
 		// Opened from the board: the view that holds the item, selected now
 		// or when it is loaded.
-		v := map[string]view{"snapshots": viewSnapshots, "restores": viewRestores, "exports": viewExports}[msg.View]
+		v := jumpViews[msg.View]
 		p.view, p.want = v, msg.ItemID
 		if p.cluster == nil {
 			p.wantView = &v // the cluster opens when its list is in
 		}
 		p.rebuild()
-		return p, p.settle(false)
+		p.settle(false)
+		return p, nil
 	case views.ContextChangedMsg:
 		old := p.Ctx
 		p.Ctx = msg.Ctx
-		for _, t := range []*components.Table{&p.picker, &p.snaps, &p.restores, &p.exports, &p.buckets} {
+		for _, t := range p.tables() {
 			t.SetTheme(p.Ctx.Theme)
 		}
 		p.detail.SetTheme(p.Ctx.Theme)
@@ -436,7 +289,7 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 	case clockTick:
 		p.clockArmed = false
 		if p.Visible() && p.view == viewRestores {
-			p.rebuildRestores()
+			p.lists[viewRestores].fill()
 			p.refreshOpen()
 		}
 		return p, p.armClock()
@@ -446,145 +299,6 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 		return p, p.key(msg)
 	}
 	return p, nil
-}
-
-func (p *Pane) clustersResult(msg views.Result[[]clusterRef]) tea.Cmd {
-	{
-		if !p.seq.Latest(msg.Seq) && p.loadedList {
-			return nil
-		}
-		p.clustersErr = msg.Err
-		if msg.Err == nil {
-			p.clusters, p.loadedList = msg.Value, true
-		}
-		p.rebuildPicker()
-		if p.cluster == nil && p.Ctx.ClusterName != "" {
-			for _, c := range p.clusters {
-				if c.Name == p.Ctx.ClusterName {
-					return p.open(c)
-				}
-			}
-		}
-		return nil
-	}
-}
-
-// dataResult merges a load into what is shown; a poll replaces only the
-// parts it fetched. Watched jobs that ended raise their toast here.
-func (p *Pane) dataResult(msg views.Result[dataResult]) tea.Cmd {
-	res := msg.Value
-	if p.cluster == nil || res.Data.Cluster.Name != p.cluster.Name {
-		return nil
-	}
-	// Loads and polls overlap: an answer older than one already shown
-	// would take the screen back in time.
-	if msg.Seq <= p.appliedSeq {
-		return nil
-	}
-	p.appliedSeq = msg.Seq
-	d, w := res.Data, res.Want
-	// A list read before and failing now (an outage) keeps its rows as of
-	// the last good read: the footer says they are stale and since when,
-	// as every pane's do. A role's refusal, or a first read, shows why.
-	fresh := func(err, was error, had bool) bool {
-		_, denied := views.NotVisible(err)
-		return err == nil || denied || was != nil || !had
-	}
-	if w.snaps && fresh(d.SnapErr, p.data.SnapErr, len(p.data.Snaps) > 0) {
-		p.data.Snaps, p.data.SnapErr = d.Snaps, d.SnapErr
-	}
-	if w.restores && fresh(d.RestErr, p.data.RestErr, len(p.data.Restores) > 0) {
-		p.data.Restores, p.data.RestErr = d.Restores, d.RestErr
-	}
-	if w.exports && fresh(d.ExpErr, p.data.ExpErr, len(p.data.Exports) > 0) {
-		p.data.Exports, p.data.ExpErr = d.Exports, d.ExpErr
-	}
-	if w.rest {
-		if fresh(d.BuckErr, p.data.BuckErr, len(p.data.Buckets) > 0) {
-			p.data.Buckets, p.data.BuckErr = d.Buckets, d.BuckErr
-		}
-		if fresh(d.SchedErr, p.data.SchedErr, p.data.Schedule != nil) {
-			p.data.Schedule, p.data.SchedErr = d.Schedule, d.SchedErr
-		}
-		if fresh(d.PolErr, p.data.PolErr, p.data.Policy != nil) {
-			p.data.Policy, p.data.PolErr = d.Policy, d.PolErr
-		}
-	}
-	p.data.Cluster, p.data.Route, p.data.Note = d.Cluster, d.Route, d.Note
-	p.loaded = true
-	p.layout() // a list that reached the row cap adds a note line
-	now := p.Ctx.Now()
-	for _, r := range p.data.Restores {
-		if _, ok := p.firstSeen[r.ID]; !ok && r.running() {
-			p.firstSeen[r.ID] = now
-		}
-	}
-	cmds := p.settleWatches()
-	p.rebuild()
-	// What the new data makes untrue goes first, so a toast it raised
-	// now is not taken with it.
-	cmds = append(cmds, p.armClock())
-	return tea.Sequence(p.settle(false), tea.Batch(cmds...))
-}
-
-// settleWatches ends the watches of the shown cluster whose jobs ended,
-// with a toast each.
-func (p *Pane) settleWatches() []tea.Cmd {
-	var cmds []tea.Cmd
-	for id, w := range p.watching {
-		if w.Cluster.Name != p.cluster.Name {
-			continue
-		}
-		switch w.Kind {
-		case "restore":
-			for _, r := range p.data.Restores {
-				if r.ID == id && !r.running() {
-					text, failed := restoreOutcome(w.Label, r)
-					cmds = append(cmds, views.Toast(text, failed))
-					delete(p.watching, id)
-				}
-			}
-		case "snapshot":
-			for _, s := range p.data.Snaps {
-				if s.ID == id && s.Done {
-					cmds = append(cmds, views.Toast(w.Label+" "+s.Status, !s.Completed))
-					delete(p.watching, id)
-				}
-			}
-		case "export":
-			for _, e := range p.data.Exports {
-				if e.ID == id && e.Done() {
-					cmds = append(cmds, views.Toast(w.Label+" "+string(e.State), e.State != apiclient.ExportSuccessful))
-					delete(p.watching, id)
-				}
-			}
-		}
-	}
-	return cmds
-}
-
-func (p *Pane) watchResult(msg views.Result[watchResult]) tea.Cmd {
-	res := msg.Value
-	if msg.Err != nil {
-		if e, ok := apiclient.AsError(msg.Err); ok {
-			if e.Status == 404 {
-				// The job is gone: nothing left to watch.
-				delete(p.watching, res.W.ID)
-				return tea.Batch(views.Toast(res.W.Label+": no longer found", true), p.Arm())
-			}
-		}
-		return nil
-	}
-	if _, ok := p.watching[res.W.ID]; !ok || !res.Done {
-		return nil
-	}
-	delete(p.watching, res.W.ID)
-	cmds := []tea.Cmd{views.Toast(res.Outcome, res.Failed)}
-	if p.Visible() && p.cluster != nil && p.cluster.Name == res.W.Cluster.Name {
-		cmds = append(cmds, p.loadData("", allParts, keyData))
-	}
-	cmds = append(cmds, p.Arm())
-	return tea.Batch(cmds...)
 }
 
 // open shows one cluster's backups.
@@ -597,5 +311,6 @@ func (p *Pane) open(c clusterRef) tea.Cmd {
 	p.data.Route, p.data.Note = routeFor(c.Kind, p.Ctx.Now())
 	p.rebuild()
 	// "pick a cluster first" and the like are answered now.
-	return tea.Batch(p.loadData("loading backups of "+c.Name, allParts, keyData), p.Arm(), views.ErrorsResolved())
+	p.ErrorsResolved()
+	return tea.Batch(p.loadData("loading backups of "+c.Name, allParts, keyData), p.Arm())
 }

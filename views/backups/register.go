@@ -25,15 +25,27 @@ var Registration = views.Registration{
 	New:     New,
 }
 
+// The actions that ask first, as the keymap names them (here only).
+const (
+	actSnapshot      = "backups.snapshot"
+	actRestore       = "backups.restore"
+	actCancelRestore = "backups.cancelRestore"
+	actExpiration    = "backups.expiration"
+	actDelete        = "backups.delete"
+	actExport        = "backups.export"
+	actNewBucket     = "backups.newBucket"
+	actEditSchedule  = "backups.editSchedule"
+)
+
 func defaultActions() []keymap.Action {
 	a := keymap.NewAction
 	return []keymap.Action{
-		a("backups.snapshot", "n", "take snapshot", "n").Calls("takeSnapshot"),
-		a("backups.restore", "R", "restore", "R").Calls("createBackupRestoreJob"),
-		a("backups.cancelRestore", "x", "cancel restore", "x").Calls("cancelBackupRestoreJob").AsDangerous(),
-		a("backups.expiration", "e", "change expiration", "e").Calls("updateSnapshotRetention"),
-		a("backups.delete", "d", "delete snapshot", "d").Calls("deleteReplicaSetBackup").AsDangerous(),
-		a("backups.export", "E", "export snapshot", "E").Calls("createBackupExportJob"),
+		a(actSnapshot, "n", "take snapshot", "n").Calls("takeSnapshot"),
+		a(actRestore, "R", "restore", "R").Calls("createBackupRestoreJob"),
+		a(actCancelRestore, "x", "cancel restore", "x").Calls("cancelBackupRestoreJob").AsDangerous(),
+		a(actExpiration, "e", "change expiration", "e").Calls("updateSnapshotRetention"),
+		a(actDelete, "d", "delete snapshot", "d").Calls("deleteReplicaSetBackup").AsDangerous(),
+		a(actExport, "E", "export snapshot", "E").Calls("createBackupExportJob"),
 		// Tab cycles snapshots/restores/exports here; shift+tab and 1-6
 		// still switch panes.
 		a("backups.cycleViews", "tab", "cycle views", "tab").Replacing("global.nextPane"),
@@ -48,8 +60,8 @@ func defaultActions() []keymap.Action {
 		a("backups.viewCompliance", "C", "compliance view", "C").InHelpOnly(),
 		// Offered in every view of a cluster, refused outside their own with
 		// the reason (as x is), so help lists them and the key says why.
-		a("backups.newBucket", "b", "new export bucket", "b").Calls("createExportBucket"),
-		a("backups.editSchedule", "s", "edit schedule", "s").Calls("updateBackupSchedule"),
+		a(actNewBucket, "b", "new export bucket", "b").Calls("createExportBucket"),
+		a(actEditSchedule, "s", "edit schedule", "s").Calls("updateBackupSchedule"),
 	}
 }
 

@@ -16,63 +16,6 @@ import (
 
 const timeLayout = "2006-01-02 15:04"
 
-func pickerColumns() []components.Column {
-	return []components.Column{
-		{Title: "CLUSTER", MinWidth: 14, Flex: 2},
-		{Title: "KIND", Width: 11, Priority: 1},
-		{Title: "TIER", Width: 10, Priority: 3},
-		{Title: "VERSION", Width: 8, Priority: 4},
-		{Title: "BACKUP", Width: 6, Priority: 2},
-	}
-}
-
-func snapColumns() []components.Column {
-	return []components.Column{
-		// TYPE and STATUS are the key; EXPIRES goes first, then SIZE.
-		{Title: "TYPE", Width: 12},
-		{Title: "STATUS", Width: 11},
-		{Title: "CREATED", Width: 16, Priority: 3},
-		{Title: "EXPIRES", Width: 16, Priority: 6},
-		{Title: "SIZE", Width: 9, Align: components.AlignRight, Priority: 5},
-		{Title: "FREQUENCY", Width: 9, Priority: 2},
-		{Title: "DESCRIPTION", MinWidth: 10, Flex: 1, Priority: 4},
-	}
-}
-
-func restoreColumns() []components.Column {
-	return []components.Column{
-		{Title: "STATE", Width: 16},
-		{Title: "DELIVERY", Width: 11, Priority: 3},
-		{Title: "SNAPSHOT", Width: 9, Priority: 4},
-		{Title: "TARGET", MinWidth: 10, Flex: 1, Priority: 1},
-		{Title: "STARTED", Width: 16, Priority: 5},
-		{Title: "ELAPSED", Width: 8, Align: components.AlignRight, Priority: 2},
-		{Title: "RESULT", MinWidth: 10, Flex: 2, Priority: 1},
-	}
-}
-
-func exportColumns() []components.Column {
-	return []components.Column{
-		{Title: "STATE", Width: 12},
-		{Title: "PROGRESS", Width: 8, Align: components.AlignRight, Priority: 2},
-		{Title: "SNAPSHOT", Width: 9, Priority: 4},
-		{Title: "BUCKET", MinWidth: 10, Flex: 1, Priority: 1},
-		{Title: "CREATED", Width: 16, Priority: 6},
-		{Title: "FINISHED", Width: 16, Priority: 5},
-		{Title: "PREFIX", MinWidth: 10, Flex: 2, Priority: 3},
-	}
-}
-
-func bucketColumns() []components.Column {
-	return []components.Column{
-		{Title: "NAME", MinWidth: 12, Flex: 2},
-		{Title: "PROVIDER", Width: 8, Priority: 2},
-		{Title: "ROLE", Width: 24, Priority: 3},
-		{Title: "REGION", Width: 10, Priority: 1},
-		{Title: "ID", Width: 24, Priority: 4},
-	}
-}
-
 // short is the tail of an id, enough to tell rows apart.
 func short(id string) string {
 	if len(id) > 8 {
@@ -122,192 +65,6 @@ func spinner(now time.Time) string {
 	return spinnerFrames[(now.UnixMilli()/100)%int64(len(spinnerFrames))]
 }
 
-// elapsed is how long a restore has run (or ran). The server's clock may
-// run ahead of ours (a sped-up demo): then time since this session first
-// saw it running.
-func (p *Pane) elapsed(r restoreRow, now time.Time) string {
-	if r.Started == nil {
-		return "-"
-	}
-	if r.Finished != nil {
-		return fmtDur(r.Finished.Sub(*r.Started))
-	}
-	if !r.running() {
-		return "-"
-	}
-	if now.Before(*r.Started) {
-		if seen, ok := p.firstSeen[r.ID]; ok {
-			return fmtDur(now.Sub(seen))
-		}
-		return "0s"
-	}
-	return fmtDur(now.Sub(*r.Started))
-}
-
-func (p *Pane) rebuild() {
-	p.rebuildPicker()
-	p.rebuildSnaps()
-	p.rebuildRestores()
-	p.rebuildExports()
-	p.rebuildBuckets()
-	if p.want != "" {
-		if t := map[view]*components.Table{viewSnapshots: &p.snaps, viewRestores: &p.restores, viewExports: &p.exports}[p.view]; t != nil && t.SetCursorID(p.want) {
-			p.want = ""
-		}
-	}
-	p.refreshDetail()
-	p.refreshOpen()
-}
-
-func (p *Pane) rebuildPicker() {
-	var rows []components.Row
-	for _, c := range p.clusters {
-		backup := "on"
-		if !c.Backup {
-			backup = "off"
-		}
-		cells := []string{c.Name, c.Kind.String(), c.Tier, c.Version, backup}
-		if !views.MatchFilter(p.filter, cells...) {
-			continue
-		}
-		class := ""
-		if c.Kind == kindTenant || !c.Backup {
-			class = "muted"
-		}
-		rows = append(rows, components.Row{ID: c.Name, Cells: cells, Class: class})
-	}
-	p.picker.SetRows(rows)
-}
-
-func (p *Pane) rebuildSnaps() {
-	var rows []components.Row
-	for _, s := range p.data.Snaps {
-		typ := s.Type
-		if s.Sharded {
-			mark := "▸ "
-			if p.expanded[s.ID] {
-				mark = "▾ "
-			}
-			typ = mark + typ
-		}
-		cells := []string{typ, s.Status, fmtTime(s.Created), fmtTime(s.Expires), fmtSize(s.Size), s.Frequency, s.Description}
-		if !views.MatchFilter(p.filter, append(cells, s.ID)...) {
-			continue
-		}
-		rows = append(rows, components.Row{ID: s.ID, Cells: cells, Class: snapClass(s)})
-		if s.Sharded && p.expanded[s.ID] {
-			for _, m := range s.Members {
-				rows = append(rows, components.Row{ID: s.ID + "/" + m.ID, Class: "muted",
-					Cells: []string{"  └ member", "", "", "", "", components.Sanitize(m.CloudProvider), components.Sanitize(m.ReplicaSetName) + "  " + m.ID}})
-			}
-		}
-	}
-	p.snaps.SetRows(rows)
-}
-
-func snapClass(s snapRow) string {
-	switch {
-	case s.Status == string(apiclient.SnapshotFailed):
-		return "failed"
-	case !s.Done:
-		return "running"
-	}
-	return ""
-}
-
-func (p *Pane) rebuildRestores() {
-	now := p.Ctx.Now()
-	var rows []components.Row
-	for _, r := range p.data.Restores {
-		state := string(r.State)
-		class := "ok"
-		switch r.State {
-		case apiclient.RestoreRunning:
-			state, class = spinner(now)+" running", "running"
-		case apiclient.RestoreFailed, apiclient.RestoreCancelled, apiclient.RestoreExpired:
-			class = "failed"
-		}
-		if _, mine := p.watching[r.ID]; mine {
-			state += " ★"
-		}
-		target := r.Target
-		if target == "" {
-			target = "-"
-		}
-		result := "-"
-		switch {
-		case len(r.URLs) > 0:
-			result = r.URLs[0]
-		case r.Finished != nil:
-			result = "finished " + fmtTime(r.Finished)
-		case r.State == apiclient.RestoreRunning:
-			result = "in progress"
-		}
-		snap := short(r.SnapshotID)
-		if snap == "" && (r.PointInTime != 0 || r.OplogTs != 0) {
-			snap = "PIT" // no snapshot: a point in time (the detail says which)
-		}
-		cells := []string{state, r.Delivery, snap, target, fmtTime(r.Started), p.elapsed(r, now), result}
-		if !views.MatchFilter(p.filter, append(cells, r.ID)...) {
-			continue
-		}
-		rows = append(rows, components.Row{ID: r.ID, Cells: cells, Class: class})
-	}
-	p.restores.SetRows(rows)
-	if p.focusRestore != "" && p.restores.SetCursorID(p.focusRestore) {
-		p.focusRestore = ""
-	}
-}
-
-func (p *Pane) bucketName(id string) string {
-	for _, b := range p.data.Buckets {
-		if b.ID == id {
-			return b.BucketName
-		}
-	}
-	return short(id)
-}
-
-func (p *Pane) rebuildExports() {
-	var rows []components.Row
-	for _, e := range p.data.Exports {
-		prog := "-"
-		if s := e.ExportStatus; s != nil && s.TotalCollections > 0 {
-			prog = fmt.Sprintf("%d/%d", s.ExportedCollections, s.TotalCollections)
-		}
-		created := e.CreatedAt
-		cells := []string{string(e.State), prog, short(e.SnapshotID), p.bucketName(e.ExportBucketID), fmtTime(&created), fmtTime(e.FinishedAt), e.Prefix}
-		if !views.MatchFilter(p.filter, append(cells, e.ID)...) {
-			continue
-		}
-		class := ""
-		switch {
-		case !e.Done():
-			class = "running"
-		case e.State != apiclient.ExportSuccessful:
-			class = "failed"
-		}
-		rows = append(rows, components.Row{ID: e.ID, Cells: cells, Class: class})
-	}
-	p.exports.SetRows(rows)
-}
-
-func (p *Pane) rebuildBuckets() {
-	var rows []components.Row
-	for _, b := range p.data.Buckets {
-		role := b.IAMRoleID
-		if role == "" {
-			role = b.RoleID
-		}
-		cells := []string{b.BucketName, string(b.CloudProvider), role, b.Region, b.ID}
-		if !views.MatchFilter(p.filter, cells...) {
-			continue
-		}
-		rows = append(rows, components.Row{ID: b.ID, Cells: cells})
-	}
-	p.buckets.SetRows(rows)
-}
-
 // refreshDetail fills the schedule or compliance text.
 func (p *Pane) refreshDetail() {
 	switch p.view {
@@ -316,132 +73,6 @@ func (p *Pane) refreshDetail() {
 	case viewCompliance:
 		p.detail.SetText(p.complianceText())
 	}
-}
-
-func (p *Pane) scheduleText() string {
-	d := p.data
-	switch {
-	case d.Route != routeCluster:
-		return "Backup schedules are managed for dedicated clusters; " + p.cluster.Kind.String() + " deployments take daily snapshots on the service's own schedule."
-	case d.SchedErr != nil:
-		if why, ok := views.NotVisible(d.SchedErr); ok {
-			return "The backup schedule: " + why + "."
-		}
-		return "The schedule could not be read: " + views.ErrText(d.SchedErr)
-	case d.Schedule == nil:
-		return "loading…"
-	}
-	s := d.Schedule
-	var b strings.Builder
-	fmt.Fprintf(&b, "Backup schedule of %s\n\n", components.Sanitize(s.ClusterName))
-	fmt.Fprintf(&b, "  Next snapshot        %s UTC\n", fmtTime(s.NextSnapshot))
-	fmt.Fprintf(&b, "  Reference time       %02d:%02d UTC\n", deref(s.ReferenceHourOfDay), deref(s.ReferenceMinuteOfHour))
-	fmt.Fprintf(&b, "  Restore window       %d days\n", deref(s.RestoreWindowDays))
-	auto := "off"
-	if s.AutoExportEnabled != nil && *s.AutoExportEnabled {
-		auto = "on"
-		if s.Export != nil {
-			auto += fmt.Sprintf(" (%s to %s)", s.Export.FrequencyType, components.Sanitize(p.bucketName(s.Export.ExportBucketID)))
-		}
-	}
-	fmt.Fprintf(&b, "  Auto export          %s\n\n", auto)
-	b.WriteString("Policy items\n")
-	n := 0
-	for _, pol := range s.Policies {
-		for _, it := range pol.PolicyItems {
-			n++
-			fmt.Fprintf(&b, "  %-8s every %-10s keep %d %s\n", it.FrequencyType, interval(it), it.RetentionValue, it.RetentionUnit)
-		}
-	}
-	if n == 0 {
-		b.WriteString("  none: no scheduled snapshots are taken\n")
-	}
-	b.WriteString("\nCopy settings\n")
-	if len(s.CopySettings) == 0 {
-		b.WriteString("  none: snapshots stay in the cluster's region\n")
-	}
-	for _, c := range s.CopySettings {
-		oplogs := "no"
-		if c.ShouldCopyOplogs != nil && *c.ShouldCopyOplogs {
-			oplogs = "yes"
-		}
-		fmt.Fprintf(&b, "  %s %s  frequencies %s  oplogs %s\n", components.Sanitize(c.CloudProvider), components.Sanitize(c.RegionName),
-			components.Sanitize(strings.Join(c.Frequencies, ",")), oplogs)
-	}
-	for _, e := range s.ExtraRetentionSettings {
-		fmt.Fprintf(&b, "  extra retention: %s kept %d days\n", components.Sanitize(e.FrequencyType), e.RetentionDays)
-	}
-	return b.String()
-}
-
-func interval(it apiclient.PolicyItem) string {
-	switch it.FrequencyType {
-	case apiclient.FrequencyHourly:
-		return fmt.Sprintf("%dh", it.FrequencyInterval)
-	case apiclient.FrequencyDaily:
-		if it.FrequencyInterval == 1 {
-			return "day"
-		}
-		return fmt.Sprintf("%d days", it.FrequencyInterval)
-	case apiclient.FrequencyWeekly:
-		return fmt.Sprintf("day %d", it.FrequencyInterval)
-	case apiclient.FrequencyMonthly:
-		if it.FrequencyInterval == 40 {
-			return "last day"
-		}
-		return fmt.Sprintf("day %d", it.FrequencyInterval)
-	}
-	return fmt.Sprintf("%d", it.FrequencyInterval)
-}
-
-func deref(p *int) int {
-	if p == nil {
-		return 0
-	}
-	return *p
-}
-
-func (p *Pane) complianceText() string {
-	d := p.data
-	switch {
-	case d.PolErr != nil:
-		if why, ok := views.NotVisible(d.PolErr); ok {
-			return "The backup compliance policy: " + why + "."
-		}
-		return "The compliance policy could not be read: " + views.ErrText(d.PolErr)
-	case d.Policy == nil:
-		return "loading…"
-	case d.Policy.State == "" && d.Policy.AuthorizedEmail == "":
-		return "No backup compliance policy is set for this project."
-	}
-	pol := d.Policy
-	onOff := func(b bool) string {
-		if b {
-			return "on"
-		}
-		return "off"
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "Backup compliance policy of %s\n\n", components.Sanitize(p.Ctx.ProjectName))
-	state := string(pol.State)
-	if pol.State != apiclient.ComplianceActive {
-		state += " (being applied)"
-	}
-	fmt.Fprintf(&b, "  State                %s\n", state)
-	fmt.Fprintf(&b, "  Authorized by        %s %s <%s>\n", components.Sanitize(pol.AuthorizedUserFirstName),
-		components.Sanitize(pol.AuthorizedUserLastName), components.Sanitize(pol.AuthorizedEmail))
-	fmt.Fprintf(&b, "  Copy protection      %s\n", onOff(pol.CopyProtectionEnabled))
-	fmt.Fprintf(&b, "  Encryption at rest   %s\n", onOff(pol.EncryptionAtRestEnabled))
-	fmt.Fprintf(&b, "  Point in time        %s (restore window %d days)\n", onOff(pol.PitEnabled), pol.RestoreWindowDays)
-	if it := pol.OnDemandPolicyItem; it != nil {
-		fmt.Fprintf(&b, "  On-demand snapshots  kept at least %d %s\n", it.RetentionValue, it.RetentionUnit)
-	}
-	b.WriteString("\nScheduled policy items (minimums every cluster must keep)\n")
-	for _, it := range pol.ScheduledPolicyItems {
-		fmt.Fprintf(&b, "  %-8s every %-10s keep %d %s\n", it.FrequencyType, interval(it), it.RetentionValue, it.RetentionUnit)
-	}
-	fmt.Fprintf(&b, "\n  Updated %s by %s\n", fmtTime(pol.UpdatedDate), components.Sanitize(pol.UpdatedUser))
-	return b.String()
 }
 
 // chrome is the lines above and below the table: title, tabs, note, footer.
@@ -456,8 +87,8 @@ func (p *Pane) chromeLines() int {
 func (p *Pane) layout() {
 	h := max(p.H-p.chromeLines(), 1)
 	p.picker.SetSize(p.W, max(p.H-3, 1))
-	for _, t := range []*components.Table{&p.snaps, &p.restores, &p.exports, &p.buckets} {
-		t.SetSize(p.W, h)
+	for _, l := range p.lists {
+		l.table.SetSize(p.W, h)
 	}
 	p.detail.SetSize(p.W, h)
 	p.item.SetSize(p.W, h)
@@ -529,14 +160,17 @@ func (p *Pane) View() string {
 	th := p.Ctx.Theme
 	fit := func(s string) string { return ansi.Truncate(s, p.W, "…") }
 	if p.cluster == nil {
-		head := "Backups · pick a cluster (enter)"
-		switch {
-		case p.Ctx.GroupID == "":
-			return fit(th.Muted.Render("Backups · no project selected: pick one with the context picker"))
-		case p.clustersErr != nil:
-			head = "Backups · clusters could not be listed: " + views.ErrText(p.clustersErr)
-		case !p.loadedList:
-			head = "Backups · loading clusters…"
+		off := ""
+		if p.Ctx.GroupID == "" {
+			off = "Backups · no project selected: pick one with the context picker"
+		}
+		list := p.picker.View()
+		if line, ok := (views.Prologue{Noun: "clusters", Off: off, Loaded: p.loadedList, Err: p.clustersErr,
+			Empty: len(p.clusters) == 0, EmptyText: "no deployments in this project"}).View(th.Styles); ok {
+			if off != "" {
+				return fit(line)
+			}
+			list = lipgloss.NewStyle().Width(p.W).Height(max(p.H-3, 1)).Render(fit(line))
 		}
 		// enter is the pane's own key here, not an action the root's footer
 		// and help list: this line offers it while there is a row to open.
@@ -544,9 +178,9 @@ func (p *Pane) View() string {
 		if p.picker.SelectedID() != "" {
 			hint = "enter open"
 		}
-		return lipgloss.JoinVertical(lipgloss.Left, fit(th.Header.Render(head)),
+		return lipgloss.JoinVertical(lipgloss.Left, fit(th.Header.Render("Backups · pick a cluster (enter)")),
 			fit(th.Muted.Render(fmt.Sprintf("%d deployments in %s", len(p.clusters), components.Sanitize(p.Ctx.ProjectName))+p.clustersCapped())),
-			p.picker.View(), fit(th.Muted.Render(hint)))
+			list, fit(th.Muted.Render(hint)))
 	}
 	c := p.cluster
 	title := fmt.Sprintf("Backups · %s (%s, %s, %s)", components.Sanitize(c.Name), c.Kind, components.Sanitize(c.Tier), components.Sanitize(c.Version))
@@ -572,66 +206,32 @@ func (p *Pane) View() string {
 	return lipgloss.JoinVertical(lipgloss.Left, lines...)
 }
 
-// body is the current view's table or text, with a line for an error or an
-// empty list instead of an empty frame.
+// body is the current view's table or text; a list with no rows says why
+// instead (views.Prologue): the cluster's tier has no such list, the
+// caller's role may not read it, listing failed, or it is empty.
 func (p *Pane) body() string {
 	th := p.Ctx.Theme
-	h := max(p.H-p.chromeLines(), 1)
-	msgBox := func(s string) string {
-		return lipgloss.NewStyle().Width(p.W).Height(h).Render(th.Muted.Render(components.Sanitize(s)))
+	box := func(line string) string {
+		return lipgloss.NewStyle().Width(p.W).Height(max(p.H-p.chromeLines(), 1)).Render(line)
 	}
 	if !p.loaded {
-		return msgBox("loading backups…")
+		line, _ := views.Prologue{Noun: "backups"}.View(th.Styles)
+		return box(line)
 	}
 	if p.detailOn() {
 		return p.item.View()
 	}
-	// A list view tells, in this order: that the cluster's tier has no such
-	// list, that listing failed, that the list is empty; else its table.
-	var l struct {
-		unavailable, what, empty string
-		err                      error
-		n                        int
-		table                    *components.Table
-	}
-	switch p.view {
-	case viewSnapshots:
-		if p.data.Route == routeNone {
-			l.unavailable = "Shared-tier (M0/M2/M5) clusters keep daily snapshots the API only serves one at a time by id (getSharedClusterBackup); there is nothing to list here."
-		}
-		l.what, l.err, l.n, l.table = "Snapshots", p.data.SnapErr, len(p.data.Snaps), &p.snaps
-		l.empty = "No snapshots yet." + p.offer(keysOf(p.Ctx.Keys).Snapshot, "n takes an on-demand snapshot.", "an on-demand snapshot")
-	case viewRestores:
-		if p.data.Route == routeNone {
-			l.unavailable = "Restores of shared-tier clusters are not available through this API."
-		}
-		l.what, l.err, l.n, l.table = "Restore jobs", p.data.RestErr, len(p.data.Restores), &p.restores
-		l.empty = "No restore jobs." + p.offer(keysOf(p.Ctx.Keys).Restore, "R on a completed snapshot starts one.", "a restore")
-	case viewExports:
-		if p.data.Route != routeCluster {
-			l.unavailable = "Exports to a bucket are available for dedicated clusters only."
-		}
-		l.what, l.err, l.n, l.table = "Export jobs", p.data.ExpErr, len(p.data.Exports), &p.exports
-		l.empty = "No export jobs." + p.offer(keysOf(p.Ctx.Keys).Export, "E on a completed snapshot exports it to a bucket.", "an export")
-	case viewBuckets:
-		if p.data.Route != routeCluster {
-			l.unavailable = "Export buckets are used by dedicated clusters only."
-		}
-		l.what, l.err, l.n, l.table = "Export buckets", p.data.BuckErr, len(p.data.Buckets), &p.buckets
-		l.empty = "No export buckets." + p.offer(keysOf(p.Ctx.Keys).NewBucket, "b registers one.", "registering a bucket")
-	default:
+	l, ok := p.lists[p.view]
+	if !ok {
 		return p.detail.View()
 	}
-	switch {
-	case l.unavailable != "":
-		return msgBox(l.unavailable)
-	case l.err != nil:
-		if why, ok := views.NotVisible(l.err); ok {
-			return msgBox(l.what + ": " + why)
-		}
-		return msgBox(l.what + " could not be listed: " + views.ErrText(l.err))
-	case l.n == 0:
-		return msgBox(l.empty)
+	n, err := l.state()
+	pro := views.Prologue{Noun: l.what, Off: l.unavailable(), Loaded: err == nil, Err: err, Empty: n == 0, EmptyText: l.empty()}
+	if why, denied := views.NotVisible(err); denied {
+		pro.Refused, pro.Err = components.Sanitize(why), nil
+	}
+	if line, ok := pro.View(th.Styles); ok {
+		return box(line)
 	}
 	return l.table.View()
 }
@@ -747,10 +347,9 @@ func (p *Pane) hints() string {
 	if p.Ctx.Keys == nil {
 		return ""
 	}
-	k := keysOf(p.Ctx.Keys)
 	var out []string
 	for _, a := range p.Actions() {
-		word := hintWord(k, a)
+		word := hintWord(a)
 		if word == "" || !a.Enabled() || !p.gateAllows(a) {
 			continue
 		}
@@ -761,27 +360,15 @@ func (p *Pane) hints() string {
 
 // hintWord is an action's word on the hint line; "" for the view keys,
 // which the tab row names.
-func hintWord(k keys, a keymap.Action) string {
-	switch a.Name {
-	case k.Snapshot.Name:
-		return "snapshot"
-	case k.Restore.Name:
-		return "restore"
-	case k.CancelRestore.Name:
-		return "cancel"
-	case k.Expiration.Name:
-		return "expiration"
-	case k.Delete.Name:
+func hintWord(a keymap.Action) string {
+	if a.Name == actDelete {
 		return a.Help().Desc // delete snapshot, or delete bucket
-	case k.Export.Name:
-		return "export"
-	case k.NewBucket.Name:
-		return "new bucket"
-	case k.EditSchedule.Name:
-		return "edit schedule"
 	}
-	return ""
+	return hintWords[a.Name]
 }
+
+var hintWords = map[string]string{actSnapshot: "snapshot", actRestore: "restore", actCancelRestore: "cancel",
+	actExpiration: "expiration", actExport: "export", actNewBucket: "new bucket", actEditSchedule: "edit schedule"}
 
 // gateAllows is the root's gate for an action (views.Allowed), asked
 // about the project on screen as the root asks.
