@@ -86,7 +86,7 @@ func (p *Pane) renderConfigDetail() {
 }
 
 // selectedConfig is the configuration under the cursor or in the detail.
-func (p *Pane) selectedConfig(verb string) (apiclient.AlertConfig, tea.Cmd) {
+func (p *Pane) selectedConfig(verb string) (c apiclient.AlertConfig, ok bool) {
 	var id string
 	switch p.mode {
 	case modeConfigs:
@@ -94,26 +94,27 @@ func (p *Pane) selectedConfig(verb string) (apiclient.AlertConfig, tea.Cmd) {
 	case modeConfigDetail:
 		id = p.cfgDetailID
 	default:
-		return apiclient.AlertConfig{}, refuse(verb + " acts on alert configurations: press c to list them")
+		p.Refuse(verb + " acts on alert configurations: press c to list them")
+		return c, false
 	}
-	c, ok := p.configs[id]
+	c, ok = p.configs[id]
 	switch {
 	case !ok && p.cfgErr != nil && len(p.configs) == 0:
-		return c, refuse(verb + ": the configurations could not be read (" + views.ErrText(p.cfgErr) + "); nothing done")
+		p.Refuse(verb + ": the configurations could not be read (" + views.ErrText(p.cfgErr) + "); nothing done")
 	case !ok && len(p.configs) == 0 && !p.firstDone:
 		// Typed ahead of the list (c then e at once): said, not "none selected".
-		return c, refuse(verb + ": the configurations are still loading; nothing done")
+		p.Refuse(verb + ": the configurations are still loading; nothing done")
 	case !ok:
-		return c, refuse(verb + ": no alert configuration selected")
+		p.Refuse(verb + ": no alert configuration selected")
 	}
-	return c, nil
+	return c, ok
 }
 
 // toggleConfig flips enabled; only that changes on the server.
 func (p *Pane) toggleConfig() tea.Cmd {
-	c, bad := p.selectedConfig("enable/disable")
-	if bad != nil {
-		return bad
+	c, ok := p.selectedConfig("enable/disable")
+	if !ok {
+		return nil
 	}
 	client, gid, want := p.Ctx.Client, p.Ctx.GroupID, !c.Enabled
 	verb := "disabling"
@@ -127,9 +128,9 @@ func (p *Pane) toggleConfig() tea.Cmd {
 }
 
 func (p *Pane) confirmDelete() tea.Cmd {
-	c, bad := p.selectedConfig("delete")
-	if bad != nil {
-		return bad
+	c, ok := p.selectedConfig("delete")
+	if !ok {
+		return nil
 	}
 	open := 0
 	for i := range p.alerts {
@@ -139,14 +140,14 @@ func (p *Pane) confirmDelete() tea.Cmd {
 	}
 	body := fmt.Sprintf("Delete the %s configuration %s?\nIts %d open alert(s) will be cancelled and its notifications stop.",
 		components.Sanitize(c.EventTypeName), c.ID, open)
-	msg := views.ConfirmMsg{Pane: ID, Title: "Delete alert configuration", Body: body,
-		Action: views.ActionMsg{Name: actDelete, Target: c.ID}}
-	return func() tea.Msg { return msg }
+	p.Confirm(views.ConfirmMsg{Title: "Delete alert configuration", Body: body,
+		Action: views.ActionMsg{Name: actDelete, Target: c.ID}})
+	return nil
 }
 
 func (p *Pane) deleteConfig(id string) tea.Cmd {
 	if id == "" {
-		return refuse("delete: no alert configuration selected")
+		return p.refuse("delete: no alert configuration selected")
 	}
 	client, gid := p.Ctx.Client, p.Ctx.GroupID
 	return views.Write(&p.Base, "delete", p.writeSeq.Next(), "deleting alert configuration", func(ctx context.Context) (configWritten, error) {
@@ -227,9 +228,9 @@ func (p *Pane) sendConfig(key, id string, c apiclient.AlertConfig) tea.Cmd {
 		if why := p.createBusy(); why != "" {
 			err := errors.New(why + "; nothing sent")
 			if key == "configForm" {
-				return views.FormDone(ID, formConfig, err)
+				return p.formDone(formConfig, err)
 			}
-			return refuse("alert configuration not saved: " + err.Error())
+			return p.refuse("alert configuration not saved: " + err.Error())
 		}
 		p.cfgCreating = cfgSending
 	}
@@ -238,9 +239,10 @@ func (p *Pane) sendConfig(key, id string, c apiclient.AlertConfig) tea.Cmd {
 		p.cfgDraft, p.cfgEdit = "", ""
 		text := "alert configuration " + components.Sanitize(c.EventTypeName) + " unchanged: nothing sent"
 		if key == "configForm" {
-			return tea.Batch(views.FormDone(ID, formConfig, nil), views.Toast(text, false))
+			p.FormDone(formConfig, nil)
 		}
-		return views.Toast(text, false)
+		p.Toast(text, false)
+		return nil
 	}
 	client, gid := p.Ctx.Client, p.Ctx.GroupID
 	return views.Write(&p.Base, key, p.writeSeq.Next(), "saving alert configuration", func(ctx context.Context) (configWritten, error) {
@@ -267,18 +269,18 @@ func (p *Pane) lostConfigDone(key string, lost *lostConfig) tea.Cmd {
 	what := "alert configuration " + components.Sanitize(lost.cfg.EventTypeName)
 	fail := func(err error) tea.Cmd {
 		if key == "configForm" {
-			return views.FormDone(ID, formConfig, err) // the form stays, its values kept
+			return p.formDone(formConfig, err) // the form stays, its values kept
 		}
-		return refuse(what + ": " + err.Error() + "; your JSON is kept: press N to continue")
+		return p.refuse(what + ": " + err.Error() + "; your JSON is kept: press N to continue")
 	}
 	switch {
 	case !lost.checked:
 		p.cfgCreating = cfgChecking
-		var cmds []tea.Cmd
 		if key == "configForm" {
-			cmds = append(cmds, views.FormStatus(ID, formConfig, views.OutcomeChecking))
+			p.FormStatus(formConfig, views.OutcomeChecking)
 		}
-		return tea.Batch(append(cmds, views.Toast(what+": "+views.OutcomeChecking, false), p.verifyConfig(key, *lost))...)
+		p.Toast(what+": "+views.OutcomeChecking, false)
+		return p.verifyConfig(key, *lost)
 	case lost.err != nil:
 		p.cfgCreating = cfgUnsettled
 		return fail(views.OutcomeStillUnknown(views.ErrText(lost.err)))
@@ -300,16 +302,17 @@ func (p *Pane) configWriteDone(msg views.Result[configWritten]) tea.Cmd {
 	}
 	if msg.Key == "configForm" {
 		if msg.Err != nil {
-			return views.FormDone(ID, formConfig, msg.Err)
+			return p.formDone(formConfig, msg.Err)
 		}
 		msg.Key = "saveConfig"
-		return tea.Batch(views.FormDone(ID, formConfig, nil), p.configWriteDone(msg))
+		p.FormDone(formConfig, nil)
+		return p.configWriteDone(msg)
 	}
 	if msg.Err != nil {
 		if msg.Key == "saveConfig" {
-			return tea.Batch(refuse("alert configuration not saved: " + views.ErrText(msg.Err) + "; your JSON is kept: press E or N to continue"))
+			return p.refuse("alert configuration not saved: " + views.ErrText(msg.Err) + "; your JSON is kept: press E or N to continue")
 		}
-		return refuse(msg.Key + " failed: " + views.ErrText(msg.Err))
+		return p.refuse(msg.Key + " failed: " + views.ErrText(msg.Err))
 	}
 	var text string
 	switch v := msg.Value; {
@@ -344,7 +347,8 @@ func (p *Pane) configWriteDone(msg views.Result[configWritten]) tea.Cmd {
 	if p.mode == modeConfigDetail {
 		p.renderConfigDetail()
 	}
-	return tea.Batch(views.Toast(text, false), p.load(""))
+	p.Toast(text, false)
+	return p.load("")
 }
 
 // Notification kinds the create form offers, and what its target means.
@@ -417,15 +421,15 @@ func (p *Pane) openConfigForm(edit bool) tea.Cmd {
 	var c apiclient.AlertConfig
 	title, target := "New alert configuration", ""
 	if why := p.createBusy(); !edit && why != "" {
-		return refuse("new alert configuration: " + why)
+		return p.refuse("new alert configuration: " + why)
 	}
 	if edit {
-		var bad tea.Cmd
-		if c, bad = p.selectedConfig("edit"); bad != nil {
-			return bad
+		var ok bool
+		if c, ok = p.selectedConfig("edit"); !ok {
+			return nil
 		}
 		if field := maskedSecret(c); field != "" {
-			return refuse("edit: this configuration's " + field + " is a secret the API returns masked; edit it as JSON (E) and type it again")
+			return p.refuse("edit: this configuration's " + field + " is a secret the API returns masked; edit it as JSON (E) and type it again")
 		}
 		title, target = "Edit "+components.Sanitize(c.EventTypeName)+" configuration", c.ID
 	}
@@ -471,9 +475,9 @@ func (p *Pane) openConfigForm(edit bool) tea.Cmd {
 	if edit {
 		name = actEditConfig
 	}
-	form := views.FormMsg{Pane: ID, ID: formConfig, Title: title, Fields: fields,
-		Action: views.ActionMsg{Name: name, Target: target}}
-	return func() tea.Msg { return form }
+	p.Form(views.FormMsg{ID: formConfig, Title: title, Fields: fields,
+		Action: views.ActionMsg{Name: name, Target: target}})
+	return nil
 }
 
 // configFromForm builds the configuration the form describes.
@@ -532,7 +536,7 @@ func (p *Pane) configFromForm(msg views.ActionMsg) (apiclient.AlertConfig, error
 func (p *Pane) submitConfigForm(msg views.ActionMsg) tea.Cmd {
 	c, err := p.configFromForm(msg)
 	if err != nil {
-		return views.FormDone(ID, formConfig, err)
+		return p.formDone(formConfig, err)
 	}
 	return p.sendConfig("configForm", msg.Target, c)
 }

@@ -223,9 +223,9 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 	}
 	switch msg := msg.(type) {
 	case views.Result[pageResult]:
-		return p, tea.Batch(kit, p.pageDone(msg))
+		return p, p.pageDone(msg)
 	case views.Result[deltaResult]:
-		return p, tea.Batch(kit, p.deltaDone(msg))
+		return p, p.deltaDone(msg)
 	case views.Result[configsResult]:
 		return p, p.configsDone(msg)
 	case views.Result[detailAnswer]:
@@ -257,14 +257,13 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 		// Opened from the board: list mode, every status, the alert selected
 		// now or when the list holds it. (The root clears a text filter that hides it.)
 		p.mode, p.want = modeList, msg.ItemID
-		var cmd tea.Cmd
 		if i, known := p.byID[msg.ItemID]; p.status != statusAll && (!known || !p.status.keeps(p.alerts[i].status)) {
 			// The status filter hides it, or may (not read yet): lifted.
-			cmd = views.Toast("status filter "+p.status.String()+" lifted to show the alert opened", false)
+			p.Toast("status filter "+p.status.String()+" lifted to show the alert opened", false)
 			p.setStatus(statusAll)
 		}
 		p.selectWanted()
-		return p, cmd
+		return p, nil
 	case views.ActionMsg:
 		return p, p.action(msg)
 	case views.EditedMsg:
@@ -350,7 +349,8 @@ func (p *Pane) back() tea.Cmd {
 // cause.
 func (p *Pane) switchMode(m mode) tea.Cmd {
 	p.mode = m
-	return views.ErrorsResolved()
+	p.ErrorsResolved()
+	return nil
 }
 
 // action runs an action the gate allowed.
@@ -363,7 +363,8 @@ func (p *Pane) action(msg views.ActionMsg) tea.Cmd {
 			p.mode = modeList
 		}
 		p.setStatus(p.status.next())
-		return views.Toast("status filter: "+p.status.String(), false)
+		p.Toast("status filter: "+p.status.String(), false)
+		return nil
 	case actConfigs, actNextView, actPrevView:
 		// Two views: each of these keys goes to the other one.
 		if p.mode == modeConfigs || p.mode == modeConfigDetail {
@@ -402,11 +403,20 @@ func (p *Pane) action(msg views.ActionMsg) tea.Cmd {
 		}
 		return p.editJSON(msg.Name == actEditJSON)
 	}
-	return views.Toast("unknown action "+msg.Name, true)
+	return p.refuse("unknown action " + msg.Name)
 }
 
-// refuse says on screen why nothing happened.
-func refuse(text string) tea.Cmd { return views.Toast(text, true) }
+// refuse says on screen why nothing happened; nothing to run.
+func (p *Pane) refuse(text string) tea.Cmd {
+	p.Refuse(text)
+	return nil
+}
+
+// formDone answers the submitted form id (nil closes it); nothing to run.
+func (p *Pane) formDone(id string, err error) tea.Cmd {
+	p.FormDone(id, err)
+	return nil
+}
 
 // targets are the marked alerts, or the one under the cursor.
 func (p *Pane) targets() []string {

@@ -425,7 +425,8 @@ func (p *Pane) announce(news []apiclient.Alert) tea.Cmd {
 		text += fmt.Sprintf(" (and %d more)", len(fresh)-1)
 	}
 	// One bell per refresh, however many alerts opened.
-	return tea.Batch(tea.Raw("\a"), views.Toast(components.Sanitize(text), false))
+	p.Toast(components.Sanitize(text), false)
+	return tea.Raw("\a")
 }
 
 // progress says how far a first pass is, for the header.

@@ -191,16 +191,26 @@ func (p *Pane) alertName(key string) string {
 	return components.Sanitize(it.Event + " on " + it.Where())
 }
 
-func refuse(text string) tea.Cmd { return views.Toast(text, true) }
+// refuse says on screen why nothing happened; nothing to run.
+func (p *Pane) refuse(text string) tea.Cmd {
+	p.Refuse(text)
+	return nil
+}
+
+// formDone answers the ack form (nil closes it); nothing to run.
+func (p *Pane) formDone(err error) tea.Cmd {
+	p.FormDone(formAck, err)
+	return nil
+}
 
 // openAck asks for the acknowledgement of the alert rows.
 func (p *Pane) openAck() tea.Cmd {
 	shown, hidden, other := p.ackTargets()
 	if len(shown) == 0 && len(hidden) == 0 {
-		return refuse("acknowledge: pick an alert row (this row is not an alert)")
+		return p.refuse("acknowledge: pick an alert row (this row is not an alert)")
 	}
 	if len(shown) == 0 {
-		return refuse(alertkit.HiddenOnly(len(hidden)))
+		return p.refuse(alertkit.HiddenOnly(len(hidden)))
 	}
 	title := p.ackTitle(shown[0])
 	if len(shown) > 1 {
@@ -225,10 +235,10 @@ func (p *Pane) openAck() tea.Cmd {
 			Label: fmt.Sprintf("%d marked %s left out:", n, alertkit.Plural(n, "row is not an alert,", "rows are not alerts,")),
 			Value: alertkit.ListTargets(other, 1, p.line)}}, fields...)
 	}
-	form := views.FormMsg{Pane: ID, ID: formAck, Title: title, Fields: fields,
+	p.Form(views.FormMsg{ID: formAck, Title: title, Fields: fields,
 		Action: views.ActionMsg{Name: actAck, Target: strings.Join(keys(shown), targetSep) + hiddenSep + strings.Join(keys(hidden), targetSep)},
-		Doing:  "acknowledging", On: refs(shown)}
-	return func() tea.Msg { return form }
+		Doing:  "acknowledging", On: refs(shown)})
+	return nil
 }
 
 // submitAck sends one PATCH per alert, each to its own project, with
@@ -239,11 +249,11 @@ func (p *Pane) openAck() tea.Cmd {
 func (p *Pane) submitAck(msg views.ActionMsg) tea.Cmd {
 	client := p.Ctx.Client
 	if client == nil {
-		return views.FormDone(ID, formAck, errors.New("not connected"))
+		return p.formDone(errors.New("not connected"))
 	}
 	req, err := alertkit.Request(msg.Values, p.Ctx.Now())
 	if err != nil {
-		return views.FormDone(ID, formAck, err) // nothing sent; the text is kept
+		return p.formDone(err) // nothing sent; the text is kept
 	}
 	listed, hidden, _ := strings.Cut(msg.Target, hiddenSep)
 	rows := strings.Split(listed, targetSep)
@@ -268,24 +278,24 @@ func (p *Pane) submitAck(msg views.ActionMsg) tea.Cmd {
 	}
 	if len(items) == 0 {
 		if len(gone) > 0 {
-			return views.FormDone(ID, formAck, fmt.Errorf("not sent: %s %s", strings.Join(gone, ", "), goneText))
+			return p.formDone(fmt.Errorf("not sent: %s %s", strings.Join(gone, ", "), goneText))
 		}
-		return views.FormDone(ID, formAck, errors.New("no alert to acknowledge"))
+		return p.formDone(errors.New("no alert to acknowledge"))
 	}
 	ids, names := make([]string, len(items)), map[string]string{}
 	for i, it := range items {
 		ids[i], names[it.ItemID] = it.ItemID, p.line(it.Key())
 	}
 	if err := p.unsettled.Refuse(ids, func(id string) string { return names[id] }); err != nil {
-		return views.FormDone(ID, formAck, err)
+		return p.formDone(err)
 	}
 	if msg.Values[shortenOK] == "" {
 		// The choices as the user made them ("1h" stays "1h"), for these
 		// alerts; a yes to "Shorten?" carries the until pinned, and keeps
 		// this draft.
 		p.ackDraft = alertkit.NewDraft(ids, msg.Values["until"], msg.Values["at"], msg.Values["comment"])
-		if ask := p.askShorten(msg, items, req); ask != nil {
-			return ask
+		if p.askShorten(msg, items, req) {
+			return nil
 		}
 	}
 	return views.Write(&p.Base, formAck, p.writeSeq.Next(), fmt.Sprintf("acknowledging %d %s", len(items), alertkit.Plural(len(items), "alert", "alerts")),
@@ -315,10 +325,10 @@ func (p *Pane) submitAck(msg views.ActionMsg) tea.Cmd {
 }
 
 // askShorten asks first (default No, saying by how much) when the
-// acknowledgement would shorten one the board shows running longer; nil
-// when it shortens none. Yes sends exactly this acknowledgement (its until
+// acknowledgement would shorten one the board shows running longer, and
+// reports whether it asked. Yes sends exactly this acknowledgement (its until
 // pinned); No sends nothing and keeps the dialog's choices for `a`.
-func (p *Pane) askShorten(msg views.ActionMsg, items []Item, req apiclient.AcknowledgeRequest) tea.Cmd {
+func (p *Pane) askShorten(msg views.ActionMsg, items []Item, req apiclient.AcknowledgeRequest) (asked bool) {
 	now, until := p.Ctx.Now(), *req.AcknowledgedUntil
 	ends := map[string]time.Time{}
 	var ids []string
@@ -330,7 +340,7 @@ func (p *Pane) askShorten(msg views.ActionMsg, items []Item, req apiclient.Ackno
 	}
 	short := alertkit.Shortens(ids, until, now, func(k string) (time.Time, bool) { t, ok := ends[k]; return t, ok })
 	if len(short.IDs) == 0 {
-		return nil
+		return false
 	}
 	name := p.alertName(short.IDs[0])
 	if len(short.IDs) > 1 {
@@ -342,9 +352,10 @@ func (p *Pane) askShorten(msg views.ActionMsg, items []Item, req apiclient.Ackno
 	yes.Values["until"], yes.Values["at"] = alertkit.UntilCustom, until.UTC().Format(time.RFC3339)
 	yes.Values[shortenOK] = "yes"
 	yes.Confirmed, yes.Form = false, formAck
-	confirm := views.ConfirmMsg{Pane: ID, Title: alertkit.ShortenTitle,
-		Body: short.Question(len(items), name, until, when), Action: yes}
-	return tea.Sequence(views.FormDone(ID, formAck, nil), func() tea.Msg { return confirm })
+	p.FormDone(formAck, nil)
+	p.Confirm(views.ConfirmMsg{Title: alertkit.ShortenTitle,
+		Body: short.Question(len(items), name, until, when), Action: yes})
+	return true
 }
 
 // ackDone lists each row's outcome over the board, closes the dialog (or
@@ -353,7 +364,7 @@ func (p *Pane) askShorten(msg views.ActionMsg, items []Item, req apiclient.Ackno
 func (p *Pane) ackDone(msg views.Result[ackBatch]) tea.Cmd {
 	b := msg.Value
 	if msg.Err != nil && len(b.outcomes) == 0 {
-		return views.FormDone(ID, formAck, msg.Err)
+		return p.formDone(msg.Err)
 	}
 	now := p.Ctx.Now()
 	var lines []string
@@ -399,7 +410,7 @@ func (p *Pane) ackDone(msg views.Result[ackBatch]) tea.Cmd {
 	n := len(b.outcomes)
 	if failed == n {
 		// The dialog stays with the error; the board stays as it was.
-		return views.FormDone(ID, formAck, fmt.Errorf("none acknowledged: %s", strings.TrimPrefix(lines[0], "✗ ")))
+		return p.formDone(fmt.Errorf("none acknowledged: %s", strings.TrimPrefix(lines[0], "✗ ")))
 	}
 	// Kept for the failed ones only: `a` on them retries with it, on the
 	// window the others got.
@@ -413,7 +424,9 @@ func (p *Pane) ackDone(msg views.Result[ackBatch]) tea.Cmd {
 	}
 	p.results = lines
 	p.resultsHead = text + " · esc closes this list"
-	return tea.Batch(views.FormDone(ID, formAck, nil), views.Toast(text, failed > 0), p.reread(groups))
+	p.FormDone(formAck, nil)
+	p.Toast(text, failed > 0)
+	return p.reread(groups)
 }
 
 // reread asks the projects written for their alerts again.

@@ -580,7 +580,7 @@ func (p *Pane) open() tea.Cmd {
 	if !ok {
 		return nil
 	}
-	j := views.JumpMsg{From: ID, GroupID: it.GroupID, Cluster: it.Cluster, ItemID: it.ItemID, Name: it.What}
+	j := views.JumpMsg{GroupID: it.GroupID, Cluster: it.Cluster, ItemID: it.ItemID, Name: it.What}
 	switch it.Kind {
 	case KindAlert, KindAckEnds:
 		j.Pane, j.Cluster = "alerts", ""
@@ -600,7 +600,8 @@ func (p *Pane) open() tea.Cmd {
 		// The cluster's access log, failures only, from that address.
 		j.Pane, j.View = "accesslogs", "failures"
 	}
-	return func() tea.Msg { return j }
+	p.Jump(j)
+	return nil
 }
 
 // coverage is the line over the board: how many projects answered each
