@@ -460,3 +460,60 @@ func BatchErr(n int, errs []error) error {
 	}
 	return errors.New(reason)
 }
+
+// Ack is what an acknowledgement (or unacknowledgement) dialog hands back
+// in its action's Payload: the targets it listed, and on the yes to
+// "Shorten?" the until the user agreed to.
+type Ack struct {
+	// Listed are the targets the dialog listed; Hidden the marked ones the
+	// filter hides, acted on only when the user included them.
+	Listed, Hidden []string
+	// Names, when set, are the targets as the dialog named them, for one
+	// that is gone by the time the answer comes.
+	Names map[string]string
+	// Agreed, on the yes to "Shorten?", is the acknowledgedUntil the
+	// question was about: sent as it is, never asked about again.
+	Agreed *time.Time
+}
+
+// AckOf is the Ack msg carries; ok is false when it carries none.
+func AckOf(msg views.ActionMsg) (a Ack, ok bool) {
+	a, ok = msg.Payload.(Ack)
+	return a, ok
+}
+
+// Targets are the targets the submitted values act on: the listed ones,
+// and the hidden ones when the user included them.
+func (a Ack) Targets(v components.FormValues) []string {
+	out := slices.Clone(a.Listed)
+	if v.Bool("hidden") {
+		out = append(out, a.Hidden...)
+	}
+	return out
+}
+
+// Request is the acknowledgement the submitted values ask for (Request),
+// or the one the user agreed to shorten to, still in the future at now.
+func (a Ack) Request(v components.FormValues, now time.Time) (apiclient.AcknowledgeRequest, error) {
+	if a.Agreed == nil {
+		return Request(v, now)
+	}
+	if !a.Agreed.After(now) {
+		return apiclient.AcknowledgeRequest{}, errors.New("must be in the future")
+	}
+	until := *a.Agreed
+	req := apiclient.AcknowledgeRequest{AcknowledgedUntil: &until, AcknowledgementComment: v["comment"]}
+	return req, req.Validate()
+}
+
+// ShortenYes is the action the "Shorten?" question (ShortenTitle) hands
+// back on yes: the submitted dialog's msg again, its values as the user
+// chose them ("1h" stays "1h" in a draft), acting on targets with until
+// agreed.
+func ShortenYes(msg views.ActionMsg, targets []string, until time.Time) views.ActionMsg {
+	yes := msg
+	yes.Confirmed = false // the root sets it on yes
+	was, _ := AckOf(msg)
+	yes.Payload = Ack{Listed: slices.Clone(targets), Names: was.Names, Agreed: &until}
+	return yes
+}

@@ -42,21 +42,6 @@ func (c ackChoice) draft(ids []string) alertkit.Draft {
 	return alertkit.NewDraft(ids, c.until, c.at, c.comment)
 }
 
-// ackPending is an acknowledgement held until the user agrees to shorten
-// an existing, longer one.
-type ackPending struct {
-	ids    []string
-	req    apiclient.AcknowledgeRequest
-	choice ackChoice
-}
-
-// targetShorten is the confirmation's target for "shorten anyway".
-const targetShorten = "\x00shorten"
-
-// hiddenSeparator splits the listed targets from the marked rows the filter
-// hides in the ack dialog's action target.
-const hiddenSeparator = ";"
-
 // listedRows is how many targets a dialog names before "and N more".
 func (p *Pane) listedRows() int { return alertkit.ListedRows(p.H) }
 
@@ -126,7 +111,7 @@ func (p *Pane) openAck() tea.Cmd {
 		title += fmt.Sprintf(" (%d closed left out)", len(skipped))
 	}
 	p.Form(views.FormMsg{ID: formAck, Title: title, Fields: p.ackFields(p.ackDraft, ids, hidden),
-		Action: views.ActionMsg{Name: actAck, Target: strings.Join(ids, targetSeparator) + hiddenSeparator + strings.Join(hidden, targetSeparator)},
+		Action: views.ActionMsg{Name: actAck, Payload: alertkit.Ack{Listed: ids, Hidden: hidden}},
 		Doing:  "acknowledging", On: p.refs(ids)})
 	return nil
 }
@@ -211,34 +196,26 @@ type ackResult struct {
 // with exactly the until that was chosen or typed. Shortening an existing,
 // longer acknowledgement asks first.
 func (p *Pane) submitAck(msg views.ActionMsg) tea.Cmd {
-	if msg.Form == "" && msg.Target == targetShorten {
-		w := p.ackWait
-		p.ackWait = nil
-		if w == nil {
-			return p.refuse("acknowledge: nothing waiting; press a again")
-		}
-		return p.sendAcks(formAck, w.ids, w.choice, w.req, false)
+	ack, ok := alertkit.AckOf(msg)
+	if !ok {
+		return p.formDone(formAck, errors.New("the dialog named no alerts; nothing sent"))
 	}
 	now := p.Ctx.Now()
-	until, err := parseUntil(msg.Values["until"], msg.Values["at"], now)
+	req, err := ack.Request(msg.Values, now)
 	if err != nil {
-		return p.formDone(formAck, err)
-	}
-	until = until.Truncate(time.Second)
-	req := apiclient.AcknowledgeRequest{AcknowledgedUntil: &until, AcknowledgementComment: msg.Values["comment"]}
-	if err := req.Validate(); err != nil {
 		// Refused here: nothing is sent, the dialog keeps the text.
 		return p.formDone(formAck, err)
 	}
-	listed, hidden, _ := strings.Cut(msg.Target, hiddenSeparator)
-	ids := splitTargets(listed)
-	if msg.Values.Bool("hidden") {
-		ids = append(ids, splitTargets(hidden)...)
-	}
+	until := *req.AcknowledgedUntil
+	ids := ack.Targets(msg.Values)
 	if err := alertkit.Unsettled(p.unsettled).Refuse(ids, func(id string) string { return p.describe([]string{id}) }); err != nil {
 		return p.formDone(formAck, err)
 	}
 	choice := ackChoice{until: msg.Values["until"], at: msg.Values["at"], comment: msg.Values["comment"]}
+	if ack.Agreed != nil {
+		// The yes to "Shorten?": sent as asked about.
+		return p.sendAcks(formAck, ids, choice, req, false)
+	}
 	short := alertkit.Shortens(ids, until, now, func(id string) (time.Time, bool) {
 		a, ok := p.alert(id)
 		if !ok || !a.Acknowledged(now) || a.AcknowledgedUntil == nil {
@@ -250,12 +227,10 @@ func (p *Pane) submitAck(msg views.ActionMsg) tea.Cmd {
 		return p.sendAcks(formAck, ids, choice, req, true)
 	}
 	// Ask first: the dialog closes, its choices are kept for `a`.
-	p.ackWait = &ackPending{ids: ids, req: req, choice: choice}
 	p.ackDraft = choice.draft(ids)
 	body := short.Question(len(ids), p.describe(short.IDs), until, func(t time.Time) string { return p.untilText(t, now) })
 	p.FormDone(formAck, nil)
-	p.Confirm(views.ConfirmMsg{Title: alertkit.ShortenTitle, Body: body,
-		Action: views.ActionMsg{Name: actAck, Target: targetShorten}})
+	p.Confirm(views.ConfirmMsg{Title: alertkit.ShortenTitle, Body: body, Action: alertkit.ShortenYes(msg, ids, until)})
 	return nil
 }
 
@@ -298,7 +273,7 @@ func (p *Pane) openUnack() tea.Cmd {
 	fields = append(fields, components.Field{Key: "comment", Label: "Comment", Kind: components.FieldText,
 		CharLimit: apiclient.MaxAckCommentRunes, Placeholder: "why (optional)", Validate: commentRule, Focus: true})
 	p.Form(views.FormMsg{ID: formUnack, Title: "Unacknowledge " + p.describe(ids), Fields: fields,
-		Action: views.ActionMsg{Name: actUnack, Target: strings.Join(ids, targetSeparator)},
+		Action: views.ActionMsg{Name: actUnack, Payload: alertkit.Ack{Listed: ids}},
 		Doing:  "unacknowledging", On: p.refs(ids)})
 	return nil
 }
@@ -308,8 +283,12 @@ func (p *Pane) submitUnack(msg views.ActionMsg) tea.Cmd {
 	if err := commentRule(comment, nil); err != nil {
 		return p.formDone(formUnack, err)
 	}
+	ack, ok := alertkit.AckOf(msg)
+	if !ok {
+		return p.formDone(formUnack, errors.New("the dialog named no alerts; nothing sent"))
+	}
 	req := apiclient.AcknowledgeRequest{UnacknowledgeAlert: true, AcknowledgementComment: comment}
-	return p.sendAcks(formUnack, splitTargets(msg.Target), ackChoice{comment: comment}, req, true)
+	return p.sendAcks(formUnack, ack.Listed, ackChoice{comment: comment}, req, true)
 }
 
 // sendAcks runs one request per alert and answers with every outcome. A

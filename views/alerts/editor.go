@@ -104,14 +104,22 @@ func (p *Pane) editorDone(msg views.EditedMsg) tea.Cmd {
 	body := fmt.Sprintf("%s the %s alert configuration (%d matcher(s), %d notification(s), enabled: %v)?",
 		strings.ToLower(verb), components.Sanitize(c.EventTypeName), len(c.Matchers), len(c.Notifications), c.Enabled)
 	p.Confirm(views.ConfirmMsg{Title: verb + " alert configuration", Body: body,
-		Action: views.ActionMsg{Name: name, Target: msg.Key + "\n" + compact.String()}})
+		Action: views.ActionMsg{Name: name, Payload: configDoc{id: msg.Key, json: compact.String()}}})
 	return nil
 }
 
+// configDoc is what the confirmation of an edited configuration hands
+// back: the configuration it updates ("" creates) and the JSON confirmed.
+type configDoc struct{ id, json string }
+
 // saveConfigJSON sends a confirmed JSON configuration.
 func (p *Pane) saveConfigJSON(msg views.ActionMsg) tea.Cmd {
-	id, text, _ := strings.Cut(msg.Target, "\n")
-	c, err := parseConfigJSON(text)
+	doc, ok := msg.Payload.(configDoc)
+	if !ok {
+		return p.refuse("alert configuration not saved: the confirmation carried no document; nothing sent")
+	}
+	id := doc.id
+	c, err := parseConfigJSON(doc.json)
 	if err != nil {
 		return p.refuse("alert configuration not saved: " + components.Sanitize(err.Error()))
 	}

@@ -9,7 +9,6 @@ package alerts
 
 import (
 	"slices"
-	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -23,25 +22,24 @@ import (
 
 // Action names, as the keymap spells them.
 const (
-	actDetail       = "alerts.detail"
-	actAck          = "alerts.ack"
-	actUnack        = "alerts.unack"
-	actStatus       = "alerts.statusFilter"
-	actConfigs      = "alerts.configs"
-	actNextView     = "alerts.nextView"
-	actPrevView     = "alerts.prevView"
-	actViewList     = "alerts.viewList"
-	actViewConfigs  = "alerts.viewConfigs"
-	actToggle       = "alerts.toggle"
-	actDelete       = "alerts.delete"
-	actNewConfig    = "alerts.newConfig"
-	actEditConfig   = "alerts.editConfig"
-	actNewJSON      = "alerts.newConfigJSON"
-	actEditJSON     = "alerts.editConfigJSON"
-	formAck         = "ack"
-	formUnack       = "unack"
-	formConfig      = "config"
-	targetSeparator = ","
+	actDetail      = "alerts.detail"
+	actAck         = "alerts.ack"
+	actUnack       = "alerts.unack"
+	actStatus      = "alerts.statusFilter"
+	actConfigs     = "alerts.configs"
+	actNextView    = "alerts.nextView"
+	actPrevView    = "alerts.prevView"
+	actViewList    = "alerts.viewList"
+	actViewConfigs = "alerts.viewConfigs"
+	actToggle      = "alerts.toggle"
+	actDelete      = "alerts.delete"
+	actNewConfig   = "alerts.newConfig"
+	actEditConfig  = "alerts.editConfig"
+	actNewJSON     = "alerts.newConfigJSON"
+	actEditJSON    = "alerts.editConfigJSON"
+	formAck        = "ack"
+	formUnack      = "unack"
+	formConfig     = "config"
 )
 
 // mode is what the pane shows.
@@ -116,7 +114,6 @@ type Pane struct {
 
 	results  []ackResult
 	ackDraft alertkit.Draft // the choices of the last ack that did not fully succeed, for the alerts that failed
-	ackWait  *ackPending    // an ack waiting for "shorten?" to be answered
 	// unsettled are alerts whose ack was sent and could not be checked:
 	// not sent again until a refresh shows what the server holds.
 	unsettled map[string]bool
@@ -430,11 +427,4 @@ func (p *Pane) targets() []string {
 		return []string{id}
 	}
 	return nil
-}
-
-func splitTargets(s string) []string {
-	if s == "" {
-		return nil
-	}
-	return strings.Split(s, targetSeparator)
 }

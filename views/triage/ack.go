@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"strings"
 	"time"
 
@@ -26,12 +25,6 @@ import (
 const (
 	actAck  = "triage.ack"
 	formAck = "ack"
-	// targets are row keys, one a line; the hidden ones after a blank line.
-	targetSep = "\n"
-	hiddenSep = "\n\n"
-	// shortenOK marks the values of an acknowledgement the user agreed
-	// shortens an existing one (the "Shorten?" question's yes).
-	shortenOK = "shorten"
 	// goneText says why a row listed in the dialog was not sent.
 	goneText = "changed or left the board while the dialog was open"
 )
@@ -218,9 +211,9 @@ func (p *Pane) openAck() tea.Cmd {
 	}
 	// The names as the dialog lists them, for a row that leaves the board
 	// before the dialog is submitted.
-	p.ackNames = map[string]string{}
+	names := map[string]string{}
 	for _, it := range append(shown, hidden...) {
-		p.ackNames[it.Key()] = p.line(it.Key())
+		names[it.Key()] = p.line(it.Key())
 	}
 	// The choices kept from a failed round, only when this is a retry of
 	// the very same alerts.
@@ -236,7 +229,7 @@ func (p *Pane) openAck() tea.Cmd {
 			Value: alertkit.ListTargets(other, 1, p.line)}}, fields...)
 	}
 	p.Form(views.FormMsg{ID: formAck, Title: title, Fields: fields,
-		Action: views.ActionMsg{Name: actAck, Target: strings.Join(keys(shown), targetSep) + hiddenSep + strings.Join(keys(hidden), targetSep)},
+		Action: views.ActionMsg{Name: actAck, Payload: alertkit.Ack{Listed: keys(shown), Hidden: keys(hidden), Names: names}},
 		Doing:  "acknowledging", On: refs(shown)})
 	return nil
 }
@@ -251,15 +244,15 @@ func (p *Pane) submitAck(msg views.ActionMsg) tea.Cmd {
 	if client == nil {
 		return p.formDone(errors.New("not connected"))
 	}
-	req, err := alertkit.Request(msg.Values, p.Ctx.Now())
+	ack, ok := alertkit.AckOf(msg)
+	if !ok {
+		return p.formDone(errors.New("the dialog named no alerts; nothing sent"))
+	}
+	req, err := ack.Request(msg.Values, p.Ctx.Now())
 	if err != nil {
 		return p.formDone(err) // nothing sent; the text is kept
 	}
-	listed, hidden, _ := strings.Cut(msg.Target, hiddenSep)
-	rows := strings.Split(listed, targetSep)
-	if msg.Values.Bool("hidden") {
-		rows = append(rows, strings.Split(hidden, targetSep)...)
-	}
+	rows := ack.Targets(msg.Values)
 	var items []Item
 	var gone []string
 	for _, k := range rows {
@@ -267,7 +260,7 @@ func (p *Pane) submitAck(msg views.ActionMsg) tea.Cmd {
 		switch {
 		case k == "":
 		case !ok:
-			name := p.ackNames[k]
+			name := ack.Names[k]
 			if name == "" {
 				name = k
 			}
@@ -289,7 +282,7 @@ func (p *Pane) submitAck(msg views.ActionMsg) tea.Cmd {
 	if err := p.unsettled.Refuse(ids, func(id string) string { return names[id] }); err != nil {
 		return p.formDone(err)
 	}
-	if msg.Values[shortenOK] == "" {
+	if ack.Agreed == nil {
 		// The choices as the user made them ("1h" stays "1h"), for these
 		// alerts; a yes to "Shorten?" carries the until pinned, and keeps
 		// this draft.
@@ -347,14 +340,13 @@ func (p *Pane) askShorten(msg views.ActionMsg, items []Item, req apiclient.Ackno
 		name = fmt.Sprintf("%d alerts", len(short.IDs))
 	}
 	when := func(t time.Time) string { return t.In(now.Location()).Format("Jan 2 15:04") }
-	yes := msg
-	yes.Values = maps.Clone(msg.Values)
-	yes.Values["until"], yes.Values["at"] = alertkit.UntilCustom, until.UTC().Format(time.RFC3339)
-	yes.Values[shortenOK] = "yes"
-	yes.Confirmed, yes.Form = false, formAck
+	// Yes acts on the rows the dialog was submitted on: one gone by then
+	// is named in the outcome, as it would have been without the question.
+	was, _ := alertkit.AckOf(msg)
+	chosen := was.Targets(msg.Values)
 	p.FormDone(formAck, nil)
 	p.Confirm(views.ConfirmMsg{Title: alertkit.ShortenTitle,
-		Body: short.Question(len(items), name, until, when), Action: yes})
+		Body: short.Question(len(items), name, until, when), Action: alertkit.ShortenYes(msg, chosen, until)})
 	return true
 }
 

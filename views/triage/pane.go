@@ -69,7 +69,6 @@ type Pane struct {
 
 	writeSeq    views.Seq
 	ackDraft    alertkit.Draft     // the dialog's choices, kept for the alerts whose ack failed
-	ackNames    map[string]string  // the open dialog's rows by key, as it names them
 	unsettled   alertkit.Unsettled // alerts (by id) not sent again until r
 	results     []string           // each row's outcome of the last acknowledgement
 	resultsHead string
