@@ -56,8 +56,9 @@ const (
 // Pane is the alerts pane.
 type Pane struct {
 	views.Base
-	want string // the item a jump from the board asked to select (views.SelectMsg)
-	mode mode
+	want  string // the item a jump from the board asked to select (views.SelectMsg)
+	mode  mode
+	steps map[string]views.Step // the actions that ask first (askThenDo)
 
 	listSeq, detailSeq, writeSeq views.Seq
 
@@ -133,6 +134,7 @@ func New(ctx views.Context) views.Pane {
 	p.table.SetCellsFunc(p.cellsOf)
 	p.cfgTable = components.NewTable(configColumns(), ctx.Theme, ctx.Keys)
 	p.detail = components.NewDetail(ctx.Theme, ctx.Keys)
+	p.steps = p.askThenDo()
 	return p
 }
 
@@ -372,35 +374,28 @@ func (p *Pane) action(msg views.ActionMsg) tea.Cmd {
 		return p.switchMode(modeList)
 	case actViewConfigs:
 		return p.switchMode(modeConfigs)
-	case actAck:
-		if msg.Confirmed {
-			return p.submitAck(msg)
-		}
-		return p.openAck()
-	case actUnack:
-		if msg.Confirmed {
-			return p.submitUnack(msg)
-		}
-		return p.openUnack()
 	case actToggle:
 		return p.toggleConfig()
-	case actDelete:
-		if msg.Confirmed {
-			return p.deleteConfig(msg.Target)
-		}
-		return p.confirmDelete()
-	case actNewConfig, actEditConfig:
-		if msg.Confirmed {
-			return p.submitConfigForm(msg)
-		}
-		return p.openConfigForm(msg.Name == actEditConfig)
-	case actNewJSON, actEditJSON:
-		if msg.Confirmed {
-			return p.saveConfigJSON(msg)
-		}
-		return p.editJSON(msg.Name == actEditJSON)
+	}
+	if cmd, ok := views.AskThenDo(msg, p.steps); ok {
+		return cmd
 	}
 	return p.refuse("unknown action " + msg.Name)
+}
+
+// askThenDo are the actions that ask first (a dialog, a form, $EDITOR)
+// and act on the answer.
+func (p *Pane) askThenDo() map[string]views.Step {
+	return map[string]views.Step{
+		actAck:   {Ask: p.openAck, Do: p.submitAck},
+		actUnack: {Ask: p.openUnack, Do: p.submitUnack},
+		actDelete: {Ask: p.confirmDelete,
+			Do: func(msg views.ActionMsg) tea.Cmd { return p.deleteConfig(msg.Target) }},
+		actNewConfig:  {Ask: func() tea.Cmd { return p.openConfigForm(false) }, Do: p.submitConfigForm},
+		actEditConfig: {Ask: func() tea.Cmd { return p.openConfigForm(true) }, Do: p.submitConfigForm},
+		actNewJSON:    {Ask: func() tea.Cmd { return p.editJSON(false) }, Do: p.saveConfigJSON},
+		actEditJSON:   {Ask: func() tea.Cmd { return p.editJSON(true) }, Do: p.saveConfigJSON},
+	}
 }
 
 // refuse says on screen why nothing happened; nothing to run.

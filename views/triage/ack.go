@@ -24,6 +24,7 @@ import (
 
 const (
 	actAck  = "triage.ack"
+	actOpen = "triage.open"
 	formAck = "ack"
 	// goneText says why a row listed in the dialog was not sent.
 	goneText = "changed or left the board while the dialog was open"

@@ -92,6 +92,7 @@ type Pane struct {
 	drawn drawn
 
 	table components.Table
+	steps map[string]views.Step // the actions that ask first
 }
 
 // New is the pane's Factory.
@@ -99,6 +100,7 @@ func New(ctx views.Context) views.Pane {
 	p := &Pane{alerts: map[string]partResult{}, rest: map[string]partResult{}, auth: map[string]partResult{}, hidden: map[string]bool{}, pending: map[string]int{}, staleSince: map[string]time.Time{}, restTick: map[string]int{}, authTick: map[string]int{}, b: newBoard(), configs: map[string]*alertConfigs{}}
 	p.Base = views.NewBase(ID, ctx, nil)
 	p.table = components.NewTable(columns(), ctx.Theme, ctx.Keys)
+	p.steps = map[string]views.Step{actAck: {Ask: p.openAck, Do: p.submitAck}}
 	return p
 }
 
@@ -394,14 +396,13 @@ func (p *Pane) update(msg tea.Msg) (views.Pane, tea.Cmd) {
 		p.table.SetKeyMap(msg.Ctx.Keys)
 		p.setHealth() // the kit forgets health on a new scope; the board's is not the scope's
 	case views.ActionMsg:
-		switch {
-		case msg.Name == "triage.open":
+		if msg.Name == actOpen {
 			return p, p.open()
-		case msg.Name == actAck && msg.Form == formAck:
-			return p, p.submitAck(msg)
-		case msg.Name == actAck:
-			return p, p.openAck()
 		}
+		if cmd, ok := views.AskThenDo(msg, p.steps); ok {
+			return p, cmd
+		}
+		p.Refuse("unknown action " + msg.Name)
 	case tea.KeyPressMsg:
 		if msg.String() == "esc" && len(p.results) > 0 {
 			p.results, p.resultsHead = nil, ""
