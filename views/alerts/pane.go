@@ -20,26 +20,11 @@ import (
 	"github.com/dbadmin-tui/dbadmin-tui/views/alertkit"
 )
 
-// Action names, as the keymap spells them.
+// The pane's forms (views.FormMsg.ID).
 const (
-	actDetail      = "alerts.detail"
-	actAck         = "alerts.ack"
-	actUnack       = "alerts.unack"
-	actStatus      = "alerts.statusFilter"
-	actConfigs     = "alerts.configs"
-	actNextView    = "alerts.nextView"
-	actPrevView    = "alerts.prevView"
-	actViewList    = "alerts.viewList"
-	actViewConfigs = "alerts.viewConfigs"
-	actToggle      = "alerts.toggle"
-	actDelete      = "alerts.delete"
-	actNewConfig   = "alerts.newConfig"
-	actEditConfig  = "alerts.editConfig"
-	actNewJSON     = "alerts.newConfigJSON"
-	actEditJSON    = "alerts.editConfigJSON"
-	formAck        = "ack"
-	formUnack      = "unack"
-	formConfig     = "config"
+	formAck    = "ack"
+	formUnack  = "unack"
+	formConfig = "config"
 )
 
 // mode is what the pane shows.

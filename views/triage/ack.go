@@ -23,8 +23,6 @@ import (
 // projects written are read again.
 
 const (
-	actAck  = "triage.ack"
-	actOpen = "triage.open"
 	formAck = "ack"
 	// goneText says why a row listed in the dialog was not sent.
 	goneText = "changed or left the board while the dialog was open"
