@@ -42,6 +42,7 @@ func (p *Pane) openDetail() tea.Cmd {
 		return p.refuse("details: no alert selected")
 	}
 	p.detailID, p.detailConfigs, p.detailErr, p.detailLoading = id, nil, nil, true
+	p.fullID = id // the store keeps this one whole
 	p.mode = modeDetail
 	p.renderDetail()
 	return p.loadDetail(id)

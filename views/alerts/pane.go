@@ -45,42 +45,19 @@ type Pane struct {
 	mode  mode
 	steps map[string]views.Step // the actions that ask first (askThenDo)
 
-	listSeq, detailSeq, writeSeq views.Seq
+	detailSeq, writeSeq views.Seq
 
-	// The store (store.go, record.go): alerts in arrival order, updated
-	// in place.
-	alerts    []record
-	byID      map[string]int // alert id -> index in alerts
-	order     []int32        // display order: indexes into alerts
-	full      *apiclient.Alert
-	fixedLoc  *time.Location // the zone of the records' CREATED cells
-	intern    map[string]string
-	places    map[[3]string]*place
-	ages      map[time.Duration]string // AGE cells by ageKey, one string per value
-	rowAlert  []int32                  // the table's row i is alerts[rowAlert[i]]
-	rowsAt    time.Time                // when the rows were built: their ages are as of then
-	pass      *pass                    // the full pass under way, nil between passes
-	passSeq   views.Seq
-	mark      uint32
-	refreshes int  // incremental refreshes since the last full pass
-	needFull  bool // a refresh could not account for every alert
-	firstDone bool // a full pass has completed
-	freshAt   time.Time
-	errSince  time.Time
-	countsOK  bool // the counts below are current until countsTil, for countsFor
-	open      int
-	acked     int
-	inScopeN  int    // alerts about the cluster narrowed to (all when none)
-	countsFor string // the cluster they were counted for
-	countsTil time.Time
+	// store is the project's alerts (store.go, record.go, when.go).
+	store
 
-	reads whenState // when the pane reads what (when.go)
+	fixedLoc *time.Location           // the zone of the records' CREATED cells
+	ages     map[time.Duration]string // AGE cells by ageKey, one string per value
+	rowAlert []int32                  // the table's row i is alerts[rowAlert[i]]
+	rowsAt   time.Time                // when the rows were built: their ages are as of then
 
 	configs  map[string]apiclient.AlertConfig
 	cfgOrder []string
 	cfgErr   error
-	loaded   bool
-	err      error
 	status   statusFilter
 	filter   string
 
@@ -113,7 +90,7 @@ type Pane struct {
 
 // New is the pane's Factory.
 func New(ctx views.Context) views.Pane {
-	p := &Pane{configs: map[string]apiclient.AlertConfig{}, byID: map[string]int{}, intern: map[string]string{}}
+	p := &Pane{configs: map[string]apiclient.AlertConfig{}, store: store{byID: map[string]int{}, intern: map[string]string{}}}
 	p.Base = views.NewBase(ID, ctx, p.pollState)
 	p.table = components.NewTable(alertColumns(), ctx.Theme, ctx.Keys)
 	p.table.SetCellsFunc(p.cellsOf)
