@@ -437,6 +437,16 @@ func sortedSet(ids []string) []string {
 	return slices.Compact(out)
 }
 
+// Tally is a bulk write's summary for its toast, the same on both panes:
+// "acknowledged 2 of 3 alerts; 1 failed (still marked: a retries)".
+func Tally(verb string, n, failed int) string {
+	text := fmt.Sprintf("%s %d of %d %s", verb, n-failed, n, Plural(n, "alert", "alerts"))
+	if failed > 0 {
+		text += fmt.Sprintf("; %d failed (still marked: a retries)", failed)
+	}
+	return text
+}
+
 // BatchErr is a batch write's outcome for the task line: nil when none of
 // the n failed, else a short reason: the first failure's status and code
 // ("503 SERVICE_UNAVAILABLE"; "answer lost" when the write may have been

@@ -444,10 +444,7 @@ func (p *Pane) ackDone(msg views.Result[ackBatch]) tea.Cmd {
 	p.ackDraft = p.ackDraft.Pinned(b.req.AcknowledgedUntil)
 	p.mode = modeResults
 	p.showResults(verb)
-	text := fmt.Sprintf("%s %d of %d alerts", verb, len(ok), len(b.outcomes))
-	if len(failed) > 0 {
-		text += fmt.Sprintf("; %d failed (still marked: a retries)", len(failed))
-	}
+	text := alertkit.Tally(verb, len(b.outcomes), len(failed))
 	// Not a sticky error toast: the results view already lists the
 	// failures, and esc should lead back to the list.
 	p.Toast(text, false)

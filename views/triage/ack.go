@@ -406,10 +406,7 @@ func (p *Pane) ackDone(msg views.Result[ackBatch]) tea.Cmd {
 	// Kept for the failed ones only: `a` on them retries with it, on the
 	// window the others got.
 	p.ackDraft = p.ackDraft.Only(failedIDs).Pinned(b.until)
-	text := fmt.Sprintf("acknowledged %d of %d %s", n-failed, n, alertkit.Plural(n, "alert", "alerts"))
-	if failed > 0 {
-		text += fmt.Sprintf("; %d failed (still marked: a retries)", failed)
-	}
+	text := alertkit.Tally("acknowledged", n, failed)
 	if len(b.gone) > 0 {
 		text += fmt.Sprintf("; %d not sent (%s)", len(b.gone), goneText)
 	}
