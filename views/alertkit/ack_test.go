@@ -8,6 +8,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
+	"github.com/dbadmin-tui/dbadmin-tui/components"
+	"github.com/dbadmin-tui/dbadmin-tui/views"
 )
 
 // The question names the other targets as they are: none, the one, or
@@ -82,4 +84,35 @@ func TestBatchErrSaysHowManyFailed(t *testing.T) {
 	assert.EqualError(t, BatchErr(1, []error{unavailable}), "503 SERVICE_UNAVAILABLE")
 	assert.EqualError(t, BatchErr(2, []error{nil, unavailable}), "1 of 2 failed: 503 SERVICE_UNAVAILABLE")
 	assert.EqualError(t, BatchErr(3, []error{unavailable, nil, unavailable}), "2 of 3 failed: 503 SERVICE_UNAVAILABLE")
+}
+
+// The dialog's payload says what it acts on: the hidden rows only when
+// included; the yes to "Shorten?" sends the until asked about, keeps the
+// names and the values as chosen, and refuses a time gone by.
+func TestAckPayloadCarriesTargetsAndTheAgreedUntil(t *testing.T) {
+	now := time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
+	ack := Ack{Listed: []string{"a", "b"}, Hidden: []string{"c"}, Names: map[string]string{"a": "HOST_DOWN on c0"}}
+	values := components.FormValues{"until": Until1h, "comment": "on it", "hidden": "false"}
+	assert.Equal(t, []string{"a", "b"}, ack.Targets(values))
+	values["hidden"] = "true"
+	assert.Equal(t, []string{"a", "b", "c"}, ack.Targets(values))
+
+	msg := views.ActionMsg{Name: "x.ack", Confirmed: true, Form: "ack", Values: values, Payload: ack}
+	until := now.Add(30 * time.Minute)
+	yes := ShortenYes(msg, ack.Targets(values), until)
+	assert.False(t, yes.Confirmed)
+	assert.Equal(t, values, yes.Values, "1h stays 1h")
+	got, ok := AckOf(yes)
+	require.True(t, ok)
+	assert.Equal(t, []string{"a", "b", "c"}, got.Targets(yes.Values), "hidden ones named once")
+	assert.Equal(t, ack.Names, got.Names)
+	req, err := got.Request(yes.Values, now)
+	require.NoError(t, err)
+	assert.Equal(t, until, *req.AcknowledgedUntil)
+	assert.Equal(t, "on it", req.AcknowledgementComment)
+	_, err = got.Request(yes.Values, until.Add(time.Second))
+	assert.ErrorContains(t, err, "must be in the future")
+
+	_, ok = AckOf(views.ActionMsg{Name: "x.ack"})
+	assert.False(t, ok, "no payload")
 }

@@ -42,21 +42,6 @@ func (c ackChoice) draft(ids []string) alertkit.Draft {
 	return alertkit.NewDraft(ids, c.until, c.at, c.comment)
 }
 
-// ackPending is an acknowledgement held until the user agrees to shorten
-// an existing, longer one.
-type ackPending struct {
-	ids    []string
-	req    apiclient.AcknowledgeRequest
-	choice ackChoice
-}
-
-// targetShorten is the confirmation's target for "shorten anyway".
-const targetShorten = "\x00shorten"
-
-// hiddenSeparator splits the listed targets from the marked rows the filter
-// hides in the ack dialog's action target.
-const hiddenSeparator = ";"
-
 // listedRows is how many targets a dialog names before "and N more".
 func (p *Pane) listedRows() int { return alertkit.ListedRows(p.H) }
 
@@ -103,10 +88,10 @@ func (p *Pane) ackable(ids []string) (keep []string, skipped []string) {
 // them. Alerts that are over are left out, with a note.
 func (p *Pane) openAck() tea.Cmd {
 	if p.mode == modeConfigs || p.mode == modeConfigDetail {
-		return refuse("acknowledge: pick an alert (esc or c leaves the configurations)")
+		return p.refuse("acknowledge: pick an alert (esc or c leaves the configurations)")
 	}
 	if w := p.waiting(); w != "" {
-		return refuse("acknowledge: " + w)
+		return p.refuse("acknowledge: " + w)
 	}
 	shown, hiddenMarks := p.bulkTargets()
 	ids, skipped := p.ackable(shown)
@@ -114,21 +99,21 @@ func (p *Pane) openAck() tea.Cmd {
 	skipped = append(skipped, hskipped...)
 	if len(ids) == 0 && len(hidden) == 0 {
 		if len(skipped) > 0 {
-			return refuse("acknowledge: the alert is " + skipped[0] + ": nothing to acknowledge")
+			return p.refuse("acknowledge: the alert is " + skipped[0] + ": nothing to acknowledge")
 		}
-		return refuse("acknowledge: no alert selected")
+		return p.refuse("acknowledge: no alert selected")
 	}
 	if len(ids) == 0 {
-		return refuse(alertkit.HiddenOnly(len(hidden)))
+		return p.refuse(alertkit.HiddenOnly(len(hidden)))
 	}
 	title := "Acknowledge " + p.describe(ids)
 	if len(skipped) > 0 {
 		title += fmt.Sprintf(" (%d closed left out)", len(skipped))
 	}
-	form := views.FormMsg{Pane: ID, ID: formAck, Title: title, Fields: p.ackFields(p.ackDraft, ids, hidden),
-		Action: views.ActionMsg{Name: actAck, Target: strings.Join(ids, targetSeparator) + hiddenSeparator + strings.Join(hidden, targetSeparator)},
-		Doing:  "acknowledging", On: p.refs(ids)}
-	return func() tea.Msg { return form }
+	p.Form(views.FormMsg{ID: formAck, Title: title, Fields: p.ackFields(p.ackDraft, ids, hidden),
+		Action: views.ActionMsg{Name: actAck, Payload: alertkit.Ack{Listed: ids, Hidden: hidden}},
+		Doing:  "acknowledging", On: p.refs(ids)})
+	return nil
 }
 
 // refs names the alerts for the others' screens (views.FormMsg.On).
@@ -211,34 +196,26 @@ type ackResult struct {
 // with exactly the until that was chosen or typed. Shortening an existing,
 // longer acknowledgement asks first.
 func (p *Pane) submitAck(msg views.ActionMsg) tea.Cmd {
-	if msg.Form == "" && msg.Target == targetShorten {
-		w := p.ackWait
-		p.ackWait = nil
-		if w == nil {
-			return refuse("acknowledge: nothing waiting; press a again")
-		}
-		return p.sendAcks(formAck, w.ids, w.choice, w.req, false)
+	ack, ok := alertkit.AckOf(msg)
+	if !ok {
+		return p.formDone(formAck, errors.New("the dialog named no alerts; nothing sent"))
 	}
 	now := p.Ctx.Now()
-	until, err := parseUntil(msg.Values["until"], msg.Values["at"], now)
+	req, err := ack.Request(msg.Values, now)
 	if err != nil {
-		return views.FormDone(ID, formAck, err)
-	}
-	until = until.Truncate(time.Second)
-	req := apiclient.AcknowledgeRequest{AcknowledgedUntil: &until, AcknowledgementComment: msg.Values["comment"]}
-	if err := req.Validate(); err != nil {
 		// Refused here: nothing is sent, the dialog keeps the text.
-		return views.FormDone(ID, formAck, err)
+		return p.formDone(formAck, err)
 	}
-	listed, hidden, _ := strings.Cut(msg.Target, hiddenSeparator)
-	ids := splitTargets(listed)
-	if msg.Values.Bool("hidden") {
-		ids = append(ids, splitTargets(hidden)...)
-	}
+	until := *req.AcknowledgedUntil
+	ids := ack.Targets(msg.Values)
 	if err := alertkit.Unsettled(p.unsettled).Refuse(ids, func(id string) string { return p.describe([]string{id}) }); err != nil {
-		return views.FormDone(ID, formAck, err)
+		return p.formDone(formAck, err)
 	}
 	choice := ackChoice{until: msg.Values["until"], at: msg.Values["at"], comment: msg.Values["comment"]}
+	if ack.Agreed != nil {
+		// The yes to "Shorten?": sent as asked about.
+		return p.sendAcks(formAck, ids, choice, req, false)
+	}
 	short := alertkit.Shortens(ids, until, now, func(id string) (time.Time, bool) {
 		a, ok := p.alert(id)
 		if !ok || !a.Acknowledged(now) || a.AcknowledgedUntil == nil {
@@ -250,22 +227,21 @@ func (p *Pane) submitAck(msg views.ActionMsg) tea.Cmd {
 		return p.sendAcks(formAck, ids, choice, req, true)
 	}
 	// Ask first: the dialog closes, its choices are kept for `a`.
-	p.ackWait = &ackPending{ids: ids, req: req, choice: choice}
 	p.ackDraft = choice.draft(ids)
 	body := short.Question(len(ids), p.describe(short.IDs), until, func(t time.Time) string { return p.untilText(t, now) })
-	confirm := views.ConfirmMsg{Pane: ID, Title: alertkit.ShortenTitle, Body: body,
-		Action: views.ActionMsg{Name: actAck, Target: targetShorten}}
-	return tea.Sequence(views.FormDone(ID, formAck, nil), func() tea.Msg { return confirm })
+	p.FormDone(formAck, nil)
+	p.Confirm(views.ConfirmMsg{Title: alertkit.ShortenTitle, Body: body, Action: alertkit.ShortenYes(msg, ids, until)})
+	return nil
 }
 
 // openUnack asks for the comment of an unacknowledgement, listing the
 // alerts it acts on: the acknowledged ones among the shown marks.
 func (p *Pane) openUnack() tea.Cmd {
 	if p.mode == modeConfigs || p.mode == modeConfigDetail {
-		return refuse("unacknowledge: pick an alert (esc or c leaves the configurations)")
+		return p.refuse("unacknowledge: pick an alert (esc or c leaves the configurations)")
 	}
 	if w := p.waiting(); w != "" {
-		return refuse("unacknowledge: " + w)
+		return p.refuse("unacknowledge: " + w)
 	}
 	now := p.Ctx.Now()
 	shown, hidden := p.bulkTargets()
@@ -276,7 +252,7 @@ func (p *Pane) openUnack() tea.Cmd {
 		}
 	}
 	if len(ids) == 0 {
-		return refuse("unacknowledge: not acknowledged: nothing to undo")
+		return p.refuse("unacknowledge: not acknowledged: nothing to undo")
 	}
 	var fields []components.Field
 	switch {
@@ -296,19 +272,23 @@ func (p *Pane) openUnack() tea.Cmd {
 	}
 	fields = append(fields, components.Field{Key: "comment", Label: "Comment", Kind: components.FieldText,
 		CharLimit: apiclient.MaxAckCommentRunes, Placeholder: "why (optional)", Validate: commentRule, Focus: true})
-	form := views.FormMsg{Pane: ID, ID: formUnack, Title: "Unacknowledge " + p.describe(ids), Fields: fields,
-		Action: views.ActionMsg{Name: actUnack, Target: strings.Join(ids, targetSeparator)},
-		Doing:  "unacknowledging", On: p.refs(ids)}
-	return func() tea.Msg { return form }
+	p.Form(views.FormMsg{ID: formUnack, Title: "Unacknowledge " + p.describe(ids), Fields: fields,
+		Action: views.ActionMsg{Name: actUnack, Payload: alertkit.Ack{Listed: ids}},
+		Doing:  "unacknowledging", On: p.refs(ids)})
+	return nil
 }
 
 func (p *Pane) submitUnack(msg views.ActionMsg) tea.Cmd {
 	comment := msg.Values["comment"]
 	if err := commentRule(comment, nil); err != nil {
-		return views.FormDone(ID, formUnack, err)
+		return p.formDone(formUnack, err)
+	}
+	ack, ok := alertkit.AckOf(msg)
+	if !ok {
+		return p.formDone(formUnack, errors.New("the dialog named no alerts; nothing sent"))
 	}
 	req := apiclient.AcknowledgeRequest{UnacknowledgeAlert: true, AcknowledgementComment: comment}
-	return p.sendAcks(formUnack, splitTargets(msg.Target), ackChoice{comment: comment}, req, true)
+	return p.sendAcks(formUnack, ack.Listed, ackChoice{comment: comment}, req, true)
 }
 
 // sendAcks runs one request per alert and answers with every outcome. A
@@ -317,9 +297,9 @@ func (p *Pane) sendAcks(form string, ids []string, choice ackChoice, req apiclie
 	client, gid := p.Ctx.Client, p.Ctx.GroupID
 	if client == nil || len(ids) == 0 {
 		if !fromForm {
-			return refuse("no alert to send")
+			return p.refuse("no alert to send")
 		}
-		return views.FormDone(ID, form, errors.New("no alert to send"))
+		return p.formDone(form, errors.New("no alert to send"))
 	}
 	task := "acknowledging " + p.describe(ids)
 	if form == formUnack {
@@ -384,7 +364,7 @@ func (p *Pane) ackDone(msg views.Result[ackBatch]) tea.Cmd {
 		verb = "unacknowledged"
 	}
 	if msg.Err != nil && len(b.outcomes) == 0 {
-		return views.FormDone(ID, form, msg.Err)
+		return p.formDone(form, msg.Err)
 	}
 	if !b.verified {
 		unknown := 0
@@ -398,7 +378,9 @@ func (p *Pane) ackDone(msg views.Result[ackBatch]) tea.Cmd {
 			if len(b.outcomes) > 1 {
 				text = fmt.Sprintf("sent - outcome of %d of %d unknown, checking", unknown, len(b.outcomes))
 			}
-			return tea.Batch(views.FormStatus(ID, form, text), views.Toast(text, false), p.verifyAcks(b))
+			p.FormStatus(form, text)
+			p.Toast(text, false)
+			return p.verifyAcks(b)
 		}
 	}
 	var ok, failed []ackOutcome
@@ -424,20 +406,22 @@ func (p *Pane) ackDone(msg views.Result[ackBatch]) tea.Cmd {
 		if o.Err != nil {
 			// One alert, failed: the dialog stays with the error and the text.
 			p.keepDraft(b, []string{o.ID})
-			return views.FormDone(ID, form, o.Err)
+			return p.formDone(form, o.Err)
 		}
 		p.keepDraft(b, nil)
 		text := p.ackSummary(verb, *o.Alert)
 		if o.Verified {
 			text = "sent - verified: " + text
 		}
-		return tea.Batch(views.FormDone(ID, form, nil), views.Toast(text, false))
+		p.FormDone(form, nil)
+		p.Toast(text, false)
+		return nil
 	}
 	if len(ok) == 0 {
 		p.keepDraft(b, failedIDs(failed))
-		return views.FormDone(ID, form, fmt.Errorf("none %s: %s", verb, views.ErrText(failed[0].Err)))
+		return p.formDone(form, fmt.Errorf("none %s: %s", verb, views.ErrText(failed[0].Err)))
 	}
-	done := views.FormDone(ID, form, nil)
+	p.FormDone(form, nil)
 	// Several: a summary toast and a results view listing each alert. The
 	// failed ones stay marked (and every choice kept) so `a` retries them.
 	p.results = p.results[:0]
@@ -460,13 +444,11 @@ func (p *Pane) ackDone(msg views.Result[ackBatch]) tea.Cmd {
 	p.ackDraft = p.ackDraft.Pinned(b.req.AcknowledgedUntil)
 	p.mode = modeResults
 	p.showResults(verb)
-	text := fmt.Sprintf("%s %d of %d alerts", verb, len(ok), len(b.outcomes))
-	if len(failed) > 0 {
-		text += fmt.Sprintf("; %d failed (still marked: a retries)", len(failed))
-	}
+	text := alertkit.Tally(verb, len(b.outcomes), len(failed))
 	// Not a sticky error toast: the results view already lists the
 	// failures, and esc should lead back to the list.
-	return tea.Batch(done, views.Toast(text, false))
+	p.Toast(text, false)
+	return nil
 }
 
 // keepDraft keeps an acknowledgement's choices for the alerts that failed

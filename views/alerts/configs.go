@@ -5,9 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -86,7 +84,7 @@ func (p *Pane) renderConfigDetail() {
 }
 
 // selectedConfig is the configuration under the cursor or in the detail.
-func (p *Pane) selectedConfig(verb string) (apiclient.AlertConfig, tea.Cmd) {
+func (p *Pane) selectedConfig(verb string) (c apiclient.AlertConfig, ok bool) {
 	var id string
 	switch p.mode {
 	case modeConfigs:
@@ -94,26 +92,27 @@ func (p *Pane) selectedConfig(verb string) (apiclient.AlertConfig, tea.Cmd) {
 	case modeConfigDetail:
 		id = p.cfgDetailID
 	default:
-		return apiclient.AlertConfig{}, refuse(verb + " acts on alert configurations: press c to list them")
+		p.Refuse(verb + " acts on alert configurations: press c to list them")
+		return c, false
 	}
-	c, ok := p.configs[id]
+	c, ok = p.configs[id]
 	switch {
 	case !ok && p.cfgErr != nil && len(p.configs) == 0:
-		return c, refuse(verb + ": the configurations could not be read (" + views.ErrText(p.cfgErr) + "); nothing done")
+		p.Refuse(verb + ": the configurations could not be read (" + views.ErrText(p.cfgErr) + "); nothing done")
 	case !ok && len(p.configs) == 0 && !p.firstDone:
 		// Typed ahead of the list (c then e at once): said, not "none selected".
-		return c, refuse(verb + ": the configurations are still loading; nothing done")
+		p.Refuse(verb + ": the configurations are still loading; nothing done")
 	case !ok:
-		return c, refuse(verb + ": no alert configuration selected")
+		p.Refuse(verb + ": no alert configuration selected")
 	}
-	return c, nil
+	return c, ok
 }
 
 // toggleConfig flips enabled; only that changes on the server.
 func (p *Pane) toggleConfig() tea.Cmd {
-	c, bad := p.selectedConfig("enable/disable")
-	if bad != nil {
-		return bad
+	c, ok := p.selectedConfig("enable/disable")
+	if !ok {
+		return nil
 	}
 	client, gid, want := p.Ctx.Client, p.Ctx.GroupID, !c.Enabled
 	verb := "disabling"
@@ -127,9 +126,9 @@ func (p *Pane) toggleConfig() tea.Cmd {
 }
 
 func (p *Pane) confirmDelete() tea.Cmd {
-	c, bad := p.selectedConfig("delete")
-	if bad != nil {
-		return bad
+	c, ok := p.selectedConfig("delete")
+	if !ok {
+		return nil
 	}
 	open := 0
 	for i := range p.alerts {
@@ -139,14 +138,14 @@ func (p *Pane) confirmDelete() tea.Cmd {
 	}
 	body := fmt.Sprintf("Delete the %s configuration %s?\nIts %d open alert(s) will be cancelled and its notifications stop.",
 		components.Sanitize(c.EventTypeName), c.ID, open)
-	msg := views.ConfirmMsg{Pane: ID, Title: "Delete alert configuration", Body: body,
-		Action: views.ActionMsg{Name: actDelete, Target: c.ID}}
-	return func() tea.Msg { return msg }
+	p.Confirm(views.ConfirmMsg{Title: "Delete alert configuration", Body: body,
+		Action: views.ActionMsg{Name: actDelete, Target: c.ID}})
+	return nil
 }
 
 func (p *Pane) deleteConfig(id string) tea.Cmd {
 	if id == "" {
-		return refuse("delete: no alert configuration selected")
+		return p.refuse("delete: no alert configuration selected")
 	}
 	client, gid := p.Ctx.Client, p.Ctx.GroupID
 	return views.Write(&p.Base, "delete", p.writeSeq.Next(), "deleting alert configuration", func(ctx context.Context) (configWritten, error) {
@@ -227,9 +226,9 @@ func (p *Pane) sendConfig(key, id string, c apiclient.AlertConfig) tea.Cmd {
 		if why := p.createBusy(); why != "" {
 			err := errors.New(why + "; nothing sent")
 			if key == "configForm" {
-				return views.FormDone(ID, formConfig, err)
+				return p.formDone(formConfig, err)
 			}
-			return refuse("alert configuration not saved: " + err.Error())
+			return p.refuse("alert configuration not saved: " + err.Error())
 		}
 		p.cfgCreating = cfgSending
 	}
@@ -238,9 +237,10 @@ func (p *Pane) sendConfig(key, id string, c apiclient.AlertConfig) tea.Cmd {
 		p.cfgDraft, p.cfgEdit = "", ""
 		text := "alert configuration " + components.Sanitize(c.EventTypeName) + " unchanged: nothing sent"
 		if key == "configForm" {
-			return tea.Batch(views.FormDone(ID, formConfig, nil), views.Toast(text, false))
+			p.FormDone(formConfig, nil)
 		}
-		return views.Toast(text, false)
+		p.Toast(text, false)
+		return nil
 	}
 	client, gid := p.Ctx.Client, p.Ctx.GroupID
 	return views.Write(&p.Base, key, p.writeSeq.Next(), "saving alert configuration", func(ctx context.Context) (configWritten, error) {
@@ -267,18 +267,18 @@ func (p *Pane) lostConfigDone(key string, lost *lostConfig) tea.Cmd {
 	what := "alert configuration " + components.Sanitize(lost.cfg.EventTypeName)
 	fail := func(err error) tea.Cmd {
 		if key == "configForm" {
-			return views.FormDone(ID, formConfig, err) // the form stays, its values kept
+			return p.formDone(formConfig, err) // the form stays, its values kept
 		}
-		return refuse(what + ": " + err.Error() + "; your JSON is kept: press N to continue")
+		return p.refuse(what + ": " + err.Error() + "; your JSON is kept: press N to continue")
 	}
 	switch {
 	case !lost.checked:
 		p.cfgCreating = cfgChecking
-		var cmds []tea.Cmd
 		if key == "configForm" {
-			cmds = append(cmds, views.FormStatus(ID, formConfig, views.OutcomeChecking))
+			p.FormStatus(formConfig, views.OutcomeChecking)
 		}
-		return tea.Batch(append(cmds, views.Toast(what+": "+views.OutcomeChecking, false), p.verifyConfig(key, *lost))...)
+		p.Toast(what+": "+views.OutcomeChecking, false)
+		return p.verifyConfig(key, *lost)
 	case lost.err != nil:
 		p.cfgCreating = cfgUnsettled
 		return fail(views.OutcomeStillUnknown(views.ErrText(lost.err)))
@@ -300,16 +300,17 @@ func (p *Pane) configWriteDone(msg views.Result[configWritten]) tea.Cmd {
 	}
 	if msg.Key == "configForm" {
 		if msg.Err != nil {
-			return views.FormDone(ID, formConfig, msg.Err)
+			return p.formDone(formConfig, msg.Err)
 		}
 		msg.Key = "saveConfig"
-		return tea.Batch(views.FormDone(ID, formConfig, nil), p.configWriteDone(msg))
+		p.FormDone(formConfig, nil)
+		return p.configWriteDone(msg)
 	}
 	if msg.Err != nil {
 		if msg.Key == "saveConfig" {
-			return tea.Batch(refuse("alert configuration not saved: " + views.ErrText(msg.Err) + "; your JSON is kept: press E or N to continue"))
+			return p.refuse("alert configuration not saved: " + views.ErrText(msg.Err) + "; your JSON is kept: press E or N to continue")
 		}
-		return refuse(msg.Key + " failed: " + views.ErrText(msg.Err))
+		return p.refuse(msg.Key + " failed: " + views.ErrText(msg.Err))
 	}
 	var text string
 	switch v := msg.Value; {
@@ -344,208 +345,6 @@ func (p *Pane) configWriteDone(msg views.Result[configWritten]) tea.Cmd {
 	if p.mode == modeConfigDetail {
 		p.renderConfigDetail()
 	}
-	return tea.Batch(views.Toast(text, false), p.load(""))
-}
-
-// Notification kinds the create form offers, and what its target means.
-var formKinds = []struct {
-	kind apiclient.NotificationType
-	hint string
-}{
-	{apiclient.NotifyEmail, "an email address"},
-	{apiclient.NotifyGroup, "project roles, comma-separated (GROUP_OWNER, GROUP_READ_ONLY)"},
-	{apiclient.NotifyUser, "a username"},
-	{apiclient.NotifySMS, "a mobile number"},
-	{apiclient.NotifyWebhook, "a webhook URL (secret: optional signing secret)"},
-	{apiclient.NotifyPagerDuty, "a PagerDuty service key"},
-	{apiclient.NotifyDatadog, "a Datadog API key"},
-}
-
-var eventNamePattern = regexp.MustCompile(`^[A-Z][A-Z0-9_]{1,99}$`)
-
-var operators = []string{"EQUALS", "NOT_EQUALS", "CONTAINS", "NOT_CONTAINS", "STARTS_WITH", "ENDS_WITH", "REGEX"}
-
-// parseMatchers reads "FIELD OPERATOR value; FIELD OPERATOR value".
-func parseMatchers(s string) ([]apiclient.Matcher, error) {
-	var out []apiclient.Matcher
-	for i, part := range strings.Split(s, ";") {
-		part = strings.TrimSpace(part)
-		if part == "" {
-			continue
-		}
-		f := strings.SplitN(part, " ", 3)
-		if len(f) < 3 || strings.TrimSpace(f[2]) == "" {
-			return nil, fmt.Errorf("matcher %d: want FIELD OPERATOR value, e.g. CLUSTER_NAME EQUALS payments-rs", i+1)
-		}
-		op := strings.ToUpper(f[1])
-		if !slices.Contains(operators, op) {
-			return nil, fmt.Errorf("matcher %d: operator %q: want one of %s", i+1, f[1], strings.Join(operators, ", "))
-		}
-		if op == "REGEX" {
-			if _, err := regexp.Compile(f[2]); err != nil {
-				return nil, fmt.Errorf("matcher %d: not a regular expression: %v", i+1, err)
-			}
-		}
-		out = append(out, apiclient.Matcher{FieldName: strings.ToUpper(f[0]), Operator: apiclient.MatcherOperator(op), Value: strings.TrimSpace(f[2])})
-	}
-	return out, nil
-}
-
-func matchersText(ms []apiclient.Matcher) string {
-	parts := make([]string, len(ms))
-	for i, m := range ms {
-		parts[i] = m.FieldName + " " + string(m.Operator) + " " + m.Value
-	}
-	return strings.Join(parts, "; ")
-}
-
-var severityChoices = []string{"none", "INFO", "WARNING", "ERROR", "CRITICAL"}
-
-func intRule(lo int) func(string, components.FormValues) error {
-	return func(v string, _ components.FormValues) error {
-		n, err := strconv.Atoi(strings.TrimSpace(v))
-		if err != nil || n < lo {
-			return fmt.Errorf("a whole number of minutes, at least %d", lo)
-		}
-		return nil
-	}
-}
-
-// openConfigForm asks for a new configuration, or the editable parts of the
-// selected one (its notifications are kept as they are).
-func (p *Pane) openConfigForm(edit bool) tea.Cmd {
-	var c apiclient.AlertConfig
-	title, target := "New alert configuration", ""
-	if why := p.createBusy(); !edit && why != "" {
-		return refuse("new alert configuration: " + why)
-	}
-	if edit {
-		var bad tea.Cmd
-		if c, bad = p.selectedConfig("edit"); bad != nil {
-			return bad
-		}
-		if field := maskedSecret(c); field != "" {
-			return refuse("edit: this configuration's " + field + " is a secret the API returns masked; edit it as JSON (E) and type it again")
-		}
-		title, target = "Edit "+components.Sanitize(c.EventTypeName)+" configuration", c.ID
-	}
-	sev := slices.Index(severityChoices, string(c.SeverityOverride))
-	fields := []components.Field{
-		{Key: "event", Label: "Event type", Kind: components.FieldText, Value: c.EventTypeName, Placeholder: "HOST_DOWN",
-			Validate: func(v string, _ components.FormValues) error {
-				if !eventNamePattern.MatchString(strings.TrimSpace(v)) {
-					return errors.New("required: an event type name such as HOST_DOWN")
-				}
-				return nil
-			}},
-		{Key: "enabled", Label: "Enabled", Kind: components.FieldToggle, On: c.Enabled || !edit},
-		{Key: "severity", Label: "Severity override", Kind: components.FieldChoice, Choices: severityChoices, Choice: max(sev, 0)},
-		{Key: "matchers", Label: "Matchers", Kind: components.FieldText, Value: matchersText(c.Matchers),
-			Hint: "FIELD OPERATOR value; … (empty: every resource)", Placeholder: "CLUSTER_NAME EQUALS payments-rs",
-			Validate: func(v string, _ components.FormValues) error { _, err := parseMatchers(v); return err }},
-	}
-	if !edit {
-		kinds := make([]string, len(formKinds))
-		hints := make([]string, len(formKinds))
-		for i, k := range formKinds {
-			kinds[i], hints[i] = string(k.kind), string(k.kind)+": "+k.hint
-		}
-		fields = append(fields,
-			components.Field{Key: "kind", Label: "Notify", Kind: components.FieldChoice, Choices: kinds},
-			components.Field{Key: "target", Label: "Target", Kind: components.FieldText, Hint: strings.Join(hints[:3], " · "),
-				Validate: func(v string, _ components.FormValues) error {
-					if strings.TrimSpace(v) == "" {
-						return errors.New("required: where the notification goes")
-					}
-					return nil
-				}},
-			components.Field{Key: "secret", Label: "Secret (webhook, optional)", Kind: components.FieldText, Secret: true},
-			components.Field{Key: "delay", Label: "Delay (min)", Kind: components.FieldText, Value: "0", Validate: intRule(0)},
-			components.Field{Key: "interval", Label: "Interval (min)", Kind: components.FieldText, Value: "60", Validate: intRule(5)},
-		)
-	} else {
-		fields = append(fields, components.Field{Key: "note", Label: "Notifications", Kind: components.FieldChoice,
-			Choices: []string{fmt.Sprintf("%d kept as they are (E edits them as JSON)", len(c.Notifications))}})
-	}
-	name := actNewConfig
-	if edit {
-		name = actEditConfig
-	}
-	form := views.FormMsg{Pane: ID, ID: formConfig, Title: title, Fields: fields,
-		Action: views.ActionMsg{Name: name, Target: target}}
-	return func() tea.Msg { return form }
-}
-
-// configFromForm builds the configuration the form describes.
-func (p *Pane) configFromForm(msg views.ActionMsg) (apiclient.AlertConfig, error) {
-	v := msg.Values
-	var c apiclient.AlertConfig
-	if msg.Target != "" {
-		old, ok := p.configs[msg.Target]
-		if !ok {
-			return c, errors.New("the configuration is no longer in the list")
-		}
-		c = old
-	}
-	c.EventTypeName = strings.TrimSpace(v["event"])
-	c.Enabled = v.Bool("enabled")
-	c.SeverityOverride = ""
-	if s := v["severity"]; s != "none" {
-		c.SeverityOverride = apiclient.Severity(s)
-	}
-	ms, err := parseMatchers(v["matchers"])
-	if err != nil {
-		return c, err
-	}
-	c.Matchers = ms
-	if msg.Target == "" {
-		delay, _ := strconv.Atoi(strings.TrimSpace(v["delay"]))
-		interval, _ := strconv.Atoi(strings.TrimSpace(v["interval"]))
-		n := apiclient.Notification{TypeName: apiclient.NotificationType(v["kind"]), DelayMin: &delay, IntervalMin: interval}
-		t := strings.TrimSpace(v["target"])
-		switch n.TypeName {
-		case apiclient.NotifyEmail:
-			n.EmailAddress = t
-		case apiclient.NotifyGroup:
-			for _, r := range strings.Split(t, ",") {
-				if r = strings.TrimSpace(r); r != "" {
-					n.Roles = append(n.Roles, strings.ToUpper(r))
-				}
-			}
-		case apiclient.NotifyUser:
-			n.Username = t
-		case apiclient.NotifySMS:
-			n.MobileNumber = t
-		case apiclient.NotifyWebhook:
-			n.WebhookURL, n.WebhookSecret = t, v["secret"]
-		case apiclient.NotifyPagerDuty:
-			n.ServiceKey = t
-		case apiclient.NotifyDatadog:
-			n.DatadogAPIKey, n.DatadogRegion = t, "US"
-		}
-		c.Notifications = []apiclient.Notification{n}
-	}
-	// The same rules the client applies: eventTypeName and notifications.
-	return c, c.Validate()
-}
-
-func (p *Pane) submitConfigForm(msg views.ActionMsg) tea.Cmd {
-	c, err := p.configFromForm(msg)
-	if err != nil {
-		return views.FormDone(ID, formConfig, err)
-	}
-	return p.sendConfig("configForm", msg.Target, c)
-}
-
-// maskedSecret names a notification member that still holds a masked
-// value: sending it back would replace the real secret with asterisks.
-func maskedSecret(c apiclient.AlertConfig) string {
-	for i, n := range c.Notifications {
-		raw, _ := json.Marshal(n)
-		masked, _ := json.Marshal(n.Masked())
-		if string(raw) == string(masked) && strings.Contains(string(raw), "**") {
-			return fmt.Sprintf("notifications[%d] (%s)", i, n.TypeName)
-		}
-	}
-	return ""
+	p.Toast(text, false)
+	return p.load("")
 }

@@ -28,7 +28,7 @@ func (p *Pane) openDetail() tea.Cmd {
 	case modeConfigs:
 		id := p.cfgTable.SelectedID()
 		if id == "" {
-			return refuse("details: no alert configuration selected")
+			return p.refuse("details: no alert configuration selected")
 		}
 		p.cfgDetailID = id
 		p.mode = modeConfigDetail
@@ -39,9 +39,10 @@ func (p *Pane) openDetail() tea.Cmd {
 	}
 	id := p.table.SelectedID()
 	if id == "" {
-		return refuse("details: no alert selected")
+		return p.refuse("details: no alert selected")
 	}
 	p.detailID, p.detailConfigs, p.detailErr, p.detailLoading = id, nil, nil, true
+	p.fullID = id // the store keeps this one whole
 	p.mode = modeDetail
 	p.renderDetail()
 	return p.loadDetail(id)

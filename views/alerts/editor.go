@@ -31,12 +31,12 @@ const configTemplate = `{
 func (p *Pane) editJSON(edit bool) tea.Cmd {
 	id, text := "", configTemplate
 	if why := p.createBusy(); !edit && why != "" {
-		return refuse("new alert configuration: " + why)
+		return p.refuse("new alert configuration: " + why)
 	}
 	if edit {
-		c, bad := p.selectedConfig("edit as JSON")
-		if bad != nil {
-			return bad
+		c, ok := p.selectedConfig("edit as JSON")
+		if !ok {
+			return nil
 		}
 		id = c.ID
 		b, _ := json.MarshalIndent(c.Masked(), "", "  ")
@@ -79,20 +79,21 @@ func (p *Pane) editorDone(msg views.EditedMsg) tea.Cmd {
 		if text != "" {
 			p.cfgDraft, p.cfgEdit = text, msg.Key
 		}
-		return refuse("edit as JSON: " + msg.Err.Error())
+		return p.refuse("edit as JSON: " + msg.Err.Error())
 	}
 	if text == "" {
-		return refuse("edit as JSON: empty document, nothing saved")
+		return p.refuse("edit as JSON: empty document, nothing saved")
 	}
 	p.cfgDraft, p.cfgEdit = text, msg.Key
 	src := msg.Source()
 	c, err := parseConfigJSON(src)
 	if err != nil {
-		return refuse("alert configuration not saved: " + components.Sanitize(err.Error()) + "; your JSON is kept: press E or N to continue")
+		return p.refuse("alert configuration not saved: " + components.Sanitize(err.Error()) + "; your JSON is kept: press E or N to continue")
 	}
 	if old, ok := p.configs[msg.Key]; msg.Key != "" && ok && c.SameWrite(old) {
 		p.cfgDraft, p.cfgEdit = "", ""
-		return views.Toast("alert configuration "+components.Sanitize(c.EventTypeName)+" unchanged: nothing sent", false)
+		p.Toast("alert configuration "+components.Sanitize(c.EventTypeName)+" unchanged: nothing sent", false)
+		return nil
 	}
 	var compact bytes.Buffer
 	_ = json.Compact(&compact, []byte(src))
@@ -102,17 +103,25 @@ func (p *Pane) editorDone(msg views.EditedMsg) tea.Cmd {
 	}
 	body := fmt.Sprintf("%s the %s alert configuration (%d matcher(s), %d notification(s), enabled: %v)?",
 		strings.ToLower(verb), components.Sanitize(c.EventTypeName), len(c.Matchers), len(c.Notifications), c.Enabled)
-	confirm := views.ConfirmMsg{Pane: ID, Title: verb + " alert configuration", Body: body,
-		Action: views.ActionMsg{Name: name, Target: msg.Key + "\n" + compact.String()}}
-	return func() tea.Msg { return confirm }
+	p.Confirm(views.ConfirmMsg{Title: verb + " alert configuration", Body: body,
+		Action: views.ActionMsg{Name: name, Payload: configDoc{id: msg.Key, json: compact.String()}}})
+	return nil
 }
+
+// configDoc is what the confirmation of an edited configuration hands
+// back: the configuration it updates ("" creates) and the JSON confirmed.
+type configDoc struct{ id, json string }
 
 // saveConfigJSON sends a confirmed JSON configuration.
 func (p *Pane) saveConfigJSON(msg views.ActionMsg) tea.Cmd {
-	id, text, _ := strings.Cut(msg.Target, "\n")
-	c, err := parseConfigJSON(text)
+	doc, ok := msg.Payload.(configDoc)
+	if !ok {
+		return p.refuse("alert configuration not saved: the confirmation carried no document; nothing sent")
+	}
+	id := doc.id
+	c, err := parseConfigJSON(doc.json)
 	if err != nil {
-		return refuse("alert configuration not saved: " + components.Sanitize(err.Error()))
+		return p.refuse("alert configuration not saved: " + components.Sanitize(err.Error()))
 	}
 	return p.sendConfig("saveConfig", id, c)
 }

@@ -50,7 +50,9 @@ func TestJSONEditIgnoresCommentsAndAsksBeforeSending(t *testing.T) {
 	confirm := e.LastConfirm()
 	require.Equal(t, actNewJSON, confirm.Action.Name)
 	assert.Equal(t, "Create alert configuration", confirm.Title)
-	id, body, _ := strings.Cut(confirm.Action.Target, "\n")
+	doc, ok := confirm.Action.Payload.(configDoc)
+	require.True(t, ok, "the document rides the payload")
+	id, body := doc.id, doc.json
 	assert.Empty(t, id, "a create")
 	assert.True(t, strings.HasPrefix(body, `{"eventTypeName":"HOST_DOWN","enabled":true`), body)
 	assert.NotContains(t, body, "payments clusters")
@@ -97,4 +99,26 @@ func TestJSONEditUnchangedSendsNothing(t *testing.T) {
 	}
 	e.Send(views.EditedMsg{Key: id, Text: changed})
 	assert.Equal(t, actEditJSON, e.LastConfirm().Action.Name)
+}
+
+// An action that comes back without the payload its dialog gave it (an
+// acknowledgement without its alerts, a save without its document) is
+// refused on screen; nothing is sent.
+func TestActionWithoutItsPayloadIsRefused(t *testing.T) {
+	e := newPaneEnv(t)
+	for _, a := range []views.ActionMsg{
+		{Name: actAck, Confirmed: true, Form: formAck, Values: map[string]string{"until": "1h", "comment": "x"}},
+		{Name: actUnack, Confirmed: true, Form: formUnack, Values: map[string]string{"comment": "x"}},
+	} {
+		e.Send(a)
+		done := e.LastFormDone()
+		assert.Equal(t, a.Form, done.ID)
+		require.Error(t, done.Err, a.Name)
+		assert.Contains(t, done.Err.Error(), "nothing sent", a.Name)
+	}
+	e.Send(views.ActionMsg{Name: actNewJSON, Confirmed: true})
+	toast := e.LastToast()
+	assert.True(t, toast.Err)
+	assert.Contains(t, toast.Text, "nothing sent")
+	assert.Empty(t, e.Sim.Writes())
 }

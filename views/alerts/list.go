@@ -344,19 +344,22 @@ func (p *Pane) rebuildRows() {
 
 // replaceAlert puts an updated alert (an acknowledgement's answer or the
 // detail's read) in place.
-func (p *Pane) replaceAlert(a apiclient.Alert) {
-	i, ok := p.byID[a.ID]
+func (p *Pane) replaceAlert(a apiclient.Alert) { p.store.replace(a) }
+
+// replace puts an updated alert in place, if the store holds it.
+func (s *store) replace(a apiclient.Alert) {
+	i, ok := s.byID[a.ID]
 	if !ok {
 		return
 	}
-	p.keepFull(&a)
-	r := p.record(&a)
-	if o := &p.alerts[i]; o.created == r.created {
+	s.keepFull(&a)
+	r := s.record(&a)
+	if o := &s.alerts[i]; o.created == r.created {
 		r.createdCell = o.createdCell
 	}
-	r.seen = p.alerts[i].seen
-	p.alerts[i] = r
-	p.countsOK = false
+	r.seen = s.alerts[i].seen
+	s.alerts[i] = r
+	s.countsOK = false
 }
 
 // layout sizes the table and detail to the pane, below the header line.

@@ -9,7 +9,6 @@ package alerts
 
 import (
 	"slices"
-	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -21,27 +20,11 @@ import (
 	"github.com/dbadmin-tui/dbadmin-tui/views/alertkit"
 )
 
-// Action names, as the keymap spells them.
+// The pane's forms (views.FormMsg.ID).
 const (
-	actDetail       = "alerts.detail"
-	actAck          = "alerts.ack"
-	actUnack        = "alerts.unack"
-	actStatus       = "alerts.statusFilter"
-	actConfigs      = "alerts.configs"
-	actNextView     = "alerts.nextView"
-	actPrevView     = "alerts.prevView"
-	actViewList     = "alerts.viewList"
-	actViewConfigs  = "alerts.viewConfigs"
-	actToggle       = "alerts.toggle"
-	actDelete       = "alerts.delete"
-	actNewConfig    = "alerts.newConfig"
-	actEditConfig   = "alerts.editConfig"
-	actNewJSON      = "alerts.newConfigJSON"
-	actEditJSON     = "alerts.editConfigJSON"
-	formAck         = "ack"
-	formUnack       = "unack"
-	formConfig      = "config"
-	targetSeparator = ","
+	formAck    = "ack"
+	formUnack  = "unack"
+	formConfig = "config"
 )
 
 // mode is what the pane shows.
@@ -58,45 +41,23 @@ const (
 // Pane is the alerts pane.
 type Pane struct {
 	views.Base
-	want string // the item a jump from the board asked to select (views.SelectMsg)
-	mode mode
+	want  string // the item a jump from the board asked to select (views.SelectMsg)
+	mode  mode
+	steps map[string]views.Step // the actions that ask first (askThenDo)
 
-	listSeq, detailSeq, writeSeq views.Seq
+	detailSeq, writeSeq views.Seq
 
-	// The store (store.go, record.go): alerts in arrival order, updated
-	// in place.
-	alerts    []record
-	byID      map[string]int // alert id -> index in alerts
-	order     []int32        // display order: indexes into alerts
-	full      *apiclient.Alert
-	fixedLoc  *time.Location // the zone of the records' CREATED cells
-	intern    map[string]string
-	places    map[[3]string]*place
-	ages      map[time.Duration]string // AGE cells by ageKey, one string per value
-	rowAlert  []int32                  // the table's row i is alerts[rowAlert[i]]
-	rowsAt    time.Time                // when the rows were built: their ages are as of then
-	pass      *pass                    // the full pass under way, nil between passes
-	passSeq   views.Seq
-	mark      uint32
-	refreshes int  // incremental refreshes since the last full pass
-	needFull  bool // a refresh could not account for every alert
-	firstDone bool // a full pass has completed
-	freshAt   time.Time
-	errSince  time.Time
-	countsOK  bool // the counts below are current until countsTil, for countsFor
-	open      int
-	acked     int
-	inScopeN  int    // alerts about the cluster narrowed to (all when none)
-	countsFor string // the cluster they were counted for
-	countsTil time.Time
+	// store is the project's alerts (store.go, record.go, when.go).
+	store
 
-	reads whenState // when the pane reads what (when.go)
+	fixedLoc *time.Location           // the zone of the records' CREATED cells
+	ages     map[time.Duration]string // AGE cells by ageKey, one string per value
+	rowAlert []int32                  // the table's row i is alerts[rowAlert[i]]
+	rowsAt   time.Time                // when the rows were built: their ages are as of then
 
 	configs  map[string]apiclient.AlertConfig
 	cfgOrder []string
 	cfgErr   error
-	loaded   bool
-	err      error
 	status   statusFilter
 	filter   string
 
@@ -116,7 +77,6 @@ type Pane struct {
 
 	results  []ackResult
 	ackDraft alertkit.Draft // the choices of the last ack that did not fully succeed, for the alerts that failed
-	ackWait  *ackPending    // an ack waiting for "shorten?" to be answered
 	// unsettled are alerts whose ack was sent and could not be checked:
 	// not sent again until a refresh shows what the server holds.
 	unsettled map[string]bool
@@ -130,12 +90,13 @@ type Pane struct {
 
 // New is the pane's Factory.
 func New(ctx views.Context) views.Pane {
-	p := &Pane{configs: map[string]apiclient.AlertConfig{}, byID: map[string]int{}, intern: map[string]string{}}
+	p := &Pane{configs: map[string]apiclient.AlertConfig{}, store: store{byID: map[string]int{}, intern: map[string]string{}}}
 	p.Base = views.NewBase(ID, ctx, p.pollState)
 	p.table = components.NewTable(alertColumns(), ctx.Theme, ctx.Keys)
 	p.table.SetCellsFunc(p.cellsOf)
 	p.cfgTable = components.NewTable(configColumns(), ctx.Theme, ctx.Keys)
 	p.detail = components.NewDetail(ctx.Theme, ctx.Keys)
+	p.steps = p.askThenDo()
 	return p
 }
 
@@ -223,9 +184,9 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 	}
 	switch msg := msg.(type) {
 	case views.Result[pageResult]:
-		return p, tea.Batch(kit, p.pageDone(msg))
+		return p, p.pageDone(msg)
 	case views.Result[deltaResult]:
-		return p, tea.Batch(kit, p.deltaDone(msg))
+		return p, p.deltaDone(msg)
 	case views.Result[configsResult]:
 		return p, p.configsDone(msg)
 	case views.Result[detailAnswer]:
@@ -257,14 +218,13 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 		// Opened from the board: list mode, every status, the alert selected
 		// now or when the list holds it. (The root clears a text filter that hides it.)
 		p.mode, p.want = modeList, msg.ItemID
-		var cmd tea.Cmd
 		if i, known := p.byID[msg.ItemID]; p.status != statusAll && (!known || !p.status.keeps(p.alerts[i].status)) {
 			// The status filter hides it, or may (not read yet): lifted.
-			cmd = views.Toast("status filter "+p.status.String()+" lifted to show the alert opened", false)
+			p.Toast("status filter "+p.status.String()+" lifted to show the alert opened", false)
 			p.setStatus(statusAll)
 		}
 		p.selectWanted()
-		return p, cmd
+		return p, nil
 	case views.ActionMsg:
 		return p, p.action(msg)
 	case views.EditedMsg:
@@ -350,7 +310,8 @@ func (p *Pane) back() tea.Cmd {
 // cause.
 func (p *Pane) switchMode(m mode) tea.Cmd {
 	p.mode = m
-	return views.ErrorsResolved()
+	p.ErrorsResolved()
+	return nil
 }
 
 // action runs an action the gate allowed.
@@ -363,7 +324,8 @@ func (p *Pane) action(msg views.ActionMsg) tea.Cmd {
 			p.mode = modeList
 		}
 		p.setStatus(p.status.next())
-		return views.Toast("status filter: "+p.status.String(), false)
+		p.Toast("status filter: "+p.status.String(), false)
+		return nil
 	case actConfigs, actNextView, actPrevView:
 		// Two views: each of these keys goes to the other one.
 		if p.mode == modeConfigs || p.mode == modeConfigDetail {
@@ -374,39 +336,41 @@ func (p *Pane) action(msg views.ActionMsg) tea.Cmd {
 		return p.switchMode(modeList)
 	case actViewConfigs:
 		return p.switchMode(modeConfigs)
-	case actAck:
-		if msg.Confirmed {
-			return p.submitAck(msg)
-		}
-		return p.openAck()
-	case actUnack:
-		if msg.Confirmed {
-			return p.submitUnack(msg)
-		}
-		return p.openUnack()
 	case actToggle:
 		return p.toggleConfig()
-	case actDelete:
-		if msg.Confirmed {
-			return p.deleteConfig(msg.Target)
-		}
-		return p.confirmDelete()
-	case actNewConfig, actEditConfig:
-		if msg.Confirmed {
-			return p.submitConfigForm(msg)
-		}
-		return p.openConfigForm(msg.Name == actEditConfig)
-	case actNewJSON, actEditJSON:
-		if msg.Confirmed {
-			return p.saveConfigJSON(msg)
-		}
-		return p.editJSON(msg.Name == actEditJSON)
 	}
-	return views.Toast("unknown action "+msg.Name, true)
+	if cmd, ok := views.AskThenDo(msg, p.steps); ok {
+		return cmd
+	}
+	return p.refuse("unknown action " + msg.Name)
 }
 
-// refuse says on screen why nothing happened.
-func refuse(text string) tea.Cmd { return views.Toast(text, true) }
+// askThenDo are the actions that ask first (a dialog, a form, $EDITOR)
+// and act on the answer.
+func (p *Pane) askThenDo() map[string]views.Step {
+	return map[string]views.Step{
+		actAck:   {Ask: p.openAck, Do: p.submitAck},
+		actUnack: {Ask: p.openUnack, Do: p.submitUnack},
+		actDelete: {Ask: p.confirmDelete,
+			Do: func(msg views.ActionMsg) tea.Cmd { return p.deleteConfig(msg.Target) }},
+		actNewConfig:  {Ask: func() tea.Cmd { return p.openConfigForm(false) }, Do: p.submitConfigForm},
+		actEditConfig: {Ask: func() tea.Cmd { return p.openConfigForm(true) }, Do: p.submitConfigForm},
+		actNewJSON:    {Ask: func() tea.Cmd { return p.editJSON(false) }, Do: p.saveConfigJSON},
+		actEditJSON:   {Ask: func() tea.Cmd { return p.editJSON(true) }, Do: p.saveConfigJSON},
+	}
+}
+
+// refuse says on screen why nothing happened; nothing to run.
+func (p *Pane) refuse(text string) tea.Cmd {
+	p.Refuse(text)
+	return nil
+}
+
+// formDone answers the submitted form id (nil closes it); nothing to run.
+func (p *Pane) formDone(id string, err error) tea.Cmd {
+	p.FormDone(id, err)
+	return nil
+}
 
 // targets are the marked alerts, or the one under the cursor.
 func (p *Pane) targets() []string {
@@ -420,11 +384,4 @@ func (p *Pane) targets() []string {
 		return []string{id}
 	}
 	return nil
-}
-
-func splitTargets(s string) []string {
-	if s == "" {
-		return nil
-	}
-	return strings.Split(s, targetSeparator)
 }

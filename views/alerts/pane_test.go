@@ -2,6 +2,7 @@ package alerts
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"strings"
@@ -260,4 +261,17 @@ func TestViewIsExactlyTheBox(t *testing.T) {
 	check("no rows")
 	p.loaded = false
 	check("loading")
+}
+
+// With nothing loaded the pane says why, as every pane does
+// (views.Prologue): no project, loading, or the first load's error.
+func TestNothingLoadedSaysWhy(t *testing.T) {
+	e := newPaneEnv(t)
+	e.P.SetSize(80, 10)
+	e.P.loaded = false
+	assert.Contains(t, e.Screen(), "loading alerts…")
+	e.P.err = errors.New("boom")
+	assert.Contains(t, e.Screen(), "alerts: boom (r retries)")
+	e.P.Ctx.GroupID = ""
+	assert.Contains(t, e.Screen(), "no project selected (press @ or :project)")
 }

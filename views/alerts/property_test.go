@@ -12,6 +12,7 @@ import (
 
 	"github.com/dbadmin-tui/dbadmin-tui/components"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
+	"github.com/dbadmin-tui/dbadmin-tui/views/alertkit"
 )
 
 // segment is one list of an ack dialog: the ids it names, in order, and
@@ -50,7 +51,10 @@ func listed(t *testing.T, p *Pane, f views.FormMsg, include bool) []segment {
 	}
 	if !named {
 		// One row on screen: the title names it.
-		one, _, _ := strings.Cut(f.Action.Target, hiddenSeparator)
+		ack, ok := alertkit.AckOf(f.Action)
+		require.True(t, ok, "the dialog's payload names its targets")
+		require.Len(t, ack.Listed, 1)
+		one := ack.Listed[0]
 		require.Equal(t, "Acknowledge "+p.describe([]string{one}), f.Title)
 		out = append([]segment{{ids: []string{one}, total: 1}}, out...)
 	}

@@ -80,52 +80,53 @@ func (r *record) alert() apiclient.Alert {
 }
 
 // record makes an alert's record, interning its repeated strings.
-func (p *Pane) record(a *apiclient.Alert) record {
-	r := record{id: a.ID, configID: p.internString(a.AlertConfigID), event: p.internString(a.EventTypeName),
-		status: apiclient.AlertStatus(p.internString(string(a.Status))), ackBy: p.internString(a.AcknowledgingUsername),
-		where: p.placeOf(a), created: stampOf(a.Created)}
+func (s *store) record(a *apiclient.Alert) record {
+	r := record{id: a.ID, configID: s.internString(a.AlertConfigID), event: s.internString(a.EventTypeName),
+		status: apiclient.AlertStatus(s.internString(string(a.Status))), ackBy: s.internString(a.AcknowledgingUsername),
+		where: s.placeOf(a), created: stampOf(a.Created)}
 	if a.AcknowledgedUntil != nil {
 		r.ackUntil, r.hasAck = stampOf(*a.AcknowledgedUntil), true
 	}
 	return r
 }
 
-func (p *Pane) placeOf(a *apiclient.Alert) *place {
+func (s *store) placeOf(a *apiclient.Alert) *place {
 	key := [3]string{a.ClusterName, a.HostnameAndPort, a.ReplicaSetName}
-	if pl, ok := p.places[key]; ok {
+	if pl, ok := s.places[key]; ok {
 		return pl
 	}
-	pl := &place{cluster: p.internString(key[0]), host: p.internString(key[1]), replicaSet: p.internString(key[2])}
+	pl := &place{cluster: s.internString(key[0]), host: s.internString(key[1]), replicaSet: s.internString(key[2])}
 	pl.target = target(apiclient.Alert{ClusterName: pl.cluster, HostnameAndPort: pl.host, ReplicaSetName: pl.replicaSet})
-	if p.places == nil {
-		p.places = map[[3]string]*place{}
+	if s.places == nil {
+		s.places = map[[3]string]*place{}
 	}
-	if len(p.places) < 1<<16 {
-		p.places[key] = pl
+	if len(s.places) < 1<<16 {
+		s.places[key] = pl
 	}
 	return pl
 }
 
 // alert is the alert with that id: the whole one when the detail read it,
 // else what the store keeps of it.
-func (p *Pane) alert(id string) (apiclient.Alert, bool) {
-	i, ok := p.byID[id]
+func (s *store) alert(id string) (apiclient.Alert, bool) {
+	i, ok := s.byID[id]
 	if !ok {
 		return apiclient.Alert{}, false
 	}
-	if p.full != nil && p.full.ID == id {
-		return *p.full, true
+	if s.full != nil && s.full.ID == id {
+		return *s.full, true
 	}
-	return p.alerts[i].alert(), true
+	return s.alerts[i].alert(), true
 }
 
-// keepFull keeps the whole alert when the detail shows it (a copy without
+// keepFull keeps the whole alert when it is the one fullID names (the
+// detail's) (a copy without
 // links: the page it came in can go).
-func (p *Pane) keepFull(a *apiclient.Alert) {
-	if a.ID == "" || a.ID != p.detailID {
+func (s *store) keepFull(a *apiclient.Alert) {
+	if a.ID == "" || a.ID != s.fullID {
 		return
 	}
 	c := *a
 	c.Links = nil
-	p.full = &c
+	s.full = &c
 }

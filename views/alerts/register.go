@@ -10,6 +10,25 @@ import (
 // ID names the pane.
 const ID views.ID = "alerts"
 
+// Action names: the keymap's, spelled here once.
+const (
+	actDetail      = "alerts.detail"
+	actAck         = "alerts.ack"
+	actUnack       = "alerts.unack"
+	actStatus      = "alerts.statusFilter"
+	actConfigs     = "alerts.configs"
+	actNextView    = "alerts.nextView"
+	actPrevView    = "alerts.prevView"
+	actViewList    = "alerts.viewList"
+	actViewConfigs = "alerts.viewConfigs"
+	actToggle      = "alerts.toggle"
+	actDelete      = "alerts.delete"
+	actNewConfig   = "alerts.newConfig"
+	actEditConfig  = "alerts.editConfig"
+	actNewJSON     = "alerts.newConfigJSON"
+	actEditJSON    = "alerts.editConfigJSON"
+)
+
 // Registration is the pane as the root's list names it: its keys with their
 // catalog operations, its poll interval and its factory.
 var Registration = views.Registration{
@@ -28,22 +47,22 @@ var Registration = views.Registration{
 func defaultActions() []keymap.Action {
 	a := keymap.NewAction
 	return []keymap.Action{
-		a("alerts.detail", "enter", "details", "enter").Calls("getAlert"),
-		a("alerts.ack", "a", "acknowledge", "a").Calls("acknowledgeAlert"),
-		a("alerts.unack", "u", "unacknowledge", "u").Calls("acknowledgeAlert"),
-		a("alerts.statusFilter", "s", "status filter", "s"),
-		a("alerts.configs", "c", "alert configs", "c").Calls("listAlertConfigurations"),
+		a(actDetail, "enter", "details", "enter").Calls("getAlert"),
+		a(actAck, "a", "acknowledge", "a").Calls("acknowledgeAlert"),
+		a(actUnack, "u", "unacknowledge", "u").Calls("acknowledgeAlert"),
+		a(actStatus, "s", "status filter", "s"),
+		a(actConfigs, "c", "alert configs", "c").Calls("listAlertConfigurations"),
 		// Tab and shift+tab switch between the two views here (list and
 		// configurations); the number keys still switch panes.
-		a("alerts.nextView", "tab", "next view (alerts/configs)", "tab").Replacing("global.nextPane").InHelpOnly(),
-		a("alerts.prevView", "shift+tab", "previous view", "shift+tab").Replacing("global.prevPane").InHelpOnly(),
-		a("alerts.viewList", "L", "alerts list view", "L").InHelpOnly(),
-		a("alerts.viewConfigs", "C", "alert configs view", "C").Calls("listAlertConfigurations").InHelpOnly(),
-		a("alerts.toggle", "t", "enable/disable config", "t").Calls("toggleAlertConfiguration"),
-		a("alerts.delete", "d", "delete config", "d").Calls("deleteAlertConfiguration"),
-		a("alerts.newConfig", "n", "new config (form)", "n").Calls("createAlertConfiguration").InHelpOnly(),
-		a("alerts.newConfigJSON", "N", "new config ($EDITOR)", "N").Calls("createAlertConfiguration").InHelpOnly(),
-		a("alerts.editConfig", "e", "edit config (form)", "e").Calls("updateAlertConfiguration").InHelpOnly(),
-		a("alerts.editConfigJSON", "E", "edit config ($EDITOR)", "E").Calls("updateAlertConfiguration").InHelpOnly(),
+		a(actNextView, "tab", "next view (alerts/configs)", "tab").Replacing("global.nextPane").InHelpOnly(),
+		a(actPrevView, "shift+tab", "previous view", "shift+tab").Replacing("global.prevPane").InHelpOnly(),
+		a(actViewList, "L", "alerts list view", "L").InHelpOnly(),
+		a(actViewConfigs, "C", "alert configs view", "C").Calls("listAlertConfigurations").InHelpOnly(),
+		a(actToggle, "t", "enable/disable config", "t").Calls("toggleAlertConfiguration"),
+		a(actDelete, "d", "delete config", "d").Calls("deleteAlertConfiguration"),
+		a(actNewConfig, "n", "new config (form)", "n").Calls("createAlertConfiguration").InHelpOnly(),
+		a(actNewJSON, "N", "new config ($EDITOR)", "N").Calls("createAlertConfiguration").InHelpOnly(),
+		a(actEditConfig, "e", "edit config (form)", "e").Calls("updateAlertConfiguration").InHelpOnly(),
+		a(actEditJSON, "E", "edit config ($EDITOR)", "E").Calls("updateAlertConfiguration").InHelpOnly(),
 	}
 }

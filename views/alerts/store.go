@@ -53,6 +53,45 @@ const (
 	showEvery = time.Second
 )
 
+// store is a project's alerts as the pane keeps them (see above): the
+// records in arrival order, updated in place, their index and display
+// order, the pass under way and what the refreshes decided, and the
+// health of the loads. The pane holds one and draws its rows from it.
+type store struct {
+	alerts []record
+	byID   map[string]int // alert id -> index in alerts
+	order  []int32        // display order: indexes into alerts
+	// full is the whole alert fullID names (the detail's), kept current
+	// with each refresh.
+	full   *apiclient.Alert
+	fullID string
+	intern map[string]string
+	places map[[3]string]*place
+
+	pass      *pass // the full pass under way, nil between passes
+	passSeq   views.Seq
+	listSeq   views.Seq // of the incremental refreshes
+	mark      uint32
+	refreshes int       // incremental refreshes since the last full pass
+	needFull  bool      // a refresh could not account for every alert
+	firstDone bool      // a full pass has completed
+	reads     whenState // when the pane reads what (when.go)
+
+	loaded   bool  // a page arrived since the last reset
+	err      error // the last load's failure, nil once one succeeds
+	freshAt  time.Time
+	errSince time.Time
+
+	// The header's counts of the alerts in scope (Pane.counts): current
+	// until countsTil, for the cluster countsFor, while countsOK.
+	countsOK  bool
+	open      int
+	acked     int
+	inScopeN  int // alerts about the cluster narrowed to (all when none)
+	countsFor string
+	countsTil time.Time
+}
+
 // pass is one full read of the list.
 type pass struct {
 	pages    int // 0 until page 1 gave the total
@@ -97,12 +136,18 @@ type configsResult struct {
 
 // resetStore forgets every alert (a new project).
 func (p *Pane) resetStore() {
-	p.alerts, p.byID, p.order, p.full = nil, map[string]int{}, nil, nil
-	p.pass, p.refreshes, p.needFull, p.firstDone, p.reads = nil, 0, false, false, whenState{}
-	p.loaded, p.err, p.freshAt, p.errSince = false, nil, time.Time{}, time.Time{}
-	p.intern, p.places, p.rowAlert = map[string]string{}, nil, nil
-	p.passSeq.Next()
-	p.listSeq.Next()
+	p.store.reset()
+	p.rowAlert = nil
+}
+
+// reset forgets every alert; answers to the reads under way are dropped.
+func (s *store) reset() {
+	s.alerts, s.byID, s.order, s.full = nil, map[string]int{}, nil, nil
+	s.pass, s.refreshes, s.needFull, s.firstDone, s.reads = nil, 0, false, false, whenState{}
+	s.loaded, s.err, s.freshAt, s.errSince = false, nil, time.Time{}, time.Time{}
+	s.intern, s.places = map[string]string{}, nil
+	s.passSeq.Next()
+	s.listSeq.Next()
 }
 
 // load is a tick's work: continue or start a full pass when one is due,
@@ -254,26 +299,31 @@ func (p *Pane) pageDone(msg views.Result[pageResult]) tea.Cmd {
 
 // finishPass drops what the pass did not see and shows the result.
 func (p *Pane) finishPass() {
-	mark := p.pass.mark
-	if slices.ContainsFunc(p.alerts, func(r record) bool { return r.seen != mark }) {
-		keep := 0
-		for i := range p.alerts {
-			if p.alerts[i].seen == mark {
-				p.alerts[keep] = p.alerts[i]
-				keep++
-			}
-		}
-		clear(p.alerts[keep:])
-		p.alerts = p.alerts[:keep]
-		clear(p.byID)
-		for i := range p.alerts {
-			p.byID[p.alerts[i].id] = i
-		}
-	}
+	p.dropUnseen(p.pass.mark)
 	p.pass, p.refreshes, p.needFull, p.firstDone = nil, 0, false, true
 	p.reads.fewer, p.reads.liveAt = false, p.Ctx.Now() // it read the live alerts too
 	p.succeeded()
 	p.sortAndShow()
+}
+
+// dropUnseen drops the alerts the pass marked mark did not see.
+func (s *store) dropUnseen(mark uint32) {
+	if !slices.ContainsFunc(s.alerts, func(r record) bool { return r.seen != mark }) {
+		return
+	}
+	keep := 0
+	for i := range s.alerts {
+		if s.alerts[i].seen == mark {
+			s.alerts[keep] = s.alerts[i]
+			keep++
+		}
+	}
+	clear(s.alerts[keep:])
+	s.alerts = s.alerts[:keep]
+	clear(s.byID)
+	for i := range s.alerts {
+		s.byID[s.alerts[i].id] = i
+	}
 }
 
 // configsDone takes the configurations read with a full pass.
@@ -327,64 +377,74 @@ func (p *Pane) succeeded() {
 
 // merge puts alerts in the store in place, as records marked seen by
 // mark; once the first pass is done it returns the new ones (for the bell).
-func (p *Pane) merge(as []apiclient.Alert, mark uint32) []apiclient.Alert {
+func (s *store) merge(as []apiclient.Alert, mark uint32) []apiclient.Alert {
 	var news []apiclient.Alert
-	if p.byID == nil {
-		p.byID = map[string]int{}
+	if s.byID == nil {
+		s.byID = map[string]int{}
 	}
-	if len(p.alerts) == 0 && cap(p.alerts) == 0 && p.pass != nil && p.pass.total > 0 {
-		p.alerts = make([]record, 0, min(p.pass.total, apiclient.MaxRows))
+	if len(s.alerts) == 0 && cap(s.alerts) == 0 && s.pass != nil && s.pass.total > 0 {
+		s.alerts = make([]record, 0, min(s.pass.total, apiclient.MaxRows))
 	}
 	for k := range as {
 		a := &as[k]
-		p.keepFull(a)
-		r := p.record(a)
+		s.keepFull(a)
+		r := s.record(a)
 		r.seen = mark
-		if i, ok := p.byID[a.ID]; ok {
-			if o := &p.alerts[i]; o.created == r.created {
+		if i, ok := s.byID[a.ID]; ok {
+			if o := &s.alerts[i]; o.created == r.created {
 				r.createdCell = o.createdCell
 			}
-			p.alerts[i] = r
+			s.alerts[i] = r
 			continue
 		}
-		p.byID[a.ID] = len(p.alerts)
-		p.alerts = append(p.alerts, r)
-		if p.firstDone {
+		s.byID[a.ID] = len(s.alerts)
+		s.alerts = append(s.alerts, r)
+		if s.firstDone {
 			news = append(news, *a)
 		}
 	}
-	p.countsOK = false
+	s.countsOK = false
 	return news
 }
 
-func (p *Pane) internString(s string) string {
-	if s == "" {
+func (s *store) internString(v string) string {
+	if v == "" {
 		return ""
 	}
-	if v, ok := p.intern[s]; ok {
-		return v
+	if w, ok := s.intern[v]; ok {
+		return w
 	}
-	if p.intern == nil {
-		p.intern = map[string]string{}
+	if s.intern == nil {
+		s.intern = map[string]string{}
 	}
-	if len(p.intern) < 1<<16 {
-		p.intern[s] = s
+	if len(s.intern) < 1<<16 {
+		s.intern[v] = v
 	}
-	return s
+	return v
 }
 
 // sortAndShow orders the display (open first, newest first) and rebuilds
 // the rows.
 func (p *Pane) sortAndShow() {
-	if cap(p.order) < len(p.alerts) {
-		p.order = make([]int32, len(p.alerts), cap(p.alerts))
+	p.sortOrder()
+	p.rebuildRows()
+	p.unsettled = nil // the list shows what the server holds now
+	if p.mode == modeDetail {
+		p.renderDetail() // each poll shows the alert as it is now
 	}
-	p.order = p.order[:len(p.alerts)]
-	for i := range p.order {
-		p.order[i] = int32(i)
+}
+
+// sortOrder orders the display: open first, newest first.
+func (s *store) sortOrder() {
+	if cap(s.order) < len(s.alerts) {
+		s.order = make([]int32, len(s.alerts), cap(s.alerts))
 	}
-	slices.SortStableFunc(p.order, func(i, j int32) int {
-		x, y := &p.alerts[i], &p.alerts[j]
+	s.order = s.order[:len(s.alerts)]
+	for i := range s.order {
+		s.order[i] = int32(i)
+	}
+	slices.SortStableFunc(s.order, func(i, j int32) int {
+		x, y := &s.alerts[i], &s.alerts[j]
 		xo, yo := x.open(), y.open()
 		if xo != yo {
 			if xo {
@@ -397,11 +457,6 @@ func (p *Pane) sortAndShow() {
 		}
 		return cmp.Compare(x.id, y.id)
 	})
-	p.rebuildRows()
-	p.unsettled = nil // the list shows what the server holds now
-	if p.mode == modeDetail {
-		p.renderDetail() // each poll shows the alert as it is now
-	}
 }
 
 // announce rings the bell once for new open CRITICAL or ERROR alerts.
@@ -425,16 +480,17 @@ func (p *Pane) announce(news []apiclient.Alert) tea.Cmd {
 		text += fmt.Sprintf(" (and %d more)", len(fresh)-1)
 	}
 	// One bell per refresh, however many alerts opened.
-	return tea.Batch(tea.Raw("\a"), views.Toast(components.Sanitize(text), false))
+	p.Toast(components.Sanitize(text), false)
+	return tea.Raw("\a")
 }
 
 // progress says how far a first pass is, for the header.
-func (p *Pane) progress() string {
-	ps := p.pass
-	if ps == nil || p.firstDone || ps.total == 0 {
+func (s *store) progress() string {
+	ps := s.pass
+	if ps == nil || s.firstDone || ps.total == 0 {
 		return ""
 	}
-	return fmt.Sprintf("loading %d of %d", min(len(p.alerts), ps.total), ps.total)
+	return fmt.Sprintf("loading %d of %d", min(len(s.alerts), ps.total), ps.total)
 }
 
 // staleText says since when the data is stale and why, for the header.

@@ -16,15 +16,15 @@ import (
 // the configurations.
 func (p *Pane) View() string {
 	st := p.Ctx.Theme.Styles
-	switch {
-	case p.W <= 0 || p.H <= 0:
+	if p.W <= 0 || p.H <= 0 {
 		return ""
-	case p.Ctx.GroupID == "":
-		return p.fill(st.Muted.Render(" no project selected (press @ or :project)"))
-	case p.err != nil && !p.loaded:
-		return p.fill(st.ErrorText.Render(" could not load alerts: " + views.ErrText(p.err) + " (r retries)"))
-	case !p.loaded:
-		return p.fill(st.Muted.Render(" loading alerts…"))
+	}
+	off := ""
+	if p.Ctx.GroupID == "" {
+		off = "no project selected (press @ or :project)"
+	}
+	if line, ok := (views.Prologue{Noun: "alerts", Off: off, Loaded: p.loaded, Err: p.err}).View(st); ok {
+		return p.fill(" " + line)
 	}
 	var header, body string
 	switch p.mode {

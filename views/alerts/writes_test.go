@@ -1,13 +1,13 @@
 package alerts_test
 
 import (
+	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/dbadmin-tui/dbadmin-tui/views"
 	"github.com/dbadmin-tui/dbadmin-tui/views/viewstest"
 )
 
@@ -41,7 +41,7 @@ func TestHiddenMarksAreListedAndLeftOut(t *testing.T) {
 	}
 }
 
-// shot keeps the screen as it was when the form was told the outcome is
+// shot keeps the first screen on which the form says the outcome is
 // being checked.
 type shot struct {
 	tea.Model
@@ -51,8 +51,10 @@ type shot struct {
 func (s *shot) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	m, cmd := s.Model.Update(msg)
 	s.Model = m
-	if _, ok := msg.(views.FormStatusMsg); ok {
-		s.screen = viewstest.Screen(m.View().Content)
+	if s.screen == "" {
+		if screen := viewstest.Screen(m.View().Content); strings.Contains(screen, "outcome unknown, checking") {
+			s.screen = screen
+		}
 	}
 	return s, cmd
 }

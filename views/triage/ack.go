@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"strings"
 	"time"
 
@@ -24,14 +23,7 @@ import (
 // projects written are read again.
 
 const (
-	actAck  = "triage.ack"
 	formAck = "ack"
-	// targets are row keys, one a line; the hidden ones after a blank line.
-	targetSep = "\n"
-	hiddenSep = "\n\n"
-	// shortenOK marks the values of an acknowledgement the user agreed
-	// shortens an existing one (the "Shorten?" question's yes).
-	shortenOK = "shorten"
 	// goneText says why a row listed in the dialog was not sent.
 	goneText = "changed or left the board while the dialog was open"
 )
@@ -191,16 +183,26 @@ func (p *Pane) alertName(key string) string {
 	return components.Sanitize(it.Event + " on " + it.Where())
 }
 
-func refuse(text string) tea.Cmd { return views.Toast(text, true) }
+// refuse says on screen why nothing happened; nothing to run.
+func (p *Pane) refuse(text string) tea.Cmd {
+	p.Refuse(text)
+	return nil
+}
+
+// formDone answers the ack form (nil closes it); nothing to run.
+func (p *Pane) formDone(err error) tea.Cmd {
+	p.FormDone(formAck, err)
+	return nil
+}
 
 // openAck asks for the acknowledgement of the alert rows.
 func (p *Pane) openAck() tea.Cmd {
 	shown, hidden, other := p.ackTargets()
 	if len(shown) == 0 && len(hidden) == 0 {
-		return refuse("acknowledge: pick an alert row (this row is not an alert)")
+		return p.refuse("acknowledge: pick an alert row (this row is not an alert)")
 	}
 	if len(shown) == 0 {
-		return refuse(alertkit.HiddenOnly(len(hidden)))
+		return p.refuse(alertkit.HiddenOnly(len(hidden)))
 	}
 	title := p.ackTitle(shown[0])
 	if len(shown) > 1 {
@@ -208,9 +210,9 @@ func (p *Pane) openAck() tea.Cmd {
 	}
 	// The names as the dialog lists them, for a row that leaves the board
 	// before the dialog is submitted.
-	p.ackNames = map[string]string{}
+	names := map[string]string{}
 	for _, it := range append(shown, hidden...) {
-		p.ackNames[it.Key()] = p.line(it.Key())
+		names[it.Key()] = p.line(it.Key())
 	}
 	// The choices kept from a failed round, only when this is a retry of
 	// the very same alerts.
@@ -225,10 +227,10 @@ func (p *Pane) openAck() tea.Cmd {
 			Label: fmt.Sprintf("%d marked %s left out:", n, alertkit.Plural(n, "row is not an alert,", "rows are not alerts,")),
 			Value: alertkit.ListTargets(other, 1, p.line)}}, fields...)
 	}
-	form := views.FormMsg{Pane: ID, ID: formAck, Title: title, Fields: fields,
-		Action: views.ActionMsg{Name: actAck, Target: strings.Join(keys(shown), targetSep) + hiddenSep + strings.Join(keys(hidden), targetSep)},
-		Doing:  "acknowledging", On: refs(shown)}
-	return func() tea.Msg { return form }
+	p.Form(views.FormMsg{ID: formAck, Title: title, Fields: fields,
+		Action: views.ActionMsg{Name: actAck, Payload: alertkit.Ack{Listed: keys(shown), Hidden: keys(hidden), Names: names}},
+		Doing:  "acknowledging", On: refs(shown)})
+	return nil
 }
 
 // submitAck sends one PATCH per alert, each to its own project, with
@@ -239,17 +241,17 @@ func (p *Pane) openAck() tea.Cmd {
 func (p *Pane) submitAck(msg views.ActionMsg) tea.Cmd {
 	client := p.Ctx.Client
 	if client == nil {
-		return views.FormDone(ID, formAck, errors.New("not connected"))
+		return p.formDone(errors.New("not connected"))
 	}
-	req, err := alertkit.Request(msg.Values, p.Ctx.Now())
+	ack, ok := alertkit.AckOf(msg)
+	if !ok {
+		return p.formDone(errors.New("the dialog named no alerts; nothing sent"))
+	}
+	req, err := ack.Request(msg.Values, p.Ctx.Now())
 	if err != nil {
-		return views.FormDone(ID, formAck, err) // nothing sent; the text is kept
+		return p.formDone(err) // nothing sent; the text is kept
 	}
-	listed, hidden, _ := strings.Cut(msg.Target, hiddenSep)
-	rows := strings.Split(listed, targetSep)
-	if msg.Values.Bool("hidden") {
-		rows = append(rows, strings.Split(hidden, targetSep)...)
-	}
+	rows := ack.Targets(msg.Values)
 	var items []Item
 	var gone []string
 	for _, k := range rows {
@@ -257,7 +259,7 @@ func (p *Pane) submitAck(msg views.ActionMsg) tea.Cmd {
 		switch {
 		case k == "":
 		case !ok:
-			name := p.ackNames[k]
+			name := ack.Names[k]
 			if name == "" {
 				name = k
 			}
@@ -268,24 +270,24 @@ func (p *Pane) submitAck(msg views.ActionMsg) tea.Cmd {
 	}
 	if len(items) == 0 {
 		if len(gone) > 0 {
-			return views.FormDone(ID, formAck, fmt.Errorf("not sent: %s %s", strings.Join(gone, ", "), goneText))
+			return p.formDone(fmt.Errorf("not sent: %s %s", strings.Join(gone, ", "), goneText))
 		}
-		return views.FormDone(ID, formAck, errors.New("no alert to acknowledge"))
+		return p.formDone(errors.New("no alert to acknowledge"))
 	}
 	ids, names := make([]string, len(items)), map[string]string{}
 	for i, it := range items {
 		ids[i], names[it.ItemID] = it.ItemID, p.line(it.Key())
 	}
 	if err := p.unsettled.Refuse(ids, func(id string) string { return names[id] }); err != nil {
-		return views.FormDone(ID, formAck, err)
+		return p.formDone(err)
 	}
-	if msg.Values[shortenOK] == "" {
+	if ack.Agreed == nil {
 		// The choices as the user made them ("1h" stays "1h"), for these
 		// alerts; a yes to "Shorten?" carries the until pinned, and keeps
 		// this draft.
 		p.ackDraft = alertkit.NewDraft(ids, msg.Values["until"], msg.Values["at"], msg.Values["comment"])
-		if ask := p.askShorten(msg, items, req); ask != nil {
-			return ask
+		if p.askShorten(msg, items, req) {
+			return nil
 		}
 	}
 	return views.Write(&p.Base, formAck, p.writeSeq.Next(), fmt.Sprintf("acknowledging %d %s", len(items), alertkit.Plural(len(items), "alert", "alerts")),
@@ -315,10 +317,10 @@ func (p *Pane) submitAck(msg views.ActionMsg) tea.Cmd {
 }
 
 // askShorten asks first (default No, saying by how much) when the
-// acknowledgement would shorten one the board shows running longer; nil
-// when it shortens none. Yes sends exactly this acknowledgement (its until
+// acknowledgement would shorten one the board shows running longer, and
+// reports whether it asked. Yes sends exactly this acknowledgement (its until
 // pinned); No sends nothing and keeps the dialog's choices for `a`.
-func (p *Pane) askShorten(msg views.ActionMsg, items []Item, req apiclient.AcknowledgeRequest) tea.Cmd {
+func (p *Pane) askShorten(msg views.ActionMsg, items []Item, req apiclient.AcknowledgeRequest) (asked bool) {
 	now, until := p.Ctx.Now(), *req.AcknowledgedUntil
 	ends := map[string]time.Time{}
 	var ids []string
@@ -330,21 +332,21 @@ func (p *Pane) askShorten(msg views.ActionMsg, items []Item, req apiclient.Ackno
 	}
 	short := alertkit.Shortens(ids, until, now, func(k string) (time.Time, bool) { t, ok := ends[k]; return t, ok })
 	if len(short.IDs) == 0 {
-		return nil
+		return false
 	}
 	name := p.alertName(short.IDs[0])
 	if len(short.IDs) > 1 {
 		name = fmt.Sprintf("%d alerts", len(short.IDs))
 	}
 	when := func(t time.Time) string { return t.In(now.Location()).Format("Jan 2 15:04") }
-	yes := msg
-	yes.Values = maps.Clone(msg.Values)
-	yes.Values["until"], yes.Values["at"] = alertkit.UntilCustom, until.UTC().Format(time.RFC3339)
-	yes.Values[shortenOK] = "yes"
-	yes.Confirmed, yes.Form = false, formAck
-	confirm := views.ConfirmMsg{Pane: ID, Title: alertkit.ShortenTitle,
-		Body: short.Question(len(items), name, until, when), Action: yes}
-	return tea.Sequence(views.FormDone(ID, formAck, nil), func() tea.Msg { return confirm })
+	// Yes acts on the rows the dialog was submitted on: one gone by then
+	// is named in the outcome, as it would have been without the question.
+	was, _ := alertkit.AckOf(msg)
+	chosen := was.Targets(msg.Values)
+	p.FormDone(formAck, nil)
+	p.Confirm(views.ConfirmMsg{Title: alertkit.ShortenTitle,
+		Body: short.Question(len(items), name, until, when), Action: alertkit.ShortenYes(msg, chosen, until)})
+	return true
 }
 
 // ackDone lists each row's outcome over the board, closes the dialog (or
@@ -353,7 +355,7 @@ func (p *Pane) askShorten(msg views.ActionMsg, items []Item, req apiclient.Ackno
 func (p *Pane) ackDone(msg views.Result[ackBatch]) tea.Cmd {
 	b := msg.Value
 	if msg.Err != nil && len(b.outcomes) == 0 {
-		return views.FormDone(ID, formAck, msg.Err)
+		return p.formDone(msg.Err)
 	}
 	now := p.Ctx.Now()
 	var lines []string
@@ -399,21 +401,20 @@ func (p *Pane) ackDone(msg views.Result[ackBatch]) tea.Cmd {
 	n := len(b.outcomes)
 	if failed == n {
 		// The dialog stays with the error; the board stays as it was.
-		return views.FormDone(ID, formAck, fmt.Errorf("none acknowledged: %s", strings.TrimPrefix(lines[0], "✗ ")))
+		return p.formDone(fmt.Errorf("none acknowledged: %s", strings.TrimPrefix(lines[0], "✗ ")))
 	}
 	// Kept for the failed ones only: `a` on them retries with it, on the
 	// window the others got.
 	p.ackDraft = p.ackDraft.Only(failedIDs).Pinned(b.until)
-	text := fmt.Sprintf("acknowledged %d of %d %s", n-failed, n, alertkit.Plural(n, "alert", "alerts"))
-	if failed > 0 {
-		text += fmt.Sprintf("; %d failed (still marked: a retries)", failed)
-	}
+	text := alertkit.Tally("acknowledged", n, failed)
 	if len(b.gone) > 0 {
 		text += fmt.Sprintf("; %d not sent (%s)", len(b.gone), goneText)
 	}
 	p.results = lines
 	p.resultsHead = text + " · esc closes this list"
-	return tea.Batch(views.FormDone(ID, formAck, nil), views.Toast(text, failed > 0), p.reread(groups))
+	p.FormDone(formAck, nil)
+	p.Toast(text, failed > 0)
+	return p.reread(groups)
 }
 
 // reread asks the projects written for their alerts again.

@@ -222,3 +222,14 @@ func TestOneAlertAckTitleKeepsTheEventWholeForEveryRow(t *testing.T) {
 	}
 	require.NotZero(t, checked)
 }
+
+// A submitted ack without the payload its dialog gave it is refused in
+// the dialog; nothing is sent.
+func TestAckWithoutItsPayloadIsRefused(t *testing.T) {
+	e := newEnv(t, "org-owner", 120, 40)
+	mark := e.Sim.Mark()
+	e.Send(views.ActionMsg{Name: actAck, Confirmed: true, Form: formAck, Values: map[string]string{"until": "1h", "comment": "x"}})
+	require.Error(t, e.LastFormDone().Err)
+	assert.Contains(t, e.LastFormDone().Err.Error(), "nothing sent")
+	assert.Empty(t, e.Sim.WritesSince(mark))
+}

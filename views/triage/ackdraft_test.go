@@ -29,6 +29,9 @@ func (r *routes) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 	return r, cmd
 }
 
+// TakeAsks hands on what the pane asked, as the root takes it.
+func (r *routes) TakeAsks() ([]views.Ask, tea.Cmd) { return r.Pane.(views.Asker).TakeAsks() }
+
 // task is the last route of the task named text.
 func (r *routes) task(t *testing.T, text string) views.Route {
 	t.Helper()

@@ -124,7 +124,7 @@ func TestAuthBurstsEqualApisimState(t *testing.T) {
 		}
 	}
 	require.True(t, e.P.table.SetCursorID(row.Key()))
-	j := e.P.open()().(views.JumpMsg)
+	j := openJump(t, e.P)
 	assert.Equal(t, views.JumpMsg{From: ID, Pane: "accesslogs", GroupID: row.GroupID, Cluster: row.Cluster, View: "failures", ItemID: row.ItemID, Name: row.What}, j)
 }
 

@@ -138,7 +138,7 @@ func TestBoardCoversTheMigrationsThisSessionKnows(t *testing.T) {
 	assert.True(t, strings.HasPrefix(rows[0].What, "live migration: cut-over window ends in at most "), rows[0].What)
 
 	require.True(t, e.P.table.SetCursorID(rows[0].Key()))
-	j := e.P.open()().(views.JumpMsg)
+	j := openJump(t, e.P)
 	assert.Equal(t, views.ID("migration"), j.Pane)
 }
 

@@ -10,6 +10,12 @@ import (
 // ID names the pane.
 const ID views.ID = "triage"
 
+// Action names: the keymap's, spelled here once.
+const (
+	actOpen = "triage.open"
+	actAck  = "triage.ack"
+)
+
 // Registration is the pane as the root's list names it.
 var Registration = views.Registration{
 	ID:      ID,
@@ -33,8 +39,8 @@ var Registration = views.Registration{
 		{Desc: "read each cluster's failed authentications (profile's triage_auth_bursts)", Op: "listAccessLogsByClusterName"},
 	},
 	Actions: []keymap.Action{
-		keymap.NewAction("triage.open", "enter", "open in its pane", "enter"),
-		keymap.NewAction("triage.ack", "a", "acknowledge", "a").Calls("acknowledgeAlert"),
+		keymap.NewAction(actOpen, "enter", "open in its pane", "enter"),
+		keymap.NewAction(actAck, "a", "acknowledge", "a").Calls("acknowledgeAlert"),
 	},
 	New: New,
 }

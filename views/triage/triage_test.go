@@ -185,6 +185,18 @@ func TestProjectsTheRoleCannotReadAreListedOnceAndNotRetried(t *testing.T) {
 	}
 }
 
+// openJump is the jump enter asks for on the selected row.
+func openJump(t *testing.T, p *Pane) views.JumpMsg {
+	t.Helper()
+	p.TakeAsks() // what came before
+	require.Nil(t, p.open())
+	asks, _ := p.TakeAsks()
+	require.Len(t, asks, 1)
+	j, ok := asks[0].(views.JumpMsg)
+	require.True(t, ok, "%#v", asks[0])
+	return j
+}
+
 func TestEnterJumpsToTheOwningPane(t *testing.T) {
 	e := newEnv(t, "org-owner", 120, 40)
 	seen := map[Kind]views.JumpMsg{}
@@ -193,8 +205,7 @@ func TestEnterJumpsToTheOwningPane(t *testing.T) {
 			continue
 		}
 		require.True(t, e.P.table.SetCursorID(it.Key()))
-		msg := e.P.open()()
-		j := msg.(views.JumpMsg)
+		j := openJump(t, e.P)
 		seen[it.Kind] = j
 		assert.Equal(t, it.GroupID, j.GroupID)
 		assert.Equal(t, ID, j.From)
