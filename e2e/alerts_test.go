@@ -80,19 +80,27 @@ func TestReadOnlyCannotAcknowledgeOnTheDemo(t *testing.T) {
 	s.SendKeys("u")
 	s.WaitFor("unacknowledge needs", wait)
 
+	wantOnlyReads(t, s.SimRequests(), func(r apisim.RequestRecord) bool { return r.Identity == "read-only" }, "read-only")
+	s.SendKeys("q")
+	s.WaitExit(wait)
+}
+
+// wantOnlyReads fails t for each request of log that mine picks and is not
+// a GET, and when mine picks none (the check would prove nothing); who
+// names the sender.
+func wantOnlyReads(t *testing.T, log []apisim.RequestRecord, mine func(apisim.RequestRecord) bool, who string) {
+	t.Helper()
 	reads := 0
-	for _, r := range s.SimRequests() {
-		if r.Identity != "read-only" {
+	for _, r := range log {
+		if !mine(r) {
 			continue
 		}
 		if r.Method != "GET" {
-			t.Errorf("read-only sent %s %s", r.Method, r.Path)
+			t.Errorf("%s sent %s %s", who, r.Method, r.Path)
 		}
 		reads++
 	}
 	if reads == 0 {
-		t.Fatal("the request log shows no request from read-only at all: the check proves nothing")
+		t.Fatalf("the request log shows no request from %s at all: the check proves nothing", who)
 	}
-	s.SendKeys("q")
-	s.WaitExit(wait)
 }

@@ -1,14 +1,12 @@
 package e2e
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
-	"github.com/dbadmin-tui/dbadmin-tui/apisim"
 )
 
 // flatScreen is the screen's words without dialog frames, one space apart.
@@ -23,11 +21,8 @@ func flatScreen(screen string) string {
 func TestTrustBackupsPointInTimeTypedIsSent(t *testing.T) {
 	RequireTmux(t)
 	eachSize(t, func(t *testing.T, w, h int) {
-		s := StartDemo(t, w, h, nil, "--project", "payments", "--pane", "backups", "--cluster", "payments-rs")
-		s.WaitFor("Backups · payments-rs", wait)
-		s.WaitFor("completed", wait)
-		s.SendFast("G", "R")
-		s.WaitFor("(1/3)", wait)
+		s := startPaymentsBackups(t, w, h)
+		openRestoreWizard(s)
 		s.SendFast("Right", "Right", "Tab", "Right", "Right", "Enter") // point in time, staging
 		s.WaitFor("Target cluster in staging", wait)
 		at := time.Now().UTC().Add(-10 * time.Minute).Truncate(time.Second)
@@ -44,9 +39,7 @@ func TestTrustBackupsPointInTimeTypedIsSent(t *testing.T) {
 		s.SendFast("staging-rs", "Enter")
 		s.WaitFor("[Restores]", wait)
 		s.WaitFor("PIT", wait)
-		if n := restorePosts(s); n != 1 {
-			t.Fatalf("restore POSTs = %d, want 1: %v", n, s.SimWrites("/restoreJobs"))
-		}
+		wantOneRestorePost(t, s)
 		var posted []string
 		for _, r := range s.SimRequests() {
 			if r.Method == "POST" && strings.HasSuffix(r.Path, "/clusters/payments-rs/backup/restoreJobs") && r.Status < 300 {
@@ -56,10 +49,7 @@ func TestTrustBackupsPointInTimeTypedIsSent(t *testing.T) {
 		if len(posted) != 1 {
 			t.Fatalf("accepted restore POSTs in the request log = %v, want one", posted)
 		}
-		jobs, err := s.DemoAPI().Backups().AllRestoreJobs(context.Background(), apisim.DemoPaymentsID, "payments-rs")
-		if err != nil {
-			t.Fatal(err)
-		}
+		jobs := paymentsRestoreJobs(t, s)
 		var pit []apiclient.RestoreJob
 		for _, j := range jobs {
 			if j.DeliveryType == apiclient.DeliveryPointInTime && j.TargetClusterName == "staging-rs" {
@@ -69,9 +59,6 @@ func TestTrustBackupsPointInTimeTypedIsSent(t *testing.T) {
 		if len(pit) != 1 || pit[0].PointInTimeUTCSeconds != at.Unix() || pit[0].OplogTs != 0 || pit[0].OplogInc != 0 {
 			t.Fatalf("point-in-time jobs in apisim = %+v, want one at %d with no oplog", pit, at.Unix())
 		}
-		s.SendKeys("q")
-		s.WaitFor("running", wait)
-		s.SendKeys("y")
-		s.WaitExit(wait)
+		quitPastRunningRestore(s)
 	})
 }

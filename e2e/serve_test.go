@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/charmbracelet/keygen"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apisim"
 )
 
 // `dbadmin-tui serve` driven by the system ssh client, each in its own tmux:
@@ -26,6 +28,7 @@ type served struct {
 	sshAddr string
 	port    string
 	journal string
+	team    string // the team file, when serveTeam made one
 }
 
 // member is a person of a test team: a name and a key pair on disk.
@@ -111,6 +114,18 @@ func (sv *served) waitLog(t *testing.T, re string) string {
 	}
 }
 
+// serveTeam starts `serve --demo` (with args) for a team of names, its keys
+// and team file made in a fresh directory.
+func serveTeam(t *testing.T, names []string, args ...string) (*served, []member) {
+	t.Helper()
+	requireSSH(t)
+	dir := t.TempDir()
+	team, ms := teamOf(t, dir, names...)
+	sv := startServe(t, dir, append([]string{"--team", team}, args...)...)
+	sv.team = team
+	return sv, ms
+}
+
 // startCmd runs a shell command line in its own w x h tmux session; the
 // pane stays after the command ends (its last words stay readable).
 func startCmd(t *testing.T, w, h int, env []string, line string) *Session {
@@ -191,10 +206,7 @@ func TestServeDemoLinePastedAsPrinted(t *testing.T) {
 // dashboard is sized to its own terminal and its header names the others;
 // the server logs who came and went.
 func TestServeTwoThenFiveSessions(t *testing.T) {
-	requireSSH(t)
-	dir := t.TempDir()
-	team, ms := teamOf(t, dir, "alice", "bob", "carol", "dave", "erin")
-	sv := startServe(t, dir, "--team", team)
+	sv, ms := serveTeam(t, []string{"alice", "bob", "carol", "dave", "erin"})
 
 	a := sv.ssh(t, ms[0], 80, 24)
 	b := sv.ssh(t, ms[1], 140, 30)
@@ -209,17 +221,8 @@ func TestServeTwoThenFiveSessions(t *testing.T) {
 	// and nothing was sent.
 	a.WaitFor("▸  ● ", wait)
 	b.WaitFor("▸  OPEN", wait)
-	a.SendFast("a")
-	a.WaitFor("Acknowledge until", wait)
-	b.WaitFor("alice: acknowledging", wait)
-	a.SendFast("Escape")
-	a.WaitGone("Acknowledge until", wait)
-	b.WaitGone("alice: acknowledging", wait)
-	b.SendFast("a")
-	b.WaitFor("Acknowledge until", wait)
-	a.WaitFor("bob: acknowledging", wait)
-	b.SendFast("Escape")
-	a.WaitGone("bob: acknowledging", wait)
+	seesAcknowledging(a, b, "alice")
+	seesAcknowledging(b, a, "bob")
 	// The same on the Triage board (WHAT at 80 columns: "bob:
 	// acknowledging · CLUST…").
 	a.SendFast("1")
@@ -228,11 +231,7 @@ func TestServeTwoThenFiveSessions(t *testing.T) {
 	b.WaitFor("Triage ·", wait)
 	a.WaitFor("▸ ", wait)
 	b.WaitFor("▸ ", wait)
-	b.SendFast("a")
-	b.WaitFor("Acknowledge until", wait)
-	a.WaitFor("bob: acknowledging", wait)
-	b.SendFast("Escape")
-	a.WaitGone("bob: acknowledging", wait)
+	seesAcknowledging(b, a, "bob")
 	a.SendFast("2")
 	b.SendFast("2")
 	a.WaitFor("EVENT TYPE", wait)
@@ -268,15 +267,24 @@ func TestServeTwoThenFiveSessions(t *testing.T) {
 	a.WaitFor("+2", wait)
 }
 
+// seesAcknowledging opens the acknowledge dialog on opener and waits for
+// watcher's row to say who is acknowledging; esc closes the dialog and the
+// mark goes.
+func seesAcknowledging(opener, watcher *Session, who string) {
+	opener.SendFast("a")
+	opener.WaitFor("Acknowledge until", wait)
+	watcher.WaitFor(who+": acknowledging", wait)
+	opener.SendFast("Escape")
+	opener.WaitGone("Acknowledge until", wait)
+	watcher.WaitGone(who+": acknowledging", wait)
+}
+
 // TestServeRefusesUnknownKeyAndPasswords: a key the team file does not
 // list is refused before any screen, and no password or
 // keyboard-interactive login is offered.
 func TestServeRefusesUnknownKeyAndPasswords(t *testing.T) {
-	requireSSH(t)
-	dir := t.TempDir()
-	team, _ := teamOf(t, dir, "alice")
+	sv, _ := serveTeam(t, []string{"alice"})
 	_, strangers := teamOf(t, t.TempDir(), "mallory")
-	sv := startServe(t, dir, "--team", team)
 
 	c := sv.ssh(t, strangers[0], 100, 24)
 	screen := c.WaitFor("[ssh exited 255]", wait)
@@ -303,10 +311,7 @@ func TestServeRefusesUnknownKeyAndPasswords(t *testing.T) {
 // TestServeReadOnlyMemberWritesNothing: a read_only member's acknowledge is
 // refused, and the simulator saw no write from the server at all.
 func TestServeReadOnlyMemberWritesNothing(t *testing.T) {
-	requireSSH(t)
-	dir := t.TempDir()
-	team, ms := teamOf(t, dir, "ro-lead")
-	sv := startServe(t, dir, "--team", team)
+	sv, ms := serveTeam(t, []string{"ro-lead"})
 	c := sv.ssh(t, ms[0], 120, 30)
 	c.WaitFor("READ-ONLY", startWait)
 	c.WaitFor("▸  OPEN", wait)
@@ -318,19 +323,9 @@ func TestServeReadOnlyMemberWritesNothing(t *testing.T) {
 	// The palette's :ro cannot lift the team file's lock either.
 	c.SendFast(":", "ro", "Enter")
 	c.WaitFor("READ-ONLY", wait)
-	reads := 0
-	for _, r := range sv.SimRequests() {
-		if r.Identity != "org-owner" || !strings.HasPrefix(r.Path, "/api/atlas/v2/") {
-			continue
-		}
-		if r.Method != "GET" {
-			t.Errorf("the server sent %s %s for a read-only member", r.Method, r.Path)
-		}
-		reads++
-	}
-	if reads == 0 {
-		t.Fatal("no request from the server at all: the check proves nothing")
-	}
+	wantOnlyReads(t, sv.SimRequests(), func(r apisim.RequestRecord) bool {
+		return r.Identity == "org-owner" && strings.HasPrefix(r.Path, "/api/atlas/v2/")
+	}, "the server, for a read-only member,")
 }
 
 // TestServeRaceOneAcknowledgementThenJournalAfterRestart: two people
@@ -339,10 +334,7 @@ func TestServeReadOnlyMemberWritesNothing(t *testing.T) {
 // they repeat it. Then the server stops with a notice on every screen, and
 // after a restart the journal has both writes, with who and what.
 func TestServeRaceOneAcknowledgementThenJournalAfterRestart(t *testing.T) {
-	requireSSH(t)
-	dir := t.TempDir()
-	team, ms := teamOf(t, dir, "alice", "bob")
-	sv := startServe(t, dir, "--team", team)
+	sv, ms := serveTeam(t, []string{"alice", "bob"})
 	a := sv.ssh(t, ms[0], 120, 30)
 	b := sv.ssh(t, ms[1], 120, 30)
 	for _, s := range []*Session{a, b} {
@@ -409,7 +401,7 @@ func TestServeRaceOneAcknowledgementThenJournalAfterRestart(t *testing.T) {
 	}
 	sv.waitLog(t, `msg=stopped`)
 
-	sv2 := startServe(t, dir, "--team", team)
+	sv2 := startServe(t, sv.dir, "--team", sv.team)
 	c := sv2.ssh(t, ms[0], 160, 40)
 	c.WaitFor("STATUS", startWait)
 	c.SendFast(":", "journal", "Enter")
@@ -433,10 +425,7 @@ func TestServeRaceOneAcknowledgementThenJournalAfterRestart(t *testing.T) {
 // TestServeIdleAndCap: a session with no key for --idle is closed with a
 // notice; a session beyond --max-sessions is refused with the reason.
 func TestServeIdleAndCap(t *testing.T) {
-	requireSSH(t)
-	dir := t.TempDir()
-	team, ms := teamOf(t, dir, "alice", "bob")
-	sv := startServe(t, dir, "--team", team, "--idle", "3s", "--max-sessions", "1")
+	sv, ms := serveTeam(t, []string{"alice", "bob"}, "--idle", "3s", "--max-sessions", "1")
 	a := sv.ssh(t, ms[0], 100, 24)
 	a.WaitFor("STATUS", startWait)
 	b := sv.ssh(t, ms[1], 100, 24)

@@ -25,17 +25,74 @@ func eachSize(t *testing.T, run func(t *testing.T, w, h int)) {
 // restorePosts is how many restore POSTs reached the server.
 func restorePosts(s *Session) int { return simCount(s, "POST", "/restoreJobs") }
 
+// waitWords waits for text among the screen's words, one space apart (a
+// line may wrap at a narrow width); what names it if it never comes.
+func (s *Session) waitWords(text string, timeout time.Duration, what string) string {
+	return s.waitUntil(func(screen string) bool {
+		return strings.Contains(strings.Join(strings.Fields(screen), " "), text)
+	}, timeout, what)
+}
+
+// wantOneRestorePost fails t unless exactly one restore POST reached the
+// server.
+func wantOneRestorePost(t *testing.T, s *Session) {
+	t.Helper()
+	if n := restorePosts(s); n != 1 {
+		t.Fatalf("restore POSTs = %d, want 1: %v", n, s.SimWrites("/restoreJobs"))
+	}
+}
+
+// startPaymentsBackups starts the demo on the Backups of payments-rs (args
+// come first) and waits for its snapshots.
+func startPaymentsBackups(t *testing.T, w, h int, args ...string) *Session {
+	t.Helper()
+	s := StartDemo(t, w, h, nil, append(args, "--project", "payments", "--pane", "backups", "--cluster", "payments-rs")...)
+	waitPaymentsBackups(s)
+	return s
+}
+
+// waitPaymentsBackups waits for the Backups of payments-rs and a completed
+// snapshot on it.
+func waitPaymentsBackups(s *Session) {
+	s.WaitFor("Backups · payments-rs", wait)
+	s.WaitFor("completed", wait)
+}
+
+// openRestoreWizard opens the restore wizard on the oldest snapshot (the
+// last row, completed).
+func openRestoreWizard(s *Session) {
+	s.SendFast("G", "R")
+	s.WaitFor("(1/3)", wait)
+}
+
+// paymentsRestoreJobs is every restore job of payments-rs the demo server
+// holds.
+func paymentsRestoreJobs(t *testing.T, s *Session) []apiclient.RestoreJob {
+	t.Helper()
+	jobs, err := s.DemoAPI().Backups().AllRestoreJobs(context.Background(), apisim.DemoPaymentsID, "payments-rs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return jobs
+}
+
+// quitPastRunningRestore quits, saying yes to the question about a restore
+// still running, and waits for the dashboard to exit.
+func quitPastRunningRestore(s *Session) {
+	s.SendKeys("q")
+	s.WaitFor("running", wait)
+	s.SendKeys("y")
+	s.WaitExit(wait)
+}
+
 // Case 3: the snapshot's own cluster is offered first in the wizard, marked
 // "this cluster (roll back in place)"; choosing it asks for its name typed,
 // and one POST reaches the server, naming payments-rs in payments.
 func TestTrustBackupsRestoreInPlace(t *testing.T) {
 	RequireTmux(t)
 	eachSize(t, func(t *testing.T, w, h int) {
-		s := StartDemo(t, w, h, nil, "--project", "payments", "--pane", "backups", "--cluster", "payments-rs")
-		s.WaitFor("Backups · payments-rs", wait)
-		s.WaitFor("completed", wait)
-		s.SendFast("G", "R")
-		s.WaitFor("(1/3)", wait)
+		s := startPaymentsBackups(t, w, h)
+		openRestoreWizard(s)
 		s.SendFast("Enter") // automated, this project
 		s.WaitFor("Target cluster in payments", wait)
 		screen := s.WaitFor("this cluster (roll back in place)", wait)
@@ -53,13 +110,8 @@ func TestTrustBackupsRestoreInPlace(t *testing.T) {
 		s.SendFast("s", "Enter")
 		s.WaitFor("[Restores]", wait)
 		s.WaitFor("to payments-rs started", wait)
-		if n := restorePosts(s); n != 1 {
-			t.Fatalf("restore POSTs = %d, want 1: %v", n, s.SimWrites("/restoreJobs"))
-		}
-		jobs, err := s.DemoAPI().Backups().AllRestoreJobs(context.Background(), apisim.DemoPaymentsID, "payments-rs")
-		if err != nil {
-			t.Fatal(err)
-		}
+		wantOneRestorePost(t, s)
+		jobs := paymentsRestoreJobs(t, s)
 		inPlace := 0
 		for _, j := range jobs {
 			if j.TargetClusterName == "payments-rs" && j.TargetGroupID == apisim.DemoPaymentsID && j.DeliveryType == apiclient.DeliveryAutomated {
@@ -69,10 +121,7 @@ func TestTrustBackupsRestoreInPlace(t *testing.T) {
 		if inPlace != 1 {
 			t.Fatalf("in-place restores in apisim = %d, want 1", inPlace)
 		}
-		s.SendKeys("q")
-		s.WaitFor("running", wait)
-		s.SendKeys("y")
-		s.WaitExit(wait)
+		quitPastRunningRestore(s)
 	})
 }
 
@@ -82,16 +131,11 @@ func TestTrustBackupsRestoreInPlace(t *testing.T) {
 func TestTrustBackupsRestoreDetailAndCopy(t *testing.T) {
 	RequireTmux(t)
 	eachSize(t, func(t *testing.T, w, h int) {
-		s := StartDemo(t, w, h, nil, "--project", "payments", "--pane", "backups", "--cluster", "payments-rs")
+		s := startPaymentsBackups(t, w, h)
 		if _, err := s.tmux("set-option", "-g", "set-clipboard", "on"); err != nil {
 			t.Fatal(err)
 		}
-		s.WaitFor("Backups · payments-rs", wait)
-		s.WaitFor("completed", wait)
-		jobs, err := s.DemoAPI().Backups().AllRestoreJobs(context.Background(), apisim.DemoPaymentsID, "payments-rs")
-		if err != nil {
-			t.Fatal(err)
-		}
+		jobs := paymentsRestoreJobs(t, s)
 		var dl apiclient.RestoreJob
 		for _, j := range jobs {
 			if len(j.DeliveryURL) > 0 {
@@ -137,13 +181,9 @@ func TestTrustBackupsRestoreDetailAndCopy(t *testing.T) {
 func TestTrustBackupsReadOnlyRoleInPlace(t *testing.T) {
 	RequireTmux(t)
 	eachSize(t, func(t *testing.T, w, h int) {
-		s := StartDemo(t, w, h, nil, "--demo-role", "read-only", "--project", "payments", "--pane", "backups", "--cluster", "payments-rs")
-		s.WaitFor("Backups · payments-rs", wait)
-		s.WaitFor("completed", wait)
+		s := startPaymentsBackups(t, w, h, "--demo-role", "read-only")
 		s.SendFast("J")
-		s.waitUntil(func(screen string) bool {
-			return strings.Contains(strings.Join(strings.Fields(screen), " "), "Restore jobs: not visible with your role (needs Project Backup Manager")
-		}, wait, "the Restores view saying the role may not see them")
+		s.waitWords("Restore jobs: not visible with your role (needs Project Backup Manager", wait, "the Restores view saying the role may not see them")
 		// Through a few polls (10 s each): never stale.
 		deadline := time.Now().Add(25 * time.Second)
 		for time.Now().Before(deadline) {
@@ -178,10 +218,8 @@ func TestTrustBackupsWatchSurvivesAnOutage(t *testing.T) {
 			// about a minute after the server is back.
 			h := StartSimHost(t, apisim.Options{})
 			s := StartAgainst(t, h, size[0], size[1], "--project", apisim.DemoPaymentsID, "--pane", "backups", "--cluster", "payments-rs")
-			s.WaitFor("Backups · payments-rs", wait)
-			s.WaitFor("completed", wait)
-			s.SendFast("G", "R")
-			s.WaitFor("(1/3)", wait)
+			waitPaymentsBackups(s)
+			openRestoreWizard(s)
 			s.SendFast("Tab", "Right", "Right", "Enter") // automated, project staging
 			s.WaitFor("Target cluster in staging", wait)
 			s.SendFast("Down", "Enter")
@@ -206,9 +244,7 @@ func TestTrustBackupsWatchSurvivesAnOutage(t *testing.T) {
 			before := len(h.Log())
 			h.Restart()
 			// The notice may wrap at a narrow width: read it as words.
-			s.waitUntil(func(screen string) bool {
-				return strings.Contains(strings.Join(strings.Fields(screen), " "), "to staging-rs finished")
-			}, 2*time.Minute, `the "finished" notice`)
+			s.waitWords("to staging-rs finished", 2*time.Minute, `the "finished" notice`)
 			s.WaitGone("watching", wait)
 			read := false
 			for _, hit := range h.Log()[before:] {
@@ -243,11 +279,8 @@ func jobID(t *testing.T, h *SimHost) string {
 func TestTrustBackupsWizardBackAndPointInTimeCancel(t *testing.T) {
 	RequireTmux(t)
 	eachSize(t, func(t *testing.T, w, h int) {
-		s := StartDemo(t, w, h, nil, "--project", "payments", "--pane", "backups", "--cluster", "payments-rs")
-		s.WaitFor("Backups · payments-rs", wait)
-		s.WaitFor("completed", wait)
-		s.SendFast("G", "R")
-		s.WaitFor("(1/3)", wait)
+		s := startPaymentsBackups(t, w, h)
+		openRestoreWizard(s)
 		s.SendFast("Tab", "Right", "Right", "Enter") // automated, staging
 		s.WaitFor("Target cluster in staging", wait)
 		s.SendFast("BTab")
@@ -269,9 +302,7 @@ func TestTrustBackupsWizardBackAndPointInTimeCancel(t *testing.T) {
 		s.SendFast("staging-rs", "Enter")
 		s.WaitFor("[Restores]", wait)
 		s.WaitFor("PIT", wait)
-		if n := restorePosts(s); n != 1 {
-			t.Fatalf("restore POSTs = %d, want 1: %v", n, s.SimWrites("/restoreJobs"))
-		}
+		wantOneRestorePost(t, s)
 		s.SendFast("x")
 		screen := s.WaitFor("Cancel restore", wait)
 		flat := strings.Join(strings.Fields(screen), " ")
@@ -287,14 +318,9 @@ func TestTrustBackupsWizardBackAndPointInTimeCancel(t *testing.T) {
 			t.Fatalf("cancel DELETEs = %d, want 1:\n%s", n, s.Capture())
 		}
 		// The watch ends with the job: cancelled.
-		s.waitUntil(func(screen string) bool {
-			return strings.Contains(strings.Join(strings.Fields(screen), " "), "to staging-rs cancelled")
-		}, wait, "the watch's end: cancelled")
+		s.waitWords("to staging-rs cancelled", wait, "the watch's end: cancelled")
 		s.WaitGone("watching", wait)
-		jobs, err := s.DemoAPI().Backups().AllRestoreJobs(context.Background(), apisim.DemoPaymentsID, "payments-rs")
-		if err != nil {
-			t.Fatal(err)
-		}
+		jobs := paymentsRestoreJobs(t, s)
 		cancelled := 0
 		for _, j := range jobs {
 			if j.DeliveryType == apiclient.DeliveryPointInTime && j.Cancelled && j.TargetClusterName == "staging-rs" {
