@@ -48,31 +48,30 @@ func (f *formLayer) key(m *Model, msg tea.KeyPressMsg) (bool, tea.Cmd) {
 		a.Confirmed, a.Form = true, f.id
 		return true, m.deliverAction(f.pane, f.action, a)
 	}
+	sending := f.form.Submitting()
 	var cmd tea.Cmd
 	f.form, cmd = f.form.Update(msg)
-	return f.form.Done(), cmd
+	if f.form.Done() {
+		return true, nil // cancelled: the pane hears nothing
+	}
+	if !sending && f.form.Submitting() {
+		// Submitted by this key: delivered now, in this Update, not
+		// through the form's FormSubmitMsg (dropped with cmd).
+		return false, f.submit(m)
+	}
+	return false, cmd
 }
 
-// update takes the form's own submit and cancel messages.
-func (f *formLayer) update(m *Model, msg tea.Msg) tea.Cmd {
-	switch msg := msg.(type) {
-	case components.FormSubmitMsg:
-		if msg.ID != f.id {
-			return nil
-		}
-		if ok, why := m.check(f.action); !ok {
-			f.form.SetSubmitError("", deniedText(f.action, why))
-			return nil
-		}
-		a := f.msg
-		a.Confirmed, a.Form, a.Values = true, f.id, msg.Values
-		return m.deliverAction(f.pane, f.action, a)
-	case components.FormCancelMsg:
-		if msg.ID == f.id {
-			m.layers.remove(f)
-		}
+// submit delivers the valid form to its pane as its action, the gate asked
+// again now; a refusal is said in the form, which keeps the draft.
+func (f *formLayer) submit(m *Model) tea.Cmd {
+	if ok, why := m.check(f.action); !ok {
+		f.form.SetSubmitError("", deniedText(f.action, why))
+		return nil
 	}
-	return nil
+	a := f.msg
+	a.Confirmed, a.Form, a.Values = true, f.id, f.form.Values()
+	return m.deliverChecked(f.pane, f.action, a)
 }
 
 func (f *formLayer) overlay(m *Model, base string, w, h int) string {

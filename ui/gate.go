@@ -48,6 +48,12 @@ func (m *Model) deliverAction(i int, a keymap.Action, msg views.ActionMsg) tea.C
 	if ok, why := m.check(a); !ok {
 		return m.toast(deniedText(a, why), true)
 	}
+	return m.deliverChecked(i, a, msg)
+}
+
+// deliverChecked is deliverAction once the gate has been asked, at this
+// moment, by the caller (a form's submit, which says a refusal in the form).
+func (m *Model) deliverChecked(i int, a keymap.Action, msg views.ActionMsg) tea.Cmd {
 	// A pane that judges its dialogs' answers itself (on the item the
 	// dialog named) is not refused by what it disables for the row now.
 	_, judges := m.panes[i].(views.AnswerJudge)
