@@ -106,11 +106,13 @@ func clampIndex(i, n int) int { return max(0, min(i, n-1)) }
 // pickCluster is enter on the cluster list.
 func (p *Pane) pickCluster() tea.Cmd {
 	if len(p.clusters) == 0 {
-		return views.Toast("no cluster to pick (r reloads the list)", true)
+		p.Toast("no cluster to pick (r reloads the list)", true)
+		return nil
 	}
 	c := p.clusters[p.clusterCursor]
 	if c.why != "" {
-		return views.Toast("access logs of "+components.Sanitize(c.name)+" cannot be read: "+c.why, true)
+		p.Toast("access logs of "+components.Sanitize(c.name)+" cannot be read: "+c.why, true)
+		return nil
 	}
 	p.picked = c.name
 	p.host, p.hosts, p.hostList, p.hostsErr = "", nil, nil, nil

@@ -148,7 +148,8 @@ func (p *Pane) refuse(a keymap.Action, why string) tea.Cmd {
 	if desc == "" {
 		desc = a.Name
 	}
-	return views.Toast(desc+": "+why, true)
+	p.Toast(desc+": "+why, true)
+	return nil
 }
 
 func (p *Pane) Init() tea.Cmd {
@@ -506,7 +507,8 @@ func (p *Pane) setIP(in string) tea.Cmd {
 	in = strings.TrimSpace(in)
 	for _, r := range in {
 		if !strings.ContainsRune("0123456789.abcdefABCDEF:", r) {
-			return views.Toast(fmt.Sprintf("IP filter %q: use digits and dots, like 203.0.113.7 or 10.2.", components.Sanitize(in)), true)
+			p.Toast(fmt.Sprintf("IP filter %q: use digits and dots, like 203.0.113.7 or 10.2.", components.Sanitize(in)), true)
+			return nil
 		}
 	}
 	p.st.filter.ip = in
@@ -580,13 +582,15 @@ func (p *Pane) setSearch(text string) tea.Cmd {
 		p.show(i)
 		return nil
 	}
-	return views.Toast(fmt.Sprintf("no line contains %q", components.Sanitize(p.search)), false)
+	p.Toast(fmt.Sprintf("no line contains %q", components.Sanitize(p.search)), false)
+	return nil
 }
 
 // step moves to the next (+1) or previous (-1) match, wrapping around.
 func (p *Pane) step(dir int) tea.Cmd {
 	if p.search == "" {
-		return views.Toast("no search: press / first", false)
+		p.Toast("no search: press / first", false)
+		return nil
 	}
 	n := p.st.lv.Len()
 	from := p.match
@@ -603,9 +607,11 @@ func (p *Pane) step(dir int) tea.Cmd {
 	}
 	if i := p.find(start, dir); i >= 0 {
 		p.show(i)
-		return views.Toast("search wrapped", false)
+		p.Toast("search wrapped", false)
+		return nil
 	}
-	return views.Toast(fmt.Sprintf("no line contains %q", components.Sanitize(p.search)), false)
+	p.Toast(fmt.Sprintf("no line contains %q", components.Sanitize(p.search)), false)
+	return nil
 }
 
 // find returns the first shown line from i in direction dir containing the

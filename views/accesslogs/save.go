@@ -51,11 +51,13 @@ func (p *Pane) save(msg views.ActionMsg) tea.Cmd {
 		p.pending = nil
 		target := p.target()
 		if target == "" || !p.ready() {
-			return views.Toast("nothing to save: no access log is open", true)
+			p.Toast("nothing to save: no access log is open", true)
+			return nil
 		}
 		n := p.st.lv.Len()
 		if n == 0 {
-			return views.Toast("nothing to save: no line is shown", false)
+			p.Toast("nothing to save: no line is shown", false)
+			return nil
 		}
 		recs := make([]apiclient.AccessLog, n)
 		for i := range n {
@@ -73,7 +75,8 @@ func (p *Pane) save(msg views.ActionMsg) tea.Cmd {
 	ps := p.pending
 	p.pending = nil
 	if ps == nil {
-		return views.Toast("nothing saved: the access log on screen changed since the save was asked (s asks again)", true)
+		p.Toast("nothing saved: the access log on screen changed since the save was asked (s asks again)", true)
+		return nil
 	}
 	recs := ps.recs
 	path := strings.TrimSpace(msg.Input)
@@ -129,7 +132,9 @@ func writeJSONLines(path string, recs []apiclient.AccessLog) (err error) {
 
 func (p *Pane) onSaved(m savedMsg) tea.Cmd {
 	if m.err != nil {
-		return views.Toast("save failed, nothing was lost: "+components.Sanitize(m.err.Error()), true)
+		p.Toast("save failed, nothing was lost: "+components.Sanitize(m.err.Error()), true)
+		return nil
 	}
-	return views.Toast(fmt.Sprintf("saved %d records to %s", m.n, m.path), false)
+	p.Toast(fmt.Sprintf("saved %d records to %s", m.n, m.path), false)
+	return nil
 }

@@ -124,7 +124,8 @@ func (p *Pane) submitToken(v components.FormValues) tea.Cmd {
 	}
 	ips, err := parseIPs(v["ips"])
 	if err != nil {
-		return views.FormDone(ID, formToken, err)
+		p.FormDone(formToken, err)
+		return nil
 	}
 	c, org := p.Ctx.Client, p.Ctx.OrgID
 	return views.Write(&p.Base, keyToken, 0, "creating link token", func(ctx context.Context) (tokenResult, error) {
@@ -237,7 +238,8 @@ func onOff(b bool) string {
 func (p *Pane) submitOptions(v components.FormValues) tea.Cmd {
 	d := &p.draft
 	if d.missing() != "" {
-		return views.FormDone(ID, formOptions, errors.New(d.missing()))
+		p.FormDone(formOptions, errors.New(d.missing()))
+		return nil
 	}
 	d.host = strings.TrimSpace(v["host"])
 	d.managedAuth = !strings.HasPrefix(v["auth"], "username")
@@ -252,7 +254,8 @@ func (p *Pane) submitOptions(v components.FormValues) tea.Cmd {
 	d.optionsSet = true
 	req, err := d.request(p.Ctx.GroupID)
 	if err != nil {
-		return views.FormDone(ID, formOptions, err)
+		p.FormDone(formOptions, err)
+		return nil
 	}
 	c, group := p.Ctx.Client, p.Ctx.GroupID
 	label := d.source.dep.Name + " → " + d.dest.Name

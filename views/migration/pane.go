@@ -534,7 +534,8 @@ func (p *Pane) pick() tea.Cmd {
 
 func (p *Pane) say(text string, isErr bool) tea.Cmd {
 	p.notice, p.noticeErr = text, isErr
-	return views.Toast(text, isErr)
+	p.Toast(text, isErr)
+	return nil
 }
 
 func clamp(v, lo, hi int) int {

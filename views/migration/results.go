@@ -146,10 +146,12 @@ func (p *Pane) tokenResult(msg views.Result[tokenResult]) tea.Cmd {
 		return tea.Batch(p.say("link token deleted", false), p.load(""))
 	}
 	if msg.Err != nil {
-		return views.FormDone(ID, formToken, msg.Err)
+		p.FormDone(formToken, msg.Err)
+		return nil
 	}
 	if r.token == nil || r.token.LinkToken == "" {
-		return views.FormDone(ID, formToken, fmt.Errorf("the service answered without a token"))
+		p.FormDone(formToken, fmt.Errorf("the service answered without a token"))
+		return nil
 	}
 	p.token = tokenState{value: components.Sanitize(r.token.LinkToken), createdAt: p.Ctx.Now(), ips: r.ips}
 	p.step = stepToken

@@ -11,7 +11,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -83,6 +82,8 @@ type Pane struct {
 	notice    string
 	noticeFor string
 	editing   bool
+	// steps are the actions that ask before they act.
+	steps map[string]views.Step
 }
 
 // New is the pane's Factory.
@@ -93,6 +94,10 @@ func NewWithEditor(ctx views.Context, editor views.EditorFunc) *Pane {
 	p := &Pane{collapsed: map[string]bool{}, deleting: map[string]bool{}, watching: map[string]bool{},
 		drafts: map[string]editSession{}, creating: map[string]createState{}, editor: editor}
 	p.Base = views.NewBase(ID, ctx, p.pollState)
+	p.steps = map[string]views.Step{
+		actNew:    {Ask: p.startCreate, Do: func(m views.ActionMsg) tea.Cmd { return p.resend(m.Target) }},
+		actDelete: {Ask: p.confirmDelete, Do: p.deleteIndex},
+	}
 	p.table = components.NewTable(treeColumns(), ctx.Theme, ctx.Keys)
 	p.analyzerTable = components.NewTable(analyzerColumns(), ctx.Theme, ctx.Keys)
 	p.detail = components.NewDetail(ctx.Theme, ctx.Keys)
@@ -324,22 +329,23 @@ func (p *Pane) update(msg tea.Msg) (views.Pane, tea.Cmd) {
 	case views.Result[[]apiclient.Analyzer]:
 		p.analyzersDone(msg)
 	case views.RefreshMsg:
-		cmds := []tea.Cmd{p.dropNotice(), p.load("refreshing search indexes"), p.Arm()}
+		p.dropNotice()
+		cmds := []tea.Cmd{p.load("refreshing search indexes"), p.Arm()}
 		if p.mode == modeAnalyzers {
 			cmds = append(cmds, p.loadAnalyzers("loading analyzers"))
 		}
 		return p, tea.Batch(cmds...)
 	case views.FilterMsg:
-		resolved := p.dropNotice()
+		p.dropNotice()
 		p.filter = msg.Text
 		p.rebuild()
-		return p, resolved
+		return p, nil
 	case views.SelectMsg:
-		resolved := p.dropNotice()
+		p.dropNotice()
 		p.mode, p.want = modeTree, msg.ItemID
 		p.expandTo(msg.ItemID)
 		p.rebuild()
-		return p, resolved
+		return p, nil
 	case views.ContextChangedMsg:
 		old := p.Ctx
 		p.Ctx = msg.Ctx
@@ -350,9 +356,9 @@ func (p *Pane) update(msg tea.Msg) (views.Pane, tea.Cmd) {
 		if msg.Reload(old) {
 			p.clusters, p.loaded, p.listErr, p.mode = nil, false, nil, modeTree
 			p.deleting, p.watching = map[string]bool{}, map[string]bool{}
-			resolved := p.clearNotice() // about the scope left behind
+			p.clearNotice() // about the scope left behind
 			p.rebuild()
-			return p, tea.Batch(resolved, p.Reload(func() tea.Cmd { return p.load("loading search indexes") }), p.Arm())
+			return p, tea.Batch(p.Reload(func() tea.Cmd { return p.load("loading search indexes") }), p.Arm())
 		}
 	case views.ActionMsg:
 		return p, p.action(msg)
@@ -418,10 +424,11 @@ func (p *Pane) deleteDone(msg views.Result[string]) tea.Cmd {
 			delete(p.deleting, id)
 			p.say("delete failed: " + views.ErrText(msg.Err))
 			p.rebuild()
-			return views.Toast(p.notice, true)
+			p.Toast(p.notice, true)
+			return nil
 		}
-		return tea.Batch(views.Toast("delete requested: the index shows DELETING until it is gone", false),
-			p.load(""), p.Arm())
+		p.Toast("delete requested: the index shows DELETING until it is gone", false)
+		return tea.Batch(p.load(""), p.Arm())
 	}
 }
 
@@ -536,35 +543,28 @@ func (p *Pane) searchable(cluster string) (bool, string) {
 // action: the notice goes first (with its toast), then what the action
 // says, in that order so a new error toast is not cleared with the old.
 func (p *Pane) action(msg views.ActionMsg) tea.Cmd {
-	return tea.Sequence(p.dropNotice(), p.act(msg))
+	p.dropNotice()
+	return p.act(msg)
 }
 
 func (p *Pane) act(msg views.ActionMsg) tea.Cmd {
-	s := keysOf(p.Ctx.Keys)
+	if cmd, ok := views.AskThenDo(msg, p.steps); ok {
+		return cmd
+	}
 	switch msg.Name {
-	case s.New.Name:
-		if msg.Confirmed {
-			return p.resend(msg.Target)
-		}
-		return p.startCreate()
-	case s.Edit.Name:
+	case actEdit:
 		if p.mode == modeAnalyzers {
 			return p.startAnalyzerEdit()
 		}
 		return p.startUpdate()
-	case s.Delete.Name:
-		if msg.Confirmed {
-			return p.deleteIndex(msg.Target)
-		}
-		return p.confirmDelete()
-	case s.Analyzers.Name:
+	case actAnalyzers:
 		if p.mode == modeAnalyzers {
 			p.mode = modeTree
 			p.layout()
 			return nil
 		}
 		return p.openAnalyzers()
-	case s.Detail.Name:
+	case actDetail:
 		return p.enter()
 	}
 	return nil
@@ -598,15 +598,16 @@ func (p *Pane) key(msg tea.KeyPressMsg) tea.Cmd {
 	if msg.String() == "esc" {
 		switch p.mode {
 		case modeDetail, modeAnalyzers:
-			resolved := p.dropNotice()
+			p.dropNotice()
 			p.mode = modeTree
 			p.layout()
 			p.refreshDetail()
-			return resolved
+			return nil
 		}
-		return p.clearNotice()
+		p.clearNotice()
+		return nil
 	}
-	resolved := p.dropNotice()
+	p.dropNotice()
 	var cmd tea.Cmd
 	switch p.mode {
 	case modeDetail:
@@ -621,7 +622,7 @@ func (p *Pane) key(msg tea.KeyPressMsg) tea.Cmd {
 			p.refreshDetail()
 		}
 	}
-	return tea.Batch(resolved, cmd)
+	return cmd
 }
 
 // startCreate opens the editor on the draft for this cluster, or on a
@@ -629,10 +630,12 @@ func (p *Pane) key(msg tea.KeyPressMsg) tea.Cmd {
 func (p *Pane) startCreate() tea.Cmd {
 	cluster, db, coll := p.selectedPlace()
 	if ok, why := p.searchable(cluster); !ok {
-		return views.Toast("new index: "+why, true)
+		p.Toast("new index: "+why, true)
+		return nil
 	}
 	if why := p.createBusy(cluster); why != "" {
-		return views.Toast("new index: "+why, true)
+		p.Toast("new index: "+why, true)
+		return nil
 	}
 	s, ok := p.drafts[editSession{Kind: editCreate, Group: p.Ctx.GroupID, Cluster: cluster}.key()]
 	if !ok {
@@ -644,10 +647,12 @@ func (p *Pane) startCreate() tea.Cmd {
 func (p *Pane) startUpdate() tea.Cmd {
 	ix, cluster, ok := p.selectedIndex()
 	if !ok {
-		return views.Toast("edit: select an index first", true)
+		p.Toast("edit: select an index first", true)
+		return nil
 	}
 	if ix.Status == apiclient.IndexDeleting || p.deleting[ix.IndexID] {
-		return views.Toast("edit: "+components.Sanitize(ix.Name)+" is being deleted", true)
+		p.Toast("edit: "+components.Sanitize(ix.Name)+" is being deleted", true)
+		return nil
 	}
 	s := editSession{Kind: editUpdate, Group: p.Ctx.GroupID, Cluster: cluster, IndexID: ix.IndexID, Name: ix.Name,
 		Namespace: ix.Database + "." + ix.CollectionName, Type: ix.Type}
@@ -684,27 +689,33 @@ func (p *Pane) editorDone(msg views.EditedMsg) tea.Cmd {
 			cause = msg.Err
 		}
 		p.say(fmt.Sprintf("editor failed (%v); your draft is kept, nothing was sent", cause))
-		return views.Toast(p.notice, true)
+		p.Toast(p.notice, true)
+		return nil
 	}
 	if s.Text == "" {
 		delete(p.drafts, s.key())
-		return tea.Batch(p.dropNotice(), views.Toast("empty definition: nothing sent", false))
+		p.dropNotice()
+		p.Toast("empty definition: nothing sent", false)
+		return nil
 	}
 	if msg.Unchanged && s.Problem == "" {
 		if _, kept := p.drafts[s.key()]; kept {
 			if s.Resend {
 				return p.confirmResend(s)
 			}
-			return views.Toast("no changes: nothing sent (your draft is kept: press "+p.keyFor(s)+" to continue)", false)
+			p.Toast("no changes: nothing sent (your draft is kept: press "+p.keyFor(s)+" to continue)", false)
+			return nil
 		}
-		return views.Toast("no changes: nothing sent", false)
+		p.Toast("no changes: nothing sent", false)
+		return nil
 	}
 	if msg.Unchanged && s.Problem != "" {
 		// Reopened after a refusal and saved as it was: stop asking (no
 		// loop), keep the draft and say why it was not sent.
 		p.drafts[s.key()] = s
 		p.say("definition refused, nothing sent: " + s.Problem + " (draft kept: press " + p.keyFor(s) + " to continue)")
-		return views.Toast("definition refused, nothing sent: "+s.Problem, true)
+		p.Toast("definition refused, nothing sent: "+s.Problem, true)
+		return nil
 	}
 	parsed, err := parseEdit(s, msg.Source())
 	if err != nil {
@@ -713,11 +724,13 @@ func (p *Pane) editorDone(msg views.EditedMsg) tea.Cmd {
 		problem := problemIn(s, err, msg.HeaderLines)
 		p.drafts[s.key()] = withProblem(s, problem)
 		p.say("definition refused, nothing sent: " + problem)
-		return tea.Batch(views.Toast(p.notice, true), p.open(withProblem(s, problem)))
+		p.Toast(p.notice, true)
+		return p.open(withProblem(s, problem))
 	}
 	s.Problem, s.Resend = "", false
 	p.drafts[s.key()] = s // until the server accepts it
-	return tea.Sequence(p.dropNotice(), p.send(s, parsed))
+	p.dropNotice()
+	return p.send(s, parsed)
 }
 
 // confirmResend asks before a kept create that was not created is sent
@@ -728,25 +741,27 @@ func (p *Pane) confirmResend(s editSession) tea.Cmd {
 	if json.Unmarshal([]byte(views.BlankComments(s.Text)), &req) == nil && req.Name != "" {
 		name = "index " + components.Sanitize(req.Name)
 	}
-	msg := views.ConfirmMsg{Pane: ID, Title: "Send the new index again?",
+	p.Confirm(views.ConfirmMsg{Title: "Send the new index again?",
 		Body: fmt.Sprintf("%s was not found on %s: its answer was lost and the read-back did not find it, but it may still appear. Send it again, unchanged?",
 			name, s.Cluster),
-		Action: views.ActionMsg{Name: keysOf(p.Ctx.Keys).New.Name, Target: s.key()}}
-	return func() tea.Msg { return msg }
+		Action: views.ActionMsg{Name: actNew, Target: s.key()}})
+	return nil
 }
 
 // resend sends the kept create the user confirmed sending again.
 func (p *Pane) resend(key string) tea.Cmd {
 	s, ok := p.drafts[key]
 	if !ok || !s.Resend {
-		return views.Toast("new index: no create is waiting to be sent again; nothing sent", true)
+		p.Toast("new index: no create is waiting to be sent again; nothing sent", true)
+		return nil
 	}
 	in, err := parseEdit(s, views.BlankComments(s.Text))
 	if err != nil { // it passed before it was sent; the rules are the client's
 		problem := components.SanitizeText(err.Error())
 		p.drafts[key] = withProblem(s, problem)
 		p.say("definition refused, nothing sent: " + problem + " (draft kept: press " + p.keyFor(s) + " to continue)")
-		return views.Toast(p.notice, true)
+		p.Toast(p.notice, true)
+		return nil
 	}
 	s.Resend = false
 	p.drafts[key] = s
@@ -774,33 +789,32 @@ func (p *Pane) sayWhile(key, text string) {
 // dropNotice is the next key or action, or the pane left: the notice's
 // moment is over, unless the create it is about is still unsettled.
 // Its Cmd takes the notice's error toast from the footer too.
-func (p *Pane) dropNotice() tea.Cmd {
+func (p *Pane) dropNotice() {
 	if p.noticeFor != "" && p.creating[p.noticeFor] != 0 {
-		return nil
+		return
 	}
-	return p.clearNotice()
+	p.clearNotice()
 }
 
 // clearNotice takes the notice away whatever it is about, and with it
 // (views.ErrorsResolved) the error toast that said the same in the footer:
 // neither outlives the other.
-func (p *Pane) clearNotice() tea.Cmd {
+func (p *Pane) clearNotice() {
 	if p.notice == "" && p.noticeFor == "" {
-		return nil
+		return
 	}
 	p.notice, p.noticeFor = "", ""
 	p.layout()
-	return views.ErrorsResolved()
+	p.ErrorsResolved()
 }
 
 // SetVisible: leaving the pane ends its notice, as the root clears the
 // error toasts of a pane left behind.
 func (p *Pane) SetVisible(v bool) tea.Cmd {
-	var resolved tea.Cmd
 	if !v {
-		resolved = p.dropNotice()
+		p.dropNotice()
 	}
-	return tea.Batch(resolved, p.Base.SetVisible(v))
+	return p.Base.SetVisible(v)
 }
 
 func (p *Pane) keyFor(s editSession) string {
@@ -831,7 +845,8 @@ func (p *Pane) send(s editSession, in parsed) tea.Cmd {
 	switch s.Kind {
 	case editCreate:
 		if why := p.createBusy(s.Cluster); why != "" {
-			return views.Toast("new index: "+why+"; nothing sent (your text is kept)", true)
+			p.Toast("new index: "+why+"; nothing sent (your text is kept)", true)
+			return nil
 		}
 		p.creating[s.key()] = createSending
 		return views.Write(&p.Base, keyCreate, p.seq.Next(), "creating index "+in.create.Name, func(ctx context.Context) (sent, error) {
@@ -897,25 +912,30 @@ func (p *Pane) lostDone(res sent) tea.Cmd {
 	if !lost.Checked {
 		p.creating[s.key()] = createChecking
 		p.sayWhile(s.key(), what+": "+views.OutcomeChecking)
-		return tea.Batch(views.Toast(p.notice, false), p.verifyCreate(res))
+		p.Toast(p.notice, false)
+		return p.verifyCreate(res)
 	}
 	switch {
 	case lost.Err != nil:
 		p.creating[s.key()] = createUnsettled
 		p.sayWhile(s.key(), what+": "+views.OutcomeStillUnknown(views.ErrText(lost.Err)).Error())
-		return tea.Batch(views.Toast(p.notice, true), p.load(""))
+		p.Toast(p.notice, true)
+		return p.load("")
 	case res.Index == nil:
 		delete(p.creating, s.key())
 		s.Resend = true
 		p.drafts[s.key()] = s
 		p.say(what + " " + views.NotCreated + " (your text is kept: press " + p.keyFor(s) + ")")
-		return views.Toast(p.notice, true)
+		p.Toast(p.notice, true)
+		return nil
 	}
 	delete(p.creating, s.key())
 	delete(p.drafts, s.key())
 	p.watching[res.Index.IndexID] = true
-	p.dropNotice() // its toast goes with the ErrorsResolved below
-	return tea.Batch(views.ErrorsResolved(), views.Toast(what+" "+views.VerifiedCreated+"; building", false), p.load(""), p.Arm())
+	p.dropNotice()
+	p.ErrorsResolved() // the draft's errors went with it
+	p.Toast(what+" "+views.VerifiedCreated+"; building", false)
+	return tea.Batch(p.load(""), p.Arm())
 }
 
 // sendDone: success clears the draft and starts watching; a server refusal
@@ -938,12 +958,14 @@ func (p *Pane) sendDone(msg views.Result[sent]) tea.Cmd {
 		p.say(problem + " (nothing changed; your text is kept)")
 		if ae, ok := apiclient.AsError(msg.Err); ok && ae.Status != 400 && ae.Status != 409 {
 			// Not the definition's fault (403, 5xx): keep the draft, no editor loop.
-			return views.Toast(p.notice, true)
+			p.Toast(p.notice, true)
+			return nil
 		}
-		return tea.Batch(views.Toast(p.notice, true), p.open(withProblem(s, problem)))
+		p.Toast(p.notice, true)
+		return p.open(withProblem(s, problem))
 	}
 	delete(p.drafts, s.key())
-	p.dropNotice() // its toast goes with the ErrorsResolved below
+	p.dropNotice()
 	switch {
 	case res.Index != nil:
 		p.watching[res.Index.IndexID] = true
@@ -952,12 +974,15 @@ func (p *Pane) sendDone(msg views.Result[sent]) tea.Cmd {
 			verb = fmt.Sprintf("updated to version %d", versionOf(res.Index))
 		}
 		// The draft's errors went with it.
-		return tea.Batch(views.ErrorsResolved(), views.Toast(fmt.Sprintf("index %s %s; building", components.Sanitize(res.Index.Name), verb), false),
-			p.load(""), p.Arm())
+		p.ErrorsResolved()
+		p.Toast(fmt.Sprintf("index %s %s; building", components.Sanitize(res.Index.Name), verb), false)
+		return tea.Batch(p.load(""), p.Arm())
 	default:
 		p.analyzers, p.analyzersLoaded = res.Analyzers, true
 		p.rebuildAnalyzers()
-		return tea.Batch(views.ErrorsResolved(), views.Toast(fmt.Sprintf("analyzers of %s saved (%d)", s.Cluster, len(res.Analyzers)), false))
+		p.ErrorsResolved()
+		p.Toast(fmt.Sprintf("analyzers of %s saved (%d)", s.Cluster, len(res.Analyzers)), false)
+		return nil
 	}
 }
 
@@ -971,24 +996,33 @@ func versionOf(ix *apiclient.SearchIndex) int64 {
 func (p *Pane) confirmDelete() tea.Cmd {
 	ix, cluster, ok := p.selectedIndex()
 	if !ok {
-		return views.Toast("delete: select an index first", true)
+		p.Toast("delete: select an index first", true)
+		return nil
 	}
 	name := components.Sanitize(ix.Name)
-	// Built here, not in the Cmd: the Cmd runs on another goroutine.
-	msg := views.ConfirmMsg{Pane: ID, Title: "Delete search index " + name + "?",
+	p.Confirm(views.ConfirmMsg{Title: "Delete search index " + name + "?",
 		Body: fmt.Sprintf("%s.%s on %s. Queries that use it fail once it is gone; this cannot be undone.",
 			components.Sanitize(ix.Database), components.Sanitize(ix.CollectionName), cluster),
 		TypeToConfirm: ix.Name,
-		Action:        views.ActionMsg{Name: keysOf(p.Ctx.Keys).Delete.Name, Target: cluster + "\x00" + ix.IndexID}}
-	return func() tea.Msg { return msg }
+		Action: views.ActionMsg{Name: actDelete, Target: ix.IndexID,
+			Payload: indexRef{Cluster: cluster, ID: ix.IndexID}}})
+	return nil
 }
 
-func (p *Pane) deleteIndex(target string) tea.Cmd {
-	cluster, id, ok := strings.Cut(target, "\x00")
+// indexRef is the index a delete confirmation names.
+type indexRef struct{ Cluster, ID string }
+
+func (p *Pane) deleteIndex(msg views.ActionMsg) tea.Cmd {
+	ref, ok := msg.Payload.(indexRef)
 	client, gid := p.Ctx.Client, p.Ctx.GroupID
-	if !ok || client == nil {
+	if !ok {
+		p.Refuse("delete: the confirmation named no index; nothing deleted")
 		return nil
 	}
+	if client == nil {
+		return nil
+	}
+	cluster, id := ref.Cluster, ref.ID
 	p.deleting[id] = true
 	p.rebuild()
 	return views.Write(&p.Base, keyDelete, p.seq.Next(), "deleting index", func(ctx context.Context) (string, error) {

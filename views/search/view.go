@@ -324,7 +324,8 @@ func writeJSONBlock(b *strings.Builder, title string, v any) {
 func (p *Pane) openAnalyzers() tea.Cmd {
 	cluster, _, _ := p.selectedPlace()
 	if ok, why := p.searchable(cluster); !ok {
-		return views.Toast("analyzers: "+why, true)
+		p.Toast("analyzers: "+why, true)
+		return nil
 	}
 	if cluster != p.analyzersCluster {
 		p.analyzers, p.analyzersLoaded, p.analyzersErr = nil, false, nil
@@ -399,7 +400,8 @@ func (p *Pane) analyzersView() string {
 // one JSON array.
 func (p *Pane) startAnalyzerEdit() tea.Cmd {
 	if !p.analyzersLoaded {
-		return views.Toast("analyzers: still loading", true)
+		p.Toast("analyzers: still loading", true)
+		return nil
 	}
 	s := editSession{Kind: editAnalyzers, Group: p.Ctx.GroupID, Cluster: p.analyzersCluster}
 	if d, ok := p.drafts[s.key()]; ok {

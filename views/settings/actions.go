@@ -382,11 +382,13 @@ func (p *Pane) authorize(roleID, input string) tea.Cmd {
 	// The form validated it; a value from anywhere else is checked again.
 	if err := apiclient.ValidIAMRoleARN(arn); err != nil {
 		p.say("authorize: "+err.Error(), true)
-		return views.FormDone(ID, formAuthorize, err)
+		p.FormDone(formAuthorize, err)
+		return nil
 	}
 	if p.findRole(roleID) == nil {
 		err := fmt.Errorf("role %s is gone; close this form and refresh with r", roleID)
-		return views.FormDone(ID, formAuthorize, err)
+		p.FormDone(formAuthorize, err)
+		return nil
 	}
 	return p.write("authorizing role "+roleID, func(ctx context.Context, c *apiclient.Client, gid string) (written, error) {
 		got, err := c.Settings().AuthorizeAccessRole(ctx, gid, roleID, apiclient.AccessRoleRequest{ProviderName: apiclient.ProviderAWS, IAMAssumedRoleARN: arn})

@@ -233,7 +233,8 @@ func (p *Pane) say(text string, isErr bool) { p.notice, p.noticeErr = text, isEr
 // refuse explains on screen, and in a toast, why nothing was sent.
 func (p *Pane) refuse(text string) tea.Cmd {
 	p.say(text, true)
-	return views.Toast(text, true)
+	p.Toast(text, true)
+	return nil
 }
 
 // key moves the cursor; enter on a setting row asks to flip it.
