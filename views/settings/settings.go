@@ -40,6 +40,8 @@ type Pane struct {
 	// notice is the last explanation or refusal, shown under the sections.
 	notice    string
 	noticeErr bool
+	// asks are the actions that ask before they send (steps).
+	asks map[string]views.Step
 }
 
 // snapshot is one load of the three sections; each may fail on its own
@@ -60,6 +62,7 @@ type snapshot struct {
 func New(ctx views.Context) views.Pane {
 	p := &Pane{}
 	p.Base = views.NewBase(ID, ctx, p.pollState)
+	p.asks = p.steps()
 	return p
 }
 
@@ -203,13 +206,14 @@ func (p *Pane) writeDone(msg views.Result[written]) tea.Cmd {
 		p.say(w.what+" failed: "+views.ErrText(msg.Err), true)
 		if w.form != "" {
 			// The form stays open with the error and what was typed.
-			return tea.Batch(views.FormDone(ID, w.form, msg.Err), p.load(""))
+			p.FormDone(w.form, msg.Err)
+			return p.load("")
 		}
-		return tea.Batch(views.Toast(w.what+" failed: "+views.ErrText(msg.Err), true), p.load(""))
+		p.Toast(w.what+" failed: "+views.ErrText(msg.Err), true)
+		return p.load("")
 	}
-	var done tea.Cmd
 	if w.form != "" {
-		done = views.FormDone(ID, w.form, nil)
+		p.FormDone(w.form, nil)
 	}
 	if w.role != "" {
 		p.keep = w.role
@@ -224,7 +228,8 @@ func (p *Pane) writeDone(msg views.Result[written]) tea.Cmd {
 		p.draft, p.draftErr = "", ""
 	}
 	p.say(w.what, false)
-	return tea.Batch(done, views.Toast(w.what, false), p.load(""))
+	p.Toast(w.what, false)
+	return p.load("")
 }
 
 // say sets the notice line under the sections.
