@@ -42,13 +42,15 @@ const (
 
 // Form ids.
 const (
-	formToken   = "migration.linkToken"
+	formToken   = actLinkToken
 	formOptions = "migration.options"
 )
 
 // Pane is the migration pane.
 type Pane struct {
 	views.Base
+	// asks are the actions that ask before they send (steps).
+	asks map[string]views.Step
 
 	seqSources, seqClusters, seqJob, seqValidation views.Seq
 
@@ -81,6 +83,7 @@ type Pane struct {
 func New(ctx views.Context) views.Pane {
 	p := &Pane{}
 	p.Base = views.NewBase(ID, ctx, p.pollState)
+	p.asks = p.steps()
 	p.draft.reset()
 	return p
 }
@@ -351,10 +354,36 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 	after := p.blockedNow()
 	for n, why := range before {
 		if after[n] != why {
-			return p, tea.Sequence(views.ErrorsResolved(), cmd)
+			return p, tea.Batch(p.resolvedFirst(), cmd)
 		}
 	}
 	return p, cmd
+}
+
+// resolvedFirst puts "the errors' cause is gone" before what the message
+// asked: a refusal it said itself stays on screen.
+func (p *Pane) resolvedFirst() tea.Cmd {
+	asks, cmd := p.TakeAsks()
+	p.ErrorsResolved()
+	for _, a := range asks {
+		switch a := a.(type) {
+		case views.ConfirmMsg:
+			p.Confirm(a)
+		case views.FormMsg:
+			p.Form(a)
+		case views.FormDoneMsg:
+			p.FormDone(a.ID, a.Err)
+		case views.FormStatusMsg:
+			p.FormStatus(a.ID, a.Text)
+		case views.ToastMsg:
+			p.Toast(a.Text, a.Err)
+		case views.ErrorsResolvedMsg:
+			p.ErrorsResolved()
+		case views.JumpMsg:
+			p.Jump(a)
+		}
+	}
+	return cmd
 }
 
 func (p *Pane) update(msg tea.Msg) (views.Pane, tea.Cmd) {

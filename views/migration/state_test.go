@@ -166,9 +166,12 @@ func TestProjectChangeGoesBackToTheDestination(t *testing.T) {
 	e.Press("enter")
 	require.Equal(t, stepOptions, p.step)
 	ctx.OrgID, ctx.OrgName = "65a0c0ffee00000000000009", "Other-Org"
+	toasts = len(e.Toasts)
 	e.Send(views.ContextChangedMsg{Ctx: ctx, Scope: true})
 	assert.Equal(t, stepSource, p.step)
-	assert.Equal(t, "organization changed to Other-Org: pick a source deployment linked to it", e.LastToast().Text)
+	// Said when the change comes, before the reloads it starts answer.
+	require.Greater(t, len(e.Toasts), toasts)
+	assert.Equal(t, "organization changed to Other-Org: pick a source deployment linked to it", e.Toasts[toasts].Text)
 }
 
 // A migration's progress stays on screen through a project change.

@@ -251,11 +251,9 @@ func (p *Pane) tableGreyed(w int, cols []column, rows [][]string, cursor int, em
 func (p *Pane) sourceView(w int) []string {
 	st := p.Ctx.Theme.Styles
 	lines := []string{components.Truncate(" Pick the deployment to migrate, from the projects linked to "+components.Sanitize(p.Ctx.OrgName)+":", w), ""}
-	switch {
-	case !p.sourcesLoaded:
-		return append(lines, components.Truncate(" "+st.Muted.Render("loading available projects…"), w))
-	case p.sourcesErr != nil:
-		return append(lines, components.Truncate(" "+st.ErrorText.Render("could not list source projects: "+views.ErrText(p.sourcesErr)), w), components.Truncate(" r retries", w))
+	if line, ok := (views.Prologue{Noun: "source projects", Loaded: p.sourcesLoaded && p.sourcesErr == nil,
+		Err: p.sourcesErr}).View(st); ok {
+		return append(lines, components.Truncate(" "+line, w))
 	}
 	cols := []column{{"PROJECT", 18}, {"DEPLOYMENT", 14}, {"VERSION", 8}, {"SIZE", 9}, {"TOPOLOGY", 12}, {"TLS", 3}, {"MANAGED", 7}}
 	rows := make([][]string, len(p.sources))
@@ -278,13 +276,13 @@ func (p *Pane) sourceView(w int) []string {
 func (p *Pane) destView(w int) []string {
 	st := p.Ctx.Theme.Styles
 	lines := []string{components.Truncate(" Pick the destination cluster in "+components.Sanitize(p.Ctx.ProjectName)+":", w), ""}
-	switch {
-	case p.Ctx.GroupID == "":
-		return append(lines, components.Truncate(" "+st.Muted.Render("no project selected (press @)"), w))
-	case !p.clustersLoaded:
-		return append(lines, components.Truncate(" "+st.Muted.Render("loading clusters…"), w))
-	case p.clustersErr != nil:
-		return append(lines, components.Truncate(" "+st.ErrorText.Render("could not list clusters: "+views.ErrText(p.clustersErr)), w), components.Truncate(" r retries", w))
+	off := ""
+	if p.Ctx.GroupID == "" {
+		off = "no project selected (press @)"
+	}
+	if line, ok := (views.Prologue{Noun: "clusters", Off: off, Loaded: p.clustersLoaded && p.clustersErr == nil,
+		Err: p.clustersErr}).View(st); ok {
+		return append(lines, components.Truncate(" "+line, w))
 	}
 	cols := []column{{"CLUSTER", 20}, {"TYPE", 10}, {"TIER", 5}, {"VERSION", 8}, {"STATE", 9}}
 	rows := make([][]string, len(p.clusters))
