@@ -398,6 +398,9 @@ func (p *Pane) onAction(msg views.ActionMsg) tea.Cmd {
 		act, _ := km.Lookup(msg.Name)
 		return p.refuse(act, why)
 	}
+	if cmd, ok := views.AskThenDo(msg, p.steps(a)); ok {
+		return cmd
+	}
 	switch msg.Name {
 	case a.Hosts.Name:
 		if p.hostList != nil {
@@ -419,15 +422,6 @@ func (p *Pane) onAction(msg views.ActionMsg) tea.Cmd {
 	switch msg.Name {
 	case a.Raw.Name:
 		p.st.format.raw = !p.st.format.raw
-		p.refilter()
-		return nil
-	case a.UserFilter.Name:
-		if !msg.Confirmed {
-			return p.ask(a.UserFilter.Name, "", "Filter by user",
-				"Show only attempts whose user name contains this (any case).\n"+
-					current(p.st.filter.user)+"Leave empty to show every user.", "User name or part of it")
-		}
-		p.st.filter.user = strings.TrimSpace(msg.Input)
 		p.refilter()
 		return nil
 	case a.Since.Name:
@@ -461,28 +455,45 @@ func (p *Pane) onAction(msg views.ActionMsg) tea.Cmd {
 			p.st.format.loc = time.UTC
 		}
 		p.refilter()
-	case a.IPFilter.Name:
-		if !msg.Confirmed {
-			return p.ask(a.IPFilter.Name, "", "Filter by IP address",
-				"Show only attempts from addresses that start with this (203.0.113.7, or 10.2. for a range).\n"+
-					current(p.st.filter.ip)+"Leave empty to show every address.", "IP address or prefix")
-		}
-		return p.setIP(msg.Input)
-	case a.Search.Name:
-		if !msg.Confirmed {
-			return p.ask(a.Search.Name, "", "Search the access log",
-				"Highlight lines containing this text (any case) and jump to the newest; n and N move between matches.\n"+
-					current(p.search)+"Leave empty to clear the search.", "Text")
-		}
-		return p.setSearch(msg.Input)
 	case a.NextMatch.Name:
 		return p.step(+1)
 	case a.PrevMatch.Name:
 		return p.step(-1)
-	case a.Save.Name:
-		return p.save(msg)
 	}
 	return nil
+}
+
+// steps are the actions that ask first: the three text prompts, whose
+// answer comes back confirmed with the text in Input, and the save.
+func (p *Pane) steps(a keys) map[string]views.Step {
+	return map[string]views.Step{
+		a.UserFilter.Name: {
+			Ask: func() tea.Cmd {
+				return p.ask(a.UserFilter.Name, "Filter by user",
+					"Show only attempts whose user name contains this (any case).\n"+
+						current(p.st.filter.user)+"Leave empty to show every user.", "User name or part of it")
+			},
+			Do: func(m views.ActionMsg) tea.Cmd {
+				p.st.filter.user = strings.TrimSpace(m.Input)
+				p.refilter()
+				return nil
+			}},
+		a.IPFilter.Name: {
+			Ask: func() tea.Cmd {
+				return p.ask(a.IPFilter.Name, "Filter by IP address",
+					"Show only attempts from addresses that start with this (203.0.113.7, or 10.2. for a range).\n"+
+						current(p.st.filter.ip)+"Leave empty to show every address.", "IP address or prefix")
+			},
+			Do: func(m views.ActionMsg) tea.Cmd { return p.setIP(m.Input) }},
+		a.Search.Name: {
+			Ask: func() tea.Cmd {
+				return p.ask(a.Search.Name, "Search the access log",
+					"Highlight lines containing this text (any case) and jump to the newest; n and N move between matches.\n"+
+						current(p.search)+"Leave empty to clear the search.", "Text")
+			},
+			Do: func(m views.ActionMsg) tea.Cmd { return p.setSearch(m.Input) }},
+		a.Save.Name: {Ask: func() tea.Cmd { return p.askSave(a.Save.Name) }, Do: p.save},
+	}
 }
 
 func current(v string) string {
@@ -494,11 +505,9 @@ func current(v string) string {
 
 // ask opens a text prompt; the answer comes back as the action, confirmed,
 // with the text in Input.
-func (p *Pane) ask(action, target, title, body, prompt string) tea.Cmd {
-	return func() tea.Msg {
-		return views.ConfirmMsg{Pane: ID, Title: title, Body: body, Prompt: prompt,
-			Action: views.ActionMsg{Name: action, Target: target}}
-	}
+func (p *Pane) ask(action, title, body, prompt string) tea.Cmd {
+	p.Confirm(views.ConfirmMsg{Title: title, Body: body, Prompt: prompt, Action: views.ActionMsg{Name: action}})
+	return nil
 }
 
 // setIP sets the IP filter; a value that cannot start an address is
@@ -524,14 +533,13 @@ func (p *Pane) selectFailures(msg views.SelectMsg) tea.Cmd {
 		return nil
 	}
 	p.st.filter.failuresOnly = true
-	var lifted tea.Cmd
 	if u := p.st.filter.user; u != "" && !p.userShows(msg.ItemID) {
 		// The row is every failure from the address: a user filter that
 		// hides some (or cannot be seen to hide none) is lifted, and said.
 		p.st.filter.user = ""
-		lifted = views.Toast(fmt.Sprintf("user filter ~%s lifted to show every failure from %s", components.Sanitize(u), components.Sanitize(msg.ItemID)), false)
+		p.Toast(fmt.Sprintf("user filter ~%s lifted to show every failure from %s", components.Sanitize(u), components.Sanitize(msg.ItemID)), false)
 	}
-	cmd := tea.Batch(lifted, p.setIP(msg.ItemID))
+	cmd := p.setIP(msg.ItemID)
 	if p.since < defaultSince {
 		p.since = defaultSince
 		return tea.Batch(cmd, p.restart("loading the last "+sinceText(p.since)))
