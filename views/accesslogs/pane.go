@@ -191,9 +191,8 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 		p.Handle(pm, nil)
 		return p, p.pollNow("") // nothing while paused
 	}
-	kit, done := p.Handle(msg, func() tea.Cmd { return p.pollNow("") })
-	if done {
-		return p, kit
+	if cmd, done := p.Handle(msg, func() tea.Cmd { return p.pollNow("") }); done {
+		return p, cmd
 	}
 	switch msg := msg.(type) {
 	case views.Result[pollResult]:

@@ -196,14 +196,13 @@ func (p *Pane[T]) find(name string) *Action[T] {
 }
 
 func (p *Pane[T]) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
-	kit, done := p.Handle(msg, p.load)
-	if done {
-		return p, kit
+	if cmd, done := p.Handle(msg, p.load); done {
+		return p, cmd
 	}
 	switch msg := msg.(type) {
 	case views.Result[[]T]:
 		if !p.seq.Latest(msg.Seq) {
-			return p, kit
+			return p, nil
 		}
 		p.err = msg.Err
 		if msg.Err == nil {
@@ -211,7 +210,7 @@ func (p *Pane[T]) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 			p.setRows(msg.Value)
 		}
 	case views.RefreshMsg:
-		return p, tea.Batch(kit, p.load())
+		return p, p.load()
 	case views.FilterMsg:
 		p.table.SetFilter(msg.Text)
 	case views.ContextChangedMsg:
@@ -223,7 +222,7 @@ func (p *Pane[T]) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 		if reload {
 			p.loaded, p.err, p.showing = false, nil, false
 			p.setRows(nil)
-			return p, tea.Batch(kit, p.Reload(p.load))
+			return p, p.Reload(p.load)
 		}
 	case views.ActionMsg:
 		it, ok := p.selected()
@@ -233,23 +232,23 @@ func (p *Pane[T]) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 			p.detail.SetMarkdown(p.spec.Detail(it))
 			p.showing = true
 		case p.find(msg.Name) != nil:
-			return p, tea.Batch(kit, p.find(msg.Name).Do(&p.Base, it))
+			return p, p.find(msg.Name).Do(&p.Base, it)
 		}
 	case tea.KeyPressMsg:
 		if p.showing {
 			if msg.String() == "esc" {
 				p.showing = false
-				return p, kit
+				return p, nil
 			}
 			var cmd tea.Cmd
 			p.detail, cmd = p.detail.Update(msg)
-			return p, tea.Batch(kit, cmd)
+			return p, cmd
 		}
 		var cmd tea.Cmd
 		p.table, cmd = p.table.Update(msg)
-		return p, tea.Batch(kit, cmd)
+		return p, cmd
 	}
-	return p, kit
+	return p, nil
 }
 
 func (p *Pane[T]) setRows(items []T) {

@@ -272,12 +272,11 @@ func (p *Pane) resolvedFirst() tea.Cmd {
 }
 
 func (p *Pane) update(msg tea.Msg) (views.Pane, tea.Cmd) {
-	kit, done := p.Handle(msg, p.pollNow)
-	if done {
-		return p, kit
+	if cmd, done := p.Handle(msg, p.pollNow); done {
+		return p, cmd
 	}
 	if cmd, ok := p.result(msg); ok {
-		return p, tea.Batch(kit, cmd)
+		return p, cmd
 	}
 	switch msg := msg.(type) {
 	case views.RefreshMsg:

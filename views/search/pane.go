@@ -236,13 +236,12 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 }
 
 func (p *Pane) update(msg tea.Msg) (views.Pane, tea.Cmd) {
-	kit, done := p.Handle(msg, p.poll)
-	if done {
-		return p, kit
+	if cmd, done := p.Handle(msg, p.poll); done {
+		return p, cmd
 	}
 	switch msg := msg.(type) {
 	case views.Result[listResult]:
-		return p, tea.Batch(kit, p.listDone(msg))
+		return p, p.listDone(msg)
 	case views.Result[sent]:
 		return p, p.sendDone(msg)
 	case views.Result[string]:

@@ -156,13 +156,12 @@ type written struct {
 }
 
 func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
-	kit, done := p.Handle(msg, func() tea.Cmd { return p.load("") })
-	if done {
-		return p, kit
+	if cmd, done := p.Handle(msg, func() tea.Cmd { return p.load("") }); done {
+		return p, cmd
 	}
 	switch msg := msg.(type) {
 	case views.Result[snapshot]:
-		return p, tea.Batch(kit, p.loadDone(msg))
+		return p, p.loadDone(msg)
 	case views.Result[written]:
 		return p, p.writeDone(msg)
 	case views.RefreshMsg:
