@@ -10,21 +10,8 @@ import (
 	"github.com/dbadmin-tui/dbadmin-tui/views"
 )
 
-func (p *Pane) deleteDone(msg views.Result[string]) tea.Cmd {
-	{
-		id := msg.Value
-		if msg.Err != nil {
-			delete(p.deleting, id)
-			p.say("delete failed: " + views.ErrText(msg.Err))
-			p.rebuild()
-			p.Toast(p.notice, true)
-			return nil
-		}
-		p.Toast("delete requested: the index shows DELETING until it is gone", false)
-		return tea.Batch(p.load(""), p.Arm())
-	}
-}
-
+// confirmDelete asks for the index's name to be typed; the confirmation
+// names the index as an indexRef.
 func (p *Pane) confirmDelete() tea.Cmd {
 	ix, cluster, ok := p.selectedIndex()
 	if !ok {
@@ -60,4 +47,19 @@ func (p *Pane) deleteIndex(msg views.ActionMsg) tea.Cmd {
 	return views.Write(&p.Base, keyDelete, p.seq.Next(), "deleting index", func(ctx context.Context) (string, error) {
 		return id, client.Search().Delete(ctx, gid, cluster, id)
 	})
+}
+
+// deleteDone: a refused delete is said and the index is shown as it is;
+// an accepted one shows DELETING until the list no longer has it.
+func (p *Pane) deleteDone(msg views.Result[string]) tea.Cmd {
+	id := msg.Value
+	if msg.Err != nil {
+		delete(p.deleting, id)
+		p.say("delete failed: " + views.ErrText(msg.Err))
+		p.rebuild()
+		p.Toast(p.notice, true)
+		return nil
+	}
+	p.Toast("delete requested: the index shows DELETING until it is gone", false)
+	return tea.Batch(p.load(""), p.Arm())
 }
