@@ -187,3 +187,19 @@ func TestProjectChangeKeepsTheProgressStep(t *testing.T) {
 	e.Send(views.ContextChangedMsg{Ctx: ctx, Scope: true})
 	assert.Equal(t, stepProgress, p.step)
 }
+
+// When a message takes away a refusal's cause, "resolved" goes before what
+// the message said, so an error it says stays on screen.
+func TestResolvedGoesBeforeWhatTheMessageSaid(t *testing.T) {
+	p := New(views.Context{}).(*Pane)
+	p.TakeAsks()
+	p.say("a refusal said by the message", true)
+	p.Confirm(views.ConfirmMsg{Title: "asked by the message"})
+	p.resolvedFirst()
+	asks, _ := p.TakeAsks()
+	require.Len(t, asks, 3)
+	assert.IsType(t, views.ErrorsResolvedMsg{}, asks[0])
+	assert.Equal(t, views.ToastMsg{Text: "a refusal said by the message", Err: true, Pane: ID}, asks[1])
+	assert.Equal(t, "asked by the message", asks[2].(views.ConfirmMsg).Title)
+	assert.Equal(t, ID, asks[2].(views.ConfirmMsg).Pane)
+}
