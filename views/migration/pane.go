@@ -51,6 +51,9 @@ type Pane struct {
 	views.Base
 	// asks are the actions that ask before they send (steps).
 	asks map[string]views.Step
+	// resolvedFirst: the message being handled took a refusal's cause
+	// away; TakeAsks says so before what the message asked.
+	resolvedFirst bool
 
 	seqSources, seqClusters, seqJob, seqValidation views.Seq
 
@@ -239,36 +242,23 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 	after := p.blockedNow()
 	for n, why := range before {
 		if after[n] != why {
-			return p, tea.Batch(p.resolvedFirst(), cmd)
+			p.resolvedFirst = true
+			return p, cmd
 		}
 	}
 	return p, cmd
 }
 
-// resolvedFirst puts "the errors' cause is gone" before what the message
-// asked: a refusal it said itself stays on screen.
-func (p *Pane) resolvedFirst() tea.Cmd {
-	asks, cmd := p.TakeAsks()
-	p.ErrorsResolved()
-	for _, a := range asks {
-		switch a := a.(type) {
-		case views.ConfirmMsg:
-			p.Confirm(a)
-		case views.FormMsg:
-			p.Form(a)
-		case views.FormDoneMsg:
-			p.FormDone(a.ID, a.Err)
-		case views.FormStatusMsg:
-			p.FormStatus(a.ID, a.Text)
-		case views.ToastMsg:
-			p.Toast(a.Text, a.Err)
-		case views.ErrorsResolvedMsg:
-			p.ErrorsResolved()
-		case views.JumpMsg:
-			p.Jump(a)
-		}
+// TakeAsks is Base's, with "the errors' cause is gone" first when the
+// message handled took a refusal's cause away (resolvedFirst): a refusal
+// the message said itself stays on screen.
+func (p *Pane) TakeAsks() ([]views.Ask, tea.Cmd) {
+	asks, cmd := p.Base.TakeAsks()
+	if p.resolvedFirst {
+		p.resolvedFirst = false
+		asks = append([]views.Ask{views.ErrorsResolvedMsg{Pane: ID}}, asks...)
 	}
-	return cmd
+	return asks, cmd
 }
 
 func (p *Pane) update(msg tea.Msg) (views.Pane, tea.Cmd) {

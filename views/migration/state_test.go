@@ -195,11 +195,13 @@ func TestResolvedGoesBeforeWhatTheMessageSaid(t *testing.T) {
 	p.TakeAsks()
 	p.say("a refusal said by the message", true)
 	p.Confirm(views.ConfirmMsg{Title: "asked by the message"})
-	p.resolvedFirst()
+	p.resolvedFirst = true
 	asks, _ := p.TakeAsks()
 	require.Len(t, asks, 3)
 	assert.IsType(t, views.ErrorsResolvedMsg{}, asks[0])
 	assert.Equal(t, views.ToastMsg{Text: "a refusal said by the message", Err: true, Pane: ID}, asks[1])
 	assert.Equal(t, "asked by the message", asks[2].(views.ConfirmMsg).Title)
 	assert.Equal(t, ID, asks[2].(views.ConfirmMsg).Pane)
+	asks, _ = p.TakeAsks()
+	assert.Empty(t, asks, "said once")
 }
