@@ -101,20 +101,20 @@ func (p *Pane) action(msg views.ActionMsg) tea.Cmd {
 	if cmd, ok := views.AskThenDo(msg, p.asks); ok {
 		return cmd
 	}
+	if s, ok := sectionActions[msg.Name]; ok {
+		return p.toSection(s)
+	}
 	switch msg.Name {
 	case actNextSection:
 		return p.stepSection(1)
 	case actPrevSection:
 		return p.stepSection(-1)
-	case actViewAudit:
-		return p.toSection(secAuditing)
-	case actViewDNS:
-		return p.toSection(secDNS)
-	case actViewRoles:
-		return p.toSection(secRoles)
 	}
 	return nil
 }
+
+// sectionActions are the keys that go to a section.
+var sectionActions = map[string]section{actViewAudit: secAuditing, actViewDNS: secDNS, actViewRoles: secRoles}
 
 // ready says why nothing can be changed yet, or "".
 func (p *Pane) ready(what string) string {
