@@ -141,21 +141,23 @@ func (p *Pane) confirm(title, body string, action views.ActionMsg) tea.Cmd {
 }
 
 // auditFor is the auditing configuration for a change to it (what), or
-// nil and the refusal that says why it cannot be changed now.
-func (p *Pane) auditFor(what string) (*apiclient.AuditLog, tea.Cmd) {
+// nil once it said why it cannot be changed now.
+func (p *Pane) auditFor(what string) *apiclient.AuditLog {
 	if why := p.ready(what); why != "" {
-		return nil, p.refuse(why)
+		p.refuse(why)
+		return nil
 	}
 	if p.snap.Audit == nil {
-		return nil, p.refuse(what + ": the configuration could not be read: " + views.ErrText(p.snap.AuditErr))
+		p.refuse(what + ": the configuration could not be read: " + views.ErrText(p.snap.AuditErr))
+		return nil
 	}
-	return p.snap.Audit, nil
+	return p.snap.Audit
 }
 
 func (p *Pane) askAuditing() tea.Cmd {
-	a, refused := p.auditFor("auditing")
+	a := p.auditFor("auditing")
 	if a == nil {
-		return refused
+		return nil
 	}
 	if a.Enabled {
 		return p.confirm("Turn auditing off?",
@@ -171,9 +173,9 @@ func (p *Pane) askAuditing() tea.Cmd {
 }
 
 func (p *Pane) askAuthSuccess() tea.Cmd {
-	a, refused := p.auditFor("auditing")
+	a := p.auditFor("auditing")
 	if a == nil {
-		return refused
+		return nil
 	}
 	if a.AuditAuthorizationSuccess {
 		return p.confirm("Stop recording successful authorizations?",
@@ -347,22 +349,25 @@ func (p *Pane) createRole(values components.FormValues) tea.Cmd {
 	})
 }
 
-// selectedRole is the role under the cursor, or a refusal.
-func (p *Pane) selectedRole(what string) (*apiclient.AccessRole, tea.Cmd) {
+// selectedRole is the role under the cursor, or nil once it said why
+// there is none.
+func (p *Pane) selectedRole(what string) *apiclient.AccessRole {
 	if why := p.ready(what); why != "" {
-		return nil, p.refuse(why)
+		p.refuse(why)
+		return nil
 	}
 	r, ok := p.row()
 	if !ok || r.role == nil {
-		return nil, p.refuse(what + ": select an access role first (move down to the roles)")
+		p.refuse(what + ": select an access role first (move down to the roles)")
+		return nil
 	}
-	return r.role, nil
+	return r.role
 }
 
 func (p *Pane) askAuthorize() tea.Cmd {
-	r, refused := p.selectedRole("authorize")
+	r := p.selectedRole("authorize")
 	if r == nil {
-		return refused
+		return nil
 	}
 	s := components.Sanitize
 	switch r.ProviderName {
@@ -414,9 +419,9 @@ func (p *Pane) authorize(roleID, input string) tea.Cmd {
 }
 
 func (p *Pane) askDeauthorize() tea.Cmd {
-	r, refused := p.selectedRole("deauthorize")
+	r := p.selectedRole("deauthorize")
 	if r == nil {
-		return refused
+		return nil
 	}
 	s := components.Sanitize
 	if bucket, used := exportUse(*r); used {

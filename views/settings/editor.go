@@ -29,9 +29,9 @@ const (
 
 // edit opens the editor on the draft, or on the current filter.
 func (p *Pane) edit() tea.Cmd {
-	a, refused := p.auditFor("edit audit filter")
+	a := p.auditFor("edit audit filter")
 	if a == nil {
-		return refused
+		return nil
 	}
 	text := p.draft
 	if text == "" {
