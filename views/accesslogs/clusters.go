@@ -106,16 +106,19 @@ func clampIndex(i, n int) int { return max(0, min(i, n-1)) }
 // pickCluster is enter on the cluster list.
 func (p *Pane) pickCluster() tea.Cmd {
 	if len(p.clusters) == 0 {
-		return views.Toast("no cluster to pick (r reloads the list)", true)
+		p.Toast("no cluster to pick (r reloads the list)", true)
+		return nil
 	}
 	c := p.clusters[p.clusterCursor]
 	if c.why != "" {
-		return views.Toast("access logs of "+components.Sanitize(c.name)+" cannot be read: "+c.why, true)
+		p.Toast("access logs of "+components.Sanitize(c.name)+" cannot be read: "+c.why, true)
+		return nil
 	}
 	p.picked = c.name
 	p.host, p.hosts, p.hostList, p.hostsErr = "", nil, nil, nil
 	// A cluster is open: the "pick a cluster first" answers are done with.
-	return tea.Batch(p.restart("loading access log of "+components.Sanitize(c.name)), views.ErrorsResolved())
+	p.ErrorsResolved()
+	return p.restart("loading access log of " + components.Sanitize(c.name))
 }
 
 // unpick goes back from a cluster picked in the pane to the list.
@@ -157,13 +160,11 @@ func (p *Pane) clusterView() string {
 	for _, l := range strings.Split(ansi.Wordwrap(hint, max(p.W-2, 10), ""), "\n") {
 		rows = append(rows, st.TableHeader.Render(cell(" "+l, p.W)))
 	}
+	line, said := (views.Prologue{Noun: "clusters", Loaded: p.clustersLoaded && p.clustersErr == nil, Err: p.clustersErr,
+		Empty: len(p.clusters) == 0, EmptyText: "this project has no clusters"}).View(st)
 	switch {
-	case p.clustersErr != nil:
-		rows = append(rows, st.ErrorText.Render(cell(" clusters could not be listed: "+views.ErrText(p.clustersErr)+"  (r retries)", p.W)))
-	case !p.clustersLoaded:
-		rows = append(rows, st.Muted.Render(cell(" loading clusters…", p.W)))
-	case len(p.clusters) == 0:
-		rows = append(rows, st.Muted.Render(cell(" this project has no clusters", p.W)))
+	case said:
+		rows = append(rows, cell(" "+line, p.W))
 	default:
 		n := 0
 		for _, c := range p.clusters {

@@ -55,9 +55,11 @@ func clusterHosts(procs []apiclient.Process, cluster string) []apiclient.Process
 func (p *Pane) openHosts() tea.Cmd {
 	if !p.ready() {
 		if p.choosing() {
-			return views.Toast("pick a cluster first (enter on the list, or @)", false)
+			p.Toast("pick a cluster first (enter on the list, or @)", false)
+			return nil
 		}
-		return views.Toast("pick a cluster first (@)", false)
+		p.Toast("pick a cluster first (@)", false)
+		return nil
 	}
 	p.hostList = &hostList{}
 	p.hostList.fill(p.cluster(), p.hosts, p.host)

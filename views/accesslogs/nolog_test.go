@@ -136,7 +136,7 @@ func TestListHoldsNoRecordsOfTheClusterLeft(t *testing.T) {
 	assert.Zero(t, e.P.st.lv.Len())
 
 	e.Toasts = nil
-	e.Run(e.P.save(views.ActionMsg{Name: keysOf(e.Ctx.Keys).Save.Name}))
+	e.Run(e.P.askSave(keysOf(e.Ctx.Keys).Save.Name))
 	assert.Empty(t, e.Confirms, "no dialog offers records")
 	require.Len(t, e.Toasts, 1)
 	assert.Equal(t, "nothing to save: no access log is open", e.Toasts[0].Text)

@@ -4,10 +4,6 @@
 package accesslogs
 
 import (
-	"context"
-	"errors"
-	"fmt"
-	"net/http"
 	"slices"
 	"strings"
 	"time"
@@ -148,7 +144,8 @@ func (p *Pane) refuse(a keymap.Action, why string) tea.Cmd {
 	if desc == "" {
 		desc = a.Name
 	}
-	return views.Toast(desc+": "+why, true)
+	p.Toast(desc+": "+why, true)
+	return nil
 }
 
 func (p *Pane) Init() tea.Cmd {
@@ -189,70 +186,13 @@ func (p *Pane) ready() bool {
 	return p.Ctx.Client != nil && p.Ctx.GroupID != "" && p.cluster() != ""
 }
 
-// pollState: the tail polls while visible and following, one round at a
-// time, until an error it cannot get past stops it.
-func (p *Pane) pollState() views.PollState {
-	return views.PollState{Off: !p.live() || p.inflight}
-}
-
-// pollNow starts a poll round unless one is under way.
-func (p *Pane) pollNow(task string) tea.Cmd {
-	if !p.ready() || p.inflight || p.stopped != nil || !p.following || p.Paused() {
-		return nil
-	}
-	p.Stop()
-	return p.fetch(p.win.Begin(p.Ctx.Now()), task)
-}
-
-// pollResult is the answer to one query of a round.
-type pollResult struct {
-	q    Query
-	logs []apiclient.AccessLog
-	// denied: the role may not read it (views.NotVisible); not a failure.
-	denied string
-}
-
-// fetch sends one query; everything it needs is captured here.
-func (p *Pane) fetch(q Query, task string) tea.Cmd {
-	client, gid, cluster, host := p.Ctx.Client, p.Ctx.GroupID, p.cluster(), p.host
-	p.inflight = true
-	return views.Load(&p.Base, "poll", p.seq.Next(), task, func(ctx context.Context) (pollResult, error) {
-		var logs []apiclient.AccessLog
-		var err error
-		if host != "" {
-			logs, err = client.AccessLogs().ByHost(ctx, gid, host, q.Options())
-		} else {
-			logs, err = client.AccessLogs().ByCluster(ctx, gid, cluster, q.Options())
-		}
-		if why, ok := views.NotVisible(err); ok {
-			return pollResult{q: q, denied: why}, nil
-		}
-		return pollResult{q: q, logs: logs}, err
-	})
-}
-
-// restart forgets the tail and loads the since window again (new target,
-// new since preset, new context).
-func (p *Pane) restart(task string) tea.Cmd {
-	p.seq.Next() // answers to the old target are dropped
-	p.inflight = false
-	p.Stop()
-	p.win = p.newWindow()
-	p.st.reset(p.Ctx.Theme, p.Ctx.Keys, p.lineWidth(), p.bodyRows()+1)
-	p.stopped, p.err, p.failures, p.loaded, p.denied = nil, nil, 0, false, ""
-	p.gaps, p.lastGap, p.truncated, p.match, p.summary = 0, nil, false, -1, ""
-	p.pending = nil // a save asked for has lost its records
-	return p.pollNow(task)
-}
-
 func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 	if pm, ok := msg.(views.PauseMsg); ok {
 		p.Handle(pm, nil)
 		return p, p.pollNow("") // nothing while paused
 	}
-	kit, done := p.Handle(msg, func() tea.Cmd { return p.pollNow("") })
-	if done {
-		return p, kit
+	if cmd, done := p.Handle(msg, func() tea.Cmd { return p.pollNow("") }); done {
+		return p, cmd
 	}
 	switch msg := msg.(type) {
 	case views.Result[pollResult]:
@@ -316,70 +256,6 @@ func (p *Pane) onHosts(msg views.Result[[]apiclient.Process]) {
 	}
 }
 
-func (p *Pane) onPoll(msg views.Result[pollResult]) tea.Cmd {
-	if !p.seq.Latest(msg.Seq) {
-		return nil
-	}
-	if msg.Err != nil {
-		p.inflight = false
-		p.win.Abort()
-		p.err = msg.Err
-		p.failures++
-		if stopsPolling(msg.Err) {
-			p.stopped = msg.Err
-			p.Stop()
-			return nil
-		}
-		return p.Arm()
-	}
-	res := msg.Value
-	if res.denied != "" {
-		p.inflight = false
-		p.win.Abort()
-		p.err, p.failures, p.denied = nil, 0, res.denied
-		p.stopped = errors.New(res.denied)
-		p.Stop()
-		return nil
-	}
-	now := p.Ctx.Now()
-	step := p.win.Add(res.q, res.logs, now)
-	if step.Next != nil {
-		return p.fetch(*step.Next, "")
-	}
-	p.inflight = false
-	p.win.NoteClock(now)
-	p.err, p.failures, p.loaded = nil, 0, true
-	if step.Gap != nil {
-		p.gaps++
-		p.lastGap = step.Gap
-	}
-	if step.Truncated {
-		p.truncated = true
-	}
-	if len(step.Fresh) > 0 {
-		p.st.add(step.Fresh)
-		p.summary = summarize(p.st, p.win.Newest())
-	}
-	return p.Arm()
-}
-
-// stopsPolling: errors that another poll cannot fix (the cluster has no
-// access log, the role is missing, the cluster is gone). The rest (5xx,
-// 429, the network) back off and retry.
-func stopsPolling(err error) bool {
-	if apiclient.IsValidation(err) {
-		return true
-	}
-	var ae *apiclient.Error
-	if errors.As(err, &ae) {
-		switch ae.Status {
-		case http.StatusBadRequest, http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound:
-			return true
-		}
-	}
-	return false
-}
-
 func (p *Pane) onAction(msg views.ActionMsg) tea.Cmd {
 	km := p.Ctx.Keys
 	if km == nil {
@@ -396,6 +272,9 @@ func (p *Pane) onAction(msg views.ActionMsg) tea.Cmd {
 	if why := p.refusedHere(a, msg.Name); why != "" {
 		act, _ := km.Lookup(msg.Name)
 		return p.refuse(act, why)
+	}
+	if cmd, ok := views.AskThenDo(msg, p.steps(a)); ok {
+		return cmd
 	}
 	switch msg.Name {
 	case a.Hosts.Name:
@@ -418,15 +297,6 @@ func (p *Pane) onAction(msg views.ActionMsg) tea.Cmd {
 	switch msg.Name {
 	case a.Raw.Name:
 		p.st.format.raw = !p.st.format.raw
-		p.refilter()
-		return nil
-	case a.UserFilter.Name:
-		if !msg.Confirmed {
-			return p.ask(a.UserFilter.Name, "", "Filter by user",
-				"Show only attempts whose user name contains this (any case).\n"+
-					current(p.st.filter.user)+"Leave empty to show every user.", "User name or part of it")
-		}
-		p.st.filter.user = strings.TrimSpace(msg.Input)
 		p.refilter()
 		return nil
 	case a.Since.Name:
@@ -460,173 +330,44 @@ func (p *Pane) onAction(msg views.ActionMsg) tea.Cmd {
 			p.st.format.loc = time.UTC
 		}
 		p.refilter()
-	case a.IPFilter.Name:
-		if !msg.Confirmed {
-			return p.ask(a.IPFilter.Name, "", "Filter by IP address",
-				"Show only attempts from addresses that start with this (203.0.113.7, or 10.2. for a range).\n"+
-					current(p.st.filter.ip)+"Leave empty to show every address.", "IP address or prefix")
-		}
-		return p.setIP(msg.Input)
-	case a.Search.Name:
-		if !msg.Confirmed {
-			return p.ask(a.Search.Name, "", "Search the access log",
-				"Highlight lines containing this text (any case) and jump to the newest; n and N move between matches.\n"+
-					current(p.search)+"Leave empty to clear the search.", "Text")
-		}
-		return p.setSearch(msg.Input)
 	case a.NextMatch.Name:
 		return p.step(+1)
 	case a.PrevMatch.Name:
 		return p.step(-1)
-	case a.Save.Name:
-		return p.save(msg)
 	}
 	return nil
 }
 
-func current(v string) string {
-	if v == "" {
-		return ""
-	}
-	return "Now: " + v + "\n"
-}
-
-// ask opens a text prompt; the answer comes back as the action, confirmed,
-// with the text in Input.
-func (p *Pane) ask(action, target, title, body, prompt string) tea.Cmd {
-	return func() tea.Msg {
-		return views.ConfirmMsg{Pane: ID, Title: title, Body: body, Prompt: prompt,
-			Action: views.ActionMsg{Name: action, Target: target}}
-	}
-}
-
-// setIP sets the IP filter; a value that cannot start an address is
-// refused with the text in the message, so nothing typed is lost.
-func (p *Pane) setIP(in string) tea.Cmd {
-	in = strings.TrimSpace(in)
-	for _, r := range in {
-		if !strings.ContainsRune("0123456789.abcdefABCDEF:", r) {
-			return views.Toast(fmt.Sprintf("IP filter %q: use digits and dots, like 203.0.113.7 or 10.2.", components.Sanitize(in)), true)
-		}
-	}
-	p.st.filter.ip = in
-	p.refilter()
-	return nil
-}
-
-// selectFailures opens a board row of failed authentications (View
-// "failures", ItemID the address): failures only, from that address, over
-// at least the last 15 minutes the board looked at.
-func (p *Pane) selectFailures(msg views.SelectMsg) tea.Cmd {
-	if msg.View != "failures" {
-		return nil
-	}
-	p.st.filter.failuresOnly = true
-	var lifted tea.Cmd
-	if u := p.st.filter.user; u != "" && !p.userShows(msg.ItemID) {
-		// The row is every failure from the address: a user filter that
-		// hides some (or cannot be seen to hide none) is lifted, and said.
-		p.st.filter.user = ""
-		lifted = views.Toast(fmt.Sprintf("user filter ~%s lifted to show every failure from %s", components.Sanitize(u), components.Sanitize(msg.ItemID)), false)
-	}
-	cmd := tea.Batch(lifted, p.setIP(msg.ItemID))
-	if p.since < defaultSince {
-		p.since = defaultSince
-		return tea.Batch(cmd, p.restart("loading the last "+sinceText(p.since)))
-	}
-	return cmd
-}
-
-// userShows reports whether the user filter shows every failure from the
-// address among the records held (false when none is held: it cannot
-// tell).
-func (p *Pane) userShows(ip string) bool {
-	from := filter{failuresOnly: true, ip: ip}
-	user := filter{user: p.st.filter.user}
-	seen := false
-	for i := range p.st.recs.Len() {
-		r := p.st.held(i)
-		if !from.match(r) {
-			continue
-		}
-		if !user.match(r) {
-			return false
-		}
-		seen = true
-	}
-	return seen
-}
-
-// Shows tells the root to keep its filter on a jump here (views.Shower):
-// this pane's `/` is a search that moves between matching lines and hides
-// none. (The user filter, which can hide the row's failures, is this
-// pane's own: SelectMsg lifts it when it does.)
-func (p *Pane) Shows(_, _ string) (shown, known bool) { return true, true }
-
-func (p *Pane) refilter() {
-	p.st.rebuild(p.Ctx.Theme, p.Ctx.Keys, p.lineWidth(), p.bodyRows()+1)
-	p.match = -1
-}
-
-// setSearch sets the search text and jumps to the newest match.
-func (p *Pane) setSearch(text string) tea.Cmd {
-	p.search = strings.TrimSpace(text)
-	p.match = -1
-	if p.search == "" {
-		return nil
-	}
-	n := p.st.lv.Len()
-	if i := p.find(n-1, -1); i >= 0 {
-		p.show(i)
-		return nil
-	}
-	return views.Toast(fmt.Sprintf("no line contains %q", components.Sanitize(p.search)), false)
-}
-
-// step moves to the next (+1) or previous (-1) match, wrapping around.
-func (p *Pane) step(dir int) tea.Cmd {
-	if p.search == "" {
-		return views.Toast("no search: press / first", false)
-	}
-	n := p.st.lv.Len()
-	from := p.match
-	if from < 0 {
-		from = p.selectedLine()
-	}
-	if i := p.find(from+dir, dir); i >= 0 {
-		p.show(i)
-		return nil
-	}
-	start := 0
-	if dir < 0 {
-		start = n - 1
-	}
-	if i := p.find(start, dir); i >= 0 {
-		p.show(i)
-		return views.Toast("search wrapped", false)
-	}
-	return views.Toast(fmt.Sprintf("no line contains %q", components.Sanitize(p.search)), false)
-}
-
-// find returns the first shown line from i in direction dir containing the
-// search text, or -1.
-func (p *Pane) find(i, dir int) int {
-	needle := strings.ToLower(p.search)
-	for n := p.st.lv.Len(); i >= 0 && i < n; i += dir {
-		if strings.Contains(strings.ToLower(p.st.lv.Line(i)), needle) {
-			return i
-		}
-	}
-	return -1
-}
-
-// show selects line i and scrolls it into view (pausing the view).
-func (p *Pane) show(i int) {
-	p.match = i
-	rows := p.bodyRows()
-	top := p.st.lv.Top()
-	if p.st.lv.Following() || i < top || i >= top+rows {
-		p.st.lv.ScrollTo(max(0, i-rows/2))
+// steps are the actions that ask first: the three text prompts, whose
+// answer comes back confirmed with the text in Input, and the save.
+func (p *Pane) steps(a keys) map[string]views.Step {
+	return map[string]views.Step{
+		a.UserFilter.Name: {
+			Ask: func() tea.Cmd {
+				return p.ask(a.UserFilter.Name, "Filter by user",
+					"Show only attempts whose user name contains this (any case).\n"+
+						current(p.st.filter.user)+"Leave empty to show every user.", "User name or part of it")
+			},
+			Do: func(m views.ActionMsg) tea.Cmd {
+				p.st.filter.user = strings.TrimSpace(m.Input)
+				p.refilter()
+				return nil
+			}},
+		a.IPFilter.Name: {
+			Ask: func() tea.Cmd {
+				return p.ask(a.IPFilter.Name, "Filter by IP address",
+					"Show only attempts from addresses that start with this (203.0.113.7, or 10.2. for a range).\n"+
+						current(p.st.filter.ip)+"Leave empty to show every address.", "IP address or prefix")
+			},
+			Do: func(m views.ActionMsg) tea.Cmd { return p.setIP(m.Input) }},
+		a.Search.Name: {
+			Ask: func() tea.Cmd {
+				return p.ask(a.Search.Name, "Search the access log",
+					"Highlight lines containing this text (any case) and jump to the newest; n and N move between matches.\n"+
+						current(p.search)+"Leave empty to clear the search.", "Text")
+			},
+			Do: func(m views.ActionMsg) tea.Cmd { return p.setSearch(m.Input) }},
+		a.Save.Name: {Ask: func() tea.Cmd { return p.askSave(a.Save.Name) }, Do: p.save},
 	}
 }
 
@@ -664,15 +405,6 @@ func (p *Pane) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-func sinceText(d time.Duration) string {
-	switch {
-	case d >= time.Hour && d%time.Hour == 0:
-		return fmt.Sprintf("%dh", d/time.Hour)
-	default:
-		return fmt.Sprintf("%dm", d/time.Minute)
-	}
-}
-
 // Selected is the line `y` copies: the search match, or the newest line
 // while following, or the bottom line on screen.
 func (p *Pane) Selected() string {
@@ -699,41 +431,4 @@ func (p *Pane) selectedLine() int {
 		return n - 1
 	}
 	return min(n-1, top+max(rows, 1)-1)
-}
-
-// summarize counts the failures of the last five minutes of records.
-func summarize(s *store, newest time.Time) string {
-	const span = 5 * time.Minute
-	cutoff := newest.Add(-span)
-	fails := 0
-	byIP := map[string]int{}
-	for i := s.recs.Len() - 1; i >= 0; i-- {
-		r := s.held(i)
-		if !r.At.IsZero() && r.At.Before(cutoff) {
-			break
-		}
-		if !r.AuthResult {
-			fails++
-			byIP[r.IPAddress]++
-		}
-	}
-	ips := make([]string, 0, len(byIP))
-	for ip := range byIP {
-		ips = append(ips, ip)
-	}
-	slices.SortFunc(ips, func(a, b string) int {
-		if byIP[a] != byIP[b] {
-			return byIP[b] - byIP[a]
-		}
-		return strings.Compare(a, b)
-	})
-	out := fmt.Sprintf("failures %.1f/min (last 5m)", float64(fails)/span.Minutes())
-	if len(ips) > 0 {
-		var top []string
-		for _, ip := range ips[:min(3, len(ips))] {
-			top = append(top, fmt.Sprintf("%s ×%d", components.Sanitize(ip), byIP[ip]))
-		}
-		out += " · top failing: " + strings.Join(top, ", ")
-	}
-	return out
 }

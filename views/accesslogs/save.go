@@ -42,38 +42,42 @@ func (p *Pane) defaultSaveName(target string) string {
 	return fmt.Sprintf("accesslogs-%s-%s.jsonl", name, p.Ctx.Now().UTC().Format("20060102T150405Z"))
 }
 
-// save asks for a file name, then writes the records shown when it asked
-// (filtered) as JSON lines, as the server sent them: exactly those the
-// dialog counted, of the log its file name names, and only while that log
-// is still the one on screen.
-func (p *Pane) save(msg views.ActionMsg) tea.Cmd {
-	if !msg.Confirmed {
-		p.pending = nil
-		target := p.target()
-		if target == "" || !p.ready() {
-			return views.Toast("nothing to save: no access log is open", true)
-		}
-		n := p.st.lv.Len()
-		if n == 0 {
-			return views.Toast("nothing to save: no line is shown", false)
-		}
-		recs := make([]apiclient.AccessLog, n)
-		for i := range n {
-			recs[i] = p.st.line(i).AccessLog
-		}
-		def := p.defaultSaveName(target)
-		p.pending = &pendingSave{name: def, recs: recs}
-		return func() tea.Msg {
-			return views.ConfirmMsg{Pane: ID, Title: "Save access log",
-				Body: fmt.Sprintf("Write the %d shown records of %s as JSON lines (a new file; an existing one is not overwritten).\nLeave empty for %s",
-					n, components.Sanitize(target), def),
-				Prompt: "File name", Action: views.ActionMsg{Name: msg.Name, Target: def}}
-		}
+// askSave asks for a file name for the records shown now (filtered), as
+// JSON lines, as the server sent them.
+func (p *Pane) askSave(action string) tea.Cmd {
+	p.pending = nil
+	target := p.target()
+	if target == "" || !p.ready() {
+		p.Toast("nothing to save: no access log is open", true)
+		return nil
 	}
+	n := p.st.lv.Len()
+	if n == 0 {
+		p.Toast("nothing to save: no line is shown", false)
+		return nil
+	}
+	recs := make([]apiclient.AccessLog, n)
+	for i := range n {
+		recs[i] = p.st.line(i).AccessLog
+	}
+	def := p.defaultSaveName(target)
+	p.pending = &pendingSave{name: def, recs: recs}
+	p.Confirm(views.ConfirmMsg{Title: "Save access log",
+		Body: fmt.Sprintf("Write the %d shown records of %s as JSON lines (a new file; an existing one is not overwritten).\nLeave empty for %s",
+			n, components.Sanitize(target), def),
+		Prompt: "File name", Action: views.ActionMsg{Name: action}})
+	return nil
+}
+
+// save writes the records the dialog counted, of the log its file name
+// names, and only while that log is still the one on screen; the file is
+// written off the UI loop and its outcome comes back as savedMsg.
+func (p *Pane) save(msg views.ActionMsg) tea.Cmd {
 	ps := p.pending
 	p.pending = nil
 	if ps == nil {
-		return views.Toast("nothing saved: the access log on screen changed since the save was asked (s asks again)", true)
+		p.Toast("nothing saved: the access log on screen changed since the save was asked (s asks again)", true)
+		return nil
 	}
 	recs := ps.recs
 	path := strings.TrimSpace(msg.Input)
@@ -129,7 +133,9 @@ func writeJSONLines(path string, recs []apiclient.AccessLog) (err error) {
 
 func (p *Pane) onSaved(m savedMsg) tea.Cmd {
 	if m.err != nil {
-		return views.Toast("save failed, nothing was lost: "+components.Sanitize(m.err.Error()), true)
+		p.Toast("save failed, nothing was lost: "+components.Sanitize(m.err.Error()), true)
+		return nil
 	}
-	return views.Toast(fmt.Sprintf("saved %d records to %s", m.n, m.path), false)
+	p.Toast(fmt.Sprintf("saved %d records to %s", m.n, m.path), false)
+	return nil
 }

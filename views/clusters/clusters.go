@@ -28,14 +28,8 @@ var Registration = views.Registration{
 	ID: ID, Title: "Clusters", Aliases: []string{"cl"}, Table: true, Poll: time.Minute,
 	Reads: []views.Read{{Desc: "list clusters", Op: "listClusters"}, {Desc: "list flex clusters", Op: "listFlexClusters"},
 		{Desc: "list serverless instances", Op: "listServerlessInstances"}},
-	Actions: []keymap.Action{
-		keymap.NewAction("clusters.detail", "enter", "detail", "enter"),
-		keymap.NewAction("clusters.alerts", "A", "its alerts", "A"),
-		keymap.NewAction("clusters.backups", "B", "its backups", "B"),
-		keymap.NewAction("clusters.search", "I", "its search indexes", "I"),
-		keymap.NewAction("clusters.logs", "L", "its access logs", "L"),
-	},
-	New: listpane.New(spec),
+	Actions: spec.Keys(),
+	New:     listpane.New(spec),
 }
 
 var spec = listpane.Spec[apiclient.Cluster]{
@@ -55,10 +49,10 @@ var spec = listpane.Spec[apiclient.Cluster]{
 		{Column: components.Column{Title: "BACKUP", Width: 6}, Cell: func(c apiclient.Cluster) string { return onOff(c.BackupEnabled) }},
 	},
 	Actions: []listpane.Action[apiclient.Cluster]{
-		{Name: "clusters.alerts", Do: jump("alerts", "")},
-		{Name: "clusters.backups", Do: jump("backups", "snapshots"), Disabled: tenant("no cloud backup snapshots")},
-		{Name: "clusters.search", Do: jump("search", "")},
-		{Name: "clusters.logs", Do: jump("accesslogs", ""), Disabled: tenant("no access logs")},
+		{Key: keymap.NewAction("clusters.alerts", "A", "its alerts", "A"), Do: jump("alerts", "")},
+		{Key: keymap.NewAction("clusters.backups", "B", "its backups", "B"), Do: jump("backups", "snapshots"), Disabled: tenant("no cloud backup snapshots")},
+		{Key: keymap.NewAction("clusters.search", "I", "its search indexes", "I"), Do: jump("search", "")},
+		{Key: keymap.NewAction("clusters.logs", "L", "its access logs", "L"), Do: jump("accesslogs", ""), Disabled: tenant("no access logs")},
 	},
 }
 
@@ -103,12 +97,8 @@ func withTier(c apiclient.Cluster, tier, provider, region string) apiclient.Clus
 	return c
 }
 
-func jump(pane views.ID, view string) func(views.Context, apiclient.Cluster) tea.Cmd {
-	return func(ctx views.Context, c apiclient.Cluster) tea.Cmd {
-		return func() tea.Msg {
-			return views.JumpMsg{From: ID, Pane: pane, GroupID: ctx.GroupID, Cluster: c.Name, View: view, Name: c.Name}
-		}
-	}
+func jump(pane views.ID, view string) func(*views.Base, apiclient.Cluster) tea.Cmd {
+	return listpane.Jump(pane, view, func(c apiclient.Cluster) string { return c.Name })
 }
 
 func tenant(why string) func(apiclient.Cluster) string {

@@ -1,8 +1,9 @@
 // Package listpane is a pane declared rather than written: a list of items
 // loaded by one function, shown as a table of declared columns (the table
 // keys sort it, the root's `/` filters it), a markdown detail on enter, and
-// actions that each turn the selected item into a Cmd (a jump to another
-// pane, usually). A read-only pane is its Spec and its Registration.
+// actions that each act on the selected item (a jump to another pane,
+// usually). A read-only pane is its Spec and its Registration, whose
+// actions the Spec lists (Spec.Keys): each action is named once.
 package listpane
 
 import (
@@ -25,13 +26,25 @@ type Column[T any] struct {
 	Sort func(T) string
 }
 
-// Action is one registered action (its full name, "clusters.backups") and
-// what it does with the selected item. Disabled, when set, gives the
-// reason the item refuses it ("" when it does not).
+// Action is one action: its registration (full name, "clusters.backups",
+// keys and help) and what it does with the selected item. Do asks the
+// root through the pane's Base (b.Jump) and returns any Cmd it starts.
+// Disabled, when set, gives the reason the item refuses it ("" when it
+// does not).
 type Action[T any] struct {
-	Name     string
-	Do       func(ctx views.Context, item T) tea.Cmd
+	Key      keymap.Action
+	Do       func(b *views.Base, item T) tea.Cmd
 	Disabled func(T) string
+}
+
+// Jump is an Action's Do that opens pane (on view, when set) on the
+// selected item, which name names (a cluster name, an id).
+func Jump[T any](pane views.ID, view string, name func(T) string) func(*views.Base, T) tea.Cmd {
+	return func(b *views.Base, it T) tea.Cmd {
+		n := name(it)
+		b.Jump(views.JumpMsg{Pane: pane, GroupID: b.Ctx.GroupID, Cluster: n, View: view, Name: n})
+		return nil
+	}
 }
 
 // Spec declares a list pane.
@@ -51,6 +64,22 @@ type Spec[T any] struct {
 	// when the registration has an action named "<id>.detail".
 	Detail  func(T) string
 	Actions []Action[T]
+}
+
+// detailAction is the name of the action that opens the detail.
+func (s Spec[T]) detailAction() string { return string(s.ID) + ".detail" }
+
+// Keys are the pane's actions for its Registration: enter for the detail
+// (when the Spec has one), then each Action's.
+func (s Spec[T]) Keys() []keymap.Action {
+	var out []keymap.Action
+	if s.Detail != nil {
+		out = append(out, keymap.NewAction(s.detailAction(), "enter", "detail", "enter"))
+	}
+	for _, a := range s.Actions {
+		out = append(out, a.Key)
+	}
+	return out
 }
 
 // Pane is the pane a Spec declares.
@@ -159,7 +188,7 @@ func (p *Pane[T]) Actions() []keymap.Action {
 
 func (p *Pane[T]) find(name string) *Action[T] {
 	for i := range p.spec.Actions {
-		if p.spec.Actions[i].Name == name {
+		if p.spec.Actions[i].Key.Name == name {
 			return &p.spec.Actions[i]
 		}
 	}
@@ -167,14 +196,13 @@ func (p *Pane[T]) find(name string) *Action[T] {
 }
 
 func (p *Pane[T]) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
-	kit, done := p.Handle(msg, p.load)
-	if done {
-		return p, kit
+	if cmd, done := p.Handle(msg, p.load); done {
+		return p, cmd
 	}
 	switch msg := msg.(type) {
 	case views.Result[[]T]:
 		if !p.seq.Latest(msg.Seq) {
-			return p, kit
+			return p, nil
 		}
 		p.err = msg.Err
 		if msg.Err == nil {
@@ -182,7 +210,7 @@ func (p *Pane[T]) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 			p.setRows(msg.Value)
 		}
 	case views.RefreshMsg:
-		return p, tea.Batch(kit, p.load())
+		return p, p.load()
 	case views.FilterMsg:
 		p.table.SetFilter(msg.Text)
 	case views.ContextChangedMsg:
@@ -194,33 +222,33 @@ func (p *Pane[T]) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 		if reload {
 			p.loaded, p.err, p.showing = false, nil, false
 			p.setRows(nil)
-			return p, tea.Batch(kit, p.Reload(p.load))
+			return p, p.Reload(p.load)
 		}
 	case views.ActionMsg:
 		it, ok := p.selected()
 		switch {
 		case !ok:
-		case msg.Name == string(p.spec.ID)+".detail" && p.spec.Detail != nil:
+		case msg.Name == p.spec.detailAction() && p.spec.Detail != nil:
 			p.detail.SetMarkdown(p.spec.Detail(it))
 			p.showing = true
 		case p.find(msg.Name) != nil:
-			return p, tea.Batch(kit, p.find(msg.Name).Do(p.Ctx, it))
+			return p, p.find(msg.Name).Do(&p.Base, it)
 		}
 	case tea.KeyPressMsg:
 		if p.showing {
 			if msg.String() == "esc" {
 				p.showing = false
-				return p, kit
+				return p, nil
 			}
 			var cmd tea.Cmd
 			p.detail, cmd = p.detail.Update(msg)
-			return p, tea.Batch(kit, cmd)
+			return p, cmd
 		}
 		var cmd tea.Cmd
 		p.table, cmd = p.table.Update(msg)
-		return p, tea.Batch(kit, cmd)
+		return p, cmd
 	}
-	return p, kit
+	return p, nil
 }
 
 func (p *Pane[T]) setRows(items []T) {

@@ -15,10 +15,13 @@ import (
 	"github.com/dbadmin-tui/dbadmin-tui/views"
 )
 
-// Targets carried through confirmations.
-const (
-	targetDeleteToken = "delete-token"
-	targetDropOn      = "drop:on"
+// Payloads carried through confirmations: deleting the link token,
+// turning dropDestinationData on, and the start whose outcome is unknown
+// that a second start was confirmed against (its lostStart.n).
+type (
+	tokenDeletion struct{}
+	dropOn        struct{}
+	anotherStart  struct{ after int }
 )
 
 // Link-token form choices.
@@ -36,41 +39,34 @@ const dropWarning = "Every collection on the destination cluster %s that also ex
 // start.
 const dropNow = "Nothing is dropped now: this sets an option of the next start (%s). When that migration starts: "
 
-// action answers an action the gate allowed: a first press asks (a form or
-// a confirmation); the confirmed one sends.
+// steps are the actions that ask first (a form or a confirmation); the
+// confirmed one sends.
+func (p *Pane) steps() map[string]views.Step {
+	return map[string]views.Step{
+		actLinkToken: {Ask: p.askToken, Do: func(m views.ActionMsg) tea.Cmd {
+			if m.Form == formToken {
+				return p.submitToken(m.Values)
+			}
+			if _, ok := m.Payload.(tokenDeletion); ok {
+				return p.deleteToken()
+			}
+			return p.refuse("link token: the confirmation named no change; nothing sent")
+		}},
+		actValidate:     {Ask: p.askOptions, Do: func(m views.ActionMsg) tea.Cmd { return p.submitOptions(m.Values) }},
+		actStart:        {Ask: p.askStart, Do: func(views.ActionMsg) tea.Cmd { return p.start(false) }},
+		actStartAnother: {Ask: p.askStartAnother, Do: p.startAnother},
+		actCutover:      {Ask: p.askCutover, Do: func(views.ActionMsg) tea.Cmd { return p.cutover() }},
+	}
+}
+
+// action answers an action the gate allowed.
 func (p *Pane) action(msg views.ActionMsg) tea.Cmd {
+	if cmd, ok := views.AskThenDo(msg, p.asks); ok {
+		return cmd
+	}
 	switch msg.Name {
-	case actLinkToken:
-		switch {
-		case !msg.Confirmed:
-			return p.askToken()
-		case msg.Form == formToken:
-			return p.submitToken(msg.Values)
-		case msg.Target == targetDeleteToken:
-			return p.deleteToken()
-		}
-	case actValidate:
-		if !msg.Confirmed {
-			return p.askOptions()
-		}
-		return p.submitOptions(msg.Values)
 	case actDrop:
 		return p.toggleDrop(msg)
-	case actStart:
-		if !msg.Confirmed {
-			return p.askStart()
-		}
-		return p.start(false)
-	case actStartAnother:
-		if !msg.Confirmed {
-			return p.askStartAnother()
-		}
-		return p.startAnother(msg)
-	case actCutover:
-		if !msg.Confirmed {
-			return p.askCutover()
-		}
-		return p.cutover()
 	case actPresentation:
 		p.presentation = !p.presentation
 		return nil
@@ -79,8 +75,6 @@ func (p *Pane) action(msg views.ActionMsg) tea.Cmd {
 }
 
 func (p *Pane) refuse(text string) tea.Cmd { return p.say(text, true) }
-
-func send(msg tea.Msg) tea.Cmd { return func() tea.Msg { return msg } }
 
 // askToken opens the link-token form: create (with the access list) or
 // delete.
@@ -103,8 +97,9 @@ func (p *Pane) askToken() tea.Cmd {
 				return err
 			}},
 	}
-	return send(views.FormMsg{Pane: ID, ID: formToken, Title: "Link token for " + p.Ctx.OrgName,
+	p.Form(views.FormMsg{ID: formToken, Title: "Link token for " + p.Ctx.OrgName,
 		Fields: fields, Action: views.ActionMsg{Name: actLinkToken}})
+	return nil
 }
 
 type tokenResult struct {
@@ -116,15 +111,17 @@ type tokenResult struct {
 func (p *Pane) submitToken(v components.FormValues) tea.Cmd {
 	if v["do"] == tokenDelete {
 		// Deleting unlinks the source org: ask again, default No.
-		confirm := views.ConfirmMsg{Pane: ID, Title: "Delete the link token?",
+		p.FormDone(formToken, nil)
+		p.Confirm(views.ConfirmMsg{Title: "Delete the link token?",
 			Body: "The source organization is unlinked from " + p.Ctx.OrgName + ": its projects are no longer " +
 				"available for migration. A migration already running goes on.",
-			Action: views.ActionMsg{Name: actLinkToken, Target: targetDeleteToken}}
-		return tea.Batch(views.FormDone(ID, formToken, nil), send(confirm))
+			Action: views.ActionMsg{Name: actLinkToken, Payload: tokenDeletion{}}})
+		return nil
 	}
 	ips, err := parseIPs(v["ips"])
 	if err != nil {
-		return views.FormDone(ID, formToken, err)
+		p.FormDone(formToken, err)
+		return nil
 	}
 	c, org := p.Ctx.Client, p.Ctx.OrgID
 	return views.Write(&p.Base, keyToken, 0, "creating link token", func(ctx context.Context) (tokenResult, error) {
@@ -208,8 +205,9 @@ func (p *Pane) askOptions() tea.Cmd {
 			components.Field{Key: "supportIndexes", Label: "Create supporting indexes", Kind: components.FieldToggle, On: d.supportIndexes})
 	}
 	title := "Check migration " + components.Sanitize(d.source.dep.Name) + " → " + components.Sanitize(d.dest.Name)
-	return send(views.FormMsg{Pane: ID, ID: formOptions, Title: title, Fields: fields,
+	p.Form(views.FormMsg{ID: formOptions, Title: title, Fields: fields,
 		Action: views.ActionMsg{Name: actValidate}})
+	return nil
 }
 
 var schemas = []apiclient.HostnameSchema{apiclient.HostnamePublic, apiclient.HostnamePrivateLink, apiclient.HostnameVPCPeering}
@@ -237,7 +235,8 @@ func onOff(b bool) string {
 func (p *Pane) submitOptions(v components.FormValues) tea.Cmd {
 	d := &p.draft
 	if d.missing() != "" {
-		return views.FormDone(ID, formOptions, errors.New(d.missing()))
+		p.FormDone(formOptions, errors.New(d.missing()))
+		return nil
 	}
 	d.host = strings.TrimSpace(v["host"])
 	d.managedAuth = !strings.HasPrefix(v["auth"], "username")
@@ -252,7 +251,8 @@ func (p *Pane) submitOptions(v components.FormValues) tea.Cmd {
 	d.optionsSet = true
 	req, err := d.request(p.Ctx.GroupID)
 	if err != nil {
-		return views.FormDone(ID, formOptions, err)
+		p.FormDone(formOptions, err)
+		return nil
 	}
 	c, group := p.Ctx.Client, p.Ctx.GroupID
 	label := d.source.dep.Name + " → " + d.dest.Name
@@ -275,16 +275,17 @@ func (p *Pane) toggleDrop(msg views.ActionMsg) tea.Cmd {
 		p.draft.drop = false
 		return p.say("drop destination data: off", false)
 	}
-	if msg.Confirmed && msg.Target == targetDropOn {
+	if _, ok := msg.Payload.(dropOn); msg.Confirmed && ok {
 		p.draft.drop = true
 		return p.say("drop destination data: ON for "+p.destName(), false)
 	}
 	if p.draft.dest == nil {
 		return p.refuse("drop destination data: pick a destination cluster first (step 3)")
 	}
-	return send(views.ConfirmMsg{Pane: ID, Title: "Drop destination data?",
+	p.Confirm(views.ConfirmMsg{Title: "Drop destination data?",
 		Body:   fmt.Sprintf(dropNow, p.startKey()) + fmt.Sprintf(dropWarning, p.destName()),
-		Action: views.ActionMsg{Name: actDrop, Target: targetDropOn}})
+		Action: views.ActionMsg{Name: actDrop, Payload: dropOn{}}})
+	return nil
 }
 
 // startKey is the key that makes the next start: M after a start into
@@ -314,13 +315,14 @@ func (p *Pane) askStart() tea.Cmd {
 		return p.refuse("start: " + err.Error())
 	}
 	d := p.draft
-	msg := views.ConfirmMsg{Pane: ID, Title: "Start the live migration?", Body: body,
+	msg := views.ConfirmMsg{Title: "Start the live migration?", Body: body,
 		Action: views.ActionMsg{Name: actStart}}
 	if d.drop {
 		msg.Body += "\n\nWARNING: " + fmt.Sprintf(dropWarning, p.destName()) + "\nType the destination cluster's name to start."
 		msg.TypeToConfirm = d.dest.Name
 	}
-	return send(msg)
+	p.Confirm(msg)
+	return nil
 }
 
 // startBody describes the start the draft makes, with the state of its
@@ -388,8 +390,9 @@ func (p *Pane) askStartAnother() tea.Cmd {
 		body += "\n\nWARNING: " + fmt.Sprintf(dropWarning, dest)
 	}
 	body += "\nType the destination cluster's name to start another."
-	return send(views.ConfirmMsg{Pane: ID, Title: "Start another live migration into " + dest + "?", Body: body,
-		TypeToConfirm: p.draft.dest.Name, Action: views.ActionMsg{Name: actStartAnother, Target: strconv.Itoa(l.n)}})
+	p.Confirm(views.ConfirmMsg{Title: "Start another live migration into " + dest + "?", Body: body,
+		TypeToConfirm: p.draft.dest.Name, Action: views.ActionMsg{Name: actStartAnother, Payload: anotherStart{after: l.n}}})
+	return nil
 }
 
 // startAnother sends the start confirmed in askStartAnother, if what it
@@ -398,7 +401,7 @@ func (p *Pane) startAnother(msg views.ActionMsg) tea.Cmd {
 	if why := p.startBlocked(true); why != "" {
 		return p.refuse("start another: " + why)
 	}
-	if l := p.lostHere(); strconv.Itoa(l.n) != msg.Target || msg.Input != p.draft.dest.Name {
+	if a, ok := msg.Payload.(anotherStart); !ok || p.lostHere().n != a.after || msg.Input != p.draft.dest.Name {
 		return p.refuse("start another: the confirmation was for another start; " + p.keyName(actStartAnother) + " asks again")
 	}
 	return p.start(true)
@@ -459,11 +462,12 @@ func (p *Pane) askCutover() tea.Cmd {
 	}
 	p.goTo(stepProgress)
 	j := p.job
-	return send(views.ConfirmMsg{Pane: ID, Title: "Cut over to " + components.Sanitize(j.dest) + "?",
+	p.Confirm(views.ConfirmMsg{Title: "Cut over to " + components.Sanitize(j.dest) + "?",
 		Body: "Synchronization with " + components.Sanitize(j.source) + " stops and " + components.Sanitize(j.dest) +
 			" becomes the primary copy. Stop writes to the source and point applications at the destination." +
 			"\nType the destination cluster's name to cut over.",
 		TypeToConfirm: j.dest, Action: views.ActionMsg{Name: actCutover, Target: j.id}})
+	return nil
 }
 
 type cutDone struct{ id string }

@@ -120,7 +120,7 @@ func TestLostStartIsNeverSentAgainByM(t *testing.T) {
 	assert.Equal(t, 1, e.starts(mark), "nothing sent before the answer")
 	e.Confirm("payments-pro")
 	assert.Equal(t, 1, e.starts(mark), "the name was not typed")
-	e.Send(views.ActionMsg{Name: actStartAnother, Confirmed: true, Input: "payments-prod", Target: "0"})
+	e.Send(views.ActionMsg{Name: actStartAnother, Confirmed: true, Input: "payments-prod", Payload: anotherStart{}})
 	assert.Contains(t, e.LastToast().Text, "the confirmation was for another start")
 	assert.Equal(t, 1, e.starts(mark), "a confirmation about another lost start")
 	e.Confirm("payments-prod")
@@ -204,7 +204,7 @@ func TestStartAndDropAreOffWhileAMigrationRuns(t *testing.T) {
 	e.Action(actDrop)
 	assert.Len(t, e.Confirms, confirms)
 	assert.Contains(t, e.LastToast().Text, "drop destination data: migration billing-rs → payments-prod is still running")
-	e.Send(views.ActionMsg{Name: actDrop, Confirmed: true, Target: targetDropOn})
+	e.Send(views.ActionMsg{Name: actDrop, Confirmed: true, Payload: dropOn{}})
 	assert.False(t, p.draft.drop)
 
 	// Done: both come back.

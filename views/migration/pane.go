@@ -42,13 +42,18 @@ const (
 
 // Form ids.
 const (
-	formToken   = "migration.linkToken"
+	formToken   = actLinkToken
 	formOptions = "migration.options"
 )
 
 // Pane is the migration pane.
 type Pane struct {
 	views.Base
+	// asks are the actions that ask before they send (steps).
+	asks map[string]views.Step
+	// resolvedFirst: the message being handled took a refusal's cause
+	// away; TakeAsks says so before what the message asked.
+	resolvedFirst bool
 
 	seqSources, seqClusters, seqJob, seqValidation views.Seq
 
@@ -81,6 +86,7 @@ type Pane struct {
 func New(ctx views.Context) views.Pane {
 	p := &Pane{}
 	p.Base = views.NewBase(ID, ctx, p.pollState)
+	p.asks = p.steps()
 	p.draft.reset()
 	return p
 }
@@ -140,121 +146,6 @@ func (p *Pane) Actions() []keymap.Action {
 		}
 	}
 	return acts
-}
-
-// blockedNames are the actions whose refusal depends on the pane's state.
-var blockedNames = []string{actLinkToken, actValidate, actStart, actStartAnother, actDrop, actCutover}
-
-// blocked says why the pane's state refuses an action now ("" when it
-// acts): the same words the action itself answers with when delivered.
-func (p *Pane) blocked(name string) string {
-	switch name {
-	case actLinkToken:
-		if p.Ctx.OrgID == "" {
-			return "no organization selected"
-		}
-	case actValidate:
-		return p.validateBlocked()
-	case actStart, actStartAnother:
-		another := name == actStartAnother
-		if why := p.startBlocked(another); why != "" {
-			return why
-		}
-		if _, err := p.startBody(); err != nil {
-			return err.Error()
-		}
-	case actDrop:
-		if why := p.dropBlocked(); why != "" {
-			return why
-		}
-		if !p.draft.drop && p.draft.dest == nil {
-			return "pick a destination cluster first (step 3)"
-		}
-	case actCutover:
-		return p.cutoverBlocked()
-	}
-	return ""
-}
-
-// blockedNow is every state refusal, by action name.
-func (p *Pane) blockedNow() map[string]string {
-	out := make(map[string]string, len(blockedNames))
-	for _, n := range blockedNames {
-		if why := p.blocked(n); why != "" {
-			out[n] = why
-		}
-	}
-	return out
-}
-
-// validateBlocked says why the check cannot be asked for now, or "".
-func (p *Pane) validateBlocked() string {
-	if why := p.draft.missing(); why != "" {
-		return why
-	}
-	if p.Ctx.GroupID == "" {
-		return "no project selected"
-	}
-	return ""
-}
-
-// startBlocked says why no start may be sent now ("" when one may; the
-// draft is judged when the key is pressed): a start being sent, a
-// migration running, or, for m (another false), a start into the picked
-// destination whose outcome is unknown. Start another (another true) is
-// only for that last case.
-func (p *Pane) startBlocked(another bool) string {
-	switch {
-	case p.starting != "":
-		return "the start of " + components.Sanitize(p.starting) + " is being sent"
-	case p.job != nil && !p.job.done():
-		return "migration " + components.Sanitize(p.job.label()) + " is still running"
-	}
-	l := p.lostHere()
-	switch {
-	case l == nil && another:
-		return "after a start of unknown outcome"
-	case l != nil && !another:
-		return "a start into " + components.Sanitize(l.dest) + " was " + outcomeUnknown + " and cannot be checked; " +
-			p.keyName(actStartAnother) + " starts another (type its name)"
-	}
-	return ""
-}
-
-// outcomeUnknown is how the panes say a write left and its answer did not
-// come back.
-const outcomeUnknown = "sent - outcome unknown"
-
-// dropBlocked says why the drop toggle is off now: it sets an option of
-// the next start, and no start may be made while one is sent or runs.
-func (p *Pane) dropBlocked() string {
-	switch {
-	case p.starting != "":
-		return "the start of " + components.Sanitize(p.starting) + " is being sent"
-	case p.job != nil && !p.job.done():
-		return "migration " + components.Sanitize(p.job.label()) + " is still running; the setting is for the next start"
-	}
-	return ""
-}
-
-// lostHere is the last start into the picked destination (in this
-// project) whose outcome is unknown, or nil.
-func (p *Pane) lostHere() *lostStart {
-	if p.draft.dest == nil {
-		return nil
-	}
-	return p.lostFor(p.Ctx.GroupID, p.draft.dest.Name)
-}
-
-// lostFor is the last start into dest of project groupID whose outcome is
-// unknown; dest "" takes any destination of the project.
-func (p *Pane) lostFor(groupID, dest string) *lostStart {
-	for i := len(p.lost) - 1; i >= 0; i-- {
-		if l := &p.lost[i]; l.groupID == groupID && (dest == "" || l.dest == dest) {
-			return l
-		}
-	}
-	return nil
 }
 
 // keyName is the key an action is bound to, as help shows it, or its name.
@@ -351,19 +242,31 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 	after := p.blockedNow()
 	for n, why := range before {
 		if after[n] != why {
-			return p, tea.Sequence(views.ErrorsResolved(), cmd)
+			p.resolvedFirst = true
+			return p, cmd
 		}
 	}
 	return p, cmd
 }
 
+// TakeAsks is Base's, with "the errors' cause is gone" first when the
+// message handled took a refusal's cause away (resolvedFirst): a refusal
+// the message said itself stays on screen.
+func (p *Pane) TakeAsks() ([]views.Ask, tea.Cmd) {
+	asks, cmd := p.Base.TakeAsks()
+	if p.resolvedFirst {
+		p.resolvedFirst = false
+		asks = append([]views.Ask{views.ErrorsResolvedMsg{Pane: ID}}, asks...)
+	}
+	return asks, cmd
+}
+
 func (p *Pane) update(msg tea.Msg) (views.Pane, tea.Cmd) {
-	kit, done := p.Handle(msg, p.pollNow)
-	if done {
-		return p, kit
+	if cmd, done := p.Handle(msg, p.pollNow); done {
+		return p, cmd
 	}
 	if cmd, ok := p.result(msg); ok {
-		return p, tea.Batch(kit, cmd)
+		return p, cmd
 	}
 	switch msg := msg.(type) {
 	case views.RefreshMsg:
@@ -534,7 +437,8 @@ func (p *Pane) pick() tea.Cmd {
 
 func (p *Pane) say(text string, isErr bool) tea.Cmd {
 	p.notice, p.noticeErr = text, isErr
-	return views.Toast(text, isErr)
+	p.Toast(text, isErr)
+	return nil
 }
 
 func clamp(v, lo, hi int) int {

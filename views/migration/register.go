@@ -27,17 +27,17 @@ var Registration = views.Registration{
 func defaultActions() []keymap.Action {
 	a := keymap.NewAction
 	return []keymap.Action{
-		a("migration.linkToken", "l", "link token", "l").Calls("createLinkToken"),
-		a("migration.validate", "v", "validate", "v").Calls("validateMigration"),
+		a(actLinkToken, "l", "link token", "l").Calls("createLinkToken"),
+		a(actValidate, "v", "validate", "v").Calls("validateMigration"),
 		// Starting may drop the destination's collections.
-		a("migration.start", "m", "start migration", "m").Calls("createPushMigration").AsDangerous(),
+		a(actStart, "m", "start migration", "m").Calls("createPushMigration").AsDangerous(),
 		// After a start whose answer was lost: a deliberate second start,
 		// with the destination's name typed.
-		a("migration.startAnother", "M", "start another migration", "M").Calls("createPushMigration").AsDangerous(),
-		a("migration.cutover", "C", "cut over", "C").Calls("cutoverMigration").AsDangerous(),
-		a("migration.presentation", "P", "presentation", "P"),
+		a(actStartAnother, "M", "start another migration", "M").Calls("createPushMigration").AsDangerous(),
+		a(actCutover, "C", "cut over", "C").Calls("cutoverMigration").AsDangerous(),
+		a(actPresentation, "P", "presentation", "P"),
 		// Dropping the destination's collections happens when the
 		// migration starts, so the toggle is judged like Start.
-		a("migration.dropDestination", "D", "drop destination data on/off", "D").Calls("createPushMigration").AsDangerous().InHelpOnly(),
+		a(actDrop, "D", "drop destination data on/off", "D").Calls("createPushMigration").AsDangerous().InHelpOnly(),
 	}
 }

@@ -36,16 +36,19 @@ func (p *Pane) result(msg tea.Msg) (tea.Cmd, bool) {
 		return p.tokenResult(msg), true
 	case views.Result[*validationState]:
 		if msg.Err != nil {
-			return views.FormDone(ID, formOptions, msg.Err), true
+			p.FormDone(formOptions, msg.Err)
+			return nil, true
 		}
 		v := msg.Value
 		if v == nil {
-			return views.FormDone(ID, formOptions, fmt.Errorf("the check answered nothing")), true
+			p.FormDone(formOptions, fmt.Errorf("the check answered nothing"))
+			return nil, true
 		}
 		v.at = p.Ctx.Now()
 		p.validation = v
 		p.notice = ""
-		return tea.Batch(views.FormDone(ID, formOptions, nil), p.Arm()), true
+		p.FormDone(formOptions, nil)
+		return p.Arm(), true
 	case views.Result[*apiclient.MigrationValidation]:
 		if !p.seqValidation.Latest(msg.Seq) || p.validation == nil {
 			return nil, true
@@ -146,16 +149,19 @@ func (p *Pane) tokenResult(msg views.Result[tokenResult]) tea.Cmd {
 		return tea.Batch(p.say("link token deleted", false), p.load(""))
 	}
 	if msg.Err != nil {
-		return views.FormDone(ID, formToken, msg.Err)
+		p.FormDone(formToken, msg.Err)
+		return nil
 	}
 	if r.token == nil || r.token.LinkToken == "" {
-		return views.FormDone(ID, formToken, fmt.Errorf("the service answered without a token"))
+		p.FormDone(formToken, fmt.Errorf("the service answered without a token"))
+		return nil
 	}
 	p.token = tokenState{value: components.Sanitize(r.token.LinkToken), createdAt: p.Ctx.Now(), ips: r.ips}
 	p.step = stepToken
 	p.notice = ""
-	return tea.Batch(views.FormDone(ID, formToken, nil),
-		views.Toast("link token created: y copies it; it is shown only once", false), p.load(""))
+	p.FormDone(formToken, nil)
+	p.Toast("link token created: y copies it; it is shown only once", false)
+	return p.load("")
 }
 
 func (p *Pane) validationToast() tea.Cmd {
@@ -208,7 +214,8 @@ func (p *Pane) startResult(msg views.Result[started]) tea.Cmd {
 	p.notice = ""
 	// A refusal read while it was being sent ("no migration started") is
 	// no longer true: Update clears it, the cause of a refusal being gone.
-	return tea.Batch(views.Toast("migration "+j.label()+" started", false), p.Arm())
+	p.Toast("migration "+j.label()+" started", false)
+	return p.Arm()
 }
 
 func (p *Pane) jobResult(msg views.Result[*apiclient.LiveMigration]) tea.Cmd {

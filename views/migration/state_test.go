@@ -166,9 +166,12 @@ func TestProjectChangeGoesBackToTheDestination(t *testing.T) {
 	e.Press("enter")
 	require.Equal(t, stepOptions, p.step)
 	ctx.OrgID, ctx.OrgName = "65a0c0ffee00000000000009", "Other-Org"
+	toasts = len(e.Toasts)
 	e.Send(views.ContextChangedMsg{Ctx: ctx, Scope: true})
 	assert.Equal(t, stepSource, p.step)
-	assert.Equal(t, "organization changed to Other-Org: pick a source deployment linked to it", e.LastToast().Text)
+	// Said when the change comes, before the reloads it starts answer.
+	require.Greater(t, len(e.Toasts), toasts)
+	assert.Equal(t, "organization changed to Other-Org: pick a source deployment linked to it", e.Toasts[toasts].Text)
 }
 
 // A migration's progress stays on screen through a project change.
@@ -183,4 +186,22 @@ func TestProjectChangeKeepsTheProgressStep(t *testing.T) {
 	ctx.GroupID, ctx.ProjectName = apisim.DemoAnalyticsID, "analytics"
 	e.Send(views.ContextChangedMsg{Ctx: ctx, Scope: true})
 	assert.Equal(t, stepProgress, p.step)
+}
+
+// When a message takes away a refusal's cause, "resolved" goes before what
+// the message said, so an error it says stays on screen.
+func TestResolvedGoesBeforeWhatTheMessageSaid(t *testing.T) {
+	p := New(views.Context{}).(*Pane)
+	p.TakeAsks()
+	p.say("a refusal said by the message", true)
+	p.Confirm(views.ConfirmMsg{Title: "asked by the message"})
+	p.resolvedFirst = true
+	asks, _ := p.TakeAsks()
+	require.Len(t, asks, 3)
+	assert.IsType(t, views.ErrorsResolvedMsg{}, asks[0])
+	assert.Equal(t, views.ToastMsg{Text: "a refusal said by the message", Err: true, Pane: ID}, asks[1])
+	assert.Equal(t, "asked by the message", asks[2].(views.ConfirmMsg).Title)
+	assert.Equal(t, ID, asks[2].(views.ConfirmMsg).Pane)
+	asks, _ = p.TakeAsks()
+	assert.Empty(t, asks, "said once")
 }

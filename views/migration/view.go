@@ -4,9 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
-	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
@@ -251,11 +249,9 @@ func (p *Pane) tableGreyed(w int, cols []column, rows [][]string, cursor int, em
 func (p *Pane) sourceView(w int) []string {
 	st := p.Ctx.Theme.Styles
 	lines := []string{components.Truncate(" Pick the deployment to migrate, from the projects linked to "+components.Sanitize(p.Ctx.OrgName)+":", w), ""}
-	switch {
-	case !p.sourcesLoaded:
-		return append(lines, components.Truncate(" "+st.Muted.Render("loading available projects…"), w))
-	case p.sourcesErr != nil:
-		return append(lines, components.Truncate(" "+st.ErrorText.Render("could not list source projects: "+views.ErrText(p.sourcesErr)), w), components.Truncate(" r retries", w))
+	if line, ok := (views.Prologue{Noun: "source projects", Loaded: p.sourcesLoaded && p.sourcesErr == nil,
+		Err: p.sourcesErr}).View(st); ok {
+		return append(lines, components.Truncate(" "+line, w))
 	}
 	cols := []column{{"PROJECT", 18}, {"DEPLOYMENT", 14}, {"VERSION", 8}, {"SIZE", 9}, {"TOPOLOGY", 12}, {"TLS", 3}, {"MANAGED", 7}}
 	rows := make([][]string, len(p.sources))
@@ -278,13 +274,13 @@ func (p *Pane) sourceView(w int) []string {
 func (p *Pane) destView(w int) []string {
 	st := p.Ctx.Theme.Styles
 	lines := []string{components.Truncate(" Pick the destination cluster in "+components.Sanitize(p.Ctx.ProjectName)+":", w), ""}
-	switch {
-	case p.Ctx.GroupID == "":
-		return append(lines, components.Truncate(" "+st.Muted.Render("no project selected (press @)"), w))
-	case !p.clustersLoaded:
-		return append(lines, components.Truncate(" "+st.Muted.Render("loading clusters…"), w))
-	case p.clustersErr != nil:
-		return append(lines, components.Truncate(" "+st.ErrorText.Render("could not list clusters: "+views.ErrText(p.clustersErr)), w), components.Truncate(" r retries", w))
+	off := ""
+	if p.Ctx.GroupID == "" {
+		off = "no project selected (press @)"
+	}
+	if line, ok := (views.Prologue{Noun: "clusters", Off: off, Loaded: p.clustersLoaded && p.clustersErr == nil,
+		Err: p.clustersErr}).View(st); ok {
+		return append(lines, components.Truncate(" "+line, w))
 	}
 	cols := []column{{"CLUSTER", 20}, {"TYPE", 10}, {"TIER", 5}, {"VERSION", 8}, {"STATE", 9}}
 	rows := make([][]string, len(p.clusters))
@@ -406,242 +402,6 @@ func (p *Pane) lostLines(w int, l *lostStart) []string {
 			continue
 		}
 		lines = append(lines, components.Truncate(strings.Repeat(" ", 16)+st.SeverityWarning.Render(t), w))
-	}
-	return lines
-}
-
-func (p *Pane) progressView(w int) []string {
-	st := p.Ctx.Theme.Styles
-	j := p.job
-	lost := p.lostFor(p.Ctx.GroupID, "")
-	if j == nil && lost != nil {
-		return append([]string{components.Truncate(" The start of "+components.Sanitize(lost.label())+" was sent; its outcome is unknown:", w), ""},
-			p.lostLines(w, lost)...)
-	}
-	if j == nil {
-		return []string{components.Truncate(" "+st.Muted.Render("No migration started in this session: set it up in steps 1-4, then "+p.keyName(actStart)+" starts it."), w)}
-	}
-	s := components.Sanitize
-	now := p.Ctx.Now()
-	statusStyle := st.Class(string(j.status()))
-	switch j.status() {
-	case apiclient.MigrationWorking, apiclient.MigrationNew:
-		statusStyle = st.StateRunning
-	case apiclient.MigrationComplete:
-		statusStyle = st.StateOK
-	case apiclient.MigrationFailed, apiclient.MigrationExpired:
-		statusStyle = st.StateFailed
-	}
-	half := max((w-2)/2, 24)
-	pair := func(k1, v1, k2, v2 string) string {
-		left := padRight(p.kv(half, k1, v1), half)
-		return components.Truncate(left+strings.TrimPrefix(p.kv(w-half, k2, v2), ""), w)
-	}
-	lines := []string{
-		components.Truncate(" "+st.DialogTitle.Render("Live migration "+s(j.id))+"  "+s(j.source)+" ("+s(j.sourceProject)+") → "+s(j.dest), w),
-		"",
-		pair("Status", statusStyle.Render(s(string(j.status()))), "Phase", j.phase()),
-		pair("Lag", j.lagText(), "Elapsed", formatElapsed(j.elapsed(now))),
-		p.kv(w, "Ready", p.readiness(now)),
-		p.kv(w, "Hosts", s(strings.Join(j.last.MigrationHosts, ", "))),
-	}
-	if len(j.last.SkippedTimeSeriesCollections) > 0 {
-		lines = append(lines, p.kv(w, "Skipped", s(strings.Join(j.last.SkippedTimeSeriesCollections, ", "))+st.Muted.Render(" (time-series, not migrated on 6.0+)")))
-	}
-	if j.pollErr != nil {
-		lines = append(lines, p.kv(w, "Last poll", st.ErrorText.Render(views.ErrText(j.pollErr))))
-	}
-	if lost != nil {
-		lines = append(lines, p.kv(w, "Lost start", st.SeverityWarning.Render(outcomeUnknown)+": "+s(lost.label())+" at "+
-			lost.at.UTC().Format("15:04:05")+"; that migration may be running too (it cannot be checked)"))
-	}
-	lines = append(lines, "", components.Truncate(" "+st.FieldLabel.Render("Lag over time")+st.Muted.Render(fmt.Sprintf(" (%d samples, one per poll)", len(j.lags))), w))
-	lines = append(lines, p.sparkline(w)...)
-	return lines
-}
-
-// readiness says whether the cut-over may start, and what it is waiting for.
-func (p *Pane) readiness(now time.Time) string {
-	st := p.Ctx.Theme.Styles
-	j := p.job
-	switch {
-	case j.status() == apiclient.MigrationComplete && j.cutoverAt != nil:
-		return st.StateOK.Render("cut over") + fmt.Sprintf(": complete in %s; %s is the primary copy", formatElapsed(j.completedAt.Sub(*j.cutoverAt)), components.Sanitize(j.dest))
-	case j.status() == apiclient.MigrationComplete:
-		return st.StateOK.Render("complete")
-	case j.status() == apiclient.MigrationExpired:
-		return st.StateFailed.Render("expired") + ": no cut-over within 120 hours of readiness"
-	case j.status() == apiclient.MigrationFailed:
-		return st.StateFailed.Render("failed") + ": v checks the request again to see why"
-	case j.cutoverAt != nil:
-		return st.StateRunning.Render("cutting over") + " since " + j.cutoverAt.UTC().Format("15:04:05") +
-			fmt.Sprintf(" (%s): synchronization with the source stopped", formatElapsed(now.Sub(*j.cutoverAt)))
-	case j.last.ReadyForCutover:
-		left := 120*time.Hour - now.Sub(j.readyAt)
-		return st.StateOK.Render("YES") + ": C cuts over (within " + formatElapsed(left) + ", or it expires)"
-	}
-	return "not yet: C unlocks when the destination has caught up (readyForCutover)"
-}
-
-var sparkRunes = []rune("▁▂▃▄▅▆▇█")
-
-// sparkline draws the last samples that fit, scaled to the largest lag
-// shown, with the scale on the left.
-func (p *Pane) sparkline(w int) []string {
-	st := p.Ctx.Theme.Styles
-	j := p.job
-	if len(j.lags) == 0 {
-		return []string{components.Truncate(" "+st.Muted.Render("no lag reported yet"), w)}
-	}
-	label := 8
-	room := max(w-label-3, 4)
-	samples := j.lags
-	if len(samples) > room {
-		samples = samples[len(samples)-room:]
-	}
-	var top int64 = 1
-	for _, s := range samples {
-		top = max(top, s.lag)
-	}
-	var b strings.Builder
-	for _, s := range samples {
-		i := int(s.lag * int64(len(sparkRunes)-1) / top)
-		b.WriteRune(sparkRunes[clamp(i, 0, len(sparkRunes)-1)])
-	}
-	return []string{
-		components.Truncate(" "+padLeft(bigLagShort(top), label)+" ┤"+b.String(), w),
-		components.Truncate(" "+padLeft("0 s", label)+" ┴"+strings.Repeat("─", len(samples)), w),
-	}
-}
-
-func bigLagShort(sec int64) string { return formatLag(sec) }
-
-// presentationView shows status, lag and readiness in large type. When the
-// large type does not fit the height, the blank lines between the values
-// go first, then the large type (plain text); the caption (what, and how
-// to leave) wraps onto more lines and ends the view, cut to one line only
-// when even the plainest form leaves no room for it.
-func (p *Pane) presentationView(w, h int) string {
-	st := p.Ctx.Theme.Styles
-	if hl := p.Health(); hl.Stale() && len(hl.Parts) == 0 && h > 1 {
-		h-- // the root's stale line covers the last row
-	}
-	var status, lag, ready, caption string
-	lost := p.lostFor(p.Ctx.GroupID, "")
-	switch {
-	case p.job == nil && lost != nil:
-		status, lag, ready = "UNKNOWN", "—", ""
-		caption = "start of " + components.Sanitize(lost.label()) + " " + outcomeUnknown + ": a migration may be running"
-	case p.job == nil:
-		status, lag, ready = "IDLE", "—", ""
-		caption = "no migration started in this session"
-	default:
-		j := p.job
-		status = string(j.status())
-		if j.cutoverAt != nil && !j.done() {
-			status = "CUTOVER"
-		}
-		lag = "—"
-		if j.last.LagTimeSeconds != nil {
-			lag = bigLag(*j.last.LagTimeSeconds)
-		}
-		switch {
-		case j.done(), status == "CUTOVER":
-			// Cut-over asked: STATUS says so; readiness is past (the
-			// service may report it false meanwhile, which read as
-			// "SYNCING" under "READY FOR CUT-OVER").
-			ready = ""
-		case j.last.ReadyForCutover:
-			ready = "READY"
-		default:
-			ready = "SYNCING"
-		}
-		caption = components.Sanitize(j.label()) + " · " + j.phase() + " · elapsed " + formatElapsed(j.elapsed(p.Ctx.Now()))
-	}
-	full, short := p.captionLines(caption, w)
-
-	statusStyle := st.StateRunning
-	switch status {
-	case "COMPLETE":
-		statusStyle = st.StateOK
-	case "FAILED", "EXPIRED", "UNKNOWN":
-		statusStyle = st.StateFailed
-	}
-	blocks := []bigBlock{{"STATUS", status, statusStyle}, {"LAG", lag, lipgloss.NewStyle()}}
-	if ready != "" {
-		readyStyle := st.StateRunning
-		if ready == "READY" {
-			readyStyle = st.StateOK
-		}
-		blocks = append(blocks, bigBlock{"READY FOR CUT-OVER", ready, readyStyle})
-	}
-	// The whole caption comes before large type: it says what is known.
-	var lines []string
-	capLines := short
-	for _, fit := range []struct{ big, gaps bool }{{true, true}, {true, false}, {false, true}, {false, false}} {
-		lines = p.presentationLines(blocks, w, fit.big, fit.gaps)
-		if len(lines)+len(full) <= h {
-			capLines = full
-			break
-		}
-	}
-	// Smaller than the plainest form with the whole caption: the caption
-	// on one line, cut, with how to leave, still shows.
-	lines = lines[:min(len(lines), max(h-len(capLines), 0))]
-	lines = append(lines, capLines...)
-	for i := range lines {
-		lines[i] = components.Truncate(lines[i], w)
-	}
-	return strings.Join(lines, "\n")
-}
-
-// captionLines are the caption wrapped to w, how to leave ("· P leaves")
-// at the end of the last line and never split, and the same on one line,
-// cut to fit, for a screen too short for the whole.
-func (p *Pane) captionLines(caption string, w int) (full, short []string) {
-	st := p.Ctx.Theme.Styles
-	leave := "· " + p.keyName(actPresentation) + " leaves"
-	room := max(w-1, 1)
-	words := wrapText(caption, room)
-	if n := len(words); n > 0 && ansi.StringWidth(words[n-1])+1+ansi.StringWidth(leave) <= room {
-		words[n-1] += " " + leave
-	} else {
-		words = append(words, leave)
-	}
-	for _, l := range words {
-		full = append(full, " "+st.Muted.Render(l))
-	}
-	one := components.Truncate(caption, max(room-1-ansi.StringWidth(leave), 1)) + " " + leave
-	return full, []string{" " + st.Muted.Render(one)}
-}
-
-// bigBlock is one value of presentation mode.
-type bigBlock struct {
-	label, text string
-	style       lipgloss.Style
-}
-
-// presentationLines draws the blocks without the caption: in large type
-// when big (a value too wide for w is plain), with a blank line before
-// each block and before the caption when gaps.
-func (p *Pane) presentationLines(blocks []bigBlock, w int, big, gaps bool) []string {
-	st := p.Ctx.Theme.Styles
-	var lines []string
-	for _, b := range blocks {
-		if gaps {
-			lines = append(lines, "")
-		}
-		lines = append(lines, " "+st.Muted.Render(b.label))
-		if !big || bigWidth(b.text)+2 > w {
-			lines = append(lines, "  "+b.style.Render(b.text))
-			continue
-		}
-		for _, r := range bigText(b.text) {
-			lines = append(lines, "  "+b.style.Render(r))
-		}
-	}
-	if gaps {
-		lines = append(lines, "")
 	}
 	return lines
 }

@@ -26,14 +26,23 @@ var Registration = views.Registration{
 	New:     New,
 }
 
+// The pane's action names.
+const (
+	actNew       = "search.new"
+	actEdit      = "search.edit"
+	actDelete    = "search.delete"
+	actAnalyzers = "search.analyzers"
+	actDetail    = "search.detail"
+)
+
 func defaultActions() []keymap.Action {
 	a := keymap.NewAction
 	return []keymap.Action{
-		a("search.new", "n", "new index", "n").Calls("createAtlasSearchIndex"),
-		a("search.edit", "e", "edit index", "e").Calls("updateAtlasSearchIndex"),
-		a("search.delete", "d", "delete index", "d").Calls("deleteAtlasSearchIndex").AsDangerous(),
-		a("search.analyzers", "A", "analyzers", "A").Calls("listAtlasSearchAnalyzers"),
-		a("search.detail", "enter", "details", "enter").Calls("getAtlasSearchIndex"),
+		a(actNew, "n", "new index", "n").Calls("createAtlasSearchIndex"),
+		a(actEdit, "e", "edit index", "e").Calls("updateAtlasSearchIndex"),
+		a(actDelete, "d", "delete index", "d").Calls("deleteAtlasSearchIndex").AsDangerous(),
+		a(actAnalyzers, "A", "analyzers", "A").Calls("listAtlasSearchAnalyzers"),
+		a(actDetail, "enter", "details", "enter").Calls("getAtlasSearchIndex"),
 	}
 }
 

@@ -290,3 +290,22 @@ func TestFilterKeepsParents(t *testing.T) {
 func TestEveryKeyFieldNamesARegisteredAction(t *testing.T) {
 	assert.Empty(t, views.MissingKeys[keys](Registration))
 }
+
+// A delete confirmed without the index it was asked for (a bare id) is
+// refused on screen; nothing is sent.
+func TestDeleteWithoutTheIndexRefIsRefused(t *testing.T) {
+	w := newWorld(t)
+	h := newHarness(t, w, "payments-rs", 120, 30)
+	require.NotEmpty(t, h.P.clusters)
+	require.NotEmpty(t, h.P.clusters[0].Indexes)
+	h.selectIndex(h.P.clusters[0].Indexes[0].Name)
+	h.ActionKey("d")
+	require.Len(t, h.Confirms, 1)
+	a := h.Confirms[0].Action
+	a.Confirmed, a.Payload = true, nil
+	h.Send(a)
+	assert.Empty(t, w.Writes())
+	assert.True(t, h.LastToast().Err)
+	assert.Contains(t, h.LastToast().Text, "nothing deleted")
+	assert.Empty(t, h.P.deleting)
+}

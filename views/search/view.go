@@ -57,18 +57,18 @@ func (p *Pane) View() string {
 	if p.notice != "" {
 		lines = append(lines, st.ErrorText.Render(ansi.Truncate(p.notice, p.W, "…")))
 	}
+	// The tree's prologue; the analyzers have their own.
+	prologue := views.Prologue{Noun: "search indexes", Loaded: p.loaded, Err: p.listErr,
+		Empty: p.mode == modeTree && p.table.Len() == 0, EmptyText: p.emptyText()}
+	line, said := prologue.View(st)
 	var body string
 	switch {
-	case p.listErr != nil && p.mode != modeAnalyzers && !p.loaded:
-		body = st.ErrorText.Render(ansi.Wrap("Could not load search indexes: "+views.ErrText(p.listErr)+"\nPress r to retry.", p.W, ""))
-	case !p.loaded && p.mode != modeAnalyzers:
-		body = st.Muted.Render("Loading search indexes…")
+	case said && p.mode != modeAnalyzers:
+		body = ansi.Wrap(line, p.W, "")
 	case p.mode == modeDetail:
 		body = p.detail.View()
 	case p.mode == modeAnalyzers:
 		body = p.analyzersView()
-	case p.table.Len() == 0:
-		body = st.Muted.Render(p.emptyText())
 	case p.Ctx.Layout == views.LayoutWide:
 		sep := st.Muted.Render(strings.Repeat("│\n", max(p.table.Height()-1, 0)) + "│")
 		body = lipgloss.JoinHorizontal(lipgloss.Top, p.table.View(), sep, p.detail.View())
@@ -324,7 +324,8 @@ func writeJSONBlock(b *strings.Builder, title string, v any) {
 func (p *Pane) openAnalyzers() tea.Cmd {
 	cluster, _, _ := p.selectedPlace()
 	if ok, why := p.searchable(cluster); !ok {
-		return views.Toast("analyzers: "+why, true)
+		p.Toast("analyzers: "+why, true)
+		return nil
 	}
 	if cluster != p.analyzersCluster {
 		p.analyzers, p.analyzersLoaded, p.analyzersErr = nil, false, nil
@@ -384,13 +385,9 @@ func (p *Pane) refreshAnalyzerDetail() {
 
 func (p *Pane) analyzersView() string {
 	st := p.Ctx.Theme.Styles
-	switch {
-	case p.analyzersErr != nil:
-		return st.ErrorText.Render(ansi.Wrap("Could not load the analyzers: "+views.ErrText(p.analyzersErr), p.W, ""))
-	case !p.analyzersLoaded:
-		return st.Muted.Render("Loading analyzers…")
-	case len(p.analyzers) == 0:
-		return st.Muted.Render("No user-defined analyzers on " + p.analyzersCluster + ". Press e to write some.")
+	if line, ok := (views.Prologue{Noun: "analyzers", Loaded: p.analyzersLoaded && p.analyzersErr == nil, Err: p.analyzersErr,
+		Empty: len(p.analyzers) == 0, EmptyText: "No user-defined analyzers on " + p.analyzersCluster + ". Press e to write some."}).View(st); ok {
+		return ansi.Wrap(line, p.W, "")
 	}
 	return p.analyzerTable.View() + "\n" + st.Muted.Render(strings.Repeat("─", p.W)) + "\n" + p.detail.View()
 }
@@ -399,7 +396,8 @@ func (p *Pane) analyzersView() string {
 // one JSON array.
 func (p *Pane) startAnalyzerEdit() tea.Cmd {
 	if !p.analyzersLoaded {
-		return views.Toast("analyzers: still loading", true)
+		p.Toast("analyzers: still loading", true)
+		return nil
 	}
 	s := editSession{Kind: editAnalyzers, Group: p.Ctx.GroupID, Cluster: p.analyzersCluster}
 	if d, ok := p.drafts[s.key()]; ok {

@@ -28,14 +28,28 @@ const (
 	actViewRoles   = "settings.viewRoles"
 )
 
-// Targets of the auditing confirmations.
+// auditChange is what an auditing confirmation turns on or off: its
+// Payload.
+type auditChange int
+
 const (
-	targetAuditOn      = "enabled:on"
-	targetAuditOff     = "enabled:off"
-	targetAuthOn       = "authSuccess:on"
-	targetAuthOff      = "authSuccess:off"
-	targetFilterPrefix = "filter:"
+	auditOn auditChange = iota + 1
+	auditOff
+	authOn
+	authOff
 )
+
+// filterDoc is the audit filter a save confirmation sends (compact JSON).
+type filterDoc struct{ Text string }
+
+// dnsChange is what a custom DNS confirmation turns custom DNS to.
+type dnsChange struct{ On bool }
+
+// roleRef is the access role a deauthorize confirmation removes.
+type roleRef struct {
+	Provider apiclient.CloudProvider
+	ID       string
+}
 
 // perfWarning is shown before auditAuthorizationSuccess is turned on.
 const perfWarning = "Auditing successful authorizations degrades cluster performance: every authorized " +
@@ -45,57 +59,62 @@ const perfWarning = "Auditing successful authorizations degrades cluster perform
 const dnsNote = "With custom DNS on, AWS clusters in this project use your DNS; over VPC peering, " +
 	"connect with the private-IP connection strings."
 
-// action answers an action the gate allowed: a first press asks (or opens
-// the editor); a confirmed one sends.
+// steps are the actions that ask first: a first press asks (or opens the
+// editor or a form); the confirmed one sends what the dialog carries.
+func (p *Pane) steps() map[string]views.Step {
+	return map[string]views.Step{
+		actAuditing: {Ask: p.askAuditing, Do: func(m views.ActionMsg) tea.Cmd {
+			c, ok := m.Payload.(auditChange)
+			if !ok {
+				return p.refuse("auditing: the confirmation named no change; nothing sent")
+			}
+			return p.sendAuditing(c)
+		}},
+		actEditFilter: {Ask: p.edit, Do: func(m views.ActionMsg) tea.Cmd {
+			d, ok := m.Payload.(filterDoc)
+			if !ok {
+				return p.refuse("audit filter: the confirmation carried no filter; nothing sent")
+			}
+			return p.sendFilter(d.Text)
+		}},
+		actCustomDNS: {Ask: p.askDNS, Do: func(m views.ActionMsg) tea.Cmd {
+			d, ok := m.Payload.(dnsChange)
+			if !ok {
+				return p.refuse("custom DNS: the confirmation named no change; nothing sent")
+			}
+			return p.sendDNS(d.On)
+		}},
+		actNewRole:   {Ask: p.askNewRole, Do: func(m views.ActionMsg) tea.Cmd { return p.createRole(m.Values) }},
+		actAuthorize: {Ask: p.askAuthorize, Do: func(m views.ActionMsg) tea.Cmd { return p.authorize(m.Target, m.Values["arn"]) }},
+		actDeauthorize: {Ask: p.askDeauthorize, Do: func(m views.ActionMsg) tea.Cmd {
+			r, ok := m.Payload.(roleRef)
+			if !ok {
+				return p.refuse("deauthorize: the confirmation named no role; nothing sent")
+			}
+			return p.deauthorize(r)
+		}},
+	}
+}
+
+// action answers an action the gate allowed.
 func (p *Pane) action(msg views.ActionMsg) tea.Cmd {
+	if cmd, ok := views.AskThenDo(msg, p.asks); ok {
+		return cmd
+	}
+	if s, ok := sectionActions[msg.Name]; ok {
+		return p.toSection(s)
+	}
 	switch msg.Name {
 	case actNextSection:
 		return p.stepSection(1)
 	case actPrevSection:
 		return p.stepSection(-1)
-	case actViewAudit:
-		return p.toSection(secAuditing)
-	case actViewDNS:
-		return p.toSection(secDNS)
-	case actViewRoles:
-		return p.toSection(secRoles)
-	case actAuditing:
-		if !msg.Confirmed {
-			return p.askAuditing()
-		}
-		return p.sendAuditing(msg.Target)
-	case actEditFilter:
-		if !msg.Confirmed {
-			return p.edit()
-		}
-		text, ok := strings.CutPrefix(msg.Target, targetFilterPrefix)
-		if !ok {
-			return p.sendAuditing(msg.Target)
-		}
-		return p.sendFilter(text)
-	case actCustomDNS:
-		if !msg.Confirmed {
-			return p.askDNS()
-		}
-		return p.sendDNS(msg.Target == "on")
-	case actNewRole:
-		if !msg.Confirmed {
-			return p.askNewRole()
-		}
-		return p.createRole(msg.Values)
-	case actAuthorize:
-		if !msg.Confirmed {
-			return p.askAuthorize()
-		}
-		return p.authorize(msg.Target, msg.Values["arn"])
-	case actDeauthorize:
-		if !msg.Confirmed {
-			return p.askDeauthorize()
-		}
-		return p.deauthorize(msg.Target)
 	}
 	return nil
 }
+
+// sectionActions are the keys that go to a section.
+var sectionActions = map[string]section{actViewAudit: secAuditing, actViewDNS: secDNS, actViewRoles: secRoles}
 
 // ready says why nothing can be changed yet, or "".
 func (p *Pane) ready(what string) string {
@@ -117,57 +136,54 @@ func (p *Pane) notReady() string {
 }
 
 func (p *Pane) confirm(title, body string, action views.ActionMsg) tea.Cmd {
-	msg := views.ConfirmMsg{Pane: ID, Title: title, Body: body, Action: action}
-	return func() tea.Msg { return msg }
-}
-
-func (p *Pane) prompt(title, body, prompt string, action views.ActionMsg) tea.Cmd {
-	msg := views.ConfirmMsg{Pane: ID, Title: title, Body: body, Prompt: prompt, Action: action}
-	return func() tea.Msg { return msg }
+	p.Confirm(views.ConfirmMsg{Title: title, Body: body, Action: action})
+	return nil
 }
 
 // auditFor is the auditing configuration for a change to it (what), or
-// nil and the refusal that says why it cannot be changed now.
-func (p *Pane) auditFor(what string) (*apiclient.AuditLog, tea.Cmd) {
+// nil once it said why it cannot be changed now.
+func (p *Pane) auditFor(what string) *apiclient.AuditLog {
 	if why := p.ready(what); why != "" {
-		return nil, p.refuse(why)
+		p.refuse(why)
+		return nil
 	}
 	if p.snap.Audit == nil {
-		return nil, p.refuse(what + ": the configuration could not be read: " + views.ErrText(p.snap.AuditErr))
+		p.refuse(what + ": the configuration could not be read: " + views.ErrText(p.snap.AuditErr))
+		return nil
 	}
-	return p.snap.Audit, nil
+	return p.snap.Audit
 }
 
 func (p *Pane) askAuditing() tea.Cmd {
-	a, refused := p.auditFor("auditing")
+	a := p.auditFor("auditing")
 	if a == nil {
-		return refused
+		return nil
 	}
 	if a.Enabled {
 		return p.confirm("Turn auditing off?",
 			"Database auditing stops for every dedicated cluster of "+p.project()+"; events are no longer recorded.",
-			views.ActionMsg{Name: actAuditing, Target: targetAuditOff})
+			views.ActionMsg{Name: actAuditing, Payload: auditOff})
 	}
 	body := "Database auditing starts on the dedicated (M10+) clusters of " + p.project() +
 		" with the current filter. It is unavailable on M0, M2, M5, flex and serverless clusters."
 	if a.AuditAuthorizationSuccess {
 		body += "\n\nWarning: " + perfWarning
 	}
-	return p.confirm("Turn auditing on?", body, views.ActionMsg{Name: actAuditing, Target: targetAuditOn})
+	return p.confirm("Turn auditing on?", body, views.ActionMsg{Name: actAuditing, Payload: auditOn})
 }
 
 func (p *Pane) askAuthSuccess() tea.Cmd {
-	a, refused := p.auditFor("auditing")
+	a := p.auditFor("auditing")
 	if a == nil {
-		return refused
+		return nil
 	}
 	if a.AuditAuthorizationSuccess {
 		return p.confirm("Stop recording successful authorizations?",
 			"Only failed authorizations are recorded from now on.",
-			views.ActionMsg{Name: actAuditing, Target: targetAuthOff})
+			views.ActionMsg{Name: actAuditing, Payload: authOff})
 	}
 	return p.confirm("Record successful authorizations?", "Warning: "+perfWarning,
-		views.ActionMsg{Name: actAuditing, Target: targetAuthOn})
+		views.ActionMsg{Name: actAuditing, Payload: authOn})
 }
 
 func (p *Pane) askDNS() tea.Cmd {
@@ -181,9 +197,9 @@ func (p *Pane) askDNS() tea.Cmd {
 	if d.Enabled {
 		return p.confirm("Turn custom DNS for AWS off?",
 			"AWS clusters in "+p.project()+" go back to the cloud's DNS; connection strings that rely on your DNS stop resolving.",
-			views.ActionMsg{Name: actCustomDNS, Target: "off"})
+			views.ActionMsg{Name: actCustomDNS, Payload: dnsChange{On: false}})
 	}
-	return p.confirm("Turn custom DNS for AWS on?", dnsNote, views.ActionMsg{Name: actCustomDNS, Target: "on"})
+	return p.confirm("Turn custom DNS for AWS on?", dnsNote, views.ActionMsg{Name: actCustomDNS, Payload: dnsChange{On: true}})
 }
 
 func (p *Pane) project() string {
@@ -206,21 +222,21 @@ func (p *Pane) write(task string, fn func(ctx context.Context, c *apiclient.Clie
 	})
 }
 
-func (p *Pane) sendAuditing(target string) tea.Cmd {
+func (p *Pane) sendAuditing(change auditChange) tea.Cmd {
 	on, off := true, false
 	var u apiclient.AuditLogUpdate
 	var what string
-	switch target {
-	case targetAuditOn:
+	switch change {
+	case auditOn:
 		u.Enabled, what = &on, "auditing turned on"
-	case targetAuditOff:
+	case auditOff:
 		u.Enabled, what = &off, "auditing turned off"
-	case targetAuthOn:
+	case authOn:
 		u.AuditAuthorizationSuccess, what = &on, "successful authorizations are recorded"
-	case targetAuthOff:
+	case authOff:
 		u.AuditAuthorizationSuccess, what = &off, "successful authorizations are no longer recorded"
 	default:
-		return p.refuse("auditing: unknown change " + target)
+		return p.refuse(fmt.Sprintf("auditing: unknown change %d; nothing sent", change))
 	}
 	return p.write("updating auditing", func(ctx context.Context, c *apiclient.Client, gid string) (written, error) {
 		a, err := c.Settings().UpdateAuditLog(ctx, gid, u)
@@ -257,8 +273,8 @@ func (p *Pane) sendDNS(on bool) tea.Cmd {
 
 // Form ids; a submitted form is answered with FormDone under the same id.
 const (
-	formNewRole   = "settings.newRole"
-	formAuthorize = "settings.authorize"
+	formNewRole   = actNewRole
+	formAuthorize = actAuthorize
 )
 
 // askNewRole opens the new-role form: a provider, and for Azure the three
@@ -286,9 +302,9 @@ func (p *Pane) askNewRole() tea.Cmd {
 		{Key: "principalId", Label: "Azure service principal id", Kind: components.FieldText, CharLimit: 64, Hint: "AZURE only", Selects: azure, Validate: azureID("servicePrincipalId")},
 		{Key: "tenantId", Label: "Azure tenant id", Kind: components.FieldText, CharLimit: 64, Hint: "AZURE only", Selects: azure, Validate: azureID("tenantId")},
 	}
-	msg := views.FormMsg{Pane: ID, ID: formNewRole, Title: "New access role in " + p.project(), Fields: fields,
-		Action: views.ActionMsg{Name: actNewRole}}
-	return func() tea.Msg { return msg }
+	p.Form(views.FormMsg{ID: formNewRole, Title: "New access role in " + p.project(), Fields: fields,
+		Action: views.ActionMsg{Name: actNewRole}})
+	return nil
 }
 
 // newRoleSends is the new-role form's line of what enter sends, wrapped
@@ -333,22 +349,25 @@ func (p *Pane) createRole(values components.FormValues) tea.Cmd {
 	})
 }
 
-// selectedRole is the role under the cursor, or a refusal.
-func (p *Pane) selectedRole(what string) (*apiclient.AccessRole, tea.Cmd) {
+// selectedRole is the role under the cursor, or nil once it said why
+// there is none.
+func (p *Pane) selectedRole(what string) *apiclient.AccessRole {
 	if why := p.ready(what); why != "" {
-		return nil, p.refuse(why)
+		p.refuse(why)
+		return nil
 	}
 	r, ok := p.row()
 	if !ok || r.role == nil {
-		return nil, p.refuse(what + ": select an access role first (move down to the roles)")
+		p.refuse(what + ": select an access role first (move down to the roles)")
+		return nil
 	}
-	return r.role, nil
+	return r.role
 }
 
 func (p *Pane) askAuthorize() tea.Cmd {
-	r, refused := p.selectedRole("authorize")
-	if refused != nil {
-		return refused
+	r := p.selectedRole("authorize")
+	if r == nil {
+		return nil
 	}
 	s := components.Sanitize
 	switch r.ProviderName {
@@ -372,9 +391,9 @@ func (p *Pane) askAuthorize() tea.Cmd {
 			}
 			return nil
 		}}}
-	msg := views.FormMsg{Pane: ID, ID: formAuthorize, Title: "Authorize AWS role " + s(r.Key()), Fields: fields,
-		Action: views.ActionMsg{Name: actAuthorize, Target: r.Key()}}
-	return func() tea.Msg { return msg }
+	p.Form(views.FormMsg{ID: formAuthorize, Title: "Authorize AWS role " + s(r.Key()), Fields: fields,
+		Action: views.ActionMsg{Name: actAuthorize, Target: r.Key()}})
+	return nil
 }
 
 func (p *Pane) authorize(roleID, input string) tea.Cmd {
@@ -382,11 +401,13 @@ func (p *Pane) authorize(roleID, input string) tea.Cmd {
 	// The form validated it; a value from anywhere else is checked again.
 	if err := apiclient.ValidIAMRoleARN(arn); err != nil {
 		p.say("authorize: "+err.Error(), true)
-		return views.FormDone(ID, formAuthorize, err)
+		p.FormDone(formAuthorize, err)
+		return nil
 	}
 	if p.findRole(roleID) == nil {
 		err := fmt.Errorf("role %s is gone; close this form and refresh with r", roleID)
-		return views.FormDone(ID, formAuthorize, err)
+		p.FormDone(formAuthorize, err)
+		return nil
 	}
 	return p.write("authorizing role "+roleID, func(ctx context.Context, c *apiclient.Client, gid string) (written, error) {
 		got, err := c.Settings().AuthorizeAccessRole(ctx, gid, roleID, apiclient.AccessRoleRequest{ProviderName: apiclient.ProviderAWS, IAMAssumedRoleARN: arn})
@@ -398,9 +419,9 @@ func (p *Pane) authorize(roleID, input string) tea.Cmd {
 }
 
 func (p *Pane) askDeauthorize() tea.Cmd {
-	r, refused := p.selectedRole("deauthorize")
-	if refused != nil {
-		return refused
+	r := p.selectedRole("deauthorize")
+	if r == nil {
+		return nil
 	}
 	s := components.Sanitize
 	if bucket, used := exportUse(*r); used {
@@ -412,15 +433,12 @@ func (p *Pane) askDeauthorize() tea.Cmd {
 	if u := usageSummary(*r); u != "" {
 		body += "\nIt is used by: " + s(u) + "."
 	}
-	return p.confirm("Deauthorize access role?", body, views.ActionMsg{Name: actDeauthorize, Target: roleRowID(r)})
+	return p.confirm("Deauthorize access role?", body, views.ActionMsg{Name: actDeauthorize, Target: r.Key(),
+		Payload: roleRef{Provider: r.ProviderName, ID: r.Key()}})
 }
 
-func (p *Pane) deauthorize(target string) tea.Cmd {
-	parts := strings.SplitN(target, ":", 3)
-	if len(parts) != 3 || parts[0] != "role" {
-		return p.refuse("deauthorize: no role selected")
-	}
-	provider, id := apiclient.CloudProvider(parts[1]), parts[2]
+func (p *Pane) deauthorize(r roleRef) tea.Cmd {
+	provider, id := r.Provider, r.ID
 	// Re-check on the latest load: a bucket may have been added meanwhile.
 	if r := p.findRole(id); r != nil {
 		if bucket, used := exportUse(*r); used {

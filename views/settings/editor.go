@@ -29,9 +29,9 @@ const (
 
 // edit opens the editor on the draft, or on the current filter.
 func (p *Pane) edit() tea.Cmd {
-	a, refused := p.auditFor("edit audit filter")
+	a := p.auditFor("edit audit filter")
 	if a == nil {
-		return refused
+		return nil
 	}
 	text := p.draft
 	if text == "" {
@@ -92,7 +92,7 @@ func (p *Pane) editorDone(msg views.EditedMsg) tea.Cmd {
 	}
 	p.draft = text
 	return p.confirm("Save the audit filter?", p.saveBody(compact.String()),
-		views.ActionMsg{Name: actEditFilter, Target: targetFilterPrefix + compact.String()})
+		views.ActionMsg{Name: actEditFilter, Payload: filterDoc{Text: compact.String()}})
 }
 
 // saveBody is the confirmation's text: the filter, and what to know first.

@@ -27,18 +27,18 @@ var Registration = views.Registration{
 func defaultActions() []keymap.Action {
 	a := keymap.NewAction
 	return []keymap.Action{
-		a("settings.auditing", "a", "auditing on/off", "a").Calls("updateAuditingConfiguration"),
-		a("settings.editFilter", "e", "edit audit filter", "e").Calls("updateAuditingConfiguration"),
-		a("settings.customDNS", "d", "custom DNS on/off", "d").Calls("toggleAwsCustomDns"),
-		a("settings.newRole", "n", "new access role", "n").Calls("createCloudProviderAccessRole"),
-		a("settings.authorize", "z", "authorize role", "z").Calls("authorizeCloudProviderAccessRole"),
-		a("settings.deauthorize", "x", "deauthorize role", "x").Calls("deauthorizeCloudProviderAccessRole"),
+		a(actAuditing, "a", "auditing on/off", "a").Calls("updateAuditingConfiguration"),
+		a(actEditFilter, "e", "edit audit filter", "e").Calls("updateAuditingConfiguration"),
+		a(actCustomDNS, "d", "custom DNS on/off", "d").Calls("toggleAwsCustomDns"),
+		a(actNewRole, "n", "new access role", "n").Calls("createCloudProviderAccessRole"),
+		a(actAuthorize, "z", "authorize role", "z").Calls("authorizeCloudProviderAccessRole"),
+		a(actDeauthorize, "x", "deauthorize role", "x").Calls("deauthorizeCloudProviderAccessRole"),
 		// Tab and shift+tab move between the sections here (auditing, custom
 		// DNS, access roles); the number keys still switch panes.
-		a("settings.nextSection", "tab", "next section", "tab").Replacing("global.nextPane").InHelpOnly(),
-		a("settings.prevSection", "shift+tab", "previous section", "shift+tab").Replacing("global.prevPane").InHelpOnly(),
-		a("settings.viewAuditing", "A", "auditing section", "A").InHelpOnly(),
-		a("settings.viewDNS", "D", "custom DNS section", "D").InHelpOnly(),
-		a("settings.viewRoles", "R", "access roles section", "R").InHelpOnly(),
+		a(actNextSection, "tab", "next section", "tab").Replacing("global.nextPane").InHelpOnly(),
+		a(actPrevSection, "shift+tab", "previous section", "shift+tab").Replacing("global.prevPane").InHelpOnly(),
+		a(actViewAudit, "A", "auditing section", "A").InHelpOnly(),
+		a(actViewDNS, "D", "custom DNS section", "D").InHelpOnly(),
+		a(actViewRoles, "R", "access roles section", "R").InHelpOnly(),
 	}
 }

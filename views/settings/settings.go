@@ -40,6 +40,8 @@ type Pane struct {
 	// notice is the last explanation or refusal, shown under the sections.
 	notice    string
 	noticeErr bool
+	// asks are the actions that ask before they send (steps).
+	asks map[string]views.Step
 }
 
 // snapshot is one load of the three sections; each may fail on its own
@@ -60,6 +62,7 @@ type snapshot struct {
 func New(ctx views.Context) views.Pane {
 	p := &Pane{}
 	p.Base = views.NewBase(ID, ctx, p.pollState)
+	p.asks = p.steps()
 	return p
 }
 
@@ -153,13 +156,12 @@ type written struct {
 }
 
 func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
-	kit, done := p.Handle(msg, func() tea.Cmd { return p.load("") })
-	if done {
-		return p, kit
+	if cmd, done := p.Handle(msg, func() tea.Cmd { return p.load("") }); done {
+		return p, cmd
 	}
 	switch msg := msg.(type) {
 	case views.Result[snapshot]:
-		return p, tea.Batch(kit, p.loadDone(msg))
+		return p, p.loadDone(msg)
 	case views.Result[written]:
 		return p, p.writeDone(msg)
 	case views.RefreshMsg:
@@ -203,13 +205,14 @@ func (p *Pane) writeDone(msg views.Result[written]) tea.Cmd {
 		p.say(w.what+" failed: "+views.ErrText(msg.Err), true)
 		if w.form != "" {
 			// The form stays open with the error and what was typed.
-			return tea.Batch(views.FormDone(ID, w.form, msg.Err), p.load(""))
+			p.FormDone(w.form, msg.Err)
+			return p.load("")
 		}
-		return tea.Batch(views.Toast(w.what+" failed: "+views.ErrText(msg.Err), true), p.load(""))
+		p.Toast(w.what+" failed: "+views.ErrText(msg.Err), true)
+		return p.load("")
 	}
-	var done tea.Cmd
 	if w.form != "" {
-		done = views.FormDone(ID, w.form, nil)
+		p.FormDone(w.form, nil)
 	}
 	if w.role != "" {
 		p.keep = w.role
@@ -224,7 +227,8 @@ func (p *Pane) writeDone(msg views.Result[written]) tea.Cmd {
 		p.draft, p.draftErr = "", ""
 	}
 	p.say(w.what, false)
-	return tea.Batch(done, views.Toast(w.what, false), p.load(""))
+	p.Toast(w.what, false)
+	return p.load("")
 }
 
 // say sets the notice line under the sections.
@@ -233,7 +237,8 @@ func (p *Pane) say(text string, isErr bool) { p.notice, p.noticeErr = text, isEr
 // refuse explains on screen, and in a toast, why nothing was sent.
 func (p *Pane) refuse(text string) tea.Cmd {
 	p.say(text, true)
-	return views.Toast(text, true)
+	p.Toast(text, true)
+	return nil
 }
 
 // key moves the cursor; enter on a setting row asks to flip it.

@@ -171,7 +171,7 @@ func TestRefusedFilterSaveKeepsTheText(t *testing.T) {
 	e := newEnv(t, "project-owner", views.LayoutWide, 130, 24)
 	// The server refuses what the client would: a filter that is not an
 	// object never leaves, and the user's text stays as the draft.
-	e.Send(views.ActionMsg{Name: actEditFilter, Confirmed: true, Target: targetFilterPrefix + `["authenticate"]`})
+	e.Send(views.ActionMsg{Name: actEditFilter, Confirmed: true, Payload: filterDoc{Text: `["authenticate"]`}})
 	assert.Empty(t, e.Sim.Writes())
 	assert.Equal(t, `["authenticate"]`, e.P.draft)
 	assert.Contains(t, e.P.draftErr, "auditFilter")
@@ -304,9 +304,10 @@ func TestDeauthorizeRefusedWhileAnExportBucketUsesTheRole(t *testing.T) {
 func TestDeauthorizeRefusalFromTheServerIsShown(t *testing.T) {
 	e := newEnv(t, "project-owner", views.LayoutWide, 130, 24)
 	// A stale screen: the pane thinks the role is unused, the server knows.
-	row := e.roleRow(func(r apiclient.AccessRole) bool { return r.ProviderName == "AWS" && len(r.FeatureUsage) > 0 })
+	e.selectRow(e.roleRow(func(r apiclient.AccessRole) bool { return r.ProviderName == "AWS" && len(r.FeatureUsage) > 0 }))
+	id := e.P.Selected()
 	e.P.snap.Roles.AWSIAMRoles[0].FeatureUsage = nil
-	e.Send(views.ActionMsg{Name: actDeauthorize, Confirmed: true, Target: row})
+	e.Send(views.ActionMsg{Name: actDeauthorize, Confirmed: true, Target: id, Payload: roleRef{Provider: "AWS", ID: id}})
 	assert.Len(t, e.Sim.Writes(), 1)
 	assert.Contains(t, e.LastToast().Text, "CLOUD_PROVIDER_ACCESS_ROLE_IN_USE")
 	_, _, roles := e.settings()
@@ -383,4 +384,18 @@ func TestServerStringsAreSanitized(t *testing.T) {
 	assert.NotContains(t, v, "\x1b[2J")
 	e.selectRow(roleRowID(&e.P.snap.Roles.AWSIAMRoles[0]))
 	assert.NotContains(t, e.P.View(), "\x1b[31m")
+}
+
+// A confirmed action whose dialog carried no typed payload sends nothing
+// and says so.
+func TestConfirmedActionWithoutPayloadIsRefused(t *testing.T) {
+	e := newEnv(t, "project-owner", views.LayoutWide, 130, 24)
+	for _, name := range []string{actAuditing, actEditFilter, actCustomDNS, actDeauthorize} {
+		before := len(e.Toasts)
+		e.Send(views.ActionMsg{Name: name, Confirmed: true, Target: "on"})
+		require.Greater(t, len(e.Toasts), before, name)
+		assert.True(t, e.LastToast().Err, name)
+		assert.Contains(t, e.LastToast().Text, "nothing sent", name)
+	}
+	assert.Empty(t, e.Sim.Writes())
 }

@@ -21,12 +21,13 @@ const dnsShortNote = "on: your DNS; over peering, use private-IP connection stri
 const tierNote = "Auditing runs on dedicated (M10+) clusters only: M0, M2, M5, flex and serverless clusters are not audited."
 
 func (p *Pane) View() string {
-	st := p.Ctx.Theme.Styles
-	switch {
-	case p.Ctx.GroupID == "":
-		return st.Muted.Render(" no project selected (press @ or :project)")
-	case !p.loaded:
-		return st.Muted.Render(" loading settings…")
+	off := ""
+	if p.Ctx.GroupID == "" {
+		off = "no project selected (press @ or :project)"
+	}
+	// Each section says its own failure: only loading is the prologue's.
+	if line, ok := (views.Prologue{Noun: "settings", Off: off, Loaded: p.loaded}).View(p.Ctx.Theme.Styles); ok {
+		return line
 	}
 	w, h := max(p.W, 20), max(p.H, 4)
 	switch p.Ctx.Layout {
