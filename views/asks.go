@@ -38,22 +38,29 @@ type Asker interface {
 // outbox is what Base keeps for the root between two TakeAsks.
 type outbox struct {
 	asks []Ask
-	cmds []tea.Cmd
+	// rearm: a load answered; the poll re-arms when the asks are taken,
+	// unless the pane armed or stopped it itself since (the loop's
+	// generation moved on from rearmGen).
+	rearm    bool
+	rearmGen uint64
+	// resolvedFirst: "the errors' cause is gone" goes before the asks.
+	resolvedFirst bool
 }
 
-// TakeAsks implements Asker.
+// TakeAsks implements Asker. The poll re-arms here, after the Update that
+// saw a load's answer, so its interval follows what the pane shows now; a
+// pane that armed or stopped its loop itself in that Update is left be.
 func (b *Base) TakeAsks() ([]Ask, tea.Cmd) {
-	asks, cmd := b.out.asks, tea.Batch(b.out.cmds...)
+	out := b.out
 	b.out = outbox{}
-	return asks, cmd
-}
-
-// later runs cmd with the pane's next asks (the poll's re-arm after a
-// result): the pane has nothing to pass on.
-func (b *Base) later(cmd tea.Cmd) {
-	if cmd != nil {
-		b.out.cmds = append(b.out.cmds, cmd)
+	if out.resolvedFirst {
+		out.asks = append([]Ask{ErrorsResolvedMsg{Pane: b.id}}, out.asks...)
 	}
+	var cmd tea.Cmd
+	if out.rearm && b.poll.gen == out.rearmGen {
+		cmd = b.Arm()
+	}
+	return out.asks, cmd
 }
 
 // Confirm asks for a confirmation dialog (default No). A yes comes back to
@@ -94,6 +101,10 @@ func (b *Base) Refuse(text string) { b.Toast(text, true) }
 func (b *Base) ErrorsResolved() {
 	b.out.asks = append(b.out.asks, ErrorsResolvedMsg{Pane: b.id})
 }
+
+// ErrorsResolvedFirst clears this pane's error toasts before anything else
+// the pane asks in this Update: a refusal the same message says stays.
+func (b *Base) ErrorsResolvedFirst() { b.out.resolvedFirst = true }
 
 // Jump asks the root to open j.Pane on an item; esc comes back here.
 func (b *Base) Jump(j JumpMsg) {

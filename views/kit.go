@@ -167,21 +167,25 @@ func (b *Base) Handle(msg tea.Msg, poll func() tea.Cmd) (cmd tea.Cmd, done bool)
 	case Routed:
 		// The loop re-arms after each load by itself: the pane has
 		// nothing to pass on.
-		b.later(b.observe(msg.Route()))
+		if b.observe(msg.Route()) {
+			b.out.rearm, b.out.rearmGen = true, b.poll.gen
+		}
 		return nil, false
 	}
 	return nil, false
 }
 
-// observe records a load's outcome and re-arms the loop after it.
-func (b *Base) observe(r Route) tea.Cmd {
+// observe records a load's outcome; rearm says the loop re-arms after it
+// (when the root takes the pane's asks: after the pane's Update has seen
+// the result, so the interval follows what it now shows).
+func (b *Base) observe(r Route) (rearm bool) {
 	if !r.Load {
-		return nil
+		return false
 	}
 	now := b.Ctx.WallNow()
 	if r.Err != nil {
 		if errors.Is(r.Err, context.Canceled) {
-			return nil
+			return false
 		}
 		if IsPlannedWait(r.Err) && !b.health.Stale() {
 			// Never sent: the scheduler kept it back for the budget it
@@ -190,7 +194,7 @@ func (b *Base) observe(r Route) tea.Cmd {
 			if b.health.HeldSince.IsZero() {
 				b.health.HeldSince = now
 			}
-			return b.Arm()
+			return true
 		}
 		b.failures++
 		b.retryAfter, b.limited = 0, false
@@ -203,14 +207,14 @@ func (b *Base) observe(r Route) tea.Cmd {
 			b.health.StaleSince = now
 		}
 		b.health.Err, b.health.HeldSince = r.Err, time.Time{}
-		return b.Arm()
+		return true
 	}
 	if !b.health.StaleSince.IsZero() && b.shown {
 		b.Toast(fmt.Sprintf("%s live again after %s stale", b.id, roundDur(now.Sub(b.health.StaleSince))), false)
 	}
 	b.failures, b.retryAfter = 0, 0
 	b.health = Health{OK: now}
-	return b.Arm()
+	return true
 }
 
 // Arm applies the poll policy: stopped while paused, while the pane says

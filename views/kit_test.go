@@ -41,7 +41,7 @@ func TestPollPolicy(t *testing.T) {
 	require.NotNil(t, b.SetVisible(true))
 
 	fail := func(err error) {
-		_, done := b.Handle(Result[int]{Pane: "alerts", Load: true, Err: err}, nil)
+		_, done := answer(&b, Result[int]{Pane: "alerts", Load: true, Err: err})
 		require.False(t, done, "the pane still sees its result")
 	}
 	fail(&apiclient.Error{Status: 503, ErrorCode: "SERVICE_UNAVAILABLE"})
@@ -65,9 +65,9 @@ func TestPollPolicy(t *testing.T) {
 	assert.Nil(t, cmd, "the pane has nothing to pass on")
 	assert.False(t, b.Health().Stale(), "recovered")
 	assert.Equal(t, wall, b.Health().OK)
-	assert.Equal(t, 15*time.Second, b.PollEvery(), "back to the normal interval")
 	asks, rearm := b.TakeAsks()
-	require.NotNil(t, rearm, "the loop re-arms by itself")
+	require.NotNil(t, rearm, "the loop re-arms by itself, when the asks are taken")
+	assert.Equal(t, 15*time.Second, b.PollEvery(), "back to the normal interval")
 	assert.Equal(t, []Ask{ToastMsg{Text: "alerts live again after 10s stale", Pane: "alerts"}}, asks, "said once, stamped with the pane")
 	asks, rearm = b.TakeAsks()
 	assert.Empty(t, asks, "taken")
@@ -111,7 +111,7 @@ func TestRequestsCarryThePanesPriority(t *testing.T) {
 	b.Handle(RefreshMsg{}, nil)
 	Load(&b, "list", 3, "", fn)()
 	assert.Equal(t, "asked ", priorityOf(got))
-	b.Handle(Result[int]{Pane: "alerts", Key: "list", Seq: 3, Load: true}, nil)
+	answer(&b, Result[int]{Pane: "alerts", Key: "list", Seq: 3, Load: true})
 	Load(&b, "list", 4, "", fn)()
 	assert.Equal(t, "visible ", priorityOf(got))
 }
@@ -134,14 +134,14 @@ func TestPlannedWaitIsNotStale(t *testing.T) {
 		Timer: timerOnly(&armed), Wall: func() time.Time { return wall }}
 	b := NewBase("alerts", ctx, nil)
 	require.NotNil(t, b.SetVisible(true))
-	b.Handle(Result[int]{Pane: "alerts", Load: true}, nil)
+	answer(&b, Result[int]{Pane: "alerts", Load: true})
 	loaded := wall
 
 	// What the scheduler answers a request whose context ended in the wait.
 	held := fmt.Errorf("list alerts: page 7: listAlerts: %w: %w", apiclient.ErrRateLimitWait, context.DeadlineExceeded)
 	for range 4 { // a minute and more of loads kept back
 		wall = wall.Add(RequestTimeout / 2)
-		b.Handle(Result[int]{Pane: "alerts", Load: true, Err: held}, nil)
+		answer(&b, Result[int]{Pane: "alerts", Load: true, Err: held})
 	}
 	h := b.Health()
 	assert.False(t, h.Stale(), "a planned wait is no failure")
@@ -150,13 +150,13 @@ func TestPlannedWaitIsNotStale(t *testing.T) {
 	assert.Equal(t, wall.Add(15*time.Second), h.Next, "the next refresh goes at the pane's interval")
 	assert.Equal(t, 15*time.Second, b.PollEvery(), "no back-off: nothing failed")
 
-	b.Handle(Result[int]{Pane: "alerts", Load: true, Err: &apiclient.Error{Status: 503, ErrorCode: "SERVICE_UNAVAILABLE"}}, nil)
+	answer(&b, Result[int]{Pane: "alerts", Load: true, Err: &apiclient.Error{Status: 503, ErrorCode: "SERVICE_UNAVAILABLE"}})
 	assert.True(t, b.Health().Stale(), "a failure is stale")
 	assert.False(t, b.Health().Held())
-	b.Handle(Result[int]{Pane: "alerts", Load: true, Err: held}, nil)
+	answer(&b, Result[int]{Pane: "alerts", Load: true, Err: held})
 	assert.True(t, b.Health().Stale(), "a wait after a failure does not hide it")
 
-	b.Handle(Result[int]{Pane: "alerts", Load: true}, nil)
+	answer(&b, Result[int]{Pane: "alerts", Load: true})
 	assert.False(t, b.Health().Stale())
 	assert.False(t, b.Health().Held(), "an answer ends the wait")
 }
@@ -175,7 +175,7 @@ func TestPollRhythmFollowsTheAnswers(t *testing.T) {
 	poll := func(wait time.Duration) {
 		b.Handle(b.Tick(), func() tea.Cmd { return func() tea.Msg { return nil } })
 		wall = wall.Add(wait) // the read waits for the budget, then answers
-		b.Handle(Result[int]{Pane: "alerts", Load: true}, nil)
+		answer(&b, Result[int]{Pane: "alerts", Load: true})
 		wall = wall.Add(b.PollEvery())
 	}
 	poll(0)
@@ -184,4 +184,31 @@ func TestPollRhythmFollowsTheAnswers(t *testing.T) {
 	assert.Equal(t, 40*time.Second, b.PollRhythm(), "interval and the wait for the budget")
 	b.SetVisible(false)
 	assert.Zero(t, b.PollRhythm(), "hidden: no polls")
+}
+
+// answer is a result as the root delivers it: the pane's Update, then its
+// asks taken (the loop re-arms there).
+func answer(b *Base, r Result[int]) (tea.Cmd, bool) {
+	cmd, done := b.Handle(r, nil)
+	b.TakeAsks()
+	return cmd, done
+}
+
+// A pane that arms or stops its loop itself while it handles a load's
+// answer (the access log after its last page) is left be: one timer.
+func TestRearmLeavesAPaneThatArmedItself(t *testing.T) {
+	var armed []time.Duration
+	ctx := Context{Client: &apiclient.Client{}, Poll: DefaultPoll, Timer: timerOnly(&armed)}
+	b := NewBase("accesslogs", ctx, nil)
+	b.SetVisible(true)
+	b.Handle(Result[int]{Pane: "accesslogs", Load: true}, nil)
+	b.Arm()
+	gen := b.poll.gen
+	_, rearm := b.TakeAsks()
+	assert.Nil(t, rearm, "armed by the pane already")
+	assert.Equal(t, gen, b.poll.gen, "its tick stays the current one")
+
+	b.Handle(Result[int]{Pane: "accesslogs", Load: true}, nil)
+	_, rearm = b.TakeAsks()
+	assert.NotNil(t, rearm, "a pane that did nothing is re-armed")
 }

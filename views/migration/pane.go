@@ -51,9 +51,6 @@ type Pane struct {
 	views.Base
 	// asks are the actions that ask before they send (steps).
 	asks map[string]views.Step
-	// resolvedFirst: the message being handled took a refusal's cause
-	// away; TakeAsks says so before what the message asked.
-	resolvedFirst bool
 
 	seqSources, seqClusters, seqJob, seqValidation views.Seq
 
@@ -242,23 +239,11 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 	after := p.blockedNow()
 	for n, why := range before {
 		if after[n] != why {
-			p.resolvedFirst = true
+			p.ErrorsResolvedFirst()
 			return p, cmd
 		}
 	}
 	return p, cmd
-}
-
-// TakeAsks is Base's, with "the errors' cause is gone" first when the
-// message handled took a refusal's cause away (resolvedFirst): a refusal
-// the message said itself stays on screen.
-func (p *Pane) TakeAsks() ([]views.Ask, tea.Cmd) {
-	asks, cmd := p.Base.TakeAsks()
-	if p.resolvedFirst {
-		p.resolvedFirst = false
-		asks = append([]views.Ask{views.ErrorsResolvedMsg{Pane: ID}}, asks...)
-	}
-	return asks, cmd
 }
 
 func (p *Pane) update(msg tea.Msg) (views.Pane, tea.Cmd) {

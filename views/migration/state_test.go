@@ -195,7 +195,7 @@ func TestResolvedGoesBeforeWhatTheMessageSaid(t *testing.T) {
 	p.TakeAsks()
 	p.say("a refusal said by the message", true)
 	p.Confirm(views.ConfirmMsg{Title: "asked by the message"})
-	p.resolvedFirst = true
+	p.ErrorsResolvedFirst()
 	asks, _ := p.TakeAsks()
 	require.Len(t, asks, 3)
 	assert.IsType(t, views.ErrorsResolvedMsg{}, asks[0])
