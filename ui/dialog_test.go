@@ -20,7 +20,7 @@ func TestConfirmMsgPromptAndTypedConfirmation(t *testing.T) {
 	d, panes, _ := readyModel(t, nil)
 	m := d.m
 	ask := func(msg views.ConfirmMsg) {
-		d.Send(msg)
+		d.Send(asked(msg))
 		d.Settle()
 		require.Equal(t, 1, m.layers.len(), "the dialog opened")
 	}

@@ -18,7 +18,7 @@ import (
 func ackFormOpen(t *testing.T) (*driver, map[views.ID]*recPane) {
 	t.Helper()
 	d, panes, _ := readyModel(t, nil)
-	d.Send(ackForm())
+	d.Send(asked(ackForm()))
 	d.Settle()
 	return d, panes
 }
@@ -52,7 +52,7 @@ func TestFormSubmitReachesThePaneAndAFailureKeepsTheDraft(t *testing.T) {
 	assert.Equal(t, "disk full on shard 2", acts[0].Values["comment"])
 
 	// The request failed: the dialog stays, shows the API error, keeps the text.
-	d.Send(views.FormDoneMsg{Pane: alerts.ID, ID: "ack", Err: &apiclient.Error{Status: 400, ErrorCode: "VALIDATION_ERROR", Detail: "acknowledgementComment is too long"}})
+	d.Send(asked(views.FormDoneMsg{Pane: alerts.ID, ID: "ack", Err: &apiclient.Error{Status: 400, ErrorCode: "VALIDATION_ERROR", Detail: "acknowledgementComment is too long"}}))
 	d.Settle()
 	f, open := d.m.layers.top().(*formLayer)
 	require.True(t, open, "a failed submit leaves the dialog open")
@@ -64,7 +64,7 @@ func TestFormSubmitReachesThePaneAndAFailureKeepsTheDraft(t *testing.T) {
 	d.Press("enter")
 	d.Settle()
 	require.Len(t, panes[alerts.ID].actionsGot(), 2)
-	d.Send(views.FormDoneMsg{Pane: alerts.ID, ID: "ack"})
+	d.Send(asked(views.FormDoneMsg{Pane: alerts.ID, ID: "ack"}))
 	d.Settle()
 	_, open = d.m.layers.top().(*formLayer)
 	assert.False(t, open)
@@ -72,7 +72,7 @@ func TestFormSubmitReachesThePaneAndAFailureKeepsTheDraft(t *testing.T) {
 
 func TestFormIsRefusedInReadOnlyModeAndEscCancels(t *testing.T) {
 	d, panes, _ := readyModel(t, func(o *Options) { o.ReadOnly = true })
-	d.Send(ackForm())
+	d.Send(asked(ackForm()))
 	d.Settle()
 	assert.Equal(t, 0, d.m.layers.len(), "no dialog for an action read-only mode refuses")
 	assert.True(t, strings.Contains(d.Screen(), "read-only mode"), d.Screen())
@@ -90,7 +90,7 @@ func TestFormDoneWithAPlainErrorShowsIt(t *testing.T) {
 	d, _ := ackFormOpen(t)
 	d.Press("enter")
 	d.Settle()
-	d.Send(views.FormDoneMsg{Pane: alerts.ID, ID: "ack", Err: errors.New("connection refused")})
+	d.Send(asked(views.FormDoneMsg{Pane: alerts.ID, ID: "ack", Err: errors.New("connection refused")}))
 	d.Settle()
 	f, open := d.m.layers.top().(*formLayer)
 	require.True(t, open)
@@ -108,8 +108,8 @@ func TestKeysTypedWhileAFormIsSentFollowItsOutcome(t *testing.T) {
 		d.Settle()
 		require.Len(t, panes[alerts.ID].actionsGot(), 1, "sent once")
 		assert.NotContains(t, panes[alerts.ID].keysGot(), "j", "held while the form is sent")
-		d.Send(views.FormDoneMsg{Pane: alerts.ID, ID: "ack"})
-		d.Send(views.ToastMsg{Pane: alerts.ID, Text: "acknowledged"}) // the pane's answer releases them
+		d.Send(asked(views.FormDoneMsg{Pane: alerts.ID, ID: "ack"}))
+		d.Send(asked(views.ToastMsg{Pane: alerts.ID, Text: "acknowledged"})) // the pane's answer releases them
 		d.Settle()
 		keys := panes[alerts.ID].keysGot()
 		require.GreaterOrEqual(t, len(keys), 2)
@@ -120,10 +120,10 @@ func TestKeysTypedWhileAFormIsSentFollowItsOutcome(t *testing.T) {
 		d.Press("enter", "tab")
 		d.Type("next step")
 		d.Settle()
-		d.Send(views.FormDoneMsg{Pane: alerts.ID, ID: "ack"})
+		d.Send(asked(views.FormDoneMsg{Pane: alerts.ID, ID: "ack"}))
 		next := ackForm()
 		next.ID = "ack-2"
-		d.Send(next)
+		d.Send(asked(next))
 		d.Settle()
 		f, open := d.m.layers.top().(*formLayer)
 		require.True(t, open)
@@ -139,7 +139,7 @@ func TestKeysTypedWhileAFormIsSentFollowItsOutcome(t *testing.T) {
 		d.Type("xy")
 		d.Press("enter")
 		d.Settle()
-		d.Send(views.FormDoneMsg{Pane: alerts.ID, ID: "ack", Err: errors.New("503 SERVICE_UNAVAILABLE")})
+		d.Send(asked(views.FormDoneMsg{Pane: alerts.ID, ID: "ack", Err: errors.New("503 SERVICE_UNAVAILABLE")}))
 		d.Settle()
 		f, open := d.m.layers.top().(*formLayer)
 		require.True(t, open)
@@ -153,7 +153,7 @@ func TestKeysTypedWhileAFormIsSentFollowItsOutcome(t *testing.T) {
 		d.Press("enter", "j", "esc")
 		d.Settle()
 		assert.Equal(t, 0, d.m.layers.len())
-		d.Send(views.ToastMsg{Pane: alerts.ID, Text: "acknowledged"})
+		d.Send(asked(views.ToastMsg{Pane: alerts.ID, Text: "acknowledged"}))
 		d.Settle()
 		assert.Contains(t, panes[alerts.ID].keysGot(), "j")
 	})
@@ -166,10 +166,10 @@ func TestAFormsErrorAfterItClosedIsShown(t *testing.T) {
 	d, _ := ackFormOpen(t)
 	d.Press("enter")
 	d.Settle()
-	d.Send(views.FormDoneMsg{Pane: alerts.ID, ID: "ack"}) // closed: a question comes next
+	d.Send(asked(views.FormDoneMsg{Pane: alerts.ID, ID: "ack"})) // closed: a question comes next
 	d.Settle()
 	require.Equal(t, 0, d.m.layers.len())
-	d.Send(views.FormDoneMsg{Pane: alerts.ID, ID: "ack", Err: &apiclient.Error{Status: 400, ErrorCode: "INVALID_ATTRIBUTE", Detail: "acknowledgedUntil must be in the future"}})
+	d.Send(asked(views.FormDoneMsg{Pane: alerts.ID, ID: "ack", Err: &apiclient.Error{Status: 400, ErrorCode: "INVALID_ATTRIBUTE", Detail: "acknowledgedUntil must be in the future"}}))
 	d.Settle()
 	assert.Contains(t, d.Screen(), "✗ acknowledge: 400 INVALID_ATTRIBUTE")
 }
@@ -181,9 +181,9 @@ func TestKeysTypedWhileAFormIsSentDoNotAnswerAQuestion(t *testing.T) {
 	d, panes := ackFormOpen(t)
 	d.Press("enter", "y")
 	d.Settle()
-	d.Send(views.FormDoneMsg{Pane: alerts.ID, ID: "ack"})
-	d.Send(views.ConfirmMsg{Pane: alerts.ID, Title: "Shorten an acknowledgement?", Body: "…",
-		Action: views.ActionMsg{Name: "alerts.ack", Target: "shorten"}})
+	d.Send(asked(views.FormDoneMsg{Pane: alerts.ID, ID: "ack"}))
+	d.Send(asked(views.ConfirmMsg{Pane: alerts.ID, Title: "Shorten an acknowledgement?", Body: "…",
+		Action: views.ActionMsg{Name: "alerts.ack", Target: "shorten"}}))
 	d.Settle()
 	assert.Contains(t, d.Screen(), "Shorten an acknowledgement?", "the question waits for an answer seen")
 	assert.Contains(t, d.Screen(), "1 key typed before this question not applied")

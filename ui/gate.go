@@ -63,6 +63,8 @@ func (m *Model) deliverChecked(i int, a keymap.Action, msg views.ActionMsg) tea.
 		return m.toasts.PushFrom(string(m.panes[i].ID()), components.ToastError, deniedText(a, disabled))
 	}
 	msg.Name = a.Name
+	m.delivering = a.Name
+	defer func() { m.delivering = "" }()
 	return m.updatePane(i, msg)
 }
 

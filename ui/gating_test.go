@@ -113,7 +113,7 @@ func TestDeniedActionSaysWhy(t *testing.T) {
 // delivery.
 func TestConfirmedActionIsGatedAgainAtDelivery(t *testing.T) {
 	d, panes, api := readyModel(t, nil)
-	d.Send(views.ConfirmMsg{Pane: alerts.ID, Title: "Ack?", Action: views.ActionMsg{Name: "alerts.ack"}})
+	d.Send(asked(views.ConfirmMsg{Pane: alerts.ID, Title: "Ack?", Action: views.ActionMsg{Name: "alerts.ack"}}))
 	d.Settle()
 	d.m.gate.SetReadOnly(true)
 	d.Press("y")

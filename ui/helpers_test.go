@@ -112,6 +112,8 @@ func (p *recPane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 	switch msg := msg.(type) {
 	case views.ContextChangedMsg:
 		p.ctx = msg.Ctx
+	case askMsg:
+		p.ask(msg.a)
 	case raise:
 		// A pane's error, or the news that its cause is gone.
 		if msg == "resolved" {
@@ -186,3 +188,40 @@ func lastReceived[T tea.Msg](p *recPane) T {
 // raise makes a recPane answer with an error toast of that text, or, for
 // "resolved", with views.ErrorsResolved.
 type raise string
+
+// askMsg has a recording pane ask a of the root in its Update.
+type askMsg struct{ a views.Ask }
+
+// asked is the message that has the recording pane a names ask it, as a
+// pane's Update would: the root takes the ask right after that Update.
+func asked(a views.Ask) tea.Msg {
+	var pane views.ID
+	switch m := a.(type) {
+	case views.ConfirmMsg:
+		pane = m.Pane
+	case views.FormMsg:
+		pane = m.Pane
+	case views.FormDoneMsg:
+		pane = m.Pane
+	case views.FormStatusMsg:
+		pane = m.Pane
+	case views.ToastMsg:
+		pane = m.Pane
+	}
+	return views.PaneMsg{Pane: pane, Msg: askMsg{a}}
+}
+
+func (p *recPane) ask(a views.Ask) {
+	switch m := a.(type) {
+	case views.ConfirmMsg:
+		p.Confirm(m)
+	case views.FormMsg:
+		p.Form(m)
+	case views.FormDoneMsg:
+		p.FormDone(m.ID, m.Err)
+	case views.FormStatusMsg:
+		p.FormStatus(m.ID, m.Text)
+	case views.ToastMsg:
+		p.Toast(m.Text, m.Err)
+	}
+}

@@ -129,7 +129,9 @@ type Model struct {
 	pendingJump *views.JumpMsg
 	// toasted is the pane whose toast the root took last (a refusal
 	// answers a key: no dialog comes, no key is held).
-	toasted    views.ID
+	toasted views.ID
+	// delivering is the action the gate allowed whose pane Update runs now.
+	delivering string
 	jumpedFrom views.ID
 	connErr    error
 	failures   int       // failed starts in a row
@@ -279,8 +281,6 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.retryStart(msg)
 	case scopeLoadedMsg:
 		return m, m.scopeLoaded(msg)
-	case views.JumpMsg:
-		return m, m.jump(msg)
 	case PresenceMsg:
 		return m, m.presenceChanged(msg)
 	case clockTickMsg:
@@ -360,13 +360,13 @@ func (m *Model) updatePane(i int, msg tea.Msg) tea.Cmd {
 	if p != nil {
 		m.panes[i] = p
 	}
-	return tea.Batch(fromPane(m.panes[i].ID(), cmd), m.takeAsks(i))
+	return tea.Batch(cmd, m.takeAsks(i))
 }
 
 // paneCall runs one of pane i's Pane methods that returns a Cmd (Init,
 // SetVisible) and takes what the pane asked meanwhile.
 func (m *Model) paneCall(i int, call func(views.Pane) tea.Cmd) tea.Cmd {
-	return tea.Batch(fromPane(m.panes[i].ID(), call(m.panes[i])), m.takeAsks(i))
+	return tea.Batch(call(m.panes[i]), m.takeAsks(i))
 }
 
 // takeAsks acts on what pane i asked of the root (views.Ask), in order:
@@ -387,8 +387,10 @@ func (m *Model) takeAsks(i int) tea.Cmd {
 	release := false
 	for _, ask := range asks {
 		cmds = append(cmds, m.handleAsk(ask))
-		if t, ok := ask.(views.ToastMsg); ok && t.Err {
-			m.toasted = t.Pane
+		if t, ok := ask.(views.ToastMsg); ok {
+			if t.Err {
+				m.toasted = t.Pane
+			}
 			release = release || (m.hold != nil && t.Pane == m.hold.pane)
 		}
 	}

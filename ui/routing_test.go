@@ -101,7 +101,7 @@ func TestDialogGoesAboveLowerLayers(t *testing.T) {
 	m := d.m
 	panes[alerts.ID].busy = "restore of snap-1 running"
 	d.Press("/")
-	d.Send(views.ConfirmMsg{Pane: alerts.ID, Title: "Ack?", Action: views.ActionMsg{Name: "alerts.ack"}})
+	d.Send(asked(views.ConfirmMsg{Pane: alerts.ID, Title: "Ack?", Action: views.ActionMsg{Name: "alerts.ack"}}))
 	d.Settle()
 	require.Equal(t, 2, m.layers.len())
 	_, isDialog := m.layers.top().(*confirmLayer)

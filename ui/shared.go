@@ -1,10 +1,6 @@
 package ui
 
 import (
-	"reflect"
-	"runtime"
-	"strings"
-
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 
@@ -36,15 +32,6 @@ func (m *Model) routeToPane(msg tea.Msg) (tea.Cmd, bool) {
 		return m.updatePane(m.paneIndex(msg.Pane), msg), true
 	case views.PaneMsg:
 		return m.updatePane(m.paneIndex(msg.Pane), msg.Msg), true
-	case views.ConfirmMsg:
-		return m.confirmForPane(msg), true
-	case views.FormMsg:
-		return m.formForPane(msg), true
-	case views.FormDoneMsg:
-		return m.formDone(msg), true
-	case views.FormStatusMsg:
-		m.formStatus(msg)
-		return nil, true
 	}
 	return nil, false
 }
@@ -74,7 +61,8 @@ func (m *Model) confirmForPane(msg views.ConfirmMsg) tea.Cmd {
 }
 
 // dialogAction finds the action a pane wants to ask about and checks the
-// gate before any dialog opens; when ok is false, refused is the toast that
+// gate before any dialog opens (unless the pane asks while it handles that
+// allowed action); when ok is false, refused is the toast that
 // says why (nil when the pane is gone).
 func (m *Model) dialogAction(pane views.ID, name string) (i int, a keymap.Action, refused tea.Cmd, ok bool) {
 	if i = m.paneIndex(pane); i < 0 {
@@ -82,6 +70,11 @@ func (m *Model) dialogAction(pane views.ID, name string) (i int, a keymap.Action
 	}
 	if a, ok = m.paneAction(i, "", name); !ok {
 		return i, a, m.toast("unknown action "+name, true), false
+	}
+	if m.delivering == name {
+		// Asked in the Update of that very action, which the gate allowed
+		// a moment ago: nothing can have changed in between.
+		return i, a, nil, true
 	}
 	if allowed, why := m.check(a); !allowed {
 		return i, a, m.toast(deniedText(a, why), true), false
@@ -128,57 +121,4 @@ func (m *Model) toast(text string, isErr bool) tea.Cmd {
 
 func toastFromErr(what string, err error) views.ToastMsg {
 	return views.ToastMsg{Text: what + ": " + err.Error(), Err: true}
-}
-
-// fromPane tags what a pane's Cmd produces with the pane: its toasts and
-// "errors resolved" are about that pane, whichever pane is on screen when
-// they arrive. Batches and sequences are tagged element by element.
-func fromPane(id views.ID, cmd tea.Cmd) tea.Cmd {
-	if cmd == nil || isTimer(cmd) {
-		return cmd
-	}
-	return func() tea.Msg { return tagMsg(id, cmd()) }
-}
-
-func tagMsg(id views.ID, msg tea.Msg) tea.Msg {
-	switch m := msg.(type) {
-	case nil:
-		return nil
-	case views.ToastMsg:
-		if m.Pane == "" {
-			m.Pane = id
-		}
-		return m
-	case views.ErrorsResolvedMsg:
-		if m.Pane == "" {
-			m.Pane = id
-		}
-		return m
-	case tea.BatchMsg:
-		out := make(tea.BatchMsg, len(m))
-		for i, c := range m {
-			out[i] = fromPane(id, c)
-		}
-		return out
-	}
-	// tea.Sequence's message is an unexported []tea.Cmd: copy it with every
-	// Cmd tagged, keeping its type so the program still runs it in order.
-	v := reflect.ValueOf(msg)
-	if v.Kind() == reflect.Slice && v.Type().Elem() == reflect.TypeFor[tea.Cmd]() {
-		out := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
-		for i := range v.Len() {
-			c, _ := v.Index(i).Interface().(tea.Cmd)
-			out.Index(i).Set(reflect.ValueOf(fromPane(id, c)).Convert(v.Type().Elem()))
-		}
-		return out.Interface()
-	}
-	return msg
-}
-
-// isTimer reports a tea.Tick or tea.Every Cmd. A timer's message is a poll
-// tick or an expiry, never a toast, and it stays a bare timer so that
-// whoever runs Cmds (the program, the test drivers) still knows it for one.
-func isTimer(cmd tea.Cmd) bool {
-	name := runtime.FuncForPC(reflect.ValueOf(cmd).Pointer()).Name()
-	return strings.HasPrefix(name, "charm.land/bubbletea/v2.Tick.") || strings.HasPrefix(name, "charm.land/bubbletea/v2.Every.")
 }

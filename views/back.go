@@ -1,7 +1,5 @@
 package views
 
-import tea "charm.land/bubbletea/v2"
-
 // Backer is implemented by a pane that can show something of its own over
 // its list: a detail, results, a sub-list, a notice. While Back reports
 // true, esc goes to the pane, which closes that (detail -> list, keeping the
@@ -32,8 +30,5 @@ type AnswerJudge interface {
 // is gone (a cluster was picked after "pick a cluster first"): it clears
 // that pane's errors rather than let them outlive their cause.
 type ErrorsResolvedMsg struct {
-	Pane ID // the pane whose errors go; the root fills it in
+	Pane ID // the pane whose errors go (Base.ErrorsResolved stamps it)
 }
-
-// ErrorsResolved returns a Cmd sending ErrorsResolvedMsg.
-func ErrorsResolved() tea.Cmd { return func() tea.Msg { return ErrorsResolvedMsg{} } }

@@ -83,11 +83,6 @@ type FormDoneMsg struct {
 	Err  error
 }
 
-// FormDone returns a Cmd that answers a submitted form.
-func FormDone(pane ID, id string, err error) tea.Cmd {
-	return func() tea.Msg { return FormDoneMsg{Pane: pane, ID: id, Err: err} }
-}
-
 // FormStatusMsg says, in a submitted form still waiting for its
 // FormDoneMsg, what the pane is doing ("sent - outcome unknown, checking").
 // The form stays frozen: its submit key does nothing until FormDoneMsg.
@@ -97,23 +92,13 @@ type FormStatusMsg struct {
 	Text string
 }
 
-// FormStatus returns a Cmd that sets a submitted form's status line.
-func FormStatus(pane ID, id, text string) tea.Cmd {
-	return func() tea.Msg { return FormStatusMsg{Pane: pane, ID: id, Text: text} }
-}
-
 // ToastMsg shows a short notice; errors stay longer. Pane is the pane that
-// raised it (the root fills it in for the Cmds a pane returns): a pane's
-// error shows only while that pane is on screen.
+// raised it (Base.Toast stamps it): a pane's error shows only while that
+// pane is on screen. One without a pane is the dashboard's.
 type ToastMsg struct {
 	Text string
 	Err  bool
 	Pane ID
-}
-
-// Toast returns a Cmd that shows a toast.
-func Toast(text string, isErr bool) tea.Cmd {
-	return func() tea.Msg { return ToastMsg{Text: text, Err: isErr} }
 }
 
 // TaskStartMsg puts a spinner and Text on the footer's task line.

@@ -186,6 +186,23 @@ func (d *Driver) route(msg tea.Msg) {
 		d.Send(m.Msg)
 	case views.PollTickMsg:
 		d.Ticks = append(d.Ticks, m)
+	case views.Ask:
+		// The root takes asks from the pane's Base after its Update; as
+		// a Cmd's message one would be dropped.
+		d.T.Errorf("a %T came from a Cmd: a pane asks through its Base (p.Toast, p.Confirm, ...)", msg)
+	default:
+		if fromProgram(msg) {
+			d.Program = append(d.Program, msg)
+			return
+		}
+		// The root drops a message no pane is named in.
+		d.T.Errorf("a bare %T reached the root: a pane's own message travels in a views.PaneMsg", msg)
+	}
+}
+
+// ask records what the pane asked of the root.
+func (d *Driver) ask(a views.Ask) {
+	switch m := a.(type) {
 	case views.ToastMsg:
 		d.Toasts = append(d.Toasts, m)
 	case views.ConfirmMsg:
@@ -200,14 +217,7 @@ func (d *Driver) route(msg tea.Msg) {
 		d.Jumps = append(d.Jumps, m)
 	case views.ErrorsResolvedMsg:
 		d.Resolved++
-	case views.TaskStartMsg, views.TaskDoneMsg:
-	default:
-		if fromProgram(msg) {
-			d.Program = append(d.Program, msg)
-			return
-		}
-		// The root drops a message no pane is named in.
-		d.T.Errorf("a bare %T reached the root: a pane's own message travels in a views.PaneMsg", msg)
+	case views.TaskStartMsg:
 	}
 }
 
@@ -237,7 +247,7 @@ func (d *Driver) takeAsks() {
 	}
 	asks, later := a.TakeAsks()
 	for _, ask := range asks {
-		d.route(ask)
+		d.ask(ask)
 	}
 	d.r.run(later)
 }

@@ -104,7 +104,7 @@ type tickPane struct {
 func (p *tickPane) Init() tea.Cmd {
 	return tea.Batch(p.poll.Arm(testPane, time.Hour), tea.Sequence(
 		func() tea.Msg { return views.PaneMsg{Pane: testPane, Msg: "first"} },
-		func() tea.Msg { return views.ToastMsg{Text: "done"} }))
+		func() tea.Msg { return views.PaneMsg{Pane: testPane, Msg: "second"} }))
 }
 
 func (p *tickPane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
@@ -129,8 +129,7 @@ func TestDriverParksTimersAndRoutesTheRest(t *testing.T) {
 	d.Run(p.Init())
 	assert.Less(t, time.Since(start), time.Minute/2, "the hour-long tick was not waited for")
 	assert.Equal(t, 1, d.Timers())
-	assert.Equal(t, []string{"first"}, p.got, "a PaneMsg's message reaches the pane")
-	assert.Equal(t, "done", d.LastToast().Text)
+	assert.Equal(t, []string{"first", "second"}, p.got, "a PaneMsg's message reaches the pane, in order")
 
 	d.Forms = append(d.Forms, views.FormMsg{ID: "f", Action: views.ActionMsg{Name: "go"}, Fields: []components.Field{
 		{Key: "n", Value: "1", Validate: func(v string, _ components.FormValues) error {
@@ -222,7 +221,7 @@ func TestOpenOpensThePaneAsTheRootDoes(t *testing.T) {
 	assert.Equal(t, "payments-rs", got.ClusterName)
 	assert.Equal(t, views.LayoutFor(80), got.Layout, "the layout follows the width")
 	assert.Equal(t, "other", got.ProjectName, "Setup.Context has the last word")
-	assert.Equal(t, []string{"first"}, e.P.got, "Init ran and its messages were routed")
+	assert.Equal(t, []string{"first", "second"}, e.P.got, "Init ran and its messages were routed")
 	assert.Equal(t, 1, e.Timers())
 	assert.Equal(t, [2]int{80, 24}, [2]int{e.P.w, e.P.h}, "sized to the Setup")
 	assert.True(t, e.P.visible, "shown")
@@ -230,7 +229,7 @@ func TestOpenOpensThePaneAsTheRootDoes(t *testing.T) {
 
 	hidden := Open[*tickPane](t, reg, Setup{Sim: sim, Width: 100, Height: 30, Hidden: true})
 	assert.False(t, hidden.P.visible, "Hidden: Init ran, never shown")
-	assert.Equal(t, []string{"first"}, hidden.P.got)
+	assert.Equal(t, []string{"first", "second"}, hidden.P.got)
 
 	assert.True(t, fails(t, func(tb testing.TB) {
 		Open[*recPane](tb, reg, Setup{Sim: sim})
@@ -244,3 +243,36 @@ func TestOpenOpensThePaneAsTheRootDoes(t *testing.T) {
 
 // recPane is a pane type the test registration does not build.
 type recPane struct{ tickPane }
+
+// errorsTB records what a test would fail with.
+type errorsTB struct {
+	testing.TB
+	errs []string
+}
+
+func (e *errorsTB) Errorf(format string, args ...any) {
+	e.errs = append(e.errs, fmt.Sprintf(format, args...))
+}
+
+// An ask that comes as a Cmd's message would be dropped by the root: the
+// driver fails the test; asked through Base it is recorded.
+func TestDriverTakesAsksFromBaseOnly(t *testing.T) {
+	tb := &errorsTB{TB: t}
+	b := views.NewBase(testPane, views.Context{}, nil)
+	d := NewDriver(tb, &askPane{Base: &b})
+	d.Run(func() tea.Msg { return views.ToastMsg{Text: "from a Cmd"} })
+	require.Len(t, tb.errs, 1)
+	assert.Contains(t, tb.errs[0], "asks through its Base")
+	b.Toast("from Base", false)
+	d.Run(nil)
+	assert.Equal(t, views.ToastMsg{Text: "from Base", Pane: testPane}, d.LastToast())
+	assert.Len(t, tb.errs, 1)
+}
+
+// askPane is a pane whose Base the test asks through.
+type askPane struct {
+	views.Pane
+	Base *views.Base
+}
+
+func (p *askPane) TakeAsks() ([]views.Ask, tea.Cmd) { return p.Base.TakeAsks() }
