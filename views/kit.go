@@ -55,7 +55,23 @@ type Base struct {
 	reload func() tea.Cmd
 	// out is what the pane asked of the root since the root last took it.
 	out outbox
+	// on answers the messages every pane takes (Base.On).
+	on Handlers
 }
+
+// Handlers are a pane's answers to the messages every pane takes: its
+// allowed actions, a file back from $EDITOR, the keys that are not
+// actions, `r`. Handle calls the one set for the message and consumes it;
+// a nil one leaves the message to the pane's own switch.
+type Handlers struct {
+	Action  func(ActionMsg) tea.Cmd
+	Edited  func(EditedMsg) tea.Cmd
+	Key     func(tea.KeyPressMsg) tea.Cmd
+	Refresh func() tea.Cmd
+}
+
+// On sets the pane's Handlers (once, in its constructor).
+func (b *Base) On(h Handlers) { b.on = h }
 
 // PollState is what the pane tells the policy about itself.
 type PollState struct {
@@ -163,7 +179,22 @@ func (b *Base) Handle(msg tea.Msg, poll func() tea.Cmd) (cmd tea.Cmd, done bool)
 	case RefreshMsg:
 		b.failures, b.retryAfter = 0, 0
 		b.lastTick = time.Time{} // the user's `r` is no gap in the rhythm
+		if b.on.Refresh != nil {
+			return b.on.Refresh(), true
+		}
 		return nil, false
+	case ActionMsg:
+		if b.on.Action != nil {
+			return b.on.Action(msg), true
+		}
+	case EditedMsg:
+		if b.on.Edited != nil {
+			return b.on.Edited(msg), true
+		}
+	case tea.KeyPressMsg:
+		if b.on.Key != nil {
+			return b.on.Key(msg), true
+		}
 	case Routed:
 		// The loop re-arms after each load by itself: the pane has
 		// nothing to pass on.

@@ -212,3 +212,21 @@ func TestRearmLeavesAPaneThatArmedItself(t *testing.T) {
 	_, rearm = b.TakeAsks()
 	assert.NotNil(t, rearm, "a pane that did nothing is re-armed")
 }
+
+// The messages every pane takes go to the pane's Handlers when set; a nil
+// one leaves the message to the pane's own switch.
+func TestHandlersTakeWhatEveryPaneTakes(t *testing.T) {
+	b := NewBase("search", Context{}, nil)
+	var got []string
+	b.On(Handlers{
+		Action:  func(m ActionMsg) tea.Cmd { got = append(got, "action "+m.Name); return nil },
+		Refresh: func() tea.Cmd { got = append(got, "refresh"); return nil },
+	})
+	_, done := b.Handle(ActionMsg{Name: "search.delete"}, nil)
+	assert.True(t, done)
+	_, done = b.Handle(RefreshMsg{}, nil)
+	assert.True(t, done)
+	_, done = b.Handle(EditedMsg{}, nil)
+	assert.False(t, done, "no Edited handler: the pane's switch has it")
+	assert.Equal(t, []string{"action search.delete", "refresh"}, got)
+}

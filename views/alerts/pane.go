@@ -92,6 +92,7 @@ type Pane struct {
 func New(ctx views.Context) views.Pane {
 	p := &Pane{configs: map[string]apiclient.AlertConfig{}, store: store{byID: map[string]int{}, intern: map[string]string{}}}
 	p.Base = views.NewBase(ID, ctx, p.pollState)
+	p.On(views.Handlers{Action: p.action, Edited: p.editorDone, Key: p.key})
 	p.table = components.NewTable(alertColumns(), ctx.Theme, ctx.Keys)
 	p.table.SetCellsFunc(p.cellsOf)
 	p.cfgTable = components.NewTable(configColumns(), ctx.Theme, ctx.Keys)
@@ -225,12 +226,6 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 		}
 		p.selectWanted()
 		return p, nil
-	case views.ActionMsg:
-		return p, p.action(msg)
-	case views.EditedMsg:
-		return p, p.editorDone(msg)
-	case tea.KeyPressMsg:
-		return p, p.key(msg)
 	case tea.MouseWheelMsg:
 		if p.mode == modeDetail || p.mode == modeConfigDetail {
 			var cmd tea.Cmd

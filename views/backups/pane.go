@@ -165,6 +165,8 @@ func New(ctx views.Context) views.Pane { return NewPane(ctx) }
 func NewPane(ctx views.Context) *Pane {
 	p := &Pane{expanded: map[string]bool{}, firstSeen: map[string]time.Time{}, watching: map[string]watch{}, projectNames: map[string]string{}}
 	p.Base = views.NewBase(ID, ctx, p.pollState)
+	p.On(views.Handlers{Key: p.key,
+		Action: func(msg views.ActionMsg) tea.Cmd { return tea.Batch(p.action(msg), p.armClock()) }})
 	p.steps = p.newSteps()
 	p.lists = p.newLists()
 	p.picker = components.NewTable(pickerColumns(), ctx.Theme, ctx.Keys)
@@ -293,10 +295,6 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 			p.refreshOpen()
 		}
 		return p, p.armClock()
-	case views.ActionMsg:
-		return p, tea.Batch(p.action(msg), p.armClock())
-	case tea.KeyPressMsg:
-		return p, p.key(msg)
 	}
 	return p, nil
 }

@@ -83,6 +83,8 @@ type Pane struct {
 func New(ctx views.Context) views.Pane {
 	p := &Pane{}
 	p.Base = views.NewBase(ID, ctx, p.pollState)
+	p.On(views.Handlers{Action: p.action, Key: p.key,
+		Refresh: func() tea.Cmd { return tea.Batch(p.load("refreshing migration sources"), p.pollNow()) }})
 	p.asks = p.steps()
 	p.draft.reset()
 	return p
@@ -254,8 +256,6 @@ func (p *Pane) update(msg tea.Msg) (views.Pane, tea.Cmd) {
 		return p, cmd
 	}
 	switch msg := msg.(type) {
-	case views.RefreshMsg:
-		return p, tea.Batch(p.load("refreshing migration sources"), p.pollNow())
 	case views.ContextChangedMsg:
 		old := p.Ctx
 		p.Ctx = msg.Ctx
@@ -279,10 +279,6 @@ func (p *Pane) update(msg tea.Msg) (views.Pane, tea.Cmd) {
 			return p, tea.Batch(p.Reload(func() tea.Cmd { return p.load("loading migration sources") }), p.Arm(), why)
 		}
 		return p, p.Arm()
-	case views.ActionMsg:
-		return p, p.action(msg)
-	case tea.KeyPressMsg:
-		return p, p.key(msg)
 	}
 	return p, nil
 }

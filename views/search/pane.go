@@ -90,6 +90,7 @@ func NewWithEditor(ctx views.Context, editor views.EditorFunc) *Pane {
 	p := &Pane{collapsed: map[string]bool{}, deleting: map[string]bool{}, watching: map[string]bool{},
 		drafts: map[string]editSession{}, creating: map[string]createState{}, editor: editor}
 	p.Base = views.NewBase(ID, ctx, p.pollState)
+	p.On(views.Handlers{Action: p.action, Edited: p.editorDone, Key: p.key})
 	p.steps = map[string]views.Step{
 		actNew:    {Ask: p.startCreate, Do: func(m views.ActionMsg) tea.Cmd { return p.resend(m.Target) }},
 		actDelete: {Ask: p.confirmDelete, Do: p.deleteIndex},
@@ -280,12 +281,6 @@ func (p *Pane) update(msg tea.Msg) (views.Pane, tea.Cmd) {
 			p.rebuild()
 			return p, tea.Batch(p.Reload(func() tea.Cmd { return p.load("loading search indexes") }), p.Arm())
 		}
-	case views.ActionMsg:
-		return p, p.action(msg)
-	case views.EditedMsg:
-		return p, p.editorDone(msg)
-	case tea.KeyPressMsg:
-		return p, p.key(msg)
 	}
 	return p, nil
 }

@@ -62,6 +62,8 @@ type snapshot struct {
 func New(ctx views.Context) views.Pane {
 	p := &Pane{}
 	p.Base = views.NewBase(ID, ctx, p.pollState)
+	p.On(views.Handlers{Action: p.action, Edited: p.editorDone, Key: p.key,
+		Refresh: func() tea.Cmd { return p.load("refreshing settings") }})
 	p.asks = p.steps()
 	return p
 }
@@ -164,8 +166,6 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 		return p, p.loadDone(msg)
 	case views.Result[written]:
 		return p, p.writeDone(msg)
-	case views.RefreshMsg:
-		return p, p.load("refreshing settings")
 	case views.FilterMsg:
 		p.filter = msg.Text
 		p.place()
@@ -176,12 +176,6 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 			p.draft, p.draftErr, p.notice = "", "", ""
 			return p, p.Reload(func() tea.Cmd { return p.load("loading settings") })
 		}
-	case views.ActionMsg:
-		return p, p.action(msg)
-	case views.EditedMsg:
-		return p, p.editorDone(msg)
-	case tea.KeyPressMsg:
-		return p, p.key(msg)
 	}
 	return p, nil
 }
