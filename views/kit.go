@@ -17,6 +17,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
+	"github.com/dbadmin-tui/dbadmin-tui/keymap"
+	"github.com/dbadmin-tui/dbadmin-tui/themes"
 )
 
 // Base is what every pane embeds: its context, size, visibility, the `p`
@@ -57,6 +59,8 @@ type Base struct {
 	out outbox
 	// on answers the messages every pane takes (Base.On).
 	on Handlers
+	// widgets get the theme and keys of a new context (Base.Widgets).
+	widgets []Widget
 }
 
 // Handlers are a pane's answers to the messages every pane takes: its
@@ -72,6 +76,32 @@ type Handlers struct {
 
 // On sets the pane's Handlers (once, in its constructor).
 func (b *Base) On(h Handlers) { b.on = h }
+
+// Widget is a widget a pane draws with (a table, a detail): Base gives it
+// the context's theme, and its keys when it takes them, whenever a context
+// change brings new ones, so no pane pushes them itself.
+type Widget interface{ SetTheme(themes.Theme) }
+
+// keyed is a Widget that takes the key bindings too.
+type keyed interface{ SetKeyMap(*keymap.KeyMap) }
+
+// Widgets names the pane's widgets (once, in its constructor, as pointers
+// to its fields).
+func (b *Base) Widgets(ws ...Widget) { b.widgets = append(b.widgets, ws...) }
+
+// restyle hands the widgets what changed of the presentation.
+func (b *Base) restyle(ctx Context) {
+	theme := ctx.Theme.Name != b.Ctx.Theme.Name || ctx.Theme.Dark != b.Ctx.Theme.Dark
+	keys := ctx.Keys != nil && ctx.Keys != b.Ctx.Keys
+	for _, w := range b.widgets {
+		if theme {
+			w.SetTheme(ctx.Theme)
+		}
+		if k, ok := w.(keyed); ok && keys {
+			k.SetKeyMap(ctx.Keys)
+		}
+	}
+}
 
 // PollState is what the pane tells the policy about itself.
 type PollState struct {
@@ -171,6 +201,7 @@ func (b *Base) Handle(msg tea.Msg, poll func() tea.Cmd) (cmd tea.Cmd, done bool)
 		b.paused = msg.Paused
 		return b.Arm(), true
 	case ContextChangedMsg:
+		b.restyle(msg.Ctx)
 		// The pane stores the new context itself, after comparing.
 		if msg.Reload(b.Ctx) {
 			b.health, b.failures, b.retryAfter = Health{}, 0, 0

@@ -12,6 +12,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
+	"github.com/dbadmin-tui/dbadmin-tui/keymap"
+	"github.com/dbadmin-tui/dbadmin-tui/themes"
 )
 
 // timerOnly records the delay of each poll armed, without running it.
@@ -229,4 +231,27 @@ func TestHandlersTakeWhatEveryPaneTakes(t *testing.T) {
 	_, done = b.Handle(EditedMsg{}, nil)
 	assert.False(t, done, "no Edited handler: the pane's switch has it")
 	assert.Equal(t, []string{"action search.delete", "refresh"}, got)
+}
+
+// recWidget records what Base hands it.
+type recWidget struct{ themes, keys int }
+
+func (w *recWidget) SetTheme(themes.Theme)    { w.themes++ }
+func (w *recWidget) SetKeyMap(*keymap.KeyMap) { w.keys++ }
+
+// A pane's widgets get a new context's theme and keys from Base, and
+// nothing when a context change brings neither.
+func TestWidgetsGetTheThemeAndKeysOfANewContext(t *testing.T) {
+	dark, light := themes.MustGet("dark"), themes.MustGet("light")
+	km := keymap.Default()
+	b := NewBase("alerts", Context{Theme: dark, Keys: km}, nil)
+	w := &recWidget{}
+	b.Widgets(w)
+	b.Handle(ContextChangedMsg{Ctx: Context{Theme: dark, Keys: km, GroupID: "p2"}, Scope: true}, nil)
+	assert.Equal(t, recWidget{}, *w, "same theme and keys: nothing pushed")
+	b.Handle(ContextChangedMsg{Ctx: Context{Theme: light, Keys: km}}, nil)
+	assert.Equal(t, recWidget{themes: 1}, *w)
+	b.Ctx.Theme = light // the pane stores the context after Handle
+	b.Handle(ContextChangedMsg{Ctx: Context{Theme: light, Keys: keymap.Default()}}, nil)
+	assert.Equal(t, recWidget{themes: 1, keys: 1}, *w)
 }

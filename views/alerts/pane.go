@@ -97,6 +97,7 @@ func New(ctx views.Context) views.Pane {
 	p.table.SetCellsFunc(p.cellsOf)
 	p.cfgTable = components.NewTable(configColumns(), ctx.Theme, ctx.Keys)
 	p.detail = components.NewDetail(ctx.Theme, ctx.Keys)
+	p.Widgets(&p.table, &p.cfgTable, &p.detail)
 	p.steps = p.askThenDo()
 	return p
 }
@@ -238,13 +239,6 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 
 func (p *Pane) contextChanged(msg views.ContextChangedMsg) tea.Cmd {
 	p.Ctx = msg.Ctx
-	p.table.SetTheme(p.Ctx.Theme)
-	p.cfgTable.SetTheme(p.Ctx.Theme)
-	p.detail.SetTheme(p.Ctx.Theme)
-	if p.Ctx.Keys != nil {
-		p.table.SetKeyMap(p.Ctx.Keys)
-		p.cfgTable.SetKeyMap(p.Ctx.Keys)
-	}
 	p.layout()
 	if !msg.Scope {
 		return p.Arm()

@@ -176,6 +176,7 @@ func NewPane(ctx views.Context) *Pane {
 	p.buckets = components.NewTable(bucketColumns(), ctx.Theme, ctx.Keys)
 	p.detail = components.NewDetail(ctx.Theme, ctx.Keys)
 	p.item = components.NewDetail(ctx.Theme, ctx.Keys)
+	p.Widgets(&p.picker, &p.snaps, &p.restores, &p.exports, &p.buckets, &p.detail, &p.item)
 	return p
 }
 
@@ -273,11 +274,6 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 	case views.ContextChangedMsg:
 		old := p.Ctx
 		p.Ctx = msg.Ctx
-		for _, t := range p.tables() {
-			t.SetTheme(p.Ctx.Theme)
-		}
-		p.detail.SetTheme(p.Ctx.Theme)
-		p.item.SetTheme(p.Ctx.Theme)
 		p.layout()
 		if msg.Reload(old) {
 			if old.GroupID != p.Ctx.GroupID {

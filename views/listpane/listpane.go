@@ -113,6 +113,7 @@ func New[T any](spec Spec[T]) views.Factory {
 		}
 		p.table = components.NewTable(cols, ctx.Theme, ctx.Keys)
 		p.detail = components.NewDetail(ctx.Theme, ctx.Keys)
+		p.Widgets(&p.table, &p.detail)
 		return p
 	}
 }
@@ -216,9 +217,6 @@ func (p *Pane[T]) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 	case views.ContextChangedMsg:
 		reload := msg.ProjectChanged(p.Ctx) // a list of a project: a cluster narrowed to keeps it
 		p.Ctx = msg.Ctx
-		p.table.SetTheme(msg.Ctx.Theme)
-		p.table.SetKeyMap(msg.Ctx.Keys)
-		p.detail.SetTheme(msg.Ctx.Theme)
 		if reload {
 			p.loaded, p.err, p.showing = false, nil, false
 			p.setRows(nil)

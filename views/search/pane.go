@@ -98,6 +98,7 @@ func NewWithEditor(ctx views.Context, editor views.EditorFunc) *Pane {
 	p.table = components.NewTable(treeColumns(), ctx.Theme, ctx.Keys)
 	p.analyzerTable = components.NewTable(analyzerColumns(), ctx.Theme, ctx.Keys)
 	p.detail = components.NewDetail(ctx.Theme, ctx.Keys)
+	p.Widgets(&p.table, &p.analyzerTable, &p.detail)
 	p.detail.SetAsync(true) // definitions render off the UI loop
 	return p
 }
@@ -270,9 +271,6 @@ func (p *Pane) update(msg tea.Msg) (views.Pane, tea.Cmd) {
 	case views.ContextChangedMsg:
 		old := p.Ctx
 		p.Ctx = msg.Ctx
-		p.table.SetTheme(p.Ctx.Theme)
-		p.analyzerTable.SetTheme(p.Ctx.Theme)
-		p.detail.SetTheme(p.Ctx.Theme)
 		p.layout()
 		if msg.Reload(old) {
 			p.clusters, p.loaded, p.listErr, p.mode = nil, false, nil, modeTree

@@ -83,6 +83,7 @@ func New(ctx views.Context) views.Pane {
 	p := &Pane{alerts: map[string]partResult{}, rest: map[string]partResult{}, auth: map[string]partResult{}, hidden: map[string]bool{}, pending: map[string]int{}, staleSince: map[string]time.Time{}, restTick: map[string]int{}, authTick: map[string]int{}, b: newBoard(), configs: map[string]*alertConfigs{}}
 	p.Base = views.NewBase(ID, ctx, nil)
 	p.table = components.NewTable(columns(), ctx.Theme, ctx.Keys)
+	p.Widgets(&p.table)
 	p.steps = map[string]views.Step{actAck: {Ask: p.openAck, Do: p.submitAck}}
 	return p
 }
@@ -201,8 +202,6 @@ func (p *Pane) update(msg tea.Msg) (views.Pane, tea.Cmd) {
 		// The board spans every project: only presentation matters.
 		p.Ctx = msg.Ctx
 		p.drawn = drawn{}
-		p.table.SetTheme(msg.Ctx.Theme)
-		p.table.SetKeyMap(msg.Ctx.Keys)
 		p.setHealth() // the kit forgets health on a new scope; the board's is not the scope's
 	case views.ActionMsg:
 		if msg.Name == actOpen {
