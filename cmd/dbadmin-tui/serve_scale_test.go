@@ -172,6 +172,7 @@ func (r *scaleRig) connect(i int) *scaleSession {
 				if s.text.Len() < 1<<20 {
 					s.text.Write(buf[:n])
 				}
+				s.lastOut = time.Now()
 				s.mu.Unlock()
 				select {
 				case s.frames <- time.Now():
@@ -234,6 +235,13 @@ func TestServeSessionsInProcess(t *testing.T) {
 	assert.Equal(t, 0, rig.srv.Sessions())
 }
 
+// quiet reports whether the terminal received nothing for d.
+func (s *scaleSession) quiet(d time.Duration) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return time.Since(s.lastOut) >= d
+}
+
 // count is how many times the terminal received text so far.
 func (s *scaleSession) count(text string) int {
 	s.mu.Lock()
@@ -261,6 +269,9 @@ func TestServeDialogMarkInProcess(t *testing.T) {
 	_, err = a.stdin.Write([]byte("\x1b"))
 	require.NoError(t, err)
 	within("esc closes it", func() bool { return len(rig.app.hub.Marks()) == 0 })
+	// The other screen takes the mark away in its next frame; a mark that
+	// came back before that frame would change nothing there to draw.
+	within("the other screen is still", func() bool { return b.quiet(300 * time.Millisecond) })
 	_, err = a.stdin.Write([]byte("a"))
 	require.NoError(t, err)
 	within("drawn again on the other screen", func() bool { return b.count(mark) == 2 })
