@@ -11,22 +11,17 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// seen records the messages the program hands the root, keys and the
-// task line's spinner frames aside.
-type seen struct {
+// watched is the root with a look after each message it takes.
+type watched struct {
 	tea.Model
-	msgs []string
+	after func(tea.Msg, tea.Model)
 }
 
-func (s *seen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	_, key := msg.(tea.KeyPressMsg)
-	_, frame := msg.(spinner.TickMsg)
-	if !key && !frame {
-		s.msgs = append(s.msgs, fmt.Sprintf("%T", msg))
-	}
-	m, cmd := s.Model.Update(msg)
-	s.Model = m
-	return s, cmd
+func (w *watched) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	m, cmd := w.Model.Update(msg)
+	w.Model = m
+	w.after(msg, m)
+	return w, cmd
 }
 
 // `a` to the PATCH and back (ARCHITECTURE.md, "A key's way"): the form is
@@ -38,17 +33,23 @@ func TestAckThroughTheRoot(t *testing.T) {
 	w := newWorld(t)
 	id, _ := raiseOwnAlert(t, w)
 	d := newDriver(t, w, "org-owner", 120, 40)
-	s := &seen{Model: d.Model}
-	d.Model = s
+	var msgs []string // what the program handed the root, keys and spinner frames aside
+	d.Model = &watched{Model: d.Model, after: func(msg tea.Msg, _ tea.Model) {
+		_, key := msg.(tea.KeyPressMsg)
+		_, frame := msg.(spinner.TickMsg)
+		if !key && !frame {
+			msgs = append(msgs, fmt.Sprintf("%T", msg))
+		}
+	}}
 	d.Press("a")
-	require.Empty(t, s.msgs, "the form opened in the key's Update")
+	require.Empty(t, msgs, "the form opened in the key's Update")
 	require.Contains(t, d.Screen(), "Acknowledge until")
 	d.Type("walked")
 	mark := w.Mark()
 	d.Press("enter")
 	require.Len(t, w.WritesSince(mark), 1, "one PATCH")
-	require.Len(t, s.msgs, 1, "only the write's answer went through the root: %v", s.msgs)
-	assert.True(t, strings.HasPrefix(s.msgs[0], "views.Result["), s.msgs[0])
+	require.Len(t, msgs, 1, "only the write's answer went through the root: %v", msgs)
+	assert.True(t, strings.HasPrefix(msgs[0], "views.Result["), msgs[0])
 	assert.NotContains(t, d.Screen(), "Acknowledge until", "the form closed")
 	assert.Equal(t, "walked", alertOf(t, w, id).AcknowledgementComment)
 }

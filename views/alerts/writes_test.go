@@ -41,40 +41,26 @@ func TestHiddenMarksAreListedAndLeftOut(t *testing.T) {
 	}
 }
 
-// shot keeps the first screen on which the form says the outcome is
-// being checked.
-type shot struct {
-	tea.Model
-	screen string
-}
-
-func (s *shot) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	m, cmd := s.Model.Update(msg)
-	s.Model = m
-	if s.screen == "" {
-		if screen := viewstest.Screen(m.View().Content); strings.Contains(screen, "outcome unknown, checking") {
-			s.screen = screen
-		}
-	}
-	return s, cmd
-}
-
 // A lost answer is read back, never sent again: one PATCH, the check on
 // screen meanwhile, then the verified outcome.
 func TestLostAckAnswerIsVerifiedNotResent(t *testing.T) {
 	w := newWorld(t)
 	id, _ := raiseOwnAlert(t, w)
 	d := newDriver(t, w, "org-owner", 80, 24)
-	sh := &shot{Model: d.Model}
-	d.Model = sh
+	var shot string // the first screen on which the form says it checks
+	d.Model = &watched{Model: d.Model, after: func(_ tea.Msg, m tea.Model) {
+		if screen := viewstest.Screen(m.View().Content); shot == "" && strings.Contains(screen, "outcome unknown, checking") {
+			shot = screen
+		}
+	}}
 	d.Press("a")
 	d.Type("checking")
 	w.Control("PUT", "/faults", `{"malformedWrites": 1}`)
 	mark := w.Mark()
 	d.Press("enter")
 	require.Len(t, w.WritesSince(mark), 1, "one PATCH, never resent")
-	require.Contains(t, sh.screen, "sent - outcome unknown, checking", "the dialog says so, frozen")
-	requireGolden(t, "ack_verify_80x24", sh.screen)
+	require.Contains(t, shot, "sent - outcome unknown, checking", "the dialog says so, frozen")
+	requireGolden(t, "ack_verify_80x24", shot)
 	assert.Contains(t, d.Screen(), "sent - verified: acknowledged until")
 	assert.Equal(t, "checking", alertOf(t, w, id).AcknowledgementComment)
 }
