@@ -2,6 +2,7 @@ package accesslogs
 
 import (
 	"fmt"
+	"net/netip"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -24,15 +25,18 @@ func (p *Pane) ask(action, title, body, prompt string) tea.Cmd {
 	return nil
 }
 
-// setIP sets the IP filter; a value that cannot start an address is
-// refused with the text in the message, so nothing typed is lost.
+// setIP sets the IP filter (see ipMatches); a value that is no address,
+// network or start of one is refused with the text in the message, so
+// nothing typed is lost.
 func (p *Pane) setIP(in string) tea.Cmd {
 	in = strings.TrimSpace(in)
-	for _, r := range in {
-		if !strings.ContainsRune("0123456789.abcdefABCDEF:", r) {
-			p.Toast(fmt.Sprintf("IP filter %q: use digits and dots, like 203.0.113.7 or 10.2.", components.Sanitize(in)), true)
-			return nil
-		}
+	bad := strings.ContainsFunc(in, func(r rune) bool { return !strings.ContainsRune("0123456789.abcdefABCDEF:/", r) })
+	if _, err := netip.ParsePrefix(in); !bad && strings.Contains(in, "/") && err != nil {
+		bad = true
+	}
+	if bad {
+		p.Refuse(fmt.Sprintf("IP filter %q: an address (203.0.113.7), a network (10.2.0.0/16) or its first parts (10.2)", components.Sanitize(in)))
+		return nil
 	}
 	p.st.filter.ip = in
 	p.refilter()

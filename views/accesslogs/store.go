@@ -1,6 +1,7 @@
 package accesslogs
 
 import (
+	"net/netip"
 	"strings"
 	"time"
 
@@ -28,7 +29,7 @@ type store struct {
 // filter is what the tail shows.
 type filter struct {
 	failuresOnly bool
-	ip           string // prefix of ipAddress
+	ip           string // an address, a network (CIDR) or the first parts of one; see ipMatches
 	user         string // case-insensitive part of username
 }
 
@@ -38,12 +39,34 @@ func (f filter) match(r *Record) bool {
 	switch {
 	case f.failuresOnly && r.AuthResult:
 		return false
-	case f.ip != "" && !strings.HasPrefix(r.IPAddress, f.ip):
+	case f.ip != "" && !ipMatches(f.ip, r.IPAddress):
 		return false
 	case f.user != "" && !strings.Contains(strings.ToLower(r.Username), strings.ToLower(f.user)):
 		return false
 	}
 	return true
+}
+
+// ipMatches reports whether the address ip is what the filter names: the
+// address itself when the filter is a whole address (10.0.0.1 is not
+// 10.0.0.12), an address of the network when it is one (10.2.0.0/16), and
+// else an address whose first parts are the filter's, part by part (10.2
+// and 10.2. take 10.2.7.1, not 10.20.7.1).
+func ipMatches(filter, ip string) bool {
+	if pfx, err := netip.ParsePrefix(filter); err == nil {
+		a, err := netip.ParseAddr(ip)
+		return err == nil && pfx.Contains(a)
+	}
+	if want, err := netip.ParseAddr(filter); err == nil {
+		a, err := netip.ParseAddr(ip)
+		return err == nil && a == want
+	}
+	sep := "."
+	if strings.Contains(filter, ":") {
+		sep = ":"
+	}
+	head := strings.TrimSuffix(filter, sep)
+	return ip == head || strings.HasPrefix(ip, head+sep)
 }
 
 // format is how a record becomes a line.
