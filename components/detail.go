@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/glamour/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dbadmin-tui/dbadmin-tui/keymap"
 	"github.com/dbadmin-tui/dbadmin-tui/themes"
@@ -203,8 +204,14 @@ func (d *Detail) refresh(top bool) {
 		return
 	}
 	out := d.content
-	if d.kind == detailMarkdown {
+	switch d.kind {
+	case detailMarkdown:
 		out = d.render()
+	case detailText:
+		// Broken between words; a word longer than the width is broken
+		// where it must (the viewport's soft wrap would cut every line
+		// mid-word).
+		out = ansi.Wrap(out, d.width, "")
 	}
 	d.vp.SoftWrap = d.kind == detailText
 	d.vp.SetContent(out)

@@ -106,3 +106,24 @@ func TestDetailMonoDrawsEmphasisWithoutMarkdownMarks(t *testing.T) {
 		t.Fatalf("mono render has colour: %q", raw)
 	}
 }
+
+// Plain text breaks between words; only a word longer than the width is
+// broken inside.
+func TestDetailTextWrapsBetweenWords(t *testing.T) {
+	d := NewDetail(themes.MustGet(themes.Mono), nil)
+	d.SetSize(20, 10)
+	d.SetText("the index build failed on shard payments-rs-shard-00-02-long-name today")
+	lines := strings.Split(strings.TrimRight(plain(d.View()), "\n "), "\n")
+	for _, l := range lines {
+		l = strings.TrimRight(l, " ")
+		if l == "" {
+			continue
+		}
+		for _, w := range []string{"index", "build", "failed", "shard", "today"} {
+			if strings.HasSuffix(l, w[:2]) && !strings.HasSuffix(l, w) {
+				t.Fatalf("%q cut inside %q:\n%s", l, w, plain(d.View()))
+			}
+		}
+	}
+	mustContain(t, plain(d.View()), "failed on shard")
+}
