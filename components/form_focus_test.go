@@ -1,6 +1,7 @@
 package components
 
 import (
+	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
@@ -26,5 +27,19 @@ func TestFormStartsInTheFieldMarkedFocus(t *testing.T) {
 	fields[1].Focus = false
 	if f := NewForm("ack", "Acknowledge", fields, nil, th, nil); f.Focused() != 0 {
 		t.Fatalf("focused field %d, want 0", f.Focused())
+	}
+}
+
+// A hint wider than the dialog wraps: its last words stay on screen.
+func TestFormHintWraps(t *testing.T) {
+	th := themes.Resolve("mono", true, true)
+	hint := "matchers: field operator value; e.g. HOSTNAME EQUALS shard-00 and TYPE_NAME STARTS_WITH REPLICA"
+	f := NewForm("cfg", "Alert configuration", []Field{{Key: "m", Label: "Matchers", Kind: FieldText, Hint: hint}}, nil, th, nil)
+	f.SetSize(60, 24)
+	v := plain(f.View())
+	for _, w := range []string{"matchers:", "HOSTNAME", "STARTS_WITH", "REPLICA"} {
+		if !strings.Contains(v, w) {
+			t.Fatalf("hint word %q not on screen:\n%s", w, v)
+		}
 	}
 }

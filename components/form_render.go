@@ -102,8 +102,10 @@ func (f Form) fieldBlock(ff *formField, focused bool, inner int) fieldBlock {
 		}
 		lines = append(lines, label)
 	}
-	if ff.Hint != "" {
-		lines = append(lines, "  "+f.theme.Muted.Render(Truncate(Sanitize(ff.Hint), inner-2)))
+	if ff.Hint != "" { // wrapped, as the label: a hint cut short would hide what it says
+		for _, l := range strings.Split(wrap(Sanitize(ff.Hint), max(inner-2, 1)), "\n") {
+			lines = append(lines, "  "+f.theme.Muted.Render(strings.TrimRight(l, " ")))
+		}
 	}
 	core, coreEnd := len(lines), -1
 	switch ff.Kind {
