@@ -363,11 +363,27 @@ func (c *call) schedule() (*Cluster, *Schedule, error) {
 	return cl, sch, nil
 }
 
-func (c *call) scheduleView(cl *Cluster, sch *Schedule) any {
-	next := time.Date(c.now.Year(), c.now.Month(), c.now.Day(), sch.ReferenceHourOfDay, sch.ReferenceMinuteOfHour, 0, 0, time.UTC)
-	if !next.After(c.now) {
-		next = next.AddDate(0, 0, 1)
+// nextSnapshot is when the schedule takes its next snapshot after now: on
+// the grid of its most frequent hourly policy item (every N hours from the
+// reference time), else daily at the reference time.
+func nextSnapshot(sch *Schedule, now time.Time) time.Time {
+	every := 24 * time.Hour
+	for _, p := range sch.Policies {
+		for _, it := range p.PolicyItems {
+			if it.FrequencyType == "hourly" && it.FrequencyInterval > 0 && time.Duration(it.FrequencyInterval)*time.Hour < every {
+				every = time.Duration(it.FrequencyInterval) * time.Hour
+			}
+		}
 	}
+	ref := time.Date(now.Year(), now.Month(), now.Day(), sch.ReferenceHourOfDay, sch.ReferenceMinuteOfHour, 0, 0, time.UTC)
+	for ref.After(now) {
+		ref = ref.Add(-every)
+	}
+	return ref.Add(every * (now.Sub(ref)/every + 1))
+}
+
+func (c *call) scheduleView(cl *Cluster, sch *Schedule) any {
+	next := nextSnapshot(sch, c.now)
 	v := map[string]any{
 		"clusterId": cl.ID, "clusterName": cl.Name, "nextSnapshot": fmtTime(next),
 		"referenceHourOfDay": sch.ReferenceHourOfDay, "referenceMinuteOfHour": sch.ReferenceMinuteOfHour,

@@ -628,3 +628,22 @@ func TestRestoreOntoItsOwnClusterIsAccepted(t *testing.T) {
 		}
 	}
 }
+
+// The next snapshot follows the most frequent hourly policy item from the
+// reference time; with none, the reference time of the next day.
+func TestNextSnapshotFollowsAnHourlyPolicy(t *testing.T) {
+	now := time.Date(2025, 6, 1, 10, 20, 0, 0, time.UTC)
+	daily := &Schedule{ReferenceHourOfDay: 3}
+	if got := nextSnapshot(daily, now); !got.Equal(time.Date(2025, 6, 2, 3, 0, 0, 0, time.UTC)) {
+		t.Fatalf("daily: %v", got)
+	}
+	hourly := &Schedule{ReferenceHourOfDay: 3, ReferenceMinuteOfHour: 15, Policies: []Policy{{PolicyItems: []PolicyItem{
+		{FrequencyType: "daily", FrequencyInterval: 1}, {FrequencyType: "hourly", FrequencyInterval: 6}}}}}
+	if got := nextSnapshot(hourly, now); !got.Equal(time.Date(2025, 6, 1, 15, 15, 0, 0, time.UTC)) {
+		t.Fatalf("every 6 h from 03:15: %v", got)
+	}
+	early := time.Date(2025, 6, 1, 1, 0, 0, 0, time.UTC)
+	if got := nextSnapshot(hourly, early); !got.Equal(time.Date(2025, 6, 1, 3, 15, 0, 0, time.UTC)) {
+		t.Fatalf("before the reference time: %v", got)
+	}
+}
