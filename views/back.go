@@ -32,3 +32,21 @@ type AnswerJudge interface {
 type ErrorsResolvedMsg struct {
 	Pane ID // the pane whose errors go (Base.ErrorsResolved stamps it)
 }
+
+// Wanted is the item a jump asked a pane to select (SelectMsg), kept until
+// the pane's list holds it. The zero value wants nothing.
+type Wanted struct{ id string }
+
+// Set keeps id as the item to select.
+func (w *Wanted) Set(id string) { w.id = id }
+
+// ID is the item still wanted; empty when none is.
+func (w Wanted) ID() string { return w.id }
+
+// Select asks sel to put the cursor on the wanted item, and forgets the
+// item once it has.
+func (w *Wanted) Select(sel func(id string) bool) {
+	if w.id != "" && sel(w.id) {
+		w.id = ""
+	}
+}

@@ -121,3 +121,14 @@ func TestKeysOfFillsFieldsAndMissingKeysFindsMisspellings(t *testing.T) {
 	assert.True(t, KeysOf[good](other, reg.ID).CutOver.Enabled(), "another keymap is read as it is")
 	assert.False(t, KeysOf[good](km, reg.ID).CutOver.Enabled())
 }
+
+// A wanted item stays wanted until the list holds it, then is forgotten.
+func TestWantedUntilSelected(t *testing.T) {
+	var w Wanted
+	w.Select(func(string) bool { t.Fatal("nothing wanted: nothing to select"); return false })
+	w.Set("snap-1")
+	w.Select(func(id string) bool { return false }) // not in the list yet
+	assert.Equal(t, "snap-1", w.ID())
+	w.Select(func(id string) bool { return id == "snap-1" })
+	assert.Empty(t, w.ID())
+}

@@ -173,8 +173,8 @@ func (p *Pane) rebuild() {
 	for _, l := range p.lists {
 		l.fill()
 	}
-	if l := p.lists[p.view]; p.want != "" && l != nil && l.table.SetCursorID(p.want) {
-		p.want = ""
+	if l := p.lists[p.view]; l != nil {
+		p.want.Select(l.table.SetCursorID)
 	}
 	p.refreshDetail()
 	p.refreshOpen()

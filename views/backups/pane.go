@@ -52,8 +52,8 @@ const (
 // Pane is the backups pane.
 type Pane struct {
 	views.Base
-	want     string // the item a jump from the board asked to select (views.SelectMsg)
-	wantView *view  // and the view it is in, for when the cluster opens
+	want     views.Wanted // the item a jump from the board asked to select
+	wantView *view        // and the view it is in, for when the cluster opens
 
 	seq views.Seq
 	// appliedSeq is the newest load whose answer is on screen.
@@ -264,7 +264,8 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 		// Opened from the board: the view that holds the item, selected now
 		// or when it is loaded.
 		v := jumpViews[msg.View]
-		p.view, p.want = v, msg.ItemID
+		p.view = v
+		p.want.Set(msg.ItemID)
 		if p.cluster == nil {
 			p.wantView = &v // the cluster opens when its list is in
 		}

@@ -38,7 +38,7 @@ const (
 // Pane is the search pane.
 type Pane struct {
 	views.Base
-	want string // the item a jump from the board asked to select (views.SelectMsg)
+	want views.Wanted // the index a jump from the board asked to select
 
 	seq views.Seq
 
@@ -264,7 +264,8 @@ func (p *Pane) update(msg tea.Msg) (views.Pane, tea.Cmd) {
 		return p, nil
 	case views.SelectMsg:
 		p.dropNotice()
-		p.mode, p.want = modeTree, msg.ItemID
+		p.mode = modeTree
+		p.want.Set(msg.ItemID)
 		p.expandTo(msg.ItemID)
 		p.rebuild()
 		return p, nil
@@ -287,9 +288,7 @@ func (p *Pane) showClusters() bool { return p.Ctx.ClusterName == "" }
 
 func (p *Pane) rebuild() {
 	p.table.SetRows(buildRows(p.clusters, p.showClusters(), p.collapsed, p.filter, p.deleting))
-	if p.want != "" && p.table.SetCursorID(indexRowID(p.Ctx.ClusterName, p.want)) {
-		p.want = ""
-	}
+	p.want.Select(func(id string) bool { return p.table.SetCursorID(indexRowID(p.Ctx.ClusterName, id)) })
 	p.refreshDetail()
 }
 
