@@ -17,11 +17,11 @@ import (
 // client's other connections to what is on screen). A worker hands the
 // answers in so far to the pane as one message (a batch) at most every
 // batchWindow, and ends there; the pane starts workers again for what is
-// still queued. A worker that finds the queue empty hands in what is left
-// and ends.
+// still queued. A worker that finds the queue empty ends, handing in what
+// is left (once the window is over, while others still run).
 
 // fanWorkers bounds the board's requests in flight at once.
-const fanWorkers = 24
+const fanWorkers = 32
 
 // batchWindow is how often, at most, answers reach the pane while the
 // queue holds more.
@@ -41,7 +41,8 @@ type fan struct {
 	mu   sync.Mutex
 	// first (alerts) go before later (the rest, failed authentications).
 	first, later []tea.Cmd
-	workers      int                        // worker Cmds started and not ended
+	workers      int                        // worker Cmds made and not ended
+	running      int                        // of which are running
 	done         []views.Result[partResult] // answers not handed in yet
 	handed       time.Time                  // when a batch was last handed in
 }
@@ -86,6 +87,9 @@ func (f *fan) start() tea.Cmd {
 // work runs queued requests until none is left, or until it is time to
 // hand the answers in.
 func (f *fan) work() tea.Msg {
+	f.mu.Lock()
+	f.running++
+	f.mu.Unlock()
 	for {
 		f.mu.Lock()
 		var run tea.Cmd
@@ -96,6 +100,16 @@ func (f *fan) work() tea.Msg {
 			run, f.later = f.later[0], f.later[1:]
 		default:
 			f.workers--
+			f.running--
+			if f.running > 0 && len(f.done) > 0 {
+				// Others still run: hand in with theirs once the window
+				// is over, rather than a batch each as the round ends.
+				if wait := batchWindow - time.Since(f.handed); wait > 0 {
+					f.mu.Unlock()
+					time.Sleep(wait)
+					f.mu.Lock()
+				}
+			}
 			defer f.mu.Unlock()
 			return f.handLocked()
 		}
@@ -107,6 +121,7 @@ func (f *fan) work() tea.Msg {
 		}
 		if len(f.done) > 0 && time.Since(f.handed) >= batchWindow {
 			f.workers--
+			f.running--
 			defer f.mu.Unlock()
 			return f.handLocked()
 		}
