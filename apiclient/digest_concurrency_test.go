@@ -43,7 +43,7 @@ func (c *unauthorizedCounter) wrap(h http.Handler) http.Handler {
 	})
 }
 
-// TestDigestAtHighConcurrency: 3,000 reads from 1,000 goroutines at once
+// TestDigestAtHighConcurrency: 5,000 reads from 1,000 goroutines at once
 // (each on a project, so a rate-limit bucket, of its own) through one client,
 // against apisim's strict nonce checks (each count used once, a window of
 // counts, five-minute nonces), with a little latency so requests overlap.
@@ -66,7 +66,7 @@ func TestDigestAtHighConcurrency(t *testing.T) {
 
 	burst := func(name string) (total, refused, challenged int64) {
 		all0, ref0, ch0 := n.all.Load(), n.refused.Load(), n.challenged.Load()
-		const workers, each = 1000, 3
+		const workers, each = 1000, 5
 		var wg sync.WaitGroup
 		var failed atomic.Int64
 		var firstErr atomic.Value
@@ -102,6 +102,6 @@ func TestDigestAtHighConcurrency(t *testing.T) {
 	clock.Advance(6 * time.Minute)
 	total, refused, challenged = burst("every nonce stale")
 	assert.Zero(t, challenged, "lanes already made fetch no challenge unsigned")
-	assert.LessOrEqual(t, refused, int64(16), "one stale answer per lane at most")
+	assert.LessOrEqual(t, refused, int64(40), "one stale answer per lane (40) at most")
 	assert.Less(t, float64(refused), 0.01*float64(total), "requests answered 401")
 }

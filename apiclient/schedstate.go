@@ -92,6 +92,7 @@ func (s *Scheduler) Restore(st SchedulerState) {
 		}
 		if bs.HoldUntil.After(b.holdUntil) {
 			b.holdUntil = bs.HoldUntil
+			s.held[b] = key
 		}
 		b.answered = true
 	}
@@ -118,7 +119,10 @@ func (s *Scheduler) Waiting() []Wait {
 	defer s.mu.Unlock()
 	now := s.now()
 	var out []Wait
-	for _, b := range s.buckets {
+	for b := range s.held {
+		if s.idleLocked(b, now) {
+			continue
+		}
 		var op catalog.Op
 		if head := s.headLocked(b); head != nil {
 			op = head.op

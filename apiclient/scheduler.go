@@ -145,6 +145,14 @@ type Scheduler struct {
 	opSet   map[string]learnedSet      // operation id -> endpoint set from the rateLimits API
 	values  map[string]RateLimitValues // endpoint set id -> its values
 	paused  map[string]bool
+	// held are the buckets that may hold a request back (one had a
+	// waiter or a hold after a 429), shared those others spend too, each
+	// with its key: what HoldingBack, Waiting and Sharing look at, which
+	// the header asks on every frame, instead of every bucket (thousands
+	// on a board of a thousand projects). Entries that hold nothing any
+	// more leave as they are looked at.
+	held    map[*rateBucket]string
+	shared  map[*rateBucket]string
 	seq     uint64
 	changed chan struct{} // closed and replaced on every change waiters care about
 	stats   SchedulerStats
@@ -167,7 +175,7 @@ func NewScheduler() *Scheduler { return newScheduler(time.Now) }
 
 func newScheduler(now func() time.Time) *Scheduler {
 	return &Scheduler{now: now, buckets: map[string]*rateBucket{}, opSet: map[string]learnedSet{},
-		values: map[string]RateLimitValues{},
+		values: map[string]RateLimitValues{}, held: map[*rateBucket]string{}, shared: map[*rateBucket]string{},
 		paused: map[string]bool{}, changed: make(chan struct{})}
 }
 
@@ -202,7 +210,10 @@ func (s *Scheduler) HoldingBack() (until time.Time, holding bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := s.now()
-	for _, b := range s.buckets {
+	for b := range s.held {
+		if s.idleLocked(b, now) {
+			continue
+		}
 		if !slices.ContainsFunc(b.waiters, func(w *waiter) bool { return !s.isPausedLocked(w) }) && !now.Before(b.holdUntil) {
 			continue
 		}
@@ -215,6 +226,16 @@ func (s *Scheduler) HoldingBack() (until time.Time, holding bool) {
 		}
 	}
 	return until, holding
+}
+
+// idleLocked reports whether b holds nothing back (no waiter, no hold in
+// force) and, if so, takes it out of the held index.
+func (s *Scheduler) idleLocked(b *rateBucket, now time.Time) bool {
+	if len(b.waiters) > 0 || now.Before(b.holdUntil) {
+		return false
+	}
+	delete(s.held, b)
+	return true
 }
 
 func (b *rateBucket) nextTokenLocked(now time.Time) time.Time {
@@ -291,6 +312,7 @@ func (s *Scheduler) acquire(ctx context.Context, op catalog.Op, params map[strin
 		source = wk.tag
 	}
 	b.waiters = append(b.waiters, me)
+	s.held[b] = key
 	leave := func() {
 		b.waiters = slices.DeleteFunc(b.waiters, func(w *waiter) bool { return w == me })
 		s.notifyLocked()
@@ -360,6 +382,7 @@ func (s *Scheduler) acquire(ctx context.Context, op catalog.Op, params map[strin
 			b.waiters = slices.DeleteFunc(b.waiters, func(w *waiter) bool { return w == me })
 			key, b = nk, s.bucketLocked(nk)
 			b.waiters = append(b.waiters, me)
+			s.held[b] = key
 		}
 	}
 }

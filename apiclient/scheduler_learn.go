@@ -19,7 +19,8 @@ import (
 func (s *Scheduler) observe(op catalog.Op, params map[string]string, h http.Header, apiErr *Error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	b := s.bucketLocked(s.bucketKeyLocked(op, params))
+	key := s.bucketKeyLocked(op, params)
+	b := s.bucketLocked(key)
 	defer s.notifyLocked()
 	b.probing = false
 	b.inflight = max(0, b.inflight-1)
@@ -50,6 +51,7 @@ func (s *Scheduler) observe(op catalog.Op, params map[string]string, h http.Head
 		}
 		if until := now.Add(wait); until.After(b.holdUntil) {
 			b.holdUntil = until
+			s.held[b] = key
 		}
 	} else if !b.exact && limit > 0 && (b.lim == nil || b.limit.Capacity != limit) {
 		// The headers give the capacity, not the refill: assume the whole
@@ -61,6 +63,9 @@ func (s *Scheduler) observe(op catalog.Op, params map[string]string, h http.Head
 	}
 	if rerr == nil && b.lim != nil {
 		b.share.observe(b, now, remaining)
+		if b.share.others > 0 {
+			s.shared[b] = key
+		}
 		b.heard = true
 		// While others spend the bucket, what they may take in the next
 		// second is theirs too. Fewer left than the client keeps back is
@@ -217,10 +222,13 @@ func (s *Scheduler) foldGuessesLocked(now time.Time) {
 		old.sent = 0
 		if old.holdUntil.After(nb.holdUntil) {
 			nb.holdUntil = old.holdUntil
+			s.held[nb] = nk
 		}
 		nb.answered = nb.answered || old.answered
 		if len(old.waiters) == 0 && !old.probing {
 			delete(s.buckets, key)
+			delete(s.held, old)
+			delete(s.shared, old)
 		}
 	}
 	for nb, sp := range spentOf {

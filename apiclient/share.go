@@ -119,8 +119,12 @@ func (s *Scheduler) Sharing() []Share {
 	now := s.now()
 	seen := map[string]bool{}
 	var out []Share
-	for key, b := range s.buckets {
-		if b.share.others == 0 || !b.share.until.After(now) || !b.limit.valid() {
+	for b, key := range s.shared {
+		if b.share.others == 0 || !b.share.until.After(now) {
+			delete(s.shared, b)
+			continue
+		}
+		if !b.limit.valid() {
 			continue
 		}
 		set, _, _ := strings.Cut(key, "|")

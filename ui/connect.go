@@ -11,6 +11,7 @@ import (
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient/catalog"
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient/limits"
 	"github.com/dbadmin-tui/dbadmin-tui/keymap"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
 	"golang.org/x/sync/errgroup"
@@ -210,7 +211,7 @@ func loadScopeFull(ctx context.Context, c *apiclient.Client, w want) (scope, str
 		return nil
 	})
 	g.Go(func() (err error) {
-		if s.projects, err = apiclient.ListAll[project](gctx, c, "listProjects", apiclient.Request{}, apiclient.AllOptions{}); err != nil {
+		if s.projects, s.partialLists, err = projectsUntil(gctx, c, w); err != nil {
 			return fmt.Errorf("list projects: %w", err)
 		}
 		return nil
@@ -246,6 +247,45 @@ func loadScopeFull(ctx context.Context, c *apiclient.Client, w want) (scope, str
 		return s, "", fmt.Errorf("list clusters of %s: %w", p.Name, err)
 	}
 	return s, selectCluster(&s, w, warn), nil
+}
+
+// projectsUntil lists the caller's projects a page at a time until the one
+// the start asks for is among them (by id or name; with none asked, one of
+// the organization asked for, or any): partial says pages were left
+// unread. A start needs no more, and every page comes from the tightest
+// bucket (10 tokens, 5 a minute): the 10 pages of 5,000 projects, with
+// who-am-I and the organizations, would hold a start past its timeout,
+// and each retry would spend the tokens again. The rest load in the
+// background afterwards (listsLoaded), as after a start by project id.
+func projectsUntil(ctx context.Context, c *apiclient.Client, w want) (ps []project, partial bool, err error) {
+	for page := 1; ; page++ {
+		pg, _, err := apiclient.ListPage[project](ctx, c, "listProjects", apiclient.Request{
+			List: &apiclient.ListOptions{PageNum: page, ItemsPerPage: limits.MaxItemsPerPage}})
+		if err != nil {
+			return nil, false, fmt.Errorf("page %d: %w", page, err)
+		}
+		ps = append(ps, pg.Results...)
+		last := len(pg.Results) < limits.MaxItemsPerPage || (pg.HasCount && len(ps) >= pg.TotalCount)
+		if last {
+			return ps, false, nil
+		}
+		if len(ps) >= apiclient.MaxRows {
+			return ps, true, nil // a list past any caller's: the pickers show these
+		}
+		if _, found := pickProject(ps, w.orgID, w.project); found && (w.project != "" || hasOrg(ps, w.orgID)) {
+			return ps, true, nil
+		}
+	}
+}
+
+// hasOrg reports whether a project of org (any, when empty) is in ps.
+func hasOrg(ps []project, orgID string) bool {
+	for _, p := range ps {
+		if orgID == "" || p.OrgID == orgID {
+			return true
+		}
+	}
+	return false
 }
 
 // hexID reports whether s looks like a project id (24 hex digits).

@@ -419,13 +419,12 @@ func (p *Pane) ackDone(msg views.Result[ackBatch]) tea.Cmd {
 
 // reread asks the projects written for their alerts again.
 func (p *Pane) reread(groups map[string]bool) tea.Cmd {
-	var cmds []tea.Cmd
 	for _, pr := range p.projects {
 		if groups[pr.ID] {
-			cmds = append(cmds, p.fetchPart(keyAlerts, pr))
+			p.fetchPart(keyAlerts, pr, true)
 		}
 	}
-	return tea.Batch(cmds...)
+	return p.fan.start()
 }
 
 // ActionGroup is the project the board's actions act on: the selected

@@ -40,7 +40,7 @@ type Pane struct {
 	auth     map[string]partResult // failed-authentication bursts, when the profile asks
 	hidden   map[string]bool       // read forbidden to the caller: never asked again
 	pending  map[string]int        // requests in flight by key ("alerts", "rest")
-	restDue  bool                  // the rest follows once this round's alerts are in
+	fan      *fan                  // the queue they wait in and its workers (fan.go)
 	restTick map[string]int        // the poll of each project's last rest request
 	authTick map[string]int        // and of its last failed-authentications request
 
@@ -80,7 +80,7 @@ type Pane struct {
 
 // New is the pane's Factory.
 func New(ctx views.Context) views.Pane {
-	p := &Pane{alerts: map[string]partResult{}, rest: map[string]partResult{}, auth: map[string]partResult{}, hidden: map[string]bool{}, pending: map[string]int{}, staleSince: map[string]time.Time{}, restTick: map[string]int{}, authTick: map[string]int{}, b: newBoard(), configs: map[string]*alertConfigs{}}
+	p := &Pane{alerts: map[string]partResult{}, rest: map[string]partResult{}, auth: map[string]partResult{}, hidden: map[string]bool{}, pending: map[string]int{}, staleSince: map[string]time.Time{}, restTick: map[string]int{}, authTick: map[string]int{}, b: newBoard(), configs: map[string]*alertConfigs{}, fan: newFan(ID)}
 	p.Base = views.NewBase(ID, ctx, nil)
 	p.table = components.NewTable(columns(), ctx.Theme, ctx.Keys)
 	p.Widgets(&p.table)
@@ -183,10 +183,14 @@ func (p *Pane) update(msg tea.Msg) (views.Pane, tea.Cmd) {
 		p.cov = nil
 		p.gen++
 		p.pending = map[string]int{}
-		p.restDue = true
-		return p, p.fanOut(keyAlerts)
+		p.fan.drop() // the last round's requests not sent yet
+		// Every project's alerts, then (queued behind them) the rest.
+		return p, tea.Batch(p.fanOut(keyAlerts), p.fanOut(keyRest))
+	case views.Result[partBatch]:
+		return p, p.batch(msg)
 	case views.Result[partResult]:
-		return p, p.part(msg)
+		p.part(msg)
+		return p, p.fan.start()
 	case views.RefreshMsg:
 		// r lists the projects again (new ones appear) and reads everything.
 		p.hidden = map[string]bool{}

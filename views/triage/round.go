@@ -41,13 +41,12 @@ func (p *Pane) fanOut(key string) tea.Cmd {
 	if p.Ctx.Client == nil {
 		return nil
 	}
-	var cmds []tea.Cmd
 	for _, pr := range p.projects {
 		if !p.hidden[pr.ID] {
-			cmds = append(cmds, p.fetchPart(key, pr))
+			p.fetchPart(key, pr, false)
 		}
 	}
-	return tea.Batch(cmds...)
+	return p.fan.start()
 }
 
 // restFanOut asks the projects whose rest is due (see restSlow) for it.
@@ -55,20 +54,19 @@ func (p *Pane) restFanOut() tea.Cmd {
 	if p.Ctx.Client == nil {
 		return nil
 	}
-	var cmds []tea.Cmd
 	authDue := p.pending[keyAuth] == 0
 	for i, pr := range p.projects {
 		switch {
 		case p.hidden[pr.ID]:
 		case p.restIsDue(i, pr.ID):
-			cmds = append(cmds, p.fetchPart(keyRest, pr)) // the bursts follow
+			p.fetchPart(keyRest, pr, false) // the bursts follow
 		case authDue && p.tick-p.authTick[pr.ID] >= restEvery:
 			// Bursts are about the last minutes: read every restEvery
 			// polls, on the clusters the last rest read listed.
-			cmds = append(cmds, p.fetchAuth(pr, p.rest[pr.ID].LogClusters))
+			p.fetchAuth(pr, p.rest[pr.ID].LogClusters)
 		}
 	}
-	return tea.Batch(cmds...)
+	return p.fan.start()
 }
 
 // restIsDue: project i has never been read, or its last read is restEvery
@@ -89,38 +87,41 @@ func (p *Pane) restIsDue(i int, gid string) bool {
 	}
 }
 
-// fetchPart asks one project for one part, as background work stamped
-// with the fan-out's generation (its Seq).
-func (p *Pane) fetchPart(key string, pr Project) tea.Cmd {
+// fetchPart queues one project's request for one part, as background work
+// stamped with the fan-out's generation (its Seq); alerts go before the
+// rest, and front before everything (the alerts of a project just
+// written). The fan's start runs it.
+func (p *Pane) fetchPart(key string, pr Project, front bool) {
 	client, clock := p.Ctx.Client, clockOf(p.Ctx)
 	if client == nil {
-		return nil
+		return
 	}
 	p.pending[key]++
 	if key == keyRest {
 		p.restTick[pr.ID] = p.tick
 	}
 	known := p.configs[pr.ID]
-	return views.Background(&p.Base, key, p.gen, "", func(ctx context.Context) (partResult, error) {
+	p.fan.add(views.Background(&p.Base, key, p.gen, "", func(ctx context.Context) (partResult, error) {
 		if key == keyAlerts {
 			return fetchAlerts(ctx, client, pr, known, clock), nil
 		}
 		return fetchRest(ctx, client, pr, clock), nil
-	})
+	}), key == keyAlerts, front)
 }
 
-// fetchAuth asks one project for its failed-authentication bursts on the
-// clusters its rest read listed, as background work like the rest.
-func (p *Pane) fetchAuth(pr Project, clusters []string) tea.Cmd {
+// fetchAuth queues one project's request for its failed-authentication
+// bursts on the clusters its rest read listed, as background work like
+// the rest.
+func (p *Pane) fetchAuth(pr Project, clusters []string) {
 	client, clock, threshold := p.Ctx.Client, clockOf(p.Ctx), p.Ctx.TriageAuthBursts
 	if client == nil || threshold <= 0 {
-		return nil
+		return
 	}
 	p.pending[keyAuth]++
 	p.authTick[pr.ID] = p.tick
-	return views.Background(&p.Base, keyAuth, p.gen, "", func(ctx context.Context) (partResult, error) {
+	p.fan.add(views.Background(&p.Base, keyAuth, p.gen, "", func(ctx context.Context) (partResult, error) {
 		return fetchAuth(ctx, client, pr, clusters, threshold, clock), nil
-	})
+	}), false, false)
 }
 
 // poll is a tick's work: every project's alerts, and the rest every
@@ -140,11 +141,11 @@ func (p *Pane) poll() tea.Cmd {
 	return tea.Batch(append(cmds, p.Arm())...)
 }
 
-// part takes one project's answer; when the last alert answer of a round
-// is in, the rest follows (alerts first).
-func (p *Pane) part(m views.Result[partResult]) tea.Cmd {
+// part takes one project's answer; a project's rest queues its failed
+// authentications (the caller starts the fan).
+func (p *Pane) part(m views.Result[partResult]) {
 	if m.Seq != p.gen {
-		return nil
+		return
 	}
 	part := m.Value
 	part.Wall = p.Ctx.WallNow()
@@ -153,7 +154,6 @@ func (p *Pane) part(m views.Result[partResult]) tea.Cmd {
 		p.hidden[part.GroupID] = true
 		p.boardDirty = true // its "not visible (role)" row
 	}
-	var next tea.Cmd
 	prev, had := p.partsOf(m.Key)[part.GroupID]
 	switch m.Key {
 	case keyAlerts:
@@ -168,7 +168,7 @@ func (p *Pane) part(m views.Result[partResult]) tea.Cmd {
 		// The failed authentications follow each project's rest, on the
 		// clusters it listed (the last good read's when this one failed).
 		if pr, ok := p.project(part.GroupID); ok && !part.Hidden {
-			next = p.fetchAuth(pr, p.rest[part.GroupID].LogClusters)
+			p.fetchAuth(pr, p.rest[part.GroupID].LogClusters)
 		}
 	}
 	if p.place(m.Key, part.GroupID) || p.boardDirty {
@@ -180,14 +180,6 @@ func (p *Pane) part(m views.Result[partResult]) tea.Cmd {
 	case p.healthChanged(m.Key, part, prev, had):
 		p.setHealth()
 	}
-	if next != nil {
-		return next
-	}
-	if m.Key == keyAlerts && p.pending[keyAlerts] == 0 && p.restDue && p.pending[keyRest] == 0 {
-		p.restDue = false
-		return p.fanOut(keyRest)
-	}
-	return nil
 }
 
 func (p *Pane) project(gid string) (Project, bool) {

@@ -1,0 +1,149 @@
+package triage
+
+import (
+	"sync"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dbadmin-tui/dbadmin-tui/views"
+)
+
+// The fan-out's requests do not each become a Cmd of their own: a
+// thousand projects would be a thousand goroutines parked at once, each
+// answer a message of its own, and the program draws a frame after every
+// message. They wait in a queue instead (alerts first) and a few workers
+// run them (fanWorkers: the board's requests in flight, leaving the
+// client's other connections to what is on screen). A worker hands the
+// answers in so far to the pane as one message (a batch) at most every
+// batchWindow, and ends there; the pane starts workers again for what is
+// still queued. A worker that finds the queue empty ends, handing in what
+// is left (once the window is over, while others still run).
+
+// fanWorkers bounds the board's requests in flight at once.
+const fanWorkers = 32
+
+// batchWindow is how often, at most, answers reach the pane while the
+// queue holds more.
+const batchWindow = 100 * time.Millisecond
+
+// keyBatch is the key of a batch of answers.
+const keyBatch = "batch"
+
+// partBatch is answers the workers took since the last batch.
+type partBatch []views.Result[partResult]
+
+// fan is the queue of the board's requests and its workers' answers. The
+// pane's goroutine queues and starts workers; the workers run as Cmds (the
+// program catches their panics as any Cmd's).
+type fan struct {
+	pane views.ID
+	mu   sync.Mutex
+	// first (alerts) go before later (the rest, failed authentications).
+	first, later []tea.Cmd
+	workers      int                        // worker Cmds made and not ended
+	running      int                        // of which are running
+	done         []views.Result[partResult] // answers not handed in yet
+	handed       time.Time                  // when a batch was last handed in
+}
+
+func newFan(pane views.ID) *fan { return &fan{pane: pane} }
+
+// add queues a request; first ones go before later ones, and front puts
+// it before every other (what follows the user's write).
+func (f *fan) add(run tea.Cmd, first, front bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	switch {
+	case front:
+		f.first = append([]tea.Cmd{run}, f.first...)
+	case first:
+		f.first = append(f.first, run)
+	default:
+		f.later = append(f.later, run)
+	}
+}
+
+// drop forgets the requests not started yet (a new round replaces them).
+func (f *fan) drop() {
+	f.mu.Lock()
+	f.first, f.later = nil, nil
+	f.mu.Unlock()
+}
+
+// start returns the worker Cmds that run what is queued, up to fanWorkers
+// at once.
+func (f *fan) start() tea.Cmd {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var cmds []tea.Cmd
+	for n := min(fanWorkers-f.workers, len(f.first)+len(f.later)); n > 0; n-- {
+		f.workers++
+		cmds = append(cmds, f.work)
+	}
+	return tea.Batch(cmds...)
+}
+
+// work runs queued requests until none is left, or until it is time to
+// hand the answers in.
+func (f *fan) work() tea.Msg {
+	f.mu.Lock()
+	f.running++
+	f.mu.Unlock()
+	for {
+		f.mu.Lock()
+		var run tea.Cmd
+		switch {
+		case len(f.first) > 0:
+			run, f.first = f.first[0], f.first[1:]
+		case len(f.later) > 0:
+			run, f.later = f.later[0], f.later[1:]
+		default:
+			f.workers--
+			f.running--
+			if f.running > 0 && len(f.done) > 0 {
+				// Others still run: hand in with theirs once the window
+				// is over, rather than a batch each as the round ends.
+				if wait := batchWindow - time.Since(f.handed); wait > 0 {
+					f.mu.Unlock()
+					time.Sleep(wait)
+					f.mu.Lock()
+				}
+			}
+			defer f.mu.Unlock()
+			return f.handLocked()
+		}
+		f.mu.Unlock()
+		r, ok := run().(views.Result[partResult])
+		f.mu.Lock()
+		if ok {
+			f.done = append(f.done, r)
+		}
+		if len(f.done) > 0 && time.Since(f.handed) >= batchWindow {
+			f.workers--
+			f.running--
+			defer f.mu.Unlock()
+			return f.handLocked()
+		}
+		f.mu.Unlock()
+	}
+}
+
+// handLocked is the batch of the answers not handed in yet, nil when none.
+func (f *fan) handLocked() tea.Msg {
+	if len(f.done) == 0 {
+		return nil
+	}
+	batch := f.done
+	f.done, f.handed = nil, time.Now()
+	return views.Result[partBatch]{Pane: f.pane, Key: keyBatch, Value: batch}
+}
+
+// batch takes a batch of answers, each as its own, and starts workers for
+// what is queued (what the answers queued too).
+func (p *Pane) batch(m views.Result[partBatch]) tea.Cmd {
+	for _, r := range m.Value {
+		p.part(r)
+	}
+	return p.fan.start()
+}
