@@ -55,9 +55,10 @@ func pace(m tea.Model, fps int) *framePacer {
 	return &framePacer{Model: m, frame: time.Second / time.Duration(fps), fast: true}
 }
 
-// attach finds the ticker of p when the pacer first needs it (Bubble Tea
-// makes it when the program starts).
-func (f *framePacer) attach(p *tea.Program) {
+// Attach finds the ticker of p when the pacer first needs it (Bubble Tea
+// makes it when the program starts). The serve package calls it on the
+// program of each session.
+func (f *framePacer) Attach(p *tea.Program) {
 	f.find = func() ticker {
 		if t := programTicker(p); t != nil {
 			return t

@@ -77,7 +77,7 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 	defer stopProfile()
 	pacer := pace(app.model, frameRate)
 	p := tea.NewProgram(pacer, app.programOptions...)
-	pacer.attach(p)
+	pacer.Attach(p)
 	if _, err := p.Run(); err != nil {
 		fmt.Fprintf(stderr, "dbadmin-tui: %v\n", err)
 		return 1
