@@ -16,6 +16,9 @@ import (
 type headerPart struct {
 	forms []string // full first; later ones shorter
 	style func(...string) string
+	// tag names the style where a part of the same forms may be drawn in
+	// another (the header's cache tells the two apart by it).
+	tag string
 }
 
 func (p headerPart) render(level int) string {
@@ -101,11 +104,10 @@ func fitHeader(width int, profile string, crumbs []string, sep, pipe string, cru
 
 // roleShort abbreviates a role label's words ("Organization Owner" ->
 // "Org Owner"); roleInitials keeps one letter a word ("OO").
-func roleShort(label string) string {
-	r := strings.NewReplacer("Organization", "Org", "Project", "Proj", "Manager", "Mgr",
-		"Administrator", "Admin", "Read Only", "RO", "Read Write", "RW", "Member", "Mbr")
-	return r.Replace(label)
-}
+func roleShort(label string) string { return roleWords.Replace(label) }
+
+var roleWords = strings.NewReplacer("Organization", "Org", "Project", "Proj", "Manager", "Mgr",
+	"Administrator", "Admin", "Read Only", "RO", "Read Write", "RW", "Member", "Mbr")
 
 func roleInitials(label string) string {
 	var b strings.Builder

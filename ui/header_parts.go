@@ -2,6 +2,8 @@ package ui
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient/catalog"
@@ -39,19 +41,21 @@ func (m *Model) renderHeader() string {
 	h := m.activeHealth()
 	if hold, throttled := m.holdingBack(h); hold != "" {
 		var style func(...string) string
+		tag := ""
 		if throttled {
-			style = st.ErrorText.Render // the server's hold; a planned wait is no failure
+			style, tag = st.ErrorText.Render, "error" // the server's hold; a planned wait is no failure
 		}
-		right = append(right, headerPart{forms: []string{hold, holdShort(hold)}, style: style})
+		right = append(right, headerPart{forms: []string{hold, holdShort(hold)}, style: style, tag: tag})
 	}
 	if len(h.Parts) > 0 {
 		// A pane read in parts (the Triage board): the oldest part's age
 		// and the stale parts by name.
 		var style func(...string) string
+		tag := ""
 		if h.Stale() {
-			style = st.ErrorText.Render
+			style, tag = st.ErrorText.Render, "error"
 		}
-		right = append(right, headerPart{forms: partsForms(h.Parts, m.opts.Wall()), style: style})
+		right = append(right, headerPart{forms: partsForms(h.Parts, m.opts.Wall()), style: style, tag: tag})
 	} else if h.Stale() {
 		// "✗ stale since 22:14:03 · 503 SERVICE_UNAVAILABLE", then the
 		// status alone, then without the time (at 80 columns the kind of
@@ -74,8 +78,35 @@ func (m *Model) renderHeader() string {
 	default:
 		right = append(right, headerPart{forms: []string{"● live", "●"}})
 	}
-	line := fitHeader(m.width, clean(orDash(m.opts.Profile)), crumbs, sep, st.BreadcrumbSep.Render(" │ "), st.Breadcrumb.Render, right)
-	return st.Header.Render(padRight(line, m.width))
+	profile := clean(orDash(m.opts.Profile))
+	key := headerKey(m.width, m.themeKey(), profile, crumbs, right)
+	if c := &m.frames; c.header != "" && c.headerKey == key {
+		return c.header
+	}
+	line := fitHeader(m.width, profile, crumbs, sep, st.BreadcrumbSep.Render(" │ "), st.Breadcrumb.Render, right)
+	m.frames.headerKey, m.frames.header = key, st.Header.Render(padRight(line, m.width))
+	return m.frames.header
+}
+
+// headerKey is what the header line is made of, as one string: the same
+// key, the same line (the styles of the parts are the theme's, or told
+// apart by their tag).
+func headerKey(width int, theme, profile string, crumbs []string, right []headerPart) string {
+	var b strings.Builder
+	b.WriteString(strconv.Itoa(width))
+	for _, s := range append([]string{theme, profile}, crumbs...) {
+		b.WriteByte(0)
+		b.WriteString(s)
+	}
+	for _, p := range right {
+		b.WriteByte(1)
+		b.WriteString(p.tag)
+		for _, f := range p.forms {
+			b.WriteByte(0)
+			b.WriteString(f)
+		}
+	}
+	return b.String()
 }
 
 // activeHealth is the active pane's health, when it keeps one (the panes

@@ -103,6 +103,8 @@ const (
 type Model struct {
 	// paneBlock is the active pane's last block (render.go).
 	paneBlock paneBlock
+	// frames is the last header and help lines (render.go).
+	frames frameCache
 
 	opts   Options
 	client *apiclient.Client

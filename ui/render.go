@@ -2,6 +2,8 @@ package ui
 
 import (
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -9,6 +11,7 @@ import (
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
 	"github.com/dbadmin-tui/dbadmin-tui/components"
+	"github.com/dbadmin-tui/dbadmin-tui/keymap"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
 )
 
@@ -103,6 +106,18 @@ func (m *Model) render() string {
 // (renderPane makes it exactly the width) line by line. Only the chrome's
 // few lines are measured.
 func (m *Model) compose(header, tabs, pane string, footer []string) string {
+	if c := &m.frames; c.screen != "" && c.width == m.width && c.top == header+"\n"+tabs && c.pane == pane &&
+		slices.Equal(c.footer, footer) {
+		return c.screen
+	}
+	screen := m.stack(header, tabs, pane, footer)
+	m.frames.width, m.frames.top, m.frames.pane, m.frames.screen = m.width, header+"\n"+tabs, pane, screen
+	m.frames.footer = append(m.frames.footer[:0], footer...)
+	return screen
+}
+
+// stack is compose without its cache.
+func (m *Model) stack(header, tabs, pane string, footer []string) string {
 	chrome := append([]string{header, tabs}, footer...)
 	widths := make([]int, len(chrome))
 	for i, l := range chrome {
@@ -187,6 +202,15 @@ func orDash(s string) string {
 // ("5 Access"), then to three letters ("5 Acc"), then to their number; the
 // active tab keeps its full title.
 func (m *Model) renderTabs() string {
+	key := fmt.Sprintf("%d/%d/%d/%s", m.width, m.active, len(m.panes), m.themeKey())
+	if c := &m.frames; c.tabs != "" && c.tabsKey == key {
+		return c.tabs
+	}
+	m.frames.tabsKey, m.frames.tabs = key, m.makeTabs()
+	return m.frames.tabs
+}
+
+func (m *Model) makeTabs() string {
 	st := m.theme.Styles
 	render := func(short func(i int, title string) string) string {
 		var b strings.Builder
@@ -295,9 +319,11 @@ func (m *Model) renderFooter() []string {
 		}
 	}
 	if first == "" {
-		first = m.shortHelp()
+		first = m.shortHelp() // already cut to the width
+	} else {
+		first = components.Truncate(first, m.width)
 	}
-	lines := []string{components.Truncate(first, m.width)}
+	lines := []string{first}
 	task := ""
 	if t := m.tasks.View(); t != "" {
 		task = " " + t
@@ -324,11 +350,57 @@ func (m *Model) renderFooter() []string {
 // filter's text cut to fit): a list narrowed by a filter must say so, and
 // the help key is how a user on a narrow terminal finds the rest.
 func (m *Model) shortHelp() string {
-	st := m.theme.Styles
 	filter := ""
 	if p := m.activePane(); p != nil {
 		filter = clean(m.filters[p.ID()])
 	}
+	bindings := m.keys.Footer(m.paneActionsNow())
+	var b strings.Builder
+	b.WriteString(strconv.Itoa(m.width))
+	for _, s := range []string{m.themeKey(), filter} {
+		b.WriteByte(0)
+		b.WriteString(s)
+	}
+	for _, k := range bindings {
+		if k.Enabled() {
+			h := k.Help()
+			b.WriteByte(1)
+			b.WriteString(h.Key)
+			b.WriteByte(0)
+			b.WriteString(h.Desc)
+		}
+	}
+	if c := &m.frames; c.help != "" && c.helpKey == b.String() {
+		return c.help
+	}
+	m.frames.helpKey = b.String()
+	m.frames.help = components.Truncate(m.makeShortHelp(filter, bindings), m.width)
+	return m.frames.help
+}
+
+// frameCache is the root's last header and help lines, each with what it
+// was made of (its key): the header's clock ticks every second and most
+// ticks change neither, and a line made again is styled and measured
+// again.
+type frameCache struct {
+	headerKey, header string
+	helpKey, help     string
+	tabsKey, tabs     string
+	// The last screen compose made, and of what.
+	width     int
+	top, pane string
+	footer    []string
+	screen    string
+}
+
+// themeKey tells the themes apart in a cache key.
+func (m *Model) themeKey() string {
+	return m.theme.Name + "/" + m.theme.Glamour + "/" + strconv.FormatBool(m.theme.Dark)
+}
+
+// makeShortHelp lays out the help line from the footer's bindings.
+func (m *Model) makeShortHelp(filter string, bindings []keymap.Action) string {
+	st := m.theme.Styles
 	lead := func(text string, hint bool) []string {
 		if filter == "" {
 			return nil
@@ -342,7 +414,7 @@ func (m *Model) shortHelp() string {
 	helpKey := m.keys.Global.Help.Help()
 	all := lead(filter, true) // every part, in the keymap's order
 	var others []string       // every action but the help key's
-	for _, b := range m.keys.Footer(m.paneActionsNow()) {
+	for _, b := range bindings {
 		if !b.Enabled() {
 			continue
 		}

@@ -442,14 +442,15 @@ func (a *serveApp) dashboard(s *serve.Session) (tea.Model, []tea.ProgramOption, 
 	if err != nil {
 		return nil, nil, err
 	}
-	var popts []tea.ProgramOption
+	// The session's frames are paced as the terminal's are (frames.go).
+	popts := []tea.ProgramOption{tea.WithFPS(frameRate)}
 	if s.Width > 0 && s.Height > 0 {
 		popts = append(popts, tea.WithWindowSize(s.Width, s.Height))
 	}
 	if a.getenv("NO_COLOR") != "" {
 		popts = append(popts, tea.WithColorProfile(colorprofile.ASCII))
 	}
-	return m, popts, nil
+	return pace(m, frameRate), popts, nil
 }
 
 // sessionOptions are a session's dashboard options: its own client view
