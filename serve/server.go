@@ -245,9 +245,6 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 		return msg
 	}))
 	p := tea.NewProgram(model, opts...)
-	if a, ok := model.(interface{ Attach(*tea.Program) }); ok {
-		a.Attach(p) // a model that paces its program's frames
-	}
 	s.mu.Lock()
 	se.program = p
 	s.mu.Unlock()

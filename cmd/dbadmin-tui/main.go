@@ -75,9 +75,7 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 	limitMemory(getenv)
 	stopProfile := startProfile(getenv, stderr)
 	defer stopProfile()
-	pacer := pace(app.model, frameRate)
-	p := tea.NewProgram(pacer, app.programOptions...)
-	pacer.Attach(p)
+	p := tea.NewProgram(app.model, app.programOptions...)
 	if _, err := p.Run(); err != nil {
 		fmt.Fprintf(stderr, "dbadmin-tui: %v\n", err)
 		return 1
@@ -229,7 +227,8 @@ func setup(f flags, getenv func(string) string, panes views.Registry) (*app, err
 	// a second cost an idle dashboard 0.68 CPU-s a minute, 30 cost 0.41.
 	// A key's echo waits for the next tick: 17 ms at most instead of 8,
 	// below what tmux measures (a median of 46-63 ms at either rate).
-	// While nothing changes the pacer (frames.go) slows that ticker down.
+	// Bubble Tea has no rate for a screen that does not change: the idle
+	// wake-ups stay (see ARCHITECTURE, "Drawing a frame").
 	a.programOptions = append(a.programOptions, tea.WithFPS(frameRate))
 	if noColor {
 		a.programOptions = append(a.programOptions, tea.WithColorProfile(colorprofile.ASCII))

@@ -442,7 +442,7 @@ func (a *serveApp) dashboard(s *serve.Session) (tea.Model, []tea.ProgramOption, 
 	if err != nil {
 		return nil, nil, err
 	}
-	// The session's frames are paced as the terminal's are (frames.go).
+	// A session draws at the terminal's frame rate, not Bubble Tea's 60.
 	popts := []tea.ProgramOption{tea.WithFPS(frameRate)}
 	if s.Width > 0 && s.Height > 0 {
 		popts = append(popts, tea.WithWindowSize(s.Width, s.Height))
@@ -450,7 +450,7 @@ func (a *serveApp) dashboard(s *serve.Session) (tea.Model, []tea.ProgramOption, 
 	if a.getenv("NO_COLOR") != "" {
 		popts = append(popts, tea.WithColorProfile(colorprofile.ASCII))
 	}
-	return pace(m, frameRate), popts, nil
+	return m, popts, nil
 }
 
 // sessionOptions are a session's dashboard options: its own client view
