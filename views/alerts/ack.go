@@ -129,10 +129,10 @@ func (p *Pane) refs(ids []string) []views.AlertRef {
 // asked for is not in the list yet: the cursor is on another row, which a
 // key must not act on.
 func (p *Pane) waiting() string {
-	if p.want == "" || p.mode != modeList || len(p.table.MarkedVisible()) > 0 {
+	if p.want.ID() == "" || p.mode != modeList || len(p.table.MarkedVisible()) > 0 {
 		return ""
 	}
-	return "the alert opened from the board (" + p.want + ") is not in the list yet; wait for it, or move the cursor to pick another"
+	return "the alert opened from the board (" + p.want.ID() + ") is not in the list yet; wait for it, or move the cursor to pick another"
 }
 
 // bulkTargets are the rows a bulk action lists: the marked rows the filter

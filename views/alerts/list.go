@@ -464,7 +464,5 @@ func (p *Pane) setStatus(s statusFilter) {
 // selectWanted puts the cursor on the alert a jump asked for, once the
 // list holds it.
 func (p *Pane) selectWanted() {
-	if p.want != "" && p.table.SetCursorID(p.want) {
-		p.want = ""
-	}
+	p.want.Select(p.table.SetCursorID)
 }

@@ -41,7 +41,7 @@ const (
 // Pane is the alerts pane.
 type Pane struct {
 	views.Base
-	want  string // the item a jump from the board asked to select (views.SelectMsg)
+	want  views.Wanted // the alert a jump from the board asked to select
 	mode  mode
 	steps map[string]views.Step // the actions that ask first (askThenDo)
 
@@ -219,7 +219,8 @@ func (p *Pane) Update(msg tea.Msg) (views.Pane, tea.Cmd) {
 	case views.SelectMsg:
 		// Opened from the board: list mode, every status, the alert selected
 		// now or when the list holds it. (The root clears a text filter that hides it.)
-		p.mode, p.want = modeList, msg.ItemID
+		p.mode = modeList
+		p.want.Set(msg.ItemID)
 		if i, known := p.byID[msg.ItemID]; p.status != statusAll && (!known || !p.status.keeps(p.alerts[i].status)) {
 			// The status filter hides it, or may (not read yet): lifted.
 			p.Toast("status filter "+p.status.String()+" lifted to show the alert opened", false)
@@ -259,10 +260,10 @@ func (p *Pane) key(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	switch p.mode {
 	case modeList:
-		if before := p.table.SelectedID(); p.want != "" {
+		if before := p.table.SelectedID(); p.want.ID() != "" {
 			p.table, _ = p.table.Update(msg)
 			if p.table.SelectedID() != before {
-				p.want = "" // the user chose another row
+				p.want.Set("") // the user chose another row
 			}
 			return nil
 		}
