@@ -61,14 +61,8 @@ func parseFlags(args []string) (flags, error) {
 	fs.StringVar(&f.demoListen, "demo-listen", defaultDemoListen, "")
 	fs.BoolVar(&f.version, "version", false, "")
 	fs.BoolVar(&f.allowHTTP, "allow-http", false, "")
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return f, err
-		}
-		return f, fmt.Errorf("%s", firstLine(err.Error()))
-	}
-	if fs.NArg() > 0 {
-		return f, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	if err := parseArgs(fs, args); err != nil {
+		return f, err
 	}
 	if pane != "" {
 		id, err := paneFlag(ui.Panes(), pane)
@@ -139,6 +133,21 @@ func demoRoles() []string {
 		}
 	}
 	return out
+}
+
+// parseArgs parses args into fs's flags: flag.ErrHelp as it is, a bad
+// flag as the first line of its error, and no argument beyond the flags.
+func parseArgs(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return err
+		}
+		return fmt.Errorf("%s", firstLine(err.Error()))
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	return nil
 }
 
 func firstLine(s string) string {

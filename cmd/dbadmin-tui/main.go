@@ -21,6 +21,7 @@ import (
 	"github.com/dbadmin-tui/dbadmin-tui/apisim"
 	"github.com/dbadmin-tui/dbadmin-tui/config"
 	"github.com/dbadmin-tui/dbadmin-tui/journal"
+	"github.com/dbadmin-tui/dbadmin-tui/keymap"
 	"github.com/dbadmin-tui/dbadmin-tui/ui"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
 )
@@ -83,6 +84,38 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 	return 0
 }
 
+// fromProfile loads the profile lo names, applies its key overrides to km
+// and sets in opts what the profile says and the command line did not (the
+// project, read-only, the theme); co reaches the profile's service.
+func fromProfile(lo config.LoadOptions, km *keymap.KeyMap, opts *ui.Options) (prof *config.Resolved, co apiclient.Options, err error) {
+	if prof, err = config.Load(lo); err != nil {
+		return nil, co, err
+	}
+	auth, err := prof.Auth()
+	if err != nil {
+		return nil, co, err
+	}
+	if err := km.Apply(prof.Keys); err != nil {
+		return nil, co, fmt.Errorf("config %s: %w", prof.ConfigPath, err)
+	}
+	opts.Profile = prof.Name
+	opts.OrgID = prof.OrgID
+	if opts.Project == "" {
+		opts.Project = prof.ProjectID
+	}
+	if !opts.ReadOnly && prof.ReadOnly {
+		opts.ReadOnly, opts.ReadOnlyBy = true, "profile "+prof.Name+" sets read_only = true"
+	}
+	if opts.Theme == "" {
+		opts.Theme = prof.Theme
+	}
+	opts.Poll = pollFrom(prof.Poll)
+	opts.LogBuffer = prof.LogBuffer
+	opts.TriageOrgs, opts.TriageProjects = prof.TriageOrgs, prof.TriageProjects
+	opts.TriageAuthBursts = prof.TriageAuthBursts
+	return prof, apiclient.Options{BaseURL: prof.BaseURL, Service: prof.Service, Auth: auth}, nil
+}
+
 // frameRate is the most frames a second the dashboard draws.
 const frameRate = 30
 
@@ -135,36 +168,15 @@ func setup(f flags, getenv func(string) string, panes views.Registry) (*app, err
 		clientOpts = apiclient.Options{BaseURL: base, Service: "atlas",
 			Auth: apiclient.DigestAuth(f.demoRole, f.demoRole+"-secret")}
 	} else {
-		prof, err := config.Load(config.LoadOptions{Profile: f.profile, ConfigPath: f.configPath,
-			BaseURL: f.baseURL, ServiceSegment: f.service, Env: getenv, Panes: panes.PollDefaults()})
+		prof, co, err := fromProfile(config.LoadOptions{Profile: f.profile, ConfigPath: f.configPath,
+			BaseURL: f.baseURL, ServiceSegment: f.service, Env: getenv, Panes: panes.PollDefaults()}, km, &opts)
 		if err != nil {
 			return nil, err
 		}
-		auth, err := prof.Auth()
-		if err != nil {
-			return nil, err
-		}
-		if err := km.Apply(prof.Keys); err != nil {
-			return nil, fmt.Errorf("config %s: %w", prof.ConfigPath, err)
-		}
-		opts.Profile = prof.Name
-		opts.OrgID = prof.OrgID
-		if opts.Project == "" {
-			opts.Project = prof.ProjectID
-		}
-		if !opts.ReadOnly && prof.ReadOnly {
-			opts.ReadOnly, opts.ReadOnlyBy = true, "profile "+prof.Name+" sets read_only = true"
-		}
-		if opts.Theme == "" {
-			opts.Theme = prof.Theme
-		}
-		opts.Poll = pollFrom(prof.Poll)
-		opts.LogBuffer = prof.LogBuffer
-		opts.TriageOrgs, opts.TriageProjects = prof.TriageOrgs, prof.TriageProjects
-		opts.TriageAuthBursts = prof.TriageAuthBursts
 		opts.ExportDir = expandHome(prof.ExportDir, getenv)
 		roles = prof.Roles
-		clientOpts = apiclient.Options{BaseURL: prof.BaseURL, Service: prof.Service, Auth: auth, AllowHTTP: f.allowHTTP}
+		clientOpts = co
+		clientOpts.AllowHTTP = f.allowHTTP
 	}
 	// The gate sits in the client too: even a request sent outside the
 	// action path is refused before it leaves in read-only mode or without

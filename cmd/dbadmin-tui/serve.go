@@ -81,14 +81,8 @@ func parseServeFlags(args []string) (serveFlags, error) {
 	fs.BoolVar(&f.demo, "demo", false, "")
 	fs.Float64Var(&f.demoSpeed, "demo-speed", 10, "")
 	fs.StringVar(&f.demoListen, "demo-listen", defaultDemoListen, "")
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return f, err
-		}
-		return f, fmt.Errorf("%s", firstLine(err.Error()))
-	}
-	if fs.NArg() > 0 {
-		return f, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	if err := parseArgs(fs, args); err != nil {
+		return f, err
 	}
 	switch {
 	case f.idle < 0 || f.shareWindow < 0 || f.ackWindow < 0:
@@ -384,30 +378,12 @@ func (a *serveApp) identity(profile string) (*identity, error) {
 		clientOpts = apiclient.Options{BaseURL: a.simBase, Service: "atlas",
 			Auth: apiclient.DigestAuth(profile, profile+"-secret")}
 	} else {
-		prof, err := config.Load(config.LoadOptions{Profile: profile, ConfigPath: a.f.configPath,
-			Env: a.getenv, Panes: a.panes.PollDefaults()})
+		prof, co, err := fromProfile(config.LoadOptions{Profile: profile, ConfigPath: a.f.configPath,
+			Env: a.getenv, Panes: a.panes.PollDefaults()}, km, &opts)
 		if err != nil {
 			return nil, err
 		}
-		auth, err := prof.Auth()
-		if err != nil {
-			return nil, err
-		}
-		if err := km.Apply(prof.Keys); err != nil {
-			return nil, fmt.Errorf("config %s: %w", prof.ConfigPath, err)
-		}
-		keys = prof.Keys
-		opts.Profile, opts.OrgID, opts.Project = prof.Name, prof.OrgID, prof.ProjectID
-		if prof.ReadOnly {
-			opts.ReadOnly, opts.ReadOnlyBy = true, "profile "+prof.Name+" sets read_only = true"
-		}
-		opts.Theme = prof.Theme
-		opts.Poll = pollFrom(prof.Poll)
-		opts.LogBuffer = prof.LogBuffer
-		opts.TriageOrgs, opts.TriageProjects = prof.TriageOrgs, prof.TriageProjects
-		opts.TriageAuthBursts = prof.TriageAuthBursts
-		roles = prof.Roles
-		clientOpts = apiclient.Options{BaseURL: prof.BaseURL, Service: prof.Service, Auth: auth}
+		keys, roles, clientOpts = prof.Keys, prof.Roles, co
 	}
 	clientOpts.AppVersion = version
 	client, err := apiclient.New(clientOpts)
