@@ -1,7 +1,6 @@
 package backups
 
 import (
-	"net/http"
 	"strings"
 	"testing"
 
@@ -20,15 +19,7 @@ func TestAnOutageKeepsTheRowsShownAsStale(t *testing.T) {
 	require.NotEmpty(t, h.P.data.Snaps)
 	rows := len(h.P.data.Snaps)
 	first := h.P.snaps.SelectedID()
-	w.Intercept(func(rw http.ResponseWriter, r *http.Request, _ http.Handler) bool {
-		if r.Method == http.MethodGet && strings.Contains(r.URL.Path, "/backup/") {
-			rw.Header().Set("Content-Type", "application/json")
-			rw.WriteHeader(http.StatusServiceUnavailable)
-			_, _ = rw.Write([]byte(`{"error":503,"errorCode":"SERVICE_UNAVAILABLE","detail":"try later","reason":"Service Unavailable"}`))
-			return true
-		}
-		return false
-	})
+	w.FailReads(func(path string) bool { return strings.Contains(path, "/backup/") })
 	h.Send(views.RefreshMsg{})
 	assert.False(t, h.P.Health().StaleSince.IsZero(), "the pane says it is stale")
 	screen := h.Screen()
@@ -45,15 +36,7 @@ func TestAnOutageKeepsTheRowsShownAsStale(t *testing.T) {
 // A first read that fails says so: there is nothing older to show.
 func TestAFirstReadThatFailsSaysSo(t *testing.T) {
 	w := newWorld(t)
-	w.Intercept(func(rw http.ResponseWriter, r *http.Request, _ http.Handler) bool {
-		if r.Method == http.MethodGet && strings.Contains(r.URL.Path, "/backup/snapshots") {
-			rw.Header().Set("Content-Type", "application/json")
-			rw.WriteHeader(http.StatusServiceUnavailable)
-			_, _ = rw.Write([]byte(`{"error":503,"errorCode":"SERVICE_UNAVAILABLE","detail":"try later","reason":"Service Unavailable"}`))
-			return true
-		}
-		return false
-	})
+	w.FailReads(func(path string) bool { return strings.Contains(path, "/backup/snapshots") })
 	h := newHarness(t, w, "payments-rs", 120, 24)
 	assert.Contains(t, h.Screen(), "Snapshots: 503 SERVICE_UNAVAILABLE: try later (r retries)")
 }

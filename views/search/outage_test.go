@@ -1,7 +1,6 @@
 package search
 
 import (
-	"net/http"
 	"strings"
 	"testing"
 
@@ -25,15 +24,7 @@ func TestAnOutageKeepsTheTreeAsLastRead(t *testing.T) {
 		}
 	}
 	require.NotEmpty(t, name)
-	w.Intercept(func(rw http.ResponseWriter, r *http.Request, _ http.Handler) bool {
-		if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/search/indexes") {
-			rw.Header().Set("Content-Type", "application/json")
-			rw.WriteHeader(http.StatusServiceUnavailable)
-			_, _ = rw.Write([]byte(`{"error":503,"errorCode":"SERVICE_UNAVAILABLE","detail":"try later","reason":"Service Unavailable"}`))
-			return true
-		}
-		return false
-	})
+	w.FailReads(func(path string) bool { return strings.HasSuffix(path, "/search/indexes") })
 	h.Send(views.RefreshMsg{})
 	screen := h.Screen()
 	assert.Contains(t, screen, name, "the index as last read")
@@ -53,15 +44,7 @@ func TestAnOutageOfTheClusterReadKeepsTheTree(t *testing.T) {
 	h := newHarness(t, w, "payments-rs", 120, 30)
 	require.True(t, h.P.loaded)
 	before := h.P.table.SelectedID()
-	w.Intercept(func(rw http.ResponseWriter, r *http.Request, _ http.Handler) bool {
-		if r.Method == http.MethodGet {
-			rw.Header().Set("Content-Type", "application/json")
-			rw.WriteHeader(http.StatusServiceUnavailable)
-			_, _ = rw.Write([]byte(`{"error":503,"errorCode":"SERVICE_UNAVAILABLE","detail":"try later","reason":"Service Unavailable"}`))
-			return true
-		}
-		return false
-	})
+	w.FailReads(nil)
 	h.Send(views.RefreshMsg{})
 	screen := h.Screen()
 	assert.NotContains(t, screen, "search indexes: ", "no failure line in place of the tree")

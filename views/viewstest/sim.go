@@ -80,6 +80,22 @@ func (s *Sim) Intercept(f func(w http.ResponseWriter, r *http.Request, server ht
 	s.intercept = f
 }
 
+// FailReads answers the logged GETs whose path match accepts (nil: every
+// one) with 503 SERVICE_UNAVAILABLE in the API's error body, as an outage
+// does; the others reach the server. FailReads(nil) then Intercept(nil)
+// ends it.
+func (s *Sim) FailReads(match func(path string) bool) {
+	s.Intercept(func(rw http.ResponseWriter, r *http.Request, _ http.Handler) bool {
+		if r.Method != http.MethodGet || (match != nil && !match(r.URL.Path)) {
+			return false
+		}
+		rw.Header().Set("Content-Type", "application/json")
+		rw.WriteHeader(http.StatusServiceUnavailable)
+		_, _ = rw.Write([]byte(`{"error":503,"errorCode":"SERVICE_UNAVAILABLE","detail":"try later","reason":"Service Unavailable"}`))
+		return true
+	})
+}
+
 // Request is one authenticated API request that reached the server (the
 // token endpoints and the control API are not logged).
 type Request struct {
