@@ -103,6 +103,9 @@ type Client struct {
 	share *ReadShare
 	actor Actor
 	hook  WriteHook
+
+	// copies: the start copies (startcopy.go), under mu.
+	copies *StartCopies
 }
 
 // Deprecation records a Deprecation or Sunset header the server sent.
@@ -296,6 +299,18 @@ func (c *Client) Do(ctx context.Context, opID string, r Request, out any) (resp 
 		}
 	}
 
+	// A read-back checks the server; any other read may be the first
+	// screen's, answered from what the last start kept (a copy that no
+	// longer decodes is passed over: the service is asked).
+	_, readBack := ctx.Value(retriesKey{}).(int)
+	read := op.Method == http.MethodGet && !readBack
+	copyKey := target + "\x00" + mediaType
+	if read {
+		if resp, ok := c.fromStartCopy(ctx, op, copyKey, r.Envelope, out); ok {
+			return resp, nil
+		}
+	}
+
 	schedule := newBackoff(c.backoff)
 	var waited time.Duration
 	for attempt := 1; ; attempt++ {
@@ -326,6 +341,9 @@ func (c *Client) Do(ctx context.Context, opID string, r Request, out any) (resp 
 					c.gate.Learn(op.ID, r.Params["groupId"], apiErr)
 				}
 			} else if err = decode(op, data, r.Envelope, out); err == nil {
+				if read {
+					c.keepStartCopy(ctx, copyKey, data)
+				}
 				return result, nil
 			} else {
 				err = &DecodeError{Op: op.ID, Status: res.StatusCode, Err: err}

@@ -430,6 +430,7 @@ func (m *Model) connected(msg connectedMsg) tea.Cmd {
 		cmds = append(cmds, m.toast(clean(w), true))
 	}
 	if m.panes == nil {
+		cmds = append(cmds, m.useStartCopies())
 		m.panes = make([]views.Pane, 0, len(m.opts.Panes))
 		for _, r := range m.opts.Panes {
 			m.panes = append(m.panes, r.New(m.ctx))

@@ -118,7 +118,10 @@ func roleInitials(label string) string {
 }
 
 // freshShort drops the word "updated" ("updated 3s ago" -> "3s ago").
-func freshShort(s string) string { return strings.TrimPrefix(s, "updated ") }
+func freshShort(s string) string {
+	s, _, _ = strings.Cut(s, " · checking")
+	return strings.TrimPrefix(s, "updated ")
+}
 
 // holdShort is the scheduler's hold in few cells ("rate limited: next
 // refresh in 20 s" -> "rate limited 20 s").

@@ -32,7 +32,7 @@ func (m *Model) renderHeader() string {
 	if m.gate.ReadOnly() {
 		right = append(right, headerPart{forms: []string{"READ-ONLY", "RO"}, style: st.ReadOnlyBadge.Render})
 	}
-	if c := m.cachedText(); c != "" {
+	if c := m.cachedText(); c != "" && !m.activeHealth().Cached {
 		right = append(right, headerPart{forms: []string{c, "cached"}})
 	}
 	if full, mid, short := m.sharingText(); full != "" {
@@ -228,6 +228,10 @@ func (m *Model) freshness() string {
 	p := m.activePane()
 	if p == nil {
 		return ""
+	}
+	if h := m.activeHealth(); h.Cached {
+		// The last start's copy, on screen until the service answers.
+		return "cached " + components.Age(m.opts.Wall().Sub(h.OK)) + " ago · checking"
 	}
 	at, ok := m.updated[p.ID()]
 	if !ok {

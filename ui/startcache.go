@@ -32,6 +32,9 @@ const (
 	cacheOrgs     = "orgs"
 	cacheProjects = "projects"
 	cacheClusters = "clusters:" // + project id
+	// CacheScreen is the last start's first screen: the answers to the
+	// reads of the pane on screen at start (apiclient.StartCopies).
+	CacheScreen = "screen"
 )
 
 type cachedRoles struct {
@@ -322,4 +325,35 @@ func (m *Model) waitingText() string {
 		path = "/ (who am I)"
 	}
 	return fmt.Sprintf("waiting for %s %s: %s until %s", w.Method, path, why, w.Until.Local().Format("15:04:05"))
+}
+
+// useStartCopies gives the first start of the dashboard the copies the last
+// one kept of its first screen's reads, and keeps the reads of the pane on
+// screen now for the next; what it kept is saved once the window to keep
+// closes (and at exit: SaveScreen).
+func (m *Model) useStartCopies() tea.Cmd {
+	cache := m.opts.Cache
+	if cache == nil || m.client == nil || m.client.StartCopies() != nil || m.active >= len(m.opts.Panes) {
+		return nil
+	}
+	var last []apiclient.StartCopy
+	cache.Get(CacheScreen, &last)
+	m.client.UseStartCopies(apiclient.NewStartCopies(last, string(m.opts.Panes[m.active].ID), cacheMaxAge, nil))
+	client := m.client
+	return tea.Tick(apiclient.StartCopiesWindow+time.Second, func(time.Time) tea.Msg {
+		SaveScreen(cache, client)
+		_ = cache.Save()
+		return nil
+	})
+}
+
+// SaveScreen puts in the cache what the client's start copies kept (Save
+// writes it).
+func SaveScreen(cache *apiclient.StartCache, client *apiclient.Client) {
+	if cache == nil || client == nil {
+		return
+	}
+	if kept := client.StartCopies().Kept(); len(kept) > 0 {
+		cache.Put(CacheScreen, kept, time.Now())
+	}
 }

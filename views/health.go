@@ -27,6 +27,9 @@ type Health struct {
 	// known) is when the pane asks again.
 	HeldSince time.Time
 	Next      time.Time
+	// Cached: the data is a copy the last start kept, read at OK (see
+	// apiclient.StartCopies); the pane is asking the service again.
+	Cached bool
 	// Parts, for a pane whose data comes in parts read apart (the Triage
 	// board's kinds), says how fresh each is; set by SetParts. The header
 	// then shows the oldest part's age and names the stale ones, and the

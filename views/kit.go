@@ -34,6 +34,8 @@ type Base struct {
 	failures   int
 	retryAfter time.Duration
 	limited    bool // the last failure was a 429
+	// copyTask is the request a start copy answered (Health.Cached).
+	copyTask string
 	// inPoll is set while the pane builds a poll round: its requests carry
 	// the pane's tag, so the scheduler holds them while the pane is hidden.
 	inPoll bool
@@ -264,6 +266,21 @@ func (b *Base) observe(r Route) (rearm bool) {
 		b.health.Err, b.health.HeldSince = r.Err, time.Time{}
 		return true
 	}
+	if !r.CachedAt.IsZero() {
+		// Drawn from the last start's copy: as old as the copy, and the
+		// poll asks the service again at once (Interval).
+		if !b.health.Cached || r.CachedAt.Before(b.health.OK) {
+			b.health = Health{OK: r.CachedAt, Cached: true}
+		}
+		b.copyTask = r.TaskID
+		return true
+	}
+	if b.health.Cached && r.TaskID == b.copyTask {
+		// The rest of a request a copy answered in part (the other
+		// pages of one pass): the copy's age stands until a later
+		// request answers.
+		return true
+	}
 	if !b.health.StaleSince.IsZero() && b.shown {
 		b.Toast(fmt.Sprintf("%s live again after %s stale", b.id, roundDur(now.Sub(b.health.StaleSince))), false)
 	}
@@ -271,6 +288,10 @@ func (b *Base) observe(r Route) (rearm bool) {
 	b.health = Health{OK: now}
 	return true
 }
+
+// recheckCopy is how soon a pane drawn from the last start's copy asks
+// the service again.
+const recheckCopy = 100 * time.Millisecond
 
 // Arm applies the poll policy: stopped while paused, while the pane says
 // it is off, or while hidden and watching nothing; else the pane's
@@ -335,6 +356,9 @@ func (b *Base) Interval() time.Duration {
 		if f > 0 && f < d {
 			d = f
 		}
+	}
+	if b.health.Cached && b.failures == 0 {
+		d = min(d, recheckCopy)
 	}
 	if b.failures > 0 {
 		// A failing pane backs off from its interval but never past its

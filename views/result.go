@@ -16,6 +16,9 @@ type Route struct {
 	TaskID string
 	Load   bool // the pane's data load: its outcome is the pane's health
 	Err    error
+	// CachedAt, when set, says the answer came (in part) from what the
+	// last start kept, read then (apiclient.StartCopies).
+	CachedAt time.Time
 }
 
 // Routed is a message addressed to one pane: the root hands it to that
@@ -31,11 +34,14 @@ type Result[T any] struct {
 	Load  bool
 	Value T
 	Err   error
+	// CachedAt: the answer came, in whole or in part, from the last
+	// start's copies, the oldest read then; zero: from the service.
+	CachedAt time.Time
 }
 
 // Route addresses the result to its pane.
 func (r Result[T]) Route() Route {
-	return Route{Pane: r.Pane, Task: r.Task, TaskID: r.TaskID(), Load: r.Load, Err: r.Err}
+	return Route{Pane: r.Pane, Task: r.Task, TaskID: r.TaskID(), Load: r.Load, Err: r.Err, CachedAt: r.CachedAt}
 }
 
 // TaskID names the task line entry of a result.
@@ -108,7 +114,8 @@ func send[T any](b *Base, prio apiclient.Priority, tag string, timeout time.Dura
 		if share > 0 {
 			ctx = apiclient.WithShareWindow(ctx, share)
 		}
+		ctx, mark := apiclient.WithCopyMark(ctx)
 		v, err := fn(apiclient.WithSource(apiclient.WithPriority(ctx, prio, tag), string(pane)))
-		return Result[T]{Pane: pane, Key: key, Seq: seq, Task: task, Load: load, Value: v, Err: err}
+		return Result[T]{Pane: pane, Key: key, Seq: seq, Task: task, Load: load, Value: v, Err: err, CachedAt: mark.At()}
 	}
 }

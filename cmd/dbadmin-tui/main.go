@@ -302,6 +302,7 @@ func withStartCache(opts *ui.Options, client *apiclient.Client, getenv func(stri
 	}
 	return func() {
 		cache.Put(cacheRateLimits, client.Scheduler().State(), time.Now())
+		ui.SaveScreen(cache, client)
 		_ = cache.Save()
 		done()
 	}

@@ -104,6 +104,9 @@ type pass struct {
 	mark     uint32
 	seq      uint64    // the pass's number: answers of an older pass are dropped
 	shownAt  time.Time // when the rows were last rebuilt (wall clock)
+	// copyAt: pages came from the last start's copies, the oldest read
+	// then; the next tick starts a full pass on the service.
+	copyAt time.Time
 }
 
 // pageResult is one page of a full pass.
@@ -251,6 +254,9 @@ func (p *Pane) pageDone(msg views.Result[pageResult]) tea.Cmd {
 	}
 	r := msg.Value
 	ps.inflight--
+	if at := msg.CachedAt; !at.IsZero() && (ps.copyAt.IsZero() || at.Before(ps.copyAt)) {
+		ps.copyAt = at
+	}
 	if msg.Err != nil {
 		ps.failed = append(ps.failed, r.n)
 		ps.halted = true
@@ -300,9 +306,14 @@ func (p *Pane) pageDone(msg views.Result[pageResult]) tea.Cmd {
 // finishPass drops what the pass did not see and shows the result.
 func (p *Pane) finishPass() {
 	p.dropUnseen(p.pass.mark)
+	copyAt := p.pass.copyAt
 	p.pass, p.refreshes, p.needFull, p.firstDone = nil, 0, false, true
 	p.reads.fewer, p.reads.liveAt = false, p.Ctx.Now() // it read the live alerts too
 	p.succeeded()
+	if !copyAt.IsZero() {
+		// The last start's copy: the service is read in full next.
+		p.needFull, p.freshAt = true, p.Ctx.Now().Add(-p.Ctx.WallNow().Sub(copyAt))
+	}
 	p.sortAndShow()
 }
 

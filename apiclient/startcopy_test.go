@@ -1,0 +1,133 @@
+package apiclient_test
+
+import (
+	"context"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
+	"github.com/dbadmin-tui/dbadmin-tui/apisim"
+)
+
+// TestStartCopiesAnswerTheNextStartsFirstReads: one start keeps the
+// answers to its pane's reads (not another pane's, not a read-back); the
+// next start's identical reads are answered from them once, marked with
+// the copy's time, and nothing reaches the server; the second identical
+// read, a read-back and an unkept read go to the server.
+func TestStartCopiesAnswerTheNextStartsFirstReads(t *testing.T) {
+	s, err := apisim.New(apisim.Options{})
+	require.NoError(t, err)
+	n := new(apisim.RequestCounter)
+	ts := httptest.NewServer(n.Wrap(s.Handler()))
+	t.Cleanup(func() { ts.Close(); _ = s.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	newClient := func() *apiclient.Client {
+		c, err := apiclient.New(apiclient.Options{BaseURL: ts.URL, Auth: apiclient.DigestAuth("org-owner", "org-owner-secret"), MaxRetries: -1})
+		require.NoError(t, err)
+		return c
+	}
+	list := func(c *apiclient.Client, ctx context.Context) (*apiclient.Page[apiclient.Alert], time.Time, error) {
+		ctx, mark := apiclient.WithCopyMark(ctx)
+		pg, err := c.Alerts().List(ctx, apisim.DemoPaymentsID, apiclient.AlertListOptions{ListOptions: apiclient.ListOptions{ItemsPerPage: 5}})
+		return pg, mark.At(), err
+	}
+
+	// The first start: no copies; it keeps the alerts pane's reads.
+	first := newClient()
+	first.UseStartCopies(apiclient.NewStartCopies(nil, "alerts", time.Hour, nil))
+	pane := apiclient.WithSource(ctx, "alerts")
+	want, at, err := list(first, pane)
+	require.NoError(t, err)
+	assert.True(t, at.IsZero(), "the server answered")
+	_, err = first.Clusters().List(apiclient.WithSource(ctx, "clusters"), apisim.DemoPaymentsID, apiclient.ClusterListOptions{})
+	require.NoError(t, err)
+	kept := first.StartCopies().Kept()
+	require.Len(t, kept, 1, "the alerts pane's read only, not the clusters pane's")
+	assert.Contains(t, kept[0].Key, "/groups/"+apisim.DemoPaymentsID+"/alerts?")
+
+	// The next start: the same read is answered from the copy, once.
+	second := newClient()
+	second.UseStartCopies(apiclient.NewStartCopies(kept, "alerts", time.Hour, nil))
+	before := n.Sent.Load()
+	got, at, err := list(second, pane)
+	require.NoError(t, err)
+	assert.Equal(t, n.Sent.Load(), before, "nothing reached the server")
+	assert.Equal(t, kept[0].At, at, "the read is marked with the copy's time")
+	require.NotNil(t, got)
+	assert.Equal(t, want.Results, got.Results)
+	assert.Equal(t, 1, second.StartCopies().Given())
+	_, at, err = list(second, pane)
+	require.NoError(t, err)
+	assert.True(t, at.IsZero(), "a copy is given once: the second read asks the server")
+	assert.Greater(t, n.Sent.Load(), before)
+
+	// A read-back always asks the server.
+	third := newClient()
+	third.UseStartCopies(apiclient.NewStartCopies(kept, "alerts", time.Hour, nil))
+	_, at, err = list(third, apiclient.WithRetries(pane, 1))
+	require.NoError(t, err)
+	assert.True(t, at.IsZero(), "a read-back is not answered from a copy")
+
+	// Copies older than the age allowed, or unreadable, are not given.
+	old := append([]apiclient.StartCopy(nil), kept...)
+	old[0].At = time.Now().Add(-2 * time.Hour)
+	fourth := newClient()
+	fourth.UseStartCopies(apiclient.NewStartCopies(old, "alerts", time.Hour, nil))
+	_, at, err = list(fourth, pane)
+	require.NoError(t, err)
+	assert.True(t, at.IsZero(), "a copy older than maxAge is dropped")
+	bad := append([]apiclient.StartCopy(nil), kept...)
+	bad[0].Data = []byte(`{"results": "not a list"}`)
+	fifth := newClient()
+	fifth.UseStartCopies(apiclient.NewStartCopies(bad, "alerts", time.Hour, nil))
+	got, at, err = list(fifth, pane)
+	require.NoError(t, err, "a copy that does not decode is passed over")
+	assert.True(t, at.IsZero())
+	assert.Equal(t, want.Results, got.Results)
+}
+
+// TestStartCopiesKeepWithinTheirBudget: the copies stop growing at their
+// size, and a read already kept takes its newer answer.
+func TestStartCopiesKeepWithinTheirBudget(t *testing.T) {
+	s, err := apisim.New(apisim.Options{})
+	require.NoError(t, err)
+	ts := httptest.NewServer(s.Handler())
+	t.Cleanup(func() { ts.Close(); _ = s.Close() })
+	c, err := apiclient.New(apiclient.Options{BaseURL: ts.URL, Auth: apiclient.DigestAuth("org-owner", "org-owner-secret"), MaxRetries: -1})
+	require.NoError(t, err)
+	now := time.Now()
+	c.UseStartCopies(apiclient.NewStartCopies(nil, "alerts", time.Hour, func() time.Time { return now }))
+	ctx := apiclient.WithSource(context.Background(), "alerts")
+	for page := 1; page <= 40; page++ {
+		_, err := c.Alerts().List(ctx, apisim.DemoPaymentsID, apiclient.AlertListOptions{ListOptions: apiclient.ListOptions{PageNum: page, ItemsPerPage: 500}})
+		require.NoError(t, err)
+	}
+	total := 0
+	for _, k := range c.StartCopies().Kept() {
+		total += len(k.Data)
+	}
+	assert.LessOrEqual(t, total, apiclient.StartCopiesMaxBytes)
+	assert.NotEmpty(t, c.StartCopies().Kept())
+
+	first := c.StartCopies().Kept()[0]
+	now = now.Add(10 * time.Second)
+	_, err = c.Alerts().List(ctx, apisim.DemoPaymentsID, apiclient.AlertListOptions{ListOptions: apiclient.ListOptions{PageNum: 1, ItemsPerPage: 500}})
+	require.NoError(t, err)
+	again := c.StartCopies().Kept()[0]
+	assert.Equal(t, first.Key, again.Key)
+	assert.True(t, again.At.After(first.At), "the newer answer is kept")
+	assert.True(t, strings.HasPrefix(string(again.Data), "{"))
+
+	// After the window, a new read is not kept.
+	now = now.Add(apiclient.StartCopiesWindow)
+	n := len(c.StartCopies().Kept())
+	_, err = c.Alerts().List(ctx, apisim.DemoPaymentsID, apiclient.AlertListOptions{ListOptions: apiclient.ListOptions{PageNum: 1, ItemsPerPage: 7}})
+	require.NoError(t, err)
+	assert.Len(t, c.StartCopies().Kept(), n)
+}
