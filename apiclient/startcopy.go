@@ -13,7 +13,9 @@ import (
 // StartCopies lets a start draw its first screen from what the last start
 // read: the answers to the reads one pane (the one on screen at start) made,
 // kept with the time they came, each given once to the identical read of
-// the next start instead of sending it. A read answered so is marked in its
+// the next start instead of sending it, until the service has answered one
+// of the source's reads (from then on what is on screen is newer than any
+// copy). A read answered so is marked in its
 // context (WithCopyMark), so whoever shows it says how old it is and asks
 // the service again at once.
 //
@@ -33,6 +35,10 @@ type StartCopies struct {
 	keptAt map[string]int // key → index in kept
 	bytes  int
 	given  int
+	// served: the source has had an answer from the service; no copy is
+	// given after it (a later read of the same URL, a refresh, must not
+	// take an answer older than what is on screen).
+	served bool
 }
 
 // StartCopy is one kept answer: the read's key (URL and media type), when
@@ -89,7 +95,8 @@ func (s *StartCopies) Given() int {
 	return s.given
 }
 
-// take gives the copy of key, once, within the window after the start.
+// take gives the copy of key, once, within the window after the start and
+// before the service has answered the source.
 func (s *StartCopies) take(key string) (StartCopy, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -98,7 +105,7 @@ func (s *StartCopies) take(key string) (StartCopy, bool) {
 		return c, false
 	}
 	delete(s.give, key)
-	if s.now().Sub(s.start) > s.window {
+	if s.served || s.now().Sub(s.start) > s.window {
 		clear(s.give)
 		return c, false
 	}
@@ -116,6 +123,7 @@ func (s *StartCopies) keep(ctx context.Context, key string, data []byte) {
 	now := s.now()
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.served = true
 	if i, ok := s.keptAt[key]; ok {
 		if s.bytes-len(s.kept[i].Data)+len(data) <= s.maxBytes {
 			s.bytes += len(data) - len(s.kept[i].Data)

@@ -131,3 +131,42 @@ func TestStartCopiesKeepWithinTheirBudget(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, c.StartCopies().Kept(), n)
 }
+
+// TestStartCopiesStopOnceTheServiceAnswers: once the service has answered
+// one of the source's reads, no copy is given any more (a refresh of the
+// same URL must not take an answer older than the screen), while other
+// sources' reads do not end the giving.
+func TestStartCopiesStopOnceTheServiceAnswers(t *testing.T) {
+	s, err := apisim.New(apisim.Options{})
+	require.NoError(t, err)
+	n := new(apisim.RequestCounter)
+	ts := httptest.NewServer(n.Wrap(s.Handler()))
+	t.Cleanup(func() { ts.Close(); _ = s.Close() })
+	ctx := context.Background()
+	pane := apiclient.WithSource(ctx, "alerts")
+	page := func(c *apiclient.Client, ctx context.Context, size int) time.Time {
+		ctx, mark := apiclient.WithCopyMark(ctx)
+		_, err := c.Alerts().List(ctx, apisim.DemoPaymentsID, apiclient.AlertListOptions{ListOptions: apiclient.ListOptions{ItemsPerPage: size}})
+		require.NoError(t, err)
+		return mark.At()
+	}
+	newClient := func(last []apiclient.StartCopy) *apiclient.Client {
+		c, err := apiclient.New(apiclient.Options{BaseURL: ts.URL, Auth: apiclient.DigestAuth("org-owner", "org-owner-secret"), MaxRetries: -1})
+		require.NoError(t, err)
+		c.UseStartCopies(apiclient.NewStartCopies(last, "alerts", time.Hour, nil))
+		return c
+	}
+	first := newClient(nil)
+	page(first, pane, 5)
+	page(first, pane, 7)
+	kept := first.StartCopies().Kept()
+	require.Len(t, kept, 2)
+
+	second := newClient(kept)
+	_, err = second.Clusters().List(apiclient.WithSource(ctx, "clusters"), apisim.DemoPaymentsID, apiclient.ClusterListOptions{})
+	require.NoError(t, err)
+	assert.False(t, page(second, pane, 5).IsZero(), "another pane's read does not end the giving")
+	assert.True(t, page(second, pane, 9).IsZero(), "a read with no copy goes to the service")
+	assert.True(t, page(second, pane, 7).IsZero(), "after the service answered the pane, its copies are not given")
+	assert.Equal(t, 1, second.StartCopies().Given())
+}
