@@ -255,3 +255,39 @@ func TestWidgetsGetTheThemeAndKeysOfANewContext(t *testing.T) {
 	b.Handle(ContextChangedMsg{Ctx: Context{Theme: light, Keys: keymap.Default()}}, nil)
 	assert.Equal(t, recWidget{themes: 1, keys: 1}, *w)
 }
+
+// A load answered from the last start's copy (Result.CachedAt) leaves the
+// pane as old as the copy, said cached, and polls again within
+// recheckCopy; the other answers of the same request keep the copy's age;
+// a later request answered by the service makes it fresh. A failure of the
+// check is stale as any other, with the normal back-off.
+func TestCachedLoadIsAsOldAsTheCopyAndCheckedAtOnce(t *testing.T) {
+	var armed []time.Duration
+	wall := time.Date(2025, 6, 1, 22, 14, 3, 0, time.UTC)
+	ctx := Context{Client: &apiclient.Client{}, Poll: DefaultPoll.WithDefaults(map[string]time.Duration{"alerts": 15 * time.Second}),
+		Timer: timerOnly(&armed), Wall: func() time.Time { return wall }}
+	b := NewBase("alerts", ctx, nil)
+	require.NotNil(t, b.SetVisible(true))
+	copyAt := wall.Add(-2 * time.Hour)
+	answer(&b, Result[int]{Pane: "alerts", Key: "page", Seq: 1, Load: true, CachedAt: copyAt})
+	h := b.Health()
+	assert.True(t, h.Cached)
+	assert.Equal(t, copyAt, h.OK, "as old as the copy")
+	assert.Equal(t, recheckCopy, armed[len(armed)-1], "checked at once")
+
+	answer(&b, Result[int]{Pane: "alerts", Key: "page", Seq: 1, Load: true})
+	assert.True(t, b.Health().Cached, "page 2 of the same pass from the service: the copy's age stands")
+
+	answer(&b, Result[int]{Pane: "alerts", Key: "page", Seq: 2, Load: true})
+	assert.False(t, b.Health().Cached)
+	assert.Equal(t, wall, b.Health().OK)
+	assert.Equal(t, 15*time.Second, armed[len(armed)-1])
+
+	c := NewBase("alerts", ctx, nil)
+	require.NotNil(t, c.SetVisible(true))
+	answer(&c, Result[int]{Pane: "alerts", Key: "page", Seq: 1, Load: true, CachedAt: copyAt})
+	answer(&c, Result[int]{Pane: "alerts", Key: "page", Seq: 2, Load: true, Err: &apiclient.Error{Status: 503, ErrorCode: "SERVICE_UNAVAILABLE"}})
+	assert.True(t, c.Health().Stale())
+	assert.Equal(t, copyAt, c.Health().OK, "the rows are still the copy's")
+	assert.Greater(t, armed[len(armed)-1], recheckCopy, "a failing check backs off")
+}
