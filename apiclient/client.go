@@ -309,6 +309,8 @@ func (c *Client) Do(ctx context.Context, opID string, r Request, out any) (resp 
 		if resp, ok := c.fromStartCopy(ctx, op, copyKey, r.Envelope, out); ok {
 			return resp, nil
 		}
+	} else if s := c.StartCopies(); s != nil && op.Mutates() {
+		s.stop()
 	}
 
 	schedule := newBackoff(c.backoff)

@@ -85,6 +85,15 @@ func (s *StartCopies) Kept() []StartCopy {
 	return append([]StartCopy(nil), s.kept...)
 }
 
+// stop ends the giving: a write was sent (what it changed is in no copy,
+// and the reads that check it must ask the service).
+func (s *StartCopies) stop() {
+	s.mu.Lock()
+	s.served = true
+	clear(s.give)
+	s.mu.Unlock()
+}
+
 // Given counts the reads answered from a copy.
 func (s *StartCopies) Given() int {
 	if s == nil {

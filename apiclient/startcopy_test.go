@@ -170,3 +170,39 @@ func TestStartCopiesStopOnceTheServiceAnswers(t *testing.T) {
 	assert.True(t, page(second, pane, 7).IsZero(), "after the service answered the pane, its copies are not given")
 	assert.Equal(t, 1, second.StartCopies().Given())
 }
+
+// TestStartCopiesStopAtAWrite: a write ends the giving, whatever pane made
+// it: the reads that check what it did must ask the service.
+func TestStartCopiesStopAtAWrite(t *testing.T) {
+	s, err := apisim.New(apisim.Options{})
+	require.NoError(t, err)
+	ts := httptest.NewServer(s.Handler())
+	t.Cleanup(func() { ts.Close(); _ = s.Close() })
+	ctx := context.Background()
+	pane := apiclient.WithSource(ctx, "alerts")
+	newClient := func(last []apiclient.StartCopy) *apiclient.Client {
+		c, err := apiclient.New(apiclient.Options{BaseURL: ts.URL, Auth: apiclient.DigestAuth("org-owner", "org-owner-secret"), MaxRetries: -1})
+		require.NoError(t, err)
+		c.UseStartCopies(apiclient.NewStartCopies(last, "alerts", time.Hour, nil))
+		return c
+	}
+	first := newClient(nil)
+	pg, err := first.Alerts().List(pane, apisim.DemoPaymentsID, apiclient.AlertListOptions{ListOptions: apiclient.ListOptions{ItemsPerPage: 5}})
+	require.NoError(t, err)
+	require.NotEmpty(t, pg.Results)
+
+	second := newClient(first.StartCopies().Kept())
+	until := time.Now().Add(time.Hour)
+	_, err = second.Alerts().Acknowledge(apiclient.WithSource(ctx, "triage"), apisim.DemoPaymentsID, pg.Results[0].ID, apiclient.AcknowledgeRequest{AcknowledgedUntil: &until, AcknowledgementComment: "copies"})
+	require.NoError(t, err)
+	mctx, mark := apiclient.WithCopyMark(pane)
+	got, err := second.Alerts().List(mctx, apisim.DemoPaymentsID, apiclient.AlertListOptions{ListOptions: apiclient.ListOptions{ItemsPerPage: 5}})
+	require.NoError(t, err)
+	assert.True(t, mark.At().IsZero(), "after a write, the read asks the service")
+	assert.Zero(t, second.StartCopies().Given())
+	for _, a := range got.Results {
+		if a.ID == pg.Results[0].ID {
+			assert.Equal(t, "copies", a.AcknowledgementComment, "the read shows the write")
+		}
+	}
+}
