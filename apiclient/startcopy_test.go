@@ -14,24 +14,34 @@ import (
 	"github.com/dbadmin-tui/dbadmin-tui/apisim"
 )
 
+// copiesSim is an apisim behind a test server, counting the requests
+// that reach it; copiesClient a client on it with the start copies of last
+// (keeping the "alerts" source's reads).
+func copiesSim(t *testing.T) (string, *apisim.RequestCounter) {
+	s, err := apisim.New(apisim.Options{})
+	require.NoError(t, err)
+	n := new(apisim.RequestCounter)
+	ts := httptest.NewServer(n.Wrap(s.Handler()))
+	t.Cleanup(func() { ts.Close(); _ = s.Close() })
+	return ts.URL, n
+}
+
+func copiesClient(t *testing.T, url string, last []apiclient.StartCopy, now func() time.Time) *apiclient.Client {
+	c, err := apiclient.New(apiclient.Options{BaseURL: url, Auth: apiclient.DigestAuth("org-owner", "org-owner-secret"), MaxRetries: -1})
+	require.NoError(t, err)
+	c.UseStartCopies(apiclient.NewStartCopies(last, "alerts", time.Hour, now))
+	return c
+}
+
 // TestStartCopiesAnswerTheNextStartsFirstReads: one start keeps the
 // answers to its pane's reads (not another pane's, not a read-back); the
 // next start's identical reads are answered from them once, marked with
 // the copy's time, and nothing reaches the server; the second identical
 // read, a read-back and an unkept read go to the server.
 func TestStartCopiesAnswerTheNextStartsFirstReads(t *testing.T) {
-	s, err := apisim.New(apisim.Options{})
-	require.NoError(t, err)
-	n := new(apisim.RequestCounter)
-	ts := httptest.NewServer(n.Wrap(s.Handler()))
-	t.Cleanup(func() { ts.Close(); _ = s.Close() })
+	url, n := copiesSim(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	newClient := func() *apiclient.Client {
-		c, err := apiclient.New(apiclient.Options{BaseURL: ts.URL, Auth: apiclient.DigestAuth("org-owner", "org-owner-secret"), MaxRetries: -1})
-		require.NoError(t, err)
-		return c
-	}
 	list := func(c *apiclient.Client, ctx context.Context) (*apiclient.Page[apiclient.Alert], time.Time, error) {
 		ctx, mark := apiclient.WithCopyMark(ctx)
 		pg, err := c.Alerts().List(ctx, apisim.DemoPaymentsID, apiclient.AlertListOptions{ListOptions: apiclient.ListOptions{ItemsPerPage: 5}})
@@ -39,8 +49,7 @@ func TestStartCopiesAnswerTheNextStartsFirstReads(t *testing.T) {
 	}
 
 	// The first start: no copies; it keeps the alerts pane's reads.
-	first := newClient()
-	first.UseStartCopies(apiclient.NewStartCopies(nil, "alerts", time.Hour, nil))
+	first := copiesClient(t, url, nil, nil)
 	pane := apiclient.WithSource(ctx, "alerts")
 	want, at, err := list(first, pane)
 	require.NoError(t, err)
@@ -52,8 +61,7 @@ func TestStartCopiesAnswerTheNextStartsFirstReads(t *testing.T) {
 	assert.Contains(t, kept[0].Key, "/groups/"+apisim.DemoPaymentsID+"/alerts?")
 
 	// The next start: the same read is answered from the copy, once.
-	second := newClient()
-	second.UseStartCopies(apiclient.NewStartCopies(kept, "alerts", time.Hour, nil))
+	second := copiesClient(t, url, kept, nil)
 	before := n.Sent.Load()
 	got, at, err := list(second, pane)
 	require.NoError(t, err)
@@ -68,8 +76,7 @@ func TestStartCopiesAnswerTheNextStartsFirstReads(t *testing.T) {
 	assert.Greater(t, n.Sent.Load(), before)
 
 	// A read-back always asks the server.
-	third := newClient()
-	third.UseStartCopies(apiclient.NewStartCopies(kept, "alerts", time.Hour, nil))
+	third := copiesClient(t, url, kept, nil)
 	_, at, err = list(third, apiclient.WithRetries(pane, 1))
 	require.NoError(t, err)
 	assert.True(t, at.IsZero(), "a read-back is not answered from a copy")
@@ -77,15 +84,13 @@ func TestStartCopiesAnswerTheNextStartsFirstReads(t *testing.T) {
 	// Copies older than the age allowed, or unreadable, are not given.
 	old := append([]apiclient.StartCopy(nil), kept...)
 	old[0].At = time.Now().Add(-2 * time.Hour)
-	fourth := newClient()
-	fourth.UseStartCopies(apiclient.NewStartCopies(old, "alerts", time.Hour, nil))
+	fourth := copiesClient(t, url, old, nil)
 	_, at, err = list(fourth, pane)
 	require.NoError(t, err)
 	assert.True(t, at.IsZero(), "a copy older than maxAge is dropped")
 	bad := append([]apiclient.StartCopy(nil), kept...)
 	bad[0].Data = []byte(`{"results": "not a list"}`)
-	fifth := newClient()
-	fifth.UseStartCopies(apiclient.NewStartCopies(bad, "alerts", time.Hour, nil))
+	fifth := copiesClient(t, url, bad, nil)
 	got, at, err = list(fifth, pane)
 	require.NoError(t, err, "a copy that does not decode is passed over")
 	assert.True(t, at.IsZero())
@@ -95,14 +100,9 @@ func TestStartCopiesAnswerTheNextStartsFirstReads(t *testing.T) {
 // TestStartCopiesKeepWithinTheirBudget: the copies stop growing at their
 // size, and a read already kept takes its newer answer.
 func TestStartCopiesKeepWithinTheirBudget(t *testing.T) {
-	s, err := apisim.New(apisim.Options{})
-	require.NoError(t, err)
-	ts := httptest.NewServer(s.Handler())
-	t.Cleanup(func() { ts.Close(); _ = s.Close() })
-	c, err := apiclient.New(apiclient.Options{BaseURL: ts.URL, Auth: apiclient.DigestAuth("org-owner", "org-owner-secret"), MaxRetries: -1})
-	require.NoError(t, err)
+	url, _ := copiesSim(t)
 	now := time.Now()
-	c.UseStartCopies(apiclient.NewStartCopies(nil, "alerts", time.Hour, func() time.Time { return now }))
+	c := copiesClient(t, url, nil, func() time.Time { return now })
 	ctx := apiclient.WithSource(context.Background(), "alerts")
 	for page := 1; page <= 40; page++ {
 		_, err := c.Alerts().List(ctx, apisim.DemoPaymentsID, apiclient.AlertListOptions{ListOptions: apiclient.ListOptions{PageNum: page, ItemsPerPage: 500}})
@@ -117,7 +117,7 @@ func TestStartCopiesKeepWithinTheirBudget(t *testing.T) {
 
 	first := c.StartCopies().Kept()[0]
 	now = now.Add(10 * time.Second)
-	_, err = c.Alerts().List(ctx, apisim.DemoPaymentsID, apiclient.AlertListOptions{ListOptions: apiclient.ListOptions{PageNum: 1, ItemsPerPage: 500}})
+	_, err := c.Alerts().List(ctx, apisim.DemoPaymentsID, apiclient.AlertListOptions{ListOptions: apiclient.ListOptions{PageNum: 1, ItemsPerPage: 500}})
 	require.NoError(t, err)
 	again := c.StartCopies().Kept()[0]
 	assert.Equal(t, first.Key, again.Key)
@@ -137,11 +137,7 @@ func TestStartCopiesKeepWithinTheirBudget(t *testing.T) {
 // same URL must not take an answer older than the screen), while other
 // sources' reads do not end the giving.
 func TestStartCopiesStopOnceTheServiceAnswers(t *testing.T) {
-	s, err := apisim.New(apisim.Options{})
-	require.NoError(t, err)
-	n := new(apisim.RequestCounter)
-	ts := httptest.NewServer(n.Wrap(s.Handler()))
-	t.Cleanup(func() { ts.Close(); _ = s.Close() })
+	url, _ := copiesSim(t)
 	ctx := context.Background()
 	pane := apiclient.WithSource(ctx, "alerts")
 	page := func(c *apiclient.Client, ctx context.Context, size int) time.Time {
@@ -150,20 +146,14 @@ func TestStartCopiesStopOnceTheServiceAnswers(t *testing.T) {
 		require.NoError(t, err)
 		return mark.At()
 	}
-	newClient := func(last []apiclient.StartCopy) *apiclient.Client {
-		c, err := apiclient.New(apiclient.Options{BaseURL: ts.URL, Auth: apiclient.DigestAuth("org-owner", "org-owner-secret"), MaxRetries: -1})
-		require.NoError(t, err)
-		c.UseStartCopies(apiclient.NewStartCopies(last, "alerts", time.Hour, nil))
-		return c
-	}
-	first := newClient(nil)
+	first := copiesClient(t, url, nil, nil)
 	page(first, pane, 5)
 	page(first, pane, 7)
 	kept := first.StartCopies().Kept()
 	require.Len(t, kept, 2)
 
-	second := newClient(kept)
-	_, err = second.Clusters().List(apiclient.WithSource(ctx, "clusters"), apisim.DemoPaymentsID, apiclient.ClusterListOptions{})
+	second := copiesClient(t, url, kept, nil)
+	_, err := second.Clusters().List(apiclient.WithSource(ctx, "clusters"), apisim.DemoPaymentsID, apiclient.ClusterListOptions{})
 	require.NoError(t, err)
 	assert.False(t, page(second, pane, 5).IsZero(), "another pane's read does not end the giving")
 	assert.True(t, page(second, pane, 9).IsZero(), "a read with no copy goes to the service")
@@ -174,24 +164,15 @@ func TestStartCopiesStopOnceTheServiceAnswers(t *testing.T) {
 // TestStartCopiesStopAtAWrite: a write ends the giving, whatever pane made
 // it: the reads that check what it did must ask the service.
 func TestStartCopiesStopAtAWrite(t *testing.T) {
-	s, err := apisim.New(apisim.Options{})
-	require.NoError(t, err)
-	ts := httptest.NewServer(s.Handler())
-	t.Cleanup(func() { ts.Close(); _ = s.Close() })
+	url, _ := copiesSim(t)
 	ctx := context.Background()
 	pane := apiclient.WithSource(ctx, "alerts")
-	newClient := func(last []apiclient.StartCopy) *apiclient.Client {
-		c, err := apiclient.New(apiclient.Options{BaseURL: ts.URL, Auth: apiclient.DigestAuth("org-owner", "org-owner-secret"), MaxRetries: -1})
-		require.NoError(t, err)
-		c.UseStartCopies(apiclient.NewStartCopies(last, "alerts", time.Hour, nil))
-		return c
-	}
-	first := newClient(nil)
+	first := copiesClient(t, url, nil, nil)
 	pg, err := first.Alerts().List(pane, apisim.DemoPaymentsID, apiclient.AlertListOptions{ListOptions: apiclient.ListOptions{ItemsPerPage: 5}})
 	require.NoError(t, err)
 	require.NotEmpty(t, pg.Results)
 
-	second := newClient(first.StartCopies().Kept())
+	second := copiesClient(t, url, first.StartCopies().Kept(), nil)
 	until := time.Now().Add(time.Hour)
 	_, err = second.Alerts().Acknowledge(apiclient.WithSource(ctx, "triage"), apisim.DemoPaymentsID, pg.Results[0].ID, apiclient.AcknowledgeRequest{AcknowledgedUntil: &until, AcknowledgementComment: "copies"})
 	require.NoError(t, err)
