@@ -26,16 +26,12 @@ func legacySet(b *board, key, gid string, items []Item, now time.Time) {
 	legacyReplace(b, id, fresh)
 }
 
-// legacyReplace places a part's rows as legacySet did, the rows made.
+// legacyReplace places a part's rows as legacySet did, the rows made
+// (the board's books kept as replace keeps them).
 func legacyReplace(b *board, id partID, fresh []*boardRow) {
-	old := b.parts[id]
+	old := b.swap(id, fresh)
 	for _, r := range fresh {
 		r.placed = true
-	}
-	if len(fresh) == 0 {
-		delete(b.parts, id)
-	} else {
-		b.parts[id] = fresh
 	}
 	if len(old)+len(fresh) <= 16 {
 		for _, r := range old {

@@ -124,6 +124,19 @@ func (b *board) set(key, gid string, items []Item, now time.Time) bool {
 // replace makes fresh the part's rows, in place of the ones it had: they
 // wait for settle to place them.
 func (b *board) replace(id partID, fresh []*boardRow) {
+	old := b.swap(id, fresh)
+	for _, r := range old {
+		r.out = true
+		if r.placed {
+			b.outs = append(b.outs, r)
+		}
+	}
+	b.adds = append(b.adds, fresh...)
+}
+
+// swap makes fresh the part's rows in the board's books (its parts, keys,
+// counts, next age) and returns the rows it had.
+func (b *board) swap(id partID, fresh []*boardRow) []*boardRow {
 	b.version++
 	old := b.parts[id]
 	if len(fresh) == 0 {
@@ -144,13 +157,7 @@ func (b *board) replace(id partID, fresh []*boardRow) {
 			b.nextAge = r.ageUntil
 		}
 	}
-	for _, r := range old {
-		r.out = true
-		if r.placed {
-			b.outs = append(b.outs, r)
-		}
-	}
-	b.adds = append(b.adds, fresh...)
+	return old
 }
 
 // settle brings the rows placed and taken out since into the order: the
