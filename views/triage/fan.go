@@ -111,7 +111,7 @@ func (f *fan) nextLocked() tea.Cmd {
 	for l := range f.queue {
 		if q := f.queue[l]; len(q) > 0 {
 			run := q[0]
-			q[0] = nil // the request's closure goes once it has run
+			q[0] = nil // the queue holds it no longer
 			f.queue[l] = q[1:]
 			return run
 		}
