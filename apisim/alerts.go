@@ -179,10 +179,8 @@ func mask(s string) string {
 
 func listAlertConfigurations(c *call) (any, error) {
 	var out list
-	for _, ac := range c.w.AlertConfigs {
-		if ac.GroupID == c.project.ID {
-			out = append(out, alertConfigView(ac))
-		}
+	for _, ac := range c.w.alertConfigsOf(c.project.ID) {
+		out = append(out, alertConfigView(ac))
 	}
 	return out, nil
 }
@@ -360,8 +358,8 @@ func listAlerts(c *call) (any, error) {
 		start, end = c.paging.window(len(c.w.Alerts))
 	}
 	var out pageList
-	for _, a := range c.w.Alerts {
-		if a.GroupID == c.project.ID && (status == "" || a.Status == status) {
+	for _, a := range c.w.projectAlerts(c.project.ID) {
+		if status == "" || a.Status == status {
 			if out.total >= start && out.total < end {
 				out.items = append(out.items, a)
 			}

@@ -134,8 +134,8 @@ func (c *call) clusterSnapshot(kinds ...string) (*Cluster, *Snapshot, error) {
 
 func (c *call) snapshotsOf(cl *Cluster, kinds ...string) []*Snapshot {
 	var out []*Snapshot
-	for _, s := range c.w.Snapshots {
-		if s.GroupID == cl.GroupID && s.ClusterName == cl.Name && slices.Contains(kinds, s.Kind) {
+	for _, s := range c.w.snapshotsAt(cl.GroupID, cl.Name) {
+		if slices.Contains(kinds, s.Kind) {
 			out = append(out, s)
 		}
 	}

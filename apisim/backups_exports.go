@@ -124,10 +124,8 @@ func init() {
 			return nil, err
 		}
 		var out list
-		for _, j := range c.w.ExportJobs {
-			if j.GroupID == cl.GroupID && j.ClusterName == cl.Name {
-				out = append(out, c.exportJobView(j))
-			}
+		for _, j := range c.w.exportJobsAt(cl.GroupID, cl.Name) {
+			out = append(out, c.exportJobView(j))
 		}
 		return out, nil
 	})

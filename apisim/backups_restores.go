@@ -97,8 +97,8 @@ func (c *call) clusterRestoreJob() (*Cluster, *RestoreJob, error) {
 
 func (c *call) restoreJobsOf(cl *Cluster, kind string) []*RestoreJob {
 	var out []*RestoreJob
-	for _, j := range c.w.RestoreJobs {
-		if j.GroupID == cl.GroupID && j.ClusterName == cl.Name && j.Kind == kind {
+	for _, j := range c.w.restoreJobsAt(cl.GroupID, cl.Name) {
+		if j.Kind == kind {
 			out = append(out, j)
 		}
 	}

@@ -248,8 +248,8 @@ func (c *call) listIndexes(view func(*call, *SearchIndex) any, inCollection bool
 	}
 	db, coll := c.param("databaseName"), c.param("collectionName")
 	var out []*SearchIndex
-	for _, ix := range c.w.SearchIndexes {
-		if ix.GroupID == cl.GroupID && ix.ClusterName == cl.Name && !ix.gone(c.now) &&
+	for _, ix := range c.w.searchIndexesAt(cl.GroupID, cl.Name) {
+		if !ix.gone(c.now) &&
 			(!inCollection || (ix.Database == db && ix.CollectionName == coll)) {
 			out = append(out, ix)
 		}

@@ -46,6 +46,7 @@ type World struct {
 	ServerlessPrivateEndpoints []*ServerlessPrivateEndpoint `json:"serverlessPrivateEndpoints"`
 
 	identities map[string]*Identity // not saved: comes from Options
+	idx        *worldIndex          // not saved: the lookups' indexes (world_index.go)
 }
 
 // normalize makes maps non-nil after loading an older or sparse state.
@@ -141,10 +142,8 @@ type Process struct {
 }
 
 func (w *World) project(id string) *Project {
-	for _, p := range w.Projects {
-		if p.ID == id {
-			return p
-		}
+	if ps := w.indexes().projects.of(w.Projects, id); len(ps) > 0 {
+		return ps[0]
 	}
 	return nil
 }
@@ -157,22 +156,18 @@ func (w *World) org(id string) *Org {
 }
 
 func (w *World) cluster(groupID, name string) *Cluster {
-	for _, c := range w.Clusters {
-		if c.GroupID == groupID && c.Name == name {
+	for _, c := range w.clustersOf(groupID) {
+		if c.Name == name {
 			return c
 		}
 	}
 	return nil
 }
 
+// clustersOf is a project's clusters, in the world's order; the caller
+// must not change the slice's elements.
 func (w *World) clustersOf(groupID string) []*Cluster {
-	var out []*Cluster
-	for _, c := range w.Clusters {
-		if c.GroupID == groupID {
-			out = append(out, c)
-		}
-	}
-	return out
+	return w.indexes().clusters.of(w.Clusters, groupID)
 }
 
 // find returns the first element with the given id, via the accessor.

@@ -14,12 +14,13 @@ import (
 // BenchmarkBoardReads is the server's side of a Triage board: one
 // project's reads (open alerts, alert configurations, clusters, and per
 // cluster snapshots, restore jobs, export jobs, search indexes: 11
-// requests) in a world of 1,000 projects and of 5,000 (20 organizations),
+// requests) in a world of 100 projects, of 1,000 and of 5,000 (20
+// organizations),
 // digest-signed over an in-process server, figures per request:
 //
 //	go test ./apisim/ -run '^$' -bench BoardReads -benchtime 200x
 func BenchmarkBoardReads(b *testing.B) {
-	for _, size := range []struct{ projects, orgs int }{{1000, 5}, {5000, 20}} {
+	for _, size := range []struct{ projects, orgs int }{{100, 1}, {1000, 5}, {5000, 20}} {
 		b.Run(fmt.Sprintf("%d-projects", size.projects), func(b *testing.B) {
 			s, err := New(Options{Clock: NewManualClock(testStart), Projects: size.projects, Orgs: size.orgs, RateLimitPerMin: unlimited})
 			if err != nil {

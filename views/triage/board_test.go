@@ -199,7 +199,7 @@ func TestBoardKeptEqualsBoardRebuilt(t *testing.T) {
 			}
 			want := scratch(p, s.now, whereWidth(p.W))
 			require.Equal(t, shown(want, false), shown(p.table.Rows(), false), "seed %d step %d (%s)", seed, step, what)
-			require.Equal(t, len(p.b.sorted), p.b.total(), "seed %d step %d: counts", seed, step)
+			require.Equal(t, len(p.b.items()), p.b.total(), "seed %d step %d: counts", seed, step)
 			if p.b.agesDue(s.now) {
 				p.rebuild() // what the poll does
 			}

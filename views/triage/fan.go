@@ -19,6 +19,15 @@ import (
 // batchWindow, and ends there; the pane starts workers again for what is
 // still queued. A worker that finds the queue empty ends, handing in what
 // is left (once the window is over, while others still run).
+//
+// The queue has lanes, taken in turn: what follows the user's write; the
+// first read of a part never read (a fill: the board is not whole until
+// it is in), alerts before the rest; then the reads again of parts on the
+// board (a refresh), alerts before the rest. At thousands of projects a
+// poll's refresh of every project's alerts would otherwise go before the
+// rest still never read, and the board take that much longer to fill.
+// Refreshes wait only for fills, and there are only so many of those:
+// each part of each project is read for the first time once.
 
 // fanWorkers bounds the board's requests in flight at once.
 const fanWorkers = 32
@@ -33,41 +42,87 @@ const keyBatch = "batch"
 // partBatch is answers the workers took since the last batch.
 type partBatch []views.Result[partResult]
 
+// lane is a place in the queue; a lower lane goes first.
+type lane int
+
+const (
+	laneFront     lane = iota // what follows the user's write
+	laneFillFirst             // a project's alerts, never read
+	laneFill                  // a project's rest or failed authentications, never read
+	laneFirst                 // a project's alerts again
+	laneLater                 // a project's rest or failed authentications again
+	lanes
+)
+
+// laneOf is the lane of a read of a part: first (alerts) or not, its
+// first read (fill) or not, what follows a write (front).
+func laneOf(first, fill, front bool) lane {
+	switch {
+	case front:
+		return laneFront
+	case fill && first:
+		return laneFillFirst
+	case fill:
+		return laneFill
+	case first:
+		return laneFirst
+	}
+	return laneLater
+}
+
 // fan is the queue of the board's requests and its workers' answers. The
 // pane's goroutine queues and starts workers; the workers run as Cmds (the
 // program catches their panics as any Cmd's).
 type fan struct {
-	pane views.ID
-	mu   sync.Mutex
-	// first (alerts) go before later (the rest, failed authentications).
-	first, later []tea.Cmd
-	workers      int                        // worker Cmds made and not ended
-	running      int                        // of which are running
-	done         []views.Result[partResult] // answers not handed in yet
-	handed       time.Time                  // when a batch was last handed in
+	pane    views.ID
+	mu      sync.Mutex
+	queue   [lanes][]tea.Cmd
+	workers int                        // worker Cmds made and not ended
+	running int                        // of which are running
+	done    []views.Result[partResult] // answers not handed in yet
+	handed  time.Time                  // when a batch was last handed in
 }
 
 func newFan(pane views.ID) *fan { return &fan{pane: pane} }
 
-// add queues a request; first ones go before later ones, and front puts
-// it before every other (what follows the user's write).
-func (f *fan) add(run tea.Cmd, first, front bool) {
+// add queues a request in its lane: after the others there, but in
+// front of them for laneFront (the latest write's goes first).
+func (f *fan) add(run tea.Cmd, l lane) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	switch {
-	case front:
-		f.first = append([]tea.Cmd{run}, f.first...)
-	case first:
-		f.first = append(f.first, run)
-	default:
-		f.later = append(f.later, run)
+	if l == laneFront {
+		f.queue[l] = append([]tea.Cmd{run}, f.queue[l]...)
+		return
 	}
+	f.queue[l] = append(f.queue[l], run)
+}
+
+// queuedLocked is the number of requests not started yet.
+func (f *fan) queuedLocked() int {
+	n := 0
+	for _, q := range f.queue {
+		n += len(q)
+	}
+	return n
+}
+
+// nextLocked takes the request to run next, nil when none is queued.
+func (f *fan) nextLocked() tea.Cmd {
+	for l := range f.queue {
+		if q := f.queue[l]; len(q) > 0 {
+			run := q[0]
+			q[0] = nil // the queue holds it no longer
+			f.queue[l] = q[1:]
+			return run
+		}
+	}
+	return nil
 }
 
 // drop forgets the requests not started yet (a new round replaces them).
 func (f *fan) drop() {
 	f.mu.Lock()
-	f.first, f.later = nil, nil
+	f.queue = [lanes][]tea.Cmd{}
 	f.mu.Unlock()
 }
 
@@ -77,7 +132,7 @@ func (f *fan) start() tea.Cmd {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	var cmds []tea.Cmd
-	for n := min(fanWorkers-f.workers, len(f.first)+len(f.later)); n > 0; n-- {
+	for n := min(fanWorkers-f.workers, f.queuedLocked()); n > 0; n-- {
 		f.workers++
 		cmds = append(cmds, f.work)
 	}
@@ -92,13 +147,8 @@ func (f *fan) work() tea.Msg {
 	f.mu.Unlock()
 	for {
 		f.mu.Lock()
-		var run tea.Cmd
-		switch {
-		case len(f.first) > 0:
-			run, f.first = f.first[0], f.first[1:]
-		case len(f.later) > 0:
-			run, f.later = f.later[0], f.later[1:]
-		default:
+		run := f.nextLocked()
+		if run == nil {
 			f.workers--
 			f.running--
 			if f.running > 0 && len(f.done) > 0 {

@@ -2,6 +2,7 @@ package triage
 
 import (
 	"fmt"
+	"net/http/httptest"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -11,6 +12,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
+	"github.com/dbadmin-tui/dbadmin-tui/apisim"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
 )
 
@@ -42,7 +45,7 @@ func TestFanBoundsRequestsAndBatchesAnswers(t *testing.T) {
 	f := newFan(ID)
 	var inFlight, peak atomic.Int64
 	for i := range n {
-		f.add(answer(fmt.Sprint(i), 5*time.Millisecond, &inFlight, &peak), true, false)
+		f.add(answer(fmt.Sprint(i), 5*time.Millisecond, &inFlight, &peak), laneFirst)
 	}
 	msgs := make(chan tea.Msg, 4*n) // a worker ends with one message: never a blocked send
 	var wg sync.WaitGroup
@@ -101,11 +104,11 @@ func TestFanAlertsFirst(t *testing.T) {
 			return views.Result[partResult]{Value: partResult{GroupID: name}}
 		}
 	}
-	f.add(job("rest-1"), false, false)
-	f.add(job("alerts-1"), true, false)
-	f.add(job("rest-2"), false, false)
-	f.add(job("alerts-2"), true, false)
-	f.add(job("written"), true, true)
+	f.add(job("rest-1"), laneLater)
+	f.add(job("alerts-1"), laneFirst)
+	f.add(job("rest-2"), laneLater)
+	f.add(job("alerts-2"), laneFirst)
+	f.add(job("written"), laneFront)
 	// One worker run by hand: it hands in its first answer at once (none
 	// handed in yet), the next ones together once the queue is empty.
 	var got []string
@@ -123,8 +126,92 @@ func TestFanAlertsFirst(t *testing.T) {
 	assert.Equal(t, []string{"written", "alerts-1", "alerts-2", "rest-1", "rest-2"}, order)
 	assert.Equal(t, order, got)
 
-	f.add(job("old"), true, false)
+	f.add(job("old"), laneFirst)
 	f.drop()
 	assert.Nil(t, f.work(), "nothing left to run after drop")
 	assert.Equal(t, 5, len(order))
+}
+
+// drain runs what the fan holds with one worker, as the program would,
+// and returns the answers in the order they left the queue.
+func drain(t *testing.T, f *fan) []views.Result[partResult] {
+	t.Helper()
+	var got []views.Result[partResult]
+	for range 1000 {
+		msg := f.work()
+		if b, ok := msg.(views.Result[partBatch]); ok {
+			got = append(got, b.Value...)
+		}
+		f.mu.Lock()
+		left := f.queuedLocked()
+		f.mu.Unlock()
+		if left == 0 && msg == nil {
+			return got
+		}
+	}
+	t.Fatal("the queue never emptied")
+	return nil
+}
+
+// TestFanFillsBeforeRefreshes: the first read of a part goes before the
+// reads again of parts on the board (alerts or not), alerts first among
+// each; what follows a write before all; and once the fills are out the
+// refreshes leave, every one, a fill queued meanwhile going first.
+func TestFanFillsBeforeRefreshes(t *testing.T) {
+	f := newFan(ID)
+	job := func(name string) tea.Cmd {
+		return func() tea.Msg { return views.Result[partResult]{Value: partResult{GroupID: name}} }
+	}
+	f.add(job("alerts again 1"), laneOf(true, false, false))
+	f.add(job("rest again 1"), laneOf(false, false, false))
+	f.add(job("rest first 1"), laneOf(false, true, false))
+	f.add(job("alerts again 2"), laneOf(true, false, false))
+	f.add(job("alerts first 1"), laneOf(true, true, false))
+	f.add(job("rest first 2"), laneOf(false, true, false))
+	f.add(job("written"), laneOf(true, false, true))
+	names := func(rs []views.Result[partResult]) []string {
+		var out []string
+		for _, r := range rs {
+			out = append(out, r.Value.GroupID)
+		}
+		return out
+	}
+	assert.Equal(t, []string{"written", "alerts first 1", "rest first 1", "rest first 2", "alerts again 1", "alerts again 2", "rest again 1"},
+		names(drain(t, f)))
+
+	f.add(job("alerts again 3"), laneFirst)
+	f.add(job("rest again 2"), laneLater)
+	f.add(job("rest first 3"), laneFill)
+	assert.Equal(t, []string{"rest first 3", "alerts again 3", "rest again 2"}, names(drain(t, f)))
+}
+
+// TestPollReadsTheRestNeverReadBeforeTheAlertsAgain: a poll when every
+// project's alerts are on the board and two projects' rest never came
+// sends those two's rest first, then the alerts again (the requests as
+// they leave the queue, answered by a server that knows none of the
+// projects).
+func TestPollReadsTheRestNeverReadBeforeTheAlertsAgain(t *testing.T) {
+	srv, err := apisim.New(apisim.Options{})
+	require.NoError(t, err)
+	defer srv.Close()
+	ts := httptest.NewServer(srv.Handler())
+	defer ts.Close()
+	c, err := apiclient.New(apiclient.Options{BaseURL: ts.URL, Service: "atlas", Auth: apiclient.DigestAuth("org-owner", "org-owner-secret")})
+	require.NoError(t, err)
+	s := newSynth(4, 1)
+	p := s.p
+	p.Ctx.Client = c
+	for i, pr := range p.projects {
+		p.alerts[pr.ID] = partResult{GroupID: pr.ID}
+		if i < 2 {
+			p.rest[pr.ID] = partResult{GroupID: pr.ID}
+			p.restTick[pr.ID] = p.tick + 1 // read this poll: not due
+		}
+	}
+	p.poll()
+	var got []string
+	for _, r := range drain(t, p.fan) {
+		got = append(got, r.Key+" "+r.Value.GroupID)
+	}
+	assert.Equal(t, []string{"rest g0002", "rest g0003", "alerts g0000", "alerts g0001", "alerts g0002", "alerts g0003"}, got)
 }

@@ -88,9 +88,10 @@ func (p *Pane) restIsDue(i int, gid string) bool {
 }
 
 // fetchPart queues one project's request for one part, as background work
-// stamped with the fan-out's generation (its Seq); alerts go before the
-// rest, and front before everything (the alerts of a project just
-// written). The fan's start runs it.
+// stamped with the fan-out's generation (its Seq); a part never read
+// goes before the parts read again, alerts before the rest, and front
+// before everything (the alerts of a project just written). The fan's
+// start runs it.
 func (p *Pane) fetchPart(key string, pr Project, front bool) {
 	client, clock := p.Ctx.Client, clockOf(p.Ctx)
 	if client == nil {
@@ -101,12 +102,13 @@ func (p *Pane) fetchPart(key string, pr Project, front bool) {
 		p.restTick[pr.ID] = p.tick
 	}
 	known := p.configs[pr.ID]
+	_, read := p.partsOf(key)[pr.ID]
 	p.fan.add(views.Background(&p.Base, key, p.gen, "", func(ctx context.Context) (partResult, error) {
 		if key == keyAlerts {
 			return fetchAlerts(ctx, client, pr, known, clock), nil
 		}
 		return fetchRest(ctx, client, pr, clock), nil
-	}), key == keyAlerts, front)
+	}), laneOf(key == keyAlerts, !read, front))
 }
 
 // fetchAuth queues one project's request for its failed-authentication
@@ -119,9 +121,10 @@ func (p *Pane) fetchAuth(pr Project, clusters []string) {
 	}
 	p.pending[keyAuth]++
 	p.authTick[pr.ID] = p.tick
+	_, read := p.auth[pr.ID]
 	p.fan.add(views.Background(&p.Base, keyAuth, p.gen, "", func(ctx context.Context) (partResult, error) {
 		return fetchAuth(ctx, client, pr, clusters, threshold, clock), nil
-	}), false, false)
+	}), laneOf(false, !read, false))
 }
 
 // poll is a tick's work: every project's alerts, and the rest every

@@ -15,9 +15,13 @@ import (
 //
 //   - an answer equal to what the board holds for that part (compared
 //     item by item) changes nothing and costs nothing more;
-//   - an answer that differs takes that part's rows out of the sorted list
-//     and puts its new ones in (a binary search each, or one merge when
-//     they are many), never sorting the board again;
+//   - an answer that differs takes that part's old rows out and makes
+//     its new ones, a cost that follows that part's rows only: the rows
+//     wait, unsorted, and leave the order, until the board is next read
+//     (the table given its rows: once a second at most during a round);
+//     then one pass places them all (settle), the waiting rows sorted
+//     among themselves and merged into the order, the ones gone cut out,
+//     never sorting the board again nor moving its rows once per row;
 //   - a row's cells are made once, when its item arrives: WHERE fitted to
 //     its column (again only when the column's width changes), the age
 //     written again only when its text changes (ageUntil).
@@ -33,6 +37,9 @@ type boardRow struct {
 	fitW     int       // the width WHERE was fitted to
 	ageUntil time.Time // when the age written in the row changes; zero: it has none
 	row      components.Row
+	// placed: the row is in the board's order (sorted), not waiting in
+	// its adds; out: it left the board.
+	placed, out bool
 }
 
 // partID names one project's part (keyAlerts, keyRest, keyAuth).
@@ -40,11 +47,14 @@ type partID struct{ key, gid string }
 
 // board is every row of the board, most urgent first.
 type board struct {
-	parts  map[partID][]*boardRow
-	sorted []*boardRow
-	byKey  map[string]*boardRow
-	counts map[Kind]int
-	whereW int
+	parts map[partID][]*boardRow
+	// sorted is the order as last settled; adds the rows made since, in
+	// the order they came; outs the rows of sorted gone since (settle
+	// brings them into sorted, cut them out of it).
+	sorted, adds, outs []*boardRow
+	byKey              map[string]*boardRow
+	counts             map[Kind]int
+	whereW             int
 	// nextAge is the earliest ageUntil of the rows: before it no age
 	// on the board changes.
 	nextAge time.Time
@@ -103,11 +113,32 @@ func (b *board) set(key, gid string, items []Item, now time.Time) bool {
 	if sameItems(old, items) {
 		return false
 	}
-	b.version++
 	fresh := make([]*boardRow, len(items))
 	for i, it := range items {
 		fresh[i] = b.newRow(it, now)
 	}
+	b.replace(id, fresh)
+	return true
+}
+
+// replace makes fresh the part's rows, in place of the ones it had: they
+// wait for settle to place them.
+func (b *board) replace(id partID, fresh []*boardRow) {
+	old := b.swap(id, fresh)
+	for _, r := range old {
+		r.out = true
+		if r.placed {
+			b.outs = append(b.outs, r)
+		}
+	}
+	b.adds = append(b.adds, fresh...)
+}
+
+// swap makes fresh the part's rows in the board's books (its parts, keys,
+// counts, next age) and returns the rows it had.
+func (b *board) swap(id partID, fresh []*boardRow) []*boardRow {
+	b.version++
+	old := b.parts[id]
 	if len(fresh) == 0 {
 		delete(b.parts, id)
 	} else {
@@ -126,45 +157,70 @@ func (b *board) set(key, gid string, items []Item, now time.Time) bool {
 			b.nextAge = r.ageUntil
 		}
 	}
-	if len(old)+len(fresh) <= 16 {
-		for _, r := range old {
-			b.remove(r)
-		}
-		for _, r := range fresh {
-			i, _ := slices.BinarySearchFunc(b.sorted, r, cmpRows)
-			b.sorted = slices.Insert(b.sorted, i, r)
-		}
-		return true
-	}
-	// Many rows: one pass drops the old ones, one merge places the new.
-	gone := make(map[*boardRow]bool, len(old))
-	for _, r := range old {
-		gone[r] = true
-	}
-	kept := slices.DeleteFunc(b.sorted, func(r *boardRow) bool { return gone[r] })
-	slices.SortFunc(fresh, cmpRows)
-	n := len(kept)
-	all := slices.Grow(kept, len(fresh))[:n+len(fresh)]
-	for i, j, k := n-1, len(fresh)-1, len(all)-1; j >= 0; k-- {
-		if i >= 0 && cmpRows(all[i], fresh[j]) > 0 {
-			all[k], i = all[i], i-1
-		} else {
-			all[k], j = fresh[j], j-1
-		}
-	}
-	b.sorted = all
-	return true
+	return old
 }
 
-// remove takes one row out of the order.
-func (b *board) remove(r *boardRow) {
-	i, _ := slices.BinarySearchFunc(b.sorted, r, cmpRows)
-	for ; i < len(b.sorted); i++ {
-		if b.sorted[i] == r {
-			b.sorted = slices.Delete(b.sorted, i, i+1)
-			return
+// settle brings the rows placed and taken out since into the order: the
+// ones gone cut out (a binary search each, then one pass moving the rows
+// between them), the new ones sorted among themselves and merged in (a
+// binary search each, then one pass from the end moving the rows between
+// them). Its cost follows the rows that changed and one pass over the
+// board, however many answers they came in.
+func (b *board) settle() {
+	if len(b.outs) > 0 {
+		at := make([]int, 0, len(b.outs))
+		for _, r := range b.outs {
+			i, _ := slices.BinarySearchFunc(b.sorted, r, cmpRows)
+			for b.sorted[i] != r {
+				i++
+			}
+			at = append(at, i)
 		}
+		slices.Sort(at)
+		n := at[0]
+		for k, i := range at {
+			end := len(b.sorted)
+			if k+1 < len(at) {
+				end = at[k+1]
+			}
+			n += copy(b.sorted[n:], b.sorted[i+1:end])
+		}
+		clear(b.sorted[n:])
+		b.sorted = b.sorted[:n]
+		clear(b.outs)
+		b.outs = b.outs[:0]
 	}
+	if len(b.adds) == 0 {
+		return
+	}
+	fresh := slices.DeleteFunc(b.adds, func(r *boardRow) bool { return r.out })
+	slices.SortStableFunc(fresh, cmpRows)
+	n := len(b.sorted)
+	all := slices.Grow(b.sorted, len(fresh))[:n+len(fresh)]
+	// From the end: each new row goes after the rows of the order that
+	// are not greater (a binary search among those not yet moved), the
+	// rows after it moved up in one copy.
+	i, k := n, len(all)
+	for j := len(fresh) - 1; j >= 0; j-- {
+		r := fresh[j]
+		at, _ := slices.BinarySearchFunc(all[:i], r, func(x, r *boardRow) int {
+			if cmpRows(x, r) > 0 {
+				return 1
+			}
+			return -1
+		})
+		k -= i - at
+		copy(all[k:], all[at:i])
+		k--
+		all[k] = r
+		i = at
+	}
+	for _, r := range fresh {
+		r.placed = true
+	}
+	b.sorted = all
+	clear(b.adds[:cap(b.adds)])
+	b.adds = b.adds[:0]
 }
 
 // newRow makes an item's row: its cells, WHERE fitted and the age at now.
@@ -214,6 +270,7 @@ func ageAt(since, now time.Time) (string, time.Time) {
 // whose text changed by now and, when the column's width w differs from
 // the one WHERE was fitted to, WHERE. It reports whether a row changed.
 func (b *board) refresh(now time.Time, w int) bool {
+	b.settle()
 	refit := w != b.whereW
 	b.whereW = w
 	if !refit && (b.nextAge.IsZero() || now.Before(b.nextAge)) {
@@ -246,6 +303,7 @@ func (b *board) refresh(now time.Time, w int) bool {
 
 // items is every item on the board, in its order.
 func (b *board) items() []Item {
+	b.settle()
 	out := make([]Item, len(b.sorted))
 	for i, r := range b.sorted {
 		out[i] = r.it
@@ -255,6 +313,7 @@ func (b *board) items() []Item {
 
 // appendRows appends the board's rows, in its order.
 func (b *board) appendRows(rows []components.Row) []components.Row {
+	b.settle()
 	for _, r := range b.sorted {
 		rows = append(rows, r.row)
 	}

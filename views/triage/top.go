@@ -89,7 +89,7 @@ const (
 // at 80 columns.
 func (p *Pane) topLines() []string {
 	w := max(p.W, 1)
-	counts, total := p.b.counts, len(p.b.sorted)
+	counts, total := p.b.counts, p.b.total()
 	head := []string{fmt.Sprintf("Triage · %d need a human", total)}
 	for _, k := range Kinds {
 		if counts[k] > 0 {
