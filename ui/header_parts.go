@@ -55,6 +55,10 @@ func (m *Model) renderHeader() string {
 		if h.Stale() {
 			style, tag = st.ErrorText.Render, "error"
 		}
+		if h.Cached {
+			// Some parts are the last start's copies, being read again.
+			right = append(right, headerPart{forms: []string{"cached · checking", "cached"}})
+		}
 		right = append(right, headerPart{forms: partsForms(h.Parts, m.opts.Wall()), style: style, tag: tag})
 	} else if h.Stale() {
 		// "✗ stale since 22:14:03 · 503 SERVICE_UNAVAILABLE", then the

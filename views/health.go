@@ -43,6 +43,7 @@ type PartHealth struct {
 	OK         time.Time // the oldest of the part's last good reads (wall clock); zero: none yet
 	StaleSince time.Time // since when its reads fail; zero when fresh
 	Err        error     // the last failed read's error
+	Cached     bool      // some of its answers are the last start's copies (OK is theirs)
 }
 
 // Stale reports whether the part's last read failed.
@@ -60,6 +61,7 @@ func (b *Base) SetParts(parts []PartHealth) {
 		if p.Stale() && (h.StaleSince.IsZero() || p.StaleSince.Before(h.StaleSince)) {
 			h.StaleSince, h.Err = p.StaleSince, p.Err
 		}
+		h.Cached = h.Cached || p.Cached
 	}
 	b.health = h
 }

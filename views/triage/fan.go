@@ -194,6 +194,42 @@ func (f *fan) handLocked() tea.Msg {
 func (p *Pane) batch(m views.Result[partBatch]) tea.Cmd {
 	for _, r := range m.Value {
 		p.part(r)
+		if !r.CachedAt.IsZero() && r.Seq == p.gen {
+			if p.copied == nil {
+				p.copied = map[string][]string{}
+			}
+			p.copied[r.Key] = append(p.copied[r.Key], r.Value.GroupID)
+		}
 	}
-	return p.fan.start()
+	return tea.Batch(p.recheckCopies(), p.fan.start())
+}
+
+// recheckCopies reads again, from the service, the parts a start drew from
+// the last start's copies (apiclient.StartCopies), once the round that
+// brought them is in: the board says how old they are meanwhile.
+func (p *Pane) recheckCopies() tea.Cmd {
+	if p.projectsCopied {
+		if p.pending[keyAlerts] > 0 || p.pending[keyRest] > 0 {
+			return nil
+		}
+		p.projectsCopied, p.copied = false, nil
+		return p.loadProjects()
+	}
+	for key, ids := range p.copied {
+		if p.pending[key] > 0 {
+			continue
+		}
+		delete(p.copied, key)
+		for _, id := range ids {
+			pr, ok := p.project(id)
+			switch {
+			case !ok || p.hidden[id]:
+			case key == keyAuth:
+				p.fetchAuth(pr, p.rest[id].LogClusters)
+			default:
+				p.fetchPart(key, pr, false)
+			}
+		}
+	}
+	return nil
 }

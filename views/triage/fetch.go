@@ -120,7 +120,10 @@ type partResult struct {
 	Capped bool
 	// Wall is when the board took the answer, on the wall clock (the
 	// header's freshness); kept with the rows when a read fails whole.
-	Wall time.Time
+	// Copied: the answer is the last start's copy (apiclient.StartCopies),
+	// and Wall the copy's time.
+	Wall   time.Time
+	Copied bool
 	// Moving (the rest): something here is under way (a cluster changing,
 	// a restore running, an index building, a migration not done), so the
 	// board reads the project's rest again sooner.

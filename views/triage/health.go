@@ -23,7 +23,7 @@ var restParts = []struct {
 func (p *Pane) setHealth() {
 	now := p.Ctx.WallNow()
 	var parts []views.PartHealth
-	note := func(name string, ok time.Time, failed bool, err error) {
+	note := func(name string, ok time.Time, copied, failed bool, err error) {
 		i := slices.IndexFunc(parts, func(h views.PartHealth) bool { return h.Name == name })
 		if i < 0 {
 			parts = append(parts, views.PartHealth{Name: name})
@@ -33,6 +33,7 @@ func (p *Pane) setHealth() {
 		if !ok.IsZero() && (h.OK.IsZero() || ok.Before(h.OK)) {
 			h.OK = ok
 		}
+		h.Cached = h.Cached || copied
 		if failed && h.Err == nil && !views.IsPlannedWait(err) { // a read the budget held is no failure
 			h.Err = err
 			if h.Err == nil {
@@ -41,27 +42,27 @@ func (p *Pane) setHealth() {
 		}
 	}
 	if p.projErr != nil {
-		note("projects", time.Time{}, true, p.projErr)
+		note("projects", time.Time{}, false, true, p.projErr)
 	}
 	for _, pr := range p.projects {
 		if p.hidden[pr.ID] {
 			continue
 		}
 		if r, ok := p.alerts[pr.ID]; ok && !r.Hidden {
-			note("alerts", r.Wall, r.Errs > 0, r.Err)
+			note("alerts", r.Wall, r.Copied, r.Errs > 0, r.Err)
 		}
 		if r, ok := p.auth[pr.ID]; ok && !r.Hidden {
-			note("auth bursts", r.Wall, r.Errs > 0, r.Err)
+			note("auth bursts", r.Wall, r.Copied, r.Errs > 0, r.Err)
 		}
 		if r, ok := p.rest[pr.ID]; ok && !r.Hidden {
 			whole := r.Failed[""]
-			note("clusters", r.Wall, whole, r.Err)
+			note("clusters", r.Wall, r.Copied, whole, r.Err)
 			for _, k := range restParts {
 				failed := whole
 				for scope := range r.Failed {
 					failed = failed || strings.HasPrefix(scope, string(k.kind)+"/")
 				}
-				note(k.name, r.Wall, failed, r.Err)
+				note(k.name, r.Wall, r.Copied, failed, r.Err)
 			}
 		}
 	}

@@ -43,6 +43,12 @@ type Pane struct {
 	fan      *fan                  // the queue they wait in and its workers (fan.go)
 	restTick map[string]int        // the poll of each project's last rest request
 	authTick map[string]int        // and of its last failed-authentications request
+	// copied are, by key, the projects whose part on the board is the last
+	// start's copy: read again as soon as the round that brought them is in.
+	copied map[string][]string
+	// projectsCopied: the project list itself is the copy; it is listed
+	// again (and every part read again) once that round is in.
+	projectsCopied bool
 
 	unmatched []string // the profile's triage_orgs/triage_projects entries that match nothing
 
@@ -179,6 +185,7 @@ func (p *Pane) update(msg tea.Msg) (views.Pane, tea.Cmd) {
 		}
 		res := msg.Value
 		p.projects, p.unmatched = res.Projects, res.Unmatched
+		p.copied, p.projectsCopied = nil, !msg.CachedAt.IsZero()
 		p.boardDirty = true
 		p.cov = nil
 		p.gen++

@@ -152,6 +152,9 @@ func (p *Pane) part(m views.Result[partResult]) {
 	}
 	part := m.Value
 	part.Wall = p.Ctx.WallNow()
+	if !m.CachedAt.IsZero() {
+		part.Wall, part.Copied = m.CachedAt, true // as old as the copy; the next round checks it
+	}
 	p.pending[m.Key] = max(p.pending[m.Key]-1, 0)
 	if part.Hidden && !p.hidden[part.GroupID] {
 		p.hidden[part.GroupID] = true
