@@ -55,7 +55,11 @@ var shownCount = regexp.MustCompile(`(\d+) alerts (?:\(showing the first \d+\) )
 // DBADMIN_E2E_SPEED_PROFILE=dir the binary writes a CPU profile of each
 // run there (alerts-N.prof, DBADMIN_CPUPROFILE) and the test logs when
 // each request of the first pass was answered, from the start;
-// DBADMIN_E2E_SPEED_ENV="K=V ..." adds to the binary's environment.
+// DBADMIN_E2E_SPEED_ENV="K=V ..." adds to the binary's environment;
+// DBADMIN_E2E_SPEED_LOAD=1 stops each size at the whole list (the load
+// times only: no RSS, refresh or idle figures), for runs of two binaries
+// in turn. Every start is cold: each session has a fresh XDG_CACHE_HOME
+// (Start), so no start copies are kept from an earlier run.
 func TestAlertsSpeed(t *testing.T) {
 	if os.Getenv(speedEnv) == "" {
 		t.Skip("a measurement of about four minutes: set " + speedEnv + "=1")
@@ -114,6 +118,12 @@ func TestAlertsSpeed(t *testing.T) {
 		}
 		pid := s.pid()
 		loadCPU := cpuSeconds(t, pid)
+		if os.Getenv(speedEnv+"_LOAD") != "" {
+			t.Logf("%6d alerts: first rows %v, whole list %v (%.2f CPU-s)", total, first.Round(time.Millisecond), all.Round(time.Millisecond), loadCPU)
+			s.SendKeys("q")
+			s.WaitExit(wait)
+			continue
+		}
 		time.Sleep(3 * time.Second)
 		steady, loadPeak := memKB(t, pid)
 		pages := len(h.Hits("GET", "/alerts"))
