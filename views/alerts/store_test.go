@@ -281,3 +281,38 @@ func TestWhenInIsFormat(t *testing.T) {
 	}
 	assert.Equal(t, "—", whenIn(time.Time{}, time.UTC))
 }
+
+// During a first pass the header's counts are counted again at most every
+// countEvery, not on every frame after every page; once the pass is done
+// they are exact.
+func TestCountsDuringAFirstPassAreThrottled(t *testing.T) {
+	wall := viewstest.Start
+	ctx := views.Context{Theme: themes.Resolve("dark", false, true), Keys: views.Registry{Registration}.Keymap(),
+		Clock: func() time.Time { return viewstest.Start }, Wall: func() time.Time { return wall },
+		GroupID: apisim.DemoPaymentsID, Poll: views.DefaultPoll}
+	p := New(ctx).(*Pane)
+	as := synthAlerts(3 * perPage) // a third of them OPEN
+	p.mark++
+	p.pass = &pass{total: len(as), pages: 3, mark: p.mark}
+	p.merge(as[:perPage], p.mark)
+	_, _, n := p.counts()
+	require.Equal(t, perPage, n)
+	p.merge(as[perPage:2*perPage], p.mark)
+	wall = wall.Add(countEvery / 2)
+	_, _, n = p.counts()
+	assert.Equal(t, perPage, n, "counted again within countEvery of the last count")
+	wall = wall.Add(countEvery)
+	_, _, n = p.counts()
+	assert.Equal(t, 2*perPage, n, "not counted again after countEvery")
+	p.merge(as[2*perPage:], p.mark)
+	p.finishPass()
+	open, _, n := p.counts()
+	assert.Equal(t, 3*perPage, n, "the pass done, the counts are exact at once")
+	want := 0
+	for _, a := range as {
+		if a.Status == apiclient.AlertOpen {
+			want++
+		}
+	}
+	assert.Equal(t, want, open)
+}
