@@ -316,3 +316,30 @@ func TestCountsDuringAFirstPassAreThrottled(t *testing.T) {
 	}
 	assert.Equal(t, want, open)
 }
+
+// A full pass reads only the listed members of each alert; the detail's
+// whole alert takes what the page says of it (an acknowledgement, the
+// status) and keeps what only the detail read (the metric, its value).
+func TestFullPassPageUpdatesTheDetailsAlert(t *testing.T) {
+	var s store
+	s.reset()
+	at := viewstest.Start
+	whole := apiclient.Alert{ID: "a1", AlertConfigID: "c1", Status: apiclient.AlertOpen, EventTypeName: "HOST_DOWN",
+		Created: at, MetricName: "CONNECTIONS", CurrentValue: &apiclient.CurrentValue{Number: 7, Units: "RAW"}}
+	s.fullID = "a1"
+	s.merge([]apiclient.Alert{whole}, 1)
+	require.NotNil(t, s.full)
+	until := at.Add(time.Hour)
+	news := s.mergeListed([]listedAlert{{ID: "a1", AlertConfigID: "c1", Status: apiclient.AlertClosed, EventTypeName: "HOST_DOWN",
+		Created: at, AcknowledgedUntil: &until, AcknowledgementComment: "looking", AcknowledgingUsername: "alice"}, {ID: "a2", Created: at}}, 2)
+	assert.Empty(t, news, "no bell before the first pass is done")
+	got, ok := s.alert("a1")
+	require.True(t, ok)
+	assert.Equal(t, apiclient.AlertClosed, got.Status)
+	assert.Equal(t, "looking", got.AcknowledgementComment)
+	assert.Equal(t, "alice", got.AcknowledgingUsername)
+	require.NotNil(t, got.AcknowledgedUntil)
+	assert.Equal(t, "CONNECTIONS", got.MetricName, "what only the detail read is kept")
+	assert.Len(t, s.alerts, 2)
+	assert.Equal(t, uint32(2), s.alerts[s.byID["a1"]].seen)
+}
