@@ -110,12 +110,7 @@ func (s *StartCopies) take(key string) (StartCopy, bool) {
 // takes the newer answer; a new one is kept while the window is open and
 // the bodies fit.
 func (s *StartCopies) keep(ctx context.Context, key string, data []byte) {
-	if src, _ := ctx.Value(sourceKey{}).(string); src != s.source || len(data) > s.maxBytes {
-		return
-	}
-	if !s.mayKeep(key, len(data)) || !json.Valid(data) {
-		// What cannot be kept is not validated: a full pass's pages of
-		// alerts were each read through once more for nothing.
+	if src, _ := ctx.Value(sourceKey{}).(string); src != s.source || !json.Valid(data) {
 		return
 	}
 	now := s.now()
@@ -134,17 +129,6 @@ func (s *StartCopies) keep(ctx context.Context, key string, data []byte) {
 	s.keptAt[key] = len(s.kept)
 	s.kept = append(s.kept, StartCopy{Key: key, At: now, Data: append(json.RawMessage(nil), data...)})
 	s.bytes += len(data)
-}
-
-// mayKeep reports whether an answer of n bytes to key would be kept now
-// (keep checks again with the answer validated).
-func (s *StartCopies) mayKeep(key string, n int) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if i, ok := s.keptAt[key]; ok {
-		return s.bytes-len(s.kept[i].Data)+n <= s.maxBytes
-	}
-	return s.now().Sub(s.start) <= s.window && s.bytes+n <= s.maxBytes
 }
 
 // UseStartCopies answers the reads it holds copies of from them and keeps
