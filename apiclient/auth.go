@@ -36,8 +36,8 @@ func (a digestAuth) Mode() string      { return "digest" }
 func (a digestAuth) Principal() string { return a.pub }
 func (a digestAuth) String() string    { return "digest(" + a.pub + ")" }
 func (a digestAuth) transport(base http.RoundTripper, _ string) http.RoundTripper {
-	return newDigestLanes(maxDigestLanes, func() http.RoundTripper {
-		return &digest.Transport{Username: a.pub, Password: a.priv, Transport: base, FindChallenge: findDigestChallenge}
+	return newDigestLanes(maxDigestLanes, warmLanes, base, func(next http.RoundTripper) http.RoundTripper {
+		return &digest.Transport{Username: a.pub, Password: a.priv, Transport: next, FindChallenge: findDigestChallenge}
 	})
 }
 

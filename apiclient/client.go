@@ -401,11 +401,28 @@ func (c *Client) send(ctx context.Context, op catalog.Op, target, mediaType stri
 	}
 	defer res.Body.Close()
 	c.observeDate(res.Header.Get("Date"), start, time.Now())
-	data, err := io.ReadAll(io.LimitReader(res.Body, maxBody))
+	data, err := readBody(res)
 	if err != nil {
 		return nil, nil, &TransportError{Op: op.ID, Err: fmt.Errorf("read body: %w", err), afterSend: true}
 	}
 	return res, data, nil
+}
+
+// readBody reads at most maxBody of an answer, into one buffer of the size
+// the answer announces: io.ReadAll grows its buffer from 512 bytes, which
+// for a page of 500 alerts is some twenty copies and twice its size in
+// garbage.
+func readBody(res *http.Response) ([]byte, error) {
+	body := io.LimitReader(res.Body, maxBody)
+	if n := res.ContentLength; n > 0 && n <= maxBody {
+		// bytes.MinRead more than announced: ReadFrom grows a buffer with
+		// less room left than that, so a body as long as announced is
+		// read without growing it.
+		buf := bytes.NewBuffer(make([]byte, 0, n+bytes.MinRead))
+		_, err := buf.ReadFrom(body)
+		return buf.Bytes(), err
+	}
+	return io.ReadAll(body)
 }
 
 // TransportError is a failure to get an answer at all.

@@ -115,18 +115,30 @@ func TestMissingPathParameterIsALocalError(t *testing.T) {
 }
 
 // digestServer is a minimal RFC 7616 MD5 server: enough to count round trips
-// and to expire a nonce.
+// and to expire a nonce. The HEAD requests that ready lanes ahead
+// (warmLanes) are counted apart, in heads.
 type digestServer struct {
 	mu        sync.Mutex
 	nonce     string
 	nonceGen  int
 	requests  int
 	challenge int
+	heads     int
 }
 
 func (d *digestServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	if r.Method == http.MethodHead && r.Header.Get("Authorization") == "" {
+		d.heads++
+		if d.nonce == "" {
+			d.nonceGen++
+			d.nonce = fmt.Sprintf("nonce%d", d.nonceGen)
+		}
+		w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Digest realm="MMS Public API", domain="", nonce="%s", algorithm=MD5, qop="auth", stale=false`, d.nonce))
+		w.WriteHeader(http.StatusUnauthorized)
+		return
+	}
 	d.requests++
 	if d.nonce == "" {
 		d.nonceGen++

@@ -184,46 +184,58 @@ func (p *pageBody[T]) UnmarshalJSON(b []byte) error {
 func elementsBound(b []byte) int { return elementsAtDepth(b, 2) }
 
 // elementsAtDepth is at least the number of elements of the arrays whose
-// elements sit at depth d (1: the top-level array itself).
+// elements sit at depth d (1: the top-level array itself). A string is
+// skipped to its closing quote with bytes.IndexByte (most of an answer is
+// strings): byte by byte, this pass cost a page of 500 alerts a fifth of
+// its decoding.
 func elementsAtDepth(b []byte, d int) int {
-	n, depth, inString, escaped := 0, 0, false, false
-	for _, c := range b {
-		switch {
-		case inString:
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-			}
-			continue
+	n, depth := 0, 0
+	for i := 0; i < len(b); i++ {
+		switch c := b[i]; {
 		case c == '"':
-			inString = true
+			if depth == d {
+				n++ // a string element
+			}
+			end := closingQuote(b, i+1)
+			if end < 0 {
+				return n // unterminated: the decoder says so
+			}
+			i = end
 		case c == '{' || c == '[':
 			depth++
 			if depth == d+1 {
-				n++ // an object or array element of a depth-2 array
+				n++ // an object or array element of a depth-d array
 			}
-			continue
 		case c == '}' || c == ']':
 			depth--
-			continue
 		case c == ',' && depth == d:
 			n++
-			continue
-		default:
-			if depth == d && c > ' ' {
-				n++ // a scalar element (counted once per byte: a bound)
-			}
-			continue
-		}
-		if depth == d {
-			n++ // a string element
+		case depth == d && c > ' ':
+			n++ // a scalar element (counted once per byte: a bound)
 		}
 	}
 	return n
+}
+
+// closingQuote is the index of the quote that ends the string whose
+// contents start at from (one not escaped: after an even run of
+// backslashes), or -1.
+func closingQuote(b []byte, from int) int {
+	for j := from; j < len(b); j++ {
+		k := bytes.IndexByte(b[j:], '"')
+		if k < 0 {
+			return -1
+		}
+		j += k
+		escapes := 0
+		for m := j - 1; m >= from && b[m] == '\\'; m-- {
+			escapes++
+		}
+		if escapes%2 == 0 {
+			return j
+		}
+	}
+	return -1
 }
 
 func (p *pageBody[T]) decodeResults(dec *json.Decoder) error {

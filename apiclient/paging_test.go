@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
@@ -349,5 +350,74 @@ func BenchmarkDecodeAlertPage(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// elementsAtDepthByByte is elementsAtDepth as it was, byte by byte: the
+// reference the skipping one must agree with.
+func elementsAtDepthByByte(b []byte, d int) int {
+	n, depth, inString, escaped := 0, 0, false, false
+	for _, c := range b {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+			continue
+		case c == '"':
+			inString = true
+		case c == '{' || c == '[':
+			depth++
+			if depth == d+1 {
+				n++
+			}
+			continue
+		case c == '}' || c == ']':
+			depth--
+			continue
+		case c == ',' && depth == d:
+			n++
+			continue
+		default:
+			if depth == d && c > ' ' {
+				n++
+			}
+			continue
+		}
+		if depth == d {
+			n++
+		}
+	}
+	return n
+}
+
+func TestElementsAtDepthSkipsStringsAsByByte(t *testing.T) {
+	cases := []string{
+		`{"results":[{"id":"a\"],[","x":1},{"id":"b\\"},"s\\\"",3,[1,2]],"links":[{"href":"h"}],"totalCount":2}`,
+		`{"results":["\\\\","\\\\\"]"," ",  7 , true,null,{"a":"\"{"}]}`,
+		`{"results":["unterminated`,
+		`{"results":["ends in a backslash\`,
+		`[1,"two",{"three":[3]},"\"",[]]`,
+		`{"results":[],"links":[]}`,
+		``,
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	alphabet := []byte(`{}[],:"\ab1 `)
+	for range 2000 {
+		b := make([]byte, rng.IntN(40))
+		for i := range b {
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		cases = append(cases, string(b))
+	}
+	for _, c := range cases {
+		for d := 1; d <= 2; d++ {
+			require.Equal(t, elementsAtDepthByByte([]byte(c), d), elementsAtDepth([]byte(c), d), "depth %d of %q", d, c)
+		}
 	}
 }

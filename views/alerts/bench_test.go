@@ -1,9 +1,12 @@
 package alerts
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"runtime"
 	"runtime/debug"
 	"sync"
@@ -191,4 +194,56 @@ func BenchmarkAlertsMemory(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkDecodeListedPage is a page of 500 alerts read through the client
+// (body read, decoded, made safe to print) as the whole apiclient.Alert and
+// as a full pass reads it (listedAlert), from a local server answering at
+// once: the client's work on the page's goroutine. It leaves out the
+// network, the service's time, the merge on the UI loop and the garbage
+// collection the allocations cause later (B/op is that garbage).
+func BenchmarkDecodeListedPage(b *testing.B) {
+	at := time.Date(2026, 11, 1, 8, 0, 0, 0, time.UTC)
+	page := make([]apiclient.Alert, 500)
+	for i := range page {
+		until, seen := at.Add(time.Hour), at.Add(time.Minute)
+		page[i] = apiclient.Alert{ID: fmt.Sprintf("65b0c0ffee%014d", i), AlertConfigID: "65b0c0ffee00000000000c01",
+			GroupID: apisim.DemoPaymentsID, OrgID: "65a0c0ffee00000000000001", Created: at.Add(time.Duration(i) * time.Minute),
+			Updated: at, Status: apiclient.AlertClosed, EventTypeName: "OUTSIDE_METRIC_THRESHOLD", AcknowledgedUntil: &until,
+			AcknowledgingUsername: "alice@example.com", LastNotified: &seen, Resolved: &seen, ClusterName: "payments-prod",
+			HostnameAndPort: "payments-prod-shard-00-01.abcde.mongodb.net:27017", ReplicaSetName: "atlas-abc-shard-0",
+			MetricName: "ASSERT_REGULAR", CurrentValue: &apiclient.CurrentValue{Number: 12.5, Units: "RAW"},
+			Links: []apiclient.Link{{Href: "https://cloud.example/api/atlas/v2/groups/x/alerts/y", Rel: "self"}}}
+	}
+	body, err := json.Marshal(map[string]any{"results": page, "totalCount": 100_000})
+	require.NoError(b, err)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Content-Length", fmt.Sprint(len(body)))
+		_, _ = w.Write(body)
+	}))
+	b.Cleanup(srv.Close)
+	c, err := apiclient.New(apiclient.Options{BaseURL: srv.URL})
+	require.NoError(b, err)
+	req := apiclient.Request{Params: map[string]string{"groupId": apisim.DemoPaymentsID},
+		List: &apiclient.ListOptions{PageNum: 1, ItemsPerPage: perPage}}
+	ctx := context.Background()
+	b.Run("whole", func(b *testing.B) {
+		b.SetBytes(int64(len(body)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if pg, _, err := apiclient.ListPage[apiclient.Alert](ctx, c, "listAlerts", req); err != nil || len(pg.Results) != 500 {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("listed", func(b *testing.B) {
+		b.SetBytes(int64(len(body)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if pg, _, err := apiclient.ListPage[listedAlert](ctx, c, "listAlerts", req); err != nil || len(pg.Results) != 500 {
+				b.Fatal(err)
+			}
+		}
+	})
 }

@@ -381,12 +381,14 @@ func (p *Pane) inScope(r *record) bool {
 
 // counts for the header, of the alerts in scope: counted again only when
 // the alerts or the cluster changed or an acknowledgement ran out, not on
-// every frame.
+// every frame; during a first pass at most every countEvery.
 func (p *Pane) counts() (open, acked, inScope int) {
 	now := p.Ctx.Now()
-	if p.countsOK && p.countsFor == p.Ctx.ClusterName && now.Before(p.countsTil) {
+	if p.countsFor == p.Ctx.ClusterName && now.Before(p.countsTil) && (p.countsOK ||
+		p.pass != nil && !p.firstDone && p.Ctx.WallNow().Sub(p.countedAt) < countEvery) {
 		return p.open, p.acked, p.inScopeN
 	}
+	p.countedAt = p.Ctx.WallNow()
 	p.open, p.acked, p.inScopeN, p.countsTil = 0, 0, 0, now.Add(100*365*24*time.Hour)
 	p.countsFor = p.Ctx.ClusterName
 	for i := range p.alerts {

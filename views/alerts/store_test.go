@@ -281,3 +281,65 @@ func TestWhenInIsFormat(t *testing.T) {
 	}
 	assert.Equal(t, "—", whenIn(time.Time{}, time.UTC))
 }
+
+// During a first pass the header's counts are counted again at most every
+// countEvery, not on every frame after every page; once the pass is done
+// they are exact.
+func TestCountsDuringAFirstPassAreThrottled(t *testing.T) {
+	wall := viewstest.Start
+	ctx := views.Context{Theme: themes.Resolve("dark", false, true), Keys: views.Registry{Registration}.Keymap(),
+		Clock: func() time.Time { return viewstest.Start }, Wall: func() time.Time { return wall },
+		GroupID: apisim.DemoPaymentsID, Poll: views.DefaultPoll}
+	p := New(ctx).(*Pane)
+	as := synthAlerts(3 * perPage) // a third of them OPEN
+	p.mark++
+	p.pass = &pass{total: len(as), pages: 3, mark: p.mark}
+	p.merge(as[:perPage], p.mark)
+	_, _, n := p.counts()
+	require.Equal(t, perPage, n)
+	p.merge(as[perPage:2*perPage], p.mark)
+	wall = wall.Add(countEvery / 2)
+	_, _, n = p.counts()
+	assert.Equal(t, perPage, n, "counted again within countEvery of the last count")
+	wall = wall.Add(countEvery)
+	_, _, n = p.counts()
+	assert.Equal(t, 2*perPage, n, "not counted again after countEvery")
+	p.merge(as[2*perPage:], p.mark)
+	p.finishPass()
+	open, _, n := p.counts()
+	assert.Equal(t, 3*perPage, n, "the pass done, the counts are exact at once")
+	want := 0
+	for _, a := range as {
+		if a.Status == apiclient.AlertOpen {
+			want++
+		}
+	}
+	assert.Equal(t, want, open)
+}
+
+// A full pass reads only the listed members of each alert; the detail's
+// whole alert takes what the page says of it (an acknowledgement, the
+// status) and keeps what only the detail read (the metric, its value).
+func TestFullPassPageUpdatesTheDetailsAlert(t *testing.T) {
+	var s store
+	s.reset()
+	at := viewstest.Start
+	whole := apiclient.Alert{ID: "a1", AlertConfigID: "c1", Status: apiclient.AlertOpen, EventTypeName: "HOST_DOWN",
+		Created: at, MetricName: "CONNECTIONS", CurrentValue: &apiclient.CurrentValue{Number: 7, Units: "RAW"}}
+	s.fullID = "a1"
+	s.merge([]apiclient.Alert{whole}, 1)
+	require.NotNil(t, s.full)
+	until := at.Add(time.Hour)
+	news := s.mergeListed([]listedAlert{{ID: "a1", AlertConfigID: "c1", Status: apiclient.AlertClosed, EventTypeName: "HOST_DOWN",
+		Created: at, AcknowledgedUntil: &until, AcknowledgementComment: "looking", AcknowledgingUsername: "alice"}, {ID: "a2", Created: at}}, 2)
+	assert.Empty(t, news, "no bell before the first pass is done")
+	got, ok := s.alert("a1")
+	require.True(t, ok)
+	assert.Equal(t, apiclient.AlertClosed, got.Status)
+	assert.Equal(t, "looking", got.AcknowledgementComment)
+	assert.Equal(t, "alice", got.AcknowledgingUsername)
+	require.NotNil(t, got.AcknowledgedUntil)
+	assert.Equal(t, "CONNECTIONS", got.MetricName, "what only the detail read is kept")
+	assert.Len(t, s.alerts, 2)
+	assert.Equal(t, uint32(2), s.alerts[s.byID["a1"]].seen)
+}
