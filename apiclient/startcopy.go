@@ -19,7 +19,7 @@ import (
 // context (WithCopyMark), so whoever shows it says how old it is and asks
 // the service again at once.
 //
-// Only reads are kept and given (GET, 2xx, a JSON body), only those of the
+// Only reads are kept and given (GET, 2xx, a body that decoded), only those of the
 // named source, and no more than maxBytes in all: the first screen, not the
 // whole session.
 type StartCopies struct {
@@ -126,7 +126,10 @@ func (s *StartCopies) take(key string) (StartCopy, bool) {
 // takes the newer answer; a new one is kept while the window is open and
 // the bodies fit.
 func (s *StartCopies) keep(ctx context.Context, key string, data []byte) {
-	if src, _ := ctx.Value(sourceKey{}).(string); src != s.source || !json.Valid(data) {
+	// The answer decoded before it is offered: it is not checked again
+	// here (a copy is decoded anew when given, and passed over when it no
+	// longer decodes).
+	if src, _ := ctx.Value(sourceKey{}).(string); src != s.source {
 		return
 	}
 	now := s.now()
