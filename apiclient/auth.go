@@ -30,13 +30,16 @@ func DigestAuth(publicKey, privateKey string) Auth {
 	return digestAuth{pub: publicKey, priv: privateKey}
 }
 
-type digestAuth struct{ pub, priv string }
+type digestAuth struct {
+	pub, priv string
+	warm      int // Options.WarmLanes
+}
 
 func (a digestAuth) Mode() string      { return "digest" }
 func (a digestAuth) Principal() string { return a.pub }
 func (a digestAuth) String() string    { return "digest(" + a.pub + ")" }
 func (a digestAuth) transport(base http.RoundTripper, _ string) http.RoundTripper {
-	return newDigestLanes(maxDigestLanes, warmLanes, base, func(next http.RoundTripper) http.RoundTripper {
+	return newDigestLanes(maxDigestLanes, a.warm, base, func(next http.RoundTripper) http.RoundTripper {
 		return &digest.Transport{Username: a.pub, Password: a.priv, Transport: next, FindChallenge: findDigestChallenge}
 	})
 }

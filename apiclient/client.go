@@ -70,6 +70,13 @@ type Options struct {
 	// keys' digest answers, OAuth client secrets and bearer tokens would
 	// cross the network readable and replayable.
 	AllowHTTP bool
+	// WarmLanes, under HTTP Digest, is how many connection lanes the
+	// client readies at its first request, each with a challenge of its
+	// own fetched by an unsigned HEAD, so the first burst of reads (a full
+	// pass's pages) is signed at once (see digestLanes). 0: none, each
+	// lane meets its challenge when first used. The dashboard sets
+	// DefaultWarmLanes; a client that makes a few requests should not.
+	WarmLanes int
 }
 
 // Client calls the Administration API. It is safe for concurrent use.
@@ -156,6 +163,10 @@ func New(o Options) (*Client, error) {
 	}
 	// Credentials go only to the base URL's host: a redirect elsewhere is
 	// followed without Authorization and without a digest answer.
+	if d, ok := auth.(digestAuth); ok {
+		d.warm = o.WarmLanes
+		auth = d
+	}
 	hc.Transport = &hostGuard{host: u.Host, authed: auth.transport(baseRT, u.String()), plain: baseRT}
 	log := o.Logger
 	if log == nil {

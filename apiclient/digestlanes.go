@@ -17,15 +17,15 @@ import (
 // (views/triage's fanWorkers), so 8 stay for what is on screen.
 const maxDigestLanes = 40
 
-// warmLanes is how many lanes the client readies at its first request, in
-// the background: a start asks a handful of reads at once, then the alerts
-// pane asks up to 32 pages at once (a project of 10,000 alerts: 20), and
-// each lane made for them would first wait a round trip for its challenge.
-// Fetched beside the start's first reads, the challenges are in before the
-// pages are asked. Each costs one refused HEAD request, as a lane made on
-// demand costs one refused request. A variable so tests of one lane's
-// economy can do without.
-var warmLanes = 24
+// DefaultWarmLanes is the lanes the dashboard readies at its first request
+// (Options.WarmLanes), in the background: a start asks a handful of reads
+// at once, then the alerts pane asks up to 32 pages at once (a project of
+// 10,000 alerts: 20), and each lane made for them would first wait a round
+// trip for its challenge. Fetched beside the start's first reads, the
+// challenges are in before the pages are asked. Each costs one refused
+// HEAD request, as a lane made on demand costs one refused request, and
+// an idle connection kept open.
+const DefaultWarmLanes = 24
 
 // warmFor is how long a challenge fetched ahead stays good for a lane's
 // first request: well within any nonce's life, so a lane readied and left
@@ -45,7 +45,7 @@ const warmFor = 10 * time.Second
 // reach the server strictly in order: a lane meets at most one challenge
 // when it starts and one more each time its nonce goes stale, never a
 // cascade. A lane is made only when every other is busy; at the first
-// request, up to warmLanes are readied ahead, each with a challenge of its
+// request, up to Options.WarmLanes are readied ahead, each with a challenge of its
 // own. The lane freed last is used first: after a burst (a full pass of
 // alerts makes 32) the few requests of a poll keep to the same lanes, whose
 // nonces stay fresh, instead of taking each lane in turn and meeting a

@@ -3,6 +3,7 @@ package apiclient
 import (
 	"context"
 	"net/http"
+	"net/http/httptest"
 	"sync"
 	"testing"
 	"time"
@@ -42,19 +43,19 @@ func waitLanes(t *testing.T, d *digestLanes, n int) {
 // The lanes readied at the first request hold challenges of their own: a
 // burst of requests after it is signed at once, none waits for a 401.
 func TestDigestWarmLanesSignABurstWithoutChallenges(t *testing.T) {
-	c, d := digestClient(t, "priv")
+	c, d := warmDigestClient(t)
 	ctx := context.Background()
 	req := Request{Params: map[string]string{"groupId": testGroup}}
 	_, err := c.Do(ctx, "listAlerts", req, nil)
 	require.NoError(t, err)
-	waitLanes(t, lanesOf(t, c), warmLanes)
+	waitLanes(t, lanesOf(t, c), DefaultWarmLanes)
 	d.mu.Lock()
-	assert.Equal(t, warmLanes-1, d.heads, "one HEAD for each lane readied ahead")
+	assert.Equal(t, DefaultWarmLanes-1, d.heads, "one HEAD for each lane readied ahead")
 	before := d.challenge
 	d.mu.Unlock()
 
 	var wg sync.WaitGroup
-	for range warmLanes - 4 {
+	for range DefaultWarmLanes - 4 {
 		wg.Go(func() {
 			_, err := c.Do(ctx, "listAlerts", req, nil)
 			assert.NoError(t, err)
@@ -64,21 +65,21 @@ func TestDigestWarmLanesSignABurstWithoutChallenges(t *testing.T) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	assert.Equal(t, before, d.challenge, "a request through a readied lane met a challenge")
-	assert.Equal(t, 1+warmLanes-4+before, d.requests, "each request of the burst is one round trip")
+	assert.Equal(t, 1+DefaultWarmLanes-4+before, d.requests, "each request of the burst is one round trip")
 }
 
 // A challenge fetched ahead that the service no longer honours costs the
 // request a new challenge, not a failure.
 func TestDigestWarmLaneWithAnExpiredNonceRecovers(t *testing.T) {
-	c, d := digestClient(t, "priv")
+	c, d := warmDigestClient(t)
 	ctx := context.Background()
 	req := Request{Params: map[string]string{"groupId": testGroup}}
 	_, err := c.Do(ctx, "listAlerts", req, nil)
 	require.NoError(t, err)
-	waitLanes(t, lanesOf(t, c), warmLanes)
+	waitLanes(t, lanesOf(t, c), DefaultWarmLanes)
 	d.expireNonce()
 	var wg sync.WaitGroup
-	for range warmLanes {
+	for range DefaultWarmLanes {
 		wg.Go(func() {
 			_, err := c.Do(ctx, "listAlerts", req, nil)
 			assert.NoError(t, err, "a readied lane whose nonce expired")
@@ -118,7 +119,7 @@ func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { retu
 // lane freed last: when the nonce goes stale, one lane meets one new
 // challenge, not each lane in turn.
 func TestDigestLanesReuseTheLaneFreedLast(t *testing.T) {
-	c, d := digestClient(t, "priv")
+	c, d := warmDigestClient(t)
 	ctx := context.Background()
 	req := Request{Params: map[string]string{"groupId": testGroup}}
 	var wg sync.WaitGroup
@@ -129,7 +130,7 @@ func TestDigestLanesReuseTheLaneFreedLast(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	waitLanes(t, lanesOf(t, c), warmLanes)
+	waitLanes(t, lanesOf(t, c), DefaultWarmLanes)
 	d.expireNonce()
 	d.mu.Lock()
 	before := d.challenge
@@ -141,4 +142,26 @@ func TestDigestLanesReuseTheLaneFreedLast(t *testing.T) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	assert.Equal(t, before+1, d.challenge, "ten requests in turn met more than one stale nonce")
+}
+
+// warmDigestClient is a digest client that readies DefaultWarmLanes at its
+// first request, as the dashboard's does.
+func warmDigestClient(t *testing.T) (*Client, *digestServer) {
+	t.Helper()
+	d := &digestServer{}
+	srv := httptest.NewServer(d)
+	t.Cleanup(srv.Close)
+	return newTestClient(t, srv.URL, Options{Auth: DigestAuth("pub", "priv"), WarmLanes: DefaultWarmLanes}), d
+}
+
+// A client not told to ready lanes sends no HEAD: a lane meets its
+// challenge when first used.
+func TestDigestLanesAreNotReadiedUnlessAsked(t *testing.T) {
+	c, d := digestClient(t, "priv")
+	_, err := c.Do(context.Background(), "listAlerts", Request{Params: map[string]string{"groupId": testGroup}}, nil)
+	require.NoError(t, err)
+	time.Sleep(50 * time.Millisecond) // a HEAD sent in the background would be in by now
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	assert.Zero(t, d.heads)
 }

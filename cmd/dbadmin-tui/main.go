@@ -182,6 +182,7 @@ func setup(f flags, getenv func(string) string, panes views.Registry) (*app, err
 	// action path is refused before it leaves in read-only mode or without
 	// the role.
 	clientOpts.AppVersion = version
+	clientOpts.WarmLanes = apiclient.DefaultWarmLanes // a start's first pages signed at once
 	clientOpts.Gate = apiclient.NewGate(roles)
 	if opts.Clock != nil {
 		clientOpts.Gate.SetClock(opts.Clock)

@@ -386,6 +386,7 @@ func (a *serveApp) identity(profile string) (*identity, error) {
 		keys, roles, clientOpts = prof.Keys, prof.Roles, co
 	}
 	clientOpts.AppVersion = version
+	clientOpts.WarmLanes = apiclient.DefaultWarmLanes
 	client, err := apiclient.New(clientOpts)
 	if err != nil {
 		return nil, err
