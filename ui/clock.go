@@ -47,7 +47,7 @@ func (m *Model) idleEvery() time.Duration { return max(m.fastEvery(), clockIdleE
 // no longer continues).
 func (m *Model) startClock(slow bool) tea.Cmd {
 	m.ticks.gen++
-	m.ticks.slow = slow
+	m.ticks.slow = slow && m.idleEvery() > m.fastEvery() // else no loop to replace
 	m.ticks.every = m.fastEvery()
 	if slow {
 		m.ticks.every = m.idleEvery()

@@ -66,4 +66,7 @@ func TestClockEveryAboveTheIdleInterval(t *testing.T) {
 		m.Update(clockTickMsg{gen: m.ticks.gen})
 		assert.Equal(t, 10*time.Second, m.ticks.every)
 	}
+	gen := m.ticks.gen
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	assert.Equal(t, gen, m.ticks.gen, "no faster loop to start")
 }
