@@ -37,9 +37,9 @@ var shownCount = regexp.MustCompile(`(\d+) alerts (?:\(showing the first \d+\) )
 // at 100,000, the CPU the process spends idle (polls set to an hour),
 // over 20 s while the header's "updated 12s ago" still changes every
 // second (a frame a second), then over a minute once it reads "updated 1m
-// ago" and nothing on screen changes but that once (the clock still ticks
-// every second: a View, no frame drawn; Bubble Tea's frame ticker still
-// wakes 30 times a second).
+// ago" and nothing on screen changes but that once (the clock ticks every
+// 5 s then: a View, no frame drawn; Bubble Tea's frame ticker still wakes
+// 30 times a second).
 //
 // The alerts endpoint set is given 1,000 requests a minute (the
 // simulator's default of 100 makes the full list of 201 pages a matter of

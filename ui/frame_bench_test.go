@@ -80,7 +80,7 @@ func BenchmarkFrame100k(b *testing.B) {
 	b.Run("clock", func(b *testing.B) {
 		b.ReportAllocs()
 		for range b.N {
-			d.Send(clockTickMsg{})
+			d.Send(clockTickMsg{gen: m.ticks.gen})
 			_ = m.View()
 		}
 	})

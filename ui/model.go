@@ -105,6 +105,7 @@ type Model struct {
 	paneBlock paneBlock
 	// frames is the last header and help lines (render.go).
 	frames frameCache
+	ticks  clockState
 
 	opts   Options
 	client *apiclient.Client
@@ -248,7 +249,7 @@ func New(o Options) (*Model, error) {
 // Init connects and, unless the theme is fixed, asks the terminal for its
 // background colour.
 func (m *Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{m.connect(), clockTick(m.opts.ClockEvery)}
+	cmds := []tea.Cmd{m.connect(), m.startClock(false)}
 	if !m.themeFixed {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
@@ -259,6 +260,17 @@ func (m *Model) Init() tea.Cmd {
 // layer stack, results and pane messages to their pane, the rest to the
 // layers and the footer.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if tick, ok := msg.(clockTickMsg); ok {
+		return m, m.clockTicked(tick) // only redraws "updated Ns ago"
+	}
+	model, cmd := m.update(msg)
+	if wake := m.wakeClock(); wake != nil {
+		cmd = tea.Batch(cmd, wake)
+	}
+	return model, cmd
+}
+
+func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		return m, m.resize(msg.Width, msg.Height)
@@ -285,8 +297,6 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.scopeLoaded(msg)
 	case PresenceMsg:
 		return m, m.presenceChanged(msg)
-	case clockTickMsg:
-		return m, clockTick(m.opts.ClockEvery) // only redraws "updated Ns ago"
 	case holdExpiredMsg:
 		if m.hold != nil && m.hold.gen == msg.gen {
 			return m, m.releaseHold()
@@ -313,6 +323,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // View renders the whole screen.
 func (m *Model) View() tea.View {
 	v := tea.NewView(m.render())
+	m.ticks.shown = v.Content
 	v.AltScreen = true
 	v.WindowTitle = "dbadmin-tui"
 	if m.opts.Profile != "" {
@@ -442,11 +453,4 @@ func (m *Model) updateLayers(msg tea.Msg) tea.Cmd {
 		}
 	}
 	return tea.Batch(cmds...)
-}
-
-// clockTickMsg redraws the header once a second; Init starts the one loop.
-type clockTickMsg struct{}
-
-func clockTick(every time.Duration) tea.Cmd {
-	return tea.Tick(max(every, time.Second), func(time.Time) tea.Msg { return clockTickMsg{} })
 }

@@ -240,8 +240,9 @@ func setup(f flags, getenv func(string) string, panes views.Registry) (*app, err
 	// a second cost an idle dashboard 0.68 CPU-s a minute, 30 cost 0.41.
 	// A key's echo waits for the next tick: 17 ms at most instead of 8,
 	// below what tmux measures (a median of 46-63 ms at either rate).
-	// Bubble Tea has no rate for a screen that does not change: the idle
-	// wake-ups stay (see ARCHITECTURE, "Drawing a frame").
+	// Bubble Tea has no rate for a screen that does not change, and its
+	// ticker is the only thing that writes a frame: the idle wake-ups stay
+	// (about 0.3 CPU-s a minute; see ARCHITECTURE, "Drawing a frame").
 	a.programOptions = append(a.programOptions, tea.WithFPS(frameRate))
 	if noColor {
 		a.programOptions = append(a.programOptions, tea.WithColorProfile(colorprofile.ASCII))

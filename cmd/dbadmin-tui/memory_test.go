@@ -1,6 +1,10 @@
 package main
 
-import "testing"
+import (
+	"runtime"
+	"testing"
+	"time"
+)
 
 // The limit is memBase while the live heap is small, and a quarter as much
 // again as is live, plus the runtime's own overhead, beyond that: never
@@ -23,6 +27,26 @@ func TestMemLimitFollowsLiveHeap(t *testing.T) {
 	} {
 		if got := memLimitFor(c.live, c.overhead); got != c.want {
 			t.Errorf("memLimitFor(%d MiB, %d MiB) = %d MiB, want %d MiB", c.live>>20, c.overhead>>20, got>>20, c.want>>20)
+		}
+	}
+}
+
+// afterEachGC calls back after each collection, not only the first.
+func TestAfterEachGC(t *testing.T) {
+	got := make(chan struct{}, 10)
+	afterEachGC(func() { got <- struct{}{} })
+	for i := range 3 {
+		deadline := time.After(10 * time.Second)
+	wait:
+		for {
+			runtime.GC()
+			select {
+			case <-got:
+				break wait
+			case <-deadline:
+				t.Fatalf("no call after collection %d", i+1)
+			case <-time.After(10 * time.Millisecond):
+			}
 		}
 	}
 }
