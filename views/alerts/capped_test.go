@@ -34,3 +34,26 @@ func TestCappedConfigurationsSaySo(t *testing.T) {
 	assert.Equal(t, 2, e.P.cfgTable.Len())
 	assert.Contains(t, e.Screen(), "Alert configurations · 2 (showing the first 2) · ")
 }
+
+// An alert's detail says when the configurations that raised it reached
+// the client's row cap (the cap lowered to one: the alert's one
+// configuration reaches it).
+func TestCappedDetailConfigurationsSaySo(t *testing.T) {
+	e := newPaneEnv(t)
+	e.P.SetSize(200, 120)
+	e.Action(actDetail)
+	require.Equal(t, modeDetail, e.P.mode)
+	require.NotEmpty(t, e.P.detailConfigs)
+	assert.NotContains(t, e.Screen(), "showing the first")
+	e.Press("esc")
+
+	old := apiclient.MaxRows
+	apiclient.MaxRows = 1
+	t.Cleanup(func() { apiclient.MaxRows = old })
+	e = newPaneEnv(t)
+	e.P.SetSize(200, 120) // the whole detail on screen
+	e.Action(actDetail)
+	require.Equal(t, modeDetail, e.P.mode)
+	require.Len(t, e.P.detailConfigs, 1)
+	assert.Contains(t, e.Screen(), "Configurations: showing the first 1 (there may be more on the server).")
+}

@@ -149,6 +149,9 @@ func (p *Pane) renderDetail() {
 	for _, c := range p.detailConfigs {
 		writeConfig(&b, c, p)
 	}
+	if more := apiclient.ShowingFirst(len(p.detailConfigs)); more != "" {
+		fmt.Fprintf(&b, "Configurations: %s (there may be more on the server).\n", more)
+	}
 	p.detail.SetMarkdown(b.String())
 }
 

@@ -32,3 +32,19 @@ func TestCappedIndexListSaysSo(t *testing.T) {
 	assert.Contains(t, h.Screen(), "2 indexes (payments-rs: showing the first 2)")
 	assert.Contains(t, h.P.clusterText("payments-rs"), fmt.Sprintf("2 search indexes (%s).", apiclient.ShowingFirst(2)))
 }
+
+// The project's cluster list reaching the client's row cap is said in the
+// header too (the cap lowered below the seeded clusters).
+func TestCappedClusterListSaysSo(t *testing.T) {
+	w := newWorld(t)
+	h := newHarness(t, w, "", 140, 30)
+	require.Greater(t, len(h.P.clusters), 1)
+	assert.NotContains(t, h.Screen(), "showing the first")
+
+	old := apiclient.MaxRows
+	apiclient.MaxRows = 1
+	t.Cleanup(func() { apiclient.MaxRows = old })
+	h = newHarness(t, w, "", 140, 30)
+	require.Len(t, h.P.clusters, 1)
+	assert.Contains(t, h.Screen(), "(clusters: showing the first 1)")
+}

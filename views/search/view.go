@@ -130,6 +130,9 @@ func (p *Pane) summary() string {
 	case unread > 0:
 		count += fmt.Sprintf(" + %s not read", plural(unread, "cluster", "clusters"))
 	}
+	if more := apiclient.ShowingFirst(len(p.clusters)); more != "" {
+		count += " (clusters: " + more + ")"
+	}
 	for _, cl := range p.clusters {
 		// Each cluster's list is capped on its own; the note names the
 		// first that reached the cap (its detail line names each).
