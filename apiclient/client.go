@@ -111,8 +111,8 @@ type Client struct {
 	actor Actor
 	hook  WriteHook
 
-	// copies: the start copies (startcopy.go), under mu.
-	copies *StartCopies
+	// copies: the start copies (startcopy.go); read on every request.
+	copies atomic.Pointer[StartCopies]
 }
 
 // Deprecation records a Deprecation or Sunset header the server sent.

@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"net/http"
 	"sync"
+	"time"
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient/catalog"
-	"time"
 )
 
 // StartCopies lets a start draw its first screen from what the last start
@@ -153,18 +153,10 @@ func (s *StartCopies) keep(ctx context.Context, key string, data []byte) {
 
 // UseStartCopies answers the reads it holds copies of from them and keeps
 // its source's answers (nil: none).
-func (c *Client) UseStartCopies(s *StartCopies) {
-	c.mu.Lock()
-	c.copies = s
-	c.mu.Unlock()
-}
+func (c *Client) UseStartCopies(s *StartCopies) { c.copies.Store(s) }
 
 // StartCopies is what UseStartCopies set.
-func (c *Client) StartCopies() *StartCopies {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.copies
-}
+func (c *Client) StartCopies() *StartCopies { return c.copies.Load() }
 
 // CopyMark records that a read made with its context was answered from a
 // start copy, and the oldest such copy's time.

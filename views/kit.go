@@ -357,7 +357,9 @@ func (b *Base) Interval() time.Duration {
 			d = f
 		}
 	}
-	if b.health.Cached && b.failures == 0 {
+	if b.health.Cached && b.failures == 0 && len(b.health.Parts) == 0 {
+		// (A pane read in parts reads its copied parts again itself, once
+		// the round that brought them is in: its ticks count rounds.)
 		d = min(d, recheckCopy)
 	}
 	if b.failures > 0 {

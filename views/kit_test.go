@@ -291,3 +291,18 @@ func TestCachedLoadIsAsOldAsTheCopyAndCheckedAtOnce(t *testing.T) {
 	assert.Equal(t, copyAt, c.Health().OK, "the rows are still the copy's")
 	assert.Greater(t, armed[len(armed)-1], recheckCopy, "a failing check backs off")
 }
+
+// A pane read in parts (the Triage board) whose parts came from the last
+// start's copies keeps its interval: its ticks count rounds, and it reads
+// the copied parts again itself.
+func TestCachedPartsKeepThePollInterval(t *testing.T) {
+	var armed []time.Duration
+	wall := time.Date(2025, 6, 1, 22, 14, 3, 0, time.UTC)
+	ctx := Context{Client: &apiclient.Client{}, Poll: DefaultPoll.WithDefaults(map[string]time.Duration{"triage": 30 * time.Second}),
+		Timer: timerOnly(&armed), Wall: func() time.Time { return wall }}
+	b := NewBase("triage", ctx, nil)
+	require.NotNil(t, b.SetVisible(true))
+	b.SetParts([]PartHealth{{Name: "alerts", OK: wall.Add(-time.Hour), Cached: true}})
+	require.True(t, b.Health().Cached)
+	assert.Equal(t, 30*time.Second, b.Interval(), "no recheck within %v", recheckCopy)
+}
