@@ -124,9 +124,11 @@ func loadScope(ctx context.Context, c *apiclient.Client, w want) (scope, string,
 }
 
 // loadScopeByID starts in a project named by id with no organization or
-// project list: who the caller is, the project, its clusters, then its
-// organization. ok is false when the project is not found (the full lists
-// then say what the caller can see instead).
+// project list: who the caller is, the project and its clusters, at once.
+// The organization's name is not waited for (it would be a round trip more
+// before the first pane reads anything): the scope names the organization
+// by its id until orgNamed takes the name in. ok is false when the project
+// is not found (the full lists then say what the caller can see instead).
 func loadScopeByID(ctx context.Context, c *apiclient.Client, w want) (s scope, warn string, err error, ok bool) {
 	var p *apiclient.Project
 	var cs []cluster
@@ -157,9 +159,6 @@ func loadScopeByID(ctx context.Context, c *apiclient.Client, w want) (s scope, w
 	}
 	s.project = project{ID: p.ID, Name: p.Name, OrgID: p.OrgID}
 	s.org = org{ID: p.OrgID, Name: p.OrgID}
-	if o, err := c.Projects().Org(ctx, p.OrgID); err == nil {
-		s.org.Name = o.Name
-	}
 	s.orgs, s.projects, s.clusters, s.partialLists = []org{s.org}, []project{s.project}, cs, true
 	return s, selectCluster(&s, w, ""), nil, true
 }

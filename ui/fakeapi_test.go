@@ -32,6 +32,9 @@ type fakeAPI struct {
 	shared  atomic.Bool
 	mu      sync.Mutex
 	mutated []string
+	// orgHeld, when set, holds every read of an organization until it is
+	// closed.
+	orgHeld chan struct{}
 }
 
 const (
@@ -104,6 +107,9 @@ func (f *fakeAPI) serve(op catalog.Op, w http.ResponseWriter, r *http.Request) {
 	case "listProjects":
 		body = page(f.projects, len(f.projects))
 	case "getProject", "getOrganization":
+		if op.ID == "getOrganization" && f.orgHeld != nil {
+			<-f.orgHeld
+		}
 		for _, p := range f.projects {
 			if p.ID == r.PathValue("groupId") {
 				body = p

@@ -291,6 +291,8 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.scopeVerified(msg)
 	case listsLoadedMsg:
 		return m, m.listsLoaded(msg)
+	case orgNamedMsg:
+		return m, m.orgNamed(msg)
 	case retryStartMsg:
 		return m, m.retryStart(msg)
 	case scopeLoadedMsg:

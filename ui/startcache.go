@@ -185,8 +185,60 @@ func (m *Model) afterStart(msg connectedMsg) tea.Cmd {
 	if msg.scope.partialLists {
 		attempt := m.attempt
 		cmds = append(cmds, tea.Tick(listsDelay, func(time.Time) tea.Msg { return listsLoadedMsg{attempt: attempt, due: true} }))
+		if o := msg.scope.org; o.ID != "" && o.Name == o.ID {
+			cmds = append(cmds, m.nameOrg(o.ID))
+		}
 	}
 	return tea.Batch(cmds...)
+}
+
+// orgNamedMsg is the name of the organization a start by project id
+// selected, read after the start.
+type orgNamedMsg struct {
+	attempt int
+	org     org
+	err     error
+}
+
+// nameOrg reads the organization's name in the background: a start by
+// project id shows its id until then (loadScopeByID).
+func (m *Model) nameOrg(id string) tea.Cmd {
+	client, attempt := m.client, m.attempt
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
+		defer cancel()
+		o, err := client.Projects().Org(ctx, id)
+		if err != nil {
+			return orgNamedMsg{attempt: attempt, org: org{ID: id}, err: err}
+		}
+		return orgNamedMsg{attempt: attempt, org: org{ID: o.ID, Name: o.Name}}
+	}
+}
+
+// orgNamed takes in the selected organization's name. A failed read (a
+// key with project roles only may not read its organization) keeps the id
+// in its place, as the start did before; the full lists, loaded later,
+// name it if they can.
+func (m *Model) orgNamed(msg orgNamedMsg) tea.Cmd {
+	if msg.attempt != m.attempt || msg.org.ID != m.scope.org.ID || msg.err != nil || msg.org.Name == "" {
+		return nil
+	}
+	m.nameOrgs(msg.org)
+	saveScope(m.opts.Cache, m.scope, time.Now())
+	return m.presentationChanged()
+}
+
+// nameOrgs gives o's name to the selected organization and to o in the
+// list of organizations.
+func (m *Model) nameOrgs(o org) {
+	if m.scope.org.ID == o.ID {
+		m.scope.org.Name = o.Name
+	}
+	for i := range m.scope.orgs {
+		if m.scope.orgs[i].ID == o.ID {
+			m.scope.orgs[i].Name = o.Name
+		}
+	}
 }
 
 // verifyScopeMsg is the check of a cached scope coming due.
@@ -293,6 +345,10 @@ func (m *Model) listsLoaded(msg listsLoadedMsg) tea.Cmd {
 		m.gate.SetProjectOrg(p.ID, p.OrgID)
 	}
 	saveScope(m.opts.Cache, m.scope, time.Now())
+	if name := m.scope.orgName(m.scope.org.ID); name != m.scope.org.Name {
+		m.scope.org.Name = name // the selected one's name, if its own read failed
+		return m.presentationChanged()
+	}
 	return nil
 }
 

@@ -1,0 +1,68 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient/catalog"
+)
+
+// TestStartByProjectIDDoesNotWaitForTheOrganizationsName: a start that
+// names its project by id is ready, and its first pane shown, while the
+// organization's name is still being read (the header says the
+// organization's id meanwhile); the name replaces the id when it comes.
+// Waiting for it cost a round trip before the first pane read anything.
+func TestStartByProjectIDDoesNotWaitForTheOrganizationsName(t *testing.T) {
+	api := newFakeAPI(t, orgOwner())
+	api.orgHeld = make(chan struct{})
+	released := false
+	defer func() {
+		if !released {
+			close(api.orgHeld)
+		}
+	}()
+	m := newModel(t, api, func(o *Options) {
+		o.Project = fakePayments
+		o.Panes = recPanes(false, nil)
+	})
+	d := newDriver(t, m, 160, 30)
+	deadline := time.Now().Add(10 * time.Second)
+	for m.phase != phaseReady && time.Now().Before(deadline) {
+		d.Drain()
+		time.Sleep(5 * time.Millisecond)
+	}
+	require.Equal(t, phaseReady, m.phase, "ready while the organization's read is held")
+	screen := d.Screen()
+	assert.Contains(t, screen, fakeOrg, "the header names the organization by its id meanwhile")
+	assert.NotContains(t, screen, "Acme Corp")
+	assert.Contains(t, screen, "pane ", "the first pane is shown")
+
+	close(api.orgHeld)
+	released = true
+	d.Settle()
+	screen = d.Screen()
+	assert.Contains(t, screen, "Acme Corp", "the name replaces the id")
+	assert.False(t, strings.Contains(screen, fakeOrg), "the id is gone from the header:\n%s", screen)
+	assert.Equal(t, "Acme Corp", m.ctx.OrgName, "the panes' context names it")
+}
+
+// TestAProjectKeyKeepsTheOrganizationsID: a key with project roles only
+// may not read its organization; the start by project id goes on with the
+// organization's id in the header, as before, and nothing is asked that
+// the gate refuses.
+func TestAProjectKeyKeepsTheOrganizationsID(t *testing.T) {
+	api := newFakeAPI(t, catalog.Assignment{RoleName: "GROUP_READ_ONLY", GroupID: fakePayments})
+	m := newModel(t, api, func(o *Options) {
+		o.Project = fakePayments
+		o.Panes = recPanes(false, nil)
+	})
+	d := newDriver(t, m, 160, 30)
+	d.Settle()
+	require.Equal(t, phaseReady, m.phase)
+	assert.Contains(t, d.Screen(), fakeOrg+" › payments")
+	assert.Equal(t, fakeOrg, m.ctx.OrgName)
+}
