@@ -352,16 +352,18 @@ func listAlerts(c *call) (any, error) {
 		return nil, errField("status", "must be one of OPEN, TRACKING, CLOSED")
 	}
 	// Oldest first, as created: the newest open alerts sit on the last page.
-	// Only the page asked for is kept; the others are counted.
+	// Only the page asked for is kept, as copies (an alert's pointers are
+	// replaced when it changes, never written through): the page is encoded
+	// after the world lock. The others are counted.
 	var start, end int
 	if c.paging != nil {
 		start, end = c.paging.window(len(c.w.Alerts))
 	}
-	var out pageList
+	out := pageList{owned: true}
 	for _, a := range c.w.projectAlerts(c.project.ID) {
 		if status == "" || a.Status == status {
 			if out.total >= start && out.total < end {
-				out.items = append(out.items, a)
+				out.items = append(out.items, *a)
 			}
 			out.total++
 		}

@@ -65,6 +65,12 @@ type list []any
 type pageList struct {
 	items list
 	total int
+	// owned: the items are values the handler copied under the lock, that
+	// nothing else holds or changes (no pointer in them is ever written
+	// through): freeze passes them as they are and they are encoded after
+	// the lock, so concurrent pages of one long list encode in parallel
+	// instead of one at a time (BenchmarkAlertsPass10k).
+	owned bool
 }
 
 func listOf[T any](xs []T, view func(T) any) list {
@@ -260,6 +266,9 @@ func freeze(v any, paging *listParams) (any, error) {
 		}
 		return freezeItems(x)
 	case pageList:
+		if x.owned {
+			return x, nil
+		}
 		items, err := freezeItems(x.items)
 		return pageList{items: items, total: x.total}, err
 	case json.RawMessage:
