@@ -14,6 +14,7 @@ import (
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient/catalog"
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient/limits"
+	fastjson "github.com/segmentio/encoding/json"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -123,24 +124,32 @@ func unmarshal(data []byte, out any) error {
 // validates it), any other through encoding/json as before.
 func (p *pageBody[T]) decodeAnswer(b []byte) error {
 	if elementsBound(b) <= p.max {
-		return p.UnmarshalJSON(b)
+		return p.decodeWhole(b)
 	}
 	return json.Unmarshal(b, p)
 }
 
+// decodeWhole decodes a page known to hold no more than max results, in
+// one pass, with segmentio's encoding/json (the standard library's API and
+// behaviour, validation included): a page of 500 alerts decodes in a
+// fifth of the standard library's time (BenchmarkDecodeListedPage), and a
+// full pass decodes hundreds of them.
+func (p *pageBody[T]) decodeWhole(b []byte) error {
+	var raw struct {
+		Results    []T    `json:"results"`
+		TotalCount *int   `json:"totalCount"`
+		Links      []Link `json:"links"`
+	}
+	if err := fastjson.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	p.Results, p.TotalCount, p.Links = raw.Results, raw.TotalCount, raw.Links
+	return nil
+}
+
 func (p *pageBody[T]) UnmarshalJSON(b []byte) error {
 	if elementsBound(b) <= p.max {
-		// The common case, decoded in one pass.
-		var raw struct {
-			Results    []T    `json:"results"`
-			TotalCount *int   `json:"totalCount"`
-			Links      []Link `json:"links"`
-		}
-		if err := json.Unmarshal(b, &raw); err != nil {
-			return err
-		}
-		p.Results, p.TotalCount, p.Links = raw.Results, raw.TotalCount, raw.Links
-		return nil
+		return p.decodeWhole(b) // the common case
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	if t, err := dec.Token(); err != nil {
