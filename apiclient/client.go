@@ -113,6 +113,8 @@ type Client struct {
 
 	// copies: the start copies (startcopy.go); read on every request.
 	copies atomic.Pointer[StartCopies]
+	// ahead: the reads sent ahead, not taken yet (readahead.go).
+	ahead readAheads
 }
 
 // Deprecation records a Deprecation or Sunset header the server sent.
@@ -296,13 +298,7 @@ func (c *Client) Do(ctx context.Context, opID string, r Request, out any) (resp 
 	if err != nil {
 		return nil, err
 	}
-	mediaType := "application/json"
-	versionDate := ""
-	if !op.Legacy {
-		v, _ := op.Current()
-		versionDate = v.Date
-		mediaType = catalog.MediaType(c.service, v.Date)
-	}
+	mediaType, versionDate := c.mediaType(op)
 	var body []byte
 	if r.Body != nil {
 		if body, err = json.Marshal(r.Body); err != nil {
@@ -383,6 +379,16 @@ func (c *Client) Do(ctx context.Context, opID string, r Request, out any) (resp 
 		case <-time.After(wait):
 		}
 	}
+}
+
+// mediaType is what op's requests accept and its version's date (none for
+// the legacy API's JSON).
+func (c *Client) mediaType(op catalog.Op) (mediaType, versionDate string) {
+	if op.Legacy {
+		return "application/json", ""
+	}
+	v, _ := op.Current()
+	return catalog.MediaType(c.service, v.Date), v.Date
 }
 
 func (c *Client) send(ctx context.Context, op catalog.Op, target, mediaType string, body []byte) (*http.Response, []byte, error) {

@@ -215,9 +215,10 @@ func isDone(ch chan struct{}) bool {
 	}
 }
 
-// exchange is one attempt's round trip: through the ReadShare for a GET
-// that may share, else acquire, send and observe. fromCopy answers were
-// neither paced nor observed again.
+// exchange is one attempt's round trip: the answer of a read sent ahead
+// (readahead.go), else through the ReadShare for a GET that may share,
+// else acquire, send and observe. fromCopy answers were neither paced nor
+// observed again.
 func (c *Client) exchange(ctx context.Context, op catalog.Op, params map[string]string, target, mediaType string, body []byte, sent *time.Time) (res *http.Response, data []byte, fromCopy bool, err error) {
 	own := func(ctx context.Context) (*http.Response, []byte, error) {
 		if err := c.sched.acquire(ctx, op, params); err != nil {
@@ -227,6 +228,11 @@ func (c *Client) exchange(ctx context.Context, op catalog.Op, params map[string]
 		return c.send(ctx, op, target, mediaType, body)
 	}
 	_, readBack := ctx.Value(retriesKey{}).(int)
+	if op.Method == http.MethodGet && !readBack {
+		if res, data, ok := c.takeAhead(ctx, target+"\x00"+mediaType, sent); ok {
+			return res, data, true, nil // observed when it came
+		}
+	}
 	if c.share == nil || op.Method != http.MethodGet || readBack {
 		res, data, err = own(ctx)
 		if op.Mutates() && c.share != nil {

@@ -76,12 +76,36 @@ type connectedMsg struct {
 	cachedAt time.Time
 }
 
-// connect asks who the caller is and loads the organizations, projects and
-// the selected project's clusters. Everything it needs is captured first.
-func (m *Model) connect() tea.Cmd {
-	m.attempt++
-	m.phase = phaseConnecting
-	client, attempt := m.client, m.attempt
+// Prestart begins the start-up conversation now, before the program has
+// set up the terminal and asked for Init: the first reads leave while the
+// terminal is readied (about 10 ms, a query of tmux among it), and Init
+// takes their answer. Call it once, just before the program runs; without
+// it Init connects.
+//
+// A start in a project named by id on a pane that says what it reads
+// first (views.Registration.FirstReads) sends those reads ahead too: the
+// pane's first page arrives with the start's answers, not a round trip
+// after them.
+func (m *Model) Prestart() {
+	if m.prestarted != nil || m.attempt != 0 {
+		return
+	}
+	cmd := m.connect()
+	answer := make(chan tea.Msg, 1)
+	go func() { answer <- cmd() }()
+	m.prestarted = func() tea.Msg { return <-answer }
+	if w := m.wanted(); hexID(w.project) && m.client != nil && m.active < len(m.opts.Panes) {
+		if first := m.opts.Panes[m.active].FirstReads; first != nil {
+			for _, r := range first(w.project) {
+				m.client.ReadAhead(r.Op, r.Request)
+			}
+		}
+	}
+}
+
+// wanted is the context the start asks for: the flags, else the one
+// remembered.
+func (m *Model) wanted() want {
 	w := want{orgID: m.opts.OrgID, project: m.opts.Project, cluster: m.opts.Cluster}
 	if w.project == "" && m.opts.State != nil {
 		if r, ok := m.opts.State.Load(m.opts.Profile); ok {
@@ -91,6 +115,16 @@ func (m *Model) connect() tea.Cmd {
 			}
 		}
 	}
+	return w
+}
+
+// connect asks who the caller is and loads the organizations, projects and
+// the selected project's clusters. Everything it needs is captured first.
+func (m *Model) connect() tea.Cmd {
+	m.attempt++
+	m.phase = phaseConnecting
+	client, attempt := m.client, m.attempt
+	w := m.wanted()
 	if m.opts.Cache != nil && !m.cacheTried {
 		// Only the first try: a retry after a failure asks the service.
 		m.cacheTried = true

@@ -35,6 +35,14 @@ type fakeAPI struct {
 	// orgHeld, when set, holds every read of an organization until it is
 	// closed.
 	orgHeld chan struct{}
+	reads   map[string]int // answered reads by operation (under mu)
+}
+
+// readsOf is how many reads of op the fake has answered.
+func (f *fakeAPI) readsOf(op string) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.reads[op]
 }
 
 const (
@@ -84,6 +92,12 @@ func (f *fakeAPI) serve(op catalog.Op, w http.ResponseWriter, r *http.Request) {
 		}
 		return
 	}
+	f.mu.Lock()
+	if f.reads == nil {
+		f.reads = map[string]int{}
+	}
+	f.reads[op.ID]++
+	f.mu.Unlock()
 	if f.down.Load() && op.ID != "getSystemStatus" {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusServiceUnavailable)

@@ -121,6 +121,8 @@ type Model struct {
 
 	phase   phase
 	attempt int // connection attempt; late answers of an earlier one are dropped
+	// prestarted is the start-up conversation Prestart began, for Init.
+	prestarted tea.Cmd
 	// cachedAt is the age of the scope drawn from the start cache, until
 	// the service confirms it (zero: read from the service this run);
 	// verifyAt is when that check goes.
@@ -249,7 +251,12 @@ func New(o Options) (*Model, error) {
 // Init connects and, unless the theme is fixed, asks the terminal for its
 // background colour.
 func (m *Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{m.connect(), m.startClock(false)}
+	start := m.prestarted // begun by Prestart
+	if start == nil {
+		start = m.connect()
+	}
+	m.prestarted = nil
+	cmds := []tea.Cmd{start, m.startClock(false)}
 	if !m.themeFixed {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}

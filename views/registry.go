@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
 	"github.com/dbadmin-tui/dbadmin-tui/keymap"
 )
 
@@ -39,10 +40,21 @@ type Registration struct {
 	// Reads are the operations the pane calls on its own (its list), for
 	// `check`; its Actions' operations are listed from the actions.
 	Reads []Read
+	// FirstReads, when set, are the reads the pane makes first when shown
+	// in the project groupID, exactly as it will make them: a start in that
+	// project on this pane sends them ahead (apiclient.Client.ReadAhead)
+	// with the start's own reads.
+	FirstReads func(groupID string) []FirstRead
 	// Actions are the pane's key actions with their default keys, catalog
 	// operation and danger flag. Names start with ID and a dot.
 	Actions []keymap.Action
 	New     Factory
+}
+
+// FirstRead is one of a pane's first reads: the operation and its request.
+type FirstRead struct {
+	Op      string
+	Request apiclient.Request
 }
 
 // Read is an operation a pane calls without a key, for `check`.

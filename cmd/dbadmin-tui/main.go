@@ -76,6 +76,7 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 	limitMemory(getenv)
 	stopProfile := startProfile(getenv, stderr)
 	defer stopProfile()
+	app.model.Prestart() // the first reads leave while the terminal is set up
 	p := tea.NewProgram(app.model, app.programOptions...)
 	if _, err := p.Run(); err != nil {
 		fmt.Fprintf(stderr, "dbadmin-tui: %v\n", err)

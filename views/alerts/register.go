@@ -40,8 +40,15 @@ var Registration = views.Registration{
 	Reads: []views.Read{
 		{Desc: "list", Op: "listAlerts"},
 	},
-	Actions: defaultActions(),
-	New:     New,
+	FirstReads: firstReads,
+	Actions:    defaultActions(),
+	New:        New,
+}
+
+// firstReads is the first page of the first full pass (store.go), which a
+// start in the project sends ahead.
+func firstReads(groupID string) []views.FirstRead {
+	return []views.FirstRead{{Op: "listAlerts", Request: pageRequest(groupID, 1)}}
 }
 
 func defaultActions() []keymap.Action {

@@ -269,11 +269,16 @@ func (p *Pane) claim(task string) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
+// pageRequest is page n of a full pass of the project gid's alerts (and,
+// for page 1, the pane's first read: FirstReads).
+func pageRequest(gid string, n int) apiclient.Request {
+	return apiclient.Request{Params: map[string]string{"groupId": gid}, List: &apiclient.ListOptions{PageNum: n, ItemsPerPage: perPage}}
+}
+
 func (p *Pane) fetchPage(n int, task string) tea.Cmd {
 	client, gid := p.Ctx.Client, p.Ctx.GroupID
 	return views.Load(&p.Base, "page", p.pass.seq, task, func(ctx context.Context) (pageResult, error) {
-		pg, _, err := apiclient.ListPage[listedAlert](ctx, client, "listAlerts", apiclient.Request{
-			Params: map[string]string{"groupId": gid}, List: &apiclient.ListOptions{PageNum: n, ItemsPerPage: perPage}})
+		pg, _, err := apiclient.ListPage[listedAlert](ctx, client, "listAlerts", pageRequest(gid, n))
 		if err != nil {
 			return pageResult{n: n}, err
 		}

@@ -66,3 +66,47 @@ func TestAProjectKeyKeepsTheOrganizationsID(t *testing.T) {
 	assert.Contains(t, d.Screen(), fakeOrg+" › payments")
 	assert.Equal(t, fakeOrg, m.ctx.OrgName)
 }
+
+// TestPrestartReadsBeforeInitAndInitTakesTheAnswer: Prestart sends the
+// start's reads before the program asks for Init (the terminal's set-up no
+// longer delays them); Init then takes that answer instead of asking
+// again, and the start is ready on it.
+func TestPrestartReadsBeforeInitAndInitTakesTheAnswer(t *testing.T) {
+	api := newFakeAPI(t, orgOwner())
+	m := newModel(t, api, func(o *Options) {
+		o.Project = fakePayments
+		o.Panes = recPanes(false, nil)
+	})
+	m.Prestart()
+	deadline := time.Now().Add(10 * time.Second)
+	for api.readsOf("getProject") == 0 && time.Now().Before(deadline) {
+		time.Sleep(2 * time.Millisecond)
+	}
+	require.Equal(t, 1, api.readsOf("getProject"), "the project is read before Init")
+	d := newDriver(t, m, 160, 30) // Init
+	d.Settle()
+	require.Equal(t, phaseReady, m.phase)
+	assert.Equal(t, 1, api.readsOf("getProject"), "Init took the answer: nothing asked twice")
+	assert.Equal(t, 1, api.readsOf("getSystemStatus"))
+	assert.Contains(t, d.Screen(), "Acme Corp › payments")
+}
+
+// TestPrestartSendsTheFirstPanesFirstPageAhead: a start by project id on
+// the alerts pane sends the pane's first page with the start's own reads,
+// before Init; the pane, once shown, takes that answer: the page is read
+// once and its alerts are on screen.
+func TestPrestartSendsTheFirstPanesFirstPageAhead(t *testing.T) {
+	api := newFakeAPI(t, orgOwner())
+	m := newModel(t, api, func(o *Options) { o.Project = fakePayments })
+	m.Prestart()
+	deadline := time.Now().Add(10 * time.Second)
+	for api.readsOf("listAlerts") == 0 && time.Now().Before(deadline) {
+		time.Sleep(2 * time.Millisecond)
+	}
+	assert.Equal(t, 1, api.readsOf("listAlerts"), "the first page left before Init")
+	d := newDriver(t, m, 160, 30)
+	d.Settle()
+	require.Equal(t, phaseReady, m.phase)
+	assert.Equal(t, 1, api.readsOf("listAlerts"), "the pane took the page sent ahead")
+	assert.Contains(t, d.Screen(), "REPLICATION_OPLOG_WINDOW_RUNNING_OUT", "its alerts are shown")
+}
