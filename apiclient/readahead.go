@@ -82,10 +82,12 @@ func (r *readAheads) pending() int {
 // ReadAhead sends the read r of opID now, for the first identical read
 // the client is asked for (see readAhead above). A write, an operation the
 // gate refuses, a request that does not build, or a read already ahead is
-// not sent.
+// not sent; nor anything by a client that shares its reads with other
+// sessions (serve): their ReadShare already answers a read another
+// session made, and a read sent ahead would pass it by.
 func (c *Client) ReadAhead(opID string, r Request) {
 	op, ok := catalog.Get(opID)
-	if !ok || op.Method != http.MethodGet {
+	if !ok || op.Method != http.MethodGet || c.share != nil {
 		return
 	}
 	if c.gate != nil {

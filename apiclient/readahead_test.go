@@ -49,8 +49,12 @@ func TestAReadAheadAnswersTheFirstIdenticalReadOnce(t *testing.T) {
 	assert.Equal(t, int64(3), n.Sent.Load(), "another page is not the read ahead")
 
 	c.ReadAhead("acknowledgeAlert", apiclient.Request{Params: map[string]string{"groupId": apisim.DemoPaymentsID, "alertId": "x"}})
+	shared, err := apiclient.New(apiclient.Options{BaseURL: url, Auth: apiclient.DigestAuth("org-owner", "org-owner-secret"), MaxRetries: -1})
+	require.NoError(t, err)
+	shared.ShareReads(apiclient.NewReadShare(time.Minute))
+	shared.ReadAhead("listAlerts", alertsPage(3))
 	time.Sleep(50 * time.Millisecond)
-	assert.Equal(t, int64(3), n.Sent.Load(), "a write is never sent ahead")
+	assert.Equal(t, int64(3), n.Sent.Load(), "a write is never sent ahead, nor a read of a client that shares its reads (serve)")
 }
 
 // TestAReadAheadThatGotNoAnswerIsAskedAgain: a read ahead whose connection
