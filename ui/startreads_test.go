@@ -78,10 +78,7 @@ func TestPrestartReadsBeforeInitAndInitTakesTheAnswer(t *testing.T) {
 		o.Panes = recPanes(false, nil)
 	})
 	m.Prestart()
-	deadline := time.Now().Add(10 * time.Second)
-	for api.readsOf("getProject") == 0 && time.Now().Before(deadline) {
-		time.Sleep(2 * time.Millisecond)
-	}
+	awaitRead(api, "getProject")
 	require.Equal(t, 1, api.readsOf("getProject"), "the project is read before Init")
 	d := newDriver(t, m, 160, 30) // Init
 	d.Settle()
@@ -99,14 +96,18 @@ func TestPrestartSendsTheFirstPanesFirstPageAhead(t *testing.T) {
 	api := newFakeAPI(t, orgOwner())
 	m := newModel(t, api, func(o *Options) { o.Project = fakePayments })
 	m.Prestart()
-	deadline := time.Now().Add(10 * time.Second)
-	for api.readsOf("listAlerts") == 0 && time.Now().Before(deadline) {
-		time.Sleep(2 * time.Millisecond)
-	}
+	awaitRead(api, "listAlerts")
 	assert.Equal(t, 1, api.readsOf("listAlerts"), "the first page left before Init")
 	d := newDriver(t, m, 160, 30)
 	d.Settle()
 	require.Equal(t, phaseReady, m.phase)
 	assert.Equal(t, 1, api.readsOf("listAlerts"), "the pane took the page sent ahead")
 	assert.Contains(t, d.Screen(), "REPLICATION_OPLOG_WINDOW_RUNNING_OUT", "its alerts are shown")
+}
+
+// awaitRead waits up to 10 s for the fake to answer a read of op.
+func awaitRead(api *fakeAPI, op string) {
+	for deadline := time.Now().Add(10 * time.Second); api.readsOf(op) == 0 && time.Now().Before(deadline); {
+		time.Sleep(2 * time.Millisecond)
+	}
 }
