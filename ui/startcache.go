@@ -132,9 +132,13 @@ func saveScope(c *apiclient.StartCache, s scope, now time.Time) {
 		atO, _ = c.Get(cacheOrgs, &co)
 		atP, _ = c.Get(cacheProjects, &cp)
 		orgs, projects = nil, nil
+		sel := s.org
 		for _, o := range co {
-			if o.ID != s.org.ID {
+			switch {
+			case o.ID != s.org.ID:
 				orgs = append(orgs, org(o))
+			case sel.Name == sel.ID && o.Name != "":
+				sel.Name = o.Name // a name not read yet this start is not forgotten
 			}
 		}
 		for _, p := range cp {
@@ -142,7 +146,7 @@ func saveScope(c *apiclient.StartCache, s scope, now time.Time) {
 				projects = append(projects, project(p))
 			}
 		}
-		orgs, projects = append(orgs, s.org), append(projects, s.project)
+		orgs, projects = append(orgs, sel), append(projects, s.project)
 	}
 	if atO.IsZero() {
 		atO = now
@@ -291,6 +295,9 @@ func (m *Model) scopeVerified(msg scopeVerifiedMsg) tea.Cmd {
 	m.cachedAt, m.verifyAt = time.Time{}, time.Time{}
 	s := msg.scope
 	m.scope.roles, m.scope.orgs, m.scope.projects, m.scope.partialLists = s.roles, s.orgs, s.projects, false
+	if name := m.scope.orgName(m.scope.org.ID); name != m.scope.org.ID {
+		m.scope.org.Name = name
+	}
 	if s.project.ID == m.scope.project.ID {
 		m.scope.clusters = s.clusters
 	}

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -8,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient/catalog"
 )
 
@@ -110,4 +112,25 @@ func awaitRead(api *fakeAPI, op string) {
 	for deadline := time.Now().Add(10 * time.Second); api.readsOf(op) == 0 && time.Now().Before(deadline); {
 		time.Sleep(2 * time.Millisecond)
 	}
+}
+
+// TestAStartNamingItsOrganizationByIDKeepsTheCachedName: the scope a start
+// by project id saves names its organization by id until the name is read;
+// saved so, it keeps the name the cache had, and the next start from the
+// cache shows the name.
+func TestAStartNamingItsOrganizationByIDKeepsTheCachedName(t *testing.T) {
+	c, err := apiclient.OpenStartCache(filepath.Join(t.TempDir(), "cache"), "https://example.test", "atlas", "key1")
+	require.NoError(t, err)
+	p := project{ID: fakePayments, Name: "payments", OrgID: fakeOrg}
+	named := scope{org: org{ID: fakeOrg, Name: "Acme Corp"}, project: p, partialLists: true}
+	named.orgs, named.projects = []org{named.org}, []project{p}
+	saveScope(c, named, time.Now())
+
+	byID := scope{org: org{ID: fakeOrg, Name: fakeOrg}, project: p, partialLists: true}
+	byID.orgs, byID.projects = []org{byID.org}, []project{p}
+	saveScope(c, byID, time.Now())
+
+	s, _, ok := scopeFromCache(c, want{project: fakePayments})
+	require.True(t, ok)
+	assert.Equal(t, "Acme Corp", s.org.Name)
 }
