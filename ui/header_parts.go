@@ -33,7 +33,13 @@ func (m *Model) renderHeader() string {
 		right = append(right, headerPart{forms: []string{"READ-ONLY", "RO"}, style: st.ReadOnlyBadge.Render})
 	}
 	if c := m.cachedText(); c != "" && !m.activeHealth().Cached {
-		right = append(right, headerPart{forms: []string{c, "cached"}})
+		// The scope's note, set apart from the pane's freshness after it:
+		// "cached oldest 4s ago" read as if the board were cached.
+		sep := ""
+		if m.activePane() != nil {
+			sep = " ·"
+		}
+		right = append(right, headerPart{forms: []string{c + sep, "cached" + sep}})
 	}
 	if full, mid, short := m.sharingText(); full != "" {
 		right = append(right, headerPart{forms: []string{full, mid, short}})

@@ -11,6 +11,7 @@ import (
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient/catalog"
+	"github.com/dbadmin-tui/dbadmin-tui/views"
 )
 
 // TestStartByProjectIDDoesNotWaitForTheOrganizationsName: a start that
@@ -133,4 +134,36 @@ func TestAStartNamingItsOrganizationByIDKeepsTheCachedName(t *testing.T) {
 	s, _, ok := scopeFromCache(c, want{project: fakePayments})
 	require.True(t, ok)
 	assert.Equal(t, "Acme Corp", s.org.Name)
+}
+
+// TestACachedScopeIsSetApartFromTheBoardsAge: a start drawn from the start
+// cache says "cached" of its scope; where the header must shorten, that
+// note and a board's "oldest 4s ago" read as one ("cached oldest 4s ago",
+// as if the board were the cached part). The note ends with a separator.
+func TestACachedScopeIsSetApartFromTheBoardsAge(t *testing.T) {
+	api := newFakeAPI(t, orgOwner())
+	cache, err := apiclient.OpenStartCache(filepath.Join(t.TempDir(), "cache"), api.srv.URL, "atlas", "test")
+	require.NoError(t, err)
+	p := project{ID: fakePayments, Name: "payments", OrgID: fakeOrg}
+	sc := scope{roles: []catalog.Assignment{}, org: org{ID: fakeOrg, Name: "Acme Corp"}, project: p}
+	sc.orgs, sc.projects = []org{sc.org}, []project{p}
+	saveScope(cache, sc, time.Now().Add(-10*time.Second))
+	panes := map[views.ID]*recPane{}
+	m := newModel(t, api, func(o *Options) {
+		o.Project = fakePayments
+		o.Cache = cache
+		o.Panes = recPanes(false, panes)
+		o.Wall = time.Now
+	})
+	d := newDriver(t, m, 100, 30)
+	d.Settle()
+	require.Equal(t, phaseReady, m.phase)
+	require.False(t, m.cachedAt.IsZero(), "the scope came from the cache")
+	now := time.Now()
+	pane := panes[m.opts.Panes[m.active].ID]
+	pane.health = views.Health{OK: now.Add(-4 * time.Second), Parts: []views.PartHealth{
+		{Name: "alerts", OK: now.Add(-4 * time.Second)}, {Name: "clusters, snapshots, restores, exports, search", OK: now.Add(-2 * time.Second)}}}
+	header := strings.SplitN(d.Screen(), "\n", 2)[0]
+	assert.Contains(t, header, "cached · ", "the scope's note set apart:\n%s", header)
+	assert.NotContains(t, header, "cached oldest")
 }
