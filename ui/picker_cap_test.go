@@ -6,7 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
+	"github.com/dbadmin-tui/dbadmin-tui/views/viewstest"
 )
 
 // A context picker list that reached the client's row cap says "showing
@@ -14,9 +14,7 @@ import (
 // lowered to 2 so the fake's two projects and two clusters reach it while
 // its one organization does not.
 func TestContextPickerSaysWhenAListReachedTheRowCap(t *testing.T) {
-	old := apiclient.MaxRows
-	apiclient.MaxRows = 2
-	t.Cleanup(func() { apiclient.MaxRows = old })
+	viewstest.LowerRowCap(t, 2)
 	d, _, _ := readyModel(t, nil)
 	d.Press("@")
 	p, ok := d.m.layers.top().(*pickerLayer)

@@ -7,9 +7,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
 	"github.com/dbadmin-tui/dbadmin-tui/apisim"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
+	"github.com/dbadmin-tui/dbadmin-tui/views/viewstest"
 )
 
 // The alert configurations' header says "showing the first N" when their
@@ -21,9 +21,7 @@ func TestCappedConfigurationsSaySo(t *testing.T) {
 	require.NoError(t, err)
 	require.Greater(t, len(all), 2, "the seed holds more configurations than the lowered cap")
 
-	old := apiclient.MaxRows
-	apiclient.MaxRows = 2
-	t.Cleanup(func() { apiclient.MaxRows = old })
+	viewstest.LowerRowCap(t, 2)
 	e := newPaneEnv(t)
 	require.True(t, e.P.loaded)
 	assert.Len(t, e.P.alerts, 2)
@@ -47,9 +45,7 @@ func TestCappedDetailConfigurationsSaySo(t *testing.T) {
 	assert.NotContains(t, e.Screen(), "showing the first")
 	e.Press("esc")
 
-	old := apiclient.MaxRows
-	apiclient.MaxRows = 1
-	t.Cleanup(func() { apiclient.MaxRows = old })
+	viewstest.LowerRowCap(t, 1)
 	e = newPaneEnv(t)
 	e.P.SetSize(200, 120) // the whole detail on screen
 	e.Action(actDetail)

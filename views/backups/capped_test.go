@@ -7,17 +7,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
+	"github.com/dbadmin-tui/dbadmin-tui/views/viewstest"
 )
-
-// lowerRowCap sets the client's per-list row cap to n for the test, so a
-// seeded list reaches it as a list of a hundred thousand rows would.
-func lowerRowCap(t *testing.T, n int) {
-	t.Helper()
-	old := apiclient.MaxRows
-	apiclient.MaxRows = n
-	t.Cleanup(func() { apiclient.MaxRows = old })
-}
 
 // A list that reached the row cap says so above the table, in the words the
 // Alerts header uses, and holds the cap's rows; a list under it says nothing.
@@ -29,7 +20,7 @@ func TestCappedListsSaySoAboveTheTable(t *testing.T) {
 	require.Less(t, len(h.P.data.Exports), 2, "and fewer export jobs")
 	assert.NotContains(t, h.Screen(), "showing the first")
 
-	lowerRowCap(t, 2)
+	viewstest.LowerRowCap(t, 2)
 	h2 := newHarness(t, w, "payments-rs", 80, 24)
 	require.True(t, h2.P.loaded)
 	assert.Len(t, h2.P.data.Snaps, 2)
@@ -55,7 +46,7 @@ func TestCappedClusterListSaysSo(t *testing.T) {
 	require.Greater(t, dedicated, 2, "the seed holds more clusters than the lowered cap")
 	assert.NotContains(t, h.Screen(), "showing the first")
 
-	lowerRowCap(t, 2)
+	viewstest.LowerRowCap(t, 2)
 	h = newHarness(t, w, "", 120, 24)
 	assert.Contains(t, h.Screen(), "deployments in ")
 	assert.Contains(t, h.Screen(), "(showing the first 2)")

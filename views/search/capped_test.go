@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
+	"github.com/dbadmin-tui/dbadmin-tui/views/viewstest"
 )
 
 // A cluster whose index list reached the client's row cap says so in the
@@ -23,9 +24,7 @@ func TestCappedIndexListSaysSo(t *testing.T) {
 	require.Greater(t, seeded, 2)
 	assert.NotContains(t, h.Screen(), "showing the first")
 
-	old := apiclient.MaxRows
-	apiclient.MaxRows = 2
-	t.Cleanup(func() { apiclient.MaxRows = old })
+	viewstest.LowerRowCap(t, 2)
 	h = newHarness(t, w, "payments-rs", 100, 30)
 	require.Len(t, h.P.clusters, 1)
 	assert.Len(t, h.P.clusters[0].Indexes, 2)
@@ -41,9 +40,7 @@ func TestCappedClusterListSaysSo(t *testing.T) {
 	require.Greater(t, len(h.P.clusters), 1)
 	assert.NotContains(t, h.Screen(), "showing the first")
 
-	old := apiclient.MaxRows
-	apiclient.MaxRows = 1
-	t.Cleanup(func() { apiclient.MaxRows = old })
+	viewstest.LowerRowCap(t, 1)
 	h = newHarness(t, w, "", 140, 30)
 	require.Len(t, h.P.clusters, 1)
 	assert.Contains(t, h.Screen(), "(clusters: showing the first 1)")

@@ -10,6 +10,7 @@ import (
 
 	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
 	"github.com/dbadmin-tui/dbadmin-tui/views"
+	"github.com/dbadmin-tui/dbadmin-tui/views/viewstest"
 )
 
 // A provider's role list that reached the client's row cap holds the cap's
@@ -26,9 +27,7 @@ func TestCappedAccessRolesSaySo(t *testing.T) {
 		want += min(len(l), 1)
 	}
 
-	old := apiclient.MaxRows
-	apiclient.MaxRows = 1
-	t.Cleanup(func() { apiclient.MaxRows = old })
+	viewstest.LowerRowCap(t, 1)
 	e = newEnv(t, "project-owner", views.LayoutWide, 130, 24)
 	require.NotNil(t, e.P.snap.Roles)
 	assert.Len(t, e.P.snap.Roles.AWSIAMRoles, 1)

@@ -6,7 +6,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/dbadmin-tui/dbadmin-tui/apiclient"
 	"github.com/dbadmin-tui/dbadmin-tui/views/viewstest"
 )
 
@@ -16,9 +15,7 @@ import (
 // seeded lists reach it.
 func TestCappedAlertListsMarkedInCoverage(t *testing.T) {
 	const lowered = 2
-	old := apiclient.MaxRows
-	apiclient.MaxRows = lowered
-	t.Cleanup(func() { apiclient.MaxRows = old })
+	viewstest.LowerRowCap(t, lowered)
 	e := newEnv(t, "org-owner", 140, 40)
 	c := e.Sim.ClientAs("org-owner", viewstest.NoGate)
 	capped := 0
