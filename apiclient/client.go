@@ -337,10 +337,7 @@ func (c *Client) Do(ctx context.Context, opID string, r Request, out any) (resp 
 		if err == nil {
 			result = newResponse(res, attempt)
 			c.noteDeprecation(op, versionDate, res.Header)
-			var apiErr *Error
-			if res.StatusCode < 200 || res.StatusCode > 299 {
-				apiErr = parseError(op.ID, res, data)
-			}
+			apiErr := answerError(op.ID, res, data)
 			if !fromCopy {
 				c.sched.observe(op, r.Params, res.Header, apiErr)
 			}

@@ -85,6 +85,15 @@ func IsUnauthorized(err error) bool { return statusIs(err, http.StatusUnauthoriz
 // IsRateLimited reports a 429.
 func IsRateLimited(err error) bool { return statusIs(err, http.StatusTooManyRequests) }
 
+// answerError is the *Error a response carries: nil for a 2xx, else
+// parseError's.
+func answerError(op string, res *http.Response, body []byte) *Error {
+	if res.StatusCode >= 200 && res.StatusCode <= 299 {
+		return nil
+	}
+	return parseError(op, res, body)
+}
+
 // parseError turns a non-2xx response body into an *Error. It never fails:
 // a body that is not the error shape still yields a clear message.
 func parseError(op string, res *http.Response, body []byte) *Error {

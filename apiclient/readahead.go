@@ -116,11 +116,7 @@ func (c *Client) ReadAhead(opID string, r Request) {
 			if ra.err != nil {
 				c.sched.observe(op, r.Params, nil, nil)
 			} else {
-				var apiErr *Error
-				if ra.res.StatusCode < 200 || ra.res.StatusCode > 299 {
-					apiErr = parseError(op.ID, ra.res, ra.data)
-				}
-				c.sched.observe(op, r.Params, ra.res.Header, apiErr)
+				c.sched.observe(op, r.Params, ra.res.Header, answerError(op.ID, ra.res, ra.data))
 			}
 		}
 		close(ra.done)
