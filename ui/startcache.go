@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -228,8 +229,24 @@ func (m *Model) orgNamed(msg orgNamedMsg) tea.Cmd {
 		return nil
 	}
 	m.nameOrgs(msg.org)
-	saveScope(m.opts.Cache, m.scope, time.Now())
-	return m.presentationChanged()
+	return tea.Batch(m.saveScopeCmd(), m.presentationChanged())
+}
+
+// saveScopeCmd saves a copy of the scope as it is now, off the UI loop:
+// the start cache's file holds the last screen's copies too (up to 256 KB
+// of them), rewritten whole on each save, which a start is still loading
+// its first pane beside.
+func (m *Model) saveScopeCmd() tea.Cmd {
+	cache := m.opts.Cache
+	if cache == nil {
+		return nil
+	}
+	s := m.scope
+	s.orgs, s.projects, s.clusters = slices.Clone(s.orgs), slices.Clone(s.projects), slices.Clone(s.clusters)
+	return func() tea.Msg {
+		saveScope(cache, s, time.Now())
+		return nil
+	}
 }
 
 // nameOrgs gives o's name to the selected organization and to o in the
@@ -351,12 +368,11 @@ func (m *Model) listsLoaded(msg listsLoadedMsg) tea.Cmd {
 	for _, p := range msg.projects {
 		m.gate.SetProjectOrg(p.ID, p.OrgID)
 	}
-	saveScope(m.opts.Cache, m.scope, time.Now())
 	if name := m.scope.orgName(m.scope.org.ID); name != m.scope.org.Name {
 		m.scope.org.Name = name // the selected one's name, if its own read failed
-		return m.presentationChanged()
+		return tea.Batch(m.saveScopeCmd(), m.presentationChanged())
 	}
-	return nil
+	return m.saveScopeCmd()
 }
 
 // cachedText is the header's note on a scope drawn from the cache: "cached

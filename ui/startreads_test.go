@@ -17,7 +17,8 @@ import (
 // TestStartByProjectIDDoesNotWaitForTheOrganizationsName: a start that
 // names its project by id is ready, and its first pane shown, while the
 // organization's name is still being read (the header says the
-// organization's id meanwhile); the name replaces the id when it comes.
+// organization's id meanwhile); the name replaces the id when it comes,
+// and the start cache keeps it.
 // Waiting for it cost a round trip before the first pane read anything.
 func TestStartByProjectIDDoesNotWaitForTheOrganizationsName(t *testing.T) {
 	api := newFakeAPI(t, orgOwner())
@@ -28,9 +29,12 @@ func TestStartByProjectIDDoesNotWaitForTheOrganizationsName(t *testing.T) {
 			close(api.orgHeld)
 		}
 	}()
+	cache, err := apiclient.OpenStartCache(filepath.Join(t.TempDir(), "cache"), api.srv.URL, "atlas", "test")
+	require.NoError(t, err)
 	m := newModel(t, api, func(o *Options) {
 		o.Project = fakePayments
 		o.Panes = recPanes(false, nil)
+		o.Cache = cache
 	})
 	d := newDriver(t, m, 160, 30)
 	deadline := time.Now().Add(10 * time.Second)
@@ -51,6 +55,9 @@ func TestStartByProjectIDDoesNotWaitForTheOrganizationsName(t *testing.T) {
 	assert.Contains(t, screen, "Acme Corp", "the name replaces the id")
 	assert.False(t, strings.Contains(screen, fakeOrg), "the id is gone from the header:\n%s", screen)
 	assert.Equal(t, "Acme Corp", m.ctx.OrgName, "the panes' context names it")
+	cached, _, ok := scopeFromCache(cache, want{project: fakePayments})
+	require.True(t, ok)
+	assert.Equal(t, "Acme Corp", cached.org.Name, "the start cache keeps the name")
 }
 
 // TestAProjectKeyKeepsTheOrganizationsID: a key with project roles only
